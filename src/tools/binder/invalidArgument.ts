@@ -1,0 +1,90 @@
+import { describeValue } from '../../json/describeValue.js';
+
+/** Why the binder refused an input. Stable: tests, assertions and trajectories key on these. */
+export type InvalidArgumentCode =
+  | 'required'
+  | 'invalid_type'
+  | 'out_of_range'
+  | 'too_long'
+  | 'too_short'
+  | 'invalid_format'
+  | 'not_a_known_value'
+  | 'unknown_argument'
+  | 'not_parsable'
+  /** A zod refinement (or another rule of the tool's own) refused the value. */
+  | 'failed_rule';
+
+/** A location in the input: property names and array indexes, outermost first. */
+export type ArgumentPath = (string | number)[];
+
+/** The caller's copy of a refusal: the same fact the model was told, as data. */
+export interface InvalidArgument {
+  error: 'invalid_argument';
+  tool: string;
+  /** The top-level argument at fault; null when the input as a whole was refused. */
+  argument: string | null;
+  path: ArgumentPath;
+  code: InvalidArgumentCode;
+  /** Exactly what the model was told. */
+  message: string;
+}
+
+/**
+ * A refusal found while checking a value, before it is tied to a tool. Compiled validators
+ * return one instead of throwing, and each enclosing object or array adds its key on the way out.
+ */
+export class Refusal {
+  readonly path: ArgumentPath = [];
+  constructor(
+    readonly code: InvalidArgumentCode,
+    /** What the schema wanted, e.g. `a whole number between 1 and 10`. */
+    readonly expected: string,
+    /** What arrived, as a phrase: `the value was the string "one"`. */
+    readonly arrived: string,
+    /** True when `expected` is the message of a rule of the tool's own (a zod refinement). */
+    readonly byOwnRule = false,
+  ) {}
+
+  static of(code: InvalidArgumentCode, expected: string, value: unknown): Refusal {
+    return new Refusal(code, expected, `the value was ${describeValue(value)}`);
+  }
+
+  at(key: string | number): this {
+    this.path.unshift(key);
+    return this;
+  }
+}
+
+/** Turns a refusal into the message the model reads and the record the caller gets. */
+export function toInvalidArgument(tool: string, refusal: Refusal): InvalidArgument {
+  return {
+    error: 'invalid_argument',
+    tool,
+    argument: typeof refusal.path[0] === 'string' ? refusal.path[0] : null,
+    path: [...refusal.path],
+    code: refusal.code,
+    message: messageFor(tool, refusal),
+  };
+}
+
+function messageFor(tool: string, refusal: Refusal): string {
+  const { code, expected, arrived, path } = refusal;
+  if (code === 'unknown_argument') {
+    // For an unknown argument, `expected` lists the names that are allowed.
+    const owner = path.length <= 1 ? `Tool '${tool}'` : `Tool '${tool}' ${describePath(path.slice(0, -1))}`;
+    const noun = path.length <= 1 ? 'argument' : 'member';
+    return `${owner} has no ${noun} '${String(path[path.length - 1])}'; ${expected}.`;
+  }
+  const subject = `Tool '${tool}' ${describePath(path)}`;
+  if (code === 'required') return `${subject} is required and must be ${expected}, but ${arrived}.`;
+  if (refusal.byOwnRule) return `${subject} was refused: ${expected}; ${arrived}.`;
+  return `${subject} must be ${expected}, but ${arrived}.`;
+}
+
+/** `argument 'address' member 'zip'`, `argument 'parts' item 2`, or `input` for the whole. */
+export function describePath(path: ArgumentPath): string {
+  if (path.length === 0) return 'input';
+  return path
+    .map((key, i) => (typeof key === 'number' ? `item ${key}` : i === 0 ? `argument '${key}'` : `member '${key}'`))
+    .join(' ');
+}

@@ -1,0 +1,36 @@
+/**
+ * Mistakes in a tool declaration, found when the tool is defined or the agent is built,
+ * never when the model calls the tool. Each has a stable code a test or a linter can key on.
+ */
+export type DeclarationErrorCode =
+  | 'invalid_tool_name'
+  | 'duplicate_tool_name'
+  | 'missing_run'
+  | 'invalid_schema'
+  | 'unsupported_schema'
+  | 'invalid_default'
+  | 'negative_max_result_length'
+  | 'invalid_option';
+
+export type DeclarationWarningCode = 'missing_description';
+
+export class ToolDeclarationError extends Error {
+  override name = 'ToolDeclarationError';
+  constructor(
+    readonly code: DeclarationErrorCode,
+    /** The tool's name as declared (possibly itself the problem). */
+    readonly tool: string,
+    /** Where in the declaration, e.g. `input.properties.tags.items`. */
+    readonly path: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export interface ToolDeclarationWarning {
+  code: DeclarationWarningCode;
+  tool: string;
+  path: string;
+  message: string;
+}

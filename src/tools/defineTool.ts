@@ -1,0 +1,98 @@
+import type * as z from 'zod';
+import { describeValue } from '../json/describeValue.js';
+import { resolveAnnotations, toMcpAnnotations, type ToolAnnotations } from './annotations.js';
+import { createBinder } from './binder/createBinder.js';
+import { ToolDeclarationError, type ToolDeclarationWarning } from './declarationError.js';
+import type { ToolOutput } from './result/renderOutput.js';
+import type { InferJsonSchema, JsonObjectSchema } from './schema/jsonSchema.js';
+import { isZodSchema, zodRefinement, zodToJsonSchema } from './schema/fromZod.js';
+import { prepareSchema } from './schema/prepareSchema.js';
+import type { Tool, ToolContext } from './tool.js';
+import { checkToolName } from './toolName.js';
+
+/** A tool's input: a zod object schema, or a plain JSON Schema object. */
+export type ToolInput = z.ZodType | JsonObjectSchema;
+
+/** The arguments `run` receives for a given input schema, after defaults and transforms. */
+export type ArgsOf<S> = S extends z.ZodType ? z.output<S> : InferJsonSchema<S>;
+
+export interface ToolDeclaration<S extends ToolInput> {
+  /** The wire name the model calls: 1 to 128 letters, digits, '_' or '-'. */
+  name: string;
+  /** What the model reads to decide when to call it: say when to reach for it, not how it works. */
+  description?: string;
+  input: S;
+  run(args: ArgsOf<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  untrusted?: boolean;
+  privileged?: boolean;
+  policy?: string;
+  compensatedBy?: string;
+  maxResultLength?: number;
+  annotations?: ToolAnnotations;
+}
+
+/**
+ * Declares a tool. Every mistake in the declaration is found here, with a stable code and
+ * the property path, rather than when the model first calls the tool.
+ */
+export function defineTool<const S extends ToolInput>(declaration: ToolDeclaration<S>): Tool<ArgsOf<S>> {
+  const name = checkToolName(declaration.name);
+  const fail = (code: 'missing_run' | 'negative_max_result_length' | 'invalid_option', path: string, message: string): never => {
+    throw new ToolDeclarationError(code, name, path, `Tool '${name}': ${message}`);
+  };
+  if (typeof declaration.run !== 'function') fail('missing_run', 'run', `'run' must be the function that does the work, but it was ${describeValue(declaration.run)}.`);
+  const maxResultLength = declaration.maxResultLength ?? 0;
+  if (typeof maxResultLength !== 'number' || !Number.isInteger(maxResultLength)) {
+    fail('invalid_option', 'maxResultLength', `'maxResultLength' must be a whole number of characters, but it was ${describeValue(maxResultLength)}.`);
+  }
+  if (maxResultLength < 0) {
+    fail('negative_max_result_length', 'maxResultLength', `'maxResultLength' cannot be negative (it was ${maxResultLength}); use 0 for no cap.`);
+  }
+  checkOptionalString(declaration, 'policy', fail);
+  checkOptionalString(declaration, 'compensatedBy', fail);
+
+  const zod = isZodSchema(declaration.input) ? declaration.input : undefined;
+  const inputSchema = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input);
+  const binder = createBinder<ArgsOf<S>>(name, inputSchema, zod && zodRefinement(zod));
+  const annotations = resolveAnnotations(declaration.annotations);
+  const description = declaration.description?.trim() || undefined;
+  const warnings = description === undefined ? [missingDescription(name)] : [];
+  const run = declaration.run;
+
+  return {
+    name,
+    description,
+    inputSchema,
+    untrusted: declaration.untrusted ?? false,
+    privileged: declaration.privileged ?? false,
+    policy: declaration.policy,
+    compensatedBy: declaration.compensatedBy,
+    maxResultLength,
+    annotations,
+    warnings,
+    bind: binder,
+    run: (args, context) => run(args, context),
+    definition: () => (description === undefined ? { name, input_schema: inputSchema } : { name, description, input_schema: inputSchema }),
+    mcpAnnotations: () => toMcpAnnotations(annotations),
+  };
+}
+
+function checkOptionalString(
+  declaration: { policy?: unknown; compensatedBy?: unknown },
+  key: 'policy' | 'compensatedBy',
+  fail: (code: 'invalid_option', path: string, message: string) => never,
+): void {
+  const value = declaration[key];
+  if (value !== undefined && (typeof value !== 'string' || value === '')) {
+    fail('invalid_option', key, `'${key}' must be a non-empty string, but it was ${describeValue(value)}.`);
+  }
+}
+
+function missingDescription(tool: string): ToolDeclarationWarning {
+  return {
+    code: 'missing_description',
+    tool,
+    path: 'description',
+    message: `Tool '${tool}' has no description. The model chooses tools by their descriptions; say when to call it.`,
+  };
+}

@@ -1,0 +1,51 @@
+import type { ToolDefinition } from '../messages/types.js';
+import type { McpToolAnnotations, ResolvedAnnotations } from './annotations.js';
+import type { BindResult } from './binder/createBinder.js';
+import type { ToolDeclarationWarning } from './declarationError.js';
+import type { ToolOutput } from './result/renderOutput.js';
+import type { PublishedSchema } from './schema/prepareSchema.js';
+
+/** What a tool's `run` receives besides its arguments. */
+export interface ToolContext {
+  /** The id of the tool_use block being answered. */
+  toolUseId: string;
+  /** The name of the agent running the tool. */
+  agent: string;
+  /** Aborted when the run is cancelled: stop promptly. */
+  signal: AbortSignal;
+  /** The run's clock. Use it instead of `new Date()`, so a replayed run sees the recorded time. */
+  now(): Date;
+}
+
+/** A defined tool: its declaration checked, its binder compiled. */
+export interface Tool<Args = unknown> {
+  readonly name: string;
+  readonly description: string | undefined;
+  /** The JSON Schema the model is shown, and the binder checks against. */
+  readonly inputSchema: PublishedSchema;
+  /** Its output is content someone else wrote (a web page, an email): reading it taints the run. */
+  readonly untrusted: boolean;
+  /** It has real-world effects: a tainted run may not call it. */
+  readonly privileged: boolean;
+  /** The authorization policy that gates it, if any. */
+  readonly policy: string | undefined;
+  /** The tool that undoes it, if any. */
+  readonly compensatedBy: string | undefined;
+  /** Characters of output shown to the model before the rest is withheld; 0 for no cap. */
+  readonly maxResultLength: number;
+  readonly annotations: ResolvedAnnotations;
+  /** Non-fatal findings about the declaration (e.g. no description). */
+  readonly warnings: readonly ToolDeclarationWarning[];
+  /** Checks the model's input against {@link inputSchema}. Never throws. */
+  bind(input: unknown): BindResult<Args>;
+  /** The tool's own code. Call it through an agent, which binds, guards and shapes around it. */
+  run(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  /** The tool as the Messages API is shown it. */
+  definition(): ToolDefinition;
+  /** The annotations under MCP's names (`readOnlyHint`, ...). */
+  mcpAnnotations(): McpToolAnnotations;
+}
+
+/** Any tool, whatever its arguments. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyTool = Tool<any>;
