@@ -59,7 +59,7 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
   const warnings = description === undefined ? [missingDescription(name)] : [];
   const run = declaration.run;
 
-  return {
+  const tool: Tool<ArgsOf<S>> = {
     name,
     description,
     inputSchema,
@@ -75,6 +75,15 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
     definition: () => (description === undefined ? { name, input_schema: inputSchema } : { name, description, input_schema: inputSchema }),
     mcpAnnotations: () => toMcpAnnotations(annotations),
   };
+  definedTools.add(tool);
+  return tool;
+}
+
+const definedTools = new WeakSet<object>();
+
+/** True for a tool made by {@link defineTool}, whose declaration was checked and binder compiled. */
+export function isDefinedTool(value: unknown): value is Tool<unknown> {
+  return typeof value === 'object' && value !== null && definedTools.has(value);
 }
 
 function checkOptionalString(

@@ -1,4 +1,4 @@
-export { defineTool, type ArgsOf, type ToolDeclaration, type ToolInput } from './defineTool.js';
+export { defineTool, isDefinedTool, type ArgsOf, type ToolDeclaration, type ToolInput } from './defineTool.js';
 export type { Tool, AnyTool, ToolContext } from './tool.js';
 export { resolveAnnotations, toMcpAnnotations, type ToolAnnotations, type ResolvedAnnotations, type McpToolAnnotations } from './annotations.js';
 export { ToolDeclarationError, type DeclarationErrorCode, type DeclarationWarningCode, type ToolDeclarationWarning } from './declarationError.js';

@@ -1,0 +1,89 @@
+import { describeValue } from '../json/describeValue.js';
+import { ToolDeclarationError } from '../tools/declarationError.js';
+import { isDefinedTool } from '../tools/defineTool.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { Transport } from '../transport/transport.js';
+
+export interface AgentOptions {
+  /** Names the agent in results, events and (later) trajectories. */
+  name: string;
+  /** The model id, e.g. `claude-sonnet-5-5`. */
+  model: string;
+  /** The system prompt. */
+  system?: string;
+  tools?: AnyTool[];
+  /** Where responses come from: `AnthropicTransport`, `ScriptedTransport`, a replay. */
+  transport: Transport;
+  /** Model calls allowed in one run. Default 10. */
+  maxTurns?: number;
+  /** `max_tokens` for each model call. Default 4096. */
+  maxTokens?: number;
+  temperature?: number;
+  /** Extended thinking, with its token budget. */
+  thinking?: { budgetTokens: number };
+  /** The clock tools read through `ctx.now()`. Default: the system clock. */
+  clock?: () => Date;
+}
+
+export const DEFAULT_MAX_TURNS = 10;
+export const DEFAULT_MAX_TOKENS = 4096;
+
+/** An agent was constructed with options it cannot run with. */
+export class AgentConfigurationError extends Error {
+  override name = 'AgentConfigurationError';
+  constructor(
+    /** The option at fault, e.g. `transport`, `tools[2]`. */
+    readonly option: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Checks everything an agent is given, so that no mistake waits until the first run. */
+export function checkAgentOptions(options: AgentOptions): Map<string, AnyTool> {
+  if (typeof options !== 'object' || options === null) {
+    throw new AgentConfigurationError('options', `An agent needs options ({ name, model, transport, tools }), but it was given ${describeValue(options)}.`);
+  }
+  const name = typeof options.name === 'string' && options.name.trim() !== '' ? options.name : undefined;
+  if (name === undefined) throw new AgentConfigurationError('name', `An agent needs a name (a non-empty string), but it was ${describeValue(options.name)}.`);
+  const fail = (option: string, message: string): never => {
+    throw new AgentConfigurationError(option, `Agent '${name}': ${message}`);
+  };
+  if (typeof options.model !== 'string' || options.model.trim() === '') fail('model', `'model' must be a model id such as 'claude-sonnet-5-5', but it was ${describeValue(options.model)}.`);
+  if (options.transport === undefined || options.transport === null) {
+    fail('transport', `there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } for the live model, or a ScriptedTransport in tests.`);
+  }
+  if (typeof options.transport.send !== 'function') fail('transport', `'transport' must have a send(request) method, but it was ${describeValue(options.transport)}.`);
+  if (options.system !== undefined && typeof options.system !== 'string') fail('system', `'system' must be a string, but it was ${describeValue(options.system)}.`);
+  checkPositiveInteger(options.maxTurns, 'maxTurns', fail);
+  checkPositiveInteger(options.maxTokens, 'maxTokens', fail);
+  if (options.thinking !== undefined) checkPositiveInteger(options.thinking.budgetTokens, 'thinking.budgetTokens', fail);
+  if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
+  return toolsByName(name, options.tools ?? [], fail);
+}
+
+function checkPositiveInteger(value: unknown, option: string, fail: (option: string, message: string) => never): void {
+  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) > 0)) {
+    fail(option, `'${option}' must be a whole number of at least 1, but it was ${describeValue(value)}.`);
+  }
+}
+
+function toolsByName(agent: string, tools: unknown, fail: (option: string, message: string) => never): Map<string, AnyTool> {
+  if (!Array.isArray(tools)) return fail('tools', `'tools' must be a list of tools made with defineTool, but it was ${describeValue(tools)}.`);
+  const byName = new Map<string, AnyTool>();
+  tools.forEach((tool: unknown, i) => {
+    if (!isDefinedTool(tool)) fail(`tools[${i}]`, `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration in defineTool(...).`);
+    const defined = tool as AnyTool;
+    if (byName.has(defined.name)) {
+      throw new ToolDeclarationError(
+        'duplicate_tool_name',
+        defined.name,
+        `tools[${i}]`,
+        `Agent '${agent}' has two tools named '${defined.name}' (tools[${tools.findIndex((t: AnyTool) => t.name === defined.name)}] and tools[${i}]); the model could not tell them apart. Rename one.`,
+      );
+    }
+    byName.set(defined.name, defined);
+  });
+  return byName;
+}

@@ -1,0 +1,100 @@
+import type { Message, ModelResponse } from '../messages/types.js';
+import type { InvalidArgument } from '../tools/binder/invalidArgument.js';
+import type { RenderedOutput } from '../tools/result/renderOutput.js';
+import type { WithheldOutput } from '../tools/result/capOutput.js';
+import type { AgentEvent } from './events.js';
+
+/** Why a run ended. */
+export type StopReason =
+  /** The model finished its answer. */
+  | 'end_turn'
+  /** The model hit one of the request's stop sequences. */
+  | 'stop_sequence'
+  /** The model ran out of output tokens; `text` is cut off. */
+  | 'max_tokens'
+  /** The model declined to continue. */
+  | 'refusal'
+  /** The conversation no longer fits the model's context window. */
+  | 'context_window_exceeded'
+  /** The agent's `maxTurns` was reached while the model still wanted to call tools. */
+  | 'max_turns';
+
+/** What happened to one tool call. */
+export type ToolCallOutcome = 'ok' | 'error' | 'invalid';
+
+/** A tool's code threw: the caller gets the error; the model only learns the tool and the error's class. */
+export interface ToolFailure {
+  error: 'tool_failed';
+  tool: string;
+  /** The error's class name, the only detail the model was told. */
+  errorClass: string;
+  message: string;
+  /** The thrown value itself. Never shown to the model. */
+  cause: unknown;
+}
+
+/** The model called a tool this agent does not have. */
+export interface UnknownTool {
+  error: 'unknown_tool';
+  tool: string;
+  message: string;
+  /** The tools the agent does have. */
+  available: string[];
+}
+
+export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure;
+
+export interface ToolCall {
+  /** The tool_use id. */
+  id: string;
+  name: string;
+  /** What the model sent, as it sent it. */
+  input: unknown;
+  outcome: ToolCallOutcome;
+  /** What the model was told: the tool's rendered output, or the error text. */
+  output: RenderedOutput;
+  /** Present for outcomes other than `ok`. */
+  error?: ToolCallError;
+  /** Present when `maxResultLength` withheld part of the output. */
+  withheld?: WithheldOutput;
+  /** The 1-based turn whose response asked for the call. */
+  turn: number;
+}
+
+/** Token counts, summed over every model call of the run. */
+export interface Usage {
+  inputTokens: number;
+  outputTokens: number;
+  cacheCreationInputTokens: number;
+  cacheReadInputTokens: number;
+}
+
+export interface AgentResult {
+  /** The agent that produced the final answer. */
+  agent: string;
+  /** The text of the last response. */
+  text: string;
+  stopReason: StopReason;
+  /** The whole conversation, in Messages API form, starting with the input. */
+  messages: Message[];
+  /** The model's responses, one per turn, as the transport returned them. */
+  responses: ModelResponse[];
+  /** Every tool call, in the order the model asked for them. */
+  toolCalls: ToolCall[];
+  usage: Usage;
+  /** Everything observable that happened, in order. */
+  events: AgentEvent[];
+  /** Model calls made. */
+  turns: number;
+}
+
+export function emptyUsage(): Usage {
+  return { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+}
+
+export function addUsage(total: Usage, response: ModelResponse): void {
+  total.inputTokens += response.usage.input_tokens;
+  total.outputTokens += response.usage.output_tokens;
+  total.cacheCreationInputTokens += response.usage.cache_creation_input_tokens ?? 0;
+  total.cacheReadInputTokens += response.usage.cache_read_input_tokens ?? 0;
+}

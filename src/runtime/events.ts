@@ -1,0 +1,45 @@
+import type { StreamEvent } from '../transport/transport.js';
+import type { StopReason, ToolCall, Usage } from './agentResult.js';
+
+/** What can be observed while a run goes, and what the result keeps in `events`. */
+export type AgentEvent =
+  | { type: 'run_started'; agent: string }
+  | { type: 'turn_started'; agent: string; turn: number }
+  | { type: 'stream'; agent: string; turn: number; event: StreamEvent }
+  | { type: 'model_responded'; agent: string; turn: number; stopReason: string | null; toolUses: number }
+  | { type: 'tool_called'; agent: string; turn: number; id: string; name: string; input: unknown }
+  | { type: 'tool_finished'; agent: string; turn: number; call: ToolCall }
+  | { type: 'run_finished'; agent: string; stopReason: StopReason; usage: Usage };
+
+export type AgentEventListener = (event: AgentEvent) => void;
+
+/**
+ * Keeps the run's events and tells the caller's listener as they happen. A listener that
+ * throws does not break the run (observing must never change what is observed); it is
+ * reported as a process warning instead.
+ */
+export class EventLog {
+  readonly events: AgentEvent[] = [];
+  readonly #listener: AgentEventListener | undefined;
+  readonly #keepStream: boolean;
+
+  constructor(listener: AgentEventListener | undefined, options: { keepStreamEvents?: boolean } = {}) {
+    this.#listener = listener;
+    this.#keepStream = options.keepStreamEvents ?? false;
+  }
+
+  emit(event: AgentEvent): void {
+    // Stream deltas repeat what the responses hold; they are told, not kept, unless asked.
+    if (event.type !== 'stream' || this.#keepStream) this.events.push(event);
+    if (this.#listener === undefined) return;
+    try {
+      this.#listener(event);
+    } catch (error) {
+      process.emitWarning(`An agent event listener threw on '${event.type}'; the run goes on.`, {
+        type: 'LegateWarning',
+        code: 'LEGATE_LISTENER_THREW',
+        detail: error instanceof Error ? (error.stack ?? error.message) : String(error),
+      });
+    }
+  }
+}

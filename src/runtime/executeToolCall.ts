@@ -1,0 +1,67 @@
+import { quoteValue } from '../json/describeValue.js';
+import type { ToolResultBlock, ToolUseBlock } from '../messages/types.js';
+import { capOutput } from '../tools/result/capOutput.js';
+import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
+import type { AnyTool } from '../tools/tool.js';
+import { abortable } from './abortable.js';
+import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
+
+/** What a tool call needs from the run it belongs to. */
+export interface ToolCallScope {
+  agent: string;
+  tools: ReadonlyMap<string, AnyTool>;
+  turn: number;
+  signal: AbortSignal;
+  now: () => Date;
+}
+
+export interface ExecutedToolCall {
+  call: ToolCall;
+  result: ToolResultBlock;
+}
+
+/**
+ * Answers one tool_use block: finds the tool, binds the model's input, runs the tool and
+ * shapes what it returned. Every refusal and failure becomes an `is_error` result the model
+ * can act on, and the same fact, as data, on the call record. Only cancellation rejects.
+ */
+export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope): Promise<ExecutedToolCall> {
+  const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
+  const tool = scope.tools.get(block.name);
+  if (tool === undefined) {
+    const error = unknownTool(block.name, [...scope.tools.keys()]);
+    return refused({ ...base, outcome: 'invalid', output: error.message, error });
+  }
+  const bound = tool.bind(block.input);
+  if (!bound.ok) return refused({ ...base, outcome: 'invalid', output: bound.invalid.message, error: bound.invalid });
+
+  try {
+    const context = { toolUseId: block.id, agent: scope.agent, signal: scope.signal, now: scope.now };
+    const raw = await abortable(Promise.resolve().then(() => tool.run(bound.args, context)), scope.signal);
+    const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
+    const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);
+    const call: ToolCall = { ...base, outcome: 'ok', output: capped.content };
+    if (capped.withheld !== undefined) call.withheld = capped.withheld;
+    return { call, result: { type: 'tool_result', tool_use_id: block.id, content: capped.content } };
+  } catch (thrown) {
+    // A cancelled run is not a failing tool: the whole run stops with the caller's reason.
+    if (scope.signal.aborted) throw scope.signal.reason;
+    const error = toolFailure(tool.name, thrown);
+    return refused({ ...base, outcome: 'error', output: error.message, error });
+  }
+}
+
+function refused(call: ToolCall): ExecutedToolCall {
+  return { call, result: { type: 'tool_result', tool_use_id: call.id, content: call.output, is_error: true } };
+}
+
+function unknownTool(name: string, available: string[]): UnknownTool {
+  const list = available.length === 0 ? 'this agent has no tools' : `the tools available are ${available.map((n) => `'${n}'`).join(', ')}`;
+  return { error: 'unknown_tool', tool: name, message: `Tool ${quoteValue(name)} does not exist; ${list}.`, available };
+}
+
+/** The model learns the tool and the error's class only: messages and stacks can hold secrets. */
+function toolFailure(tool: string, thrown: unknown): ToolFailure {
+  const errorClass = thrown instanceof Error ? thrown.constructor.name || thrown.name : `a thrown ${thrown === null ? 'null' : typeof thrown}`;
+  return { error: 'tool_failed', tool, errorClass, message: `Tool '${tool}' failed with ${errorClass}.`, cause: thrown };
+}

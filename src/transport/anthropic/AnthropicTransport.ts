@@ -1,0 +1,91 @@
+import Anthropic from '@anthropic-ai/sdk';
+import { parseModelResponse } from '../../messages/parseModelResponse.js';
+import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
+import { TransportError, type SendOptions, type StreamEvent, type Transport } from '../transport.js';
+
+export interface AnthropicTransportOptions {
+  /** A configured client; by default one is made from the environment (ANTHROPIC_API_KEY). */
+  client?: Anthropic;
+  /**
+   * Stream each response (the default): long turns do not hit the HTTP timeout, and text
+   * arrives as it is written. With false, each turn is one JSON request.
+   */
+  stream?: boolean;
+}
+
+type MessageStreamEvent = Anthropic.Messages.MessageStreamEvent;
+
+/**
+ * The live model, through `@anthropic-ai/sdk`. The SDK handles authentication, retries
+ * (a 529 overloaded answer is retried) and the SSE protocol; this transport maps its
+ * result onto legate's exact response shape and its failures onto {@link TransportError}.
+ */
+export class AnthropicTransport implements Transport {
+  readonly client: Anthropic;
+  readonly #stream: boolean;
+
+  constructor(options: AnthropicTransportOptions = {}) {
+    this.client = options.client ?? new Anthropic();
+    this.#stream = options.stream ?? true;
+  }
+
+  async send(request: MessagesRequest, options: SendOptions = {}): Promise<ModelResponse> {
+    const { signal, onStreamEvent } = options;
+    try {
+      const message = this.#stream
+        ? await this.#streamed(request, signal, onStreamEvent)
+        : await this.client.messages.create({ ...request, stream: false } as Anthropic.Messages.MessageCreateParamsNonStreaming, { signal });
+      return parseModelResponse(message, 'The Anthropic API');
+    } catch (error) {
+      // A cancelled run is not a transport failure: surface the caller's own abort reason.
+      if (signal?.aborted) throw signal.reason;
+      throw toTransportError(error);
+    }
+  }
+
+  async #streamed(request: MessagesRequest, signal: AbortSignal | undefined, onStreamEvent: ((event: StreamEvent) => void) | undefined): Promise<unknown> {
+    const stream = this.client.messages.stream(request as Anthropic.Messages.MessageStreamParams, { signal });
+    if (onStreamEvent !== undefined) {
+      stream.on('streamEvent', (event: MessageStreamEvent) => {
+        const mapped = toStreamEvent(event);
+        if (mapped !== undefined) onStreamEvent(mapped);
+      });
+    }
+    return stream.finalMessage();
+  }
+}
+
+function toStreamEvent(event: MessageStreamEvent): StreamEvent | undefined {
+  if (event.type !== 'content_block_delta') return undefined;
+  const { delta, index } = event;
+  switch (delta.type) {
+    case 'text_delta':
+      return { type: 'text_delta', index, text: delta.text };
+    case 'thinking_delta':
+      return { type: 'thinking_delta', index, thinking: delta.thinking };
+    case 'input_json_delta':
+      return { type: 'input_json_delta', index, partialJson: delta.partial_json };
+    default:
+      return undefined;
+  }
+}
+
+function toTransportError(error: unknown): unknown {
+  if (!(error instanceof Anthropic.APIError)) return error;
+  const type = error.type ?? errorTypeOf(error.error);
+  const status = error.status;
+  const where = status === undefined ? 'mid-stream' : `with HTTP ${status}`;
+  const detail = error.apiMessage ?? error.message;
+  return new TransportError(
+    `The Anthropic API failed ${where}${type ? ` (${type})` : ''}: ${detail}`,
+    status,
+    type ?? undefined,
+    { cause: error },
+  );
+}
+
+/** The API's error body: `{ type: 'error', error: { type, message } }`. */
+function errorTypeOf(body: unknown): string | undefined {
+  const inner = (body as { error?: { type?: unknown } } | undefined)?.error;
+  return typeof inner?.type === 'string' ? inner.type : undefined;
+}

@@ -1,0 +1,119 @@
+import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
+import type { SendOptions, Transport } from '../transport.js';
+import type { ScriptedReply } from './scriptedReply.js';
+
+/** One step of a script: a reply, a full response, or a function of the request. */
+export type ScriptStep =
+  | ScriptedReply
+  | ModelResponse
+  | ((request: MessagesRequest, call: number) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>);
+
+/** The scripted model was called more often than it has steps. */
+export class ScriptExhaustedError extends Error {
+  override name = 'ScriptExhaustedError';
+}
+
+/** The script still had steps when the test asked whether it was done. */
+export class ScriptNotDoneError extends Error {
+  override name = 'ScriptNotDoneError';
+}
+
+/**
+ * A model for tests: serves a queue of responses (or answers with a function of the request),
+ * records every request it received, and fills in what a real response has (ids, model,
+ * usage) deterministically, so the same script gives the same run every time.
+ */
+export class ScriptedTransport implements Transport {
+  /** Every request received, as it was when sent. */
+  readonly requests: MessagesRequest[] = [];
+  readonly #steps: ScriptStep[];
+  readonly #respond: ((request: MessagesRequest, call: number) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>) | undefined;
+
+  constructor(script: ScriptStep[] | ((request: MessagesRequest, call: number) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>)) {
+    if (typeof script === 'function') {
+      this.#steps = [];
+      this.#respond = script;
+    } else if (Array.isArray(script)) {
+      this.#steps = [...script];
+      this.#respond = undefined;
+    } else {
+      throw new TypeError('A ScriptedTransport needs a list of responses or a function of the request.');
+    }
+  }
+
+  /** Steps not yet served. */
+  get remaining(): number {
+    return this.#respond === undefined ? this.#steps.length - this.requests.length : 0;
+  }
+
+  async send(request: MessagesRequest, options: SendOptions = {}): Promise<ModelResponse> {
+    options.signal?.throwIfAborted();
+    const call = this.requests.length + 1;
+    this.requests.push(structuredClone(request));
+    const step = this.#respond ?? this.#steps[call - 1];
+    if (step === undefined) {
+      throw new ScriptExhaustedError(
+        `The scripted model was called ${call} times but its script has ${this.#steps.length} response${this.#steps.length === 1 ? '' : 's'}. ` +
+          `Add a response for call ${call}, or end the run sooner (the last message was ${lastMessageSummary(request)}).`,
+      );
+    }
+    const answer = typeof step === 'function' ? await step(request, call) : step;
+    const response = isModelResponse(answer) ? structuredClone(answer) : complete(answer, request, call);
+    streamText(response.content, options);
+    return response;
+  }
+
+  /** Throws unless every scripted response was served. */
+  assertDone(): void {
+    if (this.remaining > 0) {
+      throw new ScriptNotDoneError(
+        `The scripted model served ${this.requests.length} of ${this.#steps.length} responses; ${this.remaining} were never asked for. ` +
+          'The run ended sooner than the script expected.',
+      );
+    }
+  }
+}
+
+function isModelResponse(value: ScriptedReply | ModelResponse): value is ModelResponse {
+  return (value as ModelResponse).type === 'message';
+}
+
+/** Fills in ids, the model and usage, deterministically from the call number and the request. */
+function complete(scripted: ScriptedReply, request: MessagesRequest, call: number): ModelResponse {
+  let toolIndex = 0;
+  const content = scripted.content.map((block): ResponseBlock => {
+    if (block.type !== 'tool_use') return structuredClone(block);
+    toolIndex++;
+    return { type: 'tool_use', id: block.id ?? `toolu_s${call}_${toolIndex}`, name: block.name, input: structuredClone(block.input) };
+  });
+  return {
+    id: `msg_scripted_${call}`,
+    type: 'message',
+    role: 'assistant',
+    model: request.model,
+    content,
+    stop_reason: scripted.stopReason,
+    stop_sequence: null,
+    usage: scripted.usage ?? { input_tokens: estimateTokens(request), output_tokens: estimateTokens(content) },
+  };
+}
+
+/** About four characters a token: enough for usage figures to be plausible and stable. */
+function estimateTokens(value: unknown): number {
+  return Math.max(1, Math.ceil(JSON.stringify(value).length / 4));
+}
+
+function streamText(content: ResponseBlock[], options: SendOptions): void {
+  if (options.onStreamEvent === undefined) return;
+  content.forEach((block, index) => {
+    if (block.type === 'text') options.onStreamEvent!({ type: 'text_delta', index, text: block.text });
+  });
+}
+
+function lastMessageSummary(request: MessagesRequest): string {
+  const last = request.messages[request.messages.length - 1];
+  if (last === undefined) return 'none';
+  if (typeof last.content === 'string') return `a ${last.role} message`;
+  const types = last.content.map((b) => b.type).join(', ');
+  return `a ${last.role} message with ${types}`;
+}

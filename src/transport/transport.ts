@@ -1,0 +1,38 @@
+import type { MessagesRequest, ModelResponse } from '../messages/types.js';
+
+/** Partial output as it streams, for observers; the response itself is what `send` resolves to. */
+export type StreamEvent =
+  | { type: 'text_delta'; index: number; text: string }
+  | { type: 'thinking_delta'; index: number; thinking: string }
+  | { type: 'input_json_delta'; index: number; partialJson: string };
+
+export interface SendOptions {
+  /** Aborted when the run is cancelled. */
+  signal?: AbortSignal;
+  /** Called for each piece of partial output, where the transport streams. */
+  onStreamEvent?: (event: StreamEvent) => void;
+}
+
+/**
+ * Where model responses come from: the Anthropic API, a scripted model, a recording.
+ * One call: a Messages API request in, the assistant's response message out. The runtime
+ * checks what comes back, so a transport of your own cannot hand the loop a malformed answer.
+ */
+export interface Transport {
+  send(request: MessagesRequest, options?: SendOptions): Promise<ModelResponse>;
+}
+
+/** A transport call failed (the API refused, the connection broke, the stream reported an error). */
+export class TransportError extends Error {
+  override name = 'TransportError';
+  constructor(
+    message: string,
+    /** The HTTP status, where there was one. */
+    readonly status: number | undefined,
+    /** The API's error type, e.g. `overloaded_error`, where it gave one. */
+    readonly errorType: string | undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
