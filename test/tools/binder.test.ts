@@ -173,6 +173,25 @@ describe('the binder', () => {
     });
   });
 
+  it('binds argument names that are awkward in code: quotes, backslashes, line breaks, prototype keys', () => {
+    const names = ['a"b', 'c\\d', 'e\nf', 'g\u2028h', "x'); throw 1; ('", 'constructor', 'toString', '0'];
+    const properties = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+    const tool = defineTool({ name: 'awkward', description: 'A.', input: { type: 'object', properties, required: names }, run: noop });
+    const input = Object.fromEntries(names.map((name, i) => [name, `v${i}`]));
+    expect(tool.bind(input)).toEqual({ ok: true, args: input });
+    // Inherited members never count as sent arguments.
+    expect(tool.bind({ ...input, constructor: undefined })).toMatchObject({ ok: false, invalid: { code: 'required', path: ['constructor'] } });
+    // Declaration order is the order the model sees the schema in, where integer-like keys come first.
+    expect(tool.bind({})).toMatchObject({ ok: false, invalid: { path: ['0'] } });
+    expect(Object.keys(tool.inputSchema.properties as object)[0]).toBe('0');
+  });
+
+  it('refuses an own __proto__ key as an unknown argument, without touching any prototype', () => {
+    const result = shipping.bind(JSON.parse('{"weight": 2, "unit": "kg", "address": {"street": "a", "zip": "12345"}, "__proto__": {"polluted": true}}'));
+    expect(result).toMatchObject({ ok: false, invalid: { code: 'unknown_argument', path: ['__proto__'] } });
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('accepts strings that contain lone surrogates or zero-width characters when the schema does', () => {
     expect(shipping.bind({ ...valid, note: 'a\uD800b\u200B\u202E' }).ok).toBe(true);
   });

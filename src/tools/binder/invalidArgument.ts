@@ -49,8 +49,15 @@ export class Refusal {
     return new Refusal(code, expected, `the value was ${describeValue(value)}`);
   }
 
+  /** Prefixes the path with an enclosing key. */
   at(key: string | number): this {
     this.path.unshift(key);
+    return this;
+  }
+
+  /** Sets the whole path at once, where the failure site knows it. */
+  withPath(path: ArgumentPath): this {
+    this.path.splice(0, this.path.length, ...path);
     return this;
   }
 }
