@@ -175,7 +175,7 @@ describe('the binder', () => {
 
   it('binds argument names that are awkward in code: quotes, backslashes, line breaks, prototype keys', () => {
     const names = ['a"b', 'c\\d', 'e\nf', 'g\u2028h', "x'); throw 1; ('", 'constructor', 'toString', '0'];
-    const properties = Object.fromEntries(names.map((name) => [name, { type: 'string' }]));
+    const properties = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
     const tool = defineTool({ name: 'awkward', description: 'A.', input: { type: 'object', properties, required: names }, run: noop });
     const input = Object.fromEntries(names.map((name, i) => [name, `v${i}`]));
     expect(tool.bind(input)).toEqual({ ok: true, args: input });

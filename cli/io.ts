@@ -1,0 +1,16 @@
+import { createStyle } from './style.js';
+
+/** Where a command writes, so tests can run commands without a terminal. */
+export interface CliIo {
+  out(text: string): void;
+  err(text: string): void;
+  paint: ReturnType<typeof createStyle>;
+}
+
+export function processIo(): CliIo {
+  return {
+    out: (text) => process.stdout.write(`${text}\n`),
+    err: (text) => process.stderr.write(`${text}\n`),
+    paint: createStyle(process.stdout),
+  };
+}

@@ -1,0 +1,34 @@
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../cli/io.js';
+import { main } from '../../cli/main.js';
+
+function capture(): CliIo & { stdout: string[]; stderr: string[] } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), paint: (_style, text) => text };
+}
+
+describe('the legate command', () => {
+  it('runs the demo: the binder refuses "one", the model corrects itself', async () => {
+    const io = capture();
+    expect(await main(['demo'], io)).toBe(0);
+    const output = io.stdout.join('\n');
+    expect(output).toContain(`✗ invalid invalid_type: Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`);
+    expect(output).toContain('✓ ok: 3');
+    expect(output).toMatch(/end_turn · 3 turns/);
+  });
+
+  it('names the commands when given one it does not know, and exits 2', async () => {
+    const io = capture();
+    expect(await main(['replya'], io)).toBe(2);
+    expect(io.stderr.join('\n')).toBe(`legate: 'replya' is not a command. The commands are: demo. Run 'legate --help' for more.`);
+  });
+
+  it('prints usage with --help and the version with --version', async () => {
+    const io = capture();
+    expect(await main(['--help'], io)).toBe(0);
+    expect(await main(['--version'], io)).toBe(0);
+    expect(io.stdout[0]).toContain('Usage: legate <command>');
+    expect(io.stdout[1]).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+});
