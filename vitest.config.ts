@@ -5,5 +5,6 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Tests are offline: msw answers every HTTP request the SDK makes.
     environment: 'node',
+    reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });
