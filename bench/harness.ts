@@ -34,29 +34,6 @@ function runFor(operation: () => unknown, ms: number): number {
   return done / (Number(now - start) / 1e9);
 }
 
-export async function measureAsync(name: string, operation: () => Promise<unknown>, options: { rounds?: number; roundMs?: number } = {}): Promise<Measurement> {
-  const rounds = options.rounds ?? 5;
-  const roundMs = options.roundMs ?? 400;
-  await runForAsync(operation, 200);
-  const rates: number[] = [];
-  for (let i = 0; i < rounds; i++) rates.push(await runForAsync(operation, roundMs));
-  rates.sort((a, b) => a - b);
-  return { name, opsPerSecond: rates[Math.floor(rates.length / 2)]! };
-}
-
-async function runForAsync(operation: () => Promise<unknown>, ms: number): Promise<number> {
-  let done = 0;
-  const start = process.hrtime.bigint();
-  const deadline = start + BigInt(ms) * 1_000_000n;
-  let now = start;
-  while (now < deadline) {
-    if (await operation()) sink++;
-    done++;
-    now = process.hrtime.bigint();
-  }
-  return done / (Number(now - start) / 1e9);
-}
-
 const format = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Prints our figure beside the anchor's, from the same run, as a ratio. */

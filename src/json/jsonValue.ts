@@ -1,9 +1,3 @@
-/** A value that JSON can carry. */
-export type JsonValue = string | number | boolean | null | JsonValue[] | { [key: string]: JsonValue };
-
-/** A plain JSON object: not null, not an array. */
-export type JsonObject = { [key: string]: JsonValue };
-
 /** True for a non-null, non-array object: the only shape a set of named arguments can take. */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -2,7 +2,7 @@ import { ToolDeclarationError } from '../declarationError.js';
 import { FORMAT_CHECKS } from '../schema/formats.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { describeExpectation } from './expectation.js';
-import { Refusal, type ArgumentPath, type InvalidArgumentCode } from './invalidArgument.js';
+import { Refusal, valueArrived, type ArgumentPath, type InvalidArgumentCode } from './invalidArgument.js';
 
 /**
  * A compiled check for a tool's input: returns the bound value (defaults applied, nulls
@@ -48,7 +48,7 @@ class CodeGenerator {
     return `${prefix}${this.#vars++}`;
   }
 
-  #refuser(code: InvalidArgumentCode, expected: string, arrived: (value: unknown, detail: unknown) => string = (v) => Refusal.of(code, expected, v).arrived): string {
+  #refuser(code: InvalidArgumentCode, expected: string, arrived: (value: unknown, detail: unknown) => string = valueArrived): string {
     const refuse: Refuser = (value, path, detail) => new Refusal(code, expected, arrived(value, detail)).withPath(path);
     return this.#ref(refuse);
   }
@@ -98,7 +98,7 @@ class CodeGenerator {
       // Only a string near a bound needs its characters counted.
       const near = [max !== undefined ? `${input}.length > ${max}` : '', min !== undefined ? `${input}.length < ${min * 2}` : ''].filter(Boolean).join(' || ');
       const count = this.#var('n');
-      const withLength = (v: unknown, n: unknown) => `${Refusal.of('invalid_type', expected, v).arrived} (${String(n)} character${n === 1 ? '' : 's'})`;
+      const withLength = (v: unknown, n: unknown) => `${valueArrived(v)} (${String(n)} character${n === 1 ? '' : 's'})`;
       lines.push(`if (${near}) {`, `const ${count} = ${this.#ref(countCharacters)}(${input});`);
       if (max !== undefined) lines.push(`if (${count} > ${max}) return ${this.#refuser('too_long', expected, withLength)}(${input}, [${path}], ${count});`);
       if (min !== undefined) lines.push(`if (${count} < ${min}) return ${this.#refuser('too_short', expected, withLength)}(${input}, [${path}], ${count});`);
@@ -123,7 +123,7 @@ class CodeGenerator {
       typeof schema.exclusiveMaximum === 'number' ? `${input} < ${literal(schema.exclusiveMaximum)}` : '',
     ].filter(Boolean);
     const hint = (v: unknown) => {
-      const arrived = Refusal.of('invalid_type', expected, v).arrived;
+      const arrived = valueArrived(v);
       const numeric = typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
       return numeric ? `${arrived}; send the number itself, not a string` : arrived;
     };

@@ -1,8 +1,7 @@
-import { describeValue } from '../../json/describeValue.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import type { ZodRefinement } from '../schema/fromZod.js';
 import { compileSchema } from './compileSchema.js';
-import { Refusal, toInvalidArgument, type InvalidArgument } from './invalidArgument.js';
+import { Refusal, toInvalidArgument, valueArrived, type InvalidArgument } from './invalidArgument.js';
 
 export type BindResult<Args> = { ok: true; args: Args } | { ok: false; invalid: InvalidArgument };
 
@@ -42,6 +41,6 @@ function parseTopLevel(input: unknown): unknown {
   try {
     return JSON.parse(input) as unknown;
   } catch {
-    return new Refusal('not_parsable', 'a JSON object of named arguments', `the value was ${describeValue(input)}, which is not JSON`);
+    return new Refusal('not_parsable', 'a JSON object of named arguments', `${valueArrived(input)}, which is not JSON`);
   }
 }

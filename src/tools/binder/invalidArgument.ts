@@ -45,10 +45,6 @@ export class Refusal {
     readonly byOwnRule = false,
   ) {}
 
-  static of(code: InvalidArgumentCode, expected: string, value: unknown): Refusal {
-    return new Refusal(code, expected, `the value was ${describeValue(value)}`);
-  }
-
   /** Prefixes the path with an enclosing key. */
   at(key: string | number): this {
     this.path.unshift(key);
@@ -60,6 +56,11 @@ export class Refusal {
     this.path.splice(0, this.path.length, ...path);
     return this;
   }
+}
+
+/** The usual "what arrived" phrase: `the value was the string "one"`. */
+export function valueArrived(value: unknown): string {
+  return `the value was ${describeValue(value)}`;
 }
 
 /** Turns a refusal into the message the model reads and the record the caller gets. */

@@ -1,6 +1,5 @@
 import * as z from 'zod';
-import { describeValue } from '../../json/describeValue.js';
-import { Refusal, type InvalidArgumentCode } from '../binder/invalidArgument.js';
+import { Refusal, valueArrived, type InvalidArgumentCode } from '../binder/invalidArgument.js';
 import { ToolDeclarationError } from '../declarationError.js';
 
 /** Runs a zod schema's own refinements and transforms: the bound value, or a refusal. */
@@ -34,7 +33,7 @@ export function zodRefinement(schema: z.ZodType): ZodRefinement {
     const result = schema.safeParse(value);
     if (result.success) return result.data;
     const issue = result.error.issues[0]!;
-    const refusal = new Refusal(codeOf(issue), issue.message, `the value was ${describeValue(valueAt(value, issue.path))}`, true);
+    const refusal = new Refusal(codeOf(issue), issue.message, valueArrived(valueAt(value, issue.path)), true);
     for (let i = issue.path.length - 1; i >= 0; i--) {
       const key = issue.path[i]!;
       refusal.at(typeof key === 'number' ? key : String(key));
