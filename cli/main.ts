@@ -1,6 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { legateVersion } from '../src/version.js';
 import { demo, demoHelp } from './commands/demo.js';
 import type { CliIo } from './io.js';
 
@@ -28,7 +26,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return name === undefined ? 1 : 0;
   }
   if (name === '--version' || name === '-v') {
-    io.out(version());
+    io.out(legateVersion());
     return 0;
   }
   const command = COMMANDS[name];
@@ -41,15 +39,4 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     return 0;
   }
   return command.run(args, io);
-}
-
-/** The version in legate's own package.json: the nearest one above this file, from source or from dist. */
-function version(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  while (!existsSync(join(dir, 'package.json'))) {
-    const parent = dirname(dir);
-    if (parent === dir) return 'unknown';
-    dir = parent;
-  }
-  return (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;
 }

@@ -12,9 +12,30 @@ export { TransportError, type Transport, type SendOptions, type StreamEvent } fr
 export { AnthropicTransport, type AnthropicTransportOptions } from './transport/anthropic/AnthropicTransport.js';
 export { ScriptedTransport, ScriptExhaustedError, ScriptNotDoneError, type ScriptStep } from './transport/scripted/ScriptedTransport.js';
 export { reply, type ScriptedReply, type ScriptedToolUse, type ToolCallSpec } from './transport/scripted/scriptedReply.js';
+export { ReplayTransport, type ReplayOptions } from './transport/replay/ReplayTransport.js';
+export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.
 export { Agent, type RunOptions } from './runtime/Agent.js';
 export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions } from './runtime/agentOptions.js';
 export type { AgentResult, StopReason, ToolCall, ToolCallOutcome, ToolCallError, ToolFailure, UnknownTool, Usage } from './runtime/agentResult.js';
 export type { AgentEvent, AgentEventListener } from './runtime/events.js';
+export type { ToolStub } from './runtime/executeToolCall.js';
+
+// Trajectories: the YAML format, reading, writing, matching and diffing.
+export * from './trajectory/types.js';
+export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTrajectory.js';
+export { serializeTrajectory } from './trajectory/serialize.js';
+export { TrajectoryFormatError } from './trajectory/errors.js';
+export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
+export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchRequest.js';
+export { diffTrajectories, type TrajectoryChange } from './trajectory/diffTrajectories.js';
+export { createRedactor, DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
+export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding } from './trajectory/secretScan.js';
+export { conversationBefore } from './trajectory/conversation.js';
+
+// Recording: running an agent against a trajectory file, in a mode.
+export { runTrajectory, type AgentFactory, type TrajectoryRun, type TrajectoryRunOptions } from './recording/runTrajectory.js';
+export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
+export { loadTrajectory, saveTrajectory, TrajectoryNotFoundError, type SaveOptions } from './recording/trajectoryFile.js';
+export { fromRun, type RunRecord } from './recording/fromRun.js';

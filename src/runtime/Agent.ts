@@ -5,6 +5,7 @@ import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import type { AgentResult } from './agentResult.js';
 import { checkAgentOptions, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions } from './agentOptions.js';
 import { EventLog, type AgentEventListener } from './events.js';
+import type { ToolStub } from './executeToolCall.js';
 import { runLoop, type RunConfig } from './runLoop.js';
 
 export interface RunOptions {
@@ -16,6 +17,10 @@ export interface RunOptions {
   history?: Message[];
   /** Keep streamed deltas in `result.events` too (they are always told to `onEvent`). */
   keepStreamEvents?: boolean;
+  /** The clock tools read for this run, in place of the agent's (a replay serves recorded readings). */
+  clock?: () => Date;
+  /** Answers tool calls in place of the tools, where it returns a call (a replay serving recorded results). */
+  toolStub?: ToolStub;
 }
 
 /** An agent: a model, a system prompt and tools, run in a loop over a transport. */
@@ -25,7 +30,9 @@ export class Agent {
   readonly tools: readonly AnyTool[];
   /** Non-fatal findings about the tools (e.g. a missing description), also emitted as process warnings. */
   readonly warnings: readonly ToolDeclarationWarning[];
-  readonly #config: RunConfig;
+  /** The clock tools read through `ctx.now()`. */
+  readonly clock: () => Date;
+  readonly #config: Omit<RunConfig, 'now' | 'stub'>;
 
   constructor(options: AgentOptions) {
     const tools = checkAgentOptions(options);
@@ -35,6 +42,7 @@ export class Agent {
     this.warnings = this.tools.flatMap((tool) => tool.warnings);
     for (const warning of this.warnings) warnOnce(warning);
     const clock = options.clock;
+    this.clock = clock === undefined ? () => new Date() : () => clock();
     this.#config = {
       agent: options.name,
       model: options.model,
@@ -45,7 +53,6 @@ export class Agent {
       maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
       temperature: options.temperature,
       thinking: options.thinking,
-      now: clock === undefined ? () => new Date() : () => clock(),
     };
   }
 
@@ -59,7 +66,8 @@ export class Agent {
     try {
       const messages: Message[] = [...(options.history ?? []), { role: 'user', content: structuredClone(input) }];
       const log = new EventLog(options.onEvent, { keepStreamEvents: options.keepStreamEvents ?? false });
-      return await runLoop(this.#config, messages, controller.signal, log);
+      const config: RunConfig = { ...this.#config, now: options.clock ?? this.clock, stub: options.toolStub };
+      return await runLoop(config, messages, controller.signal, log);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       // Tools still running when the run ends (it failed or was cancelled) are told to stop.

@@ -13,7 +13,12 @@ export interface ToolCallScope {
   turn: number;
   signal: AbortSignal;
   now: () => Date;
+  /** Answers a call without running the tool (a replay serving recorded results), or returns undefined. */
+  stub: ToolStub | undefined;
 }
+
+/** Decides a call's outcome in place of the tool, or returns undefined to let it run. */
+export type ToolStub = (block: ToolUseBlock, turn: number) => ToolCall | undefined;
 
 export interface ExecutedToolCall {
   call: ToolCall;
@@ -27,6 +32,8 @@ export interface ExecutedToolCall {
  */
 export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope): Promise<ExecutedToolCall> {
   const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
+  const stubbed = scope.stub?.(block, scope.turn);
+  if (stubbed !== undefined) return { call: stubbed, result: resultBlock(stubbed) };
   const tool = scope.tools.get(block.name);
   if (tool === undefined) {
     const error = unknownTool(block.name, [...scope.tools.keys()]);
@@ -42,7 +49,7 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
     const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);
     const call: ToolCall = { ...base, outcome: 'ok', output: capped.content };
     if (capped.withheld !== undefined) call.withheld = capped.withheld;
-    return { call, result: { type: 'tool_result', tool_use_id: block.id, content: capped.content } };
+    return { call, result: resultBlock(call) };
   } catch (thrown) {
     // A cancelled run is not a failing tool: the whole run stops with the caller's reason.
     if (scope.signal.aborted) throw scope.signal.reason;
@@ -52,7 +59,14 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
 }
 
 function refused(call: ToolCall): ExecutedToolCall {
-  return { call, result: { type: 'tool_result', tool_use_id: call.id, content: call.output, is_error: true } };
+  return { call, result: resultBlock(call) };
+}
+
+/** The tool_result block that tells the model a call's outcome. */
+function resultBlock(call: ToolCall): ToolResultBlock {
+  const block: ToolResultBlock = { type: 'tool_result', tool_use_id: call.id, content: call.output };
+  if (call.outcome !== 'ok') block.is_error = true;
+  return block;
 }
 
 function unknownTool(name: string, available: string[]): UnknownTool {

@@ -5,7 +5,7 @@ import type { Transport } from '../transport/transport.js';
 import { abortable } from './abortable.js';
 import { addUsage, emptyUsage, type AgentResult, type StopReason, type ToolCall } from './agentResult.js';
 import { EventLog } from './events.js';
-import { executeToolCall } from './executeToolCall.js';
+import { executeToolCall, type ToolStub } from './executeToolCall.js';
 import { nextStep } from './stopReason.js';
 
 /** Everything a run needs from its agent, already checked. */
@@ -20,6 +20,7 @@ export interface RunConfig {
   temperature: number | undefined;
   thinking: { budgetTokens: number } | undefined;
   now: () => Date;
+  stub: ToolStub | undefined;
 }
 
 /**
@@ -92,7 +93,7 @@ export function buildRequest(config: RunConfig, messages: Message[]): MessagesRe
 }
 
 async function runTools(config: RunConfig, toolUses: ToolUseBlock[], turn: number, signal: AbortSignal, log: EventLog) {
-  const scope = { agent: config.agent, tools: config.tools, turn, signal, now: config.now };
+  const scope = { agent: config.agent, tools: config.tools, turn, signal, now: config.now, stub: config.stub };
   return Promise.all(
     toolUses.map(async (block) => {
       log.emit({ type: 'tool_called', agent: config.agent, turn, id: block.id, name: block.name, input: block.input });

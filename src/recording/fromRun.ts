@@ -1,0 +1,100 @@
+import type { MessagesRequest, ModelResponse, UserBlock } from '../messages/types.js';
+import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
+import type { AnyTool } from '../tools/tool.js';
+import { toRecordedBlock, toRecordedUsage } from '../trajectory/conversation.js';
+import { toolDigest } from '../trajectory/matchRequest.js';
+import { TRAJECTORY_VERSION, type RecordedResult, type RecordedTool, type Trajectory } from '../trajectory/types.js';
+import { legateVersion } from '../version.js';
+
+export interface RunRecord {
+  name: string;
+  description?: string;
+  agent: { name: string; tools: readonly AnyTool[] };
+  input: string | UserBlock[];
+  result: AgentResult;
+  /** The first request the runtime sent: its parameters and tools hold for the whole run. */
+  firstRequest: MessagesRequest;
+  clock: string[];
+  recordedAt: Date;
+  sdkVersion: string | undefined;
+}
+
+/** Writes a finished run down as a trajectory: the conversation, and the facts behind each tool call. */
+export function fromRun(record: RunRecord): Trajectory {
+  const { result, firstRequest } = record;
+  const trajectory: Trajectory = {
+    version: TRAJECTORY_VERSION,
+    name: record.name,
+    recordedAt: record.recordedAt.toISOString(),
+    legate: legateVersion(),
+    agent: record.agent.name,
+    model: result.responses[0]?.model ?? firstRequest.model,
+    request: recordedRequest(firstRequest),
+    tools: (firstRequest.tools ?? []).map((definition) => recordedTool(definition, record.agent.tools)),
+    input: record.input,
+    turns: result.responses.map((response, i) => recordedTurn(response, result.toolCalls.filter((call) => call.turn === i + 1))),
+    summary: {
+      stopReason: result.stopReason,
+      turns: result.turns,
+      usage: toRecordedUsage({
+        input_tokens: result.usage.inputTokens,
+        output_tokens: result.usage.outputTokens,
+        cache_creation_input_tokens: result.usage.cacheCreationInputTokens,
+        cache_read_input_tokens: result.usage.cacheReadInputTokens,
+      }),
+    },
+  };
+  if (record.description !== undefined) trajectory.description = record.description;
+  if (record.sdkVersion !== undefined) trajectory.sdk = record.sdkVersion;
+  if (record.clock.length > 0) trajectory.clock = record.clock;
+  return trajectory;
+}
+
+function recordedRequest(request: MessagesRequest): Trajectory['request'] {
+  const recorded: Trajectory['request'] = { model: request.model, maxTokens: request.max_tokens };
+  if (request.system !== undefined) recorded.system = request.system;
+  if (request.temperature !== undefined) recorded.temperature = request.temperature;
+  if (request.thinking?.type === 'enabled') recorded.thinking = { budgetTokens: request.thinking.budget_tokens };
+  return recorded;
+}
+
+function recordedTool(definition: NonNullable<MessagesRequest['tools']>[number], tools: readonly AnyTool[]): RecordedTool {
+  const tool = tools.find((t) => t.name === definition.name);
+  const recorded: RecordedTool = { name: definition.name, digest: toolDigest(definition) };
+  if (tool?.untrusted) recorded.untrusted = true;
+  if (tool?.privileged) recorded.privileged = true;
+  if (tool?.policy !== undefined) recorded.policy = tool.policy;
+  return recorded;
+}
+
+function recordedTurn(response: ModelResponse, calls: ToolCall[]): Trajectory['turns'][number] {
+  const turn: Trajectory['turns'][number] = {
+    response: {
+      id: response.id,
+      model: response.model,
+      stopReason: response.stop_reason,
+      usage: toRecordedUsage(response.usage),
+      content: response.content.map(toRecordedBlock),
+    },
+  };
+  if (response.stop_sequence) turn.response.stopSequence = response.stop_sequence;
+  if (calls.length > 0) turn.results = calls.map(recordedResult);
+  return turn;
+}
+
+/** A tool call's outcome and the structured facts behind it, never the error's message or stack. */
+export function recordedResult(call: ToolCall): RecordedResult {
+  const result: RecordedResult = { id: call.id, tool: call.name, outcome: call.outcome, content: call.output };
+  const error = call.error;
+  if (error?.error === 'invalid_argument') {
+    result.code = error.code;
+    if (error.argument !== null) result.argument = error.argument;
+    if (error.path.length > 0) result.path = error.path;
+  } else if (error?.error === 'unknown_tool') {
+    result.code = 'unknown_tool';
+  } else if (error?.error === 'tool_failed') {
+    result.errorClass = error.errorClass;
+  }
+  if (call.withheld !== undefined) result.withheld = call.withheld;
+  return result;
+}

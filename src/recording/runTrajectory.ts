@@ -1,0 +1,131 @@
+import { existsSync } from 'node:fs';
+import { basename, extname } from 'node:path';
+import type { UserBlock } from '../messages/types.js';
+import type { Agent } from '../runtime/Agent.js';
+import type { AgentResult } from '../runtime/agentResult.js';
+import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
+import { RecordingTransport } from '../transport/recording/RecordingTransport.js';
+import { ReplayTransport } from '../transport/replay/ReplayTransport.js';
+import type { Transport } from '../transport/transport.js';
+import { diffTrajectories, type TrajectoryChange } from '../trajectory/diffTrajectories.js';
+import type { MatchLevel } from '../trajectory/matchRequest.js';
+import { createRedactor, type Redaction } from '../trajectory/redaction.js';
+import type { Trajectory } from '../trajectory/types.js';
+import { fromRun } from './fromRun.js';
+import { resolveMode, type RecordingMode } from './mode.js';
+import { recordedClock, recordingClock } from './recordedClock.js';
+import { servedResults } from './servedResults.js';
+import { loadTrajectory, saveTrajectory } from './trajectoryFile.js';
+import { sdkVersion } from './sdkVersion.js';
+
+/** Builds the agent under test around a transport: the live model, or a replay. */
+export type AgentFactory = (transport: Transport) => Agent;
+
+export interface TrajectoryRunOptions {
+  /** The trajectory file. */
+  file: string;
+  agent: AgentFactory;
+  /** The user's input. Needed to record; a replay uses the recorded input. */
+  input?: string | UserBlock[];
+  /** Default: the file name without its extension. */
+  name?: string;
+  description?: string;
+  /** Default: `LEGATE_MODE`, else `replay` under CI, else `auto`. */
+  mode?: RecordingMode;
+  /** The live transport for record and passthrough. Default: `new AnthropicTransport()`. */
+  transport?: () => Transport;
+  /** How closely a replayed run must match. Default `exact`. */
+  match?: MatchLevel;
+  redactions?: readonly Redaction[];
+  /** Patterns beyond the built-in ones that must never be saved. */
+  secrets?: readonly (RegExp | string)[];
+  /** Serve recorded tool results instead of running the tools: all (`true`) or the named ones. */
+  serveToolResults?: true | readonly string[];
+  /** The command that re-records this file, quoted in divergence messages. */
+  rerecord?: string;
+}
+
+export interface TrajectoryRun {
+  /** What actually happened: a replay, a recording, or a live run that wrote nothing. */
+  mode: 'replay' | 'record' | 'passthrough';
+  file: string;
+  result: AgentResult;
+  /** The trajectory replayed or written (absent for passthrough). */
+  trajectory?: Trajectory;
+  /** For a re-recording: what changed against the file it replaced. */
+  changes?: TrajectoryChange[];
+}
+
+/**
+ * Runs an agent against a trajectory file in the mode in force: replays it offline, checking
+ * every request, or runs live and records it (atomically, redacted, scanned for secrets).
+ */
+export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
+  const mode = resolveMode(options.mode);
+  const rerecord = options.rerecord ?? `LEGATE_MODE=record npx legate replay ${options.file}`;
+  if (mode === 'replay' || (mode === 'auto' && existsSync(options.file))) return replay(options, rerecord);
+  if (mode === 'passthrough') {
+    const result = await options.agent(liveTransport(options)).run(requireInput(options, undefined));
+    return { mode: 'passthrough', file: options.file, result };
+  }
+  return record(options);
+}
+
+async function replay(options: TrajectoryRunOptions, rerecord: string): Promise<TrajectoryRun> {
+  const trajectory = loadTrajectory(options.file, `Record it first: ${rerecord}`);
+  const context = { file: options.file, rerecord };
+  const transport = new ReplayTransport(trajectory, { file: options.file, match: options.match ?? 'exact', redact: createRedactor(options.redactions ?? []), rerecord });
+  const agent = options.agent(transport);
+  const result = await agent.run(trajectory.input, {
+    clock: recordedClock(trajectory),
+    ...(options.serveToolResults === undefined ? {} : { toolStub: servedResults(trajectory, options.serveToolResults, context) }),
+  });
+  transport.assertDone();
+  return { mode: 'replay', file: options.file, result, trajectory };
+}
+
+async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
+  const previous = existsSync(options.file) ? tryLoad(options.file) : undefined;
+  const input = requireInput(options, previous);
+  const transport = new RecordingTransport(liveTransport(options));
+  const agent = options.agent(transport);
+  const clock = recordingClock(agent.clock);
+  const recordedAt = new Date();
+  const result = await agent.run(input, { clock: clock.now });
+  const first = transport.exchanges[0];
+  if (first === undefined) throw new Error(`The run made no model call, so there is nothing to record in ${options.file}.`);
+  const trajectory = fromRun({
+    name: options.name ?? previous?.name ?? basename(options.file, extname(options.file)),
+    description: options.description ?? previous?.description,
+    agent,
+    input,
+    result,
+    firstRequest: first.request,
+    clock: clock.readings,
+    recordedAt,
+    sdkVersion: sdkVersion(),
+  });
+  const saved = saveTrajectory(options.file, trajectory, { redactions: options.redactions ?? [], secrets: options.secrets ?? [] });
+  const run: TrajectoryRun = { mode: 'record', file: options.file, result, trajectory: saved };
+  if (previous !== undefined) run.changes = diffTrajectories(previous, saved);
+  return run;
+}
+
+function liveTransport(options: TrajectoryRunOptions): Transport {
+  return options.transport?.() ?? new AnthropicTransport();
+}
+
+function requireInput(options: TrajectoryRunOptions, previous: Trajectory | undefined): string | UserBlock[] {
+  const input = options.input ?? previous?.input;
+  if (input === undefined) throw new TypeError(`Recording ${options.file} needs the user's input: pass { input } (a replay takes it from the file).`);
+  return input;
+}
+
+/** An unreadable old file is simply replaced; only its name and input would have been reused. */
+function tryLoad(file: string): Trajectory | undefined {
+  try {
+    return loadTrajectory(file);
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,33 @@
+import { firstDifference } from '../json/firstDifference.js';
+import type { Trajectory } from './types.js';
+
+/** One difference between two trajectories, located to a turn where it is in one. */
+export interface TrajectoryChange {
+  /** `header`, `turn 3`, or `summary`. */
+  where: string;
+  path: string;
+  before: unknown;
+  after: unknown;
+}
+
+/** Header fields that change with every recording and say nothing about behaviour. */
+const VOLATILE = new Set(['recordedAt', 'legate', 'sdk']);
+
+/**
+ * The differences between two trajectories, turn by turn: the first difference in the header,
+ * in each turn present in either, and in the summary. Volatile fields are left out.
+ */
+export function diffTrajectories(before: Trajectory, after: Trajectory): TrajectoryChange[] {
+  const changes: TrajectoryChange[] = [];
+  const header = (t: Trajectory) => Object.fromEntries(Object.entries(t).filter(([key]) => !VOLATILE.has(key) && key !== 'turns' && key !== 'summary'));
+  const headerDifference = firstDifference(header(before), header(after));
+  if (headerDifference !== undefined) changes.push({ where: 'header', path: headerDifference.path, before: headerDifference.expected, after: headerDifference.actual });
+  const turns = Math.max(before.turns.length, after.turns.length);
+  for (let i = 0; i < turns; i++) {
+    const difference = firstDifference(before.turns[i], after.turns[i]);
+    if (difference !== undefined) changes.push({ where: `turn ${i + 1}`, path: difference.path, before: difference.expected, after: difference.actual });
+  }
+  const summaryDifference = firstDifference(before.summary, after.summary);
+  if (summaryDifference !== undefined) changes.push({ where: 'summary', path: summaryDifference.path, before: summaryDifference.expected, after: summaryDifference.actual });
+  return changes;
+}

@@ -1,0 +1,69 @@
+import { quoteValue } from '../json/describeValue.js';
+
+export type DivergenceKind = 'request' | 'model_changed' | 'extra_call' | 'unused_turns' | 'missing_tool_result';
+
+/**
+ * A replayed run did something the recording did not. Carries `expected` and `actual`, so a
+ * test runner shows the difference, and says how to re-record if the change is intended.
+ */
+export class TrajectoryDivergenceError extends Error {
+  override name = 'TrajectoryDivergenceError';
+  constructor(
+    readonly kind: DivergenceKind,
+    readonly file: string,
+    /** The 1-based turn (model call) where the run diverged. */
+    readonly turn: number,
+    /** The JSON path in the request, where the difference is in a request. */
+    readonly path: string | undefined,
+    readonly expected: unknown,
+    readonly actual: unknown,
+    /** The command that re-records the file. */
+    readonly rerecord: string,
+    detail: string,
+  ) {
+    super(`${file}: ${detail}\nIf the change is intended, re-record the trajectory: ${rerecord}`);
+  }
+}
+
+export interface DivergenceContext {
+  file: string;
+  rerecord: string;
+}
+
+export function requestDivergence(context: DivergenceContext, turn: number, path: string, expected: unknown, actual: unknown): TrajectoryDivergenceError {
+  const detail =
+    `turn ${turn} diverged from the recording at ${path === '' ? 'the request' : path}.\n` +
+    `  expected: ${show(expected)}\n` +
+    `  actual:   ${show(actual)}`;
+  return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
+}
+
+export function modelChanged(context: DivergenceContext, turn: number, expected: string, actual: string): TrajectoryDivergenceError {
+  const detail = `the agent now asks for model '${actual}', but the recording was made with '${expected}'. A recording only replays against the model it was made with.`;
+  return new TrajectoryDivergenceError('model_changed', context.file, turn, 'model', expected, actual, context.rerecord, detail);
+}
+
+export function extraCall(context: DivergenceContext, turn: number, recorded: number): TrajectoryDivergenceError {
+  const detail = `the run asked the model ${ordinal(turn)} time, but the recording holds ${recorded} response${recorded === 1 ? '' : 's'}: the code under test now continues where the recorded run stopped.`;
+  return new TrajectoryDivergenceError('extra_call', context.file, turn, undefined, recorded, turn, context.rerecord, detail);
+}
+
+export function unusedTurns(context: DivergenceContext, calls: number, recorded: number): TrajectoryDivergenceError {
+  const unused = recorded - calls;
+  const detail = `the run ended after ${calls} model call${calls === 1 ? '' : 's'}, but the recording holds ${recorded}: ${unused} recorded turn${unused === 1 ? ' was' : 's were'} never asked for, so the code under test now stops sooner.`;
+  return new TrajectoryDivergenceError('unused_turns', context.file, calls + 1, undefined, recorded, calls, context.rerecord, detail);
+}
+
+export function missingToolResult(context: DivergenceContext, turn: number, id: string, tool: string): TrajectoryDivergenceError {
+  const detail = `turn ${turn} called tool '${tool}' (${id}), which is served from the recording, but the recording has no result for that call.`;
+  return new TrajectoryDivergenceError('missing_tool_result', context.file, turn, undefined, 'a recorded result', undefined, context.rerecord, detail);
+}
+
+function show(value: unknown): string {
+  return value === undefined ? '(nothing)' : quoteValue(value);
+}
+
+function ordinal(n: number): string {
+  const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
+  return `a ${n}${suffix}`;
+}

@@ -1,0 +1,88 @@
+import { digestOf } from '../json/canonicalJson.js';
+import { firstDifference, type Difference } from '../json/firstDifference.js';
+import type { Message, MessagesRequest, ResponseBlock, ToolDefinition, UserBlock } from '../messages/types.js';
+import { conversationBefore } from './conversation.js';
+import type { Trajectory } from './types.js';
+
+/**
+ * How closely a live request must match the recording:
+ * - `exact`: model, parameters, system, tools offered and the whole conversation so far,
+ *   tool result contents included;
+ * - `structure`: roles, block types, tool names and ids;
+ * - `shape`: model, message count and the names of the tools offered.
+ */
+export type MatchLevel = 'exact' | 'structure' | 'shape';
+
+export const MATCH_LEVELS: readonly MatchLevel[] = ['exact', 'structure', 'shape'];
+
+/** The digest a tool is recorded under: of exactly what the model is shown. */
+export function toolDigest(definition: ToolDefinition): string {
+  return digestOf(definition);
+}
+
+/** The request the recording says the runtime made for `turn` (1-based), in comparable form. */
+export function expectedRequest(trajectory: Trajectory, turn: number): ComparableRequest {
+  const { request } = trajectory;
+  return comparable({
+    model: request.model,
+    maxTokens: request.maxTokens,
+    system: request.system,
+    temperature: request.temperature,
+    thinking: request.thinking && { budgetTokens: request.thinking.budgetTokens },
+    tools: trajectory.tools.map((tool) => ({ name: tool.name, digest: tool.digest })),
+    messages: conversationBefore(trajectory, turn),
+  });
+}
+
+/** A live request in the same comparable form. */
+export function actualRequest(request: MessagesRequest): ComparableRequest {
+  return comparable({
+    model: request.model,
+    maxTokens: request.max_tokens,
+    system: request.system,
+    temperature: request.temperature,
+    thinking: request.thinking?.type === 'enabled' ? { budgetTokens: request.thinking.budget_tokens } : undefined,
+    tools: (request.tools ?? []).map((tool) => ({ name: tool.name, digest: toolDigest(tool) })),
+    messages: request.messages,
+  });
+}
+
+export interface ComparableRequest {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+  thinking?: { budgetTokens: number };
+  tools: { name: string; digest: string }[];
+  messages: Message[];
+}
+
+/** The first difference between the recorded and the live request at a match level. */
+export function compareRequests(expected: ComparableRequest, actual: ComparableRequest, level: MatchLevel): Difference | undefined {
+  return firstDifference(project(expected, level), project(actual, level));
+}
+
+function project(request: ComparableRequest, level: MatchLevel): unknown {
+  if (level === 'exact') return request;
+  const toolNames = request.tools.map((tool) => tool.name);
+  if (level === 'shape') return { model: request.model, tools: toolNames, messages: request.messages.length };
+  return {
+    model: request.model,
+    tools: toolNames,
+    messages: request.messages.map((message) => ({
+      role: message.role,
+      content: typeof message.content === 'string' ? 'text' : (message.content as (ResponseBlock | UserBlock)[]).map(blockStructure),
+    })),
+  };
+}
+
+function blockStructure(block: ResponseBlock | UserBlock): unknown {
+  if (block.type === 'tool_use') return { type: block.type, id: block.id, name: block.name };
+  if (block.type === 'tool_result') return { type: block.type, tool_use_id: block.tool_use_id };
+  return { type: block.type };
+}
+
+/** JSON round trip: drops undefined fields, so an absent option equals an unset one. */
+function comparable(request: ComparableRequest): ComparableRequest {
+  return JSON.parse(JSON.stringify(request)) as ComparableRequest;
+}

@@ -1,0 +1,245 @@
+import { describeValue } from '../json/describeValue.js';
+import { isPlainObject } from '../json/jsonValue.js';
+import { API_STOP_REASONS, SERVER_BLOCK_TYPES } from '../messages/types.js';
+import {
+  TRAJECTORY_VERSION,
+  type RecordedBlock,
+  type RecordedOutcome,
+  type RecordedResponse,
+  type RecordedResult,
+  type RecordedTool,
+  type RecordedTurn,
+  type RecordedUsage,
+  type Trajectory,
+} from './types.js';
+
+/** A problem at a path of the parsed document; the parser turns the path into a line and column. */
+export class FieldError extends Error {
+  constructor(
+    readonly path: (string | number)[],
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const OUTCOMES: RecordedOutcome[] = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'];
+
+/**
+ * Checks a parsed document against the trajectory format and returns it typed. Fields this
+ * legate does not know are accepted and ignored, so files from a newer minor version still read.
+ */
+export function readTrajectory(document: unknown): Trajectory {
+  const root = new Field(document, []);
+  const version = root.get('version').integer();
+  if (version > TRAJECTORY_VERSION) {
+    throw new FieldError(['version'], `this file uses trajectory format version ${version}, and this legate reads version ${TRAJECTORY_VERSION}. Upgrade legate to read it.`);
+  }
+  if (version < 1) throw new FieldError(['version'], `the version must be 1 or more, but it was ${version}.`);
+  const trajectory: Trajectory = {
+    version,
+    name: root.get('name').string(),
+    recordedAt: root.get('recordedAt').string(),
+    legate: root.get('legate').string(),
+    agent: root.get('agent').string(),
+    model: root.get('model').string(),
+    request: readRequest(root.get('request')),
+    tools: root.get('tools').list().map(readTool),
+    input: readInput(root.get('input')),
+    turns: root.get('turns').list().map(readTurn),
+    summary: readSummary(root.get('summary')),
+  };
+  const description = root.optional('description')?.string();
+  if (description !== undefined) trajectory.description = description;
+  const sdk = root.optional('sdk')?.string();
+  if (sdk !== undefined) trajectory.sdk = sdk;
+  const clock = root.optional('clock')?.list().map((reading) => reading.string());
+  if (clock !== undefined) trajectory.clock = clock;
+  return trajectory;
+}
+
+function readRequest(field: Field): Trajectory['request'] {
+  const request: Trajectory['request'] = { model: field.get('model').string(), maxTokens: field.get('maxTokens').integer() };
+  const system = field.optional('system')?.string();
+  if (system !== undefined) request.system = system;
+  const temperature = field.optional('temperature')?.number();
+  if (temperature !== undefined) request.temperature = temperature;
+  const thinking = field.optional('thinking');
+  if (thinking !== undefined) request.thinking = { budgetTokens: thinking.get('budgetTokens').integer() };
+  return request;
+}
+
+function readTool(field: Field): RecordedTool {
+  const tool: RecordedTool = { name: field.get('name').string(), digest: field.get('digest').string() };
+  const untrusted = field.optional('untrusted')?.boolean();
+  if (untrusted !== undefined) tool.untrusted = untrusted;
+  const privileged = field.optional('privileged')?.boolean();
+  if (privileged !== undefined) tool.privileged = privileged;
+  const policy = field.optional('policy')?.string();
+  if (policy !== undefined) tool.policy = policy;
+  return tool;
+}
+
+function readInput(field: Field): Trajectory['input'] {
+  if (typeof field.value === 'string') return field.value;
+  return field.list().map((block) => block.object() as never);
+}
+
+function readTurn(field: Field): RecordedTurn {
+  const turn: RecordedTurn = { response: readResponse(field.get('response')) };
+  const results = field.optional('results')?.list().map(readResult);
+  if (results !== undefined) turn.results = results;
+  return turn;
+}
+
+function readResponse(field: Field): RecordedResponse {
+  const stopReason = field.get('stopReason');
+  if (stopReason.value !== null) stopReason.oneOf(API_STOP_REASONS);
+  const response: RecordedResponse = {
+    id: field.get('id').string(),
+    model: field.get('model').string(),
+    stopReason: stopReason.value as RecordedResponse['stopReason'],
+    usage: readUsage(field.get('usage')),
+    content: field.get('content').list().map(readBlock),
+  };
+  const stopSequence = field.optional('stopSequence')?.string();
+  if (stopSequence !== undefined) response.stopSequence = stopSequence;
+  return response;
+}
+
+function readBlock(field: Field): RecordedBlock {
+  const block = field.object();
+  if ('text' in block) {
+    const text: RecordedBlock = { text: field.get('text').string() };
+    const citations = field.optional('citations')?.list().map((c) => c.value);
+    if (citations !== undefined) text.citations = citations;
+    return text;
+  }
+  if ('thinking' in block) return { thinking: field.get('thinking').string(), signature: field.get('signature').string() };
+  if ('redactedThinking' in block) return { redactedThinking: field.get('redactedThinking').string() };
+  if ('toolUse' in block) {
+    const use = field.get('toolUse');
+    use.object();
+    if (!('input' in (use.value as object))) throw new FieldError([...use.path, 'input'], 'a toolUse needs its input.');
+    return { toolUse: { id: use.get('id').string(), name: use.get('name').string(), input: (use.value as { input: unknown }).input } };
+  }
+  if ('server' in block) {
+    const server = field.get('server');
+    server.get('type').oneOf(SERVER_BLOCK_TYPES);
+    return { server: server.object() as never };
+  }
+  throw new FieldError(field.path, `a content block must have one of text, thinking, redactedThinking, toolUse or server, but it had ${describeKeys(block)}.`);
+}
+
+function readResult(field: Field): RecordedResult {
+  const result: RecordedResult = {
+    id: field.get('id').string(),
+    tool: field.get('tool').string(),
+    outcome: field.get('outcome').oneOf(OUTCOMES),
+    content: readResultContent(field.get('content')),
+  };
+  const code = field.optional('code')?.string();
+  if (code !== undefined) result.code = code;
+  const argument = field.optional('argument')?.string();
+  if (argument !== undefined) result.argument = argument;
+  const path = field.optional('path')?.list().map((key) => (typeof key.value === 'number' ? key.integer() : key.string()));
+  if (path !== undefined) result.path = path;
+  const errorClass = field.optional('errorClass')?.string();
+  if (errorClass !== undefined) result.errorClass = errorClass;
+  const withheld = field.optional('withheld');
+  if (withheld !== undefined) result.withheld = { length: withheld.get('length').integer(), shown: withheld.get('shown').integer() };
+  return result;
+}
+
+function readResultContent(field: Field): RecordedResult['content'] {
+  if (typeof field.value === 'string') return field.value;
+  return field.list().map((block) => {
+    const type = block.get('type').oneOf(['text', 'image'] as const);
+    if (type === 'text') block.get('text').string();
+    else block.get('source').object();
+    return block.value as never;
+  });
+}
+
+function readUsage(field: Field): RecordedUsage {
+  const usage: RecordedUsage = { input: field.get('input').integer(), output: field.get('output').integer() };
+  const cacheCreation = field.optional('cacheCreation')?.integer();
+  if (cacheCreation !== undefined) usage.cacheCreation = cacheCreation;
+  const cacheRead = field.optional('cacheRead')?.integer();
+  if (cacheRead !== undefined) usage.cacheRead = cacheRead;
+  return usage;
+}
+
+function readSummary(field: Field): Trajectory['summary'] {
+  return { stopReason: field.get('stopReason').string(), turns: field.get('turns').integer(), usage: readUsage(field.get('usage')) };
+}
+
+function describeKeys(object: Record<string, unknown>): string {
+  const keys = Object.keys(object);
+  return keys.length === 0 ? 'no fields' : keys.map((k) => `'${k}'`).join(', ');
+}
+
+/** A value at a path of the document, with typed accessors that fail with that path. */
+class Field {
+  constructor(
+    readonly value: unknown,
+    readonly path: (string | number)[],
+  ) {}
+
+  get(key: string): Field {
+    const object = this.object();
+    if (!Object.hasOwn(object, key) || object[key] === undefined) {
+      throw new FieldError(this.path, `'${key}' is missing${this.path.length === 0 ? '' : ` from ${formatPath(this.path)}`}.`);
+    }
+    return new Field(object[key], [...this.path, key]);
+  }
+
+  optional(key: string): Field | undefined {
+    const object = this.object();
+    return Object.hasOwn(object, key) && object[key] !== undefined && object[key] !== null ? new Field(object[key], [...this.path, key]) : undefined;
+  }
+
+  object(): Record<string, unknown> {
+    if (!isPlainObject(this.value)) this.fail('a mapping');
+    return this.value as Record<string, unknown>;
+  }
+
+  list(): Field[] {
+    if (!Array.isArray(this.value)) this.fail('a list');
+    return (this.value as unknown[]).map((item, i) => new Field(item, [...this.path, i]));
+  }
+
+  string(): string {
+    if (typeof this.value !== 'string') this.fail('a string');
+    return this.value as string;
+  }
+
+  number(): number {
+    if (typeof this.value !== 'number' || !Number.isFinite(this.value)) this.fail('a number');
+    return this.value as number;
+  }
+
+  integer(): number {
+    if (!Number.isSafeInteger(this.value) || (this.value as number) < 0) this.fail('a whole number of at least 0');
+    return this.value as number;
+  }
+
+  boolean(): boolean {
+    if (typeof this.value !== 'boolean') this.fail('true or false');
+    return this.value as boolean;
+  }
+
+  oneOf<T extends string>(allowed: readonly T[]): T {
+    if (!allowed.includes(this.value as T)) this.fail(`one of ${allowed.join(', ')}`);
+    return this.value as T;
+  }
+
+  fail(expected: string): never {
+    throw new FieldError(this.path, `${formatPath(this.path)} should be ${expected}, but it was ${describeValue(this.value)}.`);
+  }
+}
+
+/** `turns[2].response.usage`: the path as a reader writes it. */
+export function formatPath(path: (string | number)[]): string {
+  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('') || 'the document';
+}

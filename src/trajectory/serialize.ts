@@ -1,0 +1,102 @@
+import YAML from 'yaml';
+import type { RecordedBlock, RecordedResponse, RecordedResult, RecordedTurn, RecordedUsage, Trajectory } from './types.js';
+
+/** Keys whose small maps and lists read best on one line: `usage: { input: 12, output: 3 }`. */
+const FLOW_KEYS = new Set(['usage', 'path', 'withheld', 'thinking']);
+
+const STRINGIFY_OPTIONS = {
+  indent: 2,
+  lineWidth: 0, // never fold: long text and signatures stay byte-exact on one logical line
+  minContentWidth: 0,
+  blockQuote: 'literal',
+  aliasDuplicateObjects: false, // a shared object is written twice, never as an alias the reader refuses
+} as const;
+
+/**
+ * Writes a trajectory as YAML: keys in the documented order, long text as literal blocks,
+ * small maps on one line. Serialising what `parseTrajectory` read gives the same bytes.
+ */
+export function serializeTrajectory(trajectory: Trajectory): string {
+  const document = new YAML.Document(ordered(trajectory), STRINGIFY_OPTIONS);
+  YAML.visit(document, {
+    Pair(_key, pair) {
+      if (YAML.isScalar(pair.key) && FLOW_KEYS.has(String(pair.key.value)) && (YAML.isMap(pair.value) || YAML.isSeq(pair.value))) {
+        pair.value.flow = true;
+      }
+    },
+  });
+  return document.toString(STRINGIFY_OPTIONS);
+}
+
+/** A copy with every key in its documented place and nothing undefined. */
+function ordered(t: Trajectory): Record<string, unknown> {
+  return compact({
+    version: t.version,
+    name: t.name,
+    description: t.description,
+    recordedAt: t.recordedAt,
+    legate: t.legate,
+    sdk: t.sdk,
+    agent: t.agent,
+    model: t.model,
+    request: compact({
+      model: t.request.model,
+      maxTokens: t.request.maxTokens,
+      temperature: t.request.temperature,
+      thinking: t.request.thinking && { budgetTokens: t.request.thinking.budgetTokens },
+      system: t.request.system,
+    }),
+    tools: t.tools.map((tool) => compact({ name: tool.name, untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy, digest: tool.digest })),
+    input: t.input,
+    clock: t.clock,
+    turns: t.turns.map(orderedTurn),
+    summary: { stopReason: t.summary.stopReason, turns: t.summary.turns, usage: orderedUsage(t.summary.usage) },
+  });
+}
+
+function orderedTurn(turn: RecordedTurn): Record<string, unknown> {
+  return compact({ response: orderedResponse(turn.response), results: turn.results?.map(orderedResult) });
+}
+
+function orderedResponse(r: RecordedResponse): Record<string, unknown> {
+  return compact({
+    id: r.id,
+    model: r.model,
+    stopReason: r.stopReason,
+    stopSequence: r.stopSequence,
+    usage: orderedUsage(r.usage),
+    content: r.content.map(orderedBlock),
+  });
+}
+
+function orderedBlock(block: RecordedBlock): Record<string, unknown> {
+  if ('text' in block) return compact({ text: block.text, citations: block.citations });
+  if ('thinking' in block) return { thinking: block.thinking, signature: block.signature };
+  if ('redactedThinking' in block) return { redactedThinking: block.redactedThinking };
+  if ('toolUse' in block) return { toolUse: { id: block.toolUse.id, name: block.toolUse.name, input: block.toolUse.input } };
+  return { server: block.server };
+}
+
+function orderedResult(r: RecordedResult): Record<string, unknown> {
+  return compact({
+    id: r.id,
+    tool: r.tool,
+    outcome: r.outcome,
+    code: r.code,
+    argument: r.argument,
+    path: r.path,
+    errorClass: r.errorClass,
+    withheld: r.withheld && { length: r.withheld.length, shown: r.withheld.shown },
+    content: r.content,
+  });
+}
+
+function orderedUsage(u: RecordedUsage): Record<string, unknown> {
+  return compact({ input: u.input, output: u.output, cacheCreation: u.cacheCreation, cacheRead: u.cacheRead });
+}
+
+function compact(object: Record<string, unknown>): Record<string, unknown> {
+  const result: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(object)) if (value !== undefined) result[key] = value;
+  return result;
+}

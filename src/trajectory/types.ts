@@ -1,0 +1,107 @@
+import type { ApiStopReason, ServerBlock, ToolResultContent, UserBlock } from '../messages/types.js';
+
+/** The trajectory format version this legate writes, and the newest major version it reads. */
+export const TRAJECTORY_VERSION = 1;
+
+/**
+ * One recorded run, as stored in a YAML file. The field order here is the order in the file.
+ * See docs/trajectory-format.md.
+ */
+export interface Trajectory {
+  version: number;
+  name: string;
+  description?: string;
+  /** When the run was recorded (ISO 8601). */
+  recordedAt: string;
+  /** The legate version that recorded it. */
+  legate: string;
+  /** The @anthropic-ai/sdk version installed when it was recorded. */
+  sdk?: string;
+  /** The agent that ran, by the name the config exports its factory under. */
+  agent: string;
+  /** The model id the API answered with (the first response's). */
+  model: string;
+  /** The request parameters the agent sent on every turn. */
+  request: RecordedRequest;
+  /** The tools offered to the model. */
+  tools: RecordedTool[];
+  /** The user's input. */
+  input: string | UserBlock[];
+  /** Every reading of the run's clock (`ctx.now()`), in order, served again at replay. */
+  clock?: string[];
+  turns: RecordedTurn[];
+  summary: RecordedSummary;
+}
+
+export interface RecordedRequest {
+  model: string;
+  maxTokens: number;
+  system?: string;
+  temperature?: number;
+  thinking?: { budgetTokens: number };
+}
+
+export interface RecordedTool {
+  name: string;
+  untrusted?: boolean;
+  privileged?: boolean;
+  policy?: string;
+  /** Digest of the tool as the model was shown it (name, description, input schema). */
+  digest: string;
+}
+
+export interface RecordedTurn {
+  response: RecordedResponse;
+  /** The answers to this response's tool calls, in block order. */
+  results?: RecordedResult[];
+}
+
+export interface RecordedResponse {
+  id: string;
+  model: string;
+  stopReason: ApiStopReason | null;
+  stopSequence?: string;
+  usage: RecordedUsage;
+  content: RecordedBlock[];
+}
+
+/** A content block, keyed by its kind so the file reads like the conversation. */
+export type RecordedBlock =
+  | { text: string; citations?: unknown[] }
+  | { thinking: string; signature: string }
+  | { redactedThinking: string }
+  | { toolUse: { id: string; name: string; input: unknown } }
+  | { server: ServerBlock };
+
+/** What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer. */
+export type RecordedOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned' | 'suspended';
+
+export interface RecordedResult {
+  /** The tool_use id it answers. */
+  id: string;
+  tool: string;
+  outcome: RecordedOutcome;
+  /** For a refusal: the binder's code (`invalid_type`, ...) or `unknown_tool`. */
+  code?: string;
+  argument?: string;
+  path?: (string | number)[];
+  /** For a tool failure: the error's class. */
+  errorClass?: string;
+  /** Characters the tool produced, where maxResultLength withheld some. */
+  withheld?: { length: number; shown: number };
+  /** What the model was told. */
+  content: string | ToolResultContent[];
+}
+
+export interface RecordedUsage {
+  input: number;
+  output: number;
+  cacheCreation?: number;
+  cacheRead?: number;
+}
+
+export interface RecordedSummary {
+  stopReason: string;
+  turns: number;
+  usage: RecordedUsage;
+}

@@ -1,0 +1,65 @@
+import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
+import { toModelResponse } from '../../trajectory/conversation.js';
+import { extraCall, modelChanged, requestDivergence, unusedTurns, type DivergenceContext } from '../../trajectory/divergence.js';
+import { redactRequest } from '../../trajectory/redaction.js';
+import { actualRequest, compareRequests, expectedRequest, type MatchLevel } from '../../trajectory/matchRequest.js';
+import type { Trajectory } from '../../trajectory/types.js';
+import type { SendOptions, Transport } from '../transport.js';
+
+export interface ReplayOptions {
+  /** Names the recording in divergence messages. */
+  file?: string;
+  /** How closely each request must match. Default `exact`. */
+  match?: MatchLevel;
+  /** Applied to each live request before it is compared, as it was to the recording. */
+  redact?: <T>(value: T) => T;
+  /** The command that re-records the file, for divergence messages. */
+  rerecord?: string;
+}
+
+/**
+ * Serves a recording's responses in order, offline, and checks that each request the runtime
+ * makes is the one the recording says it made. The first difference is a
+ * `TrajectoryDivergenceError` naming the file, the turn and the JSON path.
+ */
+export class ReplayTransport implements Transport {
+  readonly #trajectory: Trajectory;
+  readonly #level: MatchLevel;
+  readonly #redact: <T>(value: T) => T;
+  readonly #context: DivergenceContext;
+  #calls = 0;
+
+  constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
+    this.#trajectory = trajectory;
+    this.#level = options.match ?? 'exact';
+    this.#redact = options.redact ?? ((value) => value);
+    const file = options.file ?? `trajectory '${trajectory.name}'`;
+    this.#context = { file, rerecord: options.rerecord ?? `LEGATE_MODE=record npx legate replay ${file}` };
+  }
+
+  /** Model calls served so far. */
+  get calls(): number {
+    return this.#calls;
+  }
+
+  async send(request: MessagesRequest, options: SendOptions = {}): Promise<ModelResponse> {
+    options.signal?.throwIfAborted();
+    const turn = ++this.#calls;
+    const recorded = this.#trajectory.turns[turn - 1];
+    if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
+    if (request.model !== this.#trajectory.request.model) throw modelChanged(this.#context, turn, this.#trajectory.request.model, request.model);
+    const difference = compareRequests(expectedRequest(this.#trajectory, turn), actualRequest(redactRequest(this.#redact, request)), this.#level);
+    if (difference !== undefined) throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
+    const response = toModelResponse(recorded.response);
+    response.content.forEach((block, index) => {
+      if (block.type === 'text') options.onStreamEvent?.({ type: 'text_delta', index, text: block.text });
+    });
+    return response;
+  }
+
+  /** Throws unless every recorded turn was asked for. */
+  assertDone(): void {
+    const recorded = this.#trajectory.turns.length;
+    if (this.#calls < recorded) throw unusedTurns(this.#context, this.#calls, recorded);
+  }
+}
