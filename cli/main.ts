@@ -1,6 +1,12 @@
+import { TrajectoryFormatError, TrajectoryNotFoundError } from '../src/index.js';
 import { legateVersion } from '../src/version.js';
 import { demo, demoHelp } from './commands/demo.js';
+import { diff, diffHelp } from './commands/diff.js';
+import { replay, replayHelp } from './commands/replay.js';
+import { show, showHelp } from './commands/show.js';
+import { validate, validateHelp } from './commands/validate.js';
 import type { CliIo } from './io.js';
+import { ConfigError } from './loadConfig.js';
 
 interface Command {
   summary: string;
@@ -9,7 +15,11 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: (_args, io) => demo(io) },
+  replay: { summary: 'replay trajectories against today\'s code; exit 1 on any divergence', help: replayHelp, run: replay },
+  show: { summary: 'print a trajectory as a readable timeline', help: showHelp, run: show },
+  diff: { summary: 'show how two trajectories differ, turn by turn', help: diffHelp, run: diff },
+  validate: { summary: 'check trajectory files against the format, with file:line:column', help: validateHelp, run: validate },
+  demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: demo },
 };
 
 function usage(): string {
@@ -38,5 +48,14 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     io.out(command.help);
     return 0;
   }
-  return command.run(args, io);
+  try {
+    return await command.run(args, io);
+  } catch (error) {
+    // Expected failures (a missing file, a malformed one, a bad config) get their message, not a stack.
+    if (error instanceof ConfigError || error instanceof TrajectoryFormatError || error instanceof TrajectoryNotFoundError) {
+      io.err(`legate ${name}: ${error.message}`);
+      return 1;
+    }
+    throw error;
+  }
 }

@@ -1,54 +1,54 @@
-import type { AgentResult, ResponseBlock, ToolCall } from '../src/index.js';
+import type { RecordedBlock, RecordedResult, RecordedUsage, Trajectory } from '../src/index.js';
+import type { Paint } from './style.js';
 
-type Paint = (style: 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan', text: string) => string;
+const PREVIEW = 160;
 
-const PREVIEW = 120;
-
-/** A run as a readable timeline: each turn's text, each tool call with its outcome, then totals. */
-export function renderTimeline(result: AgentResult, input: string, paint: Paint): string {
+/** A trajectory as a readable timeline: each turn's text and tool calls with outcomes, then totals. */
+export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
   const lines: string[] = [];
-  const gutter = (label: string) => label.padEnd(10);
-  lines.push(`${paint('bold', result.agent)} ${paint('dim', `· ${result.responses[0]?.model ?? 'no model call'}`)}`);
-  lines.push(`${paint('dim', gutter('user'))}${preview(input)}`);
-  result.responses.forEach((response, i) => {
-    const turn = i + 1;
-    let label = gutter(`turn ${turn}`);
-    for (const block of response.content) {
-      const text = describeBlock(block);
-      if (text === undefined) continue;
+  const gutter = (label: string) => label.padEnd(9);
+  lines.push(`${paint('bold', trajectory.name)} ${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`);
+  if (trajectory.description !== undefined) lines.push(paint('dim', trajectory.description));
+  lines.push(`${paint('dim', gutter('user'))}${preview(typeof trajectory.input === 'string' ? trajectory.input : JSON.stringify(trajectory.input))}`);
+  trajectory.turns.forEach((turn, i) => {
+    let label = gutter(`turn ${i + 1}`);
+    const emit = (text: string) => {
       lines.push(`${paint('cyan', label)}${text}`);
       label = gutter('');
-      if (block.type === 'tool_use') {
-        const call = result.toolCalls.find((c) => c.id === block.id);
-        if (call !== undefined) lines.push(`${label}${describeOutcome(call, paint)}`);
+    };
+    for (const block of turn.response.content) {
+      emit(describeBlock(block, paint));
+      if ('toolUse' in block) {
+        const result = turn.results?.find((r) => r.id === block.toolUse.id);
+        if (result !== undefined) emit(`  ${describeResult(result, paint)}`);
       }
     }
+    emit(paint('dim', `${turn.response.stopReason ?? 'no stop reason'} · ${describeUsage(turn.response.usage)}`));
   });
-  const { usage } = result;
-  lines.push(
-    paint('dim', `${result.stopReason} · ${result.turns} turn${result.turns === 1 ? '' : 's'} · ${usage.inputTokens} input / ${usage.outputTokens} output tokens`),
-  );
+  const { summary } = trajectory;
+  lines.push(paint('bold', `${summary.stopReason} · ${summary.turns} turn${summary.turns === 1 ? '' : 's'} · ${describeUsage(summary.usage)}`));
   return lines.join('\n');
 }
 
-function describeBlock(block: ResponseBlock): string | undefined {
-  switch (block.type) {
-    case 'text':
-      return block.text === '' ? undefined : `assistant: ${preview(block.text)}`;
-    case 'thinking':
-      return `thinking: ${preview(block.thinking)}`;
-    case 'tool_use':
-      return `→ ${block.name} ${preview(JSON.stringify(block.input) ?? 'undefined')}`;
-    default:
-      return `[${block.type}]`;
-  }
+function describeBlock(block: RecordedBlock, paint: Paint): string {
+  if ('text' in block) return `assistant: ${preview(block.text)}`;
+  if ('thinking' in block) return paint('dim', `thinking: ${preview(block.thinking)}`);
+  if ('redactedThinking' in block) return paint('dim', 'thinking: (redacted)');
+  if ('toolUse' in block) return `${paint('bold', `→ ${block.toolUse.name}`)} ${preview(JSON.stringify(block.toolUse.input) ?? 'undefined')}`;
+  return paint('dim', `[${block.server.type}]`);
 }
 
-function describeOutcome(call: ToolCall, paint: Paint): string {
-  const output = typeof call.output === 'string' ? call.output : JSON.stringify(call.output);
-  if (call.outcome === 'ok') return `${paint('green', '✓ ok')}: ${preview(output)}`;
-  const code = call.error !== undefined && 'code' in call.error ? ` ${call.error.code}` : '';
-  return `${paint('red', `✗ ${call.outcome}${code}`)}: ${preview(output)}`;
+function describeResult(result: RecordedResult, paint: Paint): string {
+  const content = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
+  if (result.outcome === 'ok') return `${paint('green', '✓ ok')} ${preview(content)}`;
+  const facts = [result.code, result.argument === undefined ? undefined : `argument ${result.argument}`, result.errorClass].filter((f) => f !== undefined);
+  const colour = result.outcome === 'error' || result.outcome === 'blocked' ? 'red' : 'yellow';
+  return `${paint(colour, `✗ ${result.outcome}`)}${facts.length > 0 ? paint('dim', ` (${facts.join(', ')})`) : ''} ${preview(content)}`;
+}
+
+function describeUsage(usage: RecordedUsage): string {
+  const cache = usage.cacheRead ? `, ${usage.cacheRead} from cache` : '';
+  return `${usage.input} in / ${usage.output} out tokens${cache}`;
 }
 
 function preview(text: string): string {

@@ -39,3 +39,4 @@ export { runTrajectory, type AgentFactory, type TrajectoryRun, type TrajectoryRu
 export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
 export { loadTrajectory, saveTrajectory, TrajectoryNotFoundError, type SaveOptions } from './recording/trajectoryFile.js';
 export { fromRun, type RunRecord } from './recording/fromRun.js';
+export { defineConfig, type LegateConfig } from './recording/config.js';

@@ -1,4 +1,5 @@
 import { calculatorQuestion, createCalculator, scriptedCalculatorModel } from '../../examples/calculator/agent.js';
+import { RecordingTransport, fromRun } from '../../src/index.js';
 import type { CliIo } from '../io.js';
 import { renderTimeline } from '../timeline.js';
 
@@ -7,10 +8,22 @@ export const demoHelp = `legate demo
 Runs the shipped calculator agent against a scripted model that sends "one" where a whole
 number belongs, so you can watch the binder refuse it and the model correct itself. Offline.`;
 
-export async function demo(io: CliIo): Promise<number> {
+export async function demo(_args: string[], io: CliIo): Promise<number> {
   const model = scriptedCalculatorModel();
-  const result = await createCalculator(model).run(calculatorQuestion);
+  const transport = new RecordingTransport(model);
+  const agent = createCalculator(transport);
+  const result = await agent.run(calculatorQuestion);
   model.assertDone();
-  io.out(renderTimeline(result, calculatorQuestion, io.paint));
+  const trajectory = fromRun({
+    name: 'demo',
+    agent,
+    input: calculatorQuestion,
+    result,
+    firstRequest: transport.exchanges[0]!.request,
+    clock: [],
+    recordedAt: new Date(),
+    sdkVersion: undefined,
+  });
+  io.out(renderTimeline(trajectory, io.paint));
   return 0;
 }

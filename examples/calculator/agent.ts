@@ -1,13 +1,14 @@
 import { Agent, ScriptedTransport, reply, type Transport } from '../../src/index.js';
-import { add, divide } from './tools.js';
+import { add, divide, squareRoot } from './tools.js';
 
 /** The calculator agent: give it the live model, a recording, or a script. */
 export function createCalculator(transport: Transport): Agent {
   return new Agent({
     name: 'calculator',
-    model: 'claude-sonnet-5-5',
+    // A small model: the example is cheap to record live (npm run record:live).
+    model: 'claude-haiku-5-5',
     system: 'You are a careful calculator. Use the tools for every operation and answer with the result only.',
-    tools: [add, divide],
+    tools: [add, divide, squareRoot],
     transport,
     maxTurns: 6,
   });

@@ -28,3 +28,15 @@ export const divide = defineTool({
   annotations: { title: 'Divide', readOnly: true, openWorld: false },
   run: ({ dividend, divisor }) => ({ quotient: dividend / divisor }),
 });
+
+/** Fails for negative numbers: a tool whose code throws, for the model to be told only its class. */
+export const squareRoot = defineTool({
+  name: 'square_root',
+  description: 'Returns the square root of a number.',
+  input: { type: 'object', properties: { value: { type: 'number' } }, required: ['value'] },
+  annotations: { title: 'Square root', readOnly: true, openWorld: false },
+  run: ({ value }) => {
+    if (value < 0) throw new RangeError(`cannot take the square root of ${value}`);
+    return String(Math.sqrt(value));
+  },
+});

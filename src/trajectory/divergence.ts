@@ -31,10 +31,11 @@ export interface DivergenceContext {
 }
 
 export function requestDivergence(context: DivergenceContext, turn: number, path: string, expected: unknown, actual: unknown): TrajectoryDivergenceError {
+  const [shownExpected, shownActual] = contrast(expected, actual);
   const detail =
-    `turn ${turn} diverged from the recording at ${path === '' ? 'the request' : path}.\n` +
-    `  expected: ${show(expected)}\n` +
-    `  actual:   ${show(actual)}`;
+    `the request for turn ${turn} differs from the recording at ${path === '' ? 'the request' : path}.\n` +
+    `  expected: ${shownExpected}\n` +
+    `  actual:   ${shownActual}`;
   return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
 }
 
@@ -57,6 +58,24 @@ export function unusedTurns(context: DivergenceContext, calls: number, recorded:
 export function missingToolResult(context: DivergenceContext, turn: number, id: string, tool: string): TrajectoryDivergenceError {
   const detail = `turn ${turn} called tool '${tool}' (${id}), which is served from the recording, but the recording has no result for that call.`;
   return new TrajectoryDivergenceError('missing_tool_result', context.file, turn, undefined, 'a recorded result', undefined, context.rerecord, detail);
+}
+
+const WINDOW = 60;
+
+/**
+ * Both values, quoted; for two strings, a window around where they first differ, so a change
+ * at the end of a long text is shown rather than cut off.
+ */
+function contrast(expected: unknown, actual: unknown): [string, string] {
+  if (typeof expected !== 'string' || typeof actual !== 'string') return [show(expected), show(actual)];
+  let at = 0;
+  while (at < expected.length && at < actual.length && expected[at] === actual[at]) at++;
+  const start = Math.max(0, at - 20);
+  const cut = (text: string) => {
+    const window = JSON.stringify(text.slice(start, start + WINDOW));
+    return `${start > 0 ? '…' : ''}${window}${start + WINDOW < text.length ? '…' : ''}`;
+  };
+  return [cut(expected), cut(actual)];
 }
 
 function show(value: unknown): string {

@@ -5,7 +5,7 @@ import { main } from '../../cli/main.js';
 function capture(): CliIo & { stdout: string[]; stderr: string[] } {
   const stdout: string[] = [];
   const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => stdout.push(t), err: (t) => stderr.push(t), paint: (_style, text) => text };
+  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), paint: (_style, text) => text, cwd: process.cwd() };
 }
 
 describe('the legate command', () => {
@@ -13,15 +13,15 @@ describe('the legate command', () => {
     const io = capture();
     expect(await main(['demo'], io)).toBe(0);
     const output = io.stdout.join('\n');
-    expect(output).toContain(`✗ invalid invalid_type: Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`);
-    expect(output).toContain('✓ ok: 3');
-    expect(output).toMatch(/end_turn · 3 turns/);
+    expect(output).toContain(`✗ invalid (invalid_type, argument left) Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`);
+    expect(output).toContain('✓ ok 3');
+    expect(output).toMatch(/end_turn · 3 turns · \d+ in \/ \d+ out tokens/);
   });
 
   it('names the commands when given one it does not know, and exits 2', async () => {
     const io = capture();
     expect(await main(['replya'], io)).toBe(2);
-    expect(io.stderr.join('\n')).toBe(`legate: 'replya' is not a command. The commands are: demo. Run 'legate --help' for more.`);
+    expect(io.stderr.join('\n')).toBe(`legate: 'replya' is not a command. The commands are: replay, show, diff, validate, demo. Run 'legate --help' for more.`);
   });
 
   it('prints usage with --help and the version with --version', async () => {

@@ -1,0 +1,34 @@
+import { resolve } from 'node:path';
+import { diffTrajectories, loadTrajectory } from '../../src/index.js';
+import { quoteValue } from '../../src/json/describeValue.js';
+import type { CliIo } from '../io.js';
+
+export const diffHelp = `legate diff <a> <b>
+
+Shows how two trajectories differ, turn by turn: the first difference in the header, in each
+turn and in the summary, with its path and both values. Recording times and versions are
+ignored. Exits 0 when they are the same, 1 when they differ.`;
+
+export async function diff(args: string[], io: CliIo): Promise<number> {
+  if (args.length !== 2) {
+    io.err('legate diff: give two trajectory files, e.g. legate diff old.yaml new.yaml');
+    return 2;
+  }
+  const [a, b] = args as [string, string];
+  const changes = diffTrajectories(loadTrajectory(resolve(io.cwd, a)), loadTrajectory(resolve(io.cwd, b)));
+  if (changes.length === 0) {
+    io.out(`${a} and ${b} record the same run.`);
+    return 0;
+  }
+  for (const change of changes) {
+    io.out(`${io.paint('bold', change.where)} at ${change.path === '' ? '(whole)' : change.path}`);
+    io.out(`  ${io.paint('red', `- ${show(change.before)}`)}`);
+    io.out(`  ${io.paint('green', `+ ${show(change.after)}`)}`);
+  }
+  io.out(`\n${changes.length} difference${changes.length === 1 ? '' : 's'}`);
+  return 1;
+}
+
+function show(value: unknown): string {
+  return value === undefined ? '(absent)' : quoteValue(value);
+}

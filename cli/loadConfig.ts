@@ -1,0 +1,43 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { LegateConfig } from '../src/index.js';
+
+export const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
+
+/** A config that is missing or malformed: said plainly, with what to write. */
+export class ConfigError extends Error {
+  override name = 'ConfigError';
+}
+
+/**
+ * Loads the project's `legate.config.*`: the given path, or the first of CONFIG_NAMES in the
+ * working directory. TypeScript configs are loaded through tsx, so no build step is needed.
+ */
+export async function loadConfig(explicit: string | undefined, cwd = process.cwd()): Promise<{ file: string; config: LegateConfig }> {
+  const file = explicit !== undefined ? resolve(cwd, explicit) : CONFIG_NAMES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+  if (file === undefined || !existsSync(file)) {
+    throw new ConfigError(
+      `${explicit ?? 'legate.config.ts'} was not found in ${cwd}. Write one that exports your agent factories:\n\n` +
+        `  import { defineConfig } from 'legate';\n  export default defineConfig({ agents: { support: (transport) => createSupportAgent(transport) } });`,
+    );
+  }
+  const module = (/\.m?ts$/.test(file) ? await importTypeScript(file) : await import(pathToFileURL(file).href)) as { default?: unknown };
+  return { file, config: checkConfig(module.default, file) };
+}
+
+async function importTypeScript(file: string): Promise<unknown> {
+  const { tsImport } = await import('tsx/esm/api');
+  return tsImport(pathToFileURL(file).href, import.meta.url);
+}
+
+function checkConfig(config: unknown, file: string): LegateConfig {
+  const agents = (config as { agents?: unknown } | undefined)?.agents;
+  if (typeof config !== 'object' || config === null || typeof agents !== 'object' || agents === null) {
+    throw new ConfigError(`${file} must export default defineConfig({ agents: { name: (transport) => agent } }), but its default export has no 'agents'.`);
+  }
+  for (const [name, factory] of Object.entries(agents)) {
+    if (typeof factory !== 'function') throw new ConfigError(`${file}: agents.${name} must be a function (transport) => Agent, but it is a ${typeof factory}.`);
+  }
+  return config as LegateConfig;
+}

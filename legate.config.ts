@@ -1,0 +1,15 @@
+// The config the `legate` command reads: which agent factory replays which trajectory.
+// In your project, import from 'legate' instead of './src/index.js'.
+import { defineConfig } from './src/index.js';
+import { createCalculator } from './examples/calculator/agent.js';
+import { createOrderDesk } from './examples/orders/agent.js';
+
+export default defineConfig({
+  agents: {
+    calculator: createCalculator,
+    order_desk: createOrderDesk,
+  },
+  trajectories: 'trajectories',
+  // The shipped corpus is played by scripted models (examples/scenarios.ts).
+  rerecord: () => 'npm run record:corpus',
+});
