@@ -23,12 +23,18 @@ export async function loadConfig(explicit: string | undefined, cwd = process.cwd
     );
   }
   const module = (/\.m?ts$/.test(file) ? await importTypeScript(file) : await import(pathToFileURL(file).href)) as { default?: unknown };
-  return { file, config: checkConfig(module.default, file) };
+  return { file, config: checkConfig(unwrapDefault(module.default), file) };
 }
 
 async function importTypeScript(file: string): Promise<unknown> {
   const { tsImport } = await import('tsx/esm/api');
   return tsImport(pathToFileURL(file).href, import.meta.url);
+}
+
+/** A config compiled as CommonJS (no `"type": "module"` nearby) arrives as `{ default: config }`. */
+function unwrapDefault(exported: unknown): unknown {
+  const inner = (exported as { default?: unknown } | undefined)?.default;
+  return (exported as { agents?: unknown } | undefined)?.agents === undefined && inner !== undefined ? inner : exported;
 }
 
 function checkConfig(config: unknown, file: string): LegateConfig {

@@ -25,7 +25,8 @@ export async function diff(args: string[], io: CliIo): Promise<number> {
     io.out(`  ${io.paint('red', `- ${show(change.before)}`)}`);
     io.out(`  ${io.paint('green', `+ ${show(change.after)}`)}`);
   }
-  io.out(`\n${changes.length} difference${changes.length === 1 ? '' : 's'}`);
+  io.out('');
+  io.out(`${changes.length} difference${changes.length === 1 ? '' : 's'}`);
   return 1;
 }
 

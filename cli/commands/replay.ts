@@ -48,7 +48,8 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   }
   const passed = files.length - (failed - missing.length);
   const verb = mode === 'record' ? 'recorded' : 'replayed';
-  io.out(`\n${files.length} ${verb}: ${passed} passed, ${failed - missing.length} failed${missing.length > 0 ? `, ${missing.length} missing` : ''}`);
+  io.out('');
+  io.out(`${files.length} ${verb}: ${passed} passed, ${failed - missing.length} failed${missing.length > 0 ? `, ${missing.length} missing` : ''}`);
   return failed > 0 ? 1 : 0;
 }
 

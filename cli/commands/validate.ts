@@ -23,6 +23,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       io.err(`${TrajectoryFormatError.location(file, error.line, error.column)}: ${error.problem}`);
     }
   }
-  io.out(`\n${files.length} checked: ${files.length - (invalid - missing.length)} valid, ${invalid - missing.length} invalid`);
+  io.out('');
+  io.out(`${files.length} checked: ${files.length - (invalid - missing.length)} valid, ${invalid - missing.length} invalid`);
   return invalid > 0 ? 1 : 0;
 }

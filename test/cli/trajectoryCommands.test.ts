@@ -1,0 +1,107 @@
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import type { CliIo } from '../../cli/io.js';
+import { main } from '../../cli/main.js';
+import { useTempDir } from '../support/tempDir.js';
+
+const tempDir = useTempDir();
+
+function capture(cwd = process.cwd()): CliIo & { stdout: string[]; stderr: string[]; text(): string } {
+  const stdout: string[] = [];
+  const stderr: string[] = [];
+  return { stdout, stderr, cwd, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), paint: (_s, t) => t, text: () => [...stdout, ...stderr].join('\n') };
+}
+
+/** A copy of the corpus in a temporary project, whose config points back at this repository's agents. */
+function project(): string {
+  const dir = tempDir();
+  cpSync('trajectories', join(dir, 'trajectories'), { recursive: true });
+  const root = resolve('.');
+  writeFileSync(
+    join(dir, 'legate.config.ts'),
+    `import { defineConfig } from '${root}/src/index.ts';\n` +
+      `import { createCalculator } from '${root}/examples/calculator/agent.ts';\n` +
+      `import { createOrderDesk } from '${root}/examples/orders/agent.ts';\n` +
+      `export default defineConfig({ agents: { calculator: createCalculator, order_desk: createOrderDesk } });\n`,
+  );
+  return dir;
+}
+
+describe('legate replay', () => {
+  it('passes on the shipped corpus, one verdict line per file and a summary', async () => {
+    const io = capture();
+    expect(await main(['replay'], io)).toBe(0);
+    expect(io.stdout.filter((line) => line.startsWith('✓ trajectories/'))).toHaveLength(6);
+    expect(io.stdout.at(-1)).toBe('6 replayed: 6 passed, 0 failed');
+  });
+
+  it('exits 1 and names the turn and path when one file no longer matches', async () => {
+    const dir = project();
+    const file = join(dir, 'trajectories/tool-failure.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('failed with RangeError', 'failed with TypeError'));
+    const io = capture(dir);
+    expect(await main(['replay'], io)).toBe(1);
+    expect(io.text()).toContain('✗ trajectories/tool-failure.yaml');
+    expect(io.text()).toContain('the request for turn 2 differs from the recording at messages[2].content[0].content');
+    expect(io.stdout.at(-1)).toBe('6 replayed: 5 passed, 1 failed');
+  });
+
+  it('says which agents the config exports when a file names another', async () => {
+    const dir = project();
+    const file = join(dir, 'trajectories/refusal.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('agent: calculator', 'agent: accountant'));
+    const io = capture(dir);
+    expect(await main(['replay', 'trajectories/refusal.yaml'], io)).toBe(1);
+    expect(io.text()).toContain(`trajectories/refusal.yaml names agent 'accountant', which legate.config.ts does not export; it exports 'calculator', 'order_desk'.`);
+  });
+
+  it('explains a missing config', async () => {
+    const io = capture(tempDir());
+    expect(await main(['replay'], io)).toBe(1);
+    expect(io.text()).toContain('legate.config.ts was not found');
+  });
+
+  it('refuses an unknown match level', async () => {
+    const io = capture();
+    expect(await main(['replay', '--match', 'loose'], io)).toBe(2);
+    expect(io.text()).toContain('--match must be one of exact, structure, shape');
+  });
+});
+
+describe('legate validate', () => {
+  it('accepts the corpus and reports a corrupted file as file:line:column', async () => {
+    const dir = project();
+    const file = join(dir, 'trajectories/max-tokens.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace('stopReason: max_tokens', 'stopReason: [max_tokens'));
+    const io = capture(dir);
+    expect(await main(['validate'], io)).toBe(1);
+    expect(io.stderr.join('\n')).toMatch(/^trajectories\/max-tokens\.yaml:\d+:\d+: this is not valid YAML/);
+    expect(io.stdout.at(-1)).toBe('6 checked: 5 valid, 1 invalid');
+  });
+});
+
+describe('legate show and diff', () => {
+  it('shows a trajectory as a timeline', async () => {
+    const io = capture();
+    expect(await main(['show', 'trajectories/parallel-tool-calls.yaml'], io)).toBe(0);
+    const text = io.text();
+    expect(text).toContain('→ add {"left":12,"right":30}');
+    expect(text).toContain('✓ ok {"quotient":42}');
+    expect(text).toContain('assistant: Both are 42.');
+  });
+
+  it('shows a missing file plainly', async () => {
+    const io = capture();
+    expect(await main(['show', 'trajectories/nope.yaml'], io)).toBe(1);
+    expect(io.text()).toContain('trajectories/nope.yaml does not exist.');
+  });
+
+  it('diffs two trajectories turn by turn, exiting 1 when they differ and 0 when they match', async () => {
+    const io = capture();
+    expect(await main(['diff', 'trajectories/refusal.yaml', 'trajectories/max-tokens.yaml'], io)).toBe(1);
+    expect(io.text()).toContain('turn 1 at response.stopReason');
+    const same = capture();
+    expect(await main(['diff', 'trajectories/refusal.yaml', 'trajectories/refusal.yaml'], same)).toBe(0);
+  });
+});
