@@ -1,4 +1,7 @@
 import { benchBinder } from './binder.bench.js';
+import { benchReplay } from './replay.bench.js';
 
 console.log(`legate benchmarks on Node ${process.version}, ${process.arch}\n`);
 benchBinder();
+console.log('');
+await benchReplay();

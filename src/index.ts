@@ -32,7 +32,7 @@ export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchRequest.js';
 export { diffTrajectories, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export { createRedactor, DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
 export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding } from './trajectory/secretScan.js';
-export { conversationBefore } from './trajectory/conversation.js';
+export { conversationBefore, toModelResponse } from './trajectory/conversation.js';
 
 // Recording: running an agent against a trajectory file, in a mode.
 export { runTrajectory, type AgentFactory, type TrajectoryRun, type TrajectoryRunOptions } from './recording/runTrajectory.js';

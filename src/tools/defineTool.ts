@@ -58,6 +58,8 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
   const description = declaration.description?.trim() || undefined;
   const warnings = description === undefined ? [missingDescription(name)] : [];
   const run = declaration.run;
+  // One frozen object, so every request shows the same definition and its digest can be cached.
+  const definition = Object.freeze(description === undefined ? { name, input_schema: inputSchema } : { name, description, input_schema: inputSchema });
 
   const tool: Tool<ArgsOf<S>> = {
     name,
@@ -72,7 +74,7 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
     warnings,
     bind: binder,
     run: (args, context) => run(args, context),
-    definition: () => (description === undefined ? { name, input_schema: inputSchema } : { name, description, input_schema: inputSchema }),
+    definition: () => definition,
     mcpAnnotations: () => toMcpAnnotations(annotations),
   };
   definedTools.add(tool);

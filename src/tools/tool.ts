@@ -40,8 +40,8 @@ export interface Tool<Args = unknown> {
   bind(input: unknown): BindResult<Args>;
   /** The tool's own code. Call it through an agent, which binds, guards and shapes around it. */
   run(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
-  /** The tool as the Messages API is shown it. */
-  definition(): ToolDefinition;
+  /** The tool as the Messages API is shown it (the same frozen object every time). */
+  definition(): Readonly<ToolDefinition>;
   /** The annotations under MCP's names (`readOnlyHint`, ...). */
   mcpAnnotations(): McpToolAnnotations;
 }

@@ -15,28 +15,46 @@ export type MatchLevel = 'exact' | 'structure' | 'shape';
 
 export const MATCH_LEVELS: readonly MatchLevel[] = ['exact', 'structure', 'shape'];
 
-/** The digest a tool is recorded under: of exactly what the model is shown. */
-export function toolDigest(definition: ToolDefinition): string {
-  return digestOf(definition);
+const digests = new WeakMap<object, string>();
+
+/** The digest a tool is recorded under: of exactly what the model is shown. Cached per definition object. */
+export function toolDigest(definition: Readonly<ToolDefinition>): string {
+  let digest = digests.get(definition);
+  if (digest === undefined) {
+    digest = digestOf(definition);
+    // Only a frozen definition cannot change after its digest is taken.
+    if (Object.isFrozen(definition)) digests.set(definition, digest);
+  }
+  return digest;
 }
 
-/** The request the recording says the runtime made for `turn` (1-based), in comparable form. */
-export function expectedRequest(trajectory: Trajectory, turn: number): ComparableRequest {
+/**
+ * The requests the recording says the runtime made, one per turn, in comparable form. Built
+ * once per replay: turn k's conversation is a prefix of the whole.
+ */
+export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
   const { request } = trajectory;
-  return comparable({
-    model: request.model,
-    maxTokens: request.maxTokens,
-    system: request.system,
-    temperature: request.temperature,
-    thinking: request.thinking && { budgetTokens: request.thinking.budgetTokens },
-    tools: trajectory.tools.map((tool) => ({ name: tool.name, digest: tool.digest })),
-    messages: conversationBefore(trajectory, turn),
+  const conversation = conversationBefore(trajectory, trajectory.turns.length + 1);
+  const tools = trajectory.tools.map((tool) => ({ name: tool.name, digest: tool.digest }));
+  let length = 1;
+  return trajectory.turns.map((turn) => {
+    const expected = {
+      model: request.model,
+      maxTokens: request.maxTokens,
+      system: request.system,
+      temperature: request.temperature,
+      thinking: request.thinking && { budgetTokens: request.thinking.budgetTokens },
+      tools,
+      messages: conversation.slice(0, length),
+    };
+    length += turn.results !== undefined && turn.results.length > 0 ? 2 : 1;
+    return expected;
   });
 }
 
 /** A live request in the same comparable form. */
 export function actualRequest(request: MessagesRequest): ComparableRequest {
-  return comparable({
+  return {
     model: request.model,
     maxTokens: request.max_tokens,
     system: request.system,
@@ -44,15 +62,15 @@ export function actualRequest(request: MessagesRequest): ComparableRequest {
     thinking: request.thinking?.type === 'enabled' ? { budgetTokens: request.thinking.budget_tokens } : undefined,
     tools: (request.tools ?? []).map((tool) => ({ name: tool.name, digest: toolDigest(tool) })),
     messages: request.messages,
-  });
+  };
 }
 
 export interface ComparableRequest {
   model: string;
   maxTokens: number;
-  system?: string;
-  temperature?: number;
-  thinking?: { budgetTokens: number };
+  system: string | undefined;
+  temperature: number | undefined;
+  thinking: { budgetTokens: number } | undefined;
   tools: { name: string; digest: string }[];
   messages: Message[];
 }
@@ -80,9 +98,4 @@ function blockStructure(block: ResponseBlock | UserBlock): unknown {
   if (block.type === 'tool_use') return { type: block.type, id: block.id, name: block.name };
   if (block.type === 'tool_result') return { type: block.type, tool_use_id: block.tool_use_id };
   return { type: block.type };
-}
-
-/** JSON round trip: drops undefined fields, so an absent option equals an unset one. */
-function comparable(request: ComparableRequest): ComparableRequest {
-  return JSON.parse(JSON.stringify(request)) as ComparableRequest;
 }

@@ -2,7 +2,7 @@ import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
 import { extraCall, modelChanged, requestDivergence, unusedTurns, type DivergenceContext } from '../../trajectory/divergence.js';
 import { redactRequest } from '../../trajectory/redaction.js';
-import { actualRequest, compareRequests, expectedRequest, type MatchLevel } from '../../trajectory/matchRequest.js';
+import { actualRequest, compareRequests, expectedRequests, type ComparableRequest, type MatchLevel } from '../../trajectory/matchRequest.js';
 import type { Trajectory } from '../../trajectory/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 
@@ -27,6 +27,7 @@ export class ReplayTransport implements Transport {
   readonly #level: MatchLevel;
   readonly #redact: <T>(value: T) => T;
   readonly #context: DivergenceContext;
+  readonly #expected: ComparableRequest[];
   #calls = 0;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
@@ -35,6 +36,7 @@ export class ReplayTransport implements Transport {
     this.#redact = options.redact ?? ((value) => value);
     const file = options.file ?? `trajectory '${trajectory.name}'`;
     this.#context = { file, rerecord: options.rerecord ?? `LEGATE_MODE=record npx legate replay ${file}` };
+    this.#expected = expectedRequests(trajectory);
   }
 
   /** Model calls served so far. */
@@ -48,7 +50,7 @@ export class ReplayTransport implements Transport {
     const recorded = this.#trajectory.turns[turn - 1];
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
     if (request.model !== this.#trajectory.request.model) throw modelChanged(this.#context, turn, this.#trajectory.request.model, request.model);
-    const difference = compareRequests(expectedRequest(this.#trajectory, turn), actualRequest(redactRequest(this.#redact, request)), this.#level);
+    const difference = compareRequests(this.#expected[turn - 1]!, actualRequest(redactRequest(this.#redact, request)), this.#level);
     if (difference !== undefined) throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
     const response = toModelResponse(recorded.response);
     response.content.forEach((block, index) => {
