@@ -1,7 +1,7 @@
 // Records the shipped corpus in trajectories/ by running each scenario's agent against its
 // scripted model: the files are produced by the runtime, never typed by hand.
 import { join } from 'node:path';
-import { runTrajectory } from '../src/index.js';
+import { runTrajectory, summarizeChanges } from '../src/index.js';
 import { scenarios } from '../examples/scenarios.js';
 
 for (const scenario of scenarios) {
@@ -14,7 +14,8 @@ for (const scenario of scenarios) {
     description: scenario.description,
     mode: 'record',
     transport: scenario.model,
+    report: false,
   });
-  const changes = run.changes === undefined ? 'new' : run.changes.length === 0 ? 'unchanged' : `${run.changes.length} change(s): ${run.changes.map((c) => c.where).join(', ')}`;
+  const changes = run.changes === undefined ? 'new' : summarizeChanges(run.changes);
   console.log(`recorded ${file} (${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}; ${changes})`);
 }

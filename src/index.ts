@@ -29,7 +29,7 @@ export { serializeTrajectory } from './trajectory/serialize.js';
 export { TrajectoryFormatError } from './trajectory/errors.js';
 export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
 export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchRequest.js';
-export { diffTrajectories, type TrajectoryChange } from './trajectory/diffTrajectories.js';
+export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export { createRedactor, DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
 export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding } from './trajectory/secretScan.js';
 export { conversationBefore, toModelResponse } from './trajectory/conversation.js';

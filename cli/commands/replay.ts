@@ -7,6 +7,7 @@ import {
   loadTrajectory,
   resolveMode,
   runTrajectory,
+  summarizeChanges,
   type LegateConfig,
   type MatchLevel,
   type TrajectoryRun,
@@ -69,6 +70,7 @@ async function replayOne(path: string, shown: string, config: LegateConfig, mode
       secrets: config.secrets ?? [],
       ...(config.transport === undefined ? {} : { transport: config.transport }),
       rerecord: config.rerecord?.(shown) ?? `LEGATE_MODE=record npx legate replay ${shown}`,
+      report: false, // the verdict line says what changed
     });
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
@@ -80,8 +82,7 @@ async function replayOne(path: string, shown: string, config: LegateConfig, mode
 function describeRun(run: TrajectoryRun): string {
   const turns = `${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}`;
   if (run.mode !== 'record') return turns;
-  const changes = run.changes === undefined ? 'new' : run.changes.length === 0 ? 'unchanged' : run.changes.map((c) => `${c.where} at ${c.path || '(whole)'}`).join('; ');
-  return `${turns}; recorded (${changes})`;
+  return `${turns}; recorded (${run.changes === undefined ? 'new' : summarizeChanges(run.changes)})`;
 }
 
 function indent(text: string): string {

@@ -7,7 +7,7 @@ import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js
 import { RecordingTransport } from '../transport/recording/RecordingTransport.js';
 import { ReplayTransport } from '../transport/replay/ReplayTransport.js';
 import type { Transport } from '../transport/transport.js';
-import { diffTrajectories, type TrajectoryChange } from '../trajectory/diffTrajectories.js';
+import { diffTrajectories, summarizeChanges, type TrajectoryChange } from '../trajectory/diffTrajectories.js';
 import type { MatchLevel } from '../trajectory/matchRequest.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
@@ -43,6 +43,8 @@ export interface TrajectoryRunOptions {
   serveToolResults?: true | readonly string[];
   /** The command that re-records this file, quoted in divergence messages. */
   rerecord?: string;
+  /** Told what changed when a recording replaces one that differed. Default: standard error; false: silent. */
+  report?: ((message: string) => void) | false;
 }
 
 export interface TrajectoryRun {
@@ -107,8 +109,17 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   });
   const saved = saveTrajectory(options.file, trajectory, { redactions: options.redactions ?? [], secrets: options.secrets ?? [] });
   const run: TrajectoryRun = { mode: 'record', file: options.file, result, trajectory: saved };
-  if (previous !== undefined) run.changes = diffTrajectories(previous, saved);
+  if (previous !== undefined) {
+    run.changes = diffTrajectories(previous, saved);
+    if (run.changes.length > 0) reportChanges(options, `re-recorded ${options.file}: ${summarizeChanges(run.changes)}`);
+  }
   return run;
+}
+
+function reportChanges(options: TrajectoryRunOptions, message: string): void {
+  if (options.report === false) return;
+  if (options.report !== undefined) options.report(message);
+  else process.stderr.write(`legate: ${message}\n`);
 }
 
 function liveTransport(options: TrajectoryRunOptions): Transport {

@@ -1,5 +1,5 @@
 import { firstDifference } from '../json/firstDifference.js';
-import type { Trajectory } from './types.js';
+import type { RecordedTurn, Trajectory } from './types.js';
 
 /** One difference between two trajectories, located to a turn where it is in one. */
 export interface TrajectoryChange {
@@ -24,10 +24,23 @@ export function diffTrajectories(before: Trajectory, after: Trajectory): Traject
   if (headerDifference !== undefined) changes.push({ where: 'header', path: headerDifference.path, before: headerDifference.expected, after: headerDifference.actual });
   const turns = Math.max(before.turns.length, after.turns.length);
   for (let i = 0; i < turns; i++) {
-    const difference = firstDifference(before.turns[i], after.turns[i]);
+    const difference = firstDifference(meaningFirst(before.turns[i]), meaningFirst(after.turns[i]));
     if (difference !== undefined) changes.push({ where: `turn ${i + 1}`, path: difference.path, before: difference.expected, after: difference.actual });
   }
   const summaryDifference = firstDifference(before.summary, after.summary);
   if (summaryDifference !== undefined) changes.push({ where: 'summary', path: summaryDifference.path, before: summaryDifference.expected, after: summaryDifference.actual });
   return changes;
+}
+
+/** A turn with what was said and done ahead of ids and token counts, so those are reported first. */
+function meaningFirst(turn: RecordedTurn | undefined): unknown {
+  if (turn === undefined) return undefined;
+  const { content, stopReason, ...rest } = turn.response;
+  return { content, results: turn.results, stopReason, response: rest };
+}
+
+/** A short summary of changes, one per line: `turn 2 at response.content[0].text`. */
+export function summarizeChanges(changes: readonly TrajectoryChange[]): string {
+  if (changes.length === 0) return 'unchanged';
+  return changes.map((change) => `${change.where} at ${change.path === '' ? '(the whole)' : change.path}`).join('; ');
 }

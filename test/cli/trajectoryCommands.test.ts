@@ -100,7 +100,7 @@ describe('legate show and diff', () => {
   it('diffs two trajectories turn by turn, exiting 1 when they differ and 0 when they match', async () => {
     const io = capture();
     expect(await main(['diff', 'trajectories/refusal.yaml', 'trajectories/max-tokens.yaml'], io)).toBe(1);
-    expect(io.text()).toContain('turn 1 at response.stopReason');
+    expect(io.text()).toContain('turn 1 at content[0].text');
     const same = capture();
     expect(await main(['diff', 'trajectories/refusal.yaml', 'trajectories/refusal.yaml'], same)).toBe(0);
   });

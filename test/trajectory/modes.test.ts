@@ -55,12 +55,15 @@ describe('runTrajectory modes', () => {
     await runTrajectory({ ...options(file), mode: 'record' });
     const same = await runTrajectory({ ...options(file), mode: 'record' });
     expect(same.changes).toEqual([]);
+    const reported: string[] = [];
     const changed = await runTrajectory({
       ...options(file),
       mode: 'record',
       transport: () => new ScriptedTransport([reply.toolUses([{ name: 'add', input: { left: 12, right: 30 } }]), reply.text('It is 42.')]),
+      report: (message) => reported.push(message),
     });
     expect(changed.changes?.map((c) => c.where)).toEqual(['turn 1', 'turn 2', 'summary']);
+    expect(reported).toEqual([`re-recorded ${file}: turn 1 at content[1]; turn 2 at content[0].text; summary at usage.input`]);
   });
 
   it('an aborted run writes nothing and leaves no temporary file behind', async () => {
