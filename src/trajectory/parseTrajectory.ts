@@ -1,5 +1,6 @@
 import YAML from 'yaml';
 import { TrajectoryFormatError } from './errors.js';
+import { readPlainYaml } from './fastYaml.js';
 import { FieldError, readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
 
@@ -23,6 +24,20 @@ export function parseTrajectory(text: string, file = '<trajectory>'): Trajectory
   if (bytes > MAX_TRAJECTORY_BYTES) {
     throw new TrajectoryFormatError(`the file is ${bytes} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not parsed.`, file, undefined, undefined, undefined);
   }
+  // Plain, well-formed files (all that legate writes) take the fast path; anything else, and
+  // every error, goes the careful way, which knows where in the file each node is.
+  const plain = readPlainYaml(text);
+  if (plain !== undefined) {
+    try {
+      return readTrajectory(plain.value);
+    } catch (error) {
+      if (!(error instanceof FieldError)) throw error;
+    }
+  }
+  return parseCarefully(text, file);
+}
+
+function parseCarefully(text: string, file: string): Trajectory {
   const lines = new YAML.LineCounter();
   const document = YAML.parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
   const at = (offset: number | undefined, problem: string, path?: string): TrajectoryFormatError => {

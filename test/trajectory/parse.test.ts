@@ -1,7 +1,9 @@
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import YAML from 'yaml';
 import { MAX_TRAJECTORY_BYTES, TrajectoryFormatError, parseTrajectory, serializeTrajectory, type Trajectory } from '../../src/index.js';
+import { readPlainYaml } from '../../src/trajectory/fastYaml.js';
 
 const corpusFile = 'trajectories/invalid-argument-corrected.yaml';
 const corpus = readFileSync(corpusFile, 'utf8');
@@ -114,5 +116,40 @@ describe('serializeTrajectory', () => {
       }),
       { numRuns: 300 },
     );
+  });
+});
+
+describe('the fast reader', () => {
+  /** Scalars whose type a YAML schema decides: each must come back as what was written. */
+  const typed = fc.oneof(
+    fc.constantFrom('~', 'Null', 'NULL', 'null', 'True', 'FALSE', 'yes', 'no', 'on', 'off', 'y', '0o17', '0x1F', '0b101', '1_000', '+1', '-0', '.5', '1.', '1e3', '.inf', '-.Inf', '.NaN', '2026-11-29', '12:30:00', '0777', '1:20', '<<', '=', '!', '&a', '*a', '%x', '@x', '`x', '? x', '- x', 'a #b', 'a: b'),
+    fc.string({ maxLength: 12 }),
+  );
+  const scalar = fc.oneof(typed, fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.boolean(), fc.constant(null));
+  const value = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, scalar, fc.array(tie('node'), { maxLength: 4 }), fc.dictionary(typed, tie('node'), { maxKeys: 4 })),
+  })).node;
+
+  it('reads everything the writer writes exactly as the yaml library does', () => {
+    const base = parseTrajectory(corpus, corpusFile);
+    fc.assert(
+      fc.property(value, typed, (input, text) => {
+        const trajectory: Trajectory = structuredClone(base);
+        trajectory.turns[0]!.response.content = [{ text }, { toolUse: { id: 'toolu_1', name: 'add', input } }];
+        const written = serializeTrajectory(trajectory);
+        const fast = readPlainYaml(written);
+        expect(fast).toBeDefined();
+        expect(fast!.value).toEqual(YAML.parse(written, { schema: 'core' }));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('leaves anchors, aliases, tags and errors to the careful reader', () => {
+    expect(readPlainYaml('a: &x 1\nb: *x\n')).toBeUndefined();
+    expect(readPlainYaml('a: !!str 1\n')).toBeUndefined();
+    expect(readPlainYaml('a: [1\n')).toBeUndefined();
+    expect(readPlainYaml('a: 1\n---\nb: 2\n')).toBeUndefined();
+    expect(readPlainYaml('a: 1\na: 2\n')).toBeUndefined();
   });
 });
