@@ -1,12 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../cli/io.js';
 import { main } from '../../cli/main.js';
+import { captureIo as capture } from '../support/captureIo.js';
 
-function capture(): CliIo & { stdout: string[]; stderr: string[] } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), paint: (_style, text) => text, cwd: process.cwd() };
-}
 
 describe('the legate command', () => {
   it('runs the demo: the binder refuses "one", the model corrects itself', async () => {

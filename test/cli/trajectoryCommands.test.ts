@@ -1,17 +1,12 @@
 import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { CliIo } from '../../cli/io.js';
 import { main } from '../../cli/main.js';
+import { captureIo as capture } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
 
-function capture(cwd = process.cwd()): CliIo & { stdout: string[]; stderr: string[]; text(): string } {
-  const stdout: string[] = [];
-  const stderr: string[] = [];
-  return { stdout, stderr, cwd, out: (t) => void stdout.push(t), err: (t) => void stderr.push(t), paint: (_s, t) => t, text: () => [...stdout, ...stderr].join('\n') };
-}
 
 /** A copy of the corpus in a temporary project, whose config points back at this repository's agents. */
 function project(): string {

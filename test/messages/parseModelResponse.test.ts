@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { ModelResponseError, parseModelResponse } from '../../src/index.js';
+import { caught } from '../support/caught.js';
 
 const valid = {
   id: 'msg_1',
@@ -43,15 +44,9 @@ describe('parseModelResponse', () => {
     ['an unknown stop reason', { ...valid, stop_reason: 'done' }, 'stop_reason', `'stop_reason' should be null or one of end_turn, max_tokens, stop_sequence, tool_use, pause_turn, refusal, model_context_window_exceeded, but it was the string "done".`],
     ['negative usage', { ...valid, usage: { input_tokens: -1, output_tokens: 0 } }, 'usage.input_tokens', `'usage.input_tokens' should be a whole number of tokens, but it was the number -1.`],
   ])('refuses %s, naming the field, what was expected and what arrived', (_case, value, path, detail) => {
-    let caught: unknown;
-    try {
-      parseModelResponse(value, 'My transport');
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(ModelResponseError);
-    expect(caught).toMatchObject({ path });
-    expect((caught as Error).message).toBe(
+    const error = caught(() => parseModelResponse(value, 'My transport'), ModelResponseError);
+    expect(error.path).toBe(path);
+    expect(error.message).toBe(
       `My transport answered with something that is not a Messages API response: ${detail} A transport must resolve to the assistant message, as the API returns it.`,
     );
   });

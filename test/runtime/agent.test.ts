@@ -10,6 +10,7 @@ import {
   type ToolResultBlock,
   type UserMessage,
 } from '../../src/index.js';
+import { caught } from '../support/caught.js';
 
 const model = 'claude-sonnet-5-5';
 const twoIntegers = {
@@ -341,14 +342,7 @@ describe('Agent construction', () => {
     ['zero maxTurns', { name: 'support', model, transport, maxTurns: 0 }, 'maxTurns', `Agent 'support': 'maxTurns' must be a whole number of at least 1, but it was the number 0.`],
     ['a tool not made with defineTool', { name: 'support', model, transport, tools: [{ name: 'x' }] }, 'tools[0]', `Agent 'support': tools[0] is not a tool made with defineTool (it was the object {"name":"x"}); wrap its declaration in defineTool(...).`],
   ])('refuses %s, saying what was expected and what arrived', (_case, options, option, message) => {
-    let caught: unknown;
-    try {
-      new Agent(options as never);
-    } catch (error) {
-      caught = error;
-    }
-    expect(caught).toBeInstanceOf(AgentConfigurationError);
-    expect(caught).toMatchObject({ option, message });
+    expect(caught(() => new Agent(options as never), AgentConfigurationError)).toMatchObject({ option, message });
   });
 
   it('surfaces tool warnings on the agent and as process warnings, once each', () => {

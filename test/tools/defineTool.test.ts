@@ -1,19 +1,12 @@
 import * as z from 'zod';
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { Agent, ScriptedTransport, ToolDeclarationError, defineTool, type JsonObjectSchema } from '../../src/index.js';
+import { caught } from '../support/caught.js';
 
 const noop = () => 'ok';
 const emptyInput = { type: 'object', properties: {} } as const;
 
-function declarationError(declare: () => unknown): ToolDeclarationError {
-  try {
-    declare();
-  } catch (error) {
-    if (error instanceof ToolDeclarationError) return error;
-    throw error;
-  }
-  throw new Error('expected a ToolDeclarationError');
-}
+const declarationError = (declare: () => unknown) => caught(declare, ToolDeclarationError);
 
 describe('defineTool', () => {
   it('projects the tool for the API: name, description and the schema the model sees', () => {

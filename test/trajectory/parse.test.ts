@@ -4,19 +4,12 @@ import { describe, expect, it } from 'vitest';
 import YAML from 'yaml';
 import { MAX_TRAJECTORY_BYTES, TrajectoryFormatError, parseTrajectory, serializeTrajectory, type Trajectory } from '../../src/index.js';
 import { readPlainYaml } from '../../src/trajectory/fastYaml.js';
+import { caught } from '../support/caught.js';
 
 const corpusFile = 'trajectories/invalid-argument-corrected.yaml';
 const corpus = readFileSync(corpusFile, 'utf8');
 
-function formatError(text: string): TrajectoryFormatError {
-  try {
-    parseTrajectory(text, 'bad.yaml');
-  } catch (error) {
-    if (error instanceof TrajectoryFormatError) return error;
-    throw error;
-  }
-  throw new Error('expected a TrajectoryFormatError');
-}
+const formatError = (text: string) => caught(() => parseTrajectory(text, 'bad.yaml'), TrajectoryFormatError);
 
 describe('parseTrajectory', () => {
   it('reads every shipped trajectory and writes it back byte for byte', () => {
