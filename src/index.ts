@@ -18,7 +18,17 @@ export { RecordingTransport } from './transport/recording/RecordingTransport.js'
 // The runtime: agents and what their runs produce.
 export { Agent, type RunOptions } from './runtime/Agent.js';
 export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions } from './runtime/agentOptions.js';
-export type { AgentResult, StopReason, ToolCall, ToolCallOutcome, ToolCallError, ToolFailure, UnknownTool, Usage } from './runtime/agentResult.js';
+export type { AgentResult, BlockedCall, PlannedEffect, StopReason, ToolCall, ToolCallOutcome, ToolCallError, ToolFailure, UnknownTool, Usage } from './runtime/agentResult.js';
+export type { CompensationReport } from './runtime/compensate.js';
+
+// Safety: contracts, taint, authorization, shadow mode, decided before any tool runs.
+export { rules, type Rule } from './guard/rules.js';
+export { policies, type Authorizer } from './guard/authorization.js';
+export { RuleConfigurationError } from './guard/checkRules.js';
+export { GUARD_ORDER, decideBatch } from './guard/pipeline.js';
+export { initialGuardState, type GuardState } from './guard/guardState.js';
+export type { GuardRule, Block, ToolFacts } from './guard/guardContext.js';
+export type { ExecutionMode } from './guard/shadow.js';
 export type { AgentEvent, AgentEventListener } from './runtime/events.js';
 export type { ToolStub } from './runtime/executeToolCall.js';
 

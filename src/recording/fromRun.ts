@@ -36,6 +36,7 @@ export function fromRun(record: RunRecord): Trajectory {
     summary: {
       stopReason: result.stopReason,
       turns: result.turns,
+      ...(result.tainted ? { tainted: true, ...(result.taintSource === undefined ? {} : { taintSource: result.taintSource }) } : {}),
       usage: toRecordedUsage({
         input_tokens: result.usage.inputTokens,
         output_tokens: result.usage.outputTokens,
@@ -95,6 +96,8 @@ export function recordedResult(call: ToolCall): RecordedResult {
   } else if (error?.error === 'tool_failed') {
     result.errorClass = error.errorClass;
   }
+  if (call.rule !== undefined) result.rule = call.rule;
+  if (call.source !== undefined) result.source = call.source;
   if (call.withheld !== undefined) result.withheld = call.withheld;
   return result;
 }

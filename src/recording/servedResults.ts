@@ -15,7 +15,11 @@ export function servedResults(trajectory: Trajectory, which: true | readonly str
   return (block: ToolUseBlock, turn: number) => {
     if (!serves(block.name)) return undefined;
     const recorded = byId.get(block.id);
-    if (recorded === undefined || recorded.tool !== block.name) throw missingToolResult(context, turn, block.id, block.name);
+    // Only a result the tool produced by running can stand in for running it; a call the
+    // recording shows refused or planned now reaching the tool is a change of behaviour.
+    if (recorded === undefined || recorded.tool !== block.name || (recorded.outcome !== 'ok' && recorded.outcome !== 'error')) {
+      throw missingToolResult(context, turn, block.id, block.name);
+    }
     return toToolCall(recorded, block, turn);
   };
 }
@@ -31,10 +35,6 @@ function toToolCall(recorded: RecordedResult, block: ToolUseBlock, turn: number)
 
 function recordedError(recorded: RecordedResult): ToolCallError | undefined {
   const message = typeof recorded.content === 'string' ? recorded.content : '';
-  if (recorded.code === 'unknown_tool') return { error: 'unknown_tool', tool: recorded.tool, message, available: [] };
-  if (recorded.code !== undefined) {
-    return { error: 'invalid_argument', tool: recorded.tool, argument: recorded.argument ?? null, path: recorded.path ?? [], code: recorded.code as never, message };
-  }
   if (recorded.errorClass !== undefined) {
     return { error: 'tool_failed', tool: recorded.tool, errorClass: recorded.errorClass, message, cause: undefined };
   }

@@ -5,8 +5,13 @@ import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import type { AgentResult } from './agentResult.js';
 import { checkAgentOptions, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions } from './agentOptions.js';
 import { EventLog, type AgentEventListener } from './events.js';
+import { compileRules, type ToolFacts } from '../guard/guardContext.js';
+import { initialGuardState } from '../guard/guardState.js';
+import { isAuthorized, type Authorizer } from '../guard/authorization.js';
 import type { ToolStub } from './executeToolCall.js';
-import { runLoop, type RunConfig } from './runLoop.js';
+import type { RunConfig } from './runConfig.js';
+import { runLoop } from './runLoop.js';
+import { compensate, type CompensationReport } from './compensate.js';
 
 export interface RunOptions {
   /** Cancels the run: it stops promptly and rejects with the signal's reason. */
@@ -32,7 +37,9 @@ export class Agent {
   readonly warnings: readonly ToolDeclarationWarning[];
   /** The clock tools read through `ctx.now()`. */
   readonly clock: () => Date;
-  readonly #config: Omit<RunConfig, 'now' | 'stub'>;
+  readonly #config: Omit<RunConfig, 'now' | 'stub' | 'visibleTools'>;
+  readonly #tools: ReadonlyMap<string, AnyTool>;
+  readonly #authorizer: Authorizer | undefined;
 
   constructor(options: AgentOptions) {
     const tools = checkAgentOptions(options);
@@ -43,17 +50,29 @@ export class Agent {
     for (const warning of this.warnings) warnOnce(warning);
     const clock = options.clock;
     this.clock = clock === undefined ? () => new Date() : () => clock();
+    this.#tools = tools;
+    this.#authorizer = options.authorizer;
     this.#config = {
       agent: options.name,
       model: options.model,
       system: options.system,
-      tools,
+      facts: new Map([...tools].map(([name, tool]): [string, ToolFacts] => [name, { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy }])),
+      rules: compileRules(options.rules ?? []),
+      mode: options.mode ?? 'live',
       transport: options.transport,
       maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
       temperature: options.temperature,
       thinking: options.thinking,
     };
+  }
+
+  /**
+   * The tools the model may see: those without a policy, and those whose policy the agent's
+   * authorizer grants. Asked afresh for every run, so a change of principal takes effect.
+   */
+  visibleTools(): ReadonlyMap<string, AnyTool> {
+    return new Map([...this.#tools].filter(([, tool]) => isAuthorized(tool.policy, this.#authorizer)));
   }
 
   /** Runs the agent on one input, to the end of the conversation or of its turns. */
@@ -66,13 +85,22 @@ export class Agent {
     try {
       const messages: Message[] = [...(options.history ?? []), { role: 'user', content: structuredClone(input) }];
       const log = new EventLog(options.onEvent, { keepStreamEvents: options.keepStreamEvents ?? false });
-      const config: RunConfig = { ...this.#config, now: options.clock ?? this.clock, stub: options.toolStub };
-      return await runLoop(config, messages, controller.signal, log);
+      const config: RunConfig = { ...this.#config, visibleTools: this.visibleTools(), now: options.clock ?? this.clock, stub: options.toolStub };
+      return await runLoop(config, messages, initialGuardState(), controller.signal, log);
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       // Tools still running when the run ends (it failed or was cancelled) are told to stop.
       controller.abort(new Error('The run has ended.'));
     }
+  }
+
+  /**
+   * Undoes a finished run: every successful call of a tool with `compensatedBy`, newest first,
+   * through its compensator with the original input. Failed calls and planned effects are
+   * skipped; a compensator that fails is reported, never thrown.
+   */
+  compensate(result: AgentResult, options: { signal?: AbortSignal } = {}): Promise<CompensationReport> {
+    return compensate(result, this.#tools, { agent: this.name, now: this.clock, ...options });
   }
 }
 

@@ -3,6 +3,10 @@ import { ToolDeclarationError } from '../tools/declarationError.js';
 import { isDefinedTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Transport } from '../transport/transport.js';
+import type { Authorizer } from '../guard/authorization.js';
+import { checkRules } from '../guard/checkRules.js';
+import type { Rule } from '../guard/rules.js';
+import type { ExecutionMode } from '../guard/shadow.js';
 
 export interface AgentOptions {
   /** Names the agent in results, events and (later) trajectories. */
@@ -23,6 +27,12 @@ export interface AgentOptions {
   thinking?: { budgetTokens: number };
   /** The clock tools read through `ctx.now()`. Default: the system clock. */
   clock?: () => Date;
+  /** Tool contracts: `rules.require(...)`, `rules.terminal(...)`, `rules.limit(...)`. */
+  rules?: Rule[];
+  /** Grants the policies of policy-gated tools; without one, such tools are hidden. */
+  authorizer?: Authorizer;
+  /** `shadow`: privileged tools are planned for review instead of run. Default `live`. */
+  mode?: ExecutionMode;
 }
 
 export const DEFAULT_MAX_TURNS = 10;
@@ -60,7 +70,25 @@ export function checkAgentOptions(options: AgentOptions): Map<string, AnyTool> {
   checkPositiveInteger(options.maxTokens, 'maxTokens', fail);
   if (options.thinking !== undefined) checkPositiveInteger(options.thinking.budgetTokens, 'thinking.budgetTokens', fail);
   if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
-  return toolsByName(name, options.tools ?? [], fail);
+  if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow') fail('mode', `'mode' must be 'live' or 'shadow', but it was ${describeValue(options.mode)}.`);
+  if (options.authorizer !== undefined && typeof options.authorizer !== 'function') fail('authorizer', `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ${describeValue(options.authorizer)}.`);
+  const tools = toolsByName(name, options.tools ?? [], fail);
+  checkCompensators(tools, fail);
+  if (options.rules !== undefined && !Array.isArray(options.rules)) fail('rules', `'rules' must be a list such as [rules.terminal('close_ticket')], but it was ${describeValue(options.rules)}.`);
+  checkRules(name, options.rules ?? [], [...tools.keys()]);
+  return tools;
+}
+
+/** A compensator must be a tool of the same agent, or compensation could never run it. */
+function checkCompensators(tools: Map<string, AnyTool>, fail: (option: string, message: string) => never): void {
+  for (const tool of tools.values()) {
+    if (tool.compensatedBy !== undefined && !tools.has(tool.compensatedBy)) {
+      fail(
+        `tools.${tool.name}.compensatedBy`,
+        `tool '${tool.name}' is compensated by '${tool.compensatedBy}', which is not one of this agent's tools (${[...tools.keys()].map((n) => `'${n}'`).join(', ')}). Add it to the agent's tools.`,
+      );
+    }
+  }
 }
 
 function checkPositiveInteger(value: unknown, option: string, fail: (option: string, message: string) => never): void {

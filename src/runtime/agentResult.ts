@@ -2,6 +2,8 @@ import type { Message, ModelResponse } from '../messages/types.js';
 import type { InvalidArgument } from '../tools/binder/invalidArgument.js';
 import type { RenderedOutput } from '../tools/result/renderOutput.js';
 import type { WithheldOutput } from '../tools/result/capOutput.js';
+import type { GuardRule } from '../guard/guardContext.js';
+import type { GuardState } from '../guard/guardState.js';
 import type { AgentEvent } from './events.js';
 
 /** Why a run ended. */
@@ -17,10 +19,15 @@ export type StopReason =
   /** The conversation no longer fits the model's context window. */
   | 'context_window_exceeded'
   /** The agent's `maxTurns` was reached while the model still wanted to call tools. */
-  | 'max_turns';
+  | 'max_turns'
+  /** A terminal tool succeeded, and the model then gave its answer. */
+  | 'terminal';
 
-/** What happened to one tool call. */
-export type ToolCallOutcome = 'ok' | 'error' | 'invalid';
+/**
+ * What happened to one tool call: it ran (`ok`, or `error` when it threw), the binder refused
+ * its input (`invalid`), a guard rule refused it (`blocked`), or shadow mode planned it.
+ */
+export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned';
 
 /** A tool's code threw: the caller gets the error; the model only learns the tool and the error's class. */
 export interface ToolFailure {
@@ -57,6 +64,10 @@ export interface ToolCall {
   error?: ToolCallError;
   /** Present when `maxResultLength` withheld part of the output. */
   withheld?: WithheldOutput;
+  /** For `blocked`: the rule that refused the call; for `planned`: `shadow`. */
+  rule?: GuardRule | 'shadow';
+  /** For a call blocked by taint: the untrusted tool whose content entered the conversation. */
+  source?: string;
   /** The 1-based turn whose response asked for the call. */
   turn: number;
 }
@@ -86,6 +97,32 @@ export interface AgentResult {
   events: AgentEvent[];
   /** Model calls made. */
   turns: number;
+  /** Every call a guard rule refused, in order. */
+  blocked: BlockedCall[];
+  /** True once an untrusted tool succeeded in this run. */
+  tainted: boolean;
+  /** The untrusted tool whose content entered the conversation first. */
+  taintSource: string | undefined;
+  /** Effects of privileged tools that shadow mode planned instead of carrying out. */
+  plannedEffects: PlannedEffect[];
+  /** The guard's state at the end of the run: plain data. */
+  guard: GuardState;
+}
+
+/** A call a guard rule refused: the same fact the model was told, as data. */
+export interface BlockedCall {
+  id: string;
+  tool: string;
+  rule: GuardRule;
+  message: string;
+  source?: string;
+}
+
+/** A privileged call shadow mode planned, with the arguments it would have run with. */
+export interface PlannedEffect {
+  id: string;
+  tool: string;
+  input: unknown;
 }
 
 export function emptyUsage(): Usage {

@@ -1,46 +1,56 @@
-import { quoteValue } from '../json/describeValue.js';
 import type { ToolResultBlock, ToolUseBlock } from '../messages/types.js';
+import { isPlannedInstead, plannedMessage, type ExecutionMode } from '../guard/shadow.js';
 import { capOutput } from '../tools/result/capOutput.js';
 import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
 import type { AnyTool } from '../tools/tool.js';
+import { unknownToolMessage } from '../tools/unknownTool.js';
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
 
 /** What a tool call needs from the run it belongs to. */
 export interface ToolCallScope {
   agent: string;
+  /** The tools the model was shown. */
   tools: ReadonlyMap<string, AnyTool>;
   turn: number;
   signal: AbortSignal;
   now: () => Date;
+  mode: ExecutionMode;
   /** Answers a call without running the tool (a replay serving recorded results), or returns undefined. */
   stub: ToolStub | undefined;
 }
 
-/** Decides a call's outcome in place of the tool, or returns undefined to let it run. */
+/** Decides a call's outcome in place of running the tool, or returns undefined to let it run. */
 export type ToolStub = (block: ToolUseBlock, turn: number) => ToolCall | undefined;
 
 export interface ExecutedToolCall {
   call: ToolCall;
   result: ToolResultBlock;
+  /** For a planned call: the bound arguments it would have run with. */
+  plannedInput?: unknown;
 }
 
 /**
- * Answers one tool_use block: finds the tool, binds the model's input, runs the tool and
- * shapes what it returned. Every refusal and failure becomes an `is_error` result the model
- * can act on, and the same fact, as data, on the call record. Only cancellation rejects.
+ * Answers one tool_use block the guard let through: finds the tool, binds the model's input,
+ * plans it (shadow mode) or runs it, and shapes what it returned. Every refusal and failure
+ * becomes an `is_error` result the model can act on, and the same fact, as data, on the call
+ * record. Only cancellation rejects.
  */
 export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope): Promise<ExecutedToolCall> {
   const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
-  const stubbed = scope.stub?.(block, scope.turn);
-  if (stubbed !== undefined) return { call: stubbed, result: resultBlock(stubbed) };
   const tool = scope.tools.get(block.name);
   if (tool === undefined) {
-    const error = unknownTool(block.name, [...scope.tools.keys()]);
-    return refused({ ...base, outcome: 'invalid', output: error.message, error });
+    const available = [...scope.tools.keys()];
+    const error: UnknownTool = { error: 'unknown_tool', tool: block.name, message: unknownToolMessage(block.name, available), available };
+    return answered({ ...base, outcome: 'invalid', output: error.message, error });
   }
   const bound = tool.bind(block.input);
-  if (!bound.ok) return refused({ ...base, outcome: 'invalid', output: bound.invalid.message, error: bound.invalid });
+  if (!bound.ok) return answered({ ...base, outcome: 'invalid', output: bound.invalid.message, error: bound.invalid });
+  if (isPlannedInstead(scope.mode, tool.privileged)) {
+    return { ...answered({ ...base, outcome: 'planned', output: plannedMessage(tool.name), rule: 'shadow' }), plannedInput: bound.args };
+  }
+  const stubbed = scope.stub?.(block, scope.turn);
+  if (stubbed !== undefined) return answered(stubbed);
 
   try {
     const context = { toolUseId: block.id, agent: scope.agent, signal: scope.signal, now: scope.now };
@@ -49,29 +59,20 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
     const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);
     const call: ToolCall = { ...base, outcome: 'ok', output: capped.content };
     if (capped.withheld !== undefined) call.withheld = capped.withheld;
-    return { call, result: resultBlock(call) };
+    return answered(call);
   } catch (thrown) {
     // A cancelled run is not a failing tool: the whole run stops with the caller's reason.
     if (scope.signal.aborted) throw scope.signal.reason;
     const error = toolFailure(tool.name, thrown);
-    return refused({ ...base, outcome: 'error', output: error.message, error });
+    return answered({ ...base, outcome: 'error', output: error.message, error });
   }
 }
 
-function refused(call: ToolCall): ExecutedToolCall {
-  return { call, result: resultBlock(call) };
-}
-
-/** The tool_result block that tells the model a call's outcome. */
-function resultBlock(call: ToolCall): ToolResultBlock {
-  const block: ToolResultBlock = { type: 'tool_result', tool_use_id: call.id, content: call.output };
-  if (call.outcome !== 'ok') block.is_error = true;
-  return block;
-}
-
-function unknownTool(name: string, available: string[]): UnknownTool {
-  const list = available.length === 0 ? 'this agent has no tools' : `the tools available are ${available.map((n) => `'${n}'`).join(', ')}`;
-  return { error: 'unknown_tool', tool: name, message: `Tool ${quoteValue(name)} does not exist; ${list}.`, available };
+/** A call's record with the tool_result block that tells the model its outcome. */
+export function answered(call: ToolCall): ExecutedToolCall {
+  const result: ToolResultBlock = { type: 'tool_result', tool_use_id: call.id, content: call.output };
+  if (call.outcome !== 'ok') result.is_error = true;
+  return { call, result };
 }
 
 /** The model learns the tool and the error's class only: messages and stacks can hold secrets. */

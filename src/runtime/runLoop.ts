@@ -1,37 +1,24 @@
 import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { Message, MessagesRequest, ModelResponse, ToolUseBlock, UserBlock } from '../messages/types.js';
-import type { AnyTool } from '../tools/tool.js';
-import type { Transport } from '../transport/transport.js';
+import type { GuardState } from '../guard/guardState.js';
 import { abortable } from './abortable.js';
-import { addUsage, emptyUsage, type AgentResult, type StopReason, type ToolCall } from './agentResult.js';
+import { addUsage, emptyUsage, type AgentResult, type PlannedEffect, type StopReason, type ToolCall } from './agentResult.js';
 import { EventLog } from './events.js';
-import { executeToolCall, type ToolStub } from './executeToolCall.js';
+import type { RunConfig } from './runConfig.js';
+import { runTools } from './runTools.js';
 import { nextStep } from './stopReason.js';
-
-/** Everything a run needs from its agent, already checked. */
-export interface RunConfig {
-  agent: string;
-  model: string;
-  system: string | undefined;
-  tools: ReadonlyMap<string, AnyTool>;
-  transport: Transport;
-  maxTurns: number;
-  maxTokens: number;
-  temperature: number | undefined;
-  thinking: { budgetTokens: number } | undefined;
-  now: () => Date;
-  stub: ToolStub | undefined;
-}
 
 /**
  * The agent loop: ask the model, answer every tool_use of its response (concurrently, in one
  * user message, in block order), and repeat until the model stops or the turns run out.
  */
-export async function runLoop(config: RunConfig, messages: Message[], signal: AbortSignal, log: EventLog): Promise<AgentResult> {
+export async function runLoop(config: RunConfig, messages: Message[], guardState: GuardState, signal: AbortSignal, log: EventLog): Promise<AgentResult> {
   const { agent } = config;
   const usage = emptyUsage();
   const responses: ModelResponse[] = [];
   const toolCalls: ToolCall[] = [];
+  const plannedEffects: PlannedEffect[] = [];
+  const guard = { state: guardState };
   log.emit({ type: 'run_started', agent });
 
   let stopReason: StopReason = 'max_turns';
@@ -46,12 +33,16 @@ export async function runLoop(config: RunConfig, messages: Message[], signal: Ab
 
     const step = nextStep(response.stop_reason, toolUses.length > 0);
     if (step.kind === 'stop') {
-      stopReason = step.reason;
+      // The answer that follows a terminal tool's success ends the run through that tool.
+      stopReason = step.reason === 'end_turn' && guard.state.terminatedBy !== null ? 'terminal' : step.reason;
       break;
     }
     if (step.kind === 'run_tools') {
-      const executed = await runTools(config, toolUses, turn, signal, log);
-      toolCalls.push(...executed.map((e) => e.call));
+      const executed = await runTools(config, guard, toolUses, turn, signal, log);
+      for (const { call, plannedInput } of executed) {
+        toolCalls.push(call);
+        if (call.outcome === 'planned') plannedEffects.push({ id: call.id, tool: call.name, input: plannedInput });
+      }
       messages.push({ role: 'user', content: executed.map((e) => e.result) satisfies UserBlock[] });
     }
     // Otherwise a paused turn: sending the conversation back as it is lets the model resume.
@@ -68,6 +59,15 @@ export async function runLoop(config: RunConfig, messages: Message[], signal: Ab
     usage,
     events: log.events,
     turns: responses.length,
+    blocked: toolCalls.flatMap((call) =>
+      call.outcome === 'blocked' && call.rule !== undefined && call.rule !== 'shadow'
+        ? [{ id: call.id, tool: call.name, rule: call.rule, message: String(call.output), ...(call.source === undefined ? {} : { source: call.source }) }]
+        : [],
+    ),
+    tainted: guard.state.taint !== null,
+    taintSource: guard.state.taint?.source,
+    plannedEffects,
+    guard: guard.state,
   };
 }
 
@@ -86,22 +86,10 @@ async function askModel(config: RunConfig, messages: Message[], turn: number, si
 export function buildRequest(config: RunConfig, messages: Message[]): MessagesRequest {
   const request: MessagesRequest = { model: config.model, max_tokens: config.maxTokens, messages: [...messages] };
   if (config.system !== undefined) request.system = config.system;
-  if (config.tools.size > 0) request.tools = [...config.tools.values()].map((tool) => tool.definition());
+  if (config.visibleTools.size > 0) request.tools = [...config.visibleTools.values()].map((tool) => tool.definition());
   if (config.temperature !== undefined) request.temperature = config.temperature;
   if (config.thinking !== undefined) request.thinking = { type: 'enabled', budget_tokens: config.thinking.budgetTokens };
   return request;
-}
-
-async function runTools(config: RunConfig, toolUses: ToolUseBlock[], turn: number, signal: AbortSignal, log: EventLog) {
-  const scope = { agent: config.agent, tools: config.tools, turn, signal, now: config.now, stub: config.stub };
-  return Promise.all(
-    toolUses.map(async (block) => {
-      log.emit({ type: 'tool_called', agent: config.agent, turn, id: block.id, name: block.name, input: block.input });
-      const executed = await executeToolCall(block, scope);
-      log.emit({ type: 'tool_finished', agent: config.agent, turn, call: executed.call });
-      return executed;
-    }),
-  );
 }
 
 function textOf(response: ModelResponse | undefined): string {

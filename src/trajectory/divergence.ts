@@ -56,7 +56,7 @@ export function unusedTurns(context: DivergenceContext, calls: number, recorded:
 }
 
 export function missingToolResult(context: DivergenceContext, turn: number, id: string, tool: string): TrajectoryDivergenceError {
-  const detail = `turn ${turn} called tool '${tool}' (${id}), which is served from the recording, but the recording has no result for that call.`;
+  const detail = `turn ${turn} ran tool '${tool}' (${id}), which is served from the recording, but the recording has no result of running it for that call.`;
   return new TrajectoryDivergenceError('missing_tool_result', context.file, turn, undefined, 'a recorded result', undefined, context.rerecord, detail);
 }
 

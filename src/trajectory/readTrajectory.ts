@@ -146,6 +146,10 @@ function readResult(field: Field): RecordedResult {
   if (path !== undefined) result.path = path;
   const errorClass = field.optional('errorClass')?.string();
   if (errorClass !== undefined) result.errorClass = errorClass;
+  const rule = field.optional('rule')?.string();
+  if (rule !== undefined) result.rule = rule;
+  const source = field.optional('source')?.string();
+  if (source !== undefined) result.source = source;
   const withheld = field.optional('withheld');
   if (withheld !== undefined) result.withheld = { length: withheld.get('length').integer(), shown: withheld.get('shown').integer() };
   return result;
@@ -171,7 +175,12 @@ function readUsage(field: Field): RecordedUsage {
 }
 
 function readSummary(field: Field): Trajectory['summary'] {
-  return { stopReason: field.get('stopReason').string(), turns: field.get('turns').integer(), usage: readUsage(field.get('usage')) };
+  const summary: Trajectory['summary'] = { stopReason: field.get('stopReason').string(), turns: field.get('turns').integer(), usage: readUsage(field.get('usage')) };
+  const tainted = field.optional('tainted')?.boolean();
+  if (tainted !== undefined) summary.tainted = tainted;
+  const taintSource = field.optional('taintSource')?.string();
+  if (taintSource !== undefined) summary.taintSource = taintSource;
+  return summary;
 }
 
 function describeKeys(object: Record<string, unknown>): string {

@@ -50,7 +50,13 @@ function ordered(t: Trajectory): Record<string, unknown> {
     input: t.input,
     clock: t.clock,
     turns: t.turns.map(orderedTurn),
-    summary: { stopReason: t.summary.stopReason, turns: t.summary.turns, usage: orderedUsage(t.summary.usage) },
+    summary: compact({
+      stopReason: t.summary.stopReason,
+      turns: t.summary.turns,
+      tainted: t.summary.tainted,
+      taintSource: t.summary.taintSource,
+      usage: orderedUsage(t.summary.usage),
+    }),
   });
 }
 
@@ -86,6 +92,8 @@ function orderedResult(r: RecordedResult): Record<string, unknown> {
     argument: r.argument,
     path: r.path,
     errorClass: r.errorClass,
+    rule: r.rule,
+    source: r.source,
     withheld: r.withheld && { length: r.withheld.length, shown: r.withheld.shown },
     content: r.content,
   });

@@ -87,6 +87,10 @@ export interface RecordedResult {
   path?: (string | number)[];
   /** For a tool failure: the error's class. */
   errorClass?: string;
+  /** For `blocked`: the guard rule that refused the call (`terminal`, `authorization`, `taint`, `prerequisite`, `limit`); for `planned`: `shadow`. */
+  rule?: string;
+  /** For a call blocked by taint: the untrusted tool whose content entered the conversation. */
+  source?: string;
   /** Characters the tool produced, where maxResultLength withheld some. */
   withheld?: { length: number; shown: number };
   /** What the model was told. */
@@ -103,5 +107,8 @@ export interface RecordedUsage {
 export interface RecordedSummary {
   stopReason: string;
   turns: number;
+  /** Present (true) when an untrusted tool's content entered the conversation. */
+  tainted?: boolean;
+  taintSource?: string;
   usage: RecordedUsage;
 }

@@ -1,0 +1,34 @@
+import type { CompiledRules, ToolFacts } from './guardContext.js';
+import type { GuardState } from './guardState.js';
+
+/** One call's outcome, as the guard needs it. */
+export interface CallOutcome {
+  id: string;
+  name: string;
+  /** True when the guard let the call through (it counts as an attempt). */
+  allowed: boolean;
+  /** True when the tool ran and succeeded. */
+  succeeded: boolean;
+}
+
+/**
+ * The state after a response's calls finished: attempts counted, successes remembered for
+ * prerequisites, the first untrusted success taints, the first terminal success ends the run.
+ * Pure: returns a new state.
+ */
+export function applyOutcomes(state: GuardState, outcomes: readonly CallOutcome[], turn: number, tools: ReadonlyMap<string, ToolFacts>, rules: CompiledRules): GuardState {
+  const next: GuardState = {
+    taint: state.taint,
+    successes: { ...state.successes },
+    attempts: { ...state.attempts },
+    terminatedBy: state.terminatedBy,
+  };
+  for (const outcome of outcomes) {
+    if (outcome.allowed) next.attempts[outcome.name] = (next.attempts[outcome.name] ?? 0) + 1;
+    if (!outcome.succeeded) continue;
+    next.successes[outcome.name] ??= turn;
+    if (next.taint === null && tools.get(outcome.name)?.untrusted === true) next.taint = { source: outcome.name, id: outcome.id };
+    if (next.terminatedBy === null && rules.terminal.has(outcome.name)) next.terminatedBy = { tool: outcome.name, id: outcome.id };
+  }
+  return next;
+}

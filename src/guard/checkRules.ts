@@ -1,0 +1,34 @@
+import type { Rule } from './rules.js';
+import { toolsNamedBy } from './rules.js';
+
+/** An agent's rules name a tool it does not have: the contract would silently never apply. */
+export class RuleConfigurationError extends Error {
+  override name = 'RuleConfigurationError';
+  constructor(
+    readonly tool: string,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Checks an agent's rules when it is constructed: every tool they name must be one of its
+ * tools (a tool hidden by authorization is still one of its tools), and a limit must be a
+ * whole number of at least 1.
+ */
+export function checkRules(agent: string, list: readonly Rule[], tools: readonly string[]): void {
+  for (const rule of list) {
+    for (const name of toolsNamedBy(rule)) {
+      if (!tools.includes(name)) {
+        throw new RuleConfigurationError(
+          name,
+          `Agent '${agent}': a ${rule.kind} rule names '${name}', which this agent has no tool for. Its tools are ${tools.map((t) => `'${t}'`).join(', ') || 'none'}.`,
+        );
+      }
+    }
+    if (rule.kind === 'limit' && !(Number.isSafeInteger(rule.maxCalls) && rule.maxCalls >= 1)) {
+      throw new RuleConfigurationError(rule.tool, `Agent '${agent}': the limit on '${rule.tool}' must be a whole number of calls of at least 1, but it was ${String(rule.maxCalls)}.`);
+    }
+  }
+}

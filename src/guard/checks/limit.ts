@@ -1,0 +1,13 @@
+import type { Check } from '../guardContext.js';
+
+/** A limited tool is attempted at most its number of times per run, earlier calls of the same response included. */
+export const limitCheck: Check = (call, { rules, state, batch }) => {
+  const max = rules.limits.get(call.name);
+  if (max === undefined) return undefined;
+  const attempts = (state.attempts[call.name] ?? 0) + (batch.attempts[call.name] ?? 0);
+  if (attempts < max) return undefined;
+  return {
+    rule: 'limit',
+    message: `Tool '${call.name}' was blocked: it may be called at most ${max} time${max === 1 ? '' : 's'} in a run, and that limit is reached.`,
+  };
+};

@@ -1,0 +1,58 @@
+import type { GuardState } from './guardState.js';
+import type { Rule } from './rules.js';
+
+/** What the guard needs to know about a tool: its safety flags. */
+export interface ToolFacts {
+  untrusted: boolean;
+  privileged: boolean;
+  policy: string | undefined;
+}
+
+/** An agent's rules, indexed by tool for the checks. */
+export interface CompiledRules {
+  prerequisites: ReadonlyMap<string, readonly string[]>;
+  terminal: ReadonlySet<string>;
+  limits: ReadonlyMap<string, number>;
+}
+
+export function compileRules(list: readonly Rule[]): CompiledRules {
+  const prerequisites = new Map<string, string[]>();
+  const terminal = new Set<string>();
+  const limits = new Map<string, number>();
+  for (const rule of list) {
+    if (rule.kind === 'require') prerequisites.set(rule.tool, [...(prerequisites.get(rule.tool) ?? []), rule.prerequisite]);
+    else if (rule.kind === 'terminal') terminal.add(rule.tool);
+    else limits.set(rule.tool, Math.min(rule.maxCalls, limits.get(rule.tool) ?? Infinity));
+  }
+  return { prerequisites, terminal, limits };
+}
+
+/** Everything one decision reads. The state is the run's as it was when the response arrived. */
+export interface GuardContext {
+  state: GuardState;
+  rules: CompiledRules;
+  tools: ReadonlyMap<string, ToolFacts>;
+  /** The tools the model was shown (authorization applied). */
+  visible: readonly string[];
+  /** What earlier calls of the same response already claimed. */
+  batch: { attempts: Record<string, number>; terminalCall: string | undefined };
+}
+
+/** A tool call as the guard sees it. */
+export interface GuardedCall {
+  id: string;
+  name: string;
+}
+
+/** The rules a refusal can come from, in the order they are checked. */
+export type GuardRule = 'terminal' | 'authorization' | 'taint' | 'prerequisite' | 'limit';
+
+export interface Block {
+  rule: GuardRule;
+  /** What the model is told. */
+  message: string;
+  /** For taint: the untrusted tool whose content entered the conversation. */
+  source?: string;
+}
+
+export type Check = (call: GuardedCall, context: GuardContext) => Block | undefined;

@@ -1,0 +1,25 @@
+import type { CompiledRules, ToolFacts } from '../guard/guardContext.js';
+import type { ExecutionMode } from '../guard/shadow.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { Transport } from '../transport/transport.js';
+import type { ToolStub } from './executeToolCall.js';
+
+/** Everything one run needs from its agent, already checked. */
+export interface RunConfig {
+  agent: string;
+  model: string;
+  system: string | undefined;
+  /** The tools this run's principal may use: the model is shown these and no others. */
+  visibleTools: ReadonlyMap<string, AnyTool>;
+  /** The safety flags of every tool the agent has, hidden ones included. */
+  facts: ReadonlyMap<string, ToolFacts>;
+  rules: CompiledRules;
+  mode: ExecutionMode;
+  transport: Transport;
+  maxTurns: number;
+  maxTokens: number;
+  temperature: number | undefined;
+  thinking: { budgetTokens: number } | undefined;
+  now: () => Date;
+  stub: ToolStub | undefined;
+}
