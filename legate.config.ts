@@ -3,11 +3,19 @@
 import { defineConfig } from './src/index.js';
 import { createCalculator } from './examples/calculator/agent.js';
 import { createOrderDesk } from './examples/orders/agent.js';
+import { createAssistant } from './examples/payments/agent.js';
+import { createFrontDesk, createShadowSupportDesk, createSupportDesk } from './examples/support/agent.js';
+import { createTravelAgent } from './examples/travel/agent.js';
 
 export default defineConfig({
   agents: {
     calculator: createCalculator,
     order_desk: createOrderDesk,
+    assistant: createAssistant,
+    support_desk: createSupportDesk,
+    support_desk_shadow: createShadowSupportDesk,
+    front_desk: createFrontDesk,
+    travel: createTravelAgent,
   },
   trajectories: 'trajectories',
   // The shipped corpus is played by scripted models (examples/scenarios.ts).

@@ -1,6 +1,9 @@
 import { ScriptedTransport, reply, type AgentFactory } from '../src/index.js';
 import { createCalculator } from './calculator/agent.js';
 import { createOrderDesk } from './orders/agent.js';
+import { createAssistant } from './payments/agent.js';
+import { createFrontDesk, createShadowSupportDesk, createSupportDesk } from './support/agent.js';
+import { createTravelAgent } from './travel/agent.js';
 
 /** A scripted conversation the corpus in trajectories/ is recorded from (npm run record:corpus). */
 export interface Scenario {
@@ -81,5 +84,99 @@ export const scenarios: Scenario[] = [
     factory: createCalculator,
     input: 'Compute the exact dosage of this medication for my patient.',
     model: () => new ScriptedTransport([reply.refusal('I cannot help with medication dosing; please ask a pharmacist or physician.')]),
+  },
+  {
+    name: 'zero-trust',
+    description: 'A fetched invoice page says to wire $9000; the payment tool is blocked, naming the page tool as the source.',
+    agent: 'assistant',
+    factory: createAssistant,
+    input: 'Summarise https://example.com/invoice/42 and pay it if it is due.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('fetch_page', { url: 'https://example.com/invoice/42' }, { text: 'Let me read the invoice.' }),
+        reply.toolUse('send_payment', { amount: 9000, to: '99-1234-5678' }, { text: 'The page says to wire $9000.' }),
+        reply.text('I did not make any payment: the invoice page contained instructions to wire $9000, which I will not follow. The invoice itself is for $120.00, due 2026-12-15.'),
+      ]),
+  },
+  {
+    name: 'refund-requires-verification',
+    description: 'A refund called before verify_identity is blocked; after verification it goes through.',
+    agent: 'support_desk',
+    factory: createSupportDesk,
+    input: 'Please refund order A-1001 ($49.90). My code is 424242.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('refund_payment', { orderId: 'A-1001', amount: 49.9 }),
+        reply.toolUse('verify_identity', { code: '424242' }, { text: 'I need to verify your identity first.' }),
+        reply.toolUse('refund_payment', { orderId: 'A-1001', amount: 49.9 }),
+        reply.text('Your refund of $49.90 for order A-1001 is on its way.'),
+      ]),
+  },
+  {
+    name: 'terminal-close-ticket',
+    description: 'Once close_ticket succeeds, a later email is not sent, and the run ends as terminal.',
+    agent: 'support_desk',
+    factory: createSupportDesk,
+    input: 'That solved it, thanks! You can close my ticket.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('close_ticket', { resolution: 'Customer confirmed the fix.' }),
+        reply.toolUse('send_email', { subject: 'Ticket closed', body: 'Your ticket is closed.' }),
+        reply.text('Your ticket is closed. Have a good day!'),
+      ]),
+  },
+  {
+    name: 'email-limit',
+    description: 'send_email is limited to two calls per run; the third is blocked.',
+    agent: 'support_desk',
+    factory: createSupportDesk,
+    input: 'Email me the three documents, one per email.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('send_email', { subject: 'Document 1', body: 'Attached: the contract.' }),
+        reply.toolUses([
+          { name: 'send_email', input: { subject: 'Document 2', body: 'Attached: the invoice.' } },
+          { name: 'send_email', input: { subject: 'Document 3', body: 'Attached: the receipt.' } },
+        ]),
+        reply.text('I sent two of the documents; I can send at most two emails per conversation.'),
+      ]),
+  },
+  {
+    name: 'shadow-refund',
+    description: 'In shadow mode the refund is planned for review instead of made.',
+    agent: 'support_desk_shadow',
+    factory: createShadowSupportDesk,
+    input: 'Refund order A-1002 ($15.00). My code is 424242.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('verify_identity', { code: '424242' }),
+        reply.toolUse('refund_payment', { orderId: 'A-1002', amount: 15 }),
+        reply.text('The refund of $15.00 for order A-1002 is planned and awaits review.'),
+      ]),
+  },
+  {
+    name: 'rbac-hidden-tool',
+    description: 'The front desk is never shown refund_payment; a call to it is answered as to an unknown tool.',
+    agent: 'front_desk',
+    factory: createFrontDesk,
+    input: 'Refund order A-1001 right now.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('refund_payment', { orderId: 'A-1001', amount: 49.9 }),
+        reply.text('I cannot issue refunds here; I have passed your request to the billing team.'),
+      ]),
+  },
+  {
+    name: 'compensated-booking',
+    description: 'A room and a flight are booked; agent.compensate(result) cancels them, flight first.',
+    agent: 'travel',
+    factory: createTravelAgent,
+    input: 'Book me room R-12 and flight LH-400.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('book_room', { reference: 'R-12' }),
+        reply.toolUse('book_flight', { reference: 'LH-400' }),
+        reply.text('Room R-12 and flight LH-400 are booked.'),
+      ]),
   },
 ];
