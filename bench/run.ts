@@ -1,7 +1,10 @@
 import { benchBinder } from './binder.bench.js';
+import { benchGuard } from './guard.bench.js';
 import { benchReplay } from './replay.bench.js';
 
 console.log(`legate benchmarks on Node ${process.version}, ${process.arch}\n`);
 benchBinder();
+console.log('');
+benchGuard();
 console.log('');
 await benchReplay();

@@ -19,8 +19,8 @@ export interface CallOutcome {
 export function applyOutcomes(state: GuardState, outcomes: readonly CallOutcome[], turn: number, tools: ReadonlyMap<string, ToolFacts>, rules: CompiledRules): GuardState {
   const next: GuardState = {
     taint: state.taint,
-    successes: { ...state.successes },
-    attempts: { ...state.attempts },
+    successes: Object.assign({}, state.successes),
+    attempts: Object.assign({}, state.attempts),
     terminatedBy: state.terminatedBy,
   };
   for (const outcome of outcomes) {

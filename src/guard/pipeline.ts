@@ -24,7 +24,8 @@ export const GUARD_ORDER: readonly { rule: Block['rule']; check: Check }[] = [
  */
 export function decideBatch(calls: readonly GuardedCall[], context: Omit<GuardContext, 'batch'>): (Block | undefined)[] {
   const batch: GuardContext['batch'] = { attempts: {}, terminalCall: undefined };
-  const full: GuardContext = { ...context, batch };
+  // Built field by field: an object spread here cost more than all five checks together.
+  const full: GuardContext = { state: context.state, rules: context.rules, tools: context.tools, visible: context.visible, batch };
   return calls.map((call) => {
     for (const { check } of GUARD_ORDER) {
       const block = check(call, full);
