@@ -1,17 +1,22 @@
+import { randomUUID } from 'node:crypto';
 import { describeValue } from '../json/describeValue.js';
 import type { Message, UserBlock } from '../messages/types.js';
+import { isAuthorized, type Authorizer } from '../guard/authorization.js';
+import { compileRules, type ToolFacts } from '../guard/guardContext.js';
+import { initialGuardState } from '../guard/guardState.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import type { AgentResult } from './agentResult.js';
-import { checkAgentOptions, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions } from './agentOptions.js';
+import { checkAgentOptions, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions, type HandoffTarget } from './agentOptions.js';
+import { compensate, type CompensationReport } from './compensate.js';
 import { EventLog, type AgentEventListener } from './events.js';
-import { compileRules, type ToolFacts } from '../guard/guardContext.js';
-import { initialGuardState } from '../guard/guardState.js';
-import { isAuthorized, type Authorizer } from '../guard/authorization.js';
 import type { ToolStub } from './executeToolCall.js';
+import { DEFAULT_MAX_HANDOFFS } from './handoff.js';
+import { checkResume, continueRun, SuspensionError, type ApprovalDecision } from './resume.js';
 import type { RunConfig } from './runConfig.js';
 import { runLoop } from './runLoop.js';
-import { compensate, type CompensationReport } from './compensate.js';
+import { initialRunState } from './runState.js';
+import type { Suspension } from './suspension.js';
 
 export interface RunOptions {
   /** Cancels the run: it stops promptly and rejects with the signal's reason. */
@@ -28,43 +33,47 @@ export interface RunOptions {
   toolStub?: ToolStub;
 }
 
+export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+  /** `true` or `false` for every pending call, or one decision per call, bound to its input digest. */
+  approve: boolean | ApprovalDecision[];
+  /** Told to the model for denied calls. */
+  reason?: string;
+  /**
+   * Where the suspension is kept. It is claimed there before anything runs, so a suspension
+   * is resumed once, even across processes. Without a store, this process remembers.
+   */
+  store?: { claim(runId: string, suspensionId: string): Promise<boolean> | boolean };
+}
+
+/** Suspensions resumed by this process, for resumes made without a store. */
+const resumedHere = new Set<string>();
+
 /** An agent: a model, a system prompt and tools, run in a loop over a transport. */
 export class Agent {
   readonly name: string;
   readonly model: string;
   readonly tools: readonly AnyTool[];
+  /** The agents this one can hand the conversation to. */
+  readonly handoffs: readonly HandoffTarget[];
   /** Non-fatal findings about the tools (e.g. a missing description), also emitted as process warnings. */
   readonly warnings: readonly ToolDeclarationWarning[];
   /** The clock tools read through `ctx.now()`. */
   readonly clock: () => Date;
-  readonly #config: Omit<RunConfig, 'now' | 'stub' | 'visibleTools'>;
+  readonly #options: AgentOptions;
   readonly #tools: ReadonlyMap<string, AnyTool>;
-  readonly #authorizer: Authorizer | undefined;
 
   constructor(options: AgentOptions) {
-    const tools = checkAgentOptions(options);
+    const { tools, handoffTools } = checkAgentOptions(options);
     this.name = options.name;
     this.model = options.model;
+    this.#options = options;
+    this.#tools = tools;
     this.tools = [...tools.values()];
+    this.handoffs = handoffTools.map((h) => h.target);
     this.warnings = this.tools.flatMap((tool) => tool.warnings);
     for (const warning of this.warnings) warnOnce(warning);
     const clock = options.clock;
     this.clock = clock === undefined ? () => new Date() : () => clock();
-    this.#tools = tools;
-    this.#authorizer = options.authorizer;
-    this.#config = {
-      agent: options.name,
-      model: options.model,
-      system: options.system,
-      facts: new Map([...tools].map(([name, tool]): [string, ToolFacts] => [name, { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy }])),
-      rules: compileRules(options.rules ?? []),
-      mode: options.mode ?? 'live',
-      transport: options.transport,
-      maxTurns: options.maxTurns ?? DEFAULT_MAX_TURNS,
-      maxTokens: options.maxTokens ?? DEFAULT_MAX_TOKENS,
-      temperature: options.temperature,
-      thinking: options.thinking,
-    };
   }
 
   /**
@@ -72,26 +81,29 @@ export class Agent {
    * authorizer grants. Asked afresh for every run, so a change of principal takes effect.
    */
   visibleTools(): ReadonlyMap<string, AnyTool> {
-    return new Map([...this.#tools].filter(([, tool]) => isAuthorized(tool.policy, this.#authorizer)));
+    return new Map([...this.#tools].filter(([, tool]) => isAuthorized(tool.policy, this.#options.authorizer)));
   }
 
-  /** Runs the agent on one input, to the end of the conversation or of its turns. */
+  /** Runs the agent on one input, to the end of the conversation, of its turns, or until a call needs approval. */
   async run(input: string | UserBlock[], options: RunOptions = {}): Promise<AgentResult> {
     checkInput(input);
-    const controller = new AbortController();
-    const onAbort = () => controller.abort(options.signal?.reason);
-    options.signal?.throwIfAborted();
-    options.signal?.addEventListener('abort', onAbort, { once: true });
-    try {
+    return this.#withSignal(options, async (signal, log) => {
       const messages: Message[] = [...(options.history ?? []), { role: 'user', content: structuredClone(input) }];
-      const log = new EventLog(options.onEvent, { keepStreamEvents: options.keepStreamEvents ?? false });
-      const config: RunConfig = { ...this.#config, visibleTools: this.visibleTools(), now: options.clock ?? this.clock, stub: options.toolStub };
-      return await runLoop(config, messages, initialGuardState(), controller.signal, log);
-    } finally {
-      options.signal?.removeEventListener('abort', onAbort);
-      // Tools still running when the run ends (it failed or was cancelled) are told to stop.
-      controller.abort(new Error('The run has ended.'));
-    }
+      log.emit({ type: 'run_started', agent: this.name });
+      return runLoop(this.#runConfig(options), initialRunState(messages, initialGuardState()), randomUUID(), signal, log);
+    });
+  }
+
+  /**
+   * Continues a suspended run with a person's decision. Refused, before anything runs, when the
+   * suspension was already resumed, when a pending call is not the one that was suspended, or
+   * when a decision was given for other arguments.
+   */
+  async resume(suspension: Suspension, options: ResumeOptions): Promise<AgentResult> {
+    const decisions = checkResume(suspension, this.name, options.approve, options.reason);
+    const claimed = options.store === undefined ? claimHere(suspension.id) : await options.store.claim(suspension.runId, suspension.id);
+    if (!claimed) throw new SuspensionError('already_resumed', `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`);
+    return this.#withSignal(options, (signal, log) => continueRun(this.#runConfig(options), suspension, decisions, signal, log));
   }
 
   /**
@@ -102,6 +114,51 @@ export class Agent {
   compensate(result: AgentResult, options: { signal?: AbortSignal } = {}): Promise<CompensationReport> {
     return compensate(result, this.#tools, { agent: this.name, now: this.clock, ...options });
   }
+
+  /** This agent's part of a run: its prompt, tools, rules and limits. */
+  #runConfig(options: Pick<RunOptions, 'clock' | 'toolStub'> = {}): RunConfig {
+    const o = this.#options;
+    const approvalRequired = o.approvalRequired;
+    return {
+      agent: this.name,
+      model: o.model,
+      system: o.system,
+      visibleTools: this.visibleTools(),
+      facts: new Map([...this.#tools].map(([name, tool]): [string, ToolFacts] => [name, { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy }])),
+      rules: compileRules(o.rules ?? []),
+      mode: o.mode ?? 'live',
+      transport: o.transport,
+      maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
+      maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
+      temperature: o.temperature,
+      thinking: o.thinking,
+      now: options.clock ?? this.clock,
+      stub: options.toolStub,
+      approvalRequired: approvalRequired === undefined ? undefined : (tool, args) => approvalRequired(tool, args) === true,
+      handoffs: new Map(this.handoffs.map((target) => [target.toolName, { name: target.agent.name, config: () => target.agent.#runConfig() }])),
+      maxHandoffs: o.maxHandoffs ?? DEFAULT_MAX_HANDOFFS,
+    };
+  }
+
+  async #withSignal(options: { signal?: AbortSignal; onEvent?: AgentEventListener; keepStreamEvents?: boolean }, work: (signal: AbortSignal, log: EventLog) => Promise<AgentResult>): Promise<AgentResult> {
+    const controller = new AbortController();
+    const onAbort = () => controller.abort(options.signal?.reason);
+    options.signal?.throwIfAborted();
+    options.signal?.addEventListener('abort', onAbort, { once: true });
+    try {
+      return await work(controller.signal, new EventLog(options.onEvent, { keepStreamEvents: options.keepStreamEvents ?? false }));
+    } finally {
+      options.signal?.removeEventListener('abort', onAbort);
+      // Tools still running when the run ends (it failed or was cancelled) are told to stop.
+      controller.abort(new Error('The run has ended.'));
+    }
+  }
+}
+
+function claimHere(suspensionId: string): boolean {
+  if (resumedHere.has(suspensionId)) return false;
+  resumedHere.add(suspensionId);
+  return true;
 }
 
 function checkInput(input: unknown): void {
@@ -116,3 +173,5 @@ function warnOnce(warning: ToolDeclarationWarning): void {
   warned.add(warning);
   process.emitWarning(warning.message, { type: 'LegateWarning', code: `LEGATE_${warning.code.toUpperCase()}` });
 }
+
+export type { Authorizer };

@@ -7,6 +7,9 @@ import type { Authorizer } from '../guard/authorization.js';
 import { checkRules } from '../guard/checkRules.js';
 import type { Rule } from '../guard/rules.js';
 import type { ExecutionMode } from '../guard/shadow.js';
+import { defineTool } from '../tools/defineTool.js';
+import type { Agent } from './Agent.js';
+import { handoffToolName, transferredMessage } from './handoff.js';
 
 export interface AgentOptions {
   /** Names the agent in results, events and (later) trajectories. */
@@ -33,6 +36,20 @@ export interface AgentOptions {
   authorizer?: Authorizer;
   /** `shadow`: privileged tools are planned for review instead of run. Default `live`. */
   mode?: ExecutionMode;
+  /** Agents the model may hand the conversation to, each through a `handoff_to_{name}` tool. */
+  handoffs?: { name: string; agent: Agent; description: string }[];
+  /** Transfers allowed in one run. Default 3. */
+  maxHandoffs?: number;
+  /** Calls for which this returns true stop the run until a person approves or denies them. */
+  approvalRequired?: (tool: AnyTool, input: unknown) => boolean;
+}
+
+/** A handoff as the agent keeps it: the target and the tool that transfers to it. */
+export interface HandoffTarget {
+  name: string;
+  agent: Agent;
+  description: string;
+  toolName: string;
 }
 
 export const DEFAULT_MAX_TURNS = 10;
@@ -51,7 +68,7 @@ export class AgentConfigurationError extends Error {
 }
 
 /** Checks everything an agent is given, so that no mistake waits until the first run. */
-export function checkAgentOptions(options: AgentOptions): Map<string, AnyTool> {
+export function checkAgentOptions(options: AgentOptions): { tools: Map<string, AnyTool>; handoffTools: { target: HandoffTarget; tool: AnyTool }[] } {
   if (typeof options !== 'object' || options === null) {
     throw new AgentConfigurationError('options', `An agent needs options ({ name, model, transport, tools }), but it was given ${describeValue(options)}.`);
   }
@@ -67,16 +84,59 @@ export function checkAgentOptions(options: AgentOptions): Map<string, AnyTool> {
   if (typeof options.transport.send !== 'function') fail('transport', `'transport' must have a send(request) method, but it was ${describeValue(options.transport)}.`);
   if (options.system !== undefined && typeof options.system !== 'string') fail('system', `'system' must be a string, but it was ${describeValue(options.system)}.`);
   checkPositiveInteger(options.maxTurns, 'maxTurns', fail);
+  checkPositiveInteger(options.maxHandoffs, 'maxHandoffs', fail);
+  if (options.approvalRequired !== undefined && typeof options.approvalRequired !== 'function') {
+    fail('approvalRequired', `'approvalRequired' must be a function (tool, input) => boolean, but it was ${describeValue(options.approvalRequired)}.`);
+  }
   checkPositiveInteger(options.maxTokens, 'maxTokens', fail);
   if (options.thinking !== undefined) checkPositiveInteger(options.thinking.budgetTokens, 'thinking.budgetTokens', fail);
   if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
   if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow') fail('mode', `'mode' must be 'live' or 'shadow', but it was ${describeValue(options.mode)}.`);
   if (options.authorizer !== undefined && typeof options.authorizer !== 'function') fail('authorizer', `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ${describeValue(options.authorizer)}.`);
-  const tools = toolsByName(name, options.tools ?? [], fail);
+  const handoffTools = handoffsOf(name, options.handoffs ?? [], fail);
+  const tools = toolsByName(name, [...(options.tools ?? []), ...handoffTools.map((h) => h.tool)], fail);
   checkCompensators(tools, fail);
   if (options.rules !== undefined && !Array.isArray(options.rules)) fail('rules', `'rules' must be a list such as [rules.terminal('close_ticket')], but it was ${describeValue(options.rules)}.`);
   checkRules(name, options.rules ?? [], [...tools.keys()]);
-  return tools;
+  return { tools, handoffTools };
+}
+
+/**
+ * Each handoff target becomes a transfer tool. Targets must already exist, and no chain of
+ * transfers may lead back to this agent: handoff graphs are acyclic.
+ */
+function handoffsOf(agent: string, handoffs: unknown, fail: (option: string, message: string) => never): { target: HandoffTarget; tool: AnyTool }[] {
+  if (!Array.isArray(handoffs)) return fail('handoffs', `'handoffs' must be a list of { name, agent, description }, but it was ${describeValue(handoffs)}.`);
+  return handoffs.map((entry: { name?: unknown; agent?: unknown; description?: unknown }, i) => {
+    if (typeof entry?.name !== 'string' || entry.name === '') fail(`handoffs[${i}].name`, `a handoff needs a name, but it was ${describeValue(entry?.name)}.`);
+    const target = entry.agent as Agent | undefined;
+    if (typeof target !== 'object' || target === null || typeof (target as Agent).run !== 'function') {
+      fail(`handoffs[${i}].agent`, `handoff '${String(entry.name)}' needs the agent to transfer to, constructed already, but it was ${describeValue(target)}.`);
+    }
+    const path = cycleThrough(agent, target as Agent, [agent]);
+    if (path !== undefined) fail(`handoffs[${i}]`, `handing off to '${(target as Agent).name}' makes a cycle (${path.join(' → ')}). Handoff graphs must be acyclic: give the last agent in the chain the final say instead.`);
+    const name = entry.name as string;
+    const description = typeof entry.description === 'string' && entry.description !== '' ? entry.description : `Transfers the conversation to ${name}.`;
+    const toolName = handoffToolName(name);
+    const tool = defineTool({
+      name: toolName,
+      description: `${description} Transfers the whole conversation; ${name} answers from then on.`,
+      input: { type: 'object', properties: { reason: { type: 'string', description: 'Why the conversation is being transferred.' } } },
+      // The runtime performs the transfer itself; this only answers if the tool is called outside a run.
+      run: () => transferredMessage(name),
+    });
+    return { target: { name, agent: target as Agent, description, toolName }, tool };
+  });
+}
+
+function cycleThrough(origin: string, target: Agent, path: string[]): string[] | undefined {
+  const next = [...path, target.name];
+  if (target.name === origin) return next;
+  for (const handoff of target.handoffs) {
+    const found = cycleThrough(origin, handoff.agent, next);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** A compensator must be a tool of the same agent, or compensation could never run it. */

@@ -5,6 +5,8 @@ import type { WithheldOutput } from '../tools/result/capOutput.js';
 import type { GuardRule } from '../guard/guardContext.js';
 import type { GuardState } from '../guard/guardState.js';
 import type { AgentEvent } from './events.js';
+import type { Handoff } from './handoff.js';
+import type { Suspension } from './suspension.js';
 
 /** Why a run ended. */
 export type StopReason =
@@ -21,7 +23,9 @@ export type StopReason =
   /** The agent's `maxTurns` was reached while the model still wanted to call tools. */
   | 'max_turns'
   /** A terminal tool succeeded, and the model then gave its answer. */
-  | 'terminal';
+  | 'terminal'
+  /** A call waits for a person's approval: `result.suspension` holds the run. */
+  | 'suspended';
 
 /**
  * What happened to one tool call: it ran (`ok`, or `error` when it threw), the binder refused
@@ -64,10 +68,12 @@ export interface ToolCall {
   error?: ToolCallError;
   /** Present when `maxResultLength` withheld part of the output. */
   withheld?: WithheldOutput;
-  /** For `blocked`: the rule that refused the call; for `planned`: `shadow`. */
-  rule?: GuardRule | 'shadow';
+  /** For `blocked`: the rule that refused the call (`approval` when a person declined it); for `planned`: `shadow`. */
+  rule?: GuardRule | 'approval' | 'shadow';
   /** For a call blocked by taint: the untrusted tool whose content entered the conversation. */
   source?: string;
+  /** For a transfer call that was made: the agent the conversation went to. */
+  handoff?: { to: string; reason?: string };
   /** The 1-based turn whose response asked for the call. */
   turn: number;
 }
@@ -107,13 +113,19 @@ export interface AgentResult {
   plannedEffects: PlannedEffect[];
   /** The guard's state at the end of the run: plain data. */
   guard: GuardState;
+  /** The agent that made each response, in step with `responses`. */
+  agents: string[];
+  /** Every transfer of the conversation, in order. */
+  handoffs: Handoff[];
+  /** For a suspended run: everything needed to resume it, as plain JSON. */
+  suspension?: Suspension;
 }
 
-/** A call a guard rule refused: the same fact the model was told, as data. */
+/** A call a guard rule (or a person, `approval`) refused: the same fact the model was told, as data. */
 export interface BlockedCall {
   id: string;
   tool: string;
-  rule: GuardRule;
+  rule: GuardRule | 'approval';
   message: string;
   source?: string;
 }

@@ -9,6 +9,9 @@ export type AgentEvent =
   | { type: 'model_responded'; agent: string; turn: number; stopReason: string | null; toolUses: number }
   | { type: 'tool_called'; agent: string; turn: number; id: string; name: string; input: unknown }
   | { type: 'tool_finished'; agent: string; turn: number; call: ToolCall }
+  | { type: 'handoff'; from: string; to: string; reason?: string; turn: number }
+  | { type: 'suspended'; agent: string; turn: number; pending: string[] }
+  | { type: 'resumed'; agent: string; turn: number; approved: string[]; denied: string[] }
   | { type: 'run_finished'; agent: string; stopReason: StopReason; usage: Usage };
 
 export type AgentEventListener = (event: AgentEvent) => void;

@@ -6,6 +6,8 @@ import type { AnyTool } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
+import { transferRefusedMessage, transferredMessage } from './handoff.js';
+import { pendingCall, type PendingCall } from './suspension.js';
 
 /** What a tool call needs from the run it belongs to. */
 export interface ToolCallScope {
@@ -18,6 +20,10 @@ export interface ToolCallScope {
   mode: ExecutionMode;
   /** Answers a call without running the tool (a replay serving recorded results), or returns undefined. */
   stub: ToolStub | undefined;
+  /** Whether a call must wait for a person's approval; undefined when nothing needs approval (or it was given). */
+  needsApproval: ((tool: AnyTool, args: unknown) => boolean) | undefined;
+  /** Transfer tools, by tool name: the target, and whether this run may still transfer. */
+  handoffs: ReadonlyMap<string, { to: string; allowed: boolean; max: number }>;
 }
 
 /** Decides a call's outcome in place of running the tool, or returns undefined to let it run. */
@@ -36,7 +42,7 @@ export interface ExecutedToolCall {
  * becomes an `is_error` result the model can act on, and the same fact, as data, on the call
  * record. Only cancellation rejects.
  */
-export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope): Promise<ExecutedToolCall> {
+export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope): Promise<ExecutedToolCall | { pending: PendingCall }> {
   const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
   const tool = scope.tools.get(block.name);
   if (tool === undefined) {
@@ -48,6 +54,14 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
   if (!bound.ok) return answered({ ...base, outcome: 'invalid', output: bound.invalid.message, error: bound.invalid });
   if (isPlannedInstead(scope.mode, tool.privileged)) {
     return { ...answered({ ...base, outcome: 'planned', output: plannedMessage(tool.name), rule: 'shadow' }), plannedInput: bound.args };
+  }
+  if (scope.needsApproval?.(tool, bound.args) === true) return { pending: pendingCall(block) };
+  const handoff = scope.handoffs.get(tool.name);
+  if (handoff !== undefined) {
+    const reason = (bound.args as { reason?: unknown }).reason;
+    const call: ToolCall = { ...base, outcome: 'ok', output: handoff.allowed ? transferredMessage(handoff.to) : transferRefusedMessage(handoff.to, handoff.max) };
+    if (handoff.allowed) call.handoff = { to: handoff.to, ...(typeof reason === 'string' ? { reason } : {}) };
+    return answered(call);
   }
   const stubbed = scope.stub?.(block, scope.turn);
   if (stubbed !== undefined) return answered(stubbed);

@@ -22,4 +22,10 @@ export interface RunConfig {
   thinking: { budgetTokens: number } | undefined;
   now: () => Date;
   stub: ToolStub | undefined;
+  /** Which calls wait for a person's approval. */
+  approvalRequired: ((tool: AnyTool, args: unknown) => boolean) | undefined;
+  /** Transfer tools of the agent in charge, by tool name: the target's name and run configuration. */
+  handoffs: ReadonlyMap<string, { name: string; config: () => RunConfig }>;
+  /** Transfers allowed in one run. */
+  maxHandoffs: number;
 }

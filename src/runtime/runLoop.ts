@@ -1,74 +1,86 @@
+import { randomUUID } from 'node:crypto';
 import { parseModelResponse } from '../messages/parseModelResponse.js';
-import type { Message, MessagesRequest, ModelResponse, ToolUseBlock, UserBlock } from '../messages/types.js';
-import type { GuardState } from '../guard/guardState.js';
+import type { Message, MessagesRequest, ModelResponse, ToolUseBlock } from '../messages/types.js';
 import { abortable } from './abortable.js';
-import { addUsage, emptyUsage, type AgentResult, type PlannedEffect, type StopReason, type ToolCall } from './agentResult.js';
-import { EventLog } from './events.js';
+import { addUsage, type AgentResult, type StopReason } from './agentResult.js';
+import type { EventLog } from './events.js';
+import type { ExecutedToolCall } from './executeToolCall.js';
 import type { RunConfig } from './runConfig.js';
-import { runTools } from './runTools.js';
+import { toResult, type RunState } from './runState.js';
+import { finishBatch, runTools, type BatchOutcome } from './runTools.js';
 import { nextStep } from './stopReason.js';
+import { serializable, SUSPENSION_VERSION, type Suspension } from './suspension.js';
 
 /**
  * The agent loop: ask the model, answer every tool_use of its response (concurrently, in one
- * user message, in block order), and repeat until the model stops or the turns run out.
+ * user message, in block order), and repeat until the model stops, the turns run out, or a call
+ * waits for approval. A transfer call hands the loop to another agent's configuration.
  */
-export async function runLoop(config: RunConfig, messages: Message[], guardState: GuardState, signal: AbortSignal, log: EventLog): Promise<AgentResult> {
-  const { agent } = config;
-  const usage = emptyUsage();
-  const responses: ModelResponse[] = [];
-  const toolCalls: ToolCall[] = [];
-  const plannedEffects: PlannedEffect[] = [];
-  const guard = { state: guardState };
-  log.emit({ type: 'run_started', agent });
-
+export async function runLoop(start: RunConfig, state: RunState, runId: string, signal: AbortSignal, log: EventLog): Promise<AgentResult> {
+  let config = start;
   let stopReason: StopReason = 'max_turns';
-  for (let turn = 1; turn <= config.maxTurns; turn++) {
-    log.emit({ type: 'turn_started', agent, turn });
-    const response = await askModel(config, messages, turn, signal, log);
-    responses.push(response);
-    addUsage(usage, response);
-    messages.push({ role: 'assistant', content: response.content });
+  while (state.agentTurns < config.maxTurns) {
+    const turn = ++state.turns;
+    state.agentTurns++;
+    log.emit({ type: 'turn_started', agent: config.agent, turn });
+    const response = await askModel(config, state.messages, turn, signal, log);
+    state.responses.push(response);
+    state.agents.push(config.agent);
+    addUsage(state.usage, response);
+    state.messages.push({ role: 'assistant', content: response.content });
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    log.emit({ type: 'model_responded', agent, turn, stopReason: response.stop_reason, toolUses: toolUses.length });
+    log.emit({ type: 'model_responded', agent: config.agent, turn, stopReason: response.stop_reason, toolUses: toolUses.length });
 
     const step = nextStep(response.stop_reason, toolUses.length > 0);
     if (step.kind === 'stop') {
       // The answer that follows a terminal tool's success ends the run through that tool.
-      stopReason = step.reason === 'end_turn' && guard.state.terminatedBy !== null ? 'terminal' : step.reason;
+      stopReason = step.reason === 'end_turn' && state.guard.terminatedBy !== null ? 'terminal' : step.reason;
       break;
     }
     if (step.kind === 'run_tools') {
-      const executed = await runTools(config, guard, toolUses, turn, signal, log);
-      for (const { call, plannedInput } of executed) {
-        toolCalls.push(call);
-        if (call.outcome === 'planned') plannedEffects.push({ id: call.id, tool: call.name, input: plannedInput });
-      }
-      messages.push({ role: 'user', content: executed.map((e) => e.result) satisfies UserBlock[] });
+      const batch = await runTools(config, state, toolUses, turn, signal, log);
+      if (batch.pending.length > 0) return suspend(config, state, runId, toolUses, batch, turn, log);
+      config = closeBatch(config, state, batch.answered as ExecutedToolCall[], batch.allowed, turn, log);
     }
     // Otherwise a paused turn: sending the conversation back as it is lets the model resume.
   }
+  log.emit({ type: 'run_finished', agent: config.agent, stopReason, usage: { ...state.usage } });
+  return toResult(state, config.agent, stopReason, log.events);
+}
 
-  log.emit({ type: 'run_finished', agent, stopReason, usage: { ...usage } });
-  return {
-    agent,
-    text: textOf(responses[responses.length - 1]),
-    stopReason,
-    messages,
-    responses,
-    toolCalls,
-    usage,
-    events: log.events,
-    turns: responses.length,
-    blocked: toolCalls.flatMap((call) =>
-      call.outcome === 'blocked' && call.rule !== undefined && call.rule !== 'shadow'
-        ? [{ id: call.id, tool: call.name, rule: call.rule, message: String(call.output), ...(call.source === undefined ? {} : { source: call.source }) }]
-        : [],
-    ),
-    tainted: guard.state.taint !== null,
-    taintSource: guard.state.taint?.source,
-    plannedEffects,
-    guard: guard.state,
+/** Ends a batch and, if one of its calls transferred the conversation, returns the target's configuration. */
+export function closeBatch(config: RunConfig, state: RunState, answered: ExecutedToolCall[], allowed: boolean[], turn: number, log: EventLog): RunConfig {
+  finishBatch(config, state, answered, allowed, turn);
+  const transfer = answered.find(({ call }) => call.handoff !== undefined)?.call;
+  if (transfer?.handoff === undefined) return config;
+  const target = config.handoffs.get(transfer.name)!;
+  const handoff = { from: config.agent, to: transfer.handoff.to, ...(transfer.handoff.reason === undefined ? {} : { reason: transfer.handoff.reason }), id: transfer.id, turn };
+  state.handoffs.push(handoff);
+  state.agentTurns = 0;
+  log.emit({ type: 'handoff', ...handoff });
+  // The target keeps the run's transport, clock, stub and transfer budget: one run, one connection.
+  return { ...target.config(), transport: config.transport, now: config.now, stub: config.stub, maxHandoffs: config.maxHandoffs };
+}
+
+function suspend(config: RunConfig, state: RunState, runId: string, toolUses: ToolUseBlock[], batch: BatchOutcome, turn: number, log: EventLog): AgentResult {
+  const suspension: Suspension = {
+    version: SUSPENSION_VERSION,
+    id: randomUUID(),
+    runId,
+    agent: config.agent,
+    createdAt: config.now().toISOString(),
+    pending: batch.pending,
+    batch: {
+      turn,
+      ids: toolUses.map((block) => block.id),
+      allowed: batch.allowed,
+      answered: batch.answered.flatMap((outcome) => (outcome === undefined ? [] : [serializable(outcome.call)])),
+    },
+    state: JSON.parse(JSON.stringify({ ...state, toolCalls: state.toolCalls.map(serializable) })) as RunState,
   };
+  log.emit({ type: 'suspended', agent: config.agent, turn, pending: batch.pending.map((p) => p.id) });
+  log.emit({ type: 'run_finished', agent: config.agent, stopReason: 'suspended', usage: { ...state.usage } });
+  return { ...toResult(state, config.agent, 'suspended', log.events), suspension };
 }
 
 async function askModel(config: RunConfig, messages: Message[], turn: number, signal: AbortSignal, log: EventLog): Promise<ModelResponse> {
@@ -90,9 +102,4 @@ export function buildRequest(config: RunConfig, messages: Message[]): MessagesRe
   if (config.temperature !== undefined) request.temperature = config.temperature;
   if (config.thinking !== undefined) request.thinking = { type: 'enabled', budget_tokens: config.thinking.budgetTokens };
   return request;
-}
-
-function textOf(response: ModelResponse | undefined): string {
-  if (response === undefined) return '';
-  return response.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
 }

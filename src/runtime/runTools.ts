@@ -1,41 +1,82 @@
 import type { ToolUseBlock } from '../messages/types.js';
 import { applyOutcomes } from '../guard/applyOutcomes.js';
 import type { Block } from '../guard/guardContext.js';
-import type { GuardState } from '../guard/guardState.js';
 import { decideBatch } from '../guard/pipeline.js';
 import type { ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
-import { answered, executeToolCall, type ExecutedToolCall } from './executeToolCall.js';
+import { answered, executeToolCall, type ExecutedToolCall, type ToolCallScope } from './executeToolCall.js';
 import type { RunConfig } from './runConfig.js';
+import type { RunState } from './runState.js';
+import type { PendingCall } from './suspension.js';
+
+/** One response's calls after they ran: each answered, or waiting for a person. */
+export interface BatchOutcome {
+  answered: (ExecutedToolCall | undefined)[];
+  pending: PendingCall[];
+  /** The guard's decision for each call, in block order. */
+  allowed: boolean[];
+}
 
 /**
  * Answers every tool_use of one response. The guard decides all of them first, in block order,
  * over the state the run had when the response arrived; the allowed calls then run
- * concurrently; the outcomes update the guard state once they are all in.
+ * concurrently. A call that needs approval is left pending, and the run will stop for it.
  */
-export async function runTools(config: RunConfig, guard: { state: GuardState }, toolUses: ToolUseBlock[], turn: number, signal: AbortSignal, log: EventLog): Promise<ExecutedToolCall[]> {
-  const decisions = decideBatch(toolUses, { state: guard.state, rules: config.rules, tools: config.facts, visible: [...config.visibleTools.keys()] });
-  const scope = { agent: config.agent, tools: config.visibleTools, turn, signal, now: config.now, mode: config.mode, stub: config.stub };
-  const executed = await Promise.all(
+export async function runTools(config: RunConfig, state: RunState, toolUses: ToolUseBlock[], turn: number, signal: AbortSignal, log: EventLog): Promise<BatchOutcome> {
+  const decisions = decideBatch(toolUses, { state: state.guard, rules: config.rules, tools: config.facts, visible: [...config.visibleTools.keys()] });
+  const scope = toolScope(config, state, turn, signal);
+  const outcomes = await Promise.all(
     toolUses.map(async (block, i) => {
       log.emit({ type: 'tool_called', agent: config.agent, turn, id: block.id, name: block.name, input: block.input });
       const decision = decisions[i];
-      const result = decision === undefined ? await executeToolCall(block, scope) : answered(blockedCall(block, decision, turn));
-      log.emit({ type: 'tool_finished', agent: config.agent, turn, call: result.call });
-      return result;
+      const outcome = decision === undefined ? await executeToolCall(block, scope) : answered(blockedCall(block, decision, turn));
+      if ('call' in outcome) log.emit({ type: 'tool_finished', agent: config.agent, turn, call: outcome.call });
+      return outcome;
     }),
   );
-  guard.state = applyOutcomes(
-    guard.state,
-    executed.map(({ call }, i) => ({ id: call.id, name: call.name, allowed: decisions[i] === undefined, succeeded: call.outcome === 'ok' })),
+  return {
+    answered: outcomes.map((outcome) => ('call' in outcome ? outcome : undefined)),
+    pending: outcomes.flatMap((outcome) => ('pending' in outcome ? [outcome.pending] : [])),
+    allowed: decisions.map((decision) => decision === undefined),
+  };
+}
+
+/** What a call needs from its run; `approved` lifts the approval gate for calls a person approved. */
+export function toolScope(config: RunConfig, state: RunState, turn: number, signal: AbortSignal, approved = false): ToolCallScope {
+  const handoffsLeft = state.handoffs.length < config.maxHandoffs;
+  return {
+    agent: config.agent,
+    tools: config.visibleTools,
+    turn,
+    signal,
+    now: config.now,
+    mode: config.mode,
+    stub: config.stub,
+    needsApproval: approved ? undefined : config.approvalRequired,
+    handoffs: new Map([...config.handoffs].map(([tool, target]) => [tool, { to: target.name, allowed: handoffsLeft, max: config.maxHandoffs }])),
+  };
+}
+
+/**
+ * Closes a response's batch: its calls join the run in block order, their results go back to
+ * the model in one message, and the guard state takes in their outcomes.
+ */
+export function finishBatch(config: RunConfig, state: RunState, answered: ExecutedToolCall[], allowed: boolean[], turn: number): void {
+  for (const { call, plannedInput } of answered) {
+    state.toolCalls.push(call);
+    if (call.outcome === 'planned') state.plannedEffects.push({ id: call.id, tool: call.name, input: plannedInput });
+  }
+  state.messages.push({ role: 'user', content: answered.map((e) => e.result) });
+  state.guard = applyOutcomes(
+    state.guard,
+    answered.map(({ call }, i) => ({ id: call.id, name: call.name, allowed: allowed[i] === true, succeeded: call.outcome === 'ok' })),
     turn,
     config.facts,
     config.rules,
   );
-  return executed;
 }
 
-function blockedCall(block: ToolUseBlock, decision: Block, turn: number): ToolCall {
+export function blockedCall(block: ToolUseBlock, decision: Pick<Block, 'message' | 'source'> & { rule: ToolCall['rule'] }, turn: number): ToolCall {
   const call: ToolCall = { id: block.id, name: block.name, input: block.input, outcome: 'blocked', output: decision.message, rule: decision.rule, turn };
   if (decision.source !== undefined) call.source = decision.source;
   return call;
