@@ -16,8 +16,18 @@ export { ReplayTransport, type ReplayOptions } from './transport/replay/ReplayTr
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.
-export { Agent, type RunOptions } from './runtime/Agent.js';
-export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions } from './runtime/agentOptions.js';
+export { Agent, SubAgentSuspendedError, type RunOptions, type ResumeOptions } from './runtime/Agent.js';
+export { SuspensionError, type ApprovalDecision, type SuspensionErrorCode } from './runtime/resume.js';
+export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/suspension.js';
+export type { Handoff } from './runtime/handoff.js';
+export type { RunState } from './runtime/runState.js';
+
+// Stores for suspended runs.
+export { STORE_SCHEMA_VERSION, StoreError, type StateStore } from './store/stateStore.js';
+export { MemoryStateStore } from './store/MemoryStateStore.js';
+export { FileStateStore } from './store/FileStateStore.js';
+export { SqliteStateStore } from './store/SqliteStateStore.js';
+export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions, type HandoffTarget } from './runtime/agentOptions.js';
 export type { AgentResult, BlockedCall, PlannedEffect, StopReason, ToolCall, ToolCallOutcome, ToolCallError, ToolFailure, UnknownTool, Usage } from './runtime/agentResult.js';
 export type { CompensationReport } from './runtime/compensate.js';
 

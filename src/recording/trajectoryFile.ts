@@ -5,7 +5,7 @@ import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/
 import { findSecret, SecretInTrajectoryError } from '../trajectory/secretScan.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { writeFileAtomic } from '../trajectory/writeFileAtomic.js';
+import { writeFileAtomic } from '../files/writeFileAtomic.js';
 
 /** A trajectory file that is not there. */
 export class TrajectoryNotFoundError extends Error {

@@ -4,6 +4,7 @@ import type { Message, UserBlock } from '../messages/types.js';
 import { isAuthorized, type Authorizer } from '../guard/authorization.js';
 import { compileRules, type ToolFacts } from '../guard/guardContext.js';
 import { initialGuardState } from '../guard/guardState.js';
+import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import type { AgentResult } from './agentResult.js';
@@ -107,6 +108,29 @@ export class Agent {
   }
 
   /**
+   * This agent as one tool of another: the caller's model sends a request, this agent runs on
+   * it, and its answer is the tool's result. Safety composes: if this agent can read untrusted
+   * content (directly, through its sub-agents or its handoff targets), the tool is untrusted, so
+   * its answer taints the caller; if it can act on the world, the tool is privileged, so a
+   * tainted caller cannot reach it. Its usage adds to the caller's.
+   */
+  asTool(name: string, description: string): AnyTool {
+    return defineTool({
+      name,
+      description,
+      input: { type: 'object', properties: { request: { type: 'string', minLength: 1, description: `What to ask ${this.name}.` } }, required: ['request'] },
+      untrusted: reaches(this, (tool) => tool.untrusted),
+      privileged: reaches(this, (tool) => tool.privileged),
+      run: async ({ request }, ctx) => {
+        const result = await this.run(request, { signal: ctx.signal, clock: () => ctx.now() });
+        ctx.reportUsage?.(result.usage);
+        if (result.stopReason === 'suspended') throw new SubAgentSuspendedError(this.name);
+        return result.text;
+      },
+    });
+  }
+
+  /**
    * Undoes a finished run: every successful call of a tool with `compensatedBy`, newest first,
    * through its compensator with the original input. Failed calls and planned effects are
    * skipped; a compensator that fails is reported, never thrown.
@@ -153,6 +177,21 @@ export class Agent {
       controller.abort(new Error('The run has ended.'));
     }
   }
+}
+
+/** A sub-agent stopped for approval inside a tool call: its caller cannot wait for it. */
+export class SubAgentSuspendedError extends Error {
+  override name = 'SubAgentSuspendedError';
+  constructor(readonly agent: string) {
+    super(`Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside its caller's tool call.`);
+  }
+}
+
+/** Whether an agent, or any agent it can reach by handoff, has a tool with the property. */
+function reaches(agent: Agent, property: (tool: AnyTool) => boolean, seen = new Set<Agent>()): boolean {
+  if (seen.has(agent)) return false;
+  seen.add(agent);
+  return agent.tools.some(property) || agent.handoffs.some((handoff) => reaches(handoff.agent, property, seen));
 }
 
 function claimHere(suspensionId: string): boolean {

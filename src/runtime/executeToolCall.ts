@@ -2,7 +2,7 @@ import type { ToolResultBlock, ToolUseBlock } from '../messages/types.js';
 import { isPlannedInstead, plannedMessage, type ExecutionMode } from '../guard/shadow.js';
 import { capOutput } from '../tools/result/capOutput.js';
 import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
-import type { AnyTool } from '../tools/tool.js';
+import type { AnyTool, ToolContext } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
@@ -24,6 +24,8 @@ export interface ToolCallScope {
   needsApproval: ((tool: AnyTool, args: unknown) => boolean) | undefined;
   /** Transfer tools, by tool name: the target, and whether this run may still transfer. */
   handoffs: ReadonlyMap<string, { to: string; allowed: boolean; max: number }>;
+  /** Adds a tool's own model usage (a sub-agent's) to the run's. */
+  reportUsage: NonNullable<ToolContext['reportUsage']>;
 }
 
 /** Decides a call's outcome in place of running the tool, or returns undefined to let it run. */
@@ -67,7 +69,7 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
   if (stubbed !== undefined) return answered(stubbed);
 
   try {
-    const context = { toolUseId: block.id, agent: scope.agent, signal: scope.signal, now: scope.now };
+    const context: ToolContext = { toolUseId: block.id, agent: scope.agent, signal: scope.signal, now: scope.now, reportUsage: scope.reportUsage };
     const raw = await abortable(Promise.resolve().then(() => tool.run(bound.args, context)), scope.signal);
     const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
     const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);

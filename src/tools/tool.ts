@@ -15,6 +15,8 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The run's clock. Use it instead of `new Date()`, so a replayed run sees the recorded time. */
   now(): Date;
+  /** Adds tokens spent inside the tool (a sub-agent's model calls) to the run's usage. */
+  reportUsage?(usage: { inputTokens: number; outputTokens: number; cacheCreationInputTokens: number; cacheReadInputTokens: number }): void;
 }
 
 /** A defined tool: its declaration checked, its binder compiled. */
