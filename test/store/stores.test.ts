@@ -1,0 +1,60 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, SqliteStateStore, StoreError, defineTool, reply, type StateStore, type Suspension } from '../../src/index.js';
+import { useTempDir } from '../support/tempDir.js';
+
+const tempDir = useTempDir();
+
+async function aSuspension(): Promise<Suspension> {
+  const pay = defineTool({ name: 'pay', description: 'P.', privileged: true, input: { type: 'object', properties: {} }, run: () => 'paid' });
+  const agent = new Agent({ name: 'payer', model: 'm', tools: [pay], transport: new ScriptedTransport([reply.toolUse('pay', {})]), approvalRequired: () => true });
+  return (await agent.run('pay')).suspension!;
+}
+
+const stores: [string, () => StateStore][] = [
+  ['MemoryStateStore', () => new MemoryStateStore()],
+  ['FileStateStore', () => new FileStateStore(join(tempDir(), 'runs'))],
+  ['SqliteStateStore', () => new SqliteStateStore(join(tempDir(), 'runs.db'))],
+];
+
+describe.each(stores)('%s', (_name, create) => {
+  it('saves, loads, lists and deletes suspensions by run id', async () => {
+    const store = create();
+    const suspension = await aSuspension();
+    await store.save(suspension);
+    expect(await store.load(suspension.runId)).toEqual(suspension);
+    expect(await store.list()).toEqual([suspension.runId]);
+    await store.delete(suspension.runId);
+    expect(await store.load(suspension.runId)).toBeUndefined();
+    expect(await store.list()).toEqual([]);
+  });
+
+  it('lets exactly one claim win, and only for the suspension it holds', async () => {
+    const store = create();
+    const suspension = await aSuspension();
+    await store.save(suspension);
+    expect(await store.claim(suspension.runId, 'another-suspension')).toBe(false);
+    const claims = await Promise.all([store.claim(suspension.runId, suspension.id), store.claim(suspension.runId, suspension.id)]);
+    expect(claims.filter(Boolean)).toHaveLength(1);
+    expect(await store.claim(suspension.runId, suspension.id)).toBe(false);
+    expect(await store.list()).toEqual([]);
+  });
+});
+
+describe('store schema versions', () => {
+  it('refuses a record written with another schema version, saying which it reads', async () => {
+    const file = join(tempDir(), 'runs.db');
+    const store = new SqliteStateStore(file);
+    const suspension = await aSuspension();
+    await store.save(suspension);
+    store.close();
+    const Database = (await import('better-sqlite3')).default;
+    const db = new Database(file);
+    db.prepare('UPDATE legate_suspensions SET schema_version = 2').run();
+    db.close();
+    const reopened = new SqliteStateStore(file);
+    await expect(reopened.load(suspension.runId)).rejects.toThrow(StoreError);
+    await expect(reopened.load(suspension.runId)).rejects.toThrow('this legate reads version 1');
+    reopened.close();
+  });
+});
