@@ -6,6 +6,9 @@ import { createOrderDesk } from './examples/orders/agent.js';
 import { createAssistant } from './examples/payments/agent.js';
 import { createFrontDesk, createShadowSupportDesk, createSupportDesk } from './examples/support/agent.js';
 import { createTravelAgent } from './examples/travel/agent.js';
+import { createTriage } from './examples/desk/agent.js';
+import { createPlanner } from './examples/research/agent.js';
+import { createTreasurer } from './examples/treasury/agent.js';
 
 export default defineConfig({
   agents: {
@@ -16,6 +19,9 @@ export default defineConfig({
     support_desk_shadow: createShadowSupportDesk,
     front_desk: createFrontDesk,
     travel: createTravelAgent,
+    triage: createTriage,
+    planner: createPlanner,
+    treasurer: createTreasurer,
   },
   trajectories: 'trajectories',
   // The shipped corpus is played by scripted models (examples/scenarios.ts).

@@ -1,9 +1,12 @@
-import { ScriptedTransport, reply, type AgentFactory } from '../src/index.js';
+import { ScriptedTransport, reply, type AgentFactory, type ApprovalDecision, type Suspension } from '../src/index.js';
 import { createCalculator } from './calculator/agent.js';
 import { createOrderDesk } from './orders/agent.js';
 import { createAssistant } from './payments/agent.js';
 import { createFrontDesk, createShadowSupportDesk, createSupportDesk } from './support/agent.js';
 import { createTravelAgent } from './travel/agent.js';
+import { createTriage } from './desk/agent.js';
+import { createPlanner } from './research/agent.js';
+import { createTreasurer } from './treasury/agent.js';
 
 /** A scripted conversation the corpus in trajectories/ is recorded from (npm run record:corpus). */
 export interface Scenario {
@@ -14,6 +17,8 @@ export interface Scenario {
   input: string;
   /** The scripted model that plays the conversation. */
   model: () => ScriptedTransport;
+  /** The person's decision when the run stops for approval. */
+  approve?: (suspension: Suspension) => boolean | ApprovalDecision[];
 }
 
 export const scenarios: Scenario[] = [
@@ -178,5 +183,64 @@ export const scenarios: Scenario[] = [
         reply.toolUse('book_flight', { reference: 'LH-400' }),
         reply.text('Room R-12 and flight LH-400 are booked.'),
       ]),
+  },
+  {
+    name: 'handoff-to-billing',
+    description: 'Triage hands the conversation to billing, which checks the invoice and refunds.',
+    agent: 'triage',
+    factory: createTriage,
+    input: 'I was charged for order A-1001 but it never arrived. Please refund it.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('handoff_to_billing', { reason: 'a refund for order A-1001' }),
+        reply.toolUse('lookup_invoice', { orderId: 'A-1001' }),
+        reply.toolUse('issue_refund', { orderId: 'A-1001', amount: 49.9 }),
+        reply.text('Billing here: your $49.90 for order A-1001 is refunded.'),
+      ]),
+  },
+  {
+    name: 'taint-crosses-handoff',
+    description: 'Triage reads an attachment with planted instructions, then hands off; billing cannot refund: the taint came along.',
+    agent: 'triage',
+    factory: createTriage,
+    input: 'See my attached receipt and sort out a refund.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('read_attachment', {}),
+        reply.toolUse('handoff_to_billing', { reason: 'refund request with a receipt' }),
+        reply.toolUse('issue_refund', { orderId: 'A-1001', amount: 4990 }),
+        reply.text('I cannot issue that refund here; a person will review your receipt.'),
+      ]),
+  },
+  {
+    name: 'researcher-taints-caller',
+    description: 'The researcher sub-agent read a web page; its answer taints the planner, which then cannot publish.',
+    agent: 'planner',
+    factory: createPlanner,
+    input: 'Find out how solar output changed in 2026 and draft a post.',
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('ask_researcher', { request: 'How did solar output change in 2026?' }),
+        reply.toolUse('publish_post', { title: 'Solar in 2026', body: 'Solar output rose 24%.' }),
+        reply.text('Draft: "Solar output rose 24% in 2026." I could not publish it: the research came from an untrusted page.'),
+      ]),
+  },
+  {
+    name: 'approval-granted',
+    description: 'A wire waits for approval; a person approves, and it is made once.',
+    agent: 'treasurer',
+    factory: createTreasurer,
+    input: 'Pay Acme Supplies their $1,200 invoice.',
+    model: () => new ScriptedTransport([reply.toolUse('wire_money', { supplier: 'Acme Supplies', amount: 1200 }), reply.text('Acme Supplies has been paid $1,200.')]),
+    approve: () => true,
+  },
+  {
+    name: 'approval-denied',
+    description: 'A wire waits for approval; a person denies it, the tool never runs, and the model is told why.',
+    agent: 'treasurer',
+    factory: createTreasurer,
+    input: 'Pay Globex $25,000 right away.',
+    model: () => new ScriptedTransport([reply.toolUse('wire_money', { supplier: 'Globex', amount: 25000 }), reply.text('The payment to Globex was not approved, so I did not make it.')]),
+    approve: (suspension) => suspension.pending.map((p) => ({ id: p.id, inputDigest: p.inputDigest, approve: false, reason: 'Globex is not an approved supplier.' })),
   },
 ];

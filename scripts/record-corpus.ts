@@ -15,6 +15,7 @@ for (const scenario of scenarios) {
     mode: 'record',
     transport: scenario.model,
     report: false,
+    ...(scenario.approve === undefined ? {} : { approve: scenario.approve }),
   });
   const changes = run.changes === undefined ? 'new' : summarizeChanges(run.changes);
   console.log(`recorded ${file} (${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}; ${changes})`);

@@ -9,11 +9,13 @@ import { legateVersion } from '../version.js';
 export interface RunRecord {
   name: string;
   description?: string;
-  agent: { name: string; tools: readonly AnyTool[] };
+  agent: { name: string };
   input: string | UserBlock[];
   result: AgentResult;
-  /** The first request the runtime sent: its parameters and tools hold for the whole run. */
-  firstRequest: MessagesRequest;
+  /** Every request the runtime sent, one per response: each agent's parameters and tools come from its first. */
+  requests: MessagesRequest[];
+  /** The tools of every agent in the run, for their safety flags. */
+  tools: readonly AnyTool[];
   clock: string[];
   recordedAt: Date;
   sdkVersion: string | undefined;
@@ -21,7 +23,9 @@ export interface RunRecord {
 
 /** Writes a finished run down as a trajectory: the conversation, and the facts behind each tool call. */
 export function fromRun(record: RunRecord): Trajectory {
-  const { result, firstRequest } = record;
+  const { result } = record;
+  const firstRequest = record.requests[0]!;
+  const agentOf = (turn: number) => result.agents[turn] ?? record.agent.name;
   const trajectory: Trajectory = {
     version: TRAJECTORY_VERSION,
     name: record.name,
@@ -30,9 +34,14 @@ export function fromRun(record: RunRecord): Trajectory {
     agent: record.agent.name,
     model: result.responses[0]?.model ?? firstRequest.model,
     request: recordedRequest(firstRequest),
-    tools: (firstRequest.tools ?? []).map((definition) => recordedTool(definition, record.agent.tools)),
+    tools: (firstRequest.tools ?? []).map((definition) => recordedTool(definition, record.tools)),
     input: record.input,
-    turns: result.responses.map((response, i) => recordedTurn(response, result.toolCalls.filter((call) => call.turn === i + 1))),
+    turns: result.responses.map((response, i) => {
+      const turn = recordedTurn(response, callsOfTurn(result, i + 1));
+      const approvals = result.approvals.find((a) => a.turn === i + 1);
+      if (approvals !== undefined) turn.approvals = approvals.decisions.map(({ id, approve, reason }) => ({ id, approve, ...(reason === undefined ? {} : { reason }) }));
+      return agentOf(i) === record.agent.name ? turn : { agent: agentOf(i), ...turn };
+    }),
     summary: {
       stopReason: result.stopReason,
       turns: result.turns,
@@ -46,6 +55,18 @@ export function fromRun(record: RunRecord): Trajectory {
     },
   };
   if (record.description !== undefined) trajectory.description = record.description;
+  const others = [...new Set(result.agents)].filter((name) => name !== record.agent.name);
+  if (others.length > 0) {
+    trajectory.agents = Object.fromEntries(
+      others.map((name) => {
+        const request = record.requests[result.agents.indexOf(name)]!;
+        return [name, { request: recordedRequest(request), tools: (request.tools ?? []).map((definition) => recordedTool(definition, record.tools)) }];
+      }),
+    );
+  }
+  if (result.handoffs.length > 0) {
+    trajectory.summary.handoffs = result.handoffs.map(({ from, to, reason, turn }) => ({ from, to, ...(reason === undefined ? {} : { reason }), turn }));
+  }
   if (record.sdkVersion !== undefined) trajectory.sdk = record.sdkVersion;
   if (record.clock.length > 0) trajectory.clock = record.clock;
   return trajectory;
@@ -68,7 +89,7 @@ function recordedTool(definition: NonNullable<MessagesRequest['tools']>[number],
   return recorded;
 }
 
-function recordedTurn(response: ModelResponse, calls: ToolCall[]): Trajectory['turns'][number] {
+function recordedTurn(response: ModelResponse, results: RecordedResult[]): Trajectory['turns'][number] {
   const turn: Trajectory['turns'][number] = {
     response: {
       id: response.id,
@@ -79,8 +100,23 @@ function recordedTurn(response: ModelResponse, calls: ToolCall[]): Trajectory['t
     },
   };
   if (response.stop_sequence) turn.response.stopSequence = response.stop_sequence;
-  if (calls.length > 0) turn.results = calls.map(recordedResult);
+  if (results.length > 0) turn.results = results;
   return turn;
+}
+
+/**
+ * The calls answered in a turn. For the turn a run is still suspended on, the calls already
+ * answered, and the pending ones as `suspended`, in block order.
+ */
+function callsOfTurn(result: AgentResult, turn: number): RecordedResult[] {
+  const suspension = result.suspension;
+  if (suspension === undefined || suspension.batch.turn !== turn) return result.toolCalls.filter((call) => call.turn === turn).map(recordedResult);
+  return suspension.batch.ids.map((id) => {
+    const answered = suspension.batch.answered.find((call) => call.id === id);
+    if (answered !== undefined) return recordedResult(answered);
+    const pending = suspension.pending.find((p) => p.id === id)!;
+    return { id, tool: pending.tool, outcome: 'suspended', content: '' };
+  });
 }
 
 /** A tool call's outcome and the structured facts behind it, never the error's message or stack. */

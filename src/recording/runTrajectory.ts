@@ -2,6 +2,9 @@ import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { UserBlock } from '../messages/types.js';
 import type { Agent } from '../runtime/Agent.js';
+import type { ApprovalDecision } from '../runtime/resume.js';
+import type { Suspension } from '../runtime/suspension.js';
+import type { AnyTool } from '../tools/tool.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
 import { RecordingTransport } from '../transport/recording/RecordingTransport.js';
@@ -15,7 +18,7 @@ import { fromRun } from './fromRun.js';
 import { resolveMode, type RecordingMode } from './mode.js';
 import { recordedClock, recordingClock } from './recordedClock.js';
 import { servedResults } from './servedResults.js';
-import { loadTrajectory, saveTrajectory } from './trajectoryFile.js';
+import { loadTrajectory, prepareTrajectory, saveTrajectory } from './trajectoryFile.js';
 import { sdkVersion } from './sdkVersion.js';
 
 /** Builds the agent under test around a transport: the live model, or a replay. */
@@ -45,6 +48,11 @@ export interface TrajectoryRunOptions {
   rerecord?: string;
   /** Told what changed when a recording replaces one that differed. Default: standard error; false: silent. */
   report?: ((message: string) => void) | false;
+  /**
+   * When recording, decides the calls a run stops for, so the suspension and the decision are
+   * recorded in the one file. A replay applies the recorded decisions instead.
+   */
+  approve?: (suspension: Suspension) => boolean | ApprovalDecision[] | Promise<boolean | ApprovalDecision[]>;
 }
 
 export interface TrajectoryRun {
@@ -78,10 +86,15 @@ async function replay(options: TrajectoryRunOptions, rerecord: string): Promise<
   const context = { file: options.file, rerecord };
   const transport = new ReplayTransport(trajectory, { file: options.file, match: options.match ?? 'exact', redact: createRedactor(options.redactions ?? []), rerecord });
   const agent = options.agent(transport);
-  const result = await agent.run(trajectory.input, {
+  const runOptions = {
     clock: recordedClock(trajectory),
     ...(options.serveToolResults === undefined ? {} : { toolStub: servedResults(trajectory, options.serveToolResults, context) }),
-  });
+  };
+  let result = await agent.run(trajectory.input, runOptions);
+  // A recorded decision resumes the run where the recording did; none means it ended suspended.
+  for (let decisions = recordedDecisions(trajectory, result); decisions !== undefined; decisions = recordedDecisions(trajectory, result)) {
+    result = await agent.resume(result.suspension!, { ...runOptions, approve: decisions });
+  }
   transport.assertDone();
   return { mode: 'replay', file: options.file, result, trajectory };
 }
@@ -93,27 +106,53 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   const agent = options.agent(transport);
   const clock = recordingClock(agent.clock);
   const recordedAt = new Date();
-  const result = await agent.run(input, { clock: clock.now });
-  const first = transport.exchanges[0];
-  if (first === undefined) throw new Error(`The run made no model call, so there is nothing to record in ${options.file}.`);
+  let result = await agent.run(input, { clock: clock.now });
+  while (result.stopReason === 'suspended' && options.approve !== undefined) {
+    result = await agent.resume(result.suspension!, { clock: clock.now, approve: await options.approve(result.suspension!) });
+  }
+  if (transport.exchanges.length === 0) throw new Error(`The run made no model call, so there is nothing to record in ${options.file}.`);
   const trajectory = fromRun({
     name: options.name ?? previous?.name ?? basename(options.file, extname(options.file)),
     description: options.description ?? previous?.description,
     agent,
     input,
     result,
-    firstRequest: first.request,
+    requests: transport.exchanges.map((exchange) => exchange.request),
+    tools: toolsOf(agent),
     clock: clock.readings,
     recordedAt,
     sdkVersion: sdkVersion(),
   });
-  const saved = saveTrajectory(options.file, trajectory, { redactions: options.redactions ?? [], secrets: options.secrets ?? [] });
+  const saveOptions = { redactions: options.redactions ?? [], secrets: options.secrets ?? [] };
+  const redacted = prepareTrajectory(trajectory, saveOptions);
+  const changes = previous === undefined ? undefined : diffTrajectories(previous, redacted);
+  // A re-recording that changes nothing but the time leaves the file as it was: no churn in git.
+  const saved = changes !== undefined && changes.length === 0 ? previous! : saveTrajectory(options.file, trajectory, saveOptions);
   const run: TrajectoryRun = { mode: 'record', file: options.file, result, trajectory: saved };
-  if (previous !== undefined) {
-    run.changes = diffTrajectories(previous, saved);
-    if (run.changes.length > 0) reportChanges(options, `re-recorded ${options.file}: ${summarizeChanges(run.changes)}`);
+  if (changes !== undefined) {
+    run.changes = changes;
+    if (changes.length > 0) reportChanges(options, `re-recorded ${options.file}: ${summarizeChanges(changes)}`);
   }
   return run;
+}
+
+/** The decisions recorded for the turn a replayed run stopped on, bound to the live pending calls. */
+function recordedDecisions(trajectory: Trajectory, result: AgentResult): ApprovalDecision[] | undefined {
+  const suspension = result.suspension;
+  if (result.stopReason !== 'suspended' || suspension === undefined) return undefined;
+  const recorded = trajectory.turns[suspension.batch.turn - 1]?.approvals;
+  if (recorded === undefined) return undefined;
+  return suspension.pending.map((pending) => {
+    const decision = recorded.find((r) => r.id === pending.id);
+    return { id: pending.id, inputDigest: pending.inputDigest, approve: decision?.approve === true, ...(decision?.reason === undefined ? {} : { reason: decision.reason }) };
+  });
+}
+
+/** Every tool of an agent and of the agents it can hand off to, for their safety flags. */
+function toolsOf(agent: Agent, seen = new Set<Agent>()): AnyTool[] {
+  if (seen.has(agent)) return [];
+  seen.add(agent);
+  return [...agent.tools, ...agent.handoffs.flatMap((handoff) => toolsOf(handoff.agent, seen))];
 }
 
 function reportChanges(options: TrajectoryRunOptions, message: string): void {

@@ -34,12 +34,17 @@ export interface SaveOptions {
   secrets?: readonly (RegExp | string)[];
 }
 
+/** The trajectory as it would be saved: redacted. */
+export function prepareTrajectory(trajectory: Trajectory, options: SaveOptions = {}): Trajectory {
+  return redactTrajectory(createRedactor(options.redactions ?? []), trajectory);
+}
+
 /**
  * Saves a trajectory: redactions applied, then the text scanned for secrets (a secret refuses
  * the save and names its line and column), then written atomically. Returns what was written.
  */
 export function saveTrajectory(file: string, trajectory: Trajectory, options: SaveOptions = {}): Trajectory {
-  const redacted = redactTrajectory(createRedactor(options.redactions ?? []), trajectory);
+  const redacted = prepareTrajectory(trajectory, options);
   const text = serializeTrajectory(redacted);
   const secret = findSecret(text, options.secrets);
   if (secret !== undefined) throw new SecretInTrajectoryError(file, secret);

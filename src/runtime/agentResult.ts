@@ -6,6 +6,7 @@ import type { GuardRule } from '../guard/guardContext.js';
 import type { GuardState } from '../guard/guardState.js';
 import type { AgentEvent } from './events.js';
 import type { Handoff } from './handoff.js';
+import type { ApprovalRecord } from './runState.js';
 import type { Suspension } from './suspension.js';
 
 /** Why a run ended. */
@@ -119,6 +120,8 @@ export interface AgentResult {
   handoffs: Handoff[];
   /** For a suspended run: everything needed to resume it, as plain JSON. */
   suspension?: Suspension;
+  /** The decisions people made on this run's suspensions, in order. */
+  approvals: ApprovalRecord[];
 }
 
 /** A call a guard rule (or a person, `approval`) refused: the same fact the model was told, as data. */

@@ -96,6 +96,13 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     approved: suspension.pending.filter((p) => decisions.get(p.id)?.approve === true).map((p) => p.id),
     denied: suspension.pending.filter((p) => decisions.get(p.id)?.approve !== true).map((p) => p.id),
   });
+  state.approvals.push({
+    turn,
+    decisions: suspension.pending.map((p) => {
+      const decision = decisions.get(p.id)!;
+      return { id: p.id, tool: p.tool, approve: decision.approve, ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
+    }),
+  });
   const approvedScope = toolScope(config, state, turn, signal, true);
   const decided = new Map<string, ExecutedToolCall>();
   for (const pending of suspension.pending) {

@@ -68,7 +68,7 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
     id: randomUUID(),
     runId,
     agent: config.agent,
-    createdAt: config.now().toISOString(),
+    createdAt: new Date().toISOString(), // store metadata, not a reading of the run's clock (tools own that)
     pending: batch.pending,
     batch: {
       turn,

@@ -21,10 +21,20 @@ export interface RunState {
   turns: number;
   /** Model calls made by the agent now in charge (its maxTurns counts these). */
   agentTurns: number;
+  /** Every decision a person made on a suspended run, in order. */
+  approvals: ApprovalRecord[];
+}
+
+/** A person's decision on the calls a run stopped for. */
+export interface ApprovalRecord {
+  /** The turn whose response held the calls. */
+  turn: number;
+  /** Each pending call's decision, by tool_use id. */
+  decisions: { id: string; tool: string; approve: boolean; reason?: string }[];
 }
 
 export function initialRunState(messages: Message[], guard: GuardState): RunState {
-  return { messages, responses: [], agents: [], toolCalls: [], plannedEffects: [], usage: emptyUsage(), guard, handoffs: [], turns: 0, agentTurns: 0 };
+  return { messages, responses: [], agents: [], toolCalls: [], plannedEffects: [], usage: emptyUsage(), guard, handoffs: [], turns: 0, agentTurns: 0, approvals: [] };
 }
 
 /** The result of a run that ended (or stopped to wait for a person), from its state. */
@@ -51,6 +61,7 @@ export function toResult(state: RunState, agent: string, stopReason: StopReason,
     plannedEffects: state.plannedEffects,
     guard: state.guard,
     handoffs: state.handoffs,
+    approvals: state.approvals,
   };
 }
 

@@ -33,11 +33,12 @@ export function toolDigest(definition: Readonly<ToolDefinition>): string {
  * once per replay: turn k's conversation is a prefix of the whole.
  */
 export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
-  const { request } = trajectory;
   const conversation = conversationBefore(trajectory, trajectory.turns.length + 1);
-  const tools = trajectory.tools.map((tool) => ({ name: tool.name, digest: tool.digest }));
   let length = 1;
   return trajectory.turns.map((turn) => {
+    // After a handoff, the agent in charge sends its own prompt, model and tools.
+    const { request, tools: offered } = agentOfTurn(trajectory, turn.agent);
+    const tools = offered.map((tool) => ({ name: tool.name, digest: tool.digest }));
     const expected = {
       model: request.model,
       maxTokens: request.maxTokens,
@@ -50,6 +51,14 @@ export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
     length += turn.results !== undefined && turn.results.length > 0 ? 2 : 1;
     return expected;
   });
+}
+
+/** The request parameters and tools of the agent that made a turn. */
+export function agentOfTurn(trajectory: Trajectory, agent: string | undefined): { request: Trajectory['request']; tools: Trajectory['tools'] } {
+  if (agent === undefined || agent === trajectory.agent) return { request: trajectory.request, tools: trajectory.tools };
+  const other = trajectory.agents?.[agent];
+  if (other === undefined) throw new TypeError(`The trajectory's turn names agent '${agent}', which its header does not describe.`);
+  return other;
 }
 
 /** A live request in the same comparable form. */

@@ -3,6 +3,7 @@ import { isPlainObject } from '../json/jsonValue.js';
 import { API_STOP_REASONS, SERVER_BLOCK_TYPES } from '../messages/types.js';
 import {
   TRAJECTORY_VERSION,
+  type RecordedApproval,
   type RecordedBlock,
   type RecordedOutcome,
   type RecordedResponse,
@@ -55,6 +56,15 @@ export function readTrajectory(document: unknown): Trajectory {
   if (sdk !== undefined) trajectory.sdk = sdk;
   const clock = root.optional('clock')?.list().map((reading) => reading.string());
   if (clock !== undefined) trajectory.clock = clock;
+  const agents = root.optional('agents');
+  if (agents !== undefined) {
+    trajectory.agents = Object.fromEntries(
+      Object.keys(agents.object()).map((name) => {
+        const agent = agents.get(name);
+        return [name, { request: readRequest(agent.get('request')), tools: agent.get('tools').list().map(readTool) }];
+      }),
+    );
+  }
   return trajectory;
 }
 
@@ -87,6 +97,15 @@ function readInput(field: Field): Trajectory['input'] {
 
 function readTurn(field: Field): RecordedTurn {
   const turn: RecordedTurn = { response: readResponse(field.get('response')) };
+  const agent = field.optional('agent')?.string();
+  if (agent !== undefined) turn.agent = agent;
+  const approvals = field.optional('approvals')?.list().map((approval) => {
+    const recorded: RecordedApproval = { id: approval.get('id').string(), approve: approval.get('approve').boolean() };
+    const reason = approval.optional('reason')?.string();
+    if (reason !== undefined) recorded.reason = reason;
+    return recorded;
+  });
+  if (approvals !== undefined) turn.approvals = approvals;
   const results = field.optional('results')?.list().map(readResult);
   if (results !== undefined) turn.results = results;
   return turn;
@@ -176,6 +195,13 @@ function readUsage(field: Field): RecordedUsage {
 
 function readSummary(field: Field): Trajectory['summary'] {
   const summary: Trajectory['summary'] = { stopReason: field.get('stopReason').string(), turns: field.get('turns').integer(), usage: readUsage(field.get('usage')) };
+  const handoffs = field.optional('handoffs')?.list().map((handoff) => {
+    const recorded: NonNullable<Trajectory['summary']['handoffs']>[number] = { from: handoff.get('from').string(), to: handoff.get('to').string(), turn: handoff.get('turn').integer() };
+    const reason = handoff.optional('reason')?.string();
+    if (reason !== undefined) recorded.reason = reason;
+    return recorded;
+  });
+  if (handoffs !== undefined) summary.handoffs = handoffs;
   const tainted = field.optional('tainted')?.boolean();
   if (tainted !== undefined) summary.tainted = tainted;
   const taintSource = field.optional('taintSource')?.string();

@@ -39,20 +39,18 @@ function ordered(t: Trajectory): Record<string, unknown> {
     sdk: t.sdk,
     agent: t.agent,
     model: t.model,
-    request: compact({
-      model: t.request.model,
-      maxTokens: t.request.maxTokens,
-      temperature: t.request.temperature,
-      thinking: t.request.thinking && { budgetTokens: t.request.thinking.budgetTokens },
-      system: t.request.system,
-    }),
-    tools: t.tools.map((tool) => compact({ name: tool.name, untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy, digest: tool.digest })),
+    request: orderedRequest(t.request),
+    tools: t.tools.map(orderedTool),
+    agents:
+      t.agents &&
+      Object.fromEntries(Object.entries(t.agents).map(([name, agent]) => [name, { request: orderedRequest(agent.request), tools: agent.tools.map(orderedTool) }])),
     input: t.input,
     clock: t.clock,
     turns: t.turns.map(orderedTurn),
     summary: compact({
       stopReason: t.summary.stopReason,
       turns: t.summary.turns,
+      handoffs: t.summary.handoffs?.map((h) => compact({ from: h.from, to: h.to, reason: h.reason, turn: h.turn })),
       tainted: t.summary.tainted,
       taintSource: t.summary.taintSource,
       usage: orderedUsage(t.summary.usage),
@@ -61,7 +59,26 @@ function ordered(t: Trajectory): Record<string, unknown> {
 }
 
 function orderedTurn(turn: RecordedTurn): Record<string, unknown> {
-  return compact({ response: orderedResponse(turn.response), results: turn.results?.map(orderedResult) });
+  return compact({
+    agent: turn.agent,
+    response: orderedResponse(turn.response),
+    approvals: turn.approvals?.map((a) => compact({ id: a.id, approve: a.approve, reason: a.reason })),
+    results: turn.results?.map(orderedResult),
+  });
+}
+
+function orderedRequest(r: Trajectory['request']): Record<string, unknown> {
+  return compact({
+    model: r.model,
+    maxTokens: r.maxTokens,
+    temperature: r.temperature,
+    thinking: r.thinking && { budgetTokens: r.thinking.budgetTokens },
+    system: r.system,
+  });
+}
+
+function orderedTool(tool: Trajectory['tools'][number]): Record<string, unknown> {
+  return compact({ name: tool.name, untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy, digest: tool.digest });
 }
 
 function orderedResponse(r: RecordedResponse): Record<string, unknown> {

@@ -25,6 +25,8 @@ export interface Trajectory {
   request: RecordedRequest;
   /** The tools offered to the model. */
   tools: RecordedTool[];
+  /** Other agents that made turns after a handoff, each with what its requests carried. */
+  agents?: Record<string, { request: RecordedRequest; tools: RecordedTool[] }>;
   /** The user's input. */
   input: string | UserBlock[];
   /** Every reading of the run's clock (`ctx.now()`), in order, served again at replay. */
@@ -51,9 +53,19 @@ export interface RecordedTool {
 }
 
 export interface RecordedTurn {
+  /** The agent that made this turn, when it is not the starting agent (after a handoff). */
+  agent?: string;
   response: RecordedResponse;
+  /** Decisions a person made on this response's calls, when the run stopped for approval. */
+  approvals?: RecordedApproval[];
   /** The answers to this response's tool calls, in block order. */
   results?: RecordedResult[];
+}
+
+export interface RecordedApproval {
+  id: string;
+  approve: boolean;
+  reason?: string;
 }
 
 export interface RecordedResponse {
@@ -107,6 +119,8 @@ export interface RecordedUsage {
 export interface RecordedSummary {
   stopReason: string;
   turns: number;
+  /** Every transfer of the conversation, in order. */
+  handoffs?: { from: string; to: string; reason?: string; turn: number }[];
   /** Present (true) when an untrusted tool's content entered the conversation. */
   tainted?: boolean;
   taintSource?: string;

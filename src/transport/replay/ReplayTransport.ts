@@ -49,7 +49,8 @@ export class ReplayTransport implements Transport {
     const turn = ++this.#calls;
     const recorded = this.#trajectory.turns[turn - 1];
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
-    if (request.model !== this.#trajectory.request.model) throw modelChanged(this.#context, turn, this.#trajectory.request.model, request.model);
+    const expectedModel = this.#expected[turn - 1]!.model;
+    if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
     const difference = compareRequests(this.#expected[turn - 1]!, actualRequest(redactRequest(this.#redact, request)), this.#level);
     if (difference !== undefined) throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
     const response = toModelResponse(recorded.response);

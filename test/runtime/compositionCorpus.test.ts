@@ -1,0 +1,63 @@
+import { describe, expect, it, vi } from 'vitest';
+import { createTriage, issueRefund } from '../../examples/desk/agent.js';
+import { createPlanner, publishPost } from '../../examples/research/agent.js';
+import { createTreasurer, wireMoney } from '../../examples/treasury/agent.js';
+import { ScriptedTransport, loadTrajectory, reply, runTrajectory } from '../../src/index.js';
+import { join } from 'node:path';
+import { useTempDir } from '../support/tempDir.js';
+
+const tempDir = useTempDir();
+
+describe('composition and approval trajectories', () => {
+  it('replay a handoff: every turn names its agent, and the result is billing\'s', async () => {
+    const trajectory = loadTrajectory('trajectories/handoff-to-billing.yaml');
+    expect(trajectory.turns.map((t) => t.agent ?? trajectory.agent)).toEqual(['triage', 'billing', 'billing', 'billing']);
+    const { result } = await runTrajectory({ file: 'trajectories/handoff-to-billing.yaml', agent: createTriage, mode: 'replay' });
+    expect(result.agent).toBe('billing');
+    expect(result.handoffs).toMatchObject([{ from: 'triage', to: 'billing', reason: 'a refund for order A-1001' }]);
+  });
+
+  it('replay taint crossing a handoff: billing\'s refund is blocked with the attachment as its source, and never runs', async () => {
+    const refund = vi.spyOn(issueRefund, 'run');
+    const { result } = await runTrajectory({ file: 'trajectories/taint-crosses-handoff.yaml', agent: createTriage, mode: 'replay' });
+    expect(result.blocked).toMatchObject([{ tool: 'issue_refund', rule: 'taint', source: 'read_attachment' }]);
+    expect(refund).not.toHaveBeenCalled();
+    refund.mockRestore();
+  });
+
+  it('replay a researcher sub-agent whose web read taints its caller', async () => {
+    const publish = vi.spyOn(publishPost, 'run');
+    const { result } = await runTrajectory({ file: 'trajectories/researcher-taints-caller.yaml', agent: createPlanner, mode: 'replay' });
+    expect(result).toMatchObject({ tainted: true, taintSource: 'ask_researcher' });
+    expect(result.blocked).toMatchObject([{ tool: 'publish_post', rule: 'taint' }]);
+    expect(publish).not.toHaveBeenCalled();
+    publish.mockRestore();
+  });
+
+  it('replay an approval granted and one denied, applying the recorded decisions', async () => {
+    const wire = vi.spyOn(wireMoney, 'run');
+    const granted = await runTrajectory({ file: 'trajectories/approval-granted.yaml', agent: createTreasurer, mode: 'replay' });
+    expect(granted.result.stopReason).toBe('end_turn');
+    expect(wire).toHaveBeenCalledTimes(1);
+    const denied = await runTrajectory({ file: 'trajectories/approval-denied.yaml', agent: createTreasurer, mode: 'replay' });
+    expect(denied.result.blocked).toMatchObject([{ tool: 'wire_money', rule: 'approval' }]);
+    expect(wire).toHaveBeenCalledTimes(1);
+    expect(loadTrajectory('trajectories/approval-denied.yaml').turns[0]!.approvals).toEqual([
+      { id: 'toolu_s1_1', approve: false, reason: 'Globex is not an approved supplier.' },
+    ]);
+    wire.mockRestore();
+  });
+
+  it('record a run that ends suspended, and replay it to the same suspension', async () => {
+    const file = join(tempDir(), 'waiting.yaml');
+    const script = () => new ScriptedTransport([reply.toolUse('wire_money', { supplier: 'Initech', amount: 10 })]);
+    const recorded = await runTrajectory({ file, agent: createTreasurer, input: 'Pay Initech $10.', mode: 'record', transport: script });
+    expect(recorded.result.stopReason).toBe('suspended');
+    const trajectory = loadTrajectory(file);
+    expect(trajectory.summary.stopReason).toBe('suspended');
+    expect(trajectory.turns[0]!.results).toEqual([{ id: 'toolu_s1_1', tool: 'wire_money', outcome: 'suspended', content: '' }]);
+    const replayed = await runTrajectory({ file, agent: createTreasurer, mode: 'replay' });
+    expect(replayed.result.stopReason).toBe('suspended');
+    expect(replayed.result.suspension!.pending).toMatchObject([{ id: 'toolu_s1_1', tool: 'wire_money', input: { supplier: 'Initech', amount: 10 } }]);
+  });
+});
