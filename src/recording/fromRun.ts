@@ -40,7 +40,8 @@ export function fromRun(record: RunRecord): Trajectory {
       const turn = recordedTurn(response, callsOfTurn(result, i + 1));
       const approvals = result.approvals.find((a) => a.turn === i + 1);
       if (approvals !== undefined) turn.approvals = approvals.decisions.map(({ id, approve, reason }) => ({ id, approve, ...(reason === undefined ? {} : { reason }) }));
-      return agentOf(i) === record.agent.name ? turn : { agent: agentOf(i), ...turn };
+      // With more than one agent in the run, every turn names the agent that made it.
+      return result.agents.some((name) => name !== record.agent.name) ? { agent: agentOf(i), ...turn } : turn;
     }),
     summary: {
       stopReason: result.stopReason,

@@ -53,7 +53,7 @@ export interface RecordedTool {
 }
 
 export interface RecordedTurn {
-  /** The agent that made this turn, when it is not the starting agent (after a handoff). */
+  /** The agent that made this turn: present on every turn of a run with more than one agent (a handoff). */
   agent?: string;
   response: RecordedResponse;
   /** Decisions a person made on this response's calls, when the run stopped for approval. */
