@@ -36,7 +36,7 @@ export function diffTrajectories(before: Trajectory, after: Trajectory): Traject
 function meaningFirst(turn: RecordedTurn | undefined): unknown {
   if (turn === undefined) return undefined;
   const { content, stopReason, ...rest } = turn.response;
-  return { content, results: turn.results, stopReason, response: rest };
+  return { agent: turn.agent, content, approvals: turn.approvals, results: turn.results, stopReason, response: rest };
 }
 
 /** A short summary of changes, one per line: `turn 2 at response.content[0].text`. */
