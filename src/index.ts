@@ -22,6 +22,11 @@ export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime
 export type { Handoff } from './runtime/handoff.js';
 export type { RunState } from './runtime/runState.js';
 
+// Assertions without a test framework (vitest users: import 'legate/vitest').
+export { assertThat, RunAssertions } from './assert/assertThat.js';
+export { SEQUENCE_MODES, type SequenceMode } from './assert/checks.js';
+export type { LegateMatchers, RunSubject } from './assert/matchers.js';
+
 // Stores for suspended runs.
 export { STORE_SCHEMA_VERSION, StoreError, type StateStore } from './store/stateStore.js';
 export { MemoryStateStore } from './store/MemoryStateStore.js';

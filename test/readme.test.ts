@@ -1,0 +1,39 @@
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, it, vi } from 'vitest';
+
+// Runs the README's testing guide: every code block marked `<!-- tested: name -->`, with its
+// imports of 'legate' pointed at this repository's source.
+const root = resolve('.');
+const folder = join(root, '.legate-readme');
+const readme = readFileSync('README.md', 'utf8');
+const snippets = [...readme.matchAll(/<!-- tested: ([\w-]+) -->\n```ts\n([\s\S]*?)```/g)].map(([, name, code]) => ({ name: name!, code: code! }));
+
+function localised(code: string): string {
+  return code
+    .replaceAll(`from 'legate/vitest'`, `from '${root}/src/assert/vitest.ts'`)
+    .replaceAll(`import 'legate/vitest'`, `import '${root}/src/assert/vitest.ts'`)
+    .replaceAll(`from 'legate'`, `from '${root}/src/index.ts'`)
+    .replaceAll(`from './examples/`, `from '${root}/examples/`);
+}
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+describe('the README testing guide', () => {
+  it('has the three examples', () => {
+    if (snippets.map((s) => s.name).join() !== 'assertions,recording,regression') throw new Error(`found ${snippets.map((s) => s.name).join()}`);
+  });
+
+  it.each(snippets.map((s) => [s.name, s] as const))('runs the %s example', async (name, snippet) => {
+    // Offline: the recording example replays the committed file rather than going live.
+    vi.stubEnv('CI', 'true');
+    vi.stubEnv('LEGATE_MODE', '');
+    vi.spyOn(console, 'log').mockImplementation(() => undefined);
+    mkdirSync(folder, { recursive: true });
+    const file = join(folder, `${name}.ts`);
+    writeFileSync(file, localised(snippet.code));
+    await import(file);
+    vi.unstubAllEnvs();
+    vi.restoreAllMocks();
+  });
+});
