@@ -71,6 +71,7 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
     compensatedBy: declaration.compensatedBy,
     maxResultLength,
     annotations,
+    hasOwnRules: zod !== undefined,
     warnings,
     bind: binder,
     run: (args, context) => run(args, context),

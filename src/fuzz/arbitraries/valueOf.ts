@@ -1,0 +1,112 @@
+import fc from 'fast-check';
+import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+
+/** Text that has broken parsers before: zero-width, right-to-left, combining and astral characters. */
+export const AWKWARD_TEXT = ['\u200B', '\u202E', '\u0301', '😀', '\uFEFF', '\u2028', 'é', '\u0000'];
+
+/**
+ * Values a schema node accepts, as the binder reads it: every constraint the model was shown
+ * is met, so the binder must accept each one.
+ */
+export function valueOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
+  const base = nonNullValueOf(schema);
+  return Array.isArray(schema.type) ? fc.oneof(base, fc.constant(null)) : base;
+}
+
+function nonNullValueOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
+  if ('const' in schema) return fc.constant(schema.const);
+  if (Array.isArray(schema.enum)) return fc.constantFrom(...(schema.enum as unknown[]).filter((v) => v !== null));
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  switch (type) {
+    case 'string':
+      return stringOf(schema);
+    case 'integer':
+      return integerOf(schema);
+    case 'number':
+      return numberOf(schema);
+    case 'boolean':
+      return fc.boolean();
+    case 'array': {
+      const min = (schema.minItems as number | undefined) ?? 0;
+      const max = Math.min((schema.maxItems as number | undefined) ?? min + 4, min + 4);
+      return fc.array(valueOf(schema.items as PublishedSchema), { minLength: min, maxLength: max });
+    }
+    case 'object':
+      return objectOf(schema);
+    default:
+      return fc.jsonValue();
+  }
+}
+
+export function objectOf(schema: PublishedSchema): fc.Arbitrary<Record<string, unknown>> {
+  const properties = (schema.properties as Record<string, PublishedSchema> | undefined) ?? {};
+  const required = (schema.required as string[] | undefined) ?? [];
+  const record = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, valueOf(property)]));
+  return fc.record(record, { requiredKeys: required.filter((key) => key in properties) });
+}
+
+const FORMAT_VALUES: Record<string, fc.Arbitrary<string>> = {
+  email: fc.emailAddress().filter((email) => /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(email)),
+  uuid: fc.uuid(),
+  'date-time': fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
+  date: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
+  time: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 })).map(([h, m, s]) => `${pad(h)}:${pad(m)}:${pad(s)}Z`),
+  ipv4: fc.ipV4(),
+  ipv6: fc.ipV6(),
+  uri: fc.webUrl(),
+  hostname: fc.domain(),
+  duration: fc.tuple(fc.nat(99), fc.nat(59)).map(([h, m]) => `PT${h}H${m}M`),
+};
+
+function pad(n: number): string {
+  return String(n).padStart(2, '0');
+}
+
+function stringOf(schema: PublishedSchema): fc.Arbitrary<string> {
+  const min = (schema.minLength as number | undefined) ?? 0;
+  const max = (schema.maxLength as number | undefined) ?? Math.max(min, 40);
+  const fits = (text: string) => {
+    const length = [...text].length;
+    return length >= min && length <= max;
+  };
+  if (typeof schema.pattern === 'string') {
+    const pattern = new RegExp(schema.pattern, 'u');
+    return fc.stringMatching(pattern).filter(fits);
+  }
+  if (typeof schema.format === 'string' && FORMAT_VALUES[schema.format] !== undefined) return FORMAT_VALUES[schema.format]!.filter(fits);
+  const unit = fc.oneof({ weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom(...AWKWARD_TEXT) });
+  return fc.array(unit, { minLength: min, maxLength: Math.min(max, min + 40) }).map((parts) => parts.join('')).filter(fits);
+}
+
+function integerOf(schema: PublishedSchema): fc.Arbitrary<number> {
+  const { min, max } = bounds(schema, true);
+  return fc.integer({ min: Math.ceil(min), max: Math.floor(max) }).filter((n) => multipleOk(schema, n));
+}
+
+function numberOf(schema: PublishedSchema): fc.Arbitrary<number> {
+  const { min, max } = bounds(schema, false);
+  return fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: false, maxExcluded: false }).filter((n) => Number.isFinite(n) && multipleOk(schema, n));
+}
+
+function bounds(schema: PublishedSchema, integer: boolean): { min: number; max: number } {
+  const limit = integer ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
+  let min = typeof schema.minimum === 'number' ? schema.minimum : -limit;
+  let max = typeof schema.maximum === 'number' ? schema.maximum : limit;
+  if (typeof schema.exclusiveMinimum === 'number') min = Math.max(min, integer ? Math.floor(schema.exclusiveMinimum) + 1 : nextUp(schema.exclusiveMinimum));
+  if (typeof schema.exclusiveMaximum === 'number') max = Math.min(max, integer ? Math.ceil(schema.exclusiveMaximum) - 1 : nextDown(schema.exclusiveMaximum));
+  return { min, max };
+}
+
+function nextUp(n: number): number {
+  return n === 0 ? Number.MIN_VALUE : n + Math.abs(n) * Number.EPSILON;
+}
+
+function nextDown(n: number): number {
+  return n === 0 ? -Number.MIN_VALUE : n - Math.abs(n) * Number.EPSILON;
+}
+
+function multipleOk(schema: PublishedSchema, n: number): boolean {
+  if (typeof schema.multipleOf !== 'number') return true;
+  const quotient = n / schema.multipleOf;
+  return Math.abs(quotient - Math.round(quotient)) < 1e-9;
+}

@@ -1,0 +1,21 @@
+/** One property that did not hold, with what it takes to reproduce it. */
+export interface FuzzFailure {
+  property: string;
+  /** Replays the run: `{ seed, path }` to fast-check. */
+  seed: number;
+  path: string | undefined;
+  /** The shrunk input that broke the property. */
+  counterexample: unknown;
+  message: string;
+  /** For an injection failure: the trajectory written for it. */
+  trajectory?: string;
+}
+
+export interface FuzzReport {
+  target: string;
+  kind: 'tool' | 'agent';
+  cases: number;
+  failures: FuzzFailure[];
+  seconds: number;
+  casesPerSecond: number;
+}

@@ -1,0 +1,174 @@
+import fc from 'fast-check';
+import { isDeepStrictEqual } from 'node:util';
+import { isPlainObject } from '../json/jsonValue.js';
+import type { ToolUseBlock } from '../messages/types.js';
+import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';
+import type { ArgumentPath } from '../tools/binder/invalidArgument.js';
+import { describePath } from '../tools/binder/invalidArgument.js';
+import type { PublishedSchema } from '../tools/schema/prepareSchema.js';
+import type { AnyTool } from '../tools/tool.js';
+import { malformedInput, type MalformedCase } from './arbitraries/malformedInput.js';
+import { validInput } from './arbitraries/validInput.js';
+import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
+
+export interface FuzzToolOptions {
+  /** Cases per property. Default 1000. */
+  numRuns?: number;
+  /** Makes a run reproducible; printed with every failure. */
+  seed?: number;
+}
+
+/**
+ * Fuzzes a tool's binder through the runtime's own call path. Properties: the binder never
+ * throws; every malformed input is refused at the place it was broken (or an earlier one in
+ * declaration order) with a message naming that place; `run` is never invoked on a malformed
+ * input; every valid input reaches `run` with the values that were sent, defaults applied.
+ */
+export async function fuzzTool(tool: AnyTool, options: FuzzToolOptions = {}): Promise<FuzzReport> {
+  const numRuns = options.numRuns ?? 1000;
+  const seed = options.seed ?? Date.now() ^ (Math.random() * 0x7fffffff);
+  const started = performance.now();
+  const failures: FuzzFailure[] = [];
+  const harness = spyHarness(tool);
+
+  const malformed = await fc.check(
+    fc.asyncProperty(malformedInput(tool), async (broken) => {
+      const problem = await checkMalformed(tool, harness, broken);
+      if (problem !== undefined) throw new Error(problem);
+    }),
+    { numRuns, seed },
+  );
+  if (malformed.failed) failures.push(failure('malformed inputs are refused where they were broken', malformed));
+
+  const valid = await fc.check(
+    fc.asyncProperty(validInput(tool), async (input) => {
+      const problem = await checkValid(tool, harness, input);
+      if (problem !== undefined) throw new Error(problem);
+    }),
+    { numRuns: Math.max(1, Math.floor(numRuns / 4)), seed },
+  );
+  if (valid.failed) failures.push(failure('valid inputs reach run with the values sent', valid));
+
+  const seconds = (performance.now() - started) / 1000;
+  const cases = malformed.numRuns + valid.numRuns;
+  return { target: tool.name, kind: 'tool', cases, failures, seconds, casesPerSecond: cases / seconds };
+}
+
+interface Harness {
+  runs: unknown[];
+  call(input: unknown): ReturnType<typeof executeToolCall>;
+}
+
+/** The tool, its `run` replaced by a spy, called the way the runtime calls it. */
+function spyHarness(tool: AnyTool): Harness {
+  const runs: unknown[] = [];
+  const spy: AnyTool = { ...tool, run: (args: unknown) => void runs.push(args) };
+  const scope: ToolCallScope = {
+    agent: 'fuzz',
+    tools: new Map([[tool.name, spy]]),
+    turn: 1,
+    signal: new AbortController().signal,
+    now: () => new Date(0),
+    mode: 'live',
+    stub: undefined,
+    needsApproval: undefined,
+    handoffs: new Map(),
+    reportUsage: () => undefined,
+  };
+  return {
+    runs,
+    call: (input) => executeToolCall({ type: 'tool_use', id: 'toolu_fuzz', name: tool.name, input } satisfies ToolUseBlock, scope),
+  };
+}
+
+async function checkMalformed(tool: AnyTool, harness: Harness, broken: MalformedCase): Promise<string | undefined> {
+  let bound: ReturnType<AnyTool['bind']>;
+  try {
+    bound = tool.bind(broken.input);
+  } catch (error) {
+    return `the binder threw ${error instanceof Error ? error.name : typeof error} on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
+  }
+  if (bound.ok) return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was accepted`;
+  harness.runs.length = 0;
+  await harness.call(broken.input);
+  if (harness.runs.length > 0) return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
+  const { path, message } = bound.invalid;
+  if (!isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
+    return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ${describePath(path)}`;
+  }
+  if (!message.startsWith(`Tool '${tool.name}' `)) return `the refusal does not name the tool: ${message}`;
+  const place = path.length === 0 ? 'input' : describePath(path.filter((_, i) => i < path.length - (bound.invalid.code === 'unknown_argument' ? 1 : 0)));
+  if (path.length > 0 && bound.invalid.code !== 'unknown_argument' && !message.includes(place)) return `the refusal does not name ${place}: ${message}`;
+  return undefined;
+}
+
+async function checkValid(tool: AnyTool, harness: Harness, input: Record<string, unknown>): Promise<string | undefined> {
+  const sent = structuredClone(input);
+  harness.runs.length = 0;
+  const outcome = await harness.call(input);
+  if (!('call' in outcome) || outcome.call.outcome !== 'ok') {
+    const said = 'call' in outcome ? String(outcome.call.output) : 'it waited for approval';
+    // A tool's own rules (zod refinements) may refuse what the schema allows: that is theirs to decide.
+    return 'call' in outcome && outcome.call.error?.error === 'invalid_argument' && outcome.call.error.code === 'failed_rule' ? undefined : `a valid input was refused: ${said}`;
+  }
+  if (harness.runs.length !== 1) return `run was invoked ${harness.runs.length} times for one valid call`;
+  const expected = withDefaults(tool.inputSchema, sent);
+  const received = harness.runs[0];
+  // A zod schema's transforms change the values on purpose; then only the call itself is checked.
+  if (!tool.hasOwnRules && !isDeepStrictEqual(received, expected)) {
+    return `run received ${JSON.stringify(received)}, but the model sent ${JSON.stringify(sent)} (with defaults: ${JSON.stringify(expected)})`;
+  }
+  return undefined;
+}
+
+/** What the binder should hand `run`: the input, defaults filled in and nulls-for-absent dropped. */
+export function withDefaults(schema: PublishedSchema, value: unknown): unknown {
+  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (type === 'array' && Array.isArray(value)) return value.map((item) => withDefaults(schema.items as PublishedSchema, item));
+  if (type !== 'object' || !isPlainObject(value)) return value;
+  const result: Record<string, unknown> = {};
+  for (const [key, property] of Object.entries((schema.properties as Record<string, PublishedSchema> | undefined) ?? {})) {
+    const nullable = Array.isArray(property.type) || (Array.isArray(property.enum) && property.enum.includes(null));
+    const present = Object.hasOwn(value, key) && value[key] !== undefined && (value[key] !== null || nullable);
+    if (present) result[key] = withDefaults(property, value[key]);
+    else if ('default' in property) result[key] = structuredClone(property.default);
+  }
+  return result;
+}
+
+/** Whether `a` comes before `b` in declaration order (property order, then item index). */
+function isEarlier(schema: PublishedSchema, a: ArgumentPath, b: ArgumentPath): boolean {
+  const rank = (path: ArgumentPath): number[] => {
+    const ranks: number[] = [];
+    let node: PublishedSchema | undefined = schema;
+    for (const key of path) {
+      if (node === undefined) return [...ranks, Infinity];
+      if (typeof key === 'number') {
+        ranks.push(key);
+        node = node.items as PublishedSchema | undefined;
+      } else {
+        const keys = Object.keys((node.properties as Record<string, unknown> | undefined) ?? {});
+        const index = keys.indexOf(key);
+        ranks.push(index === -1 ? keys.length : index); // an unknown argument comes after all declared ones
+        node = (node.properties as Record<string, PublishedSchema> | undefined)?.[key];
+      }
+    }
+    return ranks;
+  };
+  const ra = rank(a);
+  const rb = rank(b);
+  for (let i = 0; i < Math.min(ra.length, rb.length); i++) if (ra[i] !== rb[i]) return ra[i]! < rb[i]!;
+  return ra.length < rb.length;
+}
+
+function failure<T extends [unknown]>(property: string, details: fc.RunDetails<T>): FuzzFailure {
+  const counterexample = details.counterexample?.[0];
+  const error = details.errorInstance;
+  return {
+    property,
+    seed: details.seed,
+    path: details.counterexamplePath ?? undefined,
+    counterexample,
+    message: error instanceof Error ? error.message : String(error),
+  };
+}

@@ -1,0 +1,5 @@
+// legate/fuzz: fast-check arbitraries from tool schemas, and the fuzzers built on them.
+export { validInput } from './arbitraries/validInput.js';
+export { malformedInput, type MalformedCase, type Malformation } from './arbitraries/malformedInput.js';
+export { fuzzTool, withDefaults, type FuzzToolOptions } from './fuzzTool.js';
+export type { FuzzFailure, FuzzReport } from './fuzzReport.js';
