@@ -3,3 +3,5 @@ export { validInput } from './arbitraries/validInput.js';
 export { malformedInput, type MalformedCase, type Malformation } from './arbitraries/malformedInput.js';
 export { fuzzTool, withDefaults, type FuzzToolOptions } from './fuzzTool.js';
 export type { FuzzFailure, FuzzReport } from './fuzzReport.js';
+export { fuzzInjection, type FuzzInjectionOptions } from './fuzzInjection.js';
+export { INJECTION_TEMPLATES, payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';

@@ -5,6 +5,7 @@ import type { Agent } from '../runtime/Agent.js';
 import type { ApprovalDecision } from '../runtime/resume.js';
 import type { Suspension } from '../runtime/suspension.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { ToolStub } from '../runtime/executeToolCall.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
 import { RecordingTransport } from '../transport/recording/RecordingTransport.js';
@@ -13,6 +14,7 @@ import type { Transport } from '../transport/transport.js';
 import { diffTrajectories, summarizeChanges, type TrajectoryChange } from '../trajectory/diffTrajectories.js';
 import type { MatchLevel } from '../trajectory/matchRequest.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
+import { expectationFailed } from '../trajectory/divergence.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { fromRun } from './fromRun.js';
 import { resolveMode, type RecordingMode } from './mode.js';
@@ -42,8 +44,10 @@ export interface TrajectoryRunOptions {
   redactions?: readonly Redaction[];
   /** Patterns beyond the built-in ones that must never be saved. */
   secrets?: readonly (RegExp | string)[];
-  /** Serve recorded tool results instead of running the tools: all (`true`) or the named ones. */
+  /** Serve recorded tool results instead of running the tools: all (`true`) or the named ones. Default: the file's `serve`. */
   serveToolResults?: true | readonly string[];
+  /** When recording: answers calls in place of the tools (a fuzzer planting outputs). */
+  toolStub?: ToolStub;
   /** The command that re-records this file, quoted in divergence messages. */
   rerecord?: string;
   /** Told what changed when a recording replaces one that differed. Default: standard error; false: silent. */
@@ -84,11 +88,12 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
 async function replay(options: TrajectoryRunOptions, rerecord: string): Promise<TrajectoryRun> {
   const trajectory = loadTrajectory(options.file, `Record it first: ${rerecord}`);
   const context = { file: options.file, rerecord };
-  const transport = new ReplayTransport(trajectory, { file: options.file, match: options.match ?? 'exact', redact: createRedactor(options.redactions ?? []), rerecord });
+  const transport = new ReplayTransport(trajectory, { file: options.file, match: options.match ?? trajectory.match ?? 'exact', redact: createRedactor(options.redactions ?? []), rerecord });
   const agent = options.agent(transport);
+  const serve = options.serveToolResults ?? trajectory.serve;
   const runOptions = {
     clock: recordedClock(trajectory),
-    ...(options.serveToolResults === undefined ? {} : { toolStub: servedResults(trajectory, options.serveToolResults, context) }),
+    ...(serve === undefined ? {} : { toolStub: servedResults(trajectory, serve, context) }),
   };
   let result = await agent.run(trajectory.input, runOptions);
   // A recorded decision resumes the run where the recording did; none means it ended suspended.
@@ -96,6 +101,7 @@ async function replay(options: TrajectoryRunOptions, rerecord: string): Promise<
     result = await agent.resume(result.suspension!, { ...runOptions, approve: decisions });
   }
   transport.assertDone();
+  checkExpectations(trajectory, result, context);
   return { mode: 'replay', file: options.file, result, trajectory };
 }
 
@@ -106,9 +112,10 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   const agent = options.agent(transport);
   const clock = recordingClock(agent.clock);
   const recordedAt = new Date();
-  let result = await agent.run(input, { clock: clock.now });
+  const stub = options.toolStub === undefined ? {} : { toolStub: options.toolStub };
+  let result = await agent.run(input, { clock: clock.now, ...stub });
   while (result.stopReason === 'suspended' && options.approve !== undefined) {
-    result = await agent.resume(result.suspension!, { clock: clock.now, approve: await options.approve(result.suspension!) });
+    result = await agent.resume(result.suspension!, { clock: clock.now, approve: await options.approve(result.suspension!), ...stub });
   }
   if (transport.exchanges.length === 0) throw new Error(`The run made no model call, so there is nothing to record in ${options.file}.`);
   const trajectory = fromRun({
@@ -136,6 +143,15 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   return run;
 }
 
+/** A recording's own expectations: calls that must be blocked (a fuzz finding's regression test). */
+function checkExpectations(trajectory: Trajectory, result: AgentResult, context: { file: string; rerecord: string }): void {
+  for (const expected of trajectory.expect?.blocked ?? []) {
+    const call = result.toolCalls.find((c) => c.id === expected.id);
+    const ok = call !== undefined && call.outcome === 'blocked' && (expected.rule === undefined || call.rule === expected.rule);
+    if (!ok) throw expectationFailed(context, call?.turn ?? 0, expected.id, expected.tool, expected.rule, call === undefined ? 'never called' : `${call.outcome}${call.rule === undefined ? '' : ` by ${call.rule}`}`);
+  }
+}
+
 /** The decisions recorded for the turn a replayed run stopped on, bound to the live pending calls. */
 function recordedDecisions(trajectory: Trajectory, result: AgentResult): ApprovalDecision[] | undefined {
   const suspension = result.suspension;
@@ -149,7 +165,7 @@ function recordedDecisions(trajectory: Trajectory, result: AgentResult): Approva
 }
 
 /** Every tool of an agent and of the agents it can hand off to, for their safety flags. */
-function toolsOf(agent: Agent, seen = new Set<Agent>()): AnyTool[] {
+export function toolsOf(agent: Agent, seen = new Set<Agent>()): AnyTool[] {
   if (seen.has(agent)) return [];
   seen.add(agent);
   return [...agent.tools, ...agent.handoffs.flatMap((handoff) => toolsOf(handoff.agent, seen))];

@@ -4,6 +4,7 @@ import type { Message, UserBlock } from '../messages/types.js';
 import { isAuthorized, type Authorizer } from '../guard/authorization.js';
 import { compileRules, type ToolFacts } from '../guard/guardContext.js';
 import { initialGuardState } from '../guard/guardState.js';
+import type { Rule } from '../guard/rules.js';
 import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
@@ -56,6 +57,8 @@ export class Agent {
   readonly tools: readonly AnyTool[];
   /** The agents this one can hand the conversation to. */
   readonly handoffs: readonly HandoffTarget[];
+  /** Its tool contracts, as declared. */
+  readonly rules: readonly Rule[];
   /** Non-fatal findings about the tools (e.g. a missing description), also emitted as process warnings. */
   readonly warnings: readonly ToolDeclarationWarning[];
   /** The clock tools read through `ctx.now()`. */
@@ -71,6 +74,7 @@ export class Agent {
     this.#tools = tools;
     this.tools = [...tools.values()];
     this.handoffs = handoffTools.map((h) => h.target);
+    this.rules = [...(options.rules ?? [])];
     this.warnings = this.tools.flatMap((tool) => tool.warnings);
     for (const warning of this.warnings) warnOnce(warning);
     const clock = options.clock;

@@ -1,6 +1,6 @@
 import { quoteValue } from '../json/describeValue.js';
 
-export type DivergenceKind = 'request' | 'model_changed' | 'extra_call' | 'unused_turns' | 'missing_tool_result';
+export type DivergenceKind = 'request' | 'model_changed' | 'extra_call' | 'unused_turns' | 'missing_tool_result' | 'expectation';
 
 /**
  * A replayed run did something the recording did not. Carries `expected` and `actual`, so a
@@ -76,6 +76,11 @@ function contrast(expected: unknown, actual: unknown): [string, string] {
     return `${start > 0 ? '…' : ''}${window}${start + WINDOW < text.length ? '…' : ''}`;
   };
   return [cut(expected), cut(actual)];
+}
+
+export function expectationFailed(context: DivergenceContext, turn: number, id: string, tool: string, rule: string | undefined, outcome: string): TrajectoryDivergenceError {
+  const detail = `the recording expects call ${id} ('${tool}') to be blocked${rule === undefined ? '' : ` by rule '${rule}'`}, but today's code let it through (${outcome}).`;
+  return new TrajectoryDivergenceError('expectation', context.file, turn, undefined, `blocked${rule === undefined ? '' : ` (${rule})`}`, outcome, context.rerecord, detail);
 }
 
 function show(value: unknown): string {

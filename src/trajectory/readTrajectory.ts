@@ -56,6 +56,21 @@ export function readTrajectory(document: unknown): Trajectory {
   if (sdk !== undefined) trajectory.sdk = sdk;
   const clock = root.optional('clock')?.list().map((reading) => reading.string());
   if (clock !== undefined) trajectory.clock = clock;
+  const match = root.optional('match')?.oneOf(['exact', 'structure', 'shape'] as const);
+  if (match !== undefined) trajectory.match = match;
+  const serve = root.optional('serve')?.list().map((name) => name.string());
+  if (serve !== undefined) trajectory.serve = serve;
+  const expectations = root.optional('expect');
+  if (expectations !== undefined) {
+    trajectory.expect = {
+      blocked: expectations.get('blocked').list().map((entry) => {
+        const blocked: { id: string; tool: string; rule?: string } = { id: entry.get('id').string(), tool: entry.get('tool').string() };
+        const rule = entry.optional('rule')?.string();
+        if (rule !== undefined) blocked.rule = rule;
+        return blocked;
+      }),
+    };
+  }
   const agents = root.optional('agents');
   if (agents !== undefined) {
     trajectory.agents = Object.fromEntries(

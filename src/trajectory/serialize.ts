@@ -46,6 +46,9 @@ function ordered(t: Trajectory): Record<string, unknown> {
       Object.fromEntries(Object.entries(t.agents).map(([name, agent]) => [name, { request: orderedRequest(agent.request), tools: agent.tools.map(orderedTool) }])),
     input: t.input,
     clock: t.clock,
+    match: t.match,
+    serve: t.serve,
+    expect: t.expect && { blocked: t.expect.blocked.map((b) => compact({ id: b.id, tool: b.tool, rule: b.rule })) },
     turns: t.turns.map(orderedTurn),
     summary: compact({
       stopReason: t.summary.stopReason,

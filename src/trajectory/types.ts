@@ -31,6 +31,12 @@ export interface Trajectory {
   input: string | UserBlock[];
   /** Every reading of the run's clock (`ctx.now()`), in order, served again at replay. */
   clock?: string[];
+  /** The match level a replay uses unless told otherwise (a fuzz finding uses `structure`). */
+  match?: 'exact' | 'structure' | 'shape';
+  /** Tools whose recorded results a replay serves instead of running them (a fuzz finding's planted outputs). */
+  serve?: string[];
+  /** What a replay must also see: calls that must be blocked (a fuzz finding's regression). */
+  expect?: { blocked: { id: string; tool: string; rule?: string }[] };
   turns: RecordedTurn[];
   summary: RecordedSummary;
 }
