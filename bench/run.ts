@@ -1,4 +1,5 @@
 import { benchBinder } from './binder.bench.js';
+import { benchFuzz } from './fuzz.bench.js';
 import { benchGuard } from './guard.bench.js';
 import { benchReplay } from './replay.bench.js';
 
@@ -8,3 +9,5 @@ console.log('');
 benchGuard();
 console.log('');
 await benchReplay();
+console.log('');
+await benchFuzz();

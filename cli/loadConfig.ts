@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { LegateConfig } from '../src/index.js';
+import { importModule } from './importModule.js';
 
 export const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
 
@@ -22,17 +22,12 @@ export async function loadConfig(explicit: string | undefined, cwd = process.cwd
         `  import { defineConfig } from 'legate';\n  export default defineConfig({ agents: { support: (transport) => createSupportAgent(transport) } });`,
     );
   }
-  const module = (/\.m?ts$/.test(file) ? await importTypeScript(file) : await import(pathToFileURL(file).href)) as { default?: unknown };
+  const module = await importModule(file);
   return { file, config: checkConfig(unwrapDefault(module.default), file) };
 }
 
-async function importTypeScript(file: string): Promise<unknown> {
-  const { tsImport } = await import('tsx/esm/api');
-  return tsImport(pathToFileURL(file).href, import.meta.url);
-}
-
-/** A config compiled as CommonJS (no `"type": "module"` nearby) arrives as `{ default: config }`. */
-function unwrapDefault(exported: unknown): unknown {
+/** A module compiled as CommonJS (no `"type": "module"` nearby) arrives as `{ default: config }`. */
+export function unwrapDefault(exported: unknown): unknown {
   const inner = (exported as { default?: unknown } | undefined)?.default;
   return (exported as { agents?: unknown } | undefined)?.agents === undefined && inner !== undefined ? inner : exported;
 }

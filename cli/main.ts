@@ -2,6 +2,7 @@ import { TrajectoryFormatError, TrajectoryNotFoundError } from '../src/index.js'
 import { legateVersion } from '../src/version.js';
 import { demo, demoHelp } from './commands/demo.js';
 import { diff, diffHelp } from './commands/diff.js';
+import { fuzz, fuzzHelp } from './commands/fuzz.js';
 import { replay, replayHelp } from './commands/replay.js';
 import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
@@ -19,6 +20,7 @@ const COMMANDS: Record<string, Command> = {
   show: { summary: 'print a trajectory as a readable timeline', help: showHelp, run: show },
   diff: { summary: 'show how two trajectories differ, turn by turn', help: diffHelp, run: diff },
   validate: { summary: 'check trajectory files against the format, with file:line:column', help: validateHelp, run: validate },
+  fuzz: { summary: 'fuzz the tools and agents a module exports; exit 1 on any finding', help: fuzzHelp, run: fuzz },
   demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: demo },
 };
 

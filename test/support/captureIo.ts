@@ -11,6 +11,7 @@ export function captureIo(cwd = process.cwd()): CliIo & { stdout: string[]; stde
     out: (text) => void stdout.push(text),
     err: (text) => void stderr.push(text),
     paint: (_style, text) => text,
+    status: () => undefined,
     text: () => [...stdout, ...stderr].join('\n'),
   };
 }

@@ -1,0 +1,88 @@
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { fuzzInjection, fuzzTool, type FuzzReport } from '../../src/fuzz/index.js';
+import { isDefinedTool, type AgentFactory, type AnyTool } from '../../src/index.js';
+import { toolsOf } from '../../src/recording/runTrajectory.js';
+import { ScriptedTransport } from '../../src/transport/scripted/ScriptedTransport.js';
+import { importModule } from '../importModule.js';
+import type { CliIo } from '../io.js';
+import { unwrapDefault } from '../loadConfig.js';
+
+export const fuzzHelp = `legate fuzz <module...> [--runs N] [--seed N] [--out folder]
+
+Fuzzes what the modules export: fuzzTool over every tool (exported, or a tool of an exported
+agent), and fuzzInjection over every agent factory (an 'agents' export, or a config's default
+export, as legate.config.ts has). Prints a summary table; exits 1 on any finding. A failing
+injection case is written as a trajectory (default folder trajectories/fuzz), which
+'legate replay' then runs as a regression test.`;
+
+export async function fuzz(args: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { runs: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+  if (positionals.length === 0) {
+    io.err(`legate fuzz: give a module to fuzz, e.g. legate fuzz legate.config.ts`);
+    return 2;
+  }
+  const runs = values.runs === undefined ? 500 : Number(values.runs);
+  const seed = values.seed === undefined ? undefined : Number(values.seed);
+  if (!Number.isSafeInteger(runs) || runs < 1 || (seed !== undefined && !Number.isSafeInteger(seed))) {
+    io.err(`legate fuzz: --runs must be a whole number of at least 1 and --seed a whole number, but they were ${values.runs ?? '(default)'} and ${values.seed ?? '(random)'}.`);
+    return 2;
+  }
+  const { tools, agents } = await collectTargets(positionals.map((p) => resolve(io.cwd, p)));
+  const targets = [...tools.map((tool) => ({ label: tool.name, run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }) })), ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, { numRuns: Math.max(1, Math.floor(runs / 5)), ...(seed === undefined ? {} : { seed }), ...(values.out === undefined ? {} : { out: values.out }) }) }))];
+  const reports: FuzzReport[] = [];
+  for (const [i, target] of targets.entries()) {
+    progress(io, i, targets.length, target.label);
+    reports.push(await target.run());
+  }
+  progress(io, targets.length, targets.length, 'done');
+  io.out(table(reports));
+  for (const report of reports) {
+    for (const failure of report.failures) {
+      io.out(`\n${io.paint('red', `✗ ${report.target}`)}: ${failure.message}`);
+      io.out(`  property: ${failure.property}`);
+      io.out(`  reproduce: seed ${failure.seed}${failure.path === undefined ? '' : `, path ${failure.path}`}`);
+      io.out(`  shrunk counterexample: ${JSON.stringify(failure.counterexample)}`);
+      if (failure.trajectory !== undefined) io.out(`  written to ${failure.trajectory}; 'legate replay ${failure.trajectory}' checks the fix`);
+    }
+  }
+  return reports.some((r) => r.failures.length > 0) ? 1 : 0;
+}
+
+async function collectTargets(files: string[]): Promise<{ tools: AnyTool[]; agents: Map<string, AgentFactory> }> {
+  const tools = new Map<string, AnyTool>();
+  const agents = new Map<string, AgentFactory>();
+  for (const file of files) {
+    const module = await importModule(file);
+    const config = unwrapDefault(module.default) as { agents?: Record<string, unknown> } | undefined;
+    const factories = { ...(config?.agents ?? {}), ...((module.agents as Record<string, unknown> | undefined) ?? {}) };
+    for (const [name, factory] of Object.entries(factories)) if (typeof factory === 'function') agents.set(name, factory as AgentFactory);
+    for (const value of Object.values(module)) if (looksLikeTool(value)) tools.set(value.name, value);
+  }
+  for (const factory of agents.values()) for (const tool of toolsOf(factory(new ScriptedTransport([])))) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  return { tools: [...tools.values()], agents };
+}
+
+/** A defined tool, or an object shaped like one (a test fixture wrapping a tool's binder). */
+function looksLikeTool(value: unknown): value is AnyTool {
+  if (isDefinedTool(value)) return true;
+  const tool = value as Partial<AnyTool> | null;
+  return typeof tool === 'object' && tool !== null && typeof tool.name === 'string' && typeof tool.bind === 'function' && typeof tool.run === 'function' && typeof tool.inputSchema === 'object';
+}
+
+function progress(io: CliIo, done: number, total: number, label: string): void {
+  if (!io.interactive) return;
+  const width = 24;
+  const filled = Math.round((done / Math.max(total, 1)) * width);
+  io.status(`[${'#'.repeat(filled)}${'.'.repeat(width - filled)}] ${done}/${total} ${label}`);
+}
+
+function table(reports: FuzzReport[]): string {
+  const rows = reports.map((r) => [r.target, r.kind, String(r.cases), String(r.failures.length), Math.round(r.casesPerSecond).toLocaleString('en-US')]);
+  const header = ['target', 'kind', 'cases', 'failures', 'cases/s'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
+  const line = (cells: string[]) => cells.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ');
+  const failures = reports.reduce((sum, r) => sum + r.failures.length, 0);
+  const cases = reports.reduce((sum, r) => sum + r.cases, 0);
+  return [line(header), ...rows.map(line), '', `${reports.length} targets, ${cases} cases: ${failures === 0 ? 'no findings' : `${failures} finding${failures === 1 ? '' : 's'}`}`].join('\n');
+}
