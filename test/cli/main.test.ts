@@ -16,7 +16,7 @@ describe('the legate command', () => {
   it('names the commands when given one it does not know, and exits 2', async () => {
     const io = capture();
     expect(await main(['replya'], io)).toBe(2);
-    expect(io.stderr.join('\n')).toBe(`legate: 'replya' is not a command. The commands are: replay, show, diff, validate, demo. Run 'legate --help' for more.`);
+    expect(io.stderr.join('\n')).toBe(`legate: 'replya' is not a command. The commands are: replay, show, diff, validate, fuzz, demo. Run 'legate --help' for more.`);
   });
 
   it('prints usage with --help and the version with --version', async () => {
