@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 
-/** Text that has broken parsers before: zero-width, right-to-left, combining and astral characters. */
-export const AWKWARD_TEXT = ['\u200B', '\u202E', '\u0301', '😀', '\uFEFF', '\u2028', 'é', '\u0000'];
+/** Text that has broken parsers before: zero-width, right-to-left, combining, astral and lone surrogate characters. */
+export const AWKWARD_TEXT = ['\u200B', '\u202E', '\u0301', '😀', '\uFEFF', '\u2028', 'é', '\u0000', '\uD800', '\uDFFF'];
 
 /**
  * Values a schema node accepts, as the binder reads it: every constraint the model was shown
@@ -75,7 +75,10 @@ function stringOf(schema: PublishedSchema): fc.Arbitrary<string> {
   }
   if (typeof schema.format === 'string' && FORMAT_VALUES[schema.format] !== undefined) return FORMAT_VALUES[schema.format]!.filter(fits);
   const unit = fc.oneof({ weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom(...AWKWARD_TEXT) });
-  return fc.array(unit, { minLength: min, maxLength: Math.min(max, min + 40) }).map((parts) => parts.join('')).filter(fits);
+  const ordinary = fc.array(unit, { minLength: min, maxLength: Math.min(max, min + 40) }).map((parts) => parts.join(''));
+  // Now and then a very long text, as long as the schema allows.
+  const long = fc.constantFrom('x', '😀', '\u202E').map((c) => c.repeat(Math.max(min, Math.min(max, 20_000))));
+  return fc.oneof({ weight: 20, arbitrary: ordinary }, { weight: 1, arbitrary: long }).filter(fits);
 }
 
 function integerOf(schema: PublishedSchema): fc.Arbitrary<number> {
