@@ -1,24 +1,6 @@
 import { createAssistant } from '../examples/payments/agent.js';
-import { defineTool } from '../src/index.js';
+import { placeOrder } from './placeOrder.js';
 import { fuzzInjection, fuzzTool } from '../src/fuzz/index.js';
-
-/** The same 5-argument tool the binder benchmark uses. */
-const placeOrder = defineTool({
-  name: 'place_order',
-  description: 'Places an order.',
-  input: {
-    type: 'object',
-    properties: {
-      customer: { type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Za-z0-9_-]+$' },
-      amount: { type: 'number', exclusiveMinimum: 0, maximum: 10000 },
-      quantity: { type: 'integer', minimum: 1, maximum: 100 },
-      currency: { type: 'string', enum: ['EUR', 'USD', 'GBP'] },
-      tags: { type: 'array', items: { type: 'string', maxLength: 20 }, maxItems: 5 },
-    },
-    required: ['customer', 'amount', 'quantity', 'currency'],
-  },
-  run: () => 'ok',
-});
 
 export async function benchFuzz(): Promise<void> {
   await fuzzTool(placeOrder, { numRuns: 500, seed: 1 }); // warm-up

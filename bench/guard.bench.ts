@@ -1,7 +1,8 @@
-import { decideBatch, defineTool, initialGuardState, rules, type GuardState, type ToolFacts } from '../src/index.js';
+import { decideBatch, initialGuardState, rules, type GuardState, type ToolFacts } from '../src/index.js';
 import { compileRules } from '../src/guard/guardContext.js';
 import { applyOutcomes } from '../src/guard/applyOutcomes.js';
 import { measure } from './harness.js';
+import { placeOrder, validOrder } from './placeOrder.js';
 
 /** A support desk's worth of tools and rules: what the guard checks on every call. */
 const facts = new Map<string, ToolFacts>([
@@ -16,31 +17,13 @@ const visible = [...facts.keys()];
 const state: GuardState = { ...initialGuardState(), successes: { verify_identity: 1 }, attempts: { send_email: 1 } };
 const call = [{ id: 'toolu_1', name: 'refund_payment' }];
 
-const placeOrder = defineTool({
-  name: 'place_order',
-  description: 'Places an order.',
-  input: {
-    type: 'object',
-    properties: {
-      customer: { type: 'string', minLength: 1, maxLength: 64 },
-      amount: { type: 'number', exclusiveMinimum: 0 },
-      quantity: { type: 'integer', minimum: 1, maximum: 100 },
-      currency: { type: 'string', enum: ['EUR', 'USD'] },
-      note: { type: 'string' },
-    },
-    required: ['customer', 'amount', 'quantity', 'currency'],
-  },
-  run: () => 'ok',
-});
-const order = { customer: 'acme', amount: 10, quantity: 2, currency: 'EUR', note: 'rush' };
-
 export function benchGuard(): void {
   if (decideBatch(call, { state, rules: compiled, tools: facts, visible })[0] !== undefined) throw new Error('the benchmarked call must be allowed');
   const guard = measure('guard: decide + update state', () => {
     const decision = decideBatch(call, { state, rules: compiled, tools: facts, visible });
     return applyOutcomes(state, [{ id: 'toolu_1', name: 'refund_payment', allowed: decision[0] === undefined, succeeded: true }], 2, facts, compiled) !== state;
   });
-  const binder = measure('binder, 5-argument tool (same run)', () => placeOrder.bind(order).ok);
+  const binder = measure('binder, 5-argument tool (same run)', () => placeOrder.bind(validOrder).ok);
   const micro = (opsPerSecond: number) => (1e6 / opsPerSecond).toFixed(3);
   console.log('Guard pipeline, per tool call (5 checks, 3 rules, 5 tools)');
   console.log(`  ${guard.name.padEnd(34)} ${micro(guard.opsPerSecond).padStart(8)} µs/call`);

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describeValue } from '../json/describeValue.js';
 import type { Message, UserBlock } from '../messages/types.js';
-import { isAuthorized, type Authorizer } from '../guard/authorization.js';
+import { isAuthorized } from '../guard/authorization.js';
 import { compileRules, type ToolFacts } from '../guard/guardContext.js';
 import { initialGuardState } from '../guard/guardState.js';
 import type { Rule } from '../guard/rules.js';
@@ -217,4 +217,3 @@ function warnOnce(warning: ToolDeclarationWarning): void {
   process.emitWarning(warning.message, { type: 'LegateWarning', code: `LEGATE_${warning.code.toUpperCase()}` });
 }
 
-export type { Authorizer };

@@ -65,4 +65,3 @@ export function toResult(state: RunState, agent: string, stopReason: StopReason,
   };
 }
 
-export { emptyUsage };
