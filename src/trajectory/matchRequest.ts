@@ -84,9 +84,28 @@ export interface ComparableRequest {
   messages: Message[];
 }
 
-/** The first difference between the recorded and the live request at a match level. */
-export function compareRequests(expected: ComparableRequest, actual: ComparableRequest, level: MatchLevel): Difference | undefined {
-  return firstDifference(project(expected, level), project(actual, level));
+/**
+ * The first difference between the recorded and the live request at a match level. `verified`
+ * remembers the messages already found equal on an earlier turn: each turn's conversation
+ * repeats the last one's, and the runtime never changes a message once sent, so a pair of
+ * messages compared once need not be walked again (it keeps a replay linear in its length).
+ */
+export function compareRequests(expected: ComparableRequest, actual: ComparableRequest, level: MatchLevel, verified?: WeakMap<object, object>): Difference | undefined {
+  if (level !== 'exact' || verified === undefined) return firstDifference(project(expected, level), project(actual, level));
+  const { messages: expectedMessages, ...expectedRest } = expected;
+  const { messages: actualMessages, ...actualRest } = actual;
+  const headDifference = firstDifference(expectedRest, actualRest);
+  if (headDifference !== undefined) return headDifference;
+  const length = Math.max(expectedMessages.length, actualMessages.length);
+  for (let i = 0; i < length; i++) {
+    const e = expectedMessages[i];
+    const a = actualMessages[i];
+    if (e !== undefined && a !== undefined && verified.get(e) === a) continue;
+    const difference = firstDifference(e, a, `messages[${i}]`);
+    if (difference !== undefined) return difference;
+    if (e !== undefined && a !== undefined) verified.set(e, a);
+  }
+  return undefined;
 }
 
 function project(request: ComparableRequest, level: MatchLevel): unknown {

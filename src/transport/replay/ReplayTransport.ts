@@ -28,6 +28,7 @@ export class ReplayTransport implements Transport {
   readonly #redact: <T>(value: T) => T;
   readonly #context: DivergenceContext;
   readonly #expected: ComparableRequest[];
+  readonly #verified = new WeakMap<object, object>();
   #calls = 0;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
@@ -51,7 +52,7 @@ export class ReplayTransport implements Transport {
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
     const expectedModel = this.#expected[turn - 1]!.model;
     if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
-    const difference = compareRequests(this.#expected[turn - 1]!, actualRequest(redactRequest(this.#redact, request)), this.#level);
+    const difference = compareRequests(this.#expected[turn - 1]!, actualRequest(redactRequest(this.#redact, request)), this.#level, this.#verified);
     if (difference !== undefined) throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
     const response = toModelResponse(recorded.response);
     response.content.forEach((block, index) => {
