@@ -12,6 +12,10 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
   lines.push(`${paint('dim', gutter('user'))}${preview(typeof trajectory.input === 'string' ? trajectory.input : JSON.stringify(trajectory.input))}`);
   trajectory.turns.forEach((turn, i) => {
     let label = gutter(`turn ${i + 1}`);
+    if (turn.agent !== undefined) {
+      lines.push(`${paint('cyan', label)}${paint('bold', `[${turn.agent}]`)}`);
+      label = gutter('');
+    }
     const emit = (text: string) => {
       lines.push(`${paint('cyan', label)}${text}`);
       label = gutter('');
@@ -19,6 +23,8 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
     for (const block of turn.response.content) {
       emit(describeBlock(block, paint));
       if ('toolUse' in block) {
+        const decision = turn.approvals?.find((a) => a.id === block.toolUse.id);
+        if (decision !== undefined) emit(`  ${paint('yellow', decision.approve ? '⏸ approved by a person' : '⏸ denied by a person')}${decision.reason === undefined ? '' : paint('dim', `: ${decision.reason}`)}`);
         const result = turn.results?.find((r) => r.id === block.toolUse.id);
         if (result !== undefined) emit(`  ${describeResult(result, paint)}`);
       }
@@ -26,6 +32,7 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
     emit(paint('dim', `${turn.response.stopReason ?? 'no stop reason'} · ${describeUsage(turn.response.usage)}`));
   });
   const { summary } = trajectory;
+  for (const handoff of summary.handoffs ?? []) lines.push(paint('dim', `handoff in turn ${handoff.turn}: ${handoff.from} → ${handoff.to}${handoff.reason === undefined ? '' : ` (${handoff.reason})`}`));
   lines.push(paint('bold', `${summary.stopReason} · ${summary.turns} turn${summary.turns === 1 ? '' : 's'} · ${describeUsage(summary.usage)}`));
   return lines.join('\n');
 }
@@ -41,7 +48,7 @@ function describeBlock(block: RecordedBlock, paint: Paint): string {
 function describeResult(result: RecordedResult, paint: Paint): string {
   const content = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
   if (result.outcome === 'ok') return `${paint('green', '✓ ok')} ${preview(content)}`;
-  const facts = [result.code, result.argument === undefined ? undefined : `argument ${result.argument}`, result.errorClass].filter((f) => f !== undefined);
+  const facts = [result.rule, result.source === undefined ? undefined : `source ${result.source}`, result.code, result.argument === undefined ? undefined : `argument ${result.argument}`, result.errorClass].filter((f) => f !== undefined);
   const colour = result.outcome === 'error' || result.outcome === 'blocked' ? 'red' : 'yellow';
   return `${paint(colour, `✗ ${result.outcome}`)}${facts.length > 0 ? paint('dim', ` (${facts.join(', ')})`) : ''} ${preview(content)}`;
 }

@@ -100,3 +100,17 @@ describe('legate show and diff', () => {
     expect(await main(['diff', 'trajectories/refusal.yaml', 'trajectories/refusal.yaml'], same)).toBe(0);
   });
 });
+
+describe('legate show on safety and composition trajectories', () => {
+  it('shows each turn\'s agent, the rule and source of a refusal, a person\'s decision, and the handoffs', async () => {
+    const io = capture();
+    expect(await main(['show', 'trajectories/taint-crosses-handoff.yaml'], io)).toBe(0);
+    const text = io.text();
+    expect(text).toContain('[billing]');
+    expect(text).toContain('✗ blocked (taint, source read_attachment)');
+    expect(text).toContain('handoff in turn 2: triage → billing (refund request with a receipt)');
+    const denied = capture();
+    await main(['show', 'trajectories/approval-denied.yaml'], denied);
+    expect(denied.text()).toContain('⏸ denied by a person: Globex is not an approved supplier.');
+  });
+});
