@@ -105,10 +105,14 @@ export class Agent {
    * when a decision was given for other arguments.
    */
   async resume(suspension: Suspension, options: ResumeOptions): Promise<AgentResult> {
-    const decisions = checkResume(suspension, this.name, options.approve, options.reason);
+    // A run may have stopped after a handoff: the agent then in charge continues it, on this
+    // agent's transport, as the transfer did.
+    const inCharge = reachableAgent(this, suspension.agent) ?? this;
+    const decisions = checkResume(suspension, inCharge.name, options.approve, options.reason);
     const claimed = options.store === undefined ? claimHere(suspension.id) : await options.store.claim(suspension.runId, suspension.id);
     if (!claimed) throw new SuspensionError('already_resumed', `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`);
-    return this.#withSignal(options, (signal, log) => continueRun(this.#runConfig(options), suspension, decisions, signal, log));
+    const config = inCharge === this ? this.#runConfig(options) : { ...inCharge.#runConfig(options), transport: this.#options.transport, maxHandoffs: this.#runConfig().maxHandoffs };
+    return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log));
   }
 
   /**
@@ -189,6 +193,18 @@ export class SubAgentSuspendedError extends Error {
   constructor(readonly agent: string) {
     super(`Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside its caller's tool call.`);
   }
+}
+
+/** The agent of that name among this one and those it can hand off to. */
+function reachableAgent(agent: Agent, name: string, seen = new Set<Agent>()): Agent | undefined {
+  if (seen.has(agent)) return undefined;
+  seen.add(agent);
+  if (agent.name === name) return agent;
+  for (const handoff of agent.handoffs) {
+    const found = reachableAgent(handoff.agent, name, seen);
+    if (found !== undefined) return found;
+  }
+  return undefined;
 }
 
 /** Whether an agent, or any agent it can reach by handoff, has a tool with the property. */

@@ -122,3 +122,20 @@ describe('handoffs', () => {
     );
   });
 });
+
+describe('approval after a handoff', () => {
+  it('is resumed through the starting agent: the agent in charge continues, on the run\'s transport', async () => {
+    const wired = vi.fn(() => 'wired');
+    const wire = defineTool({ name: 'wire', description: 'Wires.', privileged: true, input: noInput, run: wired });
+    const treasury = new Agent({ name: 'treasury', model, tools: [wire], transport: new ScriptedTransport([]), approvalRequired: (tool) => tool.privileged });
+    const script = new ScriptedTransport([reply.toolUse('handoff_to_treasury', {}), reply.toolUse('wire', {}), reply.text('Wired.')]);
+    const front = new Agent({ name: 'front', model, transport: script, handoffs: [{ name: 'treasury', agent: treasury, description: 'Pays.' }] });
+    const suspended = await front.run('pay');
+    expect(suspended).toMatchObject({ stopReason: 'suspended', agent: 'treasury' });
+    expect(suspended.suspension!.agent).toBe('treasury');
+    const result = await front.resume(suspended.suspension!, { approve: true });
+    expect(result).toMatchObject({ stopReason: 'end_turn', agent: 'treasury', text: 'Wired.' });
+    expect(wired).toHaveBeenCalledTimes(1);
+    expect(script.requests).toHaveLength(3);
+  });
+});
