@@ -108,10 +108,11 @@ export class Agent {
     // A run may have stopped after a handoff: the agent then in charge continues it, on this
     // agent's transport, as the transfer did.
     const inCharge = reachableAgent(this, suspension.agent) ?? this;
-    const decisions = checkResume(suspension, inCharge.name, options.approve, options.reason);
+    const decisions = checkResume(suspension, inCharge.name, options.approve, options.reason, this.#options.suspensionKey);
     const claimed = options.store === undefined ? claimHere(suspension.id) : await options.store.claim(suspension.runId, suspension.id);
     if (!claimed) throw new SuspensionError('already_resumed', `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`);
-    const config = inCharge === this ? this.#runConfig(options) : { ...inCharge.#runConfig(options), transport: this.#options.transport, maxHandoffs: this.#runConfig().maxHandoffs };
+    const own = this.#runConfig(options);
+    const config = inCharge === this ? own : { ...inCharge.#runConfig(options), transport: own.transport, maxHandoffs: own.maxHandoffs, suspensionKey: own.suspensionKey };
     return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log));
   }
 
@@ -169,6 +170,7 @@ export class Agent {
       approvalRequired: approvalRequired === undefined ? undefined : (tool, args) => approvalRequired(tool, args) === true,
       handoffs: new Map(this.handoffs.map((target) => [target.toolName, { name: target.agent.name, config: () => target.agent.#runConfig() }])),
       maxHandoffs: o.maxHandoffs ?? DEFAULT_MAX_HANDOFFS,
+      suspensionKey: o.suspensionKey,
     };
   }
 

@@ -42,6 +42,11 @@ export interface AgentOptions {
   maxHandoffs?: number;
   /** Calls for which this returns true stop the run until a person approves or denies them. */
   approvalRequired?: (tool: AnyTool, input: unknown) => boolean;
+  /**
+   * Signs every suspension with HMAC-SHA256 under this key, and resumes only suspensions that
+   * carry a valid signature: a store's writer without the key cannot forge or alter one.
+   */
+  suspensionKey?: string | Uint8Array;
 }
 
 /** A handoff as the agent keeps it: the target and the tool that transfers to it. */

@@ -6,7 +6,7 @@ import type { RunConfig } from './runConfig.js';
 import { closeBatch, runLoop } from './runLoop.js';
 import type { RunState } from './runState.js';
 import { blockedCall, toolScope } from './runTools.js';
-import { inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
+import { hasValidSignature, inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
 
 /** A person's decision on one pending call, bound to the input they saw. */
 export interface ApprovalDecision {
@@ -36,12 +36,21 @@ export class SuspensionError extends Error {
  * the one in the conversation with the input it was suspended with, and that every decision
  * was given for exactly that input. Returns each pending call's decision.
  */
-export function checkResume(suspension: Suspension, agent: string, decisions: boolean | readonly ApprovalDecision[], reason: string | undefined): Map<string, { approve: boolean; reason?: string }> {
+export function checkResume(
+  suspension: Suspension,
+  agent: string,
+  decisions: boolean | readonly ApprovalDecision[],
+  reason: string | undefined,
+  key?: string | Uint8Array,
+): Map<string, { approve: boolean; reason?: string }> {
   if (suspension.version !== SUSPENSION_VERSION) {
     throw new SuspensionError('unsupported_version', `This suspension has version ${String(suspension.version)}; this legate resumes version ${SUSPENSION_VERSION}.`);
   }
   if (suspension.agent !== agent) {
     throw new SuspensionError('wrong_agent', `This suspension belongs to agent '${suspension.agent}', not '${agent}'; resume it with that agent.`);
+  }
+  if (key !== undefined && !hasValidSignature(suspension, key)) {
+    throw new SuspensionError('altered', `Suspension ${suspension.id} does not carry a valid signature for this agent's key; it was changed, or not made by this agent. Nothing was run.`);
   }
   const conversation = lastToolUses(suspension.state);
   for (const pending of suspension.pending) checkIntact(pending, conversation);

@@ -28,4 +28,6 @@ export interface RunConfig {
   handoffs: ReadonlyMap<string, { name: string; config: () => RunConfig }>;
   /** Transfers allowed in one run. */
   maxHandoffs: number;
+  /** Signs suspensions (HMAC-SHA256), so only a holder of the key can make one this agent resumes. */
+  suspensionKey: string | Uint8Array | undefined;
 }

@@ -9,7 +9,7 @@ import type { RunConfig } from './runConfig.js';
 import { toResult, type RunState } from './runState.js';
 import { finishBatch, runTools, type BatchOutcome } from './runTools.js';
 import { nextStep } from './stopReason.js';
-import { serializable, SUSPENSION_VERSION, type Suspension } from './suspension.js';
+import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from './suspension.js';
 
 /**
  * The agent loop: ask the model, answer every tool_use of its response (concurrently, in one
@@ -59,7 +59,7 @@ export function closeBatch(config: RunConfig, state: RunState, answered: Execute
   state.agentTurns = 0;
   log.emit({ type: 'handoff', ...handoff });
   // The target keeps the run's transport, clock, stub and transfer budget: one run, one connection.
-  return { ...target.config(), transport: config.transport, now: config.now, stub: config.stub, maxHandoffs: config.maxHandoffs };
+  return { ...target.config(), transport: config.transport, now: config.now, stub: config.stub, maxHandoffs: config.maxHandoffs, suspensionKey: config.suspensionKey };
 }
 
 function suspend(config: RunConfig, state: RunState, runId: string, toolUses: ToolUseBlock[], batch: BatchOutcome, turn: number, log: EventLog): AgentResult {
@@ -78,6 +78,7 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
     },
     state: JSON.parse(JSON.stringify({ ...state, toolCalls: state.toolCalls.map(serializable) })) as RunState,
   };
+  if (config.suspensionKey !== undefined) suspension.signature = signatureOf(suspension, config.suspensionKey);
   log.emit({ type: 'suspended', agent: config.agent, turn, pending: batch.pending.map((p) => p.id) });
   log.emit({ type: 'run_finished', agent: config.agent, stopReason: 'suspended', usage: { ...state.usage } });
   return { ...toResult(state, config.agent, 'suspended', log.events), suspension };

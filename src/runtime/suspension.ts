@@ -1,4 +1,5 @@
-import { digestOf } from '../json/canonicalJson.js';
+import { createHmac, timingSafeEqual } from 'node:crypto';
+import { canonicalJson, digestOf } from '../json/canonicalJson.js';
 import type { ToolUseBlock } from '../messages/types.js';
 import type { ToolCall } from './agentResult.js';
 import type { RunState } from './runState.js';
@@ -32,6 +33,25 @@ export interface Suspension {
   /** The other calls of the same response, already answered, and the guard's decision for each call of it. */
   batch: { turn: number; ids: string[]; allowed: boolean[]; answered: ToolCall[] };
   state: RunState;
+  /**
+   * With an agent `suspensionKey`: an HMAC-SHA256 over everything above, so whoever can write
+   * the store but does not hold the key cannot make a suspension the agent will resume.
+   */
+  signature?: string;
+}
+
+/** The suspension's HMAC under a key: over its canonical JSON, its signature left out. */
+export function signatureOf(suspension: Suspension, key: string | Uint8Array): string {
+  const { signature: _ignored, ...signed } = suspension;
+  return `hmac-sha256:${createHmac('sha256', key).update(canonicalJson(signed)).digest('hex')}`;
+}
+
+/** True when the suspension carries the signature its contents and the key produce. */
+export function hasValidSignature(suspension: Suspension, key: string | Uint8Array): boolean {
+  if (typeof suspension.signature !== 'string') return false;
+  const expected = Buffer.from(signatureOf(suspension, key));
+  const actual = Buffer.from(suspension.signature);
+  return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
 export function pendingCall(block: ToolUseBlock): PendingCall {

@@ -107,3 +107,36 @@ describe('approval gates', () => {
     expect(paid).toHaveBeenCalledTimes(1);
   });
 });
+
+describe('signed suspensions', () => {
+  const key = 'a secret the store does not hold';
+  const signer = (script: ConstructorParameters<typeof ScriptedTransport>[0]) =>
+    new Agent({ name: 'payer', model, tools: [pay], transport: new ScriptedTransport(script), approvalRequired: (tool) => tool.privileged, suspensionKey: key });
+
+  it('are signed, and resume when intact', async () => {
+    paid.mockClear();
+    const agent = signer([reply.toolUse('send_payment', { amount: 5 }), reply.text('Paid.')]);
+    const { suspension } = await agent.run('pay');
+    expect(suspension!.signature).toMatch(/^hmac-sha256:[0-9a-f]{64}$/);
+    await expect(agent.resume(JSON.parse(JSON.stringify(suspension)) as Suspension, { approve: true })).resolves.toMatchObject({ stopReason: 'end_turn' });
+    expect(paid).toHaveBeenCalledTimes(1);
+  });
+
+  it('refuse a consistent forgery made without the key, and one with no signature', async () => {
+    paid.mockClear();
+    const agent = signer([reply.toolUse('send_payment', { amount: 5 })]);
+    const { suspension } = await agent.run('pay');
+    // A forger rewrites the amount everywhere and recomputes the public digest.
+    const forged: Suspension = structuredClone(suspension!);
+    const { inputDigest } = await import('../../src/runtime/suspension.js');
+    forged.pending[0]!.input = { amount: 9000 };
+    forged.pending[0]!.inputDigest = inputDigest(forged.pending[0]!.id, 'send_payment', { amount: 9000 });
+    const last = forged.state.messages[forged.state.messages.length - 1]!;
+    (last.content as { type: string; input?: unknown }[]).find((b) => b.type === 'tool_use')!.input = { amount: 9000 };
+    await expect(agent.resume(forged, { approve: true })).rejects.toMatchObject({ code: 'altered' });
+    const unsigned: Suspension = structuredClone(suspension!);
+    delete unsigned.signature;
+    await expect(agent.resume(unsigned, { approve: true })).rejects.toMatchObject({ code: 'altered' });
+    expect(paid).not.toHaveBeenCalled();
+  });
+});
