@@ -124,7 +124,8 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     log.emit({ type: 'tool_finished', agent: config.agent, turn, call: outcome.call });
     decided.set(pending.id, outcome);
   }
-  const earlier = new Map(suspension.batch.answered.map((call) => [call.id, answered(call)]));
+  const plannedInputs = suspension.batch.plannedInputs ?? {};
+  const earlier = new Map(suspension.batch.answered.map((call) => [call.id, { ...answered(call), plannedInput: plannedInputs[call.id] }]));
   const inOrder = suspension.batch.ids.map((id) => decided.get(id) ?? earlier.get(id)!);
   const next = closeBatch(config, state, inOrder, suspension.batch.allowed, turn, log);
   return runLoop(next, state, suspension.runId, signal, log);

@@ -75,6 +75,7 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
       ids: toolUses.map((block) => block.id),
       allowed: batch.allowed,
       answered: batch.answered.flatMap((outcome) => (outcome === undefined ? [] : [serializable(outcome.call)])),
+      plannedInputs: Object.fromEntries(batch.answered.flatMap((outcome) => (outcome?.call.outcome === 'planned' ? [[outcome.call.id, outcome.plannedInput]] : []))),
     },
     state: JSON.parse(JSON.stringify({ ...state, toolCalls: state.toolCalls.map(serializable) })) as RunState,
   };

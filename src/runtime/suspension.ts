@@ -31,7 +31,14 @@ export interface Suspension {
   /** The calls waiting for a decision, in block order. */
   pending: PendingCall[];
   /** The other calls of the same response, already answered, and the guard's decision for each call of it. */
-  batch: { turn: number; ids: string[]; allowed: boolean[]; answered: ToolCall[] };
+  batch: {
+    turn: number;
+    ids: string[];
+    allowed: boolean[];
+    answered: ToolCall[];
+    /** The bound arguments of calls shadow mode planned, by id, for `plannedEffects`. */
+    plannedInputs?: Record<string, unknown>;
+  };
   state: RunState;
   /**
    * With an agent `suspensionKey`: an HMAC-SHA256 over everything above, so whoever can write

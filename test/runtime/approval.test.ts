@@ -140,3 +140,21 @@ describe('signed suspensions', () => {
     expect(paid).not.toHaveBeenCalled();
   });
 });
+
+describe('shadow mode beside an approval', () => {
+  it('keeps the bound input of a call planned in the same response as a pending one', async () => {
+    const refund = defineTool({ name: 'refund', description: 'R.', privileged: true, input: { type: 'object', properties: { amount: { type: 'number', default: 1 } } }, run: () => 'refunded' });
+    const note = defineTool({ name: 'note', description: 'N.', input: { type: 'object', properties: {} }, run: () => 'noted' });
+    const agent = new Agent({
+      name: 'shadowed',
+      model,
+      mode: 'shadow',
+      tools: [refund, note],
+      transport: new ScriptedTransport([reply.toolUses([{ name: 'refund', input: {} }, { name: 'note', input: {} }]), reply.text('ok')]),
+      approvalRequired: (tool) => tool.name === 'note',
+    });
+    const first = await agent.run('go');
+    const result = await agent.resume(first.suspension!, { approve: true });
+    expect(result.plannedEffects).toEqual([{ id: 'toolu_s1_1', tool: 'refund', input: { amount: 1 } }]);
+  });
+});
