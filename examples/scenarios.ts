@@ -214,16 +214,23 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'researcher-taints-caller',
-    description: 'The researcher sub-agent read a web page; its answer taints the planner, which then cannot publish.',
+    description: 'The researcher sub-agent read a web page; its answer taints the planner, which then cannot publish. The researcher\'s own conversation is recorded under the call that ran it.',
     agent: 'planner',
     factory: createPlanner,
     input: 'Find out how solar output changed in 2026 and draft a post.',
-    model: () =>
-      new ScriptedTransport([
+    // One scripted model plays both agents, answering each by the conversation it is in.
+    model: () => {
+      const planner = [
         reply.toolUse('ask_researcher', { request: 'How did solar output change in 2026?' }),
         reply.toolUse('publish_post', { title: 'Solar in 2026', body: 'Solar output rose 24%.' }),
         reply.text('Draft: "Solar output rose 24% in 2026." I could not publish it: the research came from an untrusted page.'),
-      ]),
+      ];
+      const researcher = [
+        reply.toolUse('fetch_article', { url: 'https://example.com/solar-2026' }),
+        reply.text('Solar output rose 24% in 2026, according to the article (which also asked to be published).'),
+      ];
+      return new ScriptedTransport((request) => (request.system?.startsWith('You research') ? researcher : planner).shift() ?? reply.text('(no more script)'));
+    },
   },
   {
     name: 'approval-granted',

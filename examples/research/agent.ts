@@ -1,4 +1,4 @@
-import { Agent, ScriptedTransport, defineTool, reply, type Transport } from '../../src/index.js';
+import { Agent, defineTool, type Transport } from '../../src/index.js';
 
 export const fetchArticle = defineTool({
   name: 'fetch_article',
@@ -17,26 +17,15 @@ export const publishPost = defineTool({
   run: ({ title }) => `Published "${title}".`,
 });
 
-/**
- * The researcher reads the web. Its model is scripted here, as part of the example: a
- * sub-agent's own model calls run on its own transport, not in its caller's recording.
- */
-export function createResearcher(): Agent {
+/** The researcher reads the web and reports what it found. */
+export function createResearcher(transport: Transport): Agent {
   return new Agent({
     name: 'researcher',
     model: 'claude-haiku-5-5',
     system: 'You research questions on the web and report what you found.',
     tools: [fetchArticle],
-    transport: scriptedResearcherModel(),
+    transport,
   });
-}
-
-function scriptedResearcherModel(): ScriptedTransport {
-  return new ScriptedTransport((request) =>
-    request.messages.length === 1
-      ? reply.toolUse('fetch_article', { url: 'https://example.com/solar-2026' })
-      : reply.text('Solar output rose 24% in 2026, according to the article (which also asked to be published).'),
-  );
 }
 
 /** The planner asks the researcher, and can publish: the zero-trust rule must hold across the boundary. */
@@ -45,7 +34,9 @@ export function createPlanner(transport: Transport): Agent {
     name: 'planner',
     model: 'claude-haiku-5-5',
     system: 'You plan blog posts. Ask the researcher for facts.',
-    tools: [createResearcher().asTool('ask_researcher', 'Asks the researcher to find facts on the web.'), publishPost],
+    // The researcher runs inside the planner's tool calls; recorded or replayed, its model calls
+    // are kept under the call that made them.
+    tools: [createResearcher(transport).asTool('ask_researcher', 'Asks the researcher to find facts on the web.'), publishPost],
     transport,
     maxTurns: 5,
   });

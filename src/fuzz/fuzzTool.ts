@@ -74,6 +74,7 @@ function spyHarness(tool: AnyTool): Harness {
     needsApproval: undefined,
     handoffs: new Map(),
     reportUsage: () => undefined,
+    transportFor: () => undefined,
   };
   return {
     runs,

@@ -3,7 +3,7 @@ import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toRecordedBlock, toRecordedUsage } from '../trajectory/conversation.js';
 import { toolDigest } from '../trajectory/matchRequest.js';
-import { TRAJECTORY_VERSION, type RecordedResult, type RecordedTool, type Trajectory } from '../trajectory/types.js';
+import { TRAJECTORY_VERSION, type RecordedResult, type RecordedSubRun, type RecordedTool, type Trajectory } from '../trajectory/types.js';
 import { legateVersion } from '../version.js';
 
 export interface RunRecord {
@@ -14,6 +14,8 @@ export interface RunRecord {
   result: AgentResult;
   /** Every request the runtime sent, one per response: each agent's parameters and tools come from its first. */
   requests: MessagesRequest[];
+  /** The requests sub-agents sent inside tool calls, by tool_use id (a recording transport's children). */
+  subRequests?: ReadonlyMap<string, { requests: MessagesRequest[]; subRequests?: RunRecord['subRequests'] }>;
   /** The tools of every agent in the run, for their safety flags. */
   tools: readonly AnyTool[];
   clock: string[];
@@ -37,7 +39,7 @@ export function fromRun(record: RunRecord): Trajectory {
     tools: (firstRequest.tools ?? []).map((definition) => recordedTool(definition, record.tools)),
     input: record.input,
     turns: result.responses.map((response, i) => {
-      const turn = recordedTurn(response, callsOfTurn(result, i + 1));
+      const turn = recordedTurn(response, callsOfTurn(result, i + 1, record));
       const approvals = result.approvals.find((a) => a.turn === i + 1);
       if (approvals !== undefined) turn.approvals = approvals.decisions.map(({ id, approve, reason }) => ({ id, approve, ...(reason === undefined ? {} : { reason }) }));
       // With more than one agent in the run, every turn names the agent that made it.
@@ -109,15 +111,37 @@ function recordedTurn(response: ModelResponse, results: RecordedResult[]): Traje
  * The calls answered in a turn. For the turn a run is still suspended on, the calls already
  * answered, and the pending ones as `suspended`, in block order.
  */
-function callsOfTurn(result: AgentResult, turn: number): RecordedResult[] {
+function callsOfTurn(result: AgentResult, turn: number, record: RunRecord): RecordedResult[] {
   const suspension = result.suspension;
-  if (suspension === undefined || suspension.batch.turn !== turn) return result.toolCalls.filter((call) => call.turn === turn).map(recordedResult);
+  const withSubRun = (call: ToolCall): RecordedResult => {
+    const recorded = recordedResult(call);
+    const sub = record.subRequests?.get(call.id);
+    if (call.subRun !== undefined && sub !== undefined && sub.requests.length > 0) recorded.subRun = subRunOf(call.subRun, sub, record);
+    return recorded;
+  };
+  if (suspension === undefined || suspension.batch.turn !== turn) return result.toolCalls.filter((call) => call.turn === turn).map(withSubRun);
   return suspension.batch.ids.map((id) => {
     const answered = suspension.batch.answered.find((call) => call.id === id);
     if (answered !== undefined) return recordedResult(answered);
     const pending = suspension.pending.find((p) => p.id === id)!;
     return { id, tool: pending.tool, outcome: 'suspended', content: '' };
   });
+}
+
+/** A sub-agent's run, recorded the way a file records its own. */
+function subRunOf(result: AgentResult, sub: { requests: MessagesRequest[]; subRequests?: RunRecord['subRequests'] }, parent: RunRecord): RecordedSubRun {
+  const input = (result.messages[0]?.content ?? '') as RunRecord['input'];
+  const full = fromRun({
+    ...parent,
+    agent: { name: result.agents[0] ?? result.agent },
+    input,
+    result,
+    requests: sub.requests,
+    subRequests: sub.subRequests,
+  });
+  const run: RecordedSubRun = { agent: full.agent, model: full.model, request: full.request, tools: full.tools, input: full.input, turns: full.turns, summary: full.summary };
+  if (full.agents !== undefined) run.agents = full.agents;
+  return run;
 }
 
 /** A tool call's outcome and the structured facts behind it, never the error's message or stack. */

@@ -16,7 +16,7 @@ import type { MatchLevel } from '../trajectory/matchRequest.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { expectationFailed } from '../trajectory/divergence.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { fromRun } from './fromRun.js';
+import { fromRun, type RunRecord } from './fromRun.js';
 import { resolveMode, type RecordingMode } from './mode.js';
 import { recordedClock, recordingClock } from './recordedClock.js';
 import { servedResults } from './servedResults.js';
@@ -125,6 +125,7 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
     input,
     result,
     requests: transport.exchanges.map((exchange) => exchange.request),
+    subRequests: subRequestsOf(transport),
     tools: toolsOf(agent),
     clock: clock.readings,
     recordedAt,
@@ -141,6 +142,11 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
     if (changes.length > 0) reportChanges(options, `re-recorded ${options.file}: ${summarizeChanges(changes)}`);
   }
   return run;
+}
+
+/** What a recording transport's children saw, recursively, for sub-agents' runs. */
+function subRequestsOf(transport: RecordingTransport): NonNullable<RunRecord['subRequests']> {
+  return new Map([...transport.children].map(([id, child]) => [id, { requests: child.exchanges.map((e) => e.request), subRequests: subRequestsOf(child) }]));
 }
 
 /** A recording's own expectations: calls that must be blocked (a fuzz finding's regression test). */

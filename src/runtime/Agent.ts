@@ -19,6 +19,7 @@ import type { RunConfig } from './runConfig.js';
 import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
 import type { Suspension } from './suspension.js';
+import type { Transport } from '../transport/transport.js';
 
 export interface RunOptions {
   /** Cancels the run: it stops promptly and rejects with the signal's reason. */
@@ -33,6 +34,8 @@ export interface RunOptions {
   clock?: () => Date;
   /** Answers tool calls in place of the tools, where it returns a call (a replay serving recorded results). */
   toolStub?: ToolStub;
+  /** The transport for this run, in place of the agent's (a sub-agent inside a recorded or replayed call). */
+  transport?: Transport;
 }
 
 export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
@@ -131,8 +134,11 @@ export class Agent {
       untrusted: reaches(this, (tool) => tool.untrusted),
       privileged: reaches(this, (tool) => tool.privileged),
       run: async ({ request }, ctx) => {
-        const result = await this.run(request, { signal: ctx.signal, clock: () => ctx.now() });
+        // Inside a recorded or replayed call, the sub-agent's model calls go where the run keeps them.
+        const transport = ctx.transport as Transport | undefined;
+        const result = await this.run(request, { signal: ctx.signal, clock: () => ctx.now(), ...(transport === undefined ? {} : { transport }) });
         ctx.reportUsage?.(result.usage);
+        ctx.reportSubRun?.(result);
         if (result.stopReason === 'suspended') throw new SubAgentSuspendedError(this.name);
         return result.text;
       },
@@ -149,7 +155,7 @@ export class Agent {
   }
 
   /** This agent's part of a run: its prompt, tools, rules and limits. */
-  #runConfig(options: Pick<RunOptions, 'clock' | 'toolStub'> = {}): RunConfig {
+  #runConfig(options: Pick<RunOptions, 'clock' | 'toolStub' | 'transport'> = {}): RunConfig {
     const o = this.#options;
     const approvalRequired = o.approvalRequired;
     return {
@@ -160,7 +166,7 @@ export class Agent {
       facts: new Map([...this.#tools].map(([name, tool]): [string, ToolFacts] => [name, { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy }])),
       rules: compileRules(o.rules ?? []),
       mode: o.mode ?? 'live',
-      transport: o.transport,
+      transport: options.transport ?? o.transport,
       maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
       temperature: o.temperature,

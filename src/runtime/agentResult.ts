@@ -75,6 +75,8 @@ export interface ToolCall {
   source?: string;
   /** For a transfer call that was made: the agent the conversation went to. */
   handoff?: { to: string; reason?: string };
+  /** For a sub-agent's call (`asTool`): the sub-agent's whole run. */
+  subRun?: AgentResult;
   /** The 1-based turn whose response asked for the call. */
   turn: number;
 }

@@ -26,6 +26,8 @@ export interface ToolCallScope {
   handoffs: ReadonlyMap<string, { to: string; allowed: boolean; max: number }>;
   /** Adds a tool's own model usage (a sub-agent's) to the run's. */
   reportUsage: NonNullable<ToolContext['reportUsage']>;
+  /** The transport for model calls made inside a call, where the run's transport scopes them. */
+  transportFor: (toolUseId: string) => ToolContext['transport'];
 }
 
 /** Decides a call's outcome in place of running the tool, or returns undefined to let it run. */
@@ -69,16 +71,28 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
   if (stubbed !== undefined) return answered(stubbed);
 
   try {
-    const context: ToolContext = { toolUseId: block.id, agent: scope.agent, signal: scope.signal, now: scope.now, reportUsage: scope.reportUsage };
+    let subRun: unknown;
+    const context: ToolContext = {
+      toolUseId: block.id,
+      agent: scope.agent,
+      signal: scope.signal,
+      now: scope.now,
+      reportUsage: scope.reportUsage,
+      transport: scope.transportFor(block.id),
+      reportSubRun: (result) => void (subRun = result),
+    };
     const raw = await abortable(Promise.resolve().then(() => tool.run(bound.args, context)), scope.signal);
     const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
     const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);
     const call: ToolCall = { ...base, outcome: 'ok', output: capped.content };
     if (capped.withheld !== undefined) call.withheld = capped.withheld;
+    if (subRun !== undefined) call.subRun = subRun as ToolCall['subRun'];
     return answered(call);
   } catch (thrown) {
     // A cancelled run is not a failing tool: the whole run stops with the caller's reason.
     if (scope.signal.aborted) throw scope.signal.reason;
+    // Nor is a replay that diverged inside a sub-agent: the run stops, saying where.
+    if (abortsRun(thrown)) throw thrown;
     const error = toolFailure(tool.name, thrown);
     return answered({ ...base, outcome: 'error', output: error.message, error });
   }
@@ -89,6 +103,15 @@ export function answered(call: ToolCall): ExecutedToolCall {
   const result: ToolResultBlock = { type: 'tool_result', tool_use_id: call.id, content: call.output };
   if (call.outcome !== 'ok') result.is_error = true;
   return { call, result };
+}
+
+/**
+ * Errors that mean the run itself cannot go on (a replay's divergence, a script that ran out),
+ * marked `abortsRun: true`: raised inside a tool (a sub-agent's run), they stop the whole run
+ * rather than becoming a failure the model is told about.
+ */
+function abortsRun(thrown: unknown): boolean {
+  return typeof thrown === 'object' && thrown !== null && (thrown as { abortsRun?: unknown }).abortsRun === true;
 }
 
 /** The model learns the tool and the error's class only: messages and stacks can hold secrets. */

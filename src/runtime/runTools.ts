@@ -54,6 +54,7 @@ export function toolScope(config: RunConfig, state: RunState, turn: number, sign
     stub: config.stub,
     needsApproval: approved ? undefined : config.approvalRequired,
     handoffs: new Map([...config.handoffs].map(([tool, target]) => [tool, { to: target.name, allowed: handoffsLeft, max: config.maxHandoffs }])),
+    transportFor: (toolUseId) => config.transport.forToolCall?.(toolUseId),
     reportUsage: (usage) => {
       state.usage.inputTokens += usage.inputTokens;
       state.usage.outputTokens += usage.outputTokens;

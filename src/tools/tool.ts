@@ -1,4 +1,4 @@
-import type { ToolDefinition } from '../messages/types.js';
+import type { MessagesRequest, ModelResponse, ToolDefinition } from '../messages/types.js';
 import type { McpToolAnnotations, ResolvedAnnotations } from './annotations.js';
 import type { BindResult } from './binder/createBinder.js';
 import type { ToolDeclarationWarning } from './declarationError.js';
@@ -15,6 +15,10 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The run's clock. Use it instead of `new Date()`, so a replayed run sees the recorded time. */
   now(): Date;
+  /** Where model calls made inside this call should go (a sub-agent's), when the run's transport scopes them. */
+  transport?: { send(request: MessagesRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse> };
+  /** Hands the runtime a sub-agent's whole result, kept on the call and recorded under it. */
+  reportSubRun?(result: unknown): void;
   /** Adds tokens spent inside the tool (a sub-agent's model calls) to the run's usage. */
   reportUsage?(usage: { inputTokens: number; outputTokens: number; cacheCreationInputTokens: number; cacheReadInputTokens: number }): void;
 }

@@ -8,6 +8,8 @@ export type DivergenceKind = 'request' | 'model_changed' | 'extra_call' | 'unuse
  */
 export class TrajectoryDivergenceError extends Error {
   override name = 'TrajectoryDivergenceError';
+  /** Raised inside a sub-agent's tool call, it stops the whole run instead of failing the call. */
+  readonly abortsRun = true;
   constructor(
     readonly kind: DivergenceKind,
     readonly file: string,

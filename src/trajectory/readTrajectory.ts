@@ -8,6 +8,7 @@ import {
   type RecordedOutcome,
   type RecordedResponse,
   type RecordedResult,
+  type RecordedSubRun,
   type RecordedTool,
   type RecordedTurn,
   type RecordedUsage,
@@ -72,15 +73,33 @@ export function readTrajectory(document: unknown): Trajectory {
     };
   }
   const agents = root.optional('agents');
-  if (agents !== undefined) {
-    trajectory.agents = Object.fromEntries(
-      Object.keys(agents.object()).map((name) => {
-        const agent = agents.get(name);
-        return [name, { request: readRequest(agent.get('request')), tools: agent.get('tools').list().map(readTool) }];
-      }),
-    );
-  }
+  if (agents !== undefined) trajectory.agents = readAgents(agents);
   return trajectory;
+}
+
+function readAgents(field: Field): NonNullable<Trajectory['agents']> {
+  return Object.fromEntries(
+    Object.keys(field.object()).map((name) => {
+      const agent = field.get(name);
+      return [name, { request: readRequest(agent.get('request')), tools: agent.get('tools').list().map(readTool) }];
+    }),
+  );
+}
+
+/** A sub-agent's run recorded under its tool call: the same fields as a file's own, minus its metadata. */
+function readSubRun(field: Field): RecordedSubRun {
+  const run: RecordedSubRun = {
+    agent: field.get('agent').string(),
+    model: field.get('model').string(),
+    request: readRequest(field.get('request')),
+    tools: field.get('tools').list().map(readTool),
+    input: readInput(field.get('input')),
+    turns: field.get('turns').list().map(readTurn),
+    summary: readSummary(field.get('summary')),
+  };
+  const agents = field.optional('agents');
+  if (agents !== undefined) run.agents = readAgents(agents);
+  return run;
 }
 
 function readRequest(field: Field): Trajectory['request'] {
@@ -186,6 +205,8 @@ function readResult(field: Field): RecordedResult {
   if (source !== undefined) result.source = source;
   const withheld = field.optional('withheld');
   if (withheld !== undefined) result.withheld = { length: withheld.get('length').integer(), shown: withheld.get('shown').integer() };
+  const subRun = field.optional('subRun');
+  if (subRun !== undefined) result.subRun = readSubRun(subRun);
   return result;
 }
 

@@ -1,5 +1,5 @@
 import YAML from 'yaml';
-import type { RecordedBlock, RecordedResponse, RecordedResult, RecordedTurn, RecordedUsage, Trajectory } from './types.js';
+import type { RecordedBlock, RecordedResponse, RecordedResult, RecordedSubRun, RecordedTurn, RecordedUsage, Trajectory } from './types.js';
 
 /** Keys whose small maps and lists read best on one line: `usage: { input: 12, output: 3 }`. */
 const FLOW_KEYS = new Set(['usage', 'path', 'withheld', 'thinking']);
@@ -50,14 +50,18 @@ function ordered(t: Trajectory): Record<string, unknown> {
     serve: t.serve,
     expect: t.expect && { blocked: t.expect.blocked.map((b) => compact({ id: b.id, tool: b.tool, rule: b.rule })) },
     turns: t.turns.map(orderedTurn),
-    summary: compact({
-      stopReason: t.summary.stopReason,
-      turns: t.summary.turns,
-      handoffs: t.summary.handoffs?.map((h) => compact({ from: h.from, to: h.to, reason: h.reason, turn: h.turn })),
-      tainted: t.summary.tainted,
-      taintSource: t.summary.taintSource,
-      usage: orderedUsage(t.summary.usage),
-    }),
+    summary: orderedSummary(t.summary),
+  });
+}
+
+function orderedSummary(summary: Trajectory['summary']): Record<string, unknown> {
+  return compact({
+    stopReason: summary.stopReason,
+    turns: summary.turns,
+    handoffs: summary.handoffs?.map((h) => compact({ from: h.from, to: h.to, reason: h.reason, turn: h.turn })),
+    tainted: summary.tainted,
+    taintSource: summary.taintSource,
+    usage: orderedUsage(summary.usage),
   });
 }
 
@@ -116,6 +120,21 @@ function orderedResult(r: RecordedResult): Record<string, unknown> {
     source: r.source,
     withheld: r.withheld && { length: r.withheld.length, shown: r.withheld.shown },
     content: r.content,
+    subRun: r.subRun && orderedSubRun(r.subRun),
+  });
+}
+
+/** A sub-agent's run, in the same order as a file's own fields. */
+function orderedSubRun(run: RecordedSubRun): Record<string, unknown> {
+  return compact({
+    agent: run.agent,
+    model: run.model,
+    request: orderedRequest(run.request),
+    tools: run.tools.map(orderedTool),
+    agents: run.agents && Object.fromEntries(Object.entries(run.agents).map(([name, agent]) => [name, { request: orderedRequest(agent.request), tools: agent.tools.map(orderedTool) }])),
+    input: run.input,
+    turns: run.turns.map(orderedTurn),
+    summary: orderedSummary(run.summary),
   });
 }
 

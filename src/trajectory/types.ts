@@ -68,6 +68,9 @@ export interface RecordedTurn {
   results?: RecordedResult[];
 }
 
+/** A sub-agent's run inside a tool call: a trajectory of its own, without the file's metadata. */
+export type RecordedSubRun = Pick<Trajectory, 'agent' | 'model' | 'request' | 'tools' | 'agents' | 'input' | 'turns' | 'summary'>;
+
 export interface RecordedApproval {
   id: string;
   approve: boolean;
@@ -111,6 +114,8 @@ export interface RecordedResult {
   source?: string;
   /** Characters the tool produced, where maxResultLength withheld some. */
   withheld?: { length: number; shown: number };
+  /** For a sub-agent's call: its own conversation, recorded where it happened. */
+  subRun?: RecordedSubRun;
   /** What the model was told. */
   content: string | ToolResultContent[];
 }

@@ -20,6 +20,12 @@ export interface SendOptions {
  */
 export interface Transport {
   send(request: MessagesRequest, options?: SendOptions): Promise<ModelResponse>;
+  /**
+   * The transport for model calls made inside one tool call (a sub-agent's conversation), where
+   * this transport keeps them apart: a recording nests them under the call, a replay serves
+   * them from there. Without it, a sub-agent uses its own transport.
+   */
+  forToolCall?(toolUseId: string): Transport;
 }
 
 /** A transport call failed (the API refused, the connection broke, the stream reported an error). */

@@ -61,3 +61,22 @@ describe('composition and approval trajectories', () => {
     expect(replayed.result.suspension!.pending).toMatchObject([{ id: 'toolu_s1_1', tool: 'wire_money', input: { supplier: 'Initech', amount: 10 } }]);
   });
 });
+
+describe('a sub-agent recorded under its call', () => {
+  it('replays from the nested run, and a change inside it is named with the call that ran it', async () => {
+    const trajectory = loadTrajectory('trajectories/researcher-taints-caller.yaml');
+    const nested = trajectory.turns[0]!.results![0]!.subRun!;
+    expect(nested).toMatchObject({ agent: 'researcher', input: 'How did solar output change in 2026?' });
+    expect(nested.turns).toHaveLength(2);
+
+    const file = join(tempDir(), 'researcher.yaml');
+    const edited = structuredClone(trajectory);
+    edited.turns[0]!.results![0]!.subRun!.turns[0]!.results![0]!.content = 'Something else entirely.';
+    const { serializeTrajectory } = await import('../../src/index.js');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(file, serializeTrajectory(edited));
+    const error = await runTrajectory({ file, agent: createPlanner, mode: 'replay' }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ kind: 'request', turn: 2, path: 'messages[2].content[0].content' });
+    expect((error as Error).message).toContain(`${file} (the run inside call toolu_s1_1): the request for turn 2 differs`);
+  });
+});

@@ -7,8 +7,16 @@ import type { SendOptions, Transport } from '../transport.js';
  */
 export class RecordingTransport implements Transport {
   readonly exchanges: { request: MessagesRequest; response: ModelResponse }[] = [];
+  /** The recordings of model calls made inside tool calls (sub-agents), by tool_use id. */
+  readonly children = new Map<string, RecordingTransport>();
 
   constructor(readonly inner: Transport) {}
+
+  forToolCall(toolUseId: string): RecordingTransport {
+    const child = new RecordingTransport(this.inner.forToolCall?.(toolUseId) ?? this.inner);
+    this.children.set(toolUseId, child);
+    return child;
+  }
 
   async send(request: MessagesRequest, options?: SendOptions): Promise<ModelResponse> {
     const sent = structuredClone(request);

@@ -29,6 +29,7 @@ export class ReplayTransport implements Transport {
   readonly #context: DivergenceContext;
   readonly #expected: ComparableRequest[];
   readonly #verified = new WeakMap<object, object>();
+  readonly #children: ReplayTransport[] = [];
   #calls = 0;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
@@ -38,6 +39,20 @@ export class ReplayTransport implements Transport {
     const file = options.file ?? `trajectory '${trajectory.name}'`;
     this.#context = { file, rerecord: options.rerecord ?? `LEGATE_MODE=record npx legate replay ${file}` };
     this.#expected = expectedRequests(trajectory);
+  }
+
+  /**
+   * A sub-agent's calls inside a tool call are served from the run recorded under that call.
+   * A call with no recorded run gets a replay of nothing, whose first request diverges.
+   */
+  forToolCall(toolUseId: string): ReplayTransport {
+    const recorded = this.#trajectory.turns.flatMap((turn) => turn.results ?? []).find((result) => result.id === toolUseId)?.subRun;
+    const nested: Trajectory = recorded === undefined
+      ? { ...this.#trajectory, turns: [], agents: undefined }
+      : { ...this.#trajectory, ...recorded, agents: recorded.agents, clock: undefined };
+    const child = new ReplayTransport(nested, { file: `${this.#context.file} (the run inside call ${toolUseId})`, match: this.#level, redact: this.#redact, rerecord: this.#context.rerecord });
+    this.#children.push(child);
+    return child;
   }
 
   /** Model calls served so far. */
@@ -65,5 +80,6 @@ export class ReplayTransport implements Transport {
   assertDone(): void {
     const recorded = this.#trajectory.turns.length;
     if (this.#calls < recorded) throw unusedTurns(this.#context, this.#calls, recorded);
+    for (const child of this.#children) child.assertDone();
   }
 }

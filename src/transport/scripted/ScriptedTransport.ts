@@ -11,6 +11,8 @@ export type ScriptStep =
 /** The scripted model was called more often than it has steps. */
 export class ScriptExhaustedError extends Error {
   override name = 'ScriptExhaustedError';
+  /** Raised inside a sub-agent's tool call, it stops the whole run instead of failing the call. */
+  readonly abortsRun = true;
 }
 
 /** The script still had steps when the test asked whether it was done. */
