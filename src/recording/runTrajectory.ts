@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { UserBlock } from '../messages/types.js';
-import type { Agent } from '../runtime/Agent.js';
+import { subAgentOf, type Agent } from '../runtime/Agent.js';
 import type { ApprovalDecision } from '../runtime/resume.js';
 import type { Suspension } from '../runtime/suspension.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -170,11 +170,12 @@ function recordedDecisions(trajectory: Trajectory, result: AgentResult): Approva
   });
 }
 
-/** Every tool of an agent and of the agents it can hand off to, for their safety flags. */
+/** Every tool of an agent, of the agents it can hand off to, and of its sub-agents, for their safety flags. */
 export function toolsOf(agent: Agent, seen = new Set<Agent>()): AnyTool[] {
   if (seen.has(agent)) return [];
   seen.add(agent);
-  return [...agent.tools, ...agent.handoffs.flatMap((handoff) => toolsOf(handoff.agent, seen))];
+  const reachable = [...agent.handoffs.map((handoff) => handoff.agent), ...agent.tools.flatMap((tool) => subAgentOf(tool) ?? [])];
+  return [...agent.tools, ...reachable.flatMap((other) => toolsOf(other, seen))];
 }
 
 function reportChanges(options: TrajectoryRunOptions, message: string): void {

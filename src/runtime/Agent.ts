@@ -127,7 +127,7 @@ export class Agent {
    * tainted caller cannot reach it. Its usage adds to the caller's.
    */
   asTool(name: string, description: string): AnyTool {
-    return defineTool({
+    const tool = defineTool({
       name,
       description,
       input: { type: 'object', properties: { request: { type: 'string', minLength: 1, description: `What to ask ${this.name}.` } }, required: ['request'] },
@@ -143,6 +143,8 @@ export class Agent {
         return result.text;
       },
     });
+    subAgents.set(tool, this);
+    return tool;
   }
 
   /**
@@ -193,6 +195,13 @@ export class Agent {
       controller.abort(new Error('The run has ended.'));
     }
   }
+}
+
+const subAgents = new WeakMap<AnyTool, Agent>();
+
+/** The agent behind a tool made by `agent.asTool`, if it is one. */
+export function subAgentOf(tool: AnyTool): Agent | undefined {
+  return subAgents.get(tool);
 }
 
 /** A sub-agent stopped for approval inside a tool call: its caller cannot wait for it. */
