@@ -135,7 +135,7 @@ export class Agent {
       privileged: reaches(this, (tool) => tool.privileged),
       run: async ({ request }, ctx) => {
         // Inside a recorded or replayed call, the sub-agent's model calls go where the run keeps them.
-        const transport = ctx.transport as Transport | undefined;
+        const transport = ctx.subTransport?.() as Transport | undefined;
         const result = await this.run(request, { signal: ctx.signal, clock: () => ctx.now(), ...(transport === undefined ? {} : { transport }) });
         ctx.reportUsage?.(result.usage);
         ctx.reportSubRun?.(result);

@@ -27,7 +27,7 @@ export interface ToolCallScope {
   /** Adds a tool's own model usage (a sub-agent's) to the run's. */
   reportUsage: NonNullable<ToolContext['reportUsage']>;
   /** The transport for model calls made inside a call, where the run's transport scopes them. */
-  transportFor: (toolUseId: string) => ToolContext['transport'];
+  transportFor: (toolUseId: string) => ReturnType<NonNullable<ToolContext['subTransport']>>;
 }
 
 /** Decides a call's outcome in place of running the tool, or returns undefined to let it run. */
@@ -78,7 +78,8 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
       signal: scope.signal,
       now: scope.now,
       reportUsage: scope.reportUsage,
-      transport: scope.transportFor(block.id),
+      // Called only by tools that make model calls (sub-agents): a scoped transport is made then.
+      subTransport: () => scope.transportFor(block.id),
       reportSubRun: (result) => void (subRun = result),
     };
     const raw = await abortable(Promise.resolve().then(() => tool.run(bound.args, context)), scope.signal);

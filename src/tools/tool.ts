@@ -15,8 +15,11 @@ export interface ToolContext {
   signal: AbortSignal;
   /** The run's clock. Use it instead of `new Date()`, so a replayed run sees the recorded time. */
   now(): Date;
-  /** Where model calls made inside this call should go (a sub-agent's), when the run's transport scopes them. */
-  transport?: { send(request: MessagesRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse> };
+  /**
+   * Where model calls made inside this call should go (a sub-agent's): the run's transport
+   * scoped to this call, or undefined when the run's transport does not scope them.
+   */
+  subTransport?(): { send(request: MessagesRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse> } | undefined;
   /** Hands the runtime a sub-agent's whole result, kept on the call and recorded under it. */
   reportSubRun?(result: unknown): void;
   /** Adds tokens spent inside the tool (a sub-agent's model calls) to the run's usage. */
