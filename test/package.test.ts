@@ -1,0 +1,46 @@
+import { readFileSync, readdirSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+
+const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+  dependencies: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  exports: Record<string, unknown>;
+};
+
+function sources(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true, recursive: true })
+    .filter((entry) => entry.isFile() && entry.name.endsWith('.ts'))
+    .map((entry) => join(entry.parentPath, entry.name));
+}
+
+/** The package a bare import names: `@scope/name` or `name`, without a sub-path. */
+function packageOf(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0]!;
+}
+
+describe('the published package', () => {
+  it('depends on every package its shipped code imports (a devDependency would break users)', () => {
+    const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {}), 'legate']);
+    const missing: string[] = [];
+    for (const file of [...sources('src'), ...sources('cli'), ...sources('examples')]) {
+      const text = readFileSync(file, 'utf8');
+      // Static imports and re-exports (type-only ones vanish from the built code), side-effect
+      // imports, and dynamic imports.
+      const statements = [...text.matchAll(/^\s*(?:import|export)(\s+type)?\b[^;]*?\bfrom\s+'([^']+)'/gms)].filter((m) => m[1] === undefined).map((m) => m[2]!);
+      const bare = [...text.matchAll(/^\s*import\s+'([^']+)'/gm)].map((m) => m[1]!);
+      const dynamic = [...text.matchAll(/\bimport\('([^']+)'\)/g)].map((m) => m[1]!);
+      for (const specifier of [...statements, ...bare, ...dynamic]) {
+        if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier))) continue;
+        if (!allowed.has(packageOf(specifier))) missing.push(`${file}: ${specifier}`);
+      }
+    }
+    expect(missing).toEqual([]);
+  });
+
+  it('exports the entry points the docs name', () => {
+    expect(Object.keys(manifest.exports)).toEqual(['.', './vitest', './fuzz', './trajectory-v1.schema.json', './package.json']);
+  });
+});
