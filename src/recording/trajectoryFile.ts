@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { TrajectoryFormatError } from '../trajectory/errors.js';
 import { MAX_TRAJECTORY_BYTES, parseTrajectory } from '../trajectory/parseTrajectory.js';
 import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/redaction.js';
@@ -20,12 +20,23 @@ export class TrajectoryNotFoundError extends Error {
 
 /** Reads and checks a trajectory file; a file over the size limit is refused before it is read. */
 export function loadTrajectory(file: string, hint = `Record it first: LEGATE_MODE=record npx legate replay ${file}`): Trajectory {
-  if (!existsSync(file)) throw new TrajectoryNotFoundError(file, hint);
-  const { size } = statSync(file);
-  if (size > MAX_TRAJECTORY_BYTES) {
-    throw new TrajectoryFormatError(`the file is ${size} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not read.`, file, undefined, undefined, undefined);
+  // One open: the size is checked on the file that is then read, not on a path looked up twice.
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new TrajectoryNotFoundError(file, hint);
+    throw error;
   }
-  return parseTrajectory(readFileSync(file, 'utf8'), file);
+  try {
+    const { size } = fstatSync(fd);
+    if (size > MAX_TRAJECTORY_BYTES) {
+      throw new TrajectoryFormatError(`the file is ${size} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not read.`, file, undefined, undefined, undefined);
+    }
+    return parseTrajectory(readFileSync(fd, 'utf8'), file);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 export interface SaveOptions {
