@@ -43,13 +43,8 @@ export function readTrajectory(document: unknown): Trajectory {
     name: root.get('name').string(),
     recordedAt: root.get('recordedAt').string(),
     legate: root.get('legate').string(),
-    agent: root.get('agent').string(),
-    model: root.get('model').string(),
-    request: readRequest(root.get('request')),
-    tools: root.get('tools').list().map(readTool),
-    input: readInput(root.get('input')),
-    turns: root.get('turns').list().map(readTurn),
-    summary: readSummary(root.get('summary')),
+    // The run itself has the same fields as a sub-agent's run recorded under a call.
+    ...readSubRun(root),
   };
   const description = root.optional('description')?.string();
   if (description !== undefined) trajectory.description = description;
@@ -72,8 +67,6 @@ export function readTrajectory(document: unknown): Trajectory {
       }),
     };
   }
-  const agents = root.optional('agents');
-  if (agents !== undefined) trajectory.agents = readAgents(agents);
   return trajectory;
 }
 
@@ -86,7 +79,7 @@ function readAgents(field: Field): NonNullable<Trajectory['agents']> {
   );
 }
 
-/** A sub-agent's run recorded under its tool call: the same fields as a file's own, minus its metadata. */
+/** A run: the file's own, or a sub-agent's recorded under its tool call (the same fields, minus the file's metadata). */
 function readSubRun(field: Field): RecordedSubRun {
   const run: RecordedSubRun = {
     agent: field.get('agent').string(),

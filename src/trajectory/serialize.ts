@@ -41,9 +41,7 @@ function ordered(t: Trajectory): Record<string, unknown> {
     model: t.model,
     request: orderedRequest(t.request),
     tools: t.tools.map(orderedTool),
-    agents:
-      t.agents &&
-      Object.fromEntries(Object.entries(t.agents).map(([name, agent]) => [name, { request: orderedRequest(agent.request), tools: agent.tools.map(orderedTool) }])),
+    agents: orderedAgents(t.agents),
     input: t.input,
     clock: t.clock,
     match: t.match,
@@ -82,6 +80,10 @@ function orderedRequest(r: Trajectory['request']): Record<string, unknown> {
     thinking: r.thinking && { budgetTokens: r.thinking.budgetTokens },
     system: r.system,
   });
+}
+
+function orderedAgents(agents: Trajectory['agents']): Record<string, unknown> | undefined {
+  return agents && Object.fromEntries(Object.entries(agents).map(([name, agent]) => [name, { request: orderedRequest(agent.request), tools: agent.tools.map(orderedTool) }]));
 }
 
 function orderedTool(tool: Trajectory['tools'][number]): Record<string, unknown> {
@@ -131,7 +133,7 @@ function orderedSubRun(run: RecordedSubRun): Record<string, unknown> {
     model: run.model,
     request: orderedRequest(run.request),
     tools: run.tools.map(orderedTool),
-    agents: run.agents && Object.fromEntries(Object.entries(run.agents).map(([name, agent]) => [name, { request: orderedRequest(agent.request), tools: agent.tools.map(orderedTool) }])),
+    agents: orderedAgents(run.agents),
     input: run.input,
     turns: run.turns.map(orderedTurn),
     summary: orderedSummary(run.summary),
