@@ -57,7 +57,7 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
   const details = await fc.check(
     fc.asyncProperty(planOf(tools, privileged, options.templates), async (plan) => {
       const { result } = await runPlan(factory, plan);
-      const violation = findViolation(factory, result, tools, privileged);
+      const violation = findViolation(probe, result, tools, privileged);
       if (violation !== undefined) throw new Error(violation.message);
     }),
     { numRuns, seed },
@@ -123,8 +123,7 @@ async function runPlan(factory: AgentFactory, plan: Plan): Promise<{ result: Age
 }
 
 /** The first rule the run broke, checked from the calls that actually ran. */
-function findViolation(factory: AgentFactory, result: AgentResult, tools: AnyTool[], privileged: Set<string>): Violation | undefined {
-  const probe = factory(new ScriptedTransport([]));
+function findViolation(probe: Agent, result: AgentResult, tools: AnyTool[], privileged: Set<string>): Violation | undefined {
   const agents = new Map<string, Agent>();
   const collect = (agent: Agent) => {
     if (agents.has(agent.name)) return;
@@ -173,7 +172,7 @@ async function writeFinding(factory: AgentFactory, plan: Plan, tools: AnyTool[],
     toolStub: planter(plan, tools),
     report: false,
   });
-  const violation = findViolation(factory, run.result, tools, privileged);
+  const violation = findViolation(factory(new ScriptedTransport([])), run.result, tools, privileged);
   const trajectory = loadTrajectory(file);
   trajectory.match = 'structure';
   trajectory.serve = tools.filter((t) => t.untrusted).map((t) => t.name);
