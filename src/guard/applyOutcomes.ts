@@ -1,5 +1,6 @@
 import type { CompiledRules, ToolFacts } from './guardContext.js';
 import type { GuardState } from './guardState.js';
+import { copyToolRecord, toolRecordValue } from './toolRecord.js';
 
 /** One call's outcome, as the guard needs it. */
 export interface CallOutcome {
@@ -19,14 +20,14 @@ export interface CallOutcome {
 export function applyOutcomes(state: GuardState, outcomes: readonly CallOutcome[], turn: number, tools: ReadonlyMap<string, ToolFacts>, rules: CompiledRules): GuardState {
   const next: GuardState = {
     taint: state.taint,
-    successes: Object.assign({}, state.successes),
-    attempts: Object.assign({}, state.attempts),
+    successes: copyToolRecord(state.successes),
+    attempts: copyToolRecord(state.attempts),
     terminatedBy: state.terminatedBy,
   };
   for (const outcome of outcomes) {
-    if (outcome.allowed) next.attempts[outcome.name] = (next.attempts[outcome.name] ?? 0) + 1;
+    if (outcome.allowed) next.attempts[outcome.name] = (toolRecordValue(next.attempts, outcome.name) ?? 0) + 1;
     if (!outcome.succeeded) continue;
-    next.successes[outcome.name] ??= turn;
+    if (toolRecordValue(next.successes, outcome.name) === undefined) next.successes[outcome.name] = turn;
     if (next.taint === null && tools.get(outcome.name)?.untrusted === true) next.taint = { source: outcome.name, id: outcome.id };
     if (next.terminatedBy === null && rules.terminal.has(outcome.name)) next.terminatedBy = { tool: outcome.name, id: outcome.id };
   }

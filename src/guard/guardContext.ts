@@ -1,5 +1,6 @@
 import type { GuardState } from './guardState.js';
 import type { Rule } from './rules.js';
+import type { ToolRecord } from './toolRecord.js';
 
 /** What the guard needs to know about a tool: its safety flags. */
 export interface ToolFacts {
@@ -35,7 +36,7 @@ export interface GuardContext {
   /** The tools the model was shown (authorization applied). */
   visible: readonly string[];
   /** What earlier calls of the same response already claimed. */
-  batch: { attempts: Record<string, number>; terminalCall: string | undefined };
+  batch: { attempts: ToolRecord; terminalCall: string | undefined };
 }
 
 /** A tool call as the guard sees it. */

@@ -4,6 +4,7 @@ import { prerequisiteCheck } from './checks/prerequisite.js';
 import { taintCheck } from './checks/taint.js';
 import { terminalCheck } from './checks/terminal.js';
 import type { Block, Check, GuardContext, GuardedCall } from './guardContext.js';
+import { emptyToolRecord, toolRecordValue } from './toolRecord.js';
 
 /**
  * The checks, in the order they apply. When several rules would refuse a call, the first one
@@ -23,7 +24,7 @@ export const GUARD_ORDER: readonly { rule: Block['rule']; check: Check }[] = [
  * terminal tool among them holds back the calls after it.
  */
 export function decideBatch(calls: readonly GuardedCall[], context: Omit<GuardContext, 'batch'>): (Block | undefined)[] {
-  const batch: GuardContext['batch'] = { attempts: {}, terminalCall: undefined };
+  const batch: GuardContext['batch'] = { attempts: emptyToolRecord(), terminalCall: undefined };
   // Built field by field: an object spread here cost more than all five checks together.
   const full: GuardContext = { state: context.state, rules: context.rules, tools: context.tools, visible: context.visible, batch };
   return calls.map((call) => {
@@ -31,7 +32,7 @@ export function decideBatch(calls: readonly GuardedCall[], context: Omit<GuardCo
       const block = check(call, full);
       if (block !== undefined) return block;
     }
-    batch.attempts[call.name] = (batch.attempts[call.name] ?? 0) + 1;
+    batch.attempts[call.name] = (toolRecordValue(batch.attempts, call.name) ?? 0) + 1;
     if (context.rules.terminal.has(call.name)) batch.terminalCall ??= call.name;
     return undefined;
   });

@@ -1,10 +1,11 @@
 import type { Check } from '../guardContext.js';
+import { toolRecordValue } from '../toolRecord.js';
 
 /** A limited tool is attempted at most its number of times per run, earlier calls of the same response included. */
 export const limitCheck: Check = (call, { rules, state, batch }) => {
   const max = rules.limits.get(call.name);
   if (max === undefined) return undefined;
-  const attempts = (state.attempts[call.name] ?? 0) + (batch.attempts[call.name] ?? 0);
+  const attempts = (toolRecordValue(state.attempts, call.name) ?? 0) + (toolRecordValue(batch.attempts, call.name) ?? 0);
   if (attempts < max) return undefined;
   return {
     rule: 'limit',

@@ -1,8 +1,9 @@
 import type { Check } from '../guardContext.js';
+import { toolRecordValue } from '../toolRecord.js';
 
 /** A guarded tool runs only after each prerequisite succeeded in an earlier turn. */
 export const prerequisiteCheck: Check = (call, { rules, state }) => {
-  const missing = rules.prerequisites.get(call.name)?.find((prerequisite) => state.successes[prerequisite] === undefined);
+  const missing = rules.prerequisites.get(call.name)?.find((prerequisite) => toolRecordValue(state.successes, prerequisite) === undefined);
   if (missing === undefined) return undefined;
   return {
     rule: 'prerequisite',
