@@ -1,3 +1,4 @@
+import { describeValue } from '../json/describeValue.js';
 import type { Rule } from './rules.js';
 import { toolsNamedBy } from './rules.js';
 
@@ -28,7 +29,27 @@ export function checkRules(agent: string, list: readonly Rule[], tools: readonly
       }
     }
     if (rule.kind === 'limit' && !(Number.isSafeInteger(rule.maxCalls) && rule.maxCalls >= 1)) {
-      throw new RuleConfigurationError(rule.tool, `Agent '${agent}': the limit on '${rule.tool}' must be a whole number of calls of at least 1, but it was ${String(rule.maxCalls)}.`);
+      throw new RuleConfigurationError(
+        rule.tool,
+        `Agent '${agent}': the limit on '${rule.tool}' must be a whole number of calls of at least 1, but it was ${describeValue(rule.maxCalls)}. To forbid a tool, leave it out of the agent's tools.`,
+      );
     }
   }
+}
+
+/**
+ * What is wrong with the shape of one entry of an agent's rules, or undefined when it is a rule
+ * (a kind the guard knows, with the tool names it needs). Rules from plain JavaScript or a JSON
+ * config reach here untyped; a rule the guard cannot read must not be silently skipped.
+ */
+export function ruleShapeProblem(value: unknown): string | undefined {
+  const kinds = ['require', 'terminal', 'limit'];
+  if (typeof value !== 'object' || value === null || !kinds.includes((value as { kind?: unknown }).kind as string)) {
+    return `must be a rule made with rules.require, rules.terminal or rules.limit, but it was ${describeValue(value)}.`;
+  }
+  const rule = value as Record<string, unknown>;
+  for (const key of rule.kind === 'require' ? ['tool', 'prerequisite'] : ['tool']) {
+    if (typeof rule[key] !== 'string') return `(a ${String(rule.kind)} rule) needs '${key}', the name of one of the agent's tools, but it was ${describeValue(rule[key])}.`;
+  }
+  return undefined;
 }

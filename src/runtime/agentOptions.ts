@@ -1,10 +1,11 @@
 import { describeValue } from '../json/describeValue.js';
 import { ToolDeclarationError } from '../tools/declarationError.js';
+import { unknownOptionMessage } from '../tools/unknownOption.js';
 import { isDefinedTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Transport } from '../transport/transport.js';
 import type { Authorizer } from '../guard/authorization.js';
-import { checkRules } from '../guard/checkRules.js';
+import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
 import type { Rule } from '../guard/rules.js';
 import type { ExecutionMode } from '../guard/shadow.js';
 import { defineTool } from '../tools/defineTool.js';
@@ -72,6 +73,29 @@ export class AgentConfigurationError extends Error {
   }
 }
 
+/** Every option an agent takes; the type below fails to compile if one is missing. A misspelt option is refused, never ignored. */
+const AGENT_OPTIONS = [
+  'name',
+  'model',
+  'system',
+  'tools',
+  'transport',
+  'maxTurns',
+  'maxTokens',
+  'temperature',
+  'thinking',
+  'clock',
+  'rules',
+  'authorizer',
+  'mode',
+  'handoffs',
+  'maxHandoffs',
+  'approvalRequired',
+  'suspensionKey',
+] as const;
+const agentOptionsComplete: [Exclude<keyof AgentOptions, (typeof AGENT_OPTIONS)[number]>] extends [never] ? true : never = true;
+void agentOptionsComplete;
+
 /** Checks everything an agent is given, so that no mistake waits until the first run. */
 export function checkAgentOptions(options: AgentOptions): { tools: Map<string, AnyTool>; handoffTools: { target: HandoffTarget; tool: AnyTool }[] } {
   if (typeof options !== 'object' || options === null) {
@@ -82,6 +106,9 @@ export function checkAgentOptions(options: AgentOptions): { tools: Map<string, A
   const fail = (option: string, message: string): never => {
     throw new AgentConfigurationError(option, `Agent '${name}': ${message}`);
   };
+  for (const key of Object.keys(options)) {
+    if (!(AGENT_OPTIONS as readonly string[]).includes(key)) fail(key, unknownOptionMessage(key, AGENT_OPTIONS, { one: 'an option of an agent', all: 'options' }));
+  }
   if (typeof options.model !== 'string' || options.model.trim() === '') fail('model', `'model' must be a model id such as 'claude-sonnet-5-5', but it was ${describeValue(options.model)}.`);
   if (options.transport === undefined || options.transport === null) {
     fail('transport', `there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } for the live model, or a ScriptedTransport in tests.`);
@@ -94,6 +121,12 @@ export function checkAgentOptions(options: AgentOptions): { tools: Map<string, A
     fail('approvalRequired', `'approvalRequired' must be a function (tool, input) => boolean, but it was ${describeValue(options.approvalRequired)}.`);
   }
   checkPositiveInteger(options.maxTokens, 'maxTokens', fail);
+  if (options.temperature !== undefined && !(typeof options.temperature === 'number' && Number.isFinite(options.temperature))) {
+    fail('temperature', `'temperature' must be a number, but it was ${describeValue(options.temperature)}.`);
+  }
+  if (options.thinking !== undefined && (typeof options.thinking !== 'object' || options.thinking === null)) {
+    fail('thinking', `'thinking' must be { budgetTokens: number }, but it was ${describeValue(options.thinking)}.`);
+  }
   if (options.thinking !== undefined) checkPositiveInteger(options.thinking.budgetTokens, 'thinking.budgetTokens', fail);
   if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
   if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow') fail('mode', `'mode' must be 'live' or 'shadow', but it was ${describeValue(options.mode)}.`);
@@ -102,6 +135,10 @@ export function checkAgentOptions(options: AgentOptions): { tools: Map<string, A
   const tools = toolsByName(name, [...(options.tools ?? []), ...handoffTools.map((h) => h.tool)], fail);
   checkCompensators(tools, fail);
   if (options.rules !== undefined && !Array.isArray(options.rules)) fail('rules', `'rules' must be a list such as [rules.terminal('close_ticket')], but it was ${describeValue(options.rules)}.`);
+  (options.rules ?? []).forEach((rule: unknown, i) => {
+    const problem = ruleShapeProblem(rule);
+    if (problem !== undefined) fail(`rules[${i}]`, `rules[${i}] ${problem}`);
+  });
   checkRules(name, options.rules ?? [], [...tools.keys()]);
   return { tools, handoffTools };
 }

@@ -8,6 +8,7 @@ import type { InferJsonSchema, JsonObjectSchema } from './schema/jsonSchema.js';
 import { isZodSchema, zodRefinement, zodToJsonSchema } from './schema/fromZod.js';
 import { prepareSchema } from './schema/prepareSchema.js';
 import type { Tool, ToolContext } from './tool.js';
+import { checkToolOptions } from './checkToolOptions.js';
 import { checkToolName } from './toolName.js';
 
 /** A tool's input: a zod object schema, or a plain JSON Schema object. */
@@ -36,7 +37,11 @@ export interface ToolDeclaration<S extends ToolInput> {
  * the property path, rather than when the model first calls the tool.
  */
 export function defineTool<const S extends ToolInput>(declaration: ToolDeclaration<S>): Tool<ArgsOf<S>> {
+  if (typeof declaration !== 'object' || declaration === null) {
+    throw new TypeError(`defineTool needs a declaration ({ name, description, input, run }), but it was ${describeValue(declaration)}.`);
+  }
   const name = checkToolName(declaration.name);
+  checkToolOptions(name, declaration);
   const fail = (code: 'missing_run' | 'negative_max_result_length' | 'invalid_option', path: string, message: string): never => {
     throw new ToolDeclarationError(code, name, path, `Tool '${name}': ${message}`);
   };
@@ -48,8 +53,6 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
   if (maxResultLength < 0) {
     fail('negative_max_result_length', 'maxResultLength', `'maxResultLength' cannot be negative (it was ${maxResultLength}); use 0 for no cap.`);
   }
-  checkOptionalString(declaration, 'policy', fail);
-  checkOptionalString(declaration, 'compensatedBy', fail);
 
   const zod = isZodSchema(declaration.input) ? declaration.input : undefined;
   const inputSchema = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input);
@@ -87,17 +90,6 @@ const definedTools = new WeakSet<object>();
 /** True for a tool made by {@link defineTool}, whose declaration was checked and binder compiled. */
 export function isDefinedTool(value: unknown): value is Tool<unknown> {
   return typeof value === 'object' && value !== null && definedTools.has(value);
-}
-
-function checkOptionalString(
-  declaration: { policy?: unknown; compensatedBy?: unknown },
-  key: 'policy' | 'compensatedBy',
-  fail: (code: 'invalid_option', path: string, message: string) => never,
-): void {
-  const value = declaration[key];
-  if (value !== undefined && (typeof value !== 'string' || value === '')) {
-    fail('invalid_option', key, `'${key}' must be a non-empty string, but it was ${describeValue(value)}.`);
-  }
 }
 
 function missingDescription(tool: string): ToolDeclarationWarning {

@@ -24,7 +24,8 @@ function spyTool(name: string, options: { untrusted?: boolean; privileged?: bool
     if (options.fails) throw new Error(`${name} failed`);
     return options.output ?? `${name} done`;
   });
-  const tool = defineTool({ name, description: `${name}.`, input: noInput, run, ...options });
+  const { fails: _fails, output: _output, ...flags } = options;
+  const tool = defineTool({ name, description: `${name}.`, input: noInput, run, ...flags });
   return { tool, run };
 }
 
