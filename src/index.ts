@@ -42,6 +42,7 @@ export { policies, type Authorizer } from './guard/authorization.js';
 export { RuleConfigurationError } from './guard/checkRules.js';
 export { GUARD_ORDER, decideBatch } from './guard/pipeline.js';
 export { initialGuardState, type GuardState } from './guard/guardState.js';
+export { UNATTRIBUTED_SOURCE } from './guard/historyGuardState.js';
 export type { GuardRule, Block, ToolFacts } from './guard/guardContext.js';
 export type { ExecutionMode } from './guard/shadow.js';
 export type { AgentEvent, AgentEventListener } from './runtime/events.js';

@@ -3,7 +3,8 @@ import { describeValue } from '../json/describeValue.js';
 import type { Message, UserBlock } from '../messages/types.js';
 import { isAuthorized } from '../guard/authorization.js';
 import { compileRules, type ToolFacts } from '../guard/guardContext.js';
-import { initialGuardState } from '../guard/guardState.js';
+import { copyGuardState, guardStateProblem, type GuardState } from '../guard/guardState.js';
+import { guardStateOfHistory, historyShapeProblem, mergeGuardStates, type HistoryTool } from '../guard/historyGuardState.js';
 import type { Rule } from '../guard/rules.js';
 import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -26,8 +27,18 @@ export interface RunOptions {
   signal?: AbortSignal;
   /** Told of each event as it happens (turns, text deltas, tool calls). */
   onEvent?: AgentEventListener;
-  /** An earlier conversation to continue; the input is appended to it. */
+  /**
+   * An earlier conversation to continue; the input is appended to it. The run starts from the
+   * guard state the conversation carries (taint, successes, attempts, a terminal tool's end),
+   * recomputed from its tool calls; a tool result no reachable tool can be named for taints.
+   */
   history?: Message[];
+  /**
+   * The guard state of the run that wrote `history` (its `result.guard`). It can only make the
+   * run stricter: keep the taint of a history trimmed of its tool calls, never unlock a
+   * prerequisite the history does not show.
+   */
+  guard?: GuardState;
   /** Keep streamed deltas in `result.events` too (they are always told to `onEvent`). */
   keepStreamEvents?: boolean;
   /** The clock tools read for this run, in place of the agent's (a replay serves recorded readings). */
@@ -95,10 +106,16 @@ export class Agent {
   /** Runs the agent on one input, to the end of the conversation, of its turns, or until a call needs approval. */
   async run(input: string | UserBlock[], options: RunOptions = {}): Promise<AgentResult> {
     checkInput(input);
+    const history = options.history ?? [];
+    const shape = historyShapeProblem(history);
+    if (shape !== undefined) throw new TypeError(`agent.run's 'history' must be a list of messages: ${shape}.`);
+    const given = options.guard === undefined ? undefined : checkedGuardState(options.guard);
     return this.#withSignal(options, async (signal, log) => {
-      const messages: Message[] = [...(options.history ?? []), { role: 'user', content: structuredClone(input) }];
+      const messages: Message[] = [...history, { role: 'user', content: structuredClone(input) }];
+      const fromHistory = guardStateOfHistory(messages, historyToolsOf(this));
+      const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
       log.emit({ type: 'run_started', agent: this.name });
-      return runLoop(this.#runConfig(options), initialRunState(messages, initialGuardState()), randomUUID(), signal, log);
+      return runLoop(this.#runConfig(options), initialRunState(messages, guard), randomUUID(), signal, log);
     });
   }
 
@@ -212,23 +229,48 @@ export class SubAgentSuspendedError extends Error {
   }
 }
 
-/** The agent of that name among this one and those it can hand off to. */
-function reachableAgent(agent: Agent, name: string, seen = new Set<Agent>()): Agent | undefined {
-  if (seen.has(agent)) return undefined;
+/**
+ * The agents a run of this one can reach, itself first: those it can hand off to and, with
+ * `subAgents`, those behind its tools made by `asTool`, transitively. The one walk of the agent
+ * graph: who can be in charge of a run, what a run can read or do, what a history can hold.
+ */
+function reachableAgents(agent: Agent, subAgents: boolean, seen = new Set<Agent>()): Agent[] {
+  if (seen.has(agent)) return [];
   seen.add(agent);
-  if (agent.name === name) return agent;
-  for (const handoff of agent.handoffs) {
-    const found = reachableAgent(handoff.agent, name, seen);
-    if (found !== undefined) return found;
-  }
-  return undefined;
+  const next = [...agent.handoffs.map((handoff) => handoff.agent), ...(subAgents ? agent.tools.flatMap((tool) => subAgentOf(tool) ?? []) : [])];
+  return [agent, ...next.flatMap((other) => reachableAgents(other, subAgents, seen))];
+}
+
+/** The agent of that name among this one and those it can hand off to. */
+function reachableAgent(agent: Agent, name: string): Agent | undefined {
+  return reachableAgents(agent, false).find((other) => other.name === name);
 }
 
 /** Whether an agent, or any agent it can reach by handoff, has a tool with the property. */
-function reaches(agent: Agent, property: (tool: AnyTool) => boolean, seen = new Set<Agent>()): boolean {
-  if (seen.has(agent)) return false;
-  seen.add(agent);
-  return agent.tools.some(property) || agent.handoffs.some((handoff) => reaches(handoff.agent, property, seen));
+function reaches(agent: Agent, property: (tool: AnyTool) => boolean): boolean {
+  return reachableAgents(agent, false).some((other) => other.tools.some(property));
+}
+
+/**
+ * How a history's tool names are attributed: to the tools of every agent the run can reach
+ * (hidden ones, handoff targets' and sub-agents' included). A name is untrusted if any of them
+ * reads untrusted content under it, and terminal if an agent whose run this is ends on it.
+ */
+function historyToolsOf(agent: Agent): (name: string) => HistoryTool | undefined {
+  const tools = new Map<string, HistoryTool>();
+  for (const other of reachableAgents(agent, true)) {
+    for (const tool of other.tools) tools.set(tool.name, { untrusted: tool.untrusted || tools.get(tool.name)?.untrusted === true, terminal: tools.get(tool.name)?.terminal === true });
+  }
+  for (const other of reachableAgents(agent, false)) {
+    for (const rule of other.rules) if (rule.kind === 'terminal') tools.get(rule.tool)!.terminal = true;
+  }
+  return (name) => tools.get(name);
+}
+
+function checkedGuardState(given: unknown): GuardState {
+  const problem = guardStateProblem(given);
+  if (problem !== undefined) throw new TypeError(`agent.run's 'guard' must be a guard state as a run returns it (result.guard): ${problem}.`);
+  return copyGuardState(given as GuardState);
 }
 
 function claimHere(suspensionId: string): boolean {

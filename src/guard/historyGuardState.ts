@@ -1,0 +1,122 @@
+import { describeValue as describe } from '../json/describeValue.js';
+import type { Message } from '../messages/types.js';
+import type { GuardState } from './guardState.js';
+import { initialGuardState } from './guardState.js';
+import { copyToolRecord, emptyToolRecord, toolRecordValue } from './toolRecord.js';
+
+/** The taint source of a tool result no tool can be named for: who wrote it is unknown, so it is not trusted. */
+export const UNATTRIBUTED_SOURCE = 'unattributed tool result';
+
+/** What the history walk needs to know about a tool name, over every agent a run can reach. */
+export interface HistoryTool {
+  /** Some agent that has a tool of this name reads untrusted content with it. */
+  untrusted: boolean;
+  /** Some agent whose run this is ends its run when a tool of this name succeeds. */
+  terminal: boolean;
+}
+
+/**
+ * The guard state a conversation carries, recomputed from its messages, so that a run
+ * continuing it is never cleaner than the conversation it holds:
+ * - each tool_result is paired with a tool_use of the assistant message just before it (the
+ *   API's own pairing) and attributed, by that tool_use's name, through `toolOf`;
+ * - a result that succeeded (`is_error` absent or false) is a success of its tool; the first
+ *   one of an untrusted tool taints, the first one of a terminal tool ends the run;
+ * - a result that cannot be attributed (no tool_use just before it, a name `toolOf` does not
+ *   know, an id two tool_uses share) taints, error or not, with {@link UNATTRIBUTED_SOURCE};
+ * - a server tool's result (a web search, a fetch) in an assistant message taints, with its
+ *   block type as source;
+ * - every tool_use counts as an attempt: a history does not say which calls the guard refused.
+ * Successes found here are recorded at turn 0, before the run that continues the conversation.
+ * `messages` must have passed {@link historyShapeProblem}.
+ */
+export function guardStateOfHistory(messages: readonly Message[], toolOf: (name: string) => HistoryTool | undefined): GuardState {
+  const state = initialGuardState();
+  const taint = (source: string, id: string) => void (state.taint ??= { source, id });
+  /** The tool_uses of the assistant message just before, by id; null where two share an id. */
+  let uses = new Map<string, string | null>();
+  for (const message of messages) {
+    const blocks = typeof message.content === 'string' ? [] : (message.content as { type: string; [key: string]: unknown }[]);
+    if (message.role === 'assistant') {
+      uses = new Map();
+      for (const block of blocks) {
+        if (block.type === 'tool_use') {
+          const { id, name } = block as unknown as { id: string; name: string };
+          state.attempts[name] = (toolRecordValue(state.attempts, name) ?? 0) + 1;
+          uses.set(id, uses.has(id) && uses.get(id) !== name ? null : name);
+        } else if (block.type.endsWith('_tool_result')) {
+          taint(block.type, typeof block.tool_use_id === 'string' ? block.tool_use_id : '');
+        }
+      }
+      continue;
+    }
+    for (const block of blocks) {
+      if (block.type !== 'tool_result') continue;
+      const id = block.tool_use_id as string;
+      const name = uses.get(id);
+      const tool = typeof name === 'string' ? toolOf(name) : undefined;
+      if (name === undefined || name === null || tool === undefined) {
+        taint(UNATTRIBUTED_SOURCE, id);
+        continue;
+      }
+      if (block.is_error === true) continue;
+      if (toolRecordValue(state.successes, name) === undefined) state.successes[name] = 0;
+      if (tool.untrusted) taint(name, id);
+      if (tool.terminal) state.terminatedBy ??= { tool: name, id };
+    }
+    uses = new Map();
+  }
+  return state;
+}
+
+/**
+ * What makes a history unreadable for the walk, or undefined: a list of `{ role, content }`
+ * messages whose tool_use blocks have string ids and names and whose tool_result blocks have a
+ * string tool_use_id and a boolean `is_error` if any. Everything else is left to the API.
+ */
+export function historyShapeProblem(history: unknown): string | undefined {
+  if (!Array.isArray(history)) return `it was ${describe(history)}`;
+  for (const [i, message] of history.entries()) {
+    const where = `history[${i}]`;
+    if (typeof message !== 'object' || message === null || (message.role !== 'user' && message.role !== 'assistant')) {
+      return `${where} is not a message with role 'user' or 'assistant'`;
+    }
+    if (typeof message.content === 'string') continue;
+    if (!Array.isArray(message.content)) return `${where}.content is neither a string nor a list of blocks`;
+    for (const [j, block] of (message.content as unknown[]).entries()) {
+      const at = `${where}.content[${j}]`;
+      if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string') return `${at} is not a content block with a type`;
+      const b = block as Record<string, unknown>;
+      if (b.type === 'tool_use') {
+        for (const key of ['id', 'name']) if (typeof b[key] !== 'string') return `${at} is a tool_use whose '${key}' is ${describe(b[key])}, not a string`;
+      }
+      if (b.type === 'tool_result') {
+        if (typeof b.tool_use_id !== 'string') return `${at} is a tool_result whose 'tool_use_id' is ${describe(b.tool_use_id)}, not a string`;
+        if (b.is_error !== undefined && typeof b.is_error !== 'boolean') return `${at} is a tool_result whose 'is_error' is ${describe(b.is_error)}, not true or false`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * The state a run starts from when it continues a conversation: the history's own, made
+ * stricter by a state handed on with it (`result.guard` of the run that wrote the history), and
+ * never made cleaner by it. Its taint and end stand when the history shows none (a history
+ * trimmed of its tool calls); attempts are the larger count; a success counts only if the
+ * history shows it too, so a state cannot unlock a prerequisite the conversation never met.
+ */
+export function mergeGuardStates(fromHistory: GuardState, given: GuardState): GuardState {
+  const attempts = copyToolRecord(fromHistory.attempts);
+  for (const name of Object.keys(given.attempts)) attempts[name] = Math.max(toolRecordValue(attempts, name) ?? 0, given.attempts[name]!);
+  const successes = emptyToolRecord();
+  for (const name of Object.keys(fromHistory.successes)) {
+    if (toolRecordValue(given.successes, name) !== undefined) successes[name] = fromHistory.successes[name]!;
+  }
+  return {
+    taint: given.taint ?? fromHistory.taint,
+    successes,
+    attempts,
+    terminatedBy: given.terminatedBy ?? fromHistory.terminatedBy,
+  };
+}
