@@ -44,10 +44,9 @@ export function guardStateOfHistory(messages: readonly Message[], toolOf: (name:
           const { id, name } = block as unknown as { id: string; name: string };
           state.attempts[name] = (toolRecordValue(state.attempts, name) ?? 0) + 1;
           uses.set(id, uses.has(id) && uses.get(id) !== name ? null : name);
-        } else if (block.type.endsWith('_tool_result')) {
-          taint(block.type, typeof block.tool_use_id === 'string' ? block.tool_use_id : '');
         }
       }
+      state.taint ??= serverResultTaint(blocks);
       continue;
     }
     for (const block of blocks) {
@@ -67,6 +66,17 @@ export function guardStateOfHistory(messages: readonly Message[], toolOf: (name:
     uses = new Map();
   }
   return state;
+}
+
+/**
+ * The taint a model response brings in itself: a server tool's result (`web_search_tool_result`,
+ * `web_fetch_tool_result`, any `*_tool_result` block the API ran) holds content legate cannot
+ * vouch for. The model wrote the rest of that response after reading it, so in a live run it
+ * taints before the response's own calls are decided. The first such block is the source.
+ */
+export function serverResultTaint(blocks: readonly { type: string }[]): GuardState['taint'] {
+  const block = blocks.find((b) => b.type !== 'tool_result' && b.type.endsWith('_tool_result')) as { type: string; tool_use_id?: unknown } | undefined;
+  return block === undefined ? null : { source: block.type, id: typeof block.tool_use_id === 'string' ? block.tool_use_id : '' };
 }
 
 /**

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { serverResultTaint } from '../guard/historyGuardState.js';
 import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { Message, MessagesRequest, ModelResponse, ToolUseBlock } from '../messages/types.js';
 import { abortable } from './abortable.js';
@@ -28,6 +29,7 @@ export async function runLoop(start: RunConfig, state: RunState, runId: string, 
     state.agents.push(config.agent);
     addUsage(state.usage, response);
     state.messages.push({ role: 'assistant', content: response.content });
+    if (state.guard.taint === null) state.guard = { ...state.guard, taint: serverResultTaint(response.content) };
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
     log.emit({ type: 'model_responded', agent: config.agent, turn, stopReason: response.stop_reason, toolUses: toolUses.length });
 
