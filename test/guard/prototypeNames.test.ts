@@ -97,5 +97,5 @@ describe('guard state and tool names that Object.prototype also has', () => {
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });

@@ -99,7 +99,7 @@ describe('a continued conversation is never less tainted than its history', () =
       }),
       { numRuns: 150 },
     );
-  });
+  }, 60_000);
 
   it('holds for hand-built histories: unknown tools, orphan results, shared ids, server results, errors', async () => {
     const id = fc.constantFrom('a', 'b', 'c', 'toString', '__proto__');
@@ -143,5 +143,5 @@ describe('a continued conversation is never less tainted than its history', () =
       }),
       { numRuns: 300 },
     );
-  });
+  }, 60_000);
 });
