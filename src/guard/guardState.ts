@@ -36,7 +36,7 @@ export function guardStateProblem(value: unknown): string | undefined {
     const v = state[key];
     if (typeof v !== 'object' || v === null || Array.isArray(v)) return `'${key}' must be an object of counts by tool name, but it was ${describeValue(v)}`;
     const bad = Object.keys(v).find((name) => !(Number.isSafeInteger((v as Record<string, unknown>)[name]) && ((v as Record<string, number>)[name] ?? -1) >= 0));
-    return bad === undefined ? undefined : `'${key}.${bad}' must be a whole number, but it was ${describeValue((v as Record<string, unknown>)[bad])}`;
+    return bad === undefined ? undefined : `'${key}.${bad}' must be a whole number of at least 0, but it was ${describeValue((v as Record<string, unknown>)[bad])}`;
   };
   return pair('taint', 'source', 'id') ?? counts('successes') ?? counts('attempts') ?? pair('terminatedBy', 'tool', 'id');
 }

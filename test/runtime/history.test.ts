@@ -84,7 +84,7 @@ describe('a conversation carried into a new run keeps its guard state', () => {
     expect(Object.keys(second.guard.successes)).toEqual(['verify_identity', 'refund_payment']);
   });
 
-  it('a tool hidden by authorization, or reached through a handoff, is attributed', async () => {
+  it('a tool reached through a handoff is attributed', async () => {
     const t = tools();
     const reader = new Agent({ name: 'reader', model: 'm', transport: new ScriptedTransport([]), tools: [t.fetchPage] });
     const agent = agentFor({ tools: [t.sendPayment], handoffs: [{ name: 'reader', agent: reader, description: 'Reads pages.' }] }, [
@@ -102,6 +102,37 @@ describe('a conversation carried into a new run keeps its guard state', () => {
     const result = await agent.run('Pay it.', { history });
     expect(t.pay).not.toHaveBeenCalled();
     expect(result.guard.taint).toEqual({ source: 'fetch_page', id: 'h2' });
+  });
+});
+
+describe('attribution reaches every tool a run can reach', () => {
+  const history = (name: string): Message[] => [
+    { role: 'user', content: 'Read the invoice.' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'r1', name, input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'r1', content: injected }] },
+    { role: 'assistant', content: [{ type: 'text', text: 'It asks for a wire.' }] },
+  ];
+
+  it("a tool hidden by authorization is the agent's own: its result taints under its name", async () => {
+    const t = tools();
+    const hiddenReader = defineTool({ name: 'fetch_page', description: 'Reads.', input: noInput, untrusted: true, policy: 'web', run: () => injected });
+    const agent = agentFor({ tools: [hiddenReader, t.sendPayment] }, [reply.toolUse('send_payment', {}), reply.text('No.')]);
+    const result = await agent.run('Pay it.', { history: history('fetch_page') });
+    expect(t.pay).not.toHaveBeenCalled();
+    expect(result.guard.taint).toEqual({ source: 'fetch_page', id: 'r1' });
+  });
+
+  it("a sub-agent's tool is attributed, with its flags", async () => {
+    const t = tools();
+    const researcher = new Agent({ name: 'researcher', model: 'm', transport: new ScriptedTransport([]), tools: [t.fetchPage, t.verify] });
+    const agent = agentFor({ tools: [researcher.asTool('research', 'Researches.'), t.sendPayment] }, [reply.toolUse('send_payment', {}), reply.text('Paid.')]);
+    const tainted = await agent.run('Pay it.', { history: history('fetch_page') });
+    expect(tainted.guard.taint).toEqual({ source: 'fetch_page', id: 'r1' });
+    const trusted = await agentFor({ tools: [researcher.asTool('research', 'Researches.'), t.sendPayment] }, [reply.toolUse('send_payment', {}), reply.text('Paid.')]).run('Pay it.', {
+      history: history('verify_identity'),
+    });
+    expect(trusted.tainted).toBe(false);
+    expect(t.pay).toHaveBeenCalledTimes(1);
   });
 });
 
@@ -136,6 +167,22 @@ describe('a history that cannot be attributed fails closed', () => {
         { role: 'assistant', content: [{ type: 'text', text: 'OK' }] },
       ],
       'v1',
+    ],
+    [
+      'a result whose id two tool_uses of different names share',
+      [
+        { role: 'user', content: 'Hi' },
+        {
+          role: 'assistant',
+          content: [
+            { type: 'tool_use', id: 'd1', name: 'verify_identity', input: {} },
+            { type: 'tool_use', id: 'd1', name: 'send_payment', input: {} },
+          ],
+        },
+        { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'd1', content: injected }] },
+        { role: 'assistant', content: [{ type: 'text', text: 'OK' }] },
+      ],
+      'd1',
     ],
     [
       'an error result of an unknown tool (who wrote it is unknown too)',
