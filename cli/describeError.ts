@@ -14,6 +14,11 @@ export function describeError(error: unknown): string {
   return message.startsWith(`${error.name}:`) ? message : `${error.name}: ${message}`;
 }
 
+/** An error that ends a command or a target: {@link describeError}, plus how to see its stack. */
+export function describeUnexpected(error: unknown): string {
+  return `${describeError(error)}${debugging() ? '' : ' (set LEGATE_DEBUG=1 for the stack trace)'}`;
+}
+
 /** Text on one line: line breaks and the space around them become one space. */
 export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();

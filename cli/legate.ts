@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { processIo } from './io.js';
-import { debugging, describeError } from './describeError.js';
+import { describeUnexpected } from './describeError.js';
 import { main } from './main.js';
 
 const io = processIo();
@@ -10,7 +10,7 @@ main(process.argv.slice(2), io).then(
   },
   (error: unknown) => {
     // main answers every error itself; this is the last resort, held to the same rule: one line unless LEGATE_DEBUG=1.
-    io.err(`legate: ${describeError(error)}${debugging() ? '' : ' (set LEGATE_DEBUG=1 for the stack trace)'}`);
+    io.err(`legate: ${describeUnexpected(error)}`);
     process.exitCode = 1;
   },
 );

@@ -6,7 +6,7 @@ import { fuzz, fuzzHelp } from './commands/fuzz.js';
 import { replay, replayHelp } from './commands/replay.js';
 import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
-import { debugging, describeError } from './describeError.js';
+import { describeUnexpected } from './describeError.js';
 import type { CliIo } from './io.js';
 import { ConfigError } from './loadConfig.js';
 
@@ -65,7 +65,7 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       return 2;
     }
     // Anything else is a bug or a broken module of the user's: one line, unless they ask for the stack.
-    io.err(`legate ${name}: ${describeError(error)}${debugging() ? '' : ' (set LEGATE_DEBUG=1 for the stack trace)'}`);
+    io.err(`legate ${name}: ${describeUnexpected(error)}`);
     return 1;
   }
 }

@@ -6,6 +6,7 @@ import { fuzzInjection, fuzzTool, type FuzzFailure, type FuzzReport } from '../.
 import { isDefinedTool, type AgentFactory, type AnyTool, type LegateConfig } from '../../src/index.js';
 import { toolsOf } from '../../src/recording/runTrajectory.js';
 import { ScriptedTransport } from '../../src/transport/scripted/ScriptedTransport.js';
+import { describeUnexpected } from '../describeError.js';
 import { importModule } from '../importModule.js';
 import type { CliIo } from '../io.js';
 import { CONFIG_NAMES, loadConfig, unwrapDefault } from '../loadConfig.js';
@@ -49,12 +50,19 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
   const injection = { numRuns: Math.max(1, Math.floor(runs / 5)), ...(seed === undefined ? {} : { seed }), out, ...save };
   const targets = [...tools.map((tool) => ({ label: tool.name, run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }) })), ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, injection) }))];
   const reports: FuzzReport[] = [];
+  const crashed: string[] = [];
   for (const [i, target] of targets.entries()) {
     progress(io, i, targets.length, target.label);
-    reports.push(await target.run());
+    try {
+      reports.push(await target.run());
+    } catch (error) {
+      // One target that cannot be fuzzed (a factory that throws) costs neither the others nor their findings.
+      crashed.push(`legate fuzz: ✗ ${target.label}: could not be fuzzed: ${describeUnexpected(error)}`);
+    }
   }
   progress(io, targets.length, targets.length, 'done');
   io.out(table(reports));
+  for (const line of crashed) io.err(line);
   for (const report of reports) {
     for (const failure of report.failures) {
       io.out(`\n${io.paint('red', `✗ ${report.target}`)}: ${failure.message}`);
@@ -68,7 +76,7 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
       if (failure.writeError !== undefined) unwritten(io, report.target, failure);
     }
   }
-  return reports.some((r) => r.failures.length > 0) ? 1 : 0;
+  return crashed.length > 0 || reports.some((r) => r.failures.length > 0) ? 1 : 0;
 }
 
 /** A finding whose trajectory could not be written: everything needed to reproduce it, on standard error, in one line. */

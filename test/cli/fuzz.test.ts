@@ -107,3 +107,20 @@ describe('legate fuzz and the config\'s secrets', () => {
     expect(text).toContain('api key [REDACTED]');
   }, 60_000);
 });
+
+describe('legate fuzz when a target cannot be fuzzed', () => {
+  it('reports that target in one line, keeps the findings of the others, and exits 1', async () => {
+    const dir = tempDir();
+    writeFileSync(
+      join(dir, 'agents.ts'),
+      `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\n` +
+        `let built = 0;\nconst leaky = leakyAgent('leaky');\n` +
+        `export const agents = { leaky, flaky: (transport) => { if (++built > 1) throw new Error('the flaky factory gave up'); return leaky(transport); } };\n`,
+    );
+    const io = captureIo(dir);
+    expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
+    expect(io.stderr).toEqual(['legate fuzz: ✗ flaky: could not be fuzzed: Error: the flaky factory gave up (set LEGATE_DEBUG=1 for the stack trace)']);
+    expect(io.stdout.join('\n')).toMatch(/✗ leaky: 'lookup' was attempted/);
+    expect(readdirSync(join(dir, 'found'))).toEqual(['leaky-4.yaml']);
+  }, 60_000);
+});

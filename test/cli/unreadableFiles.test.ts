@@ -112,7 +112,7 @@ describe('legate diff and replay on files that cannot be read', () => {
     for (const file of BROKEN) expect(io.stdout.filter((line) => line.startsWith(`✗ ${file}:`)), file).toHaveLength(1);
     expect(io.text()).not.toMatch(/^\s+at /m);
     expect(io.stdout.at(-1)).toBe('6 replayed: 2 passed, 4 failed');
-  });
+  }, 60_000);
 });
 
 /** Runs the real command, as a user's shell does. */
