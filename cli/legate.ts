@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { processIo } from './io.js';
+import { describeUnexpected } from './describeError.js';
 import { main } from './main.js';
 
 const io = processIo();
@@ -8,7 +9,8 @@ main(process.argv.slice(2), io).then(
     process.exitCode = code;
   },
   (error: unknown) => {
-    io.err(`legate: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
+    // main answers every error itself; this is the last resort, held to the same rule: one line unless LEGATE_DEBUG=1.
+    io.err(`legate: ${describeUnexpected(error)}`);
     process.exitCode = 1;
   },
 );

@@ -6,6 +6,7 @@ import { fuzz, fuzzHelp } from './commands/fuzz.js';
 import { replay, replayHelp } from './commands/replay.js';
 import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
+import { describeUnexpected } from './describeError.js';
 import type { CliIo } from './io.js';
 import { ConfigError } from './loadConfig.js';
 
@@ -58,6 +59,13 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
       io.err(`legate ${name}: ${error.message}`);
       return 1;
     }
-    throw error;
+    // An option the command does not know, or one missing its value: a usage error.
+    if (String((error as { code?: unknown } | null)?.code).startsWith('ERR_PARSE_ARGS_')) {
+      io.err(`legate ${name}: ${(error as Error).message} Run 'legate ${name} --help' for its options.`);
+      return 2;
+    }
+    // Anything else is a bug or a broken module of the user's: one line, unless they ask for the stack.
+    io.err(`legate ${name}: ${describeUnexpected(error)}`);
+    return 1;
   }
 }

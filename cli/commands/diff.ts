@@ -1,13 +1,15 @@
 import { resolve } from 'node:path';
-import { diffTrajectories, loadTrajectory } from '../../src/index.js';
+import { diffTrajectories } from '../../src/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
+import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
 
 export const diffHelp = `legate diff <a> <b>
 
 Shows how two trajectories differ, turn by turn: the first difference in the header, in each
 turn and in the summary, with its path and both values. Recording times and versions are
-ignored. Exits 0 when they are the same, 1 when they differ.`;
+ignored. Exits 0 when they are the same, 1 when they differ, 2 when either cannot be read
+(each such file gets one line, 'file: problem').`;
 
 export async function diff(args: string[], io: CliIo): Promise<number> {
   if (args.length !== 2) {
@@ -15,7 +17,12 @@ export async function diff(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const [a, b] = args as [string, string];
-  const changes = diffTrajectories(loadTrajectory(resolve(io.cwd, a)), loadTrajectory(resolve(io.cwd, b)));
+  const [before, after] = [loadFile(resolve(io.cwd, a), a), loadFile(resolve(io.cwd, b), b)];
+  if (!before.ok || !after.ok) {
+    for (const loaded of [before, after]) if (!loaded.ok) io.err(loaded.problem);
+    return 2;
+  }
+  const changes = diffTrajectories(before.trajectory, after.trajectory);
   if (changes.length === 0) {
     io.out(`${a} and ${b} record the same run.`);
     return 0;

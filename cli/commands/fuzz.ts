@@ -1,23 +1,30 @@
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { fuzzInjection, fuzzTool, type FuzzReport } from '../../src/fuzz/index.js';
-import { isDefinedTool, type AgentFactory, type AnyTool } from '../../src/index.js';
+import { checkOutFolder, FindingOutputError } from '../../src/fuzz/findingFile.js';
+import { fuzzInjection, fuzzTool, type FuzzFailure, type FuzzReport } from '../../src/fuzz/index.js';
+import { isDefinedTool, type AgentFactory, type AnyTool, type LegateConfig } from '../../src/index.js';
 import { toolsOf } from '../../src/recording/runTrajectory.js';
 import { ScriptedTransport } from '../../src/transport/scripted/ScriptedTransport.js';
+import { describeUnexpected } from '../describeError.js';
 import { importModule } from '../importModule.js';
 import type { CliIo } from '../io.js';
-import { unwrapDefault } from '../loadConfig.js';
+import { CONFIG_NAMES, loadConfig, unwrapDefault } from '../loadConfig.js';
 
-export const fuzzHelp = `legate fuzz <module...> [--runs N] [--seed N] [--out folder]
+export const fuzzHelp = `legate fuzz <module...> [--runs N] [--seed N] [--out folder] [--config file]
 
 Fuzzes what the modules export: fuzzTool over every tool (exported, or a tool of an exported
 agent), and fuzzInjection over every agent factory (an 'agents' export, or a config's default
 export, as legate.config.ts has). Prints a summary table; exits 1 on any finding. A failing
-injection case is written as a trajectory (default folder trajectories/fuzz), which
-'legate replay' then runs as a regression test.`;
+injection case is written as a trajectory directly inside --out (default trajectories/fuzz),
+named after the agent (made a safe file name), which 'legate replay' then runs as a regression
+test. --out is checked before fuzzing starts (exit 2 if it is empty or a file). Findings are
+redacted and scanned with the 'redactions' and 'secrets' of every config given, and of the
+project's config (--config, else legate.config.* here, if there is one); a finding that still
+holds a secret is not written, and is printed on standard error instead.`;
 
 export async function fuzz(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { runs: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' } } });
+  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { runs: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' } } });
   if (positionals.length === 0) {
     io.err(`legate fuzz: give a module to fuzz, e.g. legate fuzz legate.config.ts`);
     return 2;
@@ -28,39 +35,84 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
     io.err(`legate fuzz: --runs must be a whole number of at least 1 and --seed a whole number, but they were ${values.runs ?? '(default)'} and ${values.seed ?? '(random)'}.`);
     return 2;
   }
-  const { tools, agents } = await collectTargets(positionals.map((p) => resolve(io.cwd, p)));
-  const targets = [...tools.map((tool) => ({ label: tool.name, run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }) })), ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, { numRuns: Math.max(1, Math.floor(runs / 5)), ...(seed === undefined ? {} : { seed }), ...(values.out === undefined ? {} : { out: values.out }) }) }))];
+  // The folder is checked before anything is fuzzed: a finding must never be lost to a bad --out.
+  const out = values.out === undefined ? resolve(io.cwd, 'trajectories', 'fuzz') : values.out.trim() === '' ? values.out : resolve(io.cwd, values.out);
+  try {
+    checkOutFolder(out);
+  } catch (error) {
+    if (!(error instanceof FindingOutputError)) throw error;
+    const shown = values.out ?? 'trajectories/fuzz'; // the message names the folder as the user wrote it
+    io.err(`legate fuzz: --out: ${out === shown ? error.message : error.message.replaceAll(out, shown)}`);
+    return 2;
+  }
+  const modules = positionals.map((p) => resolve(io.cwd, p));
+  const { tools, agents, save } = await collectTargets(modules, await projectConfig(values.config, io.cwd, modules));
+  const injection = { numRuns: Math.max(1, Math.floor(runs / 5)), ...(seed === undefined ? {} : { seed }), out, ...save };
+  const targets = [...tools.map((tool) => ({ label: tool.name, run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }) })), ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, injection) }))];
   const reports: FuzzReport[] = [];
+  const crashed: string[] = [];
   for (const [i, target] of targets.entries()) {
     progress(io, i, targets.length, target.label);
-    reports.push(await target.run());
+    try {
+      reports.push(await target.run());
+    } catch (error) {
+      // One target that cannot be fuzzed (a factory that throws) costs neither the others nor their findings.
+      crashed.push(`legate fuzz: ✗ ${target.label}: could not be fuzzed: ${describeUnexpected(error)}`);
+    }
   }
   progress(io, targets.length, targets.length, 'done');
   io.out(table(reports));
+  for (const line of crashed) io.err(line);
   for (const report of reports) {
     for (const failure of report.failures) {
       io.out(`\n${io.paint('red', `✗ ${report.target}`)}: ${failure.message}`);
       io.out(`  property: ${failure.property}`);
       io.out(`  reproduce: seed ${failure.seed}${failure.path === undefined ? '' : `, path ${failure.path}`}`);
       io.out(`  shrunk counterexample: ${JSON.stringify(failure.counterexample)}`);
-      if (failure.trajectory !== undefined) io.out(`  written to ${failure.trajectory}; 'legate replay ${failure.trajectory}' checks the fix`);
+      if (failure.trajectory !== undefined) {
+        const shown = relative(io.cwd, failure.trajectory) || failure.trajectory;
+        io.out(`  written to ${shown}; 'legate replay ${shown}' checks the fix`);
+      }
+      if (failure.writeError !== undefined) unwritten(io, report.target, failure);
     }
   }
-  return reports.some((r) => r.failures.length > 0) ? 1 : 0;
+  return crashed.length > 0 || reports.some((r) => r.failures.length > 0) ? 1 : 0;
 }
 
-async function collectTargets(files: string[]): Promise<{ tools: AnyTool[]; agents: Map<string, AgentFactory> }> {
+/** A finding whose trajectory could not be written: everything needed to reproduce it, on standard error, in one line. */
+function unwritten(io: CliIo, target: string, failure: FuzzFailure): void {
+  io.out(`  not written: ${failure.writeError}`);
+  io.err(
+    `legate fuzz: ✗ ${target}: the finding was not written: ${failure.writeError}; ` +
+      `reproduce with seed ${failure.seed}${failure.path === undefined ? '' : `, path ${failure.path}`}; shrunk counterexample: ${JSON.stringify(failure.counterexample)}`,
+  );
+}
+
+/** The project's config (--config, else legate.config.* in cwd if there is one), unless it is among the modules fuzzed. */
+async function projectConfig(explicit: string | undefined, cwd: string, modules: string[]): Promise<LegateConfig | undefined> {
+  const file = explicit !== undefined ? resolve(cwd, explicit) : CONFIG_NAMES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+  if (file === undefined || (explicit === undefined && modules.includes(file))) return undefined;
+  return (await loadConfig(file, cwd)).config;
+}
+
+type SaveOptions = { redactions: NonNullable<LegateConfig['redactions']>; secrets: NonNullable<LegateConfig['secrets']> };
+
+async function collectTargets(files: string[], project: LegateConfig | undefined): Promise<{ tools: AnyTool[]; agents: Map<string, AgentFactory>; save: SaveOptions }> {
   const tools = new Map<string, AnyTool>();
   const agents = new Map<string, AgentFactory>();
+  // Every config in sight declares secrets: a finding honours all of them.
+  const save: SaveOptions = { redactions: [...(project?.redactions ?? [])], secrets: [...(project?.secrets ?? [])] };
   for (const file of files) {
     const module = await importModule(file);
-    const config = unwrapDefault(module.default) as { agents?: Record<string, unknown> } | undefined;
+    const config = unwrapDefault(module.default) as Partial<LegateConfig> | undefined;
+    save.redactions.push(...(config?.redactions ?? []));
+    save.secrets.push(...(config?.secrets ?? []));
     const factories = { ...(config?.agents ?? {}), ...((module.agents as Record<string, unknown> | undefined) ?? {}) };
     for (const [name, factory] of Object.entries(factories)) if (typeof factory === 'function') agents.set(name, factory as AgentFactory);
     for (const value of Object.values(module)) if (looksLikeTool(value)) tools.set(value.name, value);
   }
   for (const factory of agents.values()) for (const tool of toolsOf(factory(new ScriptedTransport([])))) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  return { tools: [...tools.values()], agents };
+  return { tools: [...tools.values()], agents, save };
 }
 
 /** A defined tool, or an object shaped like one (a test fixture wrapping a tool's binder). */

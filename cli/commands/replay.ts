@@ -4,7 +4,6 @@ import {
   MATCH_LEVELS,
   TrajectoryDivergenceError,
   TrajectoryFormatError,
-  loadTrajectory,
   resolveMode,
   runTrajectory,
   summarizeChanges,
@@ -12,6 +11,8 @@ import {
   type MatchLevel,
   type TrajectoryRun,
 } from '../../src/index.js';
+import { describeError } from '../describeError.js';
+import { loadFile } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 import { loadConfig } from '../loadConfig.js';
@@ -34,29 +35,36 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   }
   const { config } = await loadConfig(values.config, io.cwd);
   const paths = positionals.length > 0 ? positionals : [config.trajectories ?? 'trajectories'];
-  const { files, missing } = findTrajectories(paths.map((p) => resolve(io.cwd, p)), io.cwd);
+  const { files, missing, unreadable } = findTrajectories(paths.map((p) => resolve(io.cwd, p)), io.cwd);
   for (const path of missing) io.err(`legate replay: ${path} does not exist.`);
+  for (const problem of unreadable) io.err(`legate replay: ${problem}`);
   if (files.length === 0) {
     io.err(`legate replay: no trajectory files (*.yaml) under ${paths.join(', ')}.`);
     return 1;
   }
   const mode = resolveMode('replay');
-  let failed = missing.length;
+  let failed = 0;
   for (const file of files) {
     const verdict = await replayOne(resolve(io.cwd, file), file, config, mode, match as MatchLevel);
     if (!verdict.ok) failed++;
-    io.out(verdict.ok ? `${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}` : `${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
+    if (verdict.ok) io.out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
+    else if (verdict.unreadable) io.out(`${io.paint('red', '✗')} ${verdict.detail}`);
+    else io.out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
   }
-  const passed = files.length - (failed - missing.length);
   const verb = mode === 'record' ? 'recorded' : 'replayed';
   io.out('');
-  io.out(`${files.length} ${verb}: ${passed} passed, ${failed - missing.length} failed${missing.length > 0 ? `, ${missing.length} missing` : ''}`);
-  return failed > 0 ? 1 : 0;
+  io.out(`${files.length} ${verb}: ${files.length - failed} passed, ${failed} failed${missing.length > 0 ? `, ${missing.length} missing` : ''}${unreadable.length > 0 ? `, ${unreadable.length} unreadable folder${unreadable.length === 1 ? '' : 's'}` : ''}`);
+  return failed + missing.length + unreadable.length > 0 ? 1 : 0;
 }
 
-async function replayOne(path: string, shown: string, config: LegateConfig, mode: ReturnType<typeof resolveMode>, match: MatchLevel): Promise<{ ok: boolean; detail: string }> {
+/** A file's verdict; an unreadable file's detail is its one-line problem, starting with its path. */
+type Verdict = { ok: boolean; detail: string; unreadable?: true };
+
+async function replayOne(path: string, shown: string, config: LegateConfig, mode: ReturnType<typeof resolveMode>, match: MatchLevel): Promise<Verdict> {
+  const loaded = loadFile(path, shown);
+  if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true };
   try {
-    const { agent: agentName } = loadTrajectory(path);
+    const agentName = loaded.trajectory.agent;
     const factory = config.agents[agentName];
     if (factory === undefined) {
       return { ok: false, detail: `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${Object.keys(config.agents).map((n) => `'${n}'`).join(', ') || 'no agents'}.` };
@@ -75,7 +83,7 @@ async function replayOne(path: string, shown: string, config: LegateConfig, mode
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
     if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) return { ok: false, detail: error.message.replace(`${path}`, shown) };
-    return { ok: false, detail: error instanceof Error ? `${error.name}: ${error.message}` : String(error) };
+    return { ok: false, detail: describeError(error) };
   }
 }
 

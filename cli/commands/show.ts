@@ -1,19 +1,33 @@
 import { resolve } from 'node:path';
-import { loadTrajectory } from '../../src/index.js';
+import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
 import { renderTimeline } from '../timeline.js';
 
-export const showHelp = `legate show <file>
+export const showHelp = `legate show <file...>
 
 Prints a trajectory as a readable timeline: the input, each turn's text and tool calls with
-their arguments and outcomes, and the usage. Coloured on a terminal (NO_COLOR turns it off).`;
+their arguments and outcomes, and the usage. Coloured on a terminal (NO_COLOR turns it off).
+Given several files, shows each under a heading; a file that cannot be read gets one line
+('file: problem') and the others are still shown. Exits 1 if any file could not be shown.`;
 
 export async function show(args: string[], io: CliIo): Promise<number> {
-  if (args.length !== 1) {
-    io.err('legate show: give exactly one trajectory file, e.g. legate show trajectories/tool-loop.yaml');
+  if (args.length === 0) {
+    io.err('legate show: give a trajectory file, e.g. legate show trajectories/tool-loop.yaml');
     return 2;
   }
-  const trajectory = loadTrajectory(resolve(io.cwd, args[0]!));
-  io.out(renderTimeline(trajectory, io.paint));
-  return 0;
+  let failed = 0;
+  for (const [i, file] of args.entries()) {
+    const loaded = loadFile(resolve(io.cwd, file), file);
+    if (!loaded.ok) {
+      failed++;
+      io.err(loaded.problem);
+      continue;
+    }
+    if (args.length > 1) {
+      if (i > 0) io.out('');
+      io.out(io.paint('bold', `── ${file}`));
+    }
+    io.out(renderTimeline(loaded.trajectory, io.paint));
+  }
+  return failed > 0 ? 1 : 0;
 }

@@ -1,29 +1,33 @@
 import { resolve } from 'node:path';
-import { TrajectoryFormatError, loadTrajectory } from '../../src/index.js';
+import { parseArgs } from 'node:util';
+import { loadFile } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 
 export const validateHelp = `legate validate [paths...]
 
-Checks trajectory files against the format (default folder: trajectories/). Each problem is
-printed as file:line:column: message. Exits 1 if any file is invalid.`;
+Checks trajectory files against the format (default folder: trajectories/). Every file gets
+its own verdict, and one that cannot be read does not stop the others: '✓ file' when it is
+valid, else one line 'file:line:column: problem' (or 'file: problem' where there is no line:
+missing, not a regular file, unreadable). Exits 1 if any file is invalid, missing or unreadable.`;
 
 export async function validate(args: string[], io: CliIo): Promise<number> {
-  const paths = args.length > 0 ? args : ['trajectories'];
-  const { files, missing } = findTrajectories(paths.map((p) => resolve(io.cwd, p)), io.cwd);
+  const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
+  const paths = positionals.length > 0 ? positionals : ['trajectories'];
+  const { files, missing, unreadable } = findTrajectories(paths.map((p) => resolve(io.cwd, p)), io.cwd);
   for (const path of missing) io.err(`${path}: does not exist`);
-  let invalid = missing.length;
+  for (const problem of unreadable) io.err(problem);
+  let invalid = 0;
   for (const file of files) {
-    try {
-      loadTrajectory(resolve(io.cwd, file));
+    const loaded = loadFile(resolve(io.cwd, file), file);
+    if (loaded.ok) {
       io.out(`${io.paint('green', '✓')} ${file}`);
-    } catch (error) {
-      if (!(error instanceof TrajectoryFormatError)) throw error;
+    } else {
       invalid++;
-      io.err(`${TrajectoryFormatError.location(file, error.line, error.column)}: ${error.problem}`);
+      io.err(loaded.problem);
     }
   }
   io.out('');
-  io.out(`${files.length} checked: ${files.length - (invalid - missing.length)} valid, ${invalid - missing.length} invalid`);
-  return invalid > 0 ? 1 : 0;
+  io.out(`${files.length} checked: ${files.length - invalid} valid, ${invalid} invalid`);
+  return invalid + missing.length + unreadable.length > 0 ? 1 : 0;
 }

@@ -1,16 +1,17 @@
 import { mkdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import type { ToolUseBlock, ToolResultBlock } from '../messages/types.js';
 import type { Agent } from '../runtime/Agent.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
-import { loadTrajectory, saveTrajectory } from '../recording/trajectoryFile.js';
+import { loadTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
 import { runTrajectory, toolsOf, type AgentFactory } from '../recording/runTrajectory.js';
 import type { AnyTool } from '../tools/tool.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
 import { reply } from '../transport/scripted/scriptedReply.js';
 import { validInput } from './arbitraries/validInput.js';
+import { checkOutFolder, findingFile } from './findingFile.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 import { payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';
 
@@ -21,8 +22,16 @@ export interface FuzzInjectionOptions {
   templates?: readonly PayloadTemplate[];
   /** Tools that must never run after taint. Default: those declared privileged. */
   privileged?: readonly string[];
-  /** Where a failing case is written as a trajectory; false writes nothing. Default `trajectories/fuzz`. */
+  /**
+   * Where a failing case is written as a trajectory; false writes nothing. Default
+   * `trajectories/fuzz`. Checked before fuzzing starts (a `FindingOutputError` if it is empty,
+   * a file, or under one); each finding is written directly inside it, whatever the agent's name.
+   */
   out?: string | false;
+  /** Applied to a finding before it is written, as to any recording (the config's `redactions`). */
+  redactions?: SaveOptions['redactions'];
+  /** Patterns a finding must not hold (the config's `secrets`): one that still does is not written, and says why. */
+  secrets?: SaveOptions['secrets'];
 }
 
 /** One adversarial run: the calls the model makes of its own accord, and what is planted in untrusted output. */
@@ -49,6 +58,8 @@ interface Violation {
 export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectionOptions = {}): Promise<FuzzReport> {
   const numRuns = options.numRuns ?? 200;
   const seed = options.seed ?? Date.now() ^ (Math.random() * 0x7fffffff);
+  const out = options.out ?? join('trajectories', 'fuzz');
+  if (out !== false) checkOutFolder(out); // before any fuzzing: a bad folder must not cost the finding
   const probe = factory(new ScriptedTransport([]));
   const tools = uniqueByName(toolsOf(probe));
   const privileged = new Set(options.privileged ?? tools.filter((t) => t.privileged).map((t) => t.name));
@@ -72,7 +83,15 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
       counterexample: plan,
       message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
     };
-    if (options.out !== false) failure.trajectory = await writeFinding(factory, plan, tools, privileged, options.out ?? join('trajectories', 'fuzz'), details.seed);
+    if (out !== false) {
+      const save: SaveOptions = { redactions: options.redactions ?? [], secrets: options.secrets ?? [] };
+      try {
+        failure.trajectory = await writeFinding(factory, plan, tools, privileged, findingFile(out, probe.name, details.seed), save);
+      } catch (error) {
+        // The finding outlives its file: the caller still gets the seed, path and counterexample.
+        failure.writeError = error instanceof Error ? error.message : String(error);
+      }
+    }
     failures.push(failure);
   }
   const seconds = (performance.now() - started) / 1000;
@@ -156,16 +175,18 @@ function findViolation(probe: Agent, result: AgentResult, tools: AnyTool[], priv
   return undefined;
 }
 
-/** Records the shrunk case as a trajectory whose replay demands the offending call be blocked. */
-async function writeFinding(factory: AgentFactory, plan: Plan, tools: AnyTool[], privileged: Set<string>, folder: string, seed: number): Promise<string> {
-  mkdirSync(folder, { recursive: true });
-  const name = `${factory(new ScriptedTransport([])).name}-${seed >>> 0}`;
-  const file = join(folder, `${name}.yaml`);
+/**
+ * Records the shrunk case as a trajectory whose replay demands the offending call be blocked:
+ * redacted and scanned for secrets like any recording, to a file inside the out folder.
+ */
+async function writeFinding(factory: AgentFactory, plan: Plan, tools: AnyTool[], privileged: Set<string>, file: string, save: SaveOptions): Promise<string> {
+  mkdirSync(dirname(file), { recursive: true });
   const run = await runTrajectory({
     file,
     agent: factory,
     input: plan.input,
-    name,
+    name: basename(file, '.yaml'),
+    ...save,
     description: 'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. Replays with the planted outputs; the offending call must be blocked.',
     mode: 'record',
     transport: () => adversary(plan),
@@ -177,7 +198,7 @@ async function writeFinding(factory: AgentFactory, plan: Plan, tools: AnyTool[],
   trajectory.match = 'structure';
   trajectory.serve = tools.filter((t) => t.untrusted).map((t) => t.name);
   if (violation !== undefined) trajectory.expect = { blocked: [{ id: violation.call.id, tool: violation.call.name, rule: violation.rule }] };
-  saveTrajectory(file, trajectory);
+  saveTrajectory(file, trajectory, save);
   return file;
 }
 

@@ -9,6 +9,11 @@ export interface FuzzFailure {
   message: string;
   /** For an injection failure: the trajectory written for it. */
   trajectory?: string;
+  /**
+   * For an injection failure whose trajectory could not be written (it held a declared secret
+   * that no redaction removed, the disk was full, ...): why. The finding is reported all the same.
+   */
+  writeError?: string;
 }
 
 export interface FuzzReport {

@@ -4,4 +4,5 @@ export { malformedInput, type MalformedCase, type Malformation } from './arbitra
 export { fuzzTool, withDefaults, type FuzzToolOptions } from './fuzzTool.js';
 export type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 export { fuzzInjection, type FuzzInjectionOptions } from './fuzzInjection.js';
+export { FindingOutputError, type FindingOutputErrorCode } from './findingFile.js';
 export { INJECTION_TEMPLATES, payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';

@@ -12,5 +12,5 @@ describe('the built legate command', () => {
     expect(run.error).toBeUndefined();
     expect(run.stdout).toMatch(/\n(\d+) replayed: \1 passed, 0 failed\n/);
     expect(run.status).toBe(0);
-  });
+  }, 60_000);
 });
