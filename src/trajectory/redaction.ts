@@ -21,8 +21,12 @@ export function createRedactor(redactions: readonly Redaction[]): <T>(value: T) 
     if (typeof value === 'string') return paths.length === 0 ? redactText(value) : redactJsonText(redactText(value), paths);
     if (Array.isArray(value)) return value.map(redact);
     if (!isPlainObject(value)) return value;
+    const entries = Object.entries(value);
+    const redactedKeys = entries.map(([key]) => redactText(key));
+    // A key left as it was keeps its name; a redacted key that would take another's is numbered.
+    const kept = new Set(entries.filter(([key], i) => redactedKeys[i] === key).map(([key]) => key));
     const copy: Record<string, unknown> = {};
-    for (const [key, inner] of Object.entries(value)) define(copy, freeKey(copy, redactText(key)), redact(inner));
+    entries.forEach(([key, inner], i) => define(copy, redactedKeys[i] === key ? key : freeKey(copy, kept, redactedKeys[i]!), redact(inner)));
     // Every object is visited, so a path matches wherever it starts.
     for (const { keys, placeholder } of paths) replaceAt(copy, keys, placeholder);
     return copy;
@@ -42,11 +46,12 @@ function compilePath(redaction: { path: string; placeholder?: string }): { keys:
   return { keys, placeholder: redaction.placeholder ?? DEFAULT_PLACEHOLDER };
 }
 
-/** Two keys redacted to the same text both stay: the later one is numbered. */
-function freeKey(object: Record<string, unknown>, key: string): string {
-  if (!Object.hasOwn(object, key)) return key;
+/** A name for a redacted key that no other key has or will have: `[REDACTED] (2)` when `[REDACTED]` is taken. */
+function freeKey(object: Record<string, unknown>, kept: Set<string>, key: string): string {
+  const taken = (name: string) => Object.hasOwn(object, name) || kept.has(name);
+  if (!taken(key)) return key;
   let n = 2;
-  while (Object.hasOwn(object, `${key} (${n})`)) n++;
+  while (taken(`${key} (${n})`)) n++;
   return `${key} (${n})`;
 }
 
