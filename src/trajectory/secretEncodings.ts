@@ -20,92 +20,137 @@ const HEX_RUN = /[0-9A-Fa-f]{6,}/g;
 /** Decoded runs are joined with a character no secret pattern should match across. */
 const SEPARATOR = '\u0000';
 
-/** Every view of a text: as it is, then each ordinary encoding undone (views that would equal the text are skipped). */
-export function decodedViews(text: string): DecodedView[] {
+/**
+ * Every view of a text: as it is, then each ordinary encoding undone (views that would equal
+ * the text are skipped). `runs: false` leaves out base64 and hex, for a value whose runs of
+ * those alphabets are written unchanged in a text that is scanned with them.
+ */
+export function decodedViews(text: string, options: { runs?: boolean } = {}): DecodedView[] {
   const views: DecodedView[] = [{ encoding: 'plain', text, origin: (index) => index }];
   const visible = INVISIBLE.test(text) ? stripInvisible(text) : identity(text);
   if (visible.text !== text) views.push(view('zero-width', visible));
   if (text.includes('%')) views.push(view('url', then(then(visible, percentDecode), stripInvisible)));
   if (text.includes('\\')) views.push(view('escaped', then(then(visible, unescapeBackslashes), stripInvisible)));
-  if (text.includes("''")) views.push(view('quoted', then(visible, (t) => replaceAll(t, "''", "'"))));
+  if (text.includes("''")) views.push(view('quoted', then(visible, undoubleQuotes)));
+  if (options.runs === false) return views;
   views.push(view('base64', decodeRuns(text, BASE64_RUN, 4, (chunk) => Buffer.from(chunk, 'base64'))));
   views.push(view('hex', decodeRuns(text, HEX_RUN, 2, (chunk) => Buffer.from(chunk.slice(0, chunk.length - (chunk.length % 2)), 'hex'))));
   return views;
 }
 
-/** A decoded text and, for each of its UTF-16 units, the index it came from. */
+/**
+ * A decoded text and where its parts came from: each segment starts at `at` in the decoded
+ * text and came from `from` in the source, character for character when `copied`, or as a
+ * whole (a decoded escape or run) when not.
+ */
 interface Mapped {
   text: string;
-  origins: number[] | undefined;
+  segments: { at: number; from: number; copied: boolean }[] | undefined;
 }
 
 function identity(text: string): Mapped {
-  return { text, origins: undefined };
+  return { text, segments: undefined };
+}
+
+/** The index of the segment holding a character of the decoded text. */
+function segmentAt(segments: NonNullable<Mapped['segments']>, index: number): number {
+  let low = 0;
+  let high = segments.length - 1;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (segments[middle]!.at <= index) low = middle;
+    else high = middle - 1;
+  }
+  return low;
+}
+
+function originOf(mapped: Mapped, index: number): number {
+  const { segments } = mapped;
+  if (segments === undefined) return index;
+  if (segments.length === 0) return 0;
+  const segment = segments[segmentAt(segments, index)]!;
+  return segment.copied ? segment.from + (index - segment.at) : segment.from;
 }
 
 function view(encoding: SecretEncoding, mapped: Mapped): DecodedView {
-  const { text, origins } = mapped;
-  return { encoding, text, origin: (index) => (origins === undefined ? index : (origins[Math.min(index, origins.length - 1)] ?? 0)) };
+  return { encoding, text: mapped.text, origin: (index) => originOf(mapped, index) };
 }
 
 /** Applies a decoding to an already decoded text, mapping through both. */
 function then(first: Mapped, decode: (text: string) => Mapped): Mapped {
   const second = decode(first.text);
-  if (first.origins === undefined) return second;
-  if (second.origins === undefined) return { text: second.text, origins: first.origins };
-  const outer = first.origins;
-  return { text: second.text, origins: second.origins.map((index) => outer[index] ?? 0) };
+  if (first.segments === undefined) return second;
+  if (second.segments === undefined) return { text: second.text, segments: first.segments };
+  // Each segment of the second maps through the first; a copied one is split where the first's segments change.
+  const inner = first.segments;
+  const segments: NonNullable<Mapped['segments']> = [];
+  second.segments.forEach((segment, i) => {
+    if (!segment.copied || inner.length === 0) {
+      segments.push({ at: segment.at, from: originOf(first, segment.from), copied: false });
+      return;
+    }
+    const length = (i + 1 < second.segments!.length ? second.segments![i + 1]!.at : second.text.length) - segment.at;
+    for (let k = segmentAt(inner, segment.from); k < inner.length && inner[k]!.at < segment.from + length; k++) {
+      const start = Math.max(inner[k]!.at, segment.from);
+      const at = segment.at + (start - segment.from);
+      segments.push(inner[k]!.copied ? { at, from: inner[k]!.from + (start - inner[k]!.at), copied: true } : { at, from: inner[k]!.from, copied: false });
+    }
+  });
+  return { text: second.text, segments };
 }
 
 class Builder {
   readonly #parts: string[] = [];
-  readonly #origins: number[] = [];
-  push(piece: string, origin: number): void {
+  readonly #segments: NonNullable<Mapped['segments']> = [];
+  #length = 0;
+  /** Text copied from the source at `from`. */
+  copy(piece: string, from: number): void {
+    this.#add(piece, from, true);
+  }
+  /** Text decoded from the source at `from`. */
+  decoded(piece: string, from: number): void {
+    this.#add(piece, from, false);
+  }
+  #add(piece: string, from: number, copied: boolean): void {
+    if (piece.length === 0) return;
     this.#parts.push(piece);
-    for (let i = 0; i < piece.length; i++) this.#origins.push(origin);
+    this.#segments.push({ at: this.#length, from, copied });
+    this.#length += piece.length;
   }
   done(): Mapped {
-    return { text: this.#parts.join(''), origins: this.#origins };
+    return { text: this.#parts.join(''), segments: this.#segments };
   }
 }
+
+/** The text with every match of a pattern replaced by what `decode` makes of it, the rest copied. */
+function replacing(text: string, pattern: RegExp, decode: (match: RegExpExecArray) => string): Mapped {
+  const out = new Builder();
+  let last = 0;
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    out.copy(text.slice(last, match.index), last);
+    out.decoded(decode(match), match.index);
+    last = match.index + match[0].length;
+  }
+  out.copy(text.slice(last), last);
+  return out.done();
+}
+
+const INVISIBLE_RUNS = new RegExp(INVISIBLE.source + '+', 'g');
 
 function stripInvisible(text: string): Mapped {
-  const out = new Builder();
-  for (let i = 0; i < text.length; i++) if (!INVISIBLE.test(text[i]!)) out.push(text[i]!, i);
-  return out.done();
+  return replacing(text, INVISIBLE_RUNS, () => '');
 }
 
-function replaceAll(text: string, from: string, to: string): Mapped {
-  const out = new Builder();
-  for (let i = 0; i < text.length; ) {
-    if (text.startsWith(from, i)) {
-      out.push(to, i);
-      i += from.length;
-    } else out.push(text[i]!, i++);
-  }
-  return out.done();
+function undoubleQuotes(text: string): Mapped {
+  return replacing(text, /''/g, () => "'");
 }
 
 const utf8 = new TextDecoder('utf-8');
 
 /** `%XX` sequences as UTF-8 bytes (each run decoded together, so `%E2%80%8B` is one character). */
 function percentDecode(text: string): Mapped {
-  const out = new Builder();
-  const escape = /^%[0-9A-Fa-f]{2}/;
-  for (let i = 0; i < text.length; ) {
-    if (!escape.test(text.slice(i, i + 3))) {
-      out.push(text[i]!, i++);
-      continue;
-    }
-    const start = i;
-    const bytes: number[] = [];
-    while (escape.test(text.slice(i, i + 3))) {
-      bytes.push(Number.parseInt(text.slice(i + 1, i + 3), 16));
-      i += 3;
-    }
-    out.push(utf8.decode(Uint8Array.from(bytes)), start);
-  }
-  return out.done();
+  return replacing(text, /(?:%[0-9A-Fa-f]{2})+/g, ([run]) => utf8.decode(Buffer.from(run.replace(/%/g, ''), 'hex')));
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -115,25 +160,14 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 
 /** Backslash escapes as JSON, JavaScript and YAML double-quoted strings write them. */
 function unescapeBackslashes(text: string): Mapped {
-  const out = new Builder();
-  for (let i = 0; i < text.length; ) {
-    if (text[i] !== '\\' || i + 1 >= text.length) {
-      out.push(text[i]!, i++);
-      continue;
+  return replacing(text, /\\(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|[\s\S])/g, ([escape]) => {
+    const kind = escape[1]!;
+    if (escape.length > 2) {
+      const code = Number.parseInt(escape.slice(2), 16);
+      return code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
     }
-    const next = text[i + 1]!;
-    const width = next === 'u' ? 4 : next === 'U' ? 8 : next === 'x' ? 2 : 0;
-    const digits = text.slice(i + 2, i + 2 + width);
-    if (width > 0 && digits.length === width && /^[0-9A-Fa-f]+$/.test(digits)) {
-      const code = Number.parseInt(digits, 16);
-      out.push(code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd', i);
-      i += 2 + width;
-    } else if (Object.hasOwn(SIMPLE_ESCAPES, next)) {
-      out.push(SIMPLE_ESCAPES[next]!, i);
-      i += 2;
-    } else out.push(text[i]!, i++);
-  }
-  return out.done();
+    return Object.hasOwn(SIMPLE_ESCAPES, kind) ? SIMPLE_ESCAPES[kind]! : escape;
+  });
 }
 
 /**
@@ -145,8 +179,7 @@ function decodeRuns(text: string, run: RegExp, alignments: number, decode: (chun
   run.lastIndex = 0;
   for (let match = run.exec(text); match !== null; match = run.exec(text)) {
     for (let offset = 0; offset < alignments && match[0].length - offset >= 4; offset++) {
-      out.push(decode(match[0].slice(offset)).toString('utf8'), match.index + offset);
-      out.push(SEPARATOR, match.index + offset);
+      out.decoded(decode(match[0].slice(offset)).toString('utf8') + SEPARATOR, match.index + offset);
     }
   }
   return out.done();

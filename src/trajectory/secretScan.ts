@@ -59,8 +59,8 @@ function describe(secret: Compiled): string {
 }
 
 /** The first secret in a text, in any of its views: its index in the text and what it is. */
-function scan(text: string, secrets: Compiled[]): (SecretMatch & { index: number }) | undefined {
-  for (const view of decodedViews(text)) {
+function scan(text: string, secrets: Compiled[], runs = true): (SecretMatch & { index: number }) | undefined {
+  for (const view of decodedViews(text, { runs })) {
     for (const secret of secrets) {
       const match = firstMatch(secret.pattern, view.text);
       if (match === null) continue;
@@ -84,15 +84,21 @@ export function findSecret(text: string, declared: readonly (RegExp | string)[] 
   return { ...match, ...lineAndColumn(text, index) };
 }
 
-/** Finds the first secret in a JSON-like value: every string and every object key, each in all its views. */
+/**
+ * Finds the first secret in a JSON-like value: every string and every object key, each in all
+ * its views.
+ */
 export function findSecretInValue(value: unknown, declared: readonly (RegExp | string)[] = []): (SecretMatch & { path: (string | number)[] }) | undefined {
-  const secrets = compile(declared);
+  return scanValue(value, compile(declared), true);
+}
+
+function scanValue(value: unknown, secrets: Compiled[], runs: boolean): (SecretMatch & { path: (string | number)[] }) | undefined {
   // Iterative, so a deeply nested value cannot overflow the stack.
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
   while (stack.length > 0) {
     const { value: current, path } = stack.pop()!;
     if (typeof current === 'string') {
-      const found = scan(current, secrets);
+      const found = scan(current, secrets, runs);
       if (found !== undefined) return { ...withoutIndex(found), path };
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] });
@@ -100,7 +106,7 @@ export function findSecretInValue(value: unknown, declared: readonly (RegExp | s
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i]!;
-        const found = scan(key, secrets);
+        const found = scan(key, secrets, runs);
         if (found !== undefined) return { ...withoutIndex(found), path: [...path, key] };
         stack.push({ value: inner, path: [...path, key] });
       }
@@ -117,7 +123,8 @@ export function findSecretInValue(value: unknown, declared: readonly (RegExp | s
 export function findSecretInYaml(text: string, value: unknown, declared: readonly (RegExp | string)[] = []): SecretFinding | undefined {
   const inText = findSecret(text, declared);
   if (inText !== undefined) return inText;
-  const inValue = findSecretInValue(value, declared);
+  // Base64 and hex runs are never escaped by the writer: the text's scan has seen each as it is.
+  const inValue = scanValue(value, compile(declared), false);
   if (inValue === undefined) return undefined;
   const { path, ...match } = inValue;
   return { ...match, ...locate(text, path), path: formatPath(path) };
