@@ -3,6 +3,8 @@
  * decoded one way, with a map from every character of the view back to the character of the
  * text it came from, so a secret found in a view is reported where it is in the text.
  */
+import { decodedRuns } from './encodedRuns.js';
+
 export type SecretEncoding = 'plain' | 'zero-width' | 'url' | 'escaped' | 'quoted' | 'base64' | 'hex';
 
 export interface DecodedView {
@@ -14,11 +16,6 @@ export interface DecodedView {
 
 /** Invisible characters that break a secret without showing: zero-width spaces and joiners, word joiner, BOM, soft hyphen, bidi marks. */
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/;
-/** A run long enough to hold a short secret once decoded (4 bytes of base64 or 3 of hex). */
-const BASE64_RUN = /[A-Za-z0-9+/_-]{6,}={0,2}/g;
-const HEX_RUN = /[0-9A-Fa-f]{6,}/g;
-/** Decoded runs are joined with a character no secret pattern should match across. */
-const SEPARATOR = '\u0000';
 
 /**
  * Every view of a text: as it is, then each ordinary encoding undone (views that would equal
@@ -33,9 +30,7 @@ export function decodedViews(text: string, options: { runs?: boolean } = {}): De
   if (text.includes('\\')) views.push(view('escaped', then(then(visible, unescapeBackslashes), stripInvisible)));
   if (text.includes("''")) views.push(view('quoted', then(visible, undoubleQuotes)));
   if (options.runs === false) return views;
-  views.push(view('base64', decodeRuns(text, BASE64_RUN, 4, (chunk) => Buffer.from(chunk, 'base64'))));
-  views.push(view('hex', decodeRuns(text, HEX_RUN, 2, (chunk) => Buffer.from(chunk.slice(0, chunk.length - (chunk.length % 2)), 'hex'))));
-  return views;
+  return [...views, ...decodedRuns(text, 'base64'), ...decodedRuns(text, 'hex')];
 }
 
 /**
@@ -139,6 +134,7 @@ function replacing(text: string, pattern: RegExp, decode: (match: RegExpExecArra
 const INVISIBLE_RUNS = new RegExp(INVISIBLE.source + '+', 'g');
 
 function stripInvisible(text: string): Mapped {
+  if (!INVISIBLE.test(text)) return identity(text);
   return replacing(text, INVISIBLE_RUNS, () => '');
 }
 
@@ -150,7 +146,10 @@ const utf8 = new TextDecoder('utf-8');
 
 /** `%XX` sequences as UTF-8 bytes (each run decoded together, so `%E2%80%8B` is one character). */
 function percentDecode(text: string): Mapped {
-  return replacing(text, /(?:%[0-9A-Fa-f]{2})+/g, ([run]) => utf8.decode(Buffer.from(run.replace(/%/g, ''), 'hex')));
+  return replacing(text, /(?:%[0-9A-Fa-f]{2})+/g, ([run]) => {
+    const first = Number.parseInt(run.slice(1, 3), 16);
+    return run.length === 3 && first < 0x80 ? String.fromCharCode(first) : utf8.decode(Buffer.from(run.replace(/%/g, ''), 'hex'));
+  });
 }
 
 const SIMPLE_ESCAPES: Record<string, string> = {
@@ -168,19 +167,4 @@ function unescapeBackslashes(text: string): Mapped {
     }
     return Object.hasOwn(SIMPLE_ESCAPES, kind) ? SIMPLE_ESCAPES[kind]! : escape;
   });
-}
-
-/**
- * Every run of the encoding's alphabet decoded from each of its possible alignments (a run
- * may start with characters that are not part of the encoded value), as UTF-8.
- */
-function decodeRuns(text: string, run: RegExp, alignments: number, decode: (chunk: string) => Buffer): Mapped {
-  const out = new Builder();
-  run.lastIndex = 0;
-  for (let match = run.exec(text); match !== null; match = run.exec(text)) {
-    for (let offset = 0; offset < alignments && match[0].length - offset >= 4; offset++) {
-      out.decoded(decode(match[0].slice(offset)).toString('utf8') + SEPARATOR, match.index + offset);
-    }
-  }
-  return out.done();
 }

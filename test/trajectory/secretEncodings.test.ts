@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findSecret, loadTrajectory, saveTrajectory, SecretInTrajectoryError, type Trajectory } from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -83,6 +84,24 @@ describe('a refusal says where and what, never any part of the secret', () => {
     expect(message).not.toContain('ACME');
     expect(message).not.toContain('7731');
     expect(finding).toMatchObject({ kind: 'declared', declared: 0, encoding: 'plain' });
+  });
+
+  it('property: a finding points into the written form of the secret, whatever its encoding and the lines before it', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('alpha beta', 'x: 1', '', 'say "hi" \\ 50%', 'zero\u200Bwidth', "it''s"), { maxLength: 5 }),
+        fc.constantFrom(...Object.keys(ENCODINGS)),
+        fc.constantFrom(...SECRETS),
+        fc.constantFrom('', 'id ', '- ', 'é '),
+        (lines, encoding, secret, lead) => {
+          const encoded = ENCODINGS[encoding]!(secret.written);
+          const finding = findSecret([...lines, `${lead}${encoded} tail`].join('\n'), DECLARED_PATTERNS);
+          expect(finding?.line).toBe(lines.length + 1);
+          expect(finding!.column - 1).toBeGreaterThanOrEqual(lead.length);
+          expect(finding!.column - 1).toBeLessThan(lead.length + encoded.length);
+        },
+      ),
+    );
   });
 
   it('names the encoding and the line of a base64-encoded secret', () => {
