@@ -35,7 +35,7 @@ export interface SecretMatch {
 export interface SecretFinding extends SecretMatch {
   line: number;
   column: number;
-  /** The field that holds it (`turns[0].results[1].content`), where known. */
+  /** The field that holds it (`turns[0].results[1].content`), or `a key of` the object whose key it is, where known. */
   path?: string;
 }
 
@@ -84,15 +84,22 @@ export function findSecret(text: string, declared: readonly (RegExp | string)[] 
   return { ...match, ...lineAndColumn(text, index) };
 }
 
+/** A secret found in a value: the path to the string that holds it, or to the object one of whose keys holds it. */
+export interface SecretInValue extends SecretMatch {
+  path: (string | number)[];
+  /** The key that holds the secret, when it is a key: never print it. */
+  key?: string;
+}
+
 /**
  * Finds the first secret in a JSON-like value: every string and every object key, each in all
- * its views.
+ * its views. A key is looked at before what it holds, so every key on a finding's path is clean.
  */
-export function findSecretInValue(value: unknown, declared: readonly (RegExp | string)[] = []): (SecretMatch & { path: (string | number)[] }) | undefined {
+export function findSecretInValue(value: unknown, declared: readonly (RegExp | string)[] = []): SecretInValue | undefined {
   return scanValue(value, compile(declared), true);
 }
 
-function scanValue(value: unknown, secrets: Compiled[], runs: boolean): (SecretMatch & { path: (string | number)[] }) | undefined {
+function scanValue(value: unknown, secrets: Compiled[], runs: boolean): SecretInValue | undefined {
   // Iterative, so a deeply nested value cannot overflow the stack.
   const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
   while (stack.length > 0) {
@@ -107,7 +114,7 @@ function scanValue(value: unknown, secrets: Compiled[], runs: boolean): (SecretM
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i]!;
         const found = scan(key, secrets, runs);
-        if (found !== undefined) return { ...withoutIndex(found), path: [...path, key] };
+        if (found !== undefined) return { ...withoutIndex(found), path, key };
         stack.push({ value: inner, path: [...path, key] });
       }
     }
@@ -126,8 +133,9 @@ export function findSecretInYaml(text: string, value: unknown, declared: readonl
   // Base64 and hex runs are never escaped by the writer: the text's scan has seen each as it is.
   const inValue = scanValue(value, compile(declared), false);
   if (inValue === undefined) return undefined;
-  const { path, ...match } = inValue;
-  return { ...match, ...locate(text, path), path: formatPath(path) };
+  const { path, key, ...match } = inValue;
+  const where = key === undefined ? formatPath(path) : path.length === 0 ? 'a top-level key' : `a key of ${formatPath(path)}`;
+  return { ...match, ...locate(text, key === undefined ? path : [...path, key]), path: where };
 }
 
 function withoutIndex(found: SecretMatch & { index: number }): SecretMatch {

@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findSecret, loadTrajectory, saveTrajectory, SecretInTrajectoryError, type Trajectory } from '../../src/index.js';
+import { findSecret, loadTrajectory, saveTrajectory, serializeTrajectory, SecretInTrajectoryError, type Trajectory } from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
 import { API_KEY, BEARER_SEPARATORS, BEARER_TOKEN, BEARER_WORDS, DECLARED, DECLARED_PATTERNS, DECLARED_QUOTED, ENCODINGS, INVISIBLE, KEY_PREFIXES, SECRETS } from './secretForms.js';
 
@@ -76,6 +76,21 @@ describe('a refusal says where and what, never any part of the secret', () => {
     // No run of 4 or more of the secret's own characters (an API key's are those after its fixed `sk-ant-`) appears in the message.
     const own = secret.value.startsWith('sk-ant-') ? secret.value.slice('sk-ant-'.length) : secret.value;
     for (let i = 0; i + 4 <= own.length; i++) expect(message).not.toContain(own.slice(i, i + 4));
+  });
+
+  it('names the object whose key holds a secret, never the key', () => {
+    // Escaped twice (JSON, then by the YAML writer): only the scan of the values finds it.
+    const key = `${JSON.stringify(DECLARED_QUOTED).slice(1, -1)}\nnext line`;
+    const trajectory = structuredClone(corpus);
+    const block = trajectory.turns[0]!.response.content[0] as { toolUse: { input: Record<string, unknown> } };
+    block.toolUse.input = { outer: { [key]: 1 } };
+    const { message, finding } = refusal(trajectory);
+    expect(finding.path).toBe('a key of turns[0].response.content[0].toolUse.input.outer');
+    expect(message).not.toContain('ss');
+    expect(message).not.toContain('991');
+    // The line and column point at the key as written.
+    const line = serializeTrajectory(trajectory).split('\n')[finding.line - 1]!;
+    expect(line.slice(finding.column - 1)).toMatch(/^(\? )?"pa/);
   });
 
   it('names a declared secret by its place in the list, not by its pattern', () => {
