@@ -57,7 +57,7 @@ export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/div
 export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchRequest.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export { createRedactor, DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
-export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding } from './trajectory/secretScan.js';
+export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding, type SecretMatch, type SecretKind, type SecretEncoding } from './trajectory/secretScan.js';
 export { conversationBefore, toModelResponse } from './trajectory/conversation.js';
 
 // Recording: running an agent against a trajectory file, in a mode.

@@ -2,7 +2,7 @@ import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
 import { TrajectoryFormatError } from '../trajectory/errors.js';
 import { MAX_TRAJECTORY_BYTES, parseTrajectory } from '../trajectory/parseTrajectory.js';
 import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/redaction.js';
-import { findSecret, SecretInTrajectoryError } from '../trajectory/secretScan.js';
+import { findSecretInYaml, SecretInTrajectoryError } from '../trajectory/secretScan.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { writeFileAtomic } from '../files/writeFileAtomic.js';
@@ -41,7 +41,7 @@ export function loadTrajectory(file: string, hint = `Record it first: LEGATE_MOD
 
 export interface SaveOptions {
   redactions?: readonly Redaction[];
-  /** Patterns beyond the built-in ones (`sk-ant-`, `Bearer `) that must never be saved. */
+  /** Patterns beyond the built-in ones (`sk-ant-` keys, bearer tokens) that must never be saved, in any ordinary encoding. */
   secrets?: readonly (RegExp | string)[];
 }
 
@@ -51,13 +51,15 @@ export function prepareTrajectory(trajectory: Trajectory, options: SaveOptions =
 }
 
 /**
- * Saves a trajectory: redactions applied, then the text scanned for secrets (a secret refuses
- * the save and names its line and column), then written atomically. Returns what was written.
+ * Saves a trajectory: redactions applied, then scanned for secrets (the YAML text that would be
+ * written and every value and key it was written from, each as it is and behind the ordinary
+ * encodings; a secret refuses the save and names its line, column and kind, never any part of
+ * it), then written atomically. Returns what was written.
  */
 export function saveTrajectory(file: string, trajectory: Trajectory, options: SaveOptions = {}): Trajectory {
   const redacted = prepareTrajectory(trajectory, options);
   const text = serializeTrajectory(redacted);
-  const secret = findSecret(text, options.secrets);
+  const secret = findSecretInYaml(text, redacted, options.secrets);
   if (secret !== undefined) throw new SecretInTrajectoryError(file, secret);
   writeFileAtomic(file, text);
   return redacted;
