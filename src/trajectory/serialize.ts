@@ -13,6 +13,13 @@ const STRINGIFY_OPTIONS = {
 } as const;
 
 /**
+ * Text made only of spaces, tabs and line breaks, with a space or a tab. The library writes it as a
+ * block scalar of blank lines, whose indentation a reader then takes from the longest of them,
+ * so `" \n"` would read back as `"\n"`; it is written double-quoted instead.
+ */
+const isBlankLinesWithSpaces = (text: string) => /^[ \t\n]+$/.test(text) && text.includes('\n') && /[ \t]/.test(text);
+
+/**
  * Writes a trajectory as YAML: keys in the documented order, long text as literal blocks,
  * small maps on one line. Serialising what `parseTrajectory` read gives the same bytes.
  */
@@ -23,6 +30,9 @@ export function serializeTrajectory(trajectory: Trajectory): string {
       if (YAML.isScalar(pair.key) && FLOW_KEYS.has(String(pair.key.value)) && (YAML.isMap(pair.value) || YAML.isSeq(pair.value))) {
         pair.value.flow = true;
       }
+    },
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && isBlankLinesWithSpaces(node.value)) node.type = YAML.Scalar.QUOTE_DOUBLE;
     },
   });
   return document.toString(STRINGIFY_OPTIONS);
