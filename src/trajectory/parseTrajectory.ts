@@ -1,5 +1,5 @@
 import { parseCarefully } from './carefulYaml.js';
-import { TrajectoryFormatError } from './errors.js';
+import { TrajectoryFileError, TrajectoryFormatError } from './errors.js';
 import { MAX_DOCUMENT_DEPTH, readPlainYaml } from './fastYaml.js';
 import { FieldError, readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
@@ -15,7 +15,7 @@ export const MAX_TRAJECTORY_BYTES = 16 * 1024 * 1024;
 export function parseTrajectory(text: string, file = '<trajectory>'): Trajectory {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_TRAJECTORY_BYTES) {
-    throw new TrajectoryFormatError(`the file is ${bytes} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not parsed.`, file, undefined, undefined, undefined);
+    throw new TrajectoryFileError('too_large', `the file is ${bytes} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not parsed.`, file);
   }
   // Plain, well-formed files (all that legate writes) take the fast path; anchors, aliases and
   // tags are refused there; anything else, and every error, goes the careful way, which knows
