@@ -1,7 +1,6 @@
+import { MAX_DOCUMENT_DEPTH } from './limits.js';
 import { CORE_SCHEMA, EVENT_ID, NOT_RESOLVED, constructFromEvents, defineScalarTag, floatCoreTag, intCoreTag, parseEvents, type Event } from 'js-yaml';
 
-/** How deep the fast reader nests; the careful reader refuses what is deeper (see docs/trajectory-format.md). */
-export const MAX_DOCUMENT_DEPTH = 1000;
 
 /** What the fast reader made of a text: its value, a refusal at an offset, or undefined (read it carefully). */
 export type PlainYaml = { value: unknown } | { refused: { offset: number; problem: string } } | undefined;
@@ -41,7 +40,10 @@ export function readPlainYaml(text: string): PlainYaml {
   let events: Event[];
   try {
     events = parseEvents(text, { maxDepth: MAX_DOCUMENT_DEPTH });
-  } catch {
+  } catch (error) {
+    // Too deep for the careful reader too (its parser recurses): refused here, where it goes too deep.
+    const { reason, mark } = error as { reason?: string; mark?: { position?: number } };
+    if (reason?.startsWith('nesting exceeded maxDepth') && mark?.position !== undefined) return { refused: { offset: mark.position, problem: depthProblem } };
     return undefined;
   }
   let documents = 0;
@@ -74,6 +76,8 @@ function refuseAnchor(text: string, start: number, end: number): PlainYaml {
 function refuseTag(text: string, start: number, end: number): PlainYaml {
   return { refused: { offset: start, problem: tagProblem(text.slice(start, end)) } };
 }
+
+const depthProblem = `the YAML nests deeper than the ${MAX_DOCUMENT_DEPTH} levels a trajectory may hold. legate writes a value deeper than that as JSON text (\`inputJson\`); do the same.`;
 
 /** The words for a refused alias, anchor or tag: one home, used by both readers. */
 export const aliasProblem = (name: string) => `YAML aliases (*${name}) are not allowed in a trajectory; write the value out.`;

@@ -1,11 +1,11 @@
 import { parseCarefully } from './carefulYaml.js';
 import { TrajectoryFileError, TrajectoryFormatError } from './errors.js';
-import { MAX_DOCUMENT_DEPTH, readPlainYaml } from './fastYaml.js';
+import { readPlainYaml } from './fastYaml.js';
+import { MAX_DOCUMENT_DEPTH, MAX_TRAJECTORY_BYTES } from './limits.js';
 import { FieldError, readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
 
-/** Files larger than this are refused before they are parsed. */
-export const MAX_TRAJECTORY_BYTES = 16 * 1024 * 1024;
+export { MAX_TRAJECTORY_BYTES };
 
 /**
  * Reads a trajectory from YAML text. Anything wrong (bad YAML, an anchor, an alias, a tag, a
@@ -33,7 +33,8 @@ export function parseTrajectory(text: string, file = '<trajectory>'): Trajectory
     return parseCarefully(text, file);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    throw new TrajectoryFormatError(`the file nests deeper than the ${MAX_DOCUMENT_DEPTH} levels a trajectory may hold, or is malformed at such a depth; legate cannot read it.`, file, undefined, undefined, undefined);
+    // The careful reader's parser recursed too deep on a file the fast one could not read either.
+    throw new TrajectoryFormatError(`the file nests too deep to read (a trajectory holds at most ${MAX_DOCUMENT_DEPTH} levels of YAML) and is not valid YAML where the fast reader stopped.`, file, undefined, undefined, undefined);
   }
 }
 

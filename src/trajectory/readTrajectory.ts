@@ -86,7 +86,7 @@ function readSubRun(field: Field): RecordedSubRun {
     model: field.get('model').string(),
     request: readRequest(field.get('request')),
     tools: field.get('tools').list().map(readTool),
-    input: readInput(field.get('input')),
+    input: readInput(field.free('input') ?? field.get('input')),
     turns: field.get('turns').list().map(readTurn),
     summary: readSummary(field.get('summary')),
   };
@@ -157,24 +157,24 @@ function readBlock(field: Field): RecordedBlock {
   const block = field.object();
   if ('text' in block) {
     const text: RecordedBlock = { text: field.get('text').string() };
-    const citations = field.optional('citations')?.list().map((c) => c.value);
-    if (citations !== undefined) text.citations = citations;
+    const citations = field.free('citations');
+    if (citations !== undefined && citations.value !== null) text.citations = citations.list().map((c) => c.value);
     return text;
   }
   if ('thinking' in block) return { thinking: field.get('thinking').string(), signature: field.get('signature').string() };
   if ('redactedThinking' in block) return { redactedThinking: field.get('redactedThinking').string() };
   if ('toolUse' in block) {
     const use = field.get('toolUse');
-    use.object();
-    if (!('input' in (use.value as object))) throw new FieldError([...use.path, 'input'], 'a toolUse needs its input.');
-    return { toolUse: { id: use.get('id').string(), name: use.get('name').string(), input: (use.value as { input: unknown }).input } };
+    const input = use.free('input');
+    if (input === undefined) throw new FieldError([...use.path, 'input'], 'a toolUse needs its input.');
+    return { toolUse: { id: use.get('id').string(), name: use.get('name').string(), input: input.value } };
   }
-  if ('server' in block) {
-    const server = field.get('server');
+  if ('server' in block || 'serverJson' in block) {
+    const server = field.free('server')!;
     server.get('type').oneOf(SERVER_BLOCK_TYPES);
     return { server: server.object() as never };
   }
-  throw new FieldError(field.path, `a content block must have one of text, thinking, redactedThinking, toolUse or server, but it had ${describeKeys(block)}.`);
+  throw new FieldError(field.path, `a content block must have one of text, thinking, redactedThinking, toolUse or server (or serverJson), but it had ${describeKeys(block)}.`);
 }
 
 function readResult(field: Field): RecordedResult {
@@ -182,7 +182,7 @@ function readResult(field: Field): RecordedResult {
     id: field.get('id').string(),
     tool: field.get('tool').string(),
     outcome: field.get('outcome').oneOf(OUTCOMES),
-    content: readResultContent(field.get('content')),
+    content: readResultContent(field.free('content') ?? field.get('content')),
   };
   const code = field.optional('code')?.string();
   if (code !== undefined) result.code = code;
@@ -261,6 +261,23 @@ class Field {
   optional(key: string): Field | undefined {
     const object = this.object();
     return Object.hasOwn(object, key) && object[key] !== undefined && object[key] !== null ? new Field(object[key], [...this.path, key]) : undefined;
+  }
+
+  /**
+   * A value whose shape the format does not fix, as the writer wrote it: YAML under `key`, or
+   * JSON text under `<key>Json` (for a value too deep for YAML). Undefined when neither is there.
+   */
+  free(key: string): Field | undefined {
+    const object = this.object();
+    const jsonKey = `${key}Json`;
+    if (!Object.hasOwn(object, jsonKey)) return Object.hasOwn(object, key) ? new Field(object[key], [...this.path, key]) : undefined;
+    if (Object.hasOwn(object, key)) throw new FieldError([...this.path, jsonKey], `${formatPath(this.path)} has both '${key}' and '${jsonKey}'; keep one of them.`);
+    const text = this.get(jsonKey).string();
+    try {
+      return new Field(JSON.parse(text), [...this.path, jsonKey]);
+    } catch (error) {
+      throw new FieldError([...this.path, jsonKey], `${formatPath([...this.path, jsonKey])} should be JSON text, but it is not: ${(error as Error).message}.`);
+    }
   }
 
   object(): Record<string, unknown> {
