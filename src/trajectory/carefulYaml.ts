@@ -1,7 +1,8 @@
 import YAML from 'yaml';
 import { TrajectoryFormatError } from './errors.js';
 import { aliasProblem, anchorProblem, tagProblem } from './fastYaml.js';
-import { FieldError, readTrajectory } from './readTrajectory.js';
+import { FieldError } from './field.js';
+import { readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
 
 const PARSE_OPTIONS = {

@@ -2,7 +2,8 @@ import { parseCarefully } from './carefulYaml.js';
 import { TrajectoryFileError, TrajectoryFormatError } from './errors.js';
 import { readPlainYaml } from './fastYaml.js';
 import { MAX_DOCUMENT_DEPTH, MAX_TRAJECTORY_BYTES } from './limits.js';
-import { FieldError, readTrajectory } from './readTrajectory.js';
+import { FieldError } from './field.js';
+import { readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
 
 export { MAX_TRAJECTORY_BYTES };
