@@ -1,6 +1,5 @@
-import { MAX_DOCUMENT_DEPTH } from './limits.js';
 import { CORE_SCHEMA, EVENT_ID, NOT_RESOLVED, constructFromEvents, defineScalarTag, floatCoreTag, intCoreTag, parseEvents, type Event } from 'js-yaml';
-
+import { MAX_DOCUMENT_DEPTH } from './limits.js';
 
 /** What the fast reader made of a text: its value, a refusal at an offset, or undefined (read it carefully). */
 export type PlainYaml = { value: unknown } | { refused: { offset: number; problem: string } } | undefined;
