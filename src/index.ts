@@ -52,7 +52,7 @@ export type { ToolStub } from './runtime/executeToolCall.js';
 export * from './trajectory/types.js';
 export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTrajectory.js';
 export { serializeTrajectory } from './trajectory/serialize.js';
-export { TrajectoryFormatError } from './trajectory/errors.js';
+export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
 export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
 export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchRequest.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';

@@ -1,5 +1,5 @@
-import { closeSync, fstatSync, openSync, readFileSync } from 'node:fs';
-import { TrajectoryFormatError } from '../trajectory/errors.js';
+import { FileReadError, readRegularFile } from '../files/readRegularFile.js';
+import { TrajectoryFileError } from '../trajectory/errors.js';
 import { MAX_TRAJECTORY_BYTES, parseTrajectory } from '../trajectory/parseTrajectory.js';
 import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/redaction.js';
 import { findSecretInYaml, SecretInTrajectoryError } from '../trajectory/secretScan.js';
@@ -18,25 +18,21 @@ export class TrajectoryNotFoundError extends Error {
   }
 }
 
-/** Reads and checks a trajectory file; a file over the size limit is refused before it is read. */
+/**
+ * Reads and checks a trajectory file. Only a regular file (or a link to one) is read, and no more
+ * than the size limit of it: anything else is a {@link TrajectoryFileError} naming the file.
+ */
 export function loadTrajectory(file: string, hint = `Record it first: LEGATE_MODE=record npx legate replay ${file}`): Trajectory {
-  // One open: the size is checked on the file that is then read, not on a path looked up twice.
-  let fd: number;
+  let text: string;
   try {
-    fd = openSync(file, 'r');
+    text = readRegularFile(file, MAX_TRAJECTORY_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') throw new TrajectoryNotFoundError(file, hint);
-    throw error;
+    if (!(error instanceof FileReadError)) throw error;
+    if (error.code === 'not_found') throw new TrajectoryNotFoundError(file, hint);
+    const problem = error.code === 'too_large' ? `the file is over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory (more bytes were read than that); it was not parsed.` : error.problem;
+    throw new TrajectoryFileError(error.code, problem, file, { cause: error });
   }
-  try {
-    const { size } = fstatSync(fd);
-    if (size > MAX_TRAJECTORY_BYTES) {
-      throw new TrajectoryFormatError(`the file is ${size} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not read.`, file, undefined, undefined, undefined);
-    }
-    return parseTrajectory(readFileSync(fd, 'utf8'), file);
-  } finally {
-    closeSync(fd);
-  }
+  return parseTrajectory(text, file);
 }
 
 export interface SaveOptions {

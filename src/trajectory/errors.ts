@@ -18,3 +18,24 @@ export class TrajectoryFormatError extends Error {
     return line === undefined ? file : `${file}:${line}:${column ?? 1}`;
   }
 }
+
+/** Why a trajectory file was not read at all: not a regular file, over the size limit, or refused by the system. */
+export type TrajectoryFileProblem = 'not_a_file' | 'too_large' | 'unreadable';
+
+/**
+ * A trajectory file that was not read: a directory, a FIFO or a device where a file was expected,
+ * a file over the size limit, or one the system would not open or read. A
+ * {@link TrajectoryFormatError} without a line; `code` says which.
+ */
+export class TrajectoryFileError extends TrajectoryFormatError {
+  override name = 'TrajectoryFileError';
+  constructor(
+    readonly code: TrajectoryFileProblem,
+    problem: string,
+    file: string,
+    options?: { cause?: unknown },
+  ) {
+    super(problem, file, undefined, undefined, undefined);
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}

@@ -1,5 +1,3 @@
-import { describeValue } from '../json/describeValue.js';
-import { isPlainObject } from '../json/jsonValue.js';
 import { API_STOP_REASONS, SERVER_BLOCK_TYPES } from '../messages/types.js';
 import {
   TRAJECTORY_VERSION,
@@ -14,16 +12,7 @@ import {
   type RecordedUsage,
   type Trajectory,
 } from './types.js';
-
-/** A problem at a path of the parsed document; the parser turns the path into a line and column. */
-export class FieldError extends Error {
-  constructor(
-    readonly path: (string | number)[],
-    message: string,
-  ) {
-    super(message);
-  }
-}
+import { Field, FieldError } from './field.js';
 
 const OUTCOMES: RecordedOutcome[] = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'];
 
@@ -86,7 +75,7 @@ function readSubRun(field: Field): RecordedSubRun {
     model: field.get('model').string(),
     request: readRequest(field.get('request')),
     tools: field.get('tools').list().map(readTool),
-    input: readInput(field.get('input')),
+    input: readInput(field.free('input') ?? field.get('input')),
     turns: field.get('turns').list().map(readTurn),
     summary: readSummary(field.get('summary')),
   };
@@ -157,24 +146,24 @@ function readBlock(field: Field): RecordedBlock {
   const block = field.object();
   if ('text' in block) {
     const text: RecordedBlock = { text: field.get('text').string() };
-    const citations = field.optional('citations')?.list().map((c) => c.value);
-    if (citations !== undefined) text.citations = citations;
+    const citations = field.free('citations');
+    if (citations !== undefined && citations.value !== null) text.citations = citations.list().map((c) => c.value);
     return text;
   }
   if ('thinking' in block) return { thinking: field.get('thinking').string(), signature: field.get('signature').string() };
   if ('redactedThinking' in block) return { redactedThinking: field.get('redactedThinking').string() };
   if ('toolUse' in block) {
     const use = field.get('toolUse');
-    use.object();
-    if (!('input' in (use.value as object))) throw new FieldError([...use.path, 'input'], 'a toolUse needs its input.');
-    return { toolUse: { id: use.get('id').string(), name: use.get('name').string(), input: (use.value as { input: unknown }).input } };
+    const input = use.free('input');
+    if (input === undefined) throw new FieldError([...use.path, 'input'], 'a toolUse needs its input.');
+    return { toolUse: { id: use.get('id').string(), name: use.get('name').string(), input: input.value } };
   }
-  if ('server' in block) {
-    const server = field.get('server');
+  if ('server' in block || 'serverJson' in block) {
+    const server = field.free('server')!;
     server.get('type').oneOf(SERVER_BLOCK_TYPES);
     return { server: server.object() as never };
   }
-  throw new FieldError(field.path, `a content block must have one of text, thinking, redactedThinking, toolUse or server, but it had ${describeKeys(block)}.`);
+  throw new FieldError(field.path, `a content block must have one of text, thinking, redactedThinking, toolUse or server (or serverJson), but it had ${describeKeys(block)}.`);
 }
 
 function readResult(field: Field): RecordedResult {
@@ -182,7 +171,7 @@ function readResult(field: Field): RecordedResult {
     id: field.get('id').string(),
     tool: field.get('tool').string(),
     outcome: field.get('outcome').oneOf(OUTCOMES),
-    content: readResultContent(field.get('content')),
+    content: readResultContent(field.free('content') ?? field.get('content')),
   };
   const code = field.optional('code')?.string();
   if (code !== undefined) result.code = code;
@@ -241,69 +230,4 @@ function readSummary(field: Field): Trajectory['summary'] {
 function describeKeys(object: Record<string, unknown>): string {
   const keys = Object.keys(object);
   return keys.length === 0 ? 'no fields' : keys.map((k) => `'${k}'`).join(', ');
-}
-
-/** A value at a path of the document, with typed accessors that fail with that path. */
-class Field {
-  constructor(
-    readonly value: unknown,
-    readonly path: (string | number)[],
-  ) {}
-
-  get(key: string): Field {
-    const object = this.object();
-    if (!Object.hasOwn(object, key) || object[key] === undefined) {
-      throw new FieldError(this.path, `'${key}' is missing${this.path.length === 0 ? '' : ` from ${formatPath(this.path)}`}.`);
-    }
-    return new Field(object[key], [...this.path, key]);
-  }
-
-  optional(key: string): Field | undefined {
-    const object = this.object();
-    return Object.hasOwn(object, key) && object[key] !== undefined && object[key] !== null ? new Field(object[key], [...this.path, key]) : undefined;
-  }
-
-  object(): Record<string, unknown> {
-    if (!isPlainObject(this.value)) this.fail('a mapping');
-    return this.value as Record<string, unknown>;
-  }
-
-  list(): Field[] {
-    if (!Array.isArray(this.value)) this.fail('a list');
-    return (this.value as unknown[]).map((item, i) => new Field(item, [...this.path, i]));
-  }
-
-  string(): string {
-    if (typeof this.value !== 'string') this.fail('a string');
-    return this.value as string;
-  }
-
-  number(): number {
-    if (typeof this.value !== 'number' || !Number.isFinite(this.value)) this.fail('a number');
-    return this.value as number;
-  }
-
-  integer(): number {
-    if (!Number.isSafeInteger(this.value) || (this.value as number) < 0) this.fail('a whole number of at least 0');
-    return this.value as number;
-  }
-
-  boolean(): boolean {
-    if (typeof this.value !== 'boolean') this.fail('true or false');
-    return this.value as boolean;
-  }
-
-  oneOf<T extends string>(allowed: readonly T[]): T {
-    if (!allowed.includes(this.value as T)) this.fail(`one of ${allowed.join(', ')}`);
-    return this.value as T;
-  }
-
-  fail(expected: string): never {
-    throw new FieldError(this.path, `${formatPath(this.path)} should be ${expected}, but it was ${describeValue(this.value)}.`);
-  }
-}
-
-/** `turns[2].response.usage`: the path as a reader writes it. */
-export function formatPath(path: (string | number)[]): string {
-  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('') || 'the document';
 }

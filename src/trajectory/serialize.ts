@@ -1,4 +1,6 @@
 import YAML from 'yaml';
+import { nestsDeeperThan, stringifyJsonDeep } from './deepJson.js';
+import { MAX_YAML_VALUE_DEPTH } from './limits.js';
 import type { RecordedBlock, RecordedResponse, RecordedResult, RecordedSubRun, RecordedTurn, RecordedUsage, Trajectory } from './types.js';
 
 /** Keys whose small maps and lists read best on one line: `usage: { input: 12, output: 3 }`. */
@@ -13,6 +15,13 @@ const STRINGIFY_OPTIONS = {
 } as const;
 
 /**
+ * Text made only of spaces, tabs and line breaks, with a space or a tab. The library writes it as a
+ * block scalar of blank lines, whose indentation a reader then takes from the longest of them,
+ * so `" \n"` would read back as `"\n"`; it is written double-quoted instead.
+ */
+const isBlankLinesWithSpaces = (text: string) => /^[ \t\n]+$/.test(text) && text.includes('\n') && /[ \t]/.test(text);
+
+/**
  * Writes a trajectory as YAML: keys in the documented order, long text as literal blocks,
  * small maps on one line. Serialising what `parseTrajectory` read gives the same bytes.
  */
@@ -23,6 +32,9 @@ export function serializeTrajectory(trajectory: Trajectory): string {
       if (YAML.isScalar(pair.key) && FLOW_KEYS.has(String(pair.key.value)) && (YAML.isMap(pair.value) || YAML.isSeq(pair.value))) {
         pair.value.flow = true;
       }
+    },
+    Scalar(_key, node) {
+      if (typeof node.value === 'string' && isBlankLinesWithSpaces(node.value)) node.type = YAML.Scalar.QUOTE_DOUBLE;
     },
   });
   return document.toString(STRINGIFY_OPTIONS);
@@ -42,7 +54,7 @@ function ordered(t: Trajectory): Record<string, unknown> {
     request: orderedRequest(t.request),
     tools: t.tools.map(orderedTool),
     agents: orderedAgents(t.agents),
-    input: t.input,
+    ...freeValue('input', t.input),
     clock: t.clock,
     match: t.match,
     serve: t.serve,
@@ -102,11 +114,11 @@ function orderedResponse(r: RecordedResponse): Record<string, unknown> {
 }
 
 function orderedBlock(block: RecordedBlock): Record<string, unknown> {
-  if ('text' in block) return compact({ text: block.text, citations: block.citations });
+  if ('text' in block) return compact({ text: block.text, ...freeValue('citations', block.citations) });
   if ('thinking' in block) return { thinking: block.thinking, signature: block.signature };
   if ('redactedThinking' in block) return { redactedThinking: block.redactedThinking };
-  if ('toolUse' in block) return { toolUse: { id: block.toolUse.id, name: block.toolUse.name, input: block.toolUse.input } };
-  return { server: block.server };
+  if ('toolUse' in block) return { toolUse: { id: block.toolUse.id, name: block.toolUse.name, ...freeValue('input', block.toolUse.input) } };
+  return freeValue('server', block.server);
 }
 
 function orderedResult(r: RecordedResult): Record<string, unknown> {
@@ -121,7 +133,7 @@ function orderedResult(r: RecordedResult): Record<string, unknown> {
     rule: r.rule,
     source: r.source,
     withheld: r.withheld && { length: r.withheld.length, shown: r.withheld.shown },
-    content: r.content,
+    ...freeValue('content', r.content),
     subRun: r.subRun && orderedSubRun(r.subRun),
   });
 }
@@ -134,7 +146,7 @@ function orderedSubRun(run: RecordedSubRun): Record<string, unknown> {
     request: orderedRequest(run.request),
     tools: run.tools.map(orderedTool),
     agents: orderedAgents(run.agents),
-    input: run.input,
+    ...freeValue('input', run.input),
     turns: run.turns.map(orderedTurn),
     summary: orderedSummary(run.summary),
   });
@@ -142,6 +154,16 @@ function orderedSubRun(run: RecordedSubRun): Record<string, unknown> {
 
 function orderedUsage(u: RecordedUsage): Record<string, unknown> {
   return compact({ input: u.input, output: u.output, cacheCreation: u.cacheCreation, cacheRead: u.cacheRead });
+}
+
+/**
+ * A value whose shape the format does not fix (a model's tool input, say): written as YAML, or,
+ * when it nests deeper than the format writes as YAML, as JSON text under `<key>Json`.
+ */
+function freeValue(key: string, value: unknown): Record<string, unknown> {
+  if (value === undefined) return {};
+  if (nestsDeeperThan(value, MAX_YAML_VALUE_DEPTH)) return { [`${key}Json`]: stringifyJsonDeep(value) };
+  return { [key]: value };
 }
 
 function compact(object: Record<string, unknown>): Record<string, unknown> {

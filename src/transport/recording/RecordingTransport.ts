@@ -1,4 +1,5 @@
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
+import { cloneJsonDeep } from '../../trajectory/deepJson.js';
 import type { SendOptions, Transport } from '../transport.js';
 
 /**
@@ -19,9 +20,10 @@ export class RecordingTransport implements Transport {
   }
 
   async send(request: MessagesRequest, options?: SendOptions): Promise<ModelResponse> {
-    const sent = structuredClone(request);
+    // A JSON copy, not structuredClone: a model may send a tool input nested deeper than a recursive clone survives.
+    const sent = cloneJsonDeep(request);
     const response = await this.inner.send(request, options);
-    this.exchanges.push({ request: sent, response: structuredClone(response) });
+    this.exchanges.push({ request: sent, response: cloneJsonDeep(response) });
     return response;
   }
 }

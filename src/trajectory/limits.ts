@@ -1,0 +1,19 @@
+/** The limits of the trajectory format, in one place (docs/trajectory-format.md states them). */
+
+/** Files larger than this are refused before they are parsed. */
+export const MAX_TRAJECTORY_BYTES = 16 * 1024 * 1024;
+
+/**
+ * How deep a file's YAML may nest, counted from the top of the document. Both readers hold
+ * this depth with room to spare; a deeper file is refused with the line and column where it
+ * goes too deep.
+ */
+export const MAX_DOCUMENT_DEPTH = 200;
+
+/**
+ * How deep a free value (a tool's input, a server block, citations, the run's input blocks,
+ * result blocks) is written as YAML. A value that nests deeper (a model can send any JSON) is
+ * written as JSON text in the field of the same name with `Json` appended (`inputJson`), which
+ * reads back as the same value at any depth; so a finished run always saves and replays.
+ */
+export const MAX_YAML_VALUE_DEPTH = 64;
