@@ -2,6 +2,7 @@ import { describeValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { ToolDeclarationError } from '../declarationError.js';
 import { FORMAT_CHECKS, JSON_SCHEMA_FORMATS } from './formats.js';
+import { MAX_INPUT_DEPTH } from './inputDepth.js';
 
 /** A schema node after preparation: plain data, exactly what the model is shown. */
 export type PublishedSchema = Record<string, unknown>;
@@ -62,12 +63,13 @@ export function prepareSchema(tool: string, schema: unknown): PublishedSchema {
   if (!isPlainObject(schema) || schema.type !== 'object') {
     return fail('input', 'invalid_schema', `a tool's input must be an object schema ({ type: 'object', properties: ... }) or a zod object, but it was ${describeValue(schema)}.`);
   }
-  return prepareNode(schema, 'input', fail);
+  return prepareNode(schema, 'input', fail, 0);
 }
 
 type Fail = (path: string, code: 'invalid_schema' | 'unsupported_schema', problem: string) => never;
 
-function prepareNode(node: unknown, path: string, fail: Fail): PublishedSchema {
+/** `levels`: how many arrays and objects enclose this node's value. */
+function prepareNode(node: unknown, path: string, fail: Fail, levels: number): PublishedSchema {
   if (!isPlainObject(node)) return fail(path, 'invalid_schema', `a schema must be an object, but it was ${describeValue(node)}.`);
   for (const keyword of Object.keys(node)) {
     const advice = UNCHECKED_KEYWORDS[keyword];
@@ -85,6 +87,9 @@ function prepareNode(node: unknown, path: string, fail: Fail): PublishedSchema {
       fail(`${path}.${keyword}`, 'invalid_schema', `'${keyword}' does not apply to type '${type}'.`);
     }
   }
+  if ((type === 'array' || type === 'object') && levels + 1 > MAX_INPUT_DEPTH) {
+    fail(path, 'unsupported_schema', `the input may nest at most ${MAX_INPUT_DEPTH} levels of arrays and objects, and this one is level ${levels + 1}; flatten the schema.`);
+  }
   switch (type) {
     case 'string':
       prepareString(node, published, path, fail);
@@ -97,10 +102,10 @@ function prepareNode(node: unknown, path: string, fail: Fail): PublishedSchema {
       checkCount(node, 'minItems', path, fail);
       checkCount(node, 'maxItems', path, fail);
       if (!('items' in node)) fail(path, 'unsupported_schema', `an array needs an 'items' schema, so the binder knows what each item must be.`);
-      published.items = prepareNode(node.items, `${path}.items`, fail);
+      published.items = prepareNode(node.items, `${path}.items`, fail, levels + 1);
       break;
     case 'object':
-      prepareObject(node, published, path, fail);
+      prepareObject(node, published, path, fail, levels + 1);
       break;
   }
   return published;
@@ -169,13 +174,13 @@ function prepareNumber(node: Record<string, unknown>, path: string, fail: Fail):
   }
 }
 
-function prepareObject(node: Record<string, unknown>, published: PublishedSchema, path: string, fail: Fail): void {
+function prepareObject(node: Record<string, unknown>, published: PublishedSchema, path: string, fail: Fail, levels: number): void {
   const properties = node.properties ?? {};
   if (!isPlainObject(properties)) return void fail(`${path}.properties`, 'invalid_schema', `'properties' must be an object of schemas, but it was ${describeValue(properties)}.`);
   const preparedProperties: Record<string, PublishedSchema> = {};
   for (const [name, property] of Object.entries(properties)) {
     if (RESERVED_PROPERTY_NAMES.has(name)) fail(`${path}.properties`, 'invalid_schema', `'${name}' cannot be an argument name: it would reach the object's prototype.`);
-    preparedProperties[name] = prepareNode(property, `${path}.properties.${name}`, fail);
+    preparedProperties[name] = prepareNode(property, `${path}.properties.${name}`, fail, levels);
   }
   published.properties = preparedProperties;
   const required = node.required ?? [];
