@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import { isMultipleOf } from '../../tools/binder/isMultipleOf.js';
 
 /** Text that has broken parsers before: zero-width, right-to-left, combining, astral and lone surrogate characters. */
 export const AWKWARD_TEXT = ['\u200B', '\u202E', '\u0301', '😀', '\uFEFF', '\u2028', 'é', '\u0000', '\uD800', '\uDFFF'];
@@ -88,6 +89,15 @@ function integerOf(schema: PublishedSchema): fc.Arbitrary<number> {
 
 function numberOf(schema: PublishedSchema): fc.Arbitrary<number> {
   const { min, max } = bounds(schema, false);
+  const divisor = schema.multipleOf;
+  if (typeof divisor === 'number') {
+    // Multiples as decimals (3 × 0.01 is 0.03, not 0.030000000000000002), the way the binder reads them.
+    const lowest = Math.max(Math.ceil(min / divisor), -Number.MAX_SAFE_INTEGER);
+    const highest = Math.min(Math.floor(max / divisor), Number.MAX_SAFE_INTEGER);
+    if (lowest <= highest) {
+      return fc.integer({ min: lowest, max: highest }).map((k) => Number((k * divisor).toPrecision(15))).filter((n) => n >= min && n <= max && multipleOk(schema, n));
+    }
+  }
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: false, maxExcluded: false }).filter((n) => Number.isFinite(n) && multipleOk(schema, n));
 }
 
@@ -110,6 +120,5 @@ function nextDown(n: number): number {
 
 function multipleOk(schema: PublishedSchema, n: number): boolean {
   if (typeof schema.multipleOf !== 'number') return true;
-  const quotient = n / schema.multipleOf;
-  return Math.abs(quotient - Math.round(quotient)) < 1e-9;
+  return isMultipleOf(n, schema.multipleOf);
 }

@@ -2,6 +2,7 @@ import { ToolDeclarationError } from '../declarationError.js';
 import { FORMAT_CHECKS } from '../schema/formats.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { describeExpectation } from './expectation.js';
+import { isMultipleOf } from './isMultipleOf.js';
 import { Refusal, valueArrived, type ArgumentPath, type InvalidArgumentCode } from './invalidArgument.js';
 
 /**
@@ -135,7 +136,7 @@ class CodeGenerator {
     ];
     if (integer) lines.push(`if (!Number.isInteger(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`);
     if (typeof schema.multipleOf === 'number') {
-      lines.push(`if (!${this.#ref(isMultiple)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, [${path}]);`);
+      lines.push(`if (!${this.#ref(isMultipleOf)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, [${path}]);`);
     }
     lines.push(`${out} = ${input};`);
     return lines.join('\n');
@@ -244,10 +245,4 @@ function countCharacters(text: string): number {
     count++;
   }
   return count;
-}
-
-function isMultiple(value: number, divisor: number): boolean {
-  const quotient = value / divisor;
-  // Tolerate binary floating-point noise (0.3 / 0.1 = 2.9999999999999996).
-  return Math.abs(quotient - Math.round(quotient)) < 1e-9;
 }
