@@ -1,5 +1,6 @@
 import { ToolDeclarationError } from '../declarationError.js';
 import { FORMAT_CHECKS } from '../schema/formats.js';
+import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { describeExpectation } from './expectation.js';
 import { isMultipleOf } from './isMultipleOf.js';
@@ -106,7 +107,12 @@ class CodeGenerator {
       lines.push('}');
     }
     if (typeof schema.pattern === 'string') {
-      lines.push(`if (!${this.#ref(new RegExp(schema.pattern, 'u'))}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
+      // Checked in linear time: a pattern such as ^(a+)+$ cannot stall the run. The only
+      // patterns that cannot run so are zod's own format patterns, which zod's step checks.
+      const pattern = compileLinearPattern(schema.pattern);
+      if (!(pattern instanceof UnsupportedPattern)) {
+        lines.push(`if (!${this.#ref(pattern)}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
+      }
     }
     const format = typeof schema.format === 'string' ? FORMAT_CHECKS.get(schema.format) : undefined;
     if (format !== undefined) lines.push(`if (!${this.#ref(format)}(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
