@@ -1,8 +1,8 @@
+import { copyValue } from '../../json/copyValue.js';
+import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply } from './scriptedReply.js';
-import { copyValue } from '../../json/copyValue.js';
-import { jsonText } from '../../json/jsonText.js';
 
 /** One step of a script: a reply, a full response, or a function of the request. */
 export type ScriptStep =
