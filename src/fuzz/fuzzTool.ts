@@ -94,11 +94,14 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
   await harness.call(broken.input);
   if (harness.runs.length > 0) return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
   const { path, message } = bound.invalid;
-  if (!isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
+  // Nesting past the input's depth limit is refused where it crosses the limit, inside the site.
+  const tooDeepWithin = bound.invalid.code === 'too_deep' && broken.path.every((key, i) => path[i] === key);
+  if (!tooDeepWithin && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
     return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ${describePath(path)}`;
   }
   if (!message.startsWith(`Tool '${tool.name}' `)) return `the refusal does not name the tool: ${message}`;
-  const place = path.length === 0 ? 'input' : describePath(path.filter((_, i) => i < path.length - (bound.invalid.code === 'unknown_argument' ? 1 : 0)));
+  const named = bound.invalid.code === 'unknown_argument' ? path.length - 1 : bound.invalid.code === 'too_deep' ? 1 : path.length;
+  const place = path.length === 0 ? 'input' : describePath(path.slice(0, named));
   if (path.length > 0 && bound.invalid.code !== 'unknown_argument' && !message.includes(place)) return `the refusal does not name ${place}: ${message}`;
   return undefined;
 }

@@ -1,21 +1,13 @@
 import { createHash } from 'node:crypto';
+import { jsonText } from './jsonText.js';
 
 /**
  * JSON with object keys sorted at every level: the same value always gives the same text,
  * whatever order its keys were written in. Used for digests and for comparing values.
+ * Written without recursion, so a value of any depth has one.
  */
 export function canonicalJson(value: unknown): string {
-  return JSON.stringify(sortKeys(value)) ?? 'undefined';
-}
-
-function sortKeys(value: unknown): unknown {
-  if (Array.isArray(value)) return value.map(sortKeys);
-  if (typeof value !== 'object' || value === null) return value;
-  const sorted: Record<string, unknown> = {};
-  for (const key of Object.keys(value).sort()) {
-    Object.defineProperty(sorted, key, { value: sortKeys((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
-  }
-  return sorted;
+  return jsonText(value, { sortKeys: true }) ?? 'undefined';
 }
 
 /** `sha256:` and the first 16 hex digits of the canonical JSON's SHA-256: short, stable, readable. */

@@ -1,3 +1,4 @@
+import { jsonText } from './jsonText.js';
 import { jsonTypeOf } from './jsonValue.js';
 
 /** How many characters of a value's JSON text a message quotes before cutting it. */
@@ -24,8 +25,9 @@ function toJsonText(value: unknown): string {
     if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
     if (typeof value === 'bigint') return `${value}n`;
     if (typeof value === 'symbol' || typeof value === 'function') return String(value);
-    // JSON.stringify escapes quotes, control characters and lone surrogates.
-    const text = JSON.stringify(value, (_key, v: unknown) => (typeof v === 'bigint' ? `${v}n` : v));
+    // JSON text escapes quotes, control characters and lone surrogates. Only the start is
+    // quoted, so the writing stops soon after it; it does not recurse, so any depth is fine.
+    const text = jsonText(value, { stopAfter: QUOTED_VALUE_LIMIT * 4, bigintAsString: true });
     return text === undefined ? String(value) : text;
   } catch {
     // A cyclic structure or a throwing toJSON: describe it without looking inside.

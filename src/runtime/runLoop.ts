@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { serverResultTaint } from '../guard/historyGuardState.js';
+import { copyThroughJson } from '../json/jsonText.js';
 import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { Message, MessagesRequest, ModelResponse, ToolUseBlock } from '../messages/types.js';
 import { abortable } from './abortable.js';
@@ -79,7 +80,7 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
       answered: batch.answered.flatMap((outcome) => (outcome === undefined ? [] : [serializable(outcome.call)])),
       plannedInputs: Object.fromEntries(batch.answered.flatMap((outcome) => (outcome?.call.outcome === 'planned' ? [[outcome.call.id, outcome.plannedInput]] : []))),
     },
-    state: JSON.parse(JSON.stringify({ ...state, toolCalls: state.toolCalls.map(serializable) })) as RunState,
+    state: copyThroughJson({ ...state, toolCalls: state.toolCalls.map(serializable) }) as RunState,
   };
   if (config.suspensionKey !== undefined) suspension.signature = signatureOf(suspension, config.suspensionKey);
   log.emit({ type: 'suspended', agent: config.agent, turn, pending: batch.pending.map((p) => p.id) });

@@ -8,6 +8,8 @@ export type DeclarationErrorCode =
   | 'missing_run'
   | 'invalid_schema'
   | 'unsupported_schema'
+  /** A `pattern` that cannot run in linear time (a lookaround, a backreference, ...). */
+  | 'unsupported_pattern'
   | 'invalid_default'
   | 'negative_max_result_length'
   | 'invalid_option';

@@ -55,7 +55,7 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
   }
 
   const zod = isZodSchema(declaration.input) ? declaration.input : undefined;
-  const inputSchema = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input);
+  const inputSchema = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input, zod !== undefined);
   const binder = createBinder<ArgsOf<S>>(name, inputSchema, zod && zodRefinement(zod));
   const annotations = resolveAnnotations(declaration.annotations);
   const description = declaration.description?.trim() || undefined;

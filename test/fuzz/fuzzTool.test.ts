@@ -80,7 +80,8 @@ describe('schema arbitraries', () => {
         seen.add(broken.malformation);
         const result = tool.bind(broken.input);
         expect(result.ok).toBe(false);
-        if (!result.ok) expect(result.invalid.path).toEqual(broken.path);
+        // Nesting past the input's depth limit is refused where it crosses the limit, inside the site.
+        if (!result.ok) expect(result.invalid.code === 'too_deep' ? result.invalid.path.slice(0, broken.path.length) : result.invalid.path).toEqual(broken.path);
       }),
       { numRuns: 2000, seed: 5 },
     );

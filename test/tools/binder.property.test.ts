@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, defineTool, reply, type ToolResultBlock, type UserMessage } from '../../src/index.js';
 
-const CODES = ['required', 'invalid_type', 'out_of_range', 'too_long', 'too_short', 'invalid_format', 'not_a_known_value', 'unknown_argument', 'not_parsable', 'failed_rule'];
+const CODES = ['required', 'invalid_type', 'out_of_range', 'too_long', 'too_short', 'invalid_format', 'not_a_known_value', 'unknown_argument', 'not_parsable', 'too_deep', 'failed_rule'];
 
 const schema = {
   type: 'object',

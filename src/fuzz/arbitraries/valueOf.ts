@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import { isMultipleOf } from '../../tools/binder/isMultipleOf.js';
 
 /** Text that has broken parsers before: zero-width, right-to-left, combining, astral and lone surrogate characters. */
 export const AWKWARD_TEXT = ['\u200B', '\u202E', '\u0301', '😀', '\uFEFF', '\u2028', 'é', '\u0000', '\uD800', '\uDFFF'];
@@ -69,10 +70,7 @@ function stringOf(schema: PublishedSchema): fc.Arbitrary<string> {
     const length = [...text].length;
     return length >= min && length <= max;
   };
-  if (typeof schema.pattern === 'string') {
-    const pattern = new RegExp(schema.pattern, 'u');
-    return fc.stringMatching(pattern).filter(fits);
-  }
+  if (typeof schema.pattern === 'string') return matching(schema.pattern).filter(fits);
   if (typeof schema.format === 'string' && FORMAT_VALUES[schema.format] !== undefined) return FORMAT_VALUES[schema.format]!.filter(fits);
   const unit = fc.oneof({ weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom(...AWKWARD_TEXT) });
   const ordinary = fc.array(unit, { minLength: min, maxLength: Math.min(max, min + 40) }).map((parts) => parts.join(''));
@@ -88,6 +86,15 @@ function integerOf(schema: PublishedSchema): fc.Arbitrary<number> {
 
 function numberOf(schema: PublishedSchema): fc.Arbitrary<number> {
   const { min, max } = bounds(schema, false);
+  const divisor = schema.multipleOf;
+  if (typeof divisor === 'number') {
+    // Multiples as decimals (3 × 0.01 is 0.03, not 0.030000000000000002), the way the binder reads them.
+    const lowest = Math.max(Math.ceil(min / divisor), -Number.MAX_SAFE_INTEGER);
+    const highest = Math.min(Math.floor(max / divisor), Number.MAX_SAFE_INTEGER);
+    if (lowest <= highest) {
+      return fc.integer({ min: lowest, max: highest }).map((k) => Number((k * divisor).toPrecision(15))).filter((n) => n >= min && n <= max && multipleOk(schema, n));
+    }
+  }
   return fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: false, maxExcluded: false }).filter((n) => Number.isFinite(n) && multipleOk(schema, n));
 }
 
@@ -110,6 +117,45 @@ function nextDown(n: number): number {
 
 function multipleOk(schema: PublishedSchema, n: number): boolean {
   if (typeof schema.multipleOf !== 'number') return true;
-  const quotient = n / schema.multipleOf;
-  return Math.abs(quotient - Math.round(quotient)) < 1e-9;
+  return isMultipleOf(n, schema.multipleOf);
+}
+
+/**
+ * Texts a pattern matches. fast-check's generator misreads a few escapes and cannot generate for
+ * word boundaries, so it is given the pattern rewritten without them (`\cJ` as `\x0a`, `[\b]`
+ * as `[\x08]`, `\b` and `\B` dropped), and where a boundary was dropped only the texts the
+ * whole pattern matches are kept.
+ */
+function matching(source: string): fc.Arbitrary<string> {
+  const pattern = new RegExp(source, 'u');
+  const { rewritten, droppedBoundary } = forGenerator(source);
+  const texts = fc.stringMatching(new RegExp(rewritten, 'u'));
+  return droppedBoundary ? texts.filter((text) => pattern.test(text)) : texts;
+}
+
+function forGenerator(source: string): { rewritten: string; droppedBoundary: boolean } {
+  let rewritten = '';
+  let inClass = false;
+  let droppedBoundary = false;
+  const hex = (code: number) => `\\x${code.toString(16).padStart(2, '0')}`;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') {
+      const next = source[i + 1] ?? '';
+      if (next === 'c' && /[A-Za-z]/.test(source[i + 2] ?? '')) {
+        rewritten += hex(source.charCodeAt(i + 2) % 32);
+        i += 2;
+        continue;
+      }
+      if (inClass && next === 'b') rewritten += hex(8);
+      else if (!inClass && (next === 'b' || next === 'B')) droppedBoundary = true;
+      else rewritten += c + next;
+      i++;
+      continue;
+    }
+    if (c === '[') inClass = true;
+    else if (c === ']') inClass = false;
+    rewritten += c;
+  }
+  return { rewritten, droppedBoundary };
 }

@@ -1,7 +1,9 @@
 import { ToolDeclarationError } from '../declarationError.js';
 import { FORMAT_CHECKS } from '../schema/formats.js';
+import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { describeExpectation } from './expectation.js';
+import { isMultipleOf } from './isMultipleOf.js';
 import { Refusal, valueArrived, type ArgumentPath, type InvalidArgumentCode } from './invalidArgument.js';
 
 /**
@@ -105,7 +107,12 @@ class CodeGenerator {
       lines.push('}');
     }
     if (typeof schema.pattern === 'string') {
-      lines.push(`if (!${this.#ref(new RegExp(schema.pattern, 'u'))}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
+      // Checked in linear time: a pattern such as ^(a+)+$ cannot stall the run. The only
+      // patterns that cannot run so are zod's own format patterns, which zod's step checks.
+      const pattern = compileLinearPattern(schema.pattern);
+      if (!(pattern instanceof UnsupportedPattern)) {
+        lines.push(`if (!${this.#ref(pattern)}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
+      }
     }
     const format = typeof schema.format === 'string' ? FORMAT_CHECKS.get(schema.format) : undefined;
     if (format !== undefined) lines.push(`if (!${this.#ref(format)}(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
@@ -135,7 +142,7 @@ class CodeGenerator {
     ];
     if (integer) lines.push(`if (!Number.isInteger(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`);
     if (typeof schema.multipleOf === 'number') {
-      lines.push(`if (!${this.#ref(isMultiple)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, [${path}]);`);
+      lines.push(`if (!${this.#ref(isMultipleOf)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, [${path}]);`);
     }
     lines.push(`${out} = ${input};`);
     return lines.join('\n');
@@ -244,10 +251,4 @@ function countCharacters(text: string): number {
     count++;
   }
   return count;
-}
-
-function isMultiple(value: number, divisor: number): boolean {
-  const quotient = value / divisor;
-  // Tolerate binary floating-point noise (0.3 / 0.1 = 2.9999999999999996).
-  return Math.abs(quotient - Math.round(quotient)) < 1e-9;
 }

@@ -1,3 +1,5 @@
+import { pathBeyondDepth } from '../../json/jsonDepth.js';
+import { MAX_INPUT_DEPTH } from '../schema/inputDepth.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import type { ZodRefinement } from '../schema/fromZod.js';
 import { compileSchema } from './compileSchema.js';
@@ -19,6 +21,8 @@ export function createBinder<Args>(tool: string, schema: PublishedSchema, refine
     try {
       const parsed = parseTopLevel(input);
       if (parsed instanceof Refusal) return refuse(parsed);
+      const tooDeep = depthRefusal(parsed);
+      if (tooDeep !== undefined) return refuse(tooDeep);
       const bound = validate(parsed);
       if (bound instanceof Refusal) return refuse(bound);
       if (refine === undefined) return { ok: true, args: bound as Args };
@@ -30,6 +34,17 @@ export function createBinder<Args>(tool: string, schema: PublishedSchema, refine
       return refuse(new Refusal('failed_rule', `its check failed with ${name}`, 'the tool did not run', true));
     }
   };
+}
+
+/**
+ * Checked before any other look at the input, and without recursion: no check, tool or
+ * approval predicate ever receives a value nested deeper than {@link MAX_INPUT_DEPTH}.
+ */
+function depthRefusal(input: unknown): Refusal | undefined {
+  const path = pathBeyondDepth(input, MAX_INPUT_DEPTH);
+  if (path === undefined) return undefined;
+  const expected = `nested at most ${MAX_INPUT_DEPTH} levels deep (arrays and objects inside one another, the input itself being the first)`;
+  return new Refusal('too_deep', expected, `it reached level ${MAX_INPUT_DEPTH + 1}`).withPath(path);
 }
 
 /**

@@ -11,6 +11,8 @@ export type InvalidArgumentCode =
   | 'not_a_known_value'
   | 'unknown_argument'
   | 'not_parsable'
+  /** Arrays and objects nested deeper than the input may go (MAX_INPUT_DEPTH levels). */
+  | 'too_deep'
   /** A zod refinement (or another rule of the tool's own) refused the value. */
   | 'failed_rule';
 
@@ -83,6 +85,11 @@ function messageFor(tool: string, refusal: Refusal): string {
     const noun = path.length <= 1 ? 'argument' : 'member';
     return `${owner} has no ${noun} '${String(path[path.length - 1])}'; ${expected}.`;
   }
+  if (code === 'too_deep') {
+    // The path runs as deep as the limit: the message names the argument and gives the path as text.
+    const owner = path.length === 0 ? `Tool '${tool}' input` : `Tool '${tool}' ${describePath(path.slice(0, 1))}`;
+    return `${owner} must be ${expected}, but ${arrived} at ${pathText(path)}; send the value with less nesting.`;
+  }
   const subject = `Tool '${tool}' ${describePath(path)}`;
   if (code === 'required') return `${subject} is required and must be ${expected}, but ${arrived}.`;
   if (refusal.byOwnRule) return `${subject} was refused: ${expected}; ${arrived}.`;
@@ -95,4 +102,11 @@ export function describePath(path: ArgumentPath): string {
   return path
     .map((key, i) => (typeof key === 'number' ? `item ${key}` : i === 0 ? `argument '${key}'` : `member '${key}'`))
     .join(' ');
+}
+
+/** A compact path for a message: `parts[0].items[2]`, `input` for the whole. */
+function pathText(path: ArgumentPath): string {
+  let text = '';
+  for (const key of path) text += typeof key === 'number' ? `[${key}]` : text === '' ? key : `.${key}`;
+  return text === '' ? 'input' : text;
 }

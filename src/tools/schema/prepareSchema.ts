@@ -2,6 +2,8 @@ import { describeValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { ToolDeclarationError } from '../declarationError.js';
 import { FORMAT_CHECKS, JSON_SCHEMA_FORMATS } from './formats.js';
+import { MAX_INPUT_DEPTH } from './inputDepth.js';
+import { compileLinearPattern, UnsupportedPattern } from './linearPattern.js';
 
 /** A schema node after preparation: plain data, exactly what the model is shown. */
 export type PublishedSchema = Record<string, unknown>;
@@ -55,19 +57,27 @@ const RESERVED_PROPERTY_NAMES = new Set(['__proto__']);
  * (the binder refuses unknown arguments, so the model is told so), and a format JSON Schema
  * does not define moved into the description.
  */
-export function prepareSchema(tool: string, schema: unknown): PublishedSchema {
-  const fail = (path: string, code: 'invalid_schema' | 'unsupported_schema', problem: string): never => {
+export function prepareSchema(tool: string, schema: unknown, fromZod = false): PublishedSchema {
+  const fail: Fail = (path, code, problem) => {
     throw new ToolDeclarationError(code, tool, path, `Tool '${tool}' has an input schema legate cannot use at ${path}: ${problem}`);
   };
   if (!isPlainObject(schema) || schema.type !== 'object') {
     return fail('input', 'invalid_schema', `a tool's input must be an object schema ({ type: 'object', properties: ... }) or a zod object, but it was ${describeValue(schema)}.`);
   }
-  return prepareNode(schema, 'input', fail);
+  return prepareNode(schema, 'input', { fail, fromZod }, 0);
 }
 
-type Fail = (path: string, code: 'invalid_schema' | 'unsupported_schema', problem: string) => never;
+interface Context {
+  fail: Fail;
+  /** The schema zod wrote: zod's own formats carry patterns its own step checks. */
+  fromZod: boolean;
+}
 
-function prepareNode(node: unknown, path: string, fail: Fail): PublishedSchema {
+type Fail = (path: string, code: 'invalid_schema' | 'unsupported_schema' | 'unsupported_pattern', problem: string) => never;
+
+/** `levels`: how many arrays and objects enclose this node's value. */
+function prepareNode(node: unknown, path: string, context: Context, levels: number): PublishedSchema {
+  const { fail } = context;
   if (!isPlainObject(node)) return fail(path, 'invalid_schema', `a schema must be an object, but it was ${describeValue(node)}.`);
   for (const keyword of Object.keys(node)) {
     const advice = UNCHECKED_KEYWORDS[keyword];
@@ -85,9 +95,12 @@ function prepareNode(node: unknown, path: string, fail: Fail): PublishedSchema {
       fail(`${path}.${keyword}`, 'invalid_schema', `'${keyword}' does not apply to type '${type}'.`);
     }
   }
+  if ((type === 'array' || type === 'object') && levels + 1 > MAX_INPUT_DEPTH) {
+    fail(path, 'unsupported_schema', `the input may nest at most ${MAX_INPUT_DEPTH} levels of arrays and objects, and this one is level ${levels + 1}; flatten the schema.`);
+  }
   switch (type) {
     case 'string':
-      prepareString(node, published, path, fail);
+      prepareString(node, published, path, context);
       break;
     case 'integer':
     case 'number':
@@ -97,10 +110,10 @@ function prepareNode(node: unknown, path: string, fail: Fail): PublishedSchema {
       checkCount(node, 'minItems', path, fail);
       checkCount(node, 'maxItems', path, fail);
       if (!('items' in node)) fail(path, 'unsupported_schema', `an array needs an 'items' schema, so the binder knows what each item must be.`);
-      published.items = prepareNode(node.items, `${path}.items`, fail);
+      published.items = prepareNode(node.items, `${path}.items`, context, levels + 1);
       break;
     case 'object':
-      prepareObject(node, published, path, fail);
+      prepareObject(node, published, path, context, levels + 1);
       break;
   }
   return published;
@@ -133,7 +146,8 @@ function checkClosedSet(node: Record<string, unknown>, path: string, fail: Fail)
   }
 }
 
-function prepareString(node: Record<string, unknown>, published: PublishedSchema, path: string, fail: Fail): void {
+function prepareString(node: Record<string, unknown>, published: PublishedSchema, path: string, context: Context): void {
+  const { fail } = context;
   checkCount(node, 'minLength', path, fail);
   checkCount(node, 'maxLength', path, fail);
   if ('pattern' in node) {
@@ -143,6 +157,12 @@ function prepareString(node: Record<string, unknown>, published: PublishedSchema
     } catch (error) {
       fail(`${path}.pattern`, 'invalid_schema', `the pattern does not compile as a regular expression: ${(error as Error).message}.`);
     }
+    // A pattern zod attaches to a format of its own (z.hostname(), z.iso.duration(), z.emoji()
+    // use lookarounds) is zod's to check, in the step that runs its refinements; the binder
+    // skips what it cannot run in linear time. Every other pattern must run in linear time.
+    const compiled = compileLinearPattern(node.pattern as string);
+    const zodFormat = context.fromZod && typeof node.format === 'string';
+    if (compiled instanceof UnsupportedPattern && !zodFormat) fail(`${path}.pattern`, 'unsupported_pattern', `${compiled.problem}.`);
   }
   if ('format' in node) {
     const format = node.format;
@@ -169,13 +189,14 @@ function prepareNumber(node: Record<string, unknown>, path: string, fail: Fail):
   }
 }
 
-function prepareObject(node: Record<string, unknown>, published: PublishedSchema, path: string, fail: Fail): void {
+function prepareObject(node: Record<string, unknown>, published: PublishedSchema, path: string, context: Context, levels: number): void {
+  const { fail } = context;
   const properties = node.properties ?? {};
   if (!isPlainObject(properties)) return void fail(`${path}.properties`, 'invalid_schema', `'properties' must be an object of schemas, but it was ${describeValue(properties)}.`);
   const preparedProperties: Record<string, PublishedSchema> = {};
   for (const [name, property] of Object.entries(properties)) {
     if (RESERVED_PROPERTY_NAMES.has(name)) fail(`${path}.properties`, 'invalid_schema', `'${name}' cannot be an argument name: it would reach the object's prototype.`);
-    preparedProperties[name] = prepareNode(property, `${path}.properties.${name}`, fail);
+    preparedProperties[name] = prepareNode(property, `${path}.properties.${name}`, context, levels);
   }
   published.properties = preparedProperties;
   const required = node.required ?? [];

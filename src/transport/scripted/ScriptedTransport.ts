@@ -1,3 +1,5 @@
+import { copyValue } from '../../json/copyValue.js';
+import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply } from './scriptedReply.js';
@@ -51,7 +53,7 @@ export class ScriptedTransport implements Transport {
   async send(request: MessagesRequest, options: SendOptions = {}): Promise<ModelResponse> {
     options.signal?.throwIfAborted();
     const call = this.requests.length + 1;
-    this.requests.push(structuredClone(request));
+    this.requests.push(copyValue(request));
     const step = this.#respond ?? this.#steps[call - 1];
     if (step === undefined) {
       throw new ScriptExhaustedError(
@@ -60,7 +62,7 @@ export class ScriptedTransport implements Transport {
       );
     }
     const answer = typeof step === 'function' ? await step(request, call) : step;
-    const response = isModelResponse(answer) ? structuredClone(answer) : complete(answer, request, call);
+    const response = isModelResponse(answer) ? copyValue(answer) : complete(answer, request, call);
     streamText(response.content, options);
     return response;
   }
@@ -84,9 +86,9 @@ function isModelResponse(value: ScriptedReply | ModelResponse): value is ModelRe
 function complete(scripted: ScriptedReply, request: MessagesRequest, call: number): ModelResponse {
   let toolIndex = 0;
   const content = scripted.content.map((block): ResponseBlock => {
-    if (block.type !== 'tool_use') return structuredClone(block);
+    if (block.type !== 'tool_use') return copyValue(block);
     toolIndex++;
-    return { type: 'tool_use', id: block.id ?? `toolu_s${call}_${toolIndex}`, name: block.name, input: structuredClone(block.input) };
+    return { type: 'tool_use', id: block.id ?? `toolu_s${call}_${toolIndex}`, name: block.name, input: copyValue(block.input) };
   });
   return {
     id: `msg_scripted_${call}`,
@@ -102,7 +104,7 @@ function complete(scripted: ScriptedReply, request: MessagesRequest, call: numbe
 
 /** About four characters a token: enough for usage figures to be plausible and stable. */
 function estimateTokens(value: unknown): number {
-  return Math.max(1, Math.ceil(JSON.stringify(value).length / 4));
+  return Math.max(1, Math.ceil((jsonText(value)?.length ?? 0) / 4));
 }
 
 function streamText(content: ResponseBlock[], options: SendOptions): void {

@@ -1,0 +1,39 @@
+/** A location in a JSON value: property names and array indexes, outermost first. */
+export type JsonPath = (string | number)[];
+
+/**
+ * Where a value first nests deeper than `limit` levels of arrays and objects, in document
+ * order: the path to the first array or object at level `limit + 1` (the value itself is
+ * level 1), or undefined when the value stays within the limit. A scalar is level 0.
+ *
+ * Walks with a stack of its own and never below `limit + 1`, so it cannot overflow, whatever
+ * the depth, and a cyclic value is simply too deep.
+ */
+export function pathBeyondDepth(value: unknown, limit: number): JsonPath | undefined {
+  interface Entry {
+    value: unknown;
+    level: number;
+    parent: Entry | undefined;
+    key: string | number | undefined;
+  }
+  const stack: Entry[] = [{ value, level: 1, parent: undefined, key: undefined }];
+  while (stack.length > 0) {
+    const entry = stack.pop()!;
+    if (typeof entry.value !== 'object' || entry.value === null) continue;
+    if (entry.level > limit) return pathOf(entry);
+    const container = entry.value as Record<string, unknown>;
+    const keys: (string | number)[] = Array.isArray(container) ? Array.from(container.keys()) : Object.keys(container);
+    // Pushed in reverse, so the first member is walked first.
+    for (let i = keys.length - 1; i >= 0; i--) {
+      const member = container[keys[i]!];
+      if (typeof member === 'object' && member !== null) stack.push({ value: member, level: entry.level + 1, parent: entry, key: keys[i] });
+    }
+  }
+  return undefined;
+
+  function pathOf(entry: Entry): JsonPath {
+    const path: JsonPath = [];
+    for (let at: Entry | undefined = entry; at?.key !== undefined; at = at.parent) path.push(at.key);
+    return path.reverse();
+  }
+}

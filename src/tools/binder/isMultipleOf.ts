@@ -1,0 +1,24 @@
+/**
+ * Whether `value` is a whole multiple of `divisor`, both read as the decimals JavaScript
+ * writes for them (`String(n)`: the shortest decimal that reads back as the same number, which
+ * is the literal the model sent for any number of up to 15 significant digits). The division
+ * is done exactly, on those decimals scaled to whole numbers: `multipleOf: 0.01` takes 0.03,
+ * 1.1 and 100.27 and refuses 0.005, 1.001 and 1e-12, with no tolerance to tune, at any
+ * magnitude. (Binary floating point would refuse 0.3 for 0.1, since 0.3 / 0.1 is
+ * 2.9999999999999996, and a tolerance accepts values far smaller than the divisor.)
+ * `divisor` is a finite number above 0; `value` is finite.
+ */
+export function isMultipleOf(value: number, divisor: number): boolean {
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  const v = decimalOf(value);
+  const d = decimalOf(divisor);
+  const exponent = Math.min(v.exponent, d.exponent);
+  return (v.digits * 10n ** BigInt(v.exponent - exponent)) % (d.digits * 10n ** BigInt(d.exponent - exponent)) === 0n;
+}
+
+/** |n| as digits × 10^exponent, from its shortest decimal form (`1.5e-7`, `100.27`, `1e+21`). */
+function decimalOf(n: number): { digits: bigint; exponent: number } {
+  const [mantissa = '0', exponent = '0'] = String(Math.abs(n)).split('e');
+  const [whole = '0', fraction = ''] = mantissa.split('.');
+  return { digits: BigInt(whole + fraction), exponent: Number(exponent) - fraction.length };
+}
