@@ -154,7 +154,10 @@ describe('a resume whose process stopped between its claim and its end', () => {
   it('gives approved calls, and only them, a stable idempotency key', async () => {
     const keys: (string | undefined)[] = [];
     const tool = (name: string, privileged: boolean) =>
-      defineTool({ name, description: 'T.', privileged, input: { type: 'object', properties: {} }, run: (_a, ctx) => void keys.push(ctx.idempotencyKey) ?? 'ok' });
+      defineTool({ name, description: 'T.', privileged, input: { type: 'object', properties: {} }, run: (_a, ctx) => {
+        keys.push(ctx.idempotencyKey);
+        return 'ok';
+      } });
     const agent = () =>
       new Agent({ name: 'a', model: 'm', tools: [tool('plain', false), tool('gated', true)], transport: new ScriptedTransport([reply.toolUses([{ name: 'plain', input: {} }, { name: 'gated', input: {} }]), reply.text('ok')]), approvalRequired: (t) => t.privileged });
     const gatedAgent = agent();
