@@ -8,12 +8,14 @@ import { serializable, type Suspension } from './suspension.js';
 
 /**
  * The key an approved call's effect is made under, the same whichever process runs it: derived
- * from the run, the suspension and the call. A tool that passes it to the system it acts on
- * (a payment API's idempotency key, a unique row) makes its effect happen at most once, even when
- * a store restored from a backup lets a spent suspension be resumed again.
+ * from the run and the call's tool_use id (a call is pending once in its run), not from the
+ * suspension's id, so a spent suspension given a new id keeps its calls' keys. A tool that passes
+ * it to the system it acts on (a payment API's idempotency key, a unique row) makes its effect
+ * happen at most once, even when a store restored from a backup lets a spent suspension be
+ * resumed again.
  */
-export function idempotencyKey(runId: string, suspensionId: string, callId: string): string {
-  return `legate-${createHash('sha256').update(JSON.stringify([runId, suspensionId, callId])).digest('hex').slice(0, 32)}`;
+export function idempotencyKey(runId: string, callId: string): string {
+  return `legate-${createHash('sha256').update(JSON.stringify(['legate-approved-call', runId, callId])).digest('hex').slice(0, 32)}`;
 }
 
 /** Who holds a claim by default: this machine and process, and a random part unique to the resume. */

@@ -112,7 +112,7 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     } else {
       if (prior?.state === 'started') recovery.rerun.push(pending.id);
       await ledger.started(pending.id);
-      const executed = await executeToolCall(block, { ...approvedScope, idempotencyKey: idempotencyKey(suspension.runId, suspension.id, pending.id) });
+      const executed = await executeToolCall(block, { ...approvedScope, idempotencyKey: idempotencyKey(suspension.runId, pending.id) });
       if ('pending' in executed) throw new Error('an approved call cannot wait for approval again');
       await ledger.finished(pending.id, executed.call);
       outcome = executed;

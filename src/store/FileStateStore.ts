@@ -24,7 +24,7 @@ export class FileStateStore implements StateStore {
     mkdirSync(this.#claims, { recursive: true });
     // Writers killed mid-write leave temporary files; those of processes that are gone are removed.
     removeStaleTemporaryFiles(directory);
-    for (const folder of readdirSync(this.#claims)) removeStaleTemporaryFiles(join(this.#claims, folder));
+    for (const entry of readdirSync(this.#claims, { withFileTypes: true })) if (entry.isDirectory()) removeStaleTemporaryFiles(join(this.#claims, entry.name));
   }
 
   async save(suspension: Suspension): Promise<void> {

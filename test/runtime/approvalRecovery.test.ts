@@ -164,6 +164,6 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const { suspension } = await gatedAgent.run('go');
     await gatedAgent.resume(structuredClone(suspension!), { approve: true });
     const { idempotencyKey } = await import('../../src/runtime/claimLedger.js');
-    expect(keys).toEqual([undefined, idempotencyKey(suspension!.runId, suspension!.id, suspension!.pending[0]!.id)]);
+    expect(keys).toEqual([undefined, idempotencyKey(suspension!.runId, suspension!.pending[0]!.id)]);
   });
 });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
@@ -192,7 +192,10 @@ describe('FileStateStore on a shared folder', () => {
     writeFileSync(join(folder, '%E0%A4%A.json'), '{}');
     writeFileSync(join(folder, 'notes.json'), 'not json');
     writeFileSync(join(folder, 'README'), 'hello');
+    writeFileSync(join(folder, 'claims', 'stray'), 'hello');
+    mkdirSync(join(folder, 'claims', '%E0%A4%A'));
     expect(await store.list()).toEqual([suspension!.runId]);
+    expect(() => new FileStateStore(folder)).not.toThrow();
     expect(await store.list({ status: 'claimed' })).toEqual([]);
   });
 
