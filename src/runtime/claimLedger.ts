@@ -53,7 +53,7 @@ export class StoredLedger implements Ledger {
   }
 
   prior(callId: string): ClaimRecord['calls'][string] | undefined {
-    return this.#record.calls[callId];
+    return Object.hasOwn(this.#record.calls, callId) ? this.#record.calls[callId] : undefined;
   }
 
   started(callId: string): Promise<void> {
@@ -108,6 +108,14 @@ export async function takeOver(store: ClaimStore, suspension: Suspension, owner:
   }
   const taken: ClaimRecord = { ...claim, owner, claimedAt: new Date().toISOString() };
   if (!(await store.updateClaim(suspension.id, claim.owner, taken))) throw new SuspensionError('claim_active', `Another recovery took the claim on ${where} over first.`);
-  const decisions: Decisions = new Map(suspension.pending.map((p) => [p.id, claim.decisions[p.id] ?? { approve: false, reason: 'The decision was not recorded with the claim.' }]));
+  const decisions: Decisions = new Map(suspension.pending.map((p) => [p.id, recordedDecision(claim, p.id)]));
   return { ledger: new StoredLedger(store, taken), decisions };
+}
+
+/** The decision recorded for a call; a claim without one (made by an older legate) denies it. */
+function recordedDecision(claim: ClaimRecord, callId: string): { approve: boolean; reason?: string } {
+  const decision = Object.hasOwn(claim.decisions, callId) ? claim.decisions[callId] : undefined;
+  if (decision === undefined) return { approve: false, reason: 'The decision was not recorded with the claim.' };
+  const approve = decision.approve === true;
+  return typeof decision.reason === 'string' ? { approve, reason: decision.reason } : { approve };
 }

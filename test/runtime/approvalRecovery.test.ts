@@ -143,6 +143,31 @@ describe('a resume whose process stopped between its claim and its end', () => {
     expect(recovered.toolCalls.map((c) => c.outcome)).toEqual(['error', 'ok']);
   });
 
+  it('applies the decisions recorded with the claim: a denied call stays denied, with its reason', async () => {
+    const s = setup({ hold: 'after', second: true });
+    const store = new MemoryStateStore();
+    const { suspension } = await s.first.run('Pay both.');
+    await store.save(suspension!);
+    const [a, b] = suspension!.pending as [Suspension['pending'][0], Suspension['pending'][0]];
+    const controller = new AbortController();
+    const resuming = s.first.resume(suspension!, {
+      approve: [
+        { id: a.id, inputDigest: a.inputDigest, approve: false, reason: 'Not this one.' },
+        { id: b.id, inputDigest: b.inputDigest, approve: true },
+      ],
+      store,
+      signal: controller.signal,
+    });
+    await s.atGate;
+    controller.abort(new Error('killed'));
+    await expect(resuming).rejects.toThrow('killed');
+    const result = await s.later().recover(suspension!, { store, staleAfterMs: 0, rerun: ['wire'] });
+    expect(s.ledger.calls.map((c) => c.amount)).toEqual([2, 2]);
+    expect(s.ledger.applied.size).toBe(1);
+    expect(result.approvals).toEqual([{ turn: 1, decisions: [{ id: a.id, tool: 'wire', approve: false, reason: 'Not this one.' }, { id: b.id, tool: 'wire', approve: true }] }]);
+    expect(result.blocked).toMatchObject([{ id: a.id, rule: 'approval' }]);
+  });
+
   it('not_claimed: there is nothing to recover for a suspension nobody resumed', async () => {
     const s = setup();
     const store = new MemoryStateStore();
