@@ -106,16 +106,23 @@ export async function takeOver(store: ClaimStore, suspension: Suspension, owner:
       `The claim on ${where} is held by ${claim.owner} and was last recorded ${Math.max(0, Math.round(age / 1000))} s ago, less than ${Math.round(staleAfterMs / 1000)} s: it may still be running. Recover once you know its process stopped (pass staleAfterMs: 0), or later.`,
     );
   }
-  const taken: ClaimRecord = { ...claim, owner, claimedAt: new Date().toISOString() };
+  // A claim without a recorded decision (an older legate's) may have run its calls: their outcome is unknown, never run again.
+  const undecided = suspension.pending.filter((p) => !Object.hasOwn(claim.decisions, p.id));
+  const taken: ClaimRecord = {
+    ...claim,
+    owner,
+    claimedAt: new Date().toISOString(),
+    decisions: { ...claim.decisions, ...Object.fromEntries(undecided.map((p) => [p.id, { approve: true }])) },
+    calls: { ...claim.calls, ...Object.fromEntries(undecided.map((p) => [p.id, { state: 'unknown' as const }])) },
+  };
   if (!(await store.updateClaim(suspension.id, claim.owner, taken))) throw new SuspensionError('claim_active', `Another recovery took the claim on ${where} over first.`);
-  const decisions: Decisions = new Map(suspension.pending.map((p) => [p.id, recordedDecision(claim, p.id)]));
+  const decisions: Decisions = new Map(suspension.pending.map((p) => [p.id, recordedDecision(taken, p.id)]));
   return { ledger: new StoredLedger(store, taken), decisions };
 }
 
-/** The decision recorded for a call; a claim without one (made by an older legate) denies it. */
+/** The decision recorded for a call. */
 function recordedDecision(claim: ClaimRecord, callId: string): { approve: boolean; reason?: string } {
-  const decision = Object.hasOwn(claim.decisions, callId) ? claim.decisions[callId] : undefined;
-  if (decision === undefined) return { approve: false, reason: 'The decision was not recorded with the claim.' };
+  const decision = claim.decisions[callId]!;
   const approve = decision.approve === true;
   return typeof decision.reason === 'string' ? { approve, reason: decision.reason } : { approve };
 }

@@ -17,8 +17,9 @@ export interface ClaimRecord {
   /**
    * Each approved call's progress, by tool_use id: `started` is written before the tool runs,
    * `finished` (with its outcome) after. A call left `started` may or may not have had its effect.
+   * `unknown`: a claim made by an older legate, which recorded neither the decision nor the progress.
    */
-  calls: Record<string, { state: 'started' } | { state: 'finished'; call: ToolCall }>;
+  calls: Record<string, { state: 'started' } | { state: 'finished'; call: ToolCall } | { state: 'unknown' }>;
 }
 
 /** What a resume needs of a store: an atomic, permanent claim, and a compare-and-set record of it. */

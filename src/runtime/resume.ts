@@ -106,7 +106,7 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     } else if (prior?.state === 'finished') {
       outcome = answered(prior.call);
       recovery.reused.push(pending.id);
-    } else if (prior?.state === 'started' && rerun?.(block.name) !== true) {
+    } else if (prior?.state === 'unknown' || (prior?.state === 'started' && rerun?.(block.name) !== true)) {
       outcome = answered(outcomeUnknownCall(block, turn));
       recovery.unknown.push(pending.id);
     } else {

@@ -25,6 +25,18 @@ export class FileStateStore implements StateStore {
     // Writers killed mid-write leave temporary files; those of processes that are gone are removed.
     removeStaleTemporaryFiles(directory);
     for (const entry of readdirSync(this.#claims, { withFileTypes: true })) if (entry.isDirectory()) removeStaleTemporaryFiles(join(this.#claims, entry.name));
+    this.#keepLegacyClaims();
+  }
+
+  /** Claims an older legate made (the run's file renamed to `<run>.<suspension>.claimed`) stay spent; their progress is unknown. */
+  #keepLegacyClaims(): void {
+    for (const name of readdirSync(this.directory)) {
+      const match = /^([^.]+)\.([^.]+)\.claimed$/.exec(name);
+      const runId = match === null ? undefined : decodeName(match[1]!);
+      if (runId === undefined || this.#current(match![2]!) !== undefined) continue;
+      const record: ClaimRecord = { runId, suspensionId: match![2]!, owner: 'unknown', claimedAt: new Date(0).toISOString(), status: 'claimed', decisions: {}, calls: {} };
+      createFileExclusive(join(this.#claimFolder(record.suspensionId), '0.json'), JSON.stringify(record));
+    }
   }
 
   async save(suspension: Suspension): Promise<void> {

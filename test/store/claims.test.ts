@@ -183,6 +183,22 @@ describe('FileStateStore on a shared folder', () => {
     expect(effects).toEqual(['wired 250']);
   });
 
+  it('keeps a claim an older legate made (its renamed file) spent', async () => {
+    const folder = join(tempDir(), 'runs');
+    const { agent } = treasurer();
+    const { suspension } = await agent.run('Pay the supplier.');
+    mkdirSync(folder, { recursive: true });
+    writeFileSync(join(folder, `${encodeURIComponent(suspension!.runId)}.${suspension!.id}.claimed`), JSON.stringify({ schemaVersion: 1, suspension }));
+    const store = new FileStateStore(folder);
+    await expect(store.save(suspension!)).rejects.toMatchObject({ code: 'already_claimed' });
+    expect(await store.list({ status: 'claimed' })).toEqual([suspension!.runId]);
+    // Its decision and progress were never recorded: recovery runs nothing and says the outcome is unknown.
+    const { agent: later, effects } = treasurer();
+    const recovered = await later.recover(suspension!, { store, staleAfterMs: 0, rerun: ['wire'] });
+    expect(effects).toEqual([]);
+    expect(recovered.toolCalls.find((c) => c.name === 'wire')).toMatchObject({ outcome: 'error', error: { errorClass: 'OutcomeUnknownError' } });
+  });
+
   it('skips stray files in its folder when listing', async () => {
     const folder = join(tempDir(), 'runs');
     const store = new FileStateStore(folder);
@@ -211,5 +227,24 @@ describe('FileStateStore on a shared folder', () => {
     const left = readdirSync(folder);
     expect(left).not.toContain(dead);
     expect(left).toContain(live);
+  });
+});
+
+describe('SqliteStateStore opening a database an older legate wrote', () => {
+  it('keeps its claimed suspensions spent', async () => {
+    const file = join(tempDir(), 'runs.db');
+    const { agent } = treasurer();
+    const { suspension } = await agent.run('Pay the supplier.');
+    const db = new Database(file);
+    db.exec(`CREATE TABLE legate_suspensions (run_id TEXT PRIMARY KEY, suspension_id TEXT NOT NULL, agent TEXT NOT NULL,
+      status TEXT NOT NULL CHECK (status IN ('suspended', 'claimed')), schema_version INTEGER NOT NULL, data TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+    db.prepare("INSERT INTO legate_suspensions VALUES (?, ?, 'treasurer', 'claimed', 1, ?, '2026-01-01T00:00:00.000Z')").run(suspension!.runId, suspension!.id, JSON.stringify(suspension));
+    db.close();
+    const store = new SqliteStateStore(file);
+    await expect(store.save(suspension!)).rejects.toMatchObject({ code: 'already_claimed' });
+    expect(await store.list()).toEqual([]);
+    expect(await store.list({ status: 'claimed' })).toEqual([suspension!.runId]);
+    expect(await store.claimOf(suspension!.id)).toMatchObject({ owner: 'unknown', status: 'claimed', decisions: {}, calls: {} });
+    store.close();
   });
 });
