@@ -60,8 +60,17 @@ export class StoredLedger implements Ledger {
     return this.#update((record) => ({ ...record, calls: { ...record.calls, [callId]: { state: 'started' } } }));
   }
 
-  finished(callId: string, call: ToolCall): Promise<void> {
-    return this.#update((record) => ({ ...record, calls: { ...record.calls, [callId]: { state: 'finished', call: serializable(call) } } }));
+  async finished(callId: string, call: ToolCall): Promise<void> {
+    const record = (kept: ToolCall) => (claim: ClaimRecord): ClaimRecord => ({ ...claim, calls: { ...claim.calls, [callId]: { state: 'finished', call: kept } } });
+    try {
+      await this.#update(record(serializable(call)));
+    } catch (error) {
+      // The store refused the outcome because it holds a secret: the call still finished, so
+      // that is recorded, without its output (a recovery tells the model it was withheld).
+      if ((error as { code?: unknown }).code !== 'secret_in_record') throw error;
+      const { withheld: _withheld, subRun: _subRun, error: _error, ...bare } = call;
+      await this.#update(record({ ...bare, output: `The output of '${call.name}' was not stored: it held a secret.` }));
+    }
   }
 
   done(): Promise<void> {

@@ -1,7 +1,4 @@
 import type { ToolUseBlock } from '../messages/types.js';
-export type { ApprovalDecision } from './approvalDecision.js';
-export { SuspensionError, type SuspensionErrorCode } from './suspensionError.js';
-import { SuspensionError } from './suspensionError.js';
 import type { AgentResult, ToolCall } from './agentResult.js';
 import { idempotencyKey, type Ledger } from './claimLedger.js';
 import type { EventLog } from './events.js';
@@ -12,6 +9,10 @@ import type { RunState } from './runState.js';
 import { blockedCall, toolScope } from './runTools.js';
 import { readDecisions, type Decisions } from './approvalDecision.js';
 import { hasValidSignature, inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
+import { SuspensionError } from './suspensionError.js';
+
+export type { ApprovalDecision } from './approvalDecision.js';
+export { SuspensionError, type SuspensionErrorCode } from './suspensionError.js';
 
 /**
  * Checks a suspension before anything runs: its version, its agent, that every pending call is

@@ -191,4 +191,17 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const { idempotencyKey } = await import('../../src/runtime/claimLedger.js');
     expect(keys).toEqual([undefined, idempotencyKey(suspension!.runId, suspension!.pending[0]!.id)]);
   });
+
+  it('records an approved call whose output holds a secret as finished, without its output', async () => {
+    const leak = defineTool({ name: 'rotate_key', description: 'R.', privileged: true, input: { type: 'object', properties: {} }, run: () => 'New key: sk-ant-api03-NEWSECRETNEWSECRET' });
+    const agent = new Agent({ name: 'ops', model: 'm', tools: [leak], transport: new ScriptedTransport([reply.toolUse('rotate_key', {}), reply.text('Rotated.')]), approvalRequired: () => true });
+    const store = new MemoryStateStore();
+    const { suspension } = await agent.run('Rotate the key.');
+    await store.save(suspension!);
+    const result = await agent.resume(suspension!, { approve: true, store });
+    expect(result.toolCalls[0]!.output).toContain('NEWSECRET');
+    const claim = await store.claimOf(suspension!.id);
+    expect(JSON.stringify(claim)).not.toContain('NEWSECRET');
+    expect(claim).toMatchObject({ status: 'finished', calls: { [suspension!.pending[0]!.id]: { state: 'finished', call: { outcome: 'ok', output: "The output of 'rotate_key' was not stored: it held a secret." } } } });
+  });
 });
