@@ -1,3 +1,4 @@
+import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, AgentConfigurationError, ScriptedTransport, SuspensionError, defineTool, reply, type ApprovalDecision, type Suspension } from '../../src/index.js';
 import { inputDigest } from '../../src/runtime/suspension.js';
@@ -151,5 +152,35 @@ describe('suspension keys', () => {
     expect(paid).not.toHaveBeenCalled();
     await expect(front.resume(suspension!, { approve: true })).resolves.toMatchObject({ stopReason: 'end_turn', agent: 'billing' });
     expect(paid).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('properties over decisions and keys', () => {
+  const notBoolean = fc.anything().filter((value) => typeof value !== 'boolean');
+
+  it('any approve that is not a boolean, top-level or per call, is refused before anything runs', async () => {
+    const { agent, suspension } = await suspendedTwo();
+    await fc.assert(
+      // (An empty list is a list of decisions that decides nothing: `undecided`, pinned above.)
+      fc.asyncProperty(notBoolean.filter((value) => !(Array.isArray(value) && value.length === 0)), fc.boolean(), async (approve, perCall) => {
+        const given = perCall ? suspension.pending.map((p) => ({ id: p.id, inputDigest: p.inputDigest, approve })) : approve;
+        const error = await caught(agent.resume(suspension, { approve: given } as never));
+        expect(error).toBeInstanceOf(SuspensionError);
+        expect(error).toMatchObject({ code: 'invalid_decision' });
+      }),
+      { numRuns: 200 },
+    );
+    expect(paid).not.toHaveBeenCalled();
+  });
+
+  it('a key is accepted exactly when it has at least 32 bytes', () => {
+    fc.assert(
+      fc.property(fc.oneof(fc.string({ unit: 'binary', maxLength: 48 }), fc.uint8Array({ maxLength: 48 })), (suspensionKey) => {
+        const bytes = typeof suspensionKey === 'string' ? Buffer.byteLength(suspensionKey) : suspensionKey.byteLength;
+        const make = () => new Agent({ name: 'a', model, transport: new ScriptedTransport([]), suspensionKey });
+        if (bytes >= 32) expect(make).not.toThrow();
+        else expect(make).toThrow(AgentConfigurationError);
+      }),
+    );
   });
 });
