@@ -16,8 +16,10 @@ export { ReplayTransport, type ReplayOptions } from './transport/replay/ReplayTr
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.
-export { Agent, SubAgentSuspendedError, type RunOptions, type ResumeOptions } from './runtime/Agent.js';
-export { SuspensionError, type ApprovalDecision, type SuspensionErrorCode } from './runtime/resume.js';
+export { Agent, SubAgentSuspendedError, type RunOptions, type ResumeOptions, type RecoverOptions } from './runtime/Agent.js';
+export { OutcomeUnknownError, SuspensionError, type ApprovalDecision, type SuspensionErrorCode } from './runtime/resume.js';
+export { DEFAULT_STALE_AFTER_MS } from './runtime/claimLedger.js';
+export type { ClaimRecord, ClaimStore } from './runtime/claimRecord.js';
 export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/suspension.js';
 export type { Handoff } from './runtime/handoff.js';
 export type { RunState } from './runtime/runState.js';
@@ -28,11 +30,12 @@ export { SEQUENCE_MODES, type SequenceMode } from './assert/checks.js';
 export type { LegateMatchers, RunSubject } from './assert/matchers.js';
 
 // Stores for suspended runs.
-export { STORE_SCHEMA_VERSION, StoreError, type StateStore } from './store/stateStore.js';
+export { STORE_SCHEMA_VERSION, StoreError, type StateStore, type StoreErrorCode } from './store/stateStore.js';
+export type { StoreOptions } from './store/recordWriter.js';
 export { MemoryStateStore } from './store/MemoryStateStore.js';
 export { FileStateStore } from './store/FileStateStore.js';
 export { SqliteStateStore } from './store/SqliteStateStore.js';
-export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions, type HandoffTarget } from './runtime/agentOptions.js';
+export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, MIN_SUSPENSION_KEY_BYTES, type AgentOptions, type HandoffTarget } from './runtime/agentOptions.js';
 export type { AgentResult, BlockedCall, PlannedEffect, StopReason, ToolCall, ToolCallOutcome, ToolCallError, ToolFailure, UnknownTool, Usage } from './runtime/agentResult.js';
 export type { CompensationReport } from './runtime/compensate.js';
 

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, mkdirSync, openSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -7,6 +7,68 @@ import { basename, dirname, join } from 'node:path';
  * a temporary file beside it, flushed to disk, then renamed over it.
  */
 export function writeFileAtomic(path: string, text: string): void {
+  withTemporaryFile(path, text, (temporary) => renameSync(temporary, path));
+}
+
+/**
+ * Creates a file with its whole content, only if no file has that name: true for the one writer
+ * that made it, false if it existed. The content is written and flushed first, then hard-linked
+ * into place, which is atomic and exclusive: of two processes at once, one wins, and a reader
+ * never sees a half-written file.
+ */
+export function createFileExclusive(path: string, text: string): boolean {
+  let created = true;
+  withTemporaryFile(path, text, (temporary) => {
+    try {
+      linkSync(temporary, path);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+      created = false;
+    }
+    rmSync(temporary, { force: true });
+  });
+  return created;
+}
+
+const TEMPORARY = /^\..+\.legate-tmp-(\d+)-[0-9a-f]{8}$/;
+
+/** How old a temporary file of a live process must be before it is taken for left behind. */
+export const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+
+/**
+ * Removes the temporary files that writers killed mid-write left in a folder: those whose writing
+ * process (on this machine) no longer runs, and any older than `olderThanMs`. A live writer's fresh
+ * temporary file is left alone. Returns the names removed.
+ */
+export function removeStaleTemporaryFiles(directory: string, olderThanMs = STALE_TEMPORARY_MS, now = Date.now()): string[] {
+  const removed: string[] = [];
+  for (const name of readdirSync(directory)) {
+    const match = TEMPORARY.exec(name);
+    if (match === null) continue;
+    const path = join(directory, name);
+    try {
+      if (processRuns(Number(match[1])) && now - statSync(path).mtimeMs < olderThanMs) continue;
+      rmSync(path, { force: true });
+      removed.push(name);
+    } catch {
+      // Gone already (its writer finished), or not ours to remove: leave it.
+    }
+  }
+  return removed;
+}
+
+function processRuns(pid: number): boolean {
+  if (pid === process.pid) return true;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, under another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function withTemporaryFile(path: string, text: string, place: (temporary: string) => void): void {
   const directory = dirname(path);
   mkdirSync(directory, { recursive: true });
   const temporary = join(directory, `.${basename(path)}.legate-tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -18,7 +80,7 @@ export function writeFileAtomic(path: string, text: string): void {
     } finally {
       closeSync(fd);
     }
-    renameSync(temporary, path);
+    place(temporary);
   } catch (error) {
     rmSync(temporary, { force: true });
     throw error;

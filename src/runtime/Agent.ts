@@ -15,7 +15,9 @@ import { compensate, type CompensationReport } from './compensate.js';
 import { EventLog, type AgentEventListener } from './events.js';
 import type { ToolStub } from './executeToolCall.js';
 import { DEFAULT_MAX_HANDOFFS } from './handoff.js';
-import { checkResume, continueRun, SuspensionError, type ApprovalDecision } from './resume.js';
+import { checkResume, checkSuspension, continueRun, SuspensionError, type ApprovalDecision } from './resume.js';
+import { defaultOwner, DEFAULT_STALE_AFTER_MS, takeClaim, takeOver, unrecorded } from './claimLedger.js';
+import type { ClaimStore } from './claimRecord.js';
 import type { RunConfig } from './runConfig.js';
 import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
@@ -50,15 +52,29 @@ export interface RunOptions {
 }
 
 export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
-  /** `true` or `false` for every pending call, or one decision per call, bound to its input digest. */
+  /** `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a decision. */
   approve: boolean | ApprovalDecision[];
   /** Told to the model for denied calls. */
   reason?: string;
   /**
-   * Where the suspension is kept. It is claimed there before anything runs, so a suspension
-   * is resumed once, even across processes. Without a store, this process remembers.
+   * Where the suspension is kept. It is claimed there before anything runs, for good, so a
+   * suspension is resumed once, even across processes; each approved call's progress is recorded
+   * on the claim, so a resume whose process died can be recovered (`agent.recover`). Without a
+   * store, this process remembers, and there is nothing to recover from.
    */
-  store?: { claim(runId: string, suspensionId: string): Promise<boolean> | boolean };
+  store?: ClaimStore;
+  /** Who holds the claim, as the store shows it. Default: host, process id and a random part. */
+  owner?: string;
+}
+
+export interface RecoverOptions extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+  /** The store the suspension was claimed in. */
+  store: ClaimStore;
+  /** A claim whose record has not changed for this long counts as abandoned. Default 15 minutes; 0 when you know its process stopped. */
+  staleAfterMs?: number;
+  /** Tools whose calls, started and not finished, may run again: they make their effect idempotent on `ctx.idempotencyKey`. */
+  rerun?: readonly string[];
+  owner?: string;
 }
 
 /** Suspensions resumed by this process, for resumes made without a store. */
@@ -125,15 +141,44 @@ export class Agent {
    * when a decision was given for other arguments.
    */
   async resume(suspension: Suspension, options: ResumeOptions): Promise<AgentResult> {
-    // A run may have stopped after a handoff: the agent then in charge continues it, on this
-    // agent's transport, as the transfer did.
+    const { inCharge, key } = this.#inCharge(suspension);
+    const decisions = checkResume(suspension, inCharge.name, options.approve, options.reason, key);
+    const ledger = options.store === undefined ? (claimHere(suspension.id) ? unrecorded : undefined) : await takeClaim(options.store, suspension, decisions, options.owner ?? defaultOwner());
+    if (ledger === undefined) throw new SuspensionError('already_resumed', `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`);
+    const config = this.#configFor(inCharge, options, key);
+    return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log, { ledger }));
+  }
+
+  /**
+   * Finishes a resume whose process stopped between its claim and its end (`store.list({ status:
+   * 'claimed' })` lists them): takes the claim over once it has stood still for `staleAfterMs`,
+   * and continues with the decisions recorded on it. An approved call recorded as finished is
+   * answered from the record, not run again; one recorded as started but not finished is run
+   * again only if its tool is named in `rerun` (it is idempotent on `ctx.idempotencyKey`), and
+   * otherwise answered as an outcome nobody knows (`OutcomeUnknownError`), for a person to check.
+   */
+  async recover(suspension: Suspension, options: RecoverOptions): Promise<AgentResult> {
+    const { inCharge, key } = this.#inCharge(suspension);
+    checkSuspension(suspension, inCharge.name, key);
+    const rerun = new Set(options.rerun ?? []);
+    const { ledger, decisions } = await takeOver(options.store, suspension, options.owner ?? defaultOwner(), options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS);
+    const config = this.#configFor(inCharge, options, key);
+    return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }));
+  }
+
+  /**
+   * The agent in charge of a suspended run (it may have stopped after a handoff), and the key its
+   * suspensions are signed with: its own, or without one the key of this agent, where the run began.
+   */
+  #inCharge(suspension: Suspension): { inCharge: Agent; key: string | Uint8Array | undefined } {
     const inCharge = reachableAgent(this, suspension.agent) ?? this;
-    const decisions = checkResume(suspension, inCharge.name, options.approve, options.reason, this.#options.suspensionKey);
-    const claimed = options.store === undefined ? claimHere(suspension.id) : await options.store.claim(suspension.runId, suspension.id);
-    if (!claimed) throw new SuspensionError('already_resumed', `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`);
+    return { inCharge, key: inCharge.#options.suspensionKey ?? this.#options.suspensionKey };
+  }
+
+  /** The configuration a resumed run continues with: the agent in charge's, on this agent's transport, as the transfer did. */
+  #configFor(inCharge: Agent, options: Pick<RunOptions, 'clock' | 'toolStub' | 'transport'>, key: string | Uint8Array | undefined): RunConfig {
     const own = this.#runConfig(options);
-    const config = inCharge === this ? own : { ...inCharge.#runConfig(options), transport: own.transport, maxHandoffs: own.maxHandoffs, suspensionKey: own.suspensionKey };
-    return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log));
+    return inCharge === this ? own : { ...inCharge.#runConfig(options), transport: own.transport, maxHandoffs: own.maxHandoffs, suspensionKey: key };
   }
 
   /**

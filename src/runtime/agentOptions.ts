@@ -45,7 +45,10 @@ export interface AgentOptions {
   approvalRequired?: (tool: AnyTool, input: unknown) => boolean;
   /**
    * Signs every suspension with HMAC-SHA256 under this key, and resumes only suspensions that
-   * carry a valid signature: a store's writer without the key cannot forge or alter one.
+   * carry a valid signature: a store's writer without the key cannot forge or alter one. At least
+   * {@link MIN_SUSPENSION_KEY_BYTES} bytes (a string counts its UTF-8 bytes): 32 random bytes, e.g.
+   * `randomBytes(32)` or a 64-digit hex string. In a handoff graph, each agent signs what it suspends
+   * with its own key (or, without one, the key of the agent the run started with).
    */
   suspensionKey?: string | Uint8Array;
 }
@@ -59,6 +62,8 @@ export interface HandoffTarget {
 }
 
 export const DEFAULT_MAX_TURNS = 10;
+/** The shortest `suspensionKey` accepted: the HMAC-SHA256 block's security needs 256 bits of key. */
+export const MIN_SUSPENSION_KEY_BYTES = 32;
 export const DEFAULT_MAX_TOKENS = 4096;
 
 /** An agent was constructed with options it cannot run with. */
@@ -131,6 +136,7 @@ export function checkAgentOptions(options: AgentOptions): { tools: Map<string, A
   if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
   if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow') fail('mode', `'mode' must be 'live' or 'shadow', but it was ${describeValue(options.mode)}.`);
   if (options.authorizer !== undefined && typeof options.authorizer !== 'function') fail('authorizer', `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ${describeValue(options.authorizer)}.`);
+  checkSuspensionKey(options.suspensionKey, fail);
   const handoffTools = handoffsOf(name, options.handoffs ?? [], fail);
   const tools = toolsByName(name, [...(options.tools ?? []), ...handoffTools.map((h) => h.tool)], fail);
   checkCompensators(tools, fail);
@@ -190,6 +196,18 @@ function checkCompensators(tools: Map<string, AnyTool>, fail: (option: string, m
         `tool '${tool.name}' is compensated by '${tool.compensatedBy}', which is not one of this agent's tools (${[...tools.keys()].map((n) => `'${n}'`).join(', ')}). Add it to the agent's tools.`,
       );
     }
+  }
+}
+
+function checkSuspensionKey(key: unknown, fail: (option: string, message: string) => never): void {
+  if (key === undefined) return;
+  const bytes = typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key instanceof Uint8Array ? key.byteLength : undefined;
+  if (bytes === undefined || bytes < MIN_SUSPENSION_KEY_BYTES) {
+    const given = bytes === undefined ? describeValue(key) : `${bytes} byte${bytes === 1 ? '' : 's'} long`;
+    fail(
+      'suspensionKey',
+      `'suspensionKey' must be a string or Uint8Array of at least ${MIN_SUSPENSION_KEY_BYTES} bytes, so that signatures cannot be guessed, but it was ${given}. Use randomBytes(${MIN_SUSPENSION_KEY_BYTES}) kept in your secret store, or leave it out to resume unsigned suspensions.`,
+    );
   }
 }
 

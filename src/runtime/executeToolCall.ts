@@ -22,6 +22,8 @@ export interface ToolCallScope {
   stub: ToolStub | undefined;
   /** Whether a call must wait for a person's approval; undefined when nothing needs approval (or it was given). */
   needsApproval: ((tool: AnyTool, args: unknown) => boolean) | undefined;
+  /** For a call a person approved: the key its effect is made under, the same in every process. */
+  idempotencyKey?: string;
   /** Transfer tools, by tool name: the target, and whether this run may still transfer. */
   handoffs: ReadonlyMap<string, { to: string; allowed: boolean; max: number }>;
   /** Adds a tool's own model usage (a sub-agent's) to the run's. */
@@ -82,6 +84,7 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
       subTransport: () => scope.transportFor(block.id),
       reportSubRun: (result) => void (subRun = result),
     };
+    if (scope.idempotencyKey !== undefined) context.idempotencyKey = scope.idempotencyKey;
     const raw = await abortable(Promise.resolve().then(() => tool.run(bound.args, context)), scope.signal);
     const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
     const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);

@@ -1,48 +1,33 @@
 import type { ToolUseBlock } from '../messages/types.js';
-import type { AgentResult } from './agentResult.js';
+import type { AgentResult, ToolCall } from './agentResult.js';
+import { idempotencyKey, type Ledger } from './claimLedger.js';
 import type { EventLog } from './events.js';
 import { answered, executeToolCall, type ExecutedToolCall } from './executeToolCall.js';
 import type { RunConfig } from './runConfig.js';
 import { closeBatch, runLoop } from './runLoop.js';
 import type { RunState } from './runState.js';
 import { blockedCall, toolScope } from './runTools.js';
+import { readDecisions, type Decisions } from './approvalDecision.js';
 import { hasValidSignature, inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
+import { SuspensionError } from './suspensionError.js';
 
-/** A person's decision on one pending call, bound to the input they saw. */
-export interface ApprovalDecision {
-  id: string;
-  /** The pending call's `inputDigest`: an approval given for other arguments does not apply. */
-  inputDigest: string;
-  approve: boolean;
-  /** Told to the model when the call is denied. */
-  reason?: string;
-}
-
-/** Why a suspension cannot be resumed. Every case fails closed: nothing runs. */
-export type SuspensionErrorCode = 'unsupported_version' | 'wrong_agent' | 'altered' | 'stale_approval' | 'undecided' | 'already_resumed';
-
-export class SuspensionError extends Error {
-  override name = 'SuspensionError';
-  constructor(
-    readonly code: SuspensionErrorCode,
-    message: string,
-  ) {
-    super(message);
-  }
-}
+export type { ApprovalDecision } from './approvalDecision.js';
+export { SuspensionError, type SuspensionErrorCode } from './suspensionError.js';
 
 /**
  * Checks a suspension before anything runs: its version, its agent, that every pending call is
  * the one in the conversation with the input it was suspended with, and that every decision
  * was given for exactly that input. Returns each pending call's decision.
  */
-export function checkResume(
-  suspension: Suspension,
-  agent: string,
-  decisions: boolean | readonly ApprovalDecision[],
-  reason: string | undefined,
-  key?: string | Uint8Array,
-): Map<string, { approve: boolean; reason?: string }> {
+export function checkResume(suspension: Suspension, agent: string, approve: unknown, reason: unknown, key?: string | Uint8Array): Decisions {
+  checkSuspension(suspension, agent, key);
+  const decisions = readDecisions(suspension.pending, approve, reason);
+  if (!(decisions instanceof Map)) throw new SuspensionError(decisions.code, decisions.message);
+  return decisions;
+}
+
+/** The suspension itself: its version, its agent, its signature, and that every pending call is the one in the conversation. */
+export function checkSuspension(suspension: Suspension, agent: string, key?: string | Uint8Array): void {
   if (suspension.version !== SUSPENSION_VERSION) {
     throw new SuspensionError('unsupported_version', `This suspension has version ${String(suspension.version)}; this legate resumes version ${SUSPENSION_VERSION}.`);
   }
@@ -50,24 +35,10 @@ export function checkResume(
     throw new SuspensionError('wrong_agent', `This suspension belongs to agent '${suspension.agent}', not '${agent}'; resume it with that agent.`);
   }
   if (key !== undefined && !hasValidSignature(suspension, key)) {
-    throw new SuspensionError('altered', `Suspension ${suspension.id} does not carry a valid signature for this agent's key; it was changed, or not made by this agent. Nothing was run.`);
+    throw new SuspensionError('altered', `Suspension ${suspension.id} does not carry a valid signature for the key of agent '${agent}'; it was changed, or not made by that agent. Nothing was run.`);
   }
   const conversation = lastToolUses(suspension.state);
   for (const pending of suspension.pending) checkIntact(pending, conversation);
-  const result = new Map<string, { approve: boolean; reason?: string }>();
-  for (const pending of suspension.pending) {
-    if (typeof decisions === 'boolean') {
-      result.set(pending.id, { approve: decisions, ...(reason === undefined ? {} : { reason }) });
-      continue;
-    }
-    const decision = decisions.find((d) => d.id === pending.id);
-    if (decision === undefined) throw new SuspensionError('undecided', `Pending call ${pending.id} ('${pending.tool}') has no decision; decide every pending call.`);
-    if (decision.inputDigest !== pending.inputDigest) {
-      throw new SuspensionError('stale_approval', `The decision for ${pending.id} ('${pending.tool}') was given for other arguments (${decision.inputDigest}, now ${pending.inputDigest}); nothing was run.`);
-    }
-    result.set(pending.id, { approve: decision.approve, ...(decision.reason ?? reason ? { reason: decision.reason ?? reason } : {}) });
-  }
-  return result;
 }
 
 function lastToolUses(state: RunState): Map<string, ToolUseBlock> {
@@ -90,11 +61,22 @@ export function deniedMessage(tool: string, reason: string | undefined): string 
   return `Tool '${tool}' was not run: a person reviewed the call and did not approve it.${reason === undefined ? '' : ` Their reason: ${reason}`} Do not try it again; tell the user.`;
 }
 
+/** How a resume goes on: what it records, and (for a recovery) which tools may run again. */
+export interface ContinueOptions {
+  ledger: Ledger;
+  /** A recovery: whether a call left `started` may run again (its tool makes its effect idempotent on `ctx.idempotencyKey`). */
+  rerun?: (tool: string) => boolean;
+}
+
 /**
  * Continues a suspended run: approved calls run (once, here), denied ones are answered with a
  * refusal the model can act on, the response's batch closes in block order, and the loop goes on.
+ * Each approved call's progress is recorded on the claim before and after it runs; in a recovery,
+ * a call recorded as finished is answered from the record, and one started but never finished is
+ * not run again (unless its tool may be) but answered as an outcome nobody knows.
  */
-export async function continueRun(config: RunConfig, suspension: Suspension, decisions: Map<string, { approve: boolean; reason?: string }>, signal: AbortSignal, log: EventLog): Promise<AgentResult> {
+export async function continueRun(config: RunConfig, suspension: Suspension, decisions: Decisions, signal: AbortSignal, log: EventLog, options: ContinueOptions): Promise<AgentResult> {
+  const { ledger, rerun } = options;
   const state = structuredClone(suspension.state);
   const { turn } = suspension.batch;
   const blocks = lastToolUses(state);
@@ -114,19 +96,53 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
   });
   const approvedScope = toolScope(config, state, turn, signal, true);
   const decided = new Map<string, ExecutedToolCall>();
+  const recovery = { reused: [] as string[], rerun: [] as string[], unknown: [] as string[] };
   for (const pending of suspension.pending) {
     const block = blocks.get(pending.id)!;
     const decision = decisions.get(pending.id)!;
-    const outcome = decision.approve
-      ? await executeToolCall(block, approvedScope)
-      : answered(blockedCall(block, { rule: 'approval', message: deniedMessage(block.name, decision.reason) }, turn));
-    if ('pending' in outcome) throw new Error('an approved call cannot wait for approval again');
+    let outcome: ExecutedToolCall;
+    const prior = decision.approve ? ledger.prior(pending.id) : undefined;
+    if (!decision.approve) {
+      outcome = answered(blockedCall(block, { rule: 'approval', message: deniedMessage(block.name, decision.reason) }, turn));
+    } else if (prior?.state === 'finished') {
+      outcome = answered(prior.call);
+      recovery.reused.push(pending.id);
+    } else if (prior?.state === 'unknown' || (prior?.state === 'started' && rerun?.(block.name) !== true)) {
+      outcome = answered(outcomeUnknownCall(block, turn));
+      recovery.unknown.push(pending.id);
+    } else {
+      if (prior?.state === 'started') recovery.rerun.push(pending.id);
+      await ledger.started(pending.id);
+      const executed = await executeToolCall(block, { ...approvedScope, idempotencyKey: idempotencyKey(suspension.runId, pending.id) });
+      if ('pending' in executed) throw new Error('an approved call cannot wait for approval again');
+      await ledger.finished(pending.id, executed.call);
+      outcome = executed;
+    }
     log.emit({ type: 'tool_finished', agent: config.agent, turn, call: outcome.call });
     decided.set(pending.id, outcome);
   }
+  if (recovery.reused.length + recovery.rerun.length + recovery.unknown.length > 0) log.emit({ type: 'recovered', agent: config.agent, turn, ...recovery });
   const plannedInputs = suspension.batch.plannedInputs ?? {};
   const earlier = new Map(suspension.batch.answered.map((call) => [call.id, { ...answered(call), plannedInput: plannedInputs[call.id] }]));
   const inOrder = suspension.batch.ids.map((id) => decided.get(id) ?? earlier.get(id)!);
   const next = closeBatch(config, state, inOrder, suspension.batch.allowed, turn, log);
-  return runLoop(next, state, suspension.runId, signal, log);
+  const result = await runLoop(next, state, suspension.runId, signal, log);
+  await ledger.done();
+  return result;
+}
+
+/** An approved call whose process stopped after it started and before its outcome was recorded. */
+export class OutcomeUnknownError extends Error {
+  override name = 'OutcomeUnknownError';
+  constructor(
+    readonly tool: string,
+    readonly callId: string,
+  ) {
+    super(`Approved call ${callId} ('${tool}') was started by a resume whose process stopped before its outcome was recorded; it was not run again. Check whether its effect happened.`);
+  }
+}
+
+function outcomeUnknownCall(block: ToolUseBlock, turn: number): ToolCall {
+  const message = `Tool '${block.name}' was approved and started, but the process running it stopped before its outcome was recorded. It was not run again, so its effect may or may not have happened. Do not call it again; tell the user it needs checking.`;
+  return { id: block.id, name: block.name, input: block.input, outcome: 'error', output: message, turn, error: { error: 'tool_failed', tool: block.name, errorClass: 'OutcomeUnknownError', message, cause: new OutcomeUnknownError(block.name, block.id) } };
 }

@@ -62,7 +62,9 @@ export function closeBatch(config: RunConfig, state: RunState, answered: Execute
   state.agentTurns = 0;
   log.emit({ type: 'handoff', ...handoff });
   // The target keeps the run's transport, clock, stub and transfer budget: one run, one connection.
-  return { ...target.config(), transport: config.transport, now: config.now, stub: config.stub, maxHandoffs: config.maxHandoffs, suspensionKey: config.suspensionKey };
+  // It signs what it suspends with its own key; without one, with the run's (the starting agent's).
+  const next = target.config();
+  return { ...next, transport: config.transport, now: config.now, stub: config.stub, maxHandoffs: config.maxHandoffs, suspensionKey: next.suspensionKey ?? config.suspensionKey };
 }
 
 function suspend(config: RunConfig, state: RunState, runId: string, toolUses: ToolUseBlock[], batch: BatchOutcome, turn: number, log: EventLog): AgentResult {

@@ -69,9 +69,12 @@ export function inputDigest(id: string, tool: string, input: unknown): string {
   return digestOf({ id, tool, input });
 }
 
-/** A copy safe to serialise: thrown values are reduced to their class and message. */
+/**
+ * A copy safe to store: a thrown value is reduced to its class, as the model was told. Its message
+ * (which can hold a credential, a URL with a token) stays in the live result and is never stored.
+ */
 export function serializable(call: ToolCall): ToolCall {
   if (call.error?.error !== 'tool_failed') return call;
   const cause = call.error.cause;
-  return { ...call, error: { ...call.error, cause: cause instanceof Error ? { name: cause.name, message: cause.message } : String(cause) } };
+  return { ...call, error: { ...call.error, cause: { name: cause instanceof Error ? cause.name : typeof cause } } };
 }

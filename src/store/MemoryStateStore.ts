@@ -1,31 +1,54 @@
 import type { Suspension } from '../runtime/suspension.js';
-import type { StateStore } from './stateStore.js';
+import type { ClaimRecord } from '../runtime/claimRecord.js';
+import { RecordWriter, type StoreOptions } from './recordWriter.js';
+import { alreadyClaimed, type StateStore } from './stateStore.js';
 
 /** Keeps suspensions in this process: for tests and for runs that need not survive a restart. */
 export class MemoryStateStore implements StateStore {
-  readonly #records = new Map<string, { json: string; claimed: boolean }>();
+  readonly #suspensions = new Map<string, { json: string; id: string }>();
+  readonly #claims = new Map<string, string>();
+  readonly #writer: RecordWriter;
+
+  constructor(options: StoreOptions = {}) {
+    this.#writer = new RecordWriter(options);
+  }
 
   async save(suspension: Suspension): Promise<void> {
-    this.#records.set(suspension.runId, { json: JSON.stringify(suspension), claimed: false });
+    if (this.#claims.has(suspension.id)) throw alreadyClaimed(suspension);
+    this.#suspensions.set(suspension.runId, { json: JSON.stringify(this.#writer.suspension(suspension)), id: suspension.id });
   }
 
   async load(runId: string): Promise<Suspension | undefined> {
-    const record = this.#records.get(runId);
+    const record = this.#suspensions.get(runId);
     return record === undefined ? undefined : (JSON.parse(record.json) as Suspension);
   }
 
-  async list(): Promise<string[]> {
-    return [...this.#records].filter(([, record]) => !record.claimed).map(([runId]) => runId);
+  async list(options: { status?: 'suspended' | 'claimed' } = {}): Promise<string[]> {
+    if (options.status === 'claimed') {
+      return [...this.#claims.values()].map((json) => JSON.parse(json) as ClaimRecord).filter((claim) => claim.status === 'claimed').map((claim) => claim.runId);
+    }
+    return [...this.#suspensions].filter(([, record]) => !this.#claims.has(record.id)).map(([runId]) => runId);
   }
 
   async delete(runId: string): Promise<void> {
-    this.#records.delete(runId);
+    this.#suspensions.delete(runId);
   }
 
-  async claim(runId: string, suspensionId: string): Promise<boolean> {
-    const record = this.#records.get(runId);
-    if (record === undefined || record.claimed || (JSON.parse(record.json) as Suspension).id !== suspensionId) return false;
-    record.claimed = true;
+  async claim(runId: string, suspensionId: string, record: ClaimRecord): Promise<boolean> {
+    if (this.#suspensions.get(runId)?.id !== suspensionId || this.#claims.has(suspensionId)) return false;
+    this.#claims.set(suspensionId, JSON.stringify(this.#writer.claim(record)));
+    return true;
+  }
+
+  async claimOf(suspensionId: string): Promise<ClaimRecord | undefined> {
+    const json = this.#claims.get(suspensionId);
+    return json === undefined ? undefined : (JSON.parse(json) as ClaimRecord);
+  }
+
+  async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
+    const json = this.#claims.get(suspensionId);
+    if (json === undefined || (JSON.parse(json) as ClaimRecord).owner !== owner) return false;
+    this.#claims.set(suspensionId, JSON.stringify(this.#writer.claim(record)));
     return true;
   }
 }

@@ -1,18 +1,28 @@
 import Database from 'better-sqlite3';
 import type { Suspension } from '../runtime/suspension.js';
-import { checkSchemaVersion, STORE_SCHEMA_VERSION, type StateStore } from './stateStore.js';
+import type { ClaimRecord } from '../runtime/claimRecord.js';
+import { RecordWriter, type StoreOptions } from './recordWriter.js';
+import { alreadyClaimed, checkSchemaVersion, STORE_SCHEMA_VERSION, type StateStore } from './stateStore.js';
 
 /**
  * Suspensions in a SQLite database file (WAL mode): they survive the process, a crash
- * included, and a claim is one conditional UPDATE, so exactly one resumer wins.
+ * included. A claim inserts the suspension's id into a table of claims whose rows are never
+ * removed, in one transaction with the check that it is the run's current suspension: exactly
+ * one resumer wins, and a suspension saved again after its claim is refused.
  */
 export class SqliteStateStore implements StateStore {
   readonly #db: Database.Database;
+  readonly #writer: RecordWriter;
 
-  constructor(readonly file: string) {
+  constructor(
+    readonly file: string,
+    options: StoreOptions = {},
+  ) {
+    this.#writer = new RecordWriter(options);
     this.#db = new Database(file);
     this.#db.pragma('journal_mode = WAL');
     this.#db.pragma('synchronous = FULL');
+    this.#db.pragma('busy_timeout = 5000');
     this.#db.exec(`
       CREATE TABLE IF NOT EXISTS legate_suspensions (
         run_id TEXT PRIMARY KEY,
@@ -22,17 +32,37 @@ export class SqliteStateStore implements StateStore {
         schema_version INTEGER NOT NULL,
         data TEXT NOT NULL,
         updated_at TEXT NOT NULL
-      )`);
+      );
+      CREATE TABLE IF NOT EXISTS legate_claims (
+        suspension_id TEXT PRIMARY KEY,
+        run_id TEXT NOT NULL,
+        owner TEXT NOT NULL,
+        status TEXT NOT NULL CHECK (status IN ('claimed', 'finished')),
+        data TEXT NOT NULL,
+        updated_at TEXT NOT NULL
+      );
+      -- Claims made before the claims table existed stay spent (their progress is unknown).
+      INSERT OR IGNORE INTO legate_claims (suspension_id, run_id, owner, status, data, updated_at)
+        SELECT suspension_id, run_id, 'unknown', 'claimed',
+               json_object('runId', run_id, 'suspensionId', suspension_id, 'owner', 'unknown', 'claimedAt', updated_at, 'status', 'claimed', 'decisions', json('{}'), 'calls', json('{}')),
+               updated_at
+        FROM legate_suspensions WHERE status = 'claimed';`);
   }
 
   async save(suspension: Suspension): Promise<void> {
+    const data = JSON.stringify(this.#writer.suspension(suspension));
     this.#db
-      .prepare(
-        `INSERT INTO legate_suspensions (run_id, suspension_id, agent, status, schema_version, data, updated_at)
-         VALUES (@runId, @id, @agent, 'suspended', @version, @data, @now)
-         ON CONFLICT (run_id) DO UPDATE SET suspension_id = @id, agent = @agent, status = 'suspended', schema_version = @version, data = @data, updated_at = @now`,
-      )
-      .run({ runId: suspension.runId, id: suspension.id, agent: suspension.agent, version: STORE_SCHEMA_VERSION, data: JSON.stringify(suspension), now: new Date().toISOString() });
+      .transaction(() => {
+        if (this.#db.prepare('SELECT 1 FROM legate_claims WHERE suspension_id = ?').get(suspension.id) !== undefined) throw alreadyClaimed(suspension);
+        this.#db
+          .prepare(
+            `INSERT INTO legate_suspensions (run_id, suspension_id, agent, status, schema_version, data, updated_at)
+             VALUES (@runId, @id, @agent, 'suspended', @version, @data, @now)
+             ON CONFLICT (run_id) DO UPDATE SET suspension_id = @id, agent = @agent, status = 'suspended', schema_version = @version, data = @data, updated_at = @now`,
+          )
+          .run({ runId: suspension.runId, id: suspension.id, agent: suspension.agent, version: STORE_SCHEMA_VERSION, data, now: new Date().toISOString() });
+      })
+      .immediate();
   }
 
   async load(runId: string): Promise<Suspension | undefined> {
@@ -42,17 +72,46 @@ export class SqliteStateStore implements StateStore {
     return JSON.parse(row.data) as Suspension;
   }
 
-  async list(): Promise<string[]> {
-    return (this.#db.prepare("SELECT run_id FROM legate_suspensions WHERE status = 'suspended' ORDER BY updated_at").all() as { run_id: string }[]).map((row) => row.run_id);
+  async list(options: { status?: 'suspended' | 'claimed' } = {}): Promise<string[]> {
+    const query =
+      options.status === 'claimed'
+        ? "SELECT run_id FROM legate_claims WHERE status = 'claimed' ORDER BY updated_at"
+        : 'SELECT run_id FROM legate_suspensions s WHERE NOT EXISTS (SELECT 1 FROM legate_claims c WHERE c.suspension_id = s.suspension_id) ORDER BY updated_at';
+    return (this.#db.prepare(query).all() as { run_id: string }[]).map((row) => row.run_id);
   }
 
   async delete(runId: string): Promise<void> {
     this.#db.prepare('DELETE FROM legate_suspensions WHERE run_id = ?').run(runId);
   }
 
-  async claim(runId: string, suspensionId: string): Promise<boolean> {
-    const update = this.#db.prepare("UPDATE legate_suspensions SET status = 'claimed', updated_at = ? WHERE run_id = ? AND suspension_id = ? AND status = 'suspended'");
-    return update.run(new Date().toISOString(), runId, suspensionId).changes === 1;
+  async claim(runId: string, suspensionId: string, record: ClaimRecord): Promise<boolean> {
+    const data = JSON.stringify(this.#writer.claim(record));
+    const now = new Date().toISOString();
+    return this.#db
+      .transaction(() => {
+        const inserted = this.#db
+          .prepare(
+            `INSERT INTO legate_claims (suspension_id, run_id, owner, status, data, updated_at)
+             SELECT suspension_id, run_id, @owner, 'claimed', @data, @now FROM legate_suspensions WHERE run_id = @runId AND suspension_id = @suspensionId
+             ON CONFLICT (suspension_id) DO NOTHING`,
+          )
+          .run({ owner: record.owner, data, now, runId, suspensionId });
+        if (inserted.changes !== 1) return false;
+        this.#db.prepare("UPDATE legate_suspensions SET status = 'claimed', updated_at = ? WHERE run_id = ?").run(now, runId);
+        return true;
+      })
+      .immediate();
+  }
+
+  async claimOf(suspensionId: string): Promise<ClaimRecord | undefined> {
+    const row = this.#db.prepare('SELECT data FROM legate_claims WHERE suspension_id = ?').get(suspensionId) as { data: string } | undefined;
+    return row === undefined ? undefined : (JSON.parse(row.data) as ClaimRecord);
+  }
+
+  async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
+    const data = JSON.stringify(this.#writer.claim(record));
+    const update = this.#db.prepare('UPDATE legate_claims SET owner = ?, status = ?, data = ?, updated_at = ? WHERE suspension_id = ? AND owner = ?');
+    return update.run(record.owner, record.status, data, new Date().toISOString(), suspensionId, owner).changes === 1;
   }
 
   close(): void {

@@ -20,6 +20,12 @@ export interface ToolContext {
    * scoped to this call, or undefined when the run's transport does not scope them.
    */
   subTransport?(): { send(request: MessagesRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse> } | undefined;
+  /**
+   * For a call a person approved: a key unique to this approved call, the same in every process
+   * that runs it (a recovery included). Pass it to the system the tool acts on (a payment API's
+   * idempotency key, a unique constraint) so the effect happens at most once.
+   */
+  idempotencyKey?: string;
   /** Hands the runtime a sub-agent's whole result, kept on the call and recorded under it. */
   reportSubRun?(result: unknown): void;
   /** Adds tokens spent inside the tool (a sub-agent's model calls) to the run's usage. */

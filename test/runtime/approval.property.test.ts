@@ -64,5 +64,5 @@ describe('approval properties', () => {
       }),
       { numRuns: 250 },
     );
-  });
+  }, 60_000);
 });

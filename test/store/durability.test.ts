@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -6,42 +6,105 @@ import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
 const child = ['--import', 'tsx', 'test/support/suspendChild.ts'];
+type Kind = 'sqlite' | 'file';
 
-/** Starts the suspending process and resolves once it has saved its suspension. */
-function suspendInChild(database: string, effects: string) {
-  const process = spawn('node', [...child, 'suspend', database, effects], { stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts a child and resolves once it prints a line matching `ready`; it then waits to be killed. */
+function startChild(args: string[], ready: RegExp) {
+  const process = spawn('node', [...child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   process.stderr.on('data', (chunk) => (stderr += String(chunk)));
-  const suspended = new Promise<string>((resolve, reject) => {
+  const reached = new Promise<string>((resolve, reject) => {
+    let stdout = '';
     process.stdout.on('data', (chunk) => {
-      const match = /SUSPENDED (\S+)/.exec(String(chunk));
-      if (match) resolve(match[1]!);
+      stdout += String(chunk);
+      const match = ready.exec(stdout);
+      if (match) resolve(match[1] ?? match[0]);
     });
-    process.on('exit', (code) => reject(new Error(`the suspending process exited (${code}) before suspending: ${stderr}`)));
+    process.on('exit', (code) => reject(new Error(`the child exited (${code}) before printing ${ready}: ${stderr}`)));
   });
-  return { process, suspended };
+  return { process, reached };
 }
 
-describe('a suspended run survives its process', () => {
-  it('is killed with SIGKILL after suspending; a new process resumes it from SQLite, and the approved effect happens exactly once', async () => {
-    const dir = tempDir();
-    const database = join(dir, 'runs.db');
-    const effects = join(dir, 'effects.log');
-    const first = suspendInChild(database, effects);
-    const runId = await first.suspended;
-    first.process.kill('SIGKILL');
-    await new Promise((resolve) => first.process.on('exit', resolve));
-    expect(first.process.signalCode).toBe('SIGKILL');
-    expect(existsSync(effects)).toBe(false);
+async function kill(process: ChildProcess): Promise<void> {
+  const exited = new Promise((resolve) => process.on('exit', resolve));
+  process.kill('SIGKILL');
+  await exited;
+  expect(process.signalCode).toBe('SIGKILL');
+}
 
-    const resumed = spawnSync('node', [...child, 'resume', database, effects, runId], { encoding: 'utf8' });
-    expect(resumed.stderr).toBe('');
-    expect(resumed.stdout.trim()).toBe('DONE end_turn The money is on its way.');
+function run(mode: string, kind: Kind, store: string, effects: string, runId = ''): string {
+  const done = spawnSync('node', [...child, mode, kind, store, effects, runId], { encoding: 'utf8' });
+  expect(done.stderr).toBe('');
+  return done.stdout.trim();
+}
 
-    const again = spawnSync('node', [...child, 'resume', database, effects, runId], { encoding: 'utf8' });
-    expect(again.stdout.trim()).toBe('REFUSED already_resumed');
-    const lines = readFileSync(effects, 'utf8').trim().split('\n');
+async function suspended(kind: Kind) {
+  const dir = tempDir();
+  const store = join(dir, kind === 'sqlite' ? 'runs.db' : 'runs');
+  const effects = join(dir, 'effects.log');
+  const first = startChild(['suspend', kind, store, effects], /SUSPENDED (\S+)/);
+  const runId = await first.reached;
+  await kill(first.process);
+  expect(existsSync(effects)).toBe(false);
+  return { store, effects, runId };
+}
+
+const effectLines = (effects: string) => (existsSync(effects) ? readFileSync(effects, 'utf8').trim().split('\n').filter(Boolean) : []);
+
+describe('a suspended run survives its process (SQLite store)', () => {
+  it('is killed with SIGKILL after suspending; a new process resumes it, and the approved effect happens exactly once', async () => {
+    const { store, effects, runId } = await suspended('sqlite');
+    expect(run('resume', 'sqlite', store, effects, runId)).toBe('DONE end_turn The money is on its way.');
+    expect(run('resume', 'sqlite', store, effects, runId)).toBe('REFUSED already_resumed');
+    const lines = effectLines(effects);
     expect(lines).toHaveLength(1);
-    expect(lines[0]).toMatch(/^wired 250 by process \d+$/);
-  }, 60_000);
+    expect(lines[0]).toMatch(/^wired 250 key legate-[0-9a-f]{32} by process \d+$/);
+  }, 120_000);
+
+  it('killed after the effect, before its outcome was recorded: recovery finds the claim and does not run the effect again', async () => {
+    const { store, effects, runId } = await suspended('sqlite');
+    const resumer = startChild(['resume-die-after-effect', 'sqlite', store, effects, runId], /EFFECT/);
+    await resumer.reached;
+    await kill(resumer.process);
+    expect(run('recover', 'sqlite', store, effects)).toBe('RECOVERED end_turn error OutcomeUnknownError');
+    expect(effectLines(effects)).toHaveLength(1);
+  }, 120_000);
+
+  it('killed before the effect, recovered with rerun: the effect happens once', async () => {
+    const { store, effects, runId } = await suspended('sqlite');
+    const resumer = startChild(['resume-die-before-effect', 'sqlite', store, effects, runId], /STARTED/);
+    await resumer.reached;
+    await kill(resumer.process);
+    expect(effectLines(effects)).toHaveLength(0);
+    expect(run('recover-rerun', 'sqlite', store, effects)).toBe('RECOVERED end_turn ok -');
+    expect(effectLines(effects)).toHaveLength(1);
+  }, 120_000);
+});
+
+describe('a suspended run survives its process (file store)', () => {
+  it('two processes resume it at once: one does, the other is told already_resumed, never a raw file error', async () => {
+    const { store, effects, runId } = await suspended('file');
+    const racers = [0, 1].map(
+      () =>
+        new Promise<string>((resolve) => {
+          const racer = spawn('node', [...child, 'resume', 'file', store, effects, runId], { stdio: ['ignore', 'pipe', 'pipe'] });
+          let out = '';
+          racer.stdout.on('data', (chunk) => (out += String(chunk)));
+          racer.stderr.on('data', (chunk) => (out += String(chunk)));
+          racer.on('exit', () => resolve(out.trim()));
+        }),
+    );
+    const outputs = (await Promise.all(racers)).sort();
+    expect(outputs).toEqual(['DONE end_turn The money is on its way.', 'REFUSED already_resumed']);
+    expect(effectLines(effects)).toHaveLength(1);
+  }, 120_000);
+
+  it('killed after the effect, recovered with rerun: the tool runs again under the same key, and the effect still happens once', async () => {
+    const { store, effects, runId } = await suspended('file');
+    const resumer = startChild(['resume-die-after-effect', 'file', store, effects, runId], /EFFECT/);
+    await resumer.reached;
+    await kill(resumer.process);
+    expect(run('recover-rerun', 'file', store, effects)).toBe('RECOVERED end_turn ok -');
+    expect(effectLines(effects)).toHaveLength(1);
+  }, 120_000);
 });

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, SqliteStateStore, StoreError, defineTool, reply, type StateStore, type Suspension } from '../../src/index.js';
+import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, SqliteStateStore, StoreError, defineTool, reply, type ClaimRecord, type StateStore, type Suspension } from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
@@ -10,6 +10,8 @@ async function aSuspension(): Promise<Suspension> {
   const agent = new Agent({ name: 'payer', model: 'm', tools: [pay], transport: new ScriptedTransport([reply.toolUse('pay', {})]), approvalRequired: () => true });
   return (await agent.run('pay')).suspension!;
 }
+
+const claimFor = (suspension: Suspension): ClaimRecord => ({ runId: suspension.runId, suspensionId: suspension.id, owner: 'test', claimedAt: new Date().toISOString(), status: 'claimed', decisions: {}, calls: {} });
 
 const stores: [string, () => StateStore][] = [
   ['MemoryStateStore', () => new MemoryStateStore()],
@@ -33,10 +35,10 @@ describe.each(stores)('%s', (_name, create) => {
     const store = create();
     const suspension = await aSuspension();
     await store.save(suspension);
-    expect(await store.claim(suspension.runId, 'another-suspension')).toBe(false);
-    const claims = await Promise.all([store.claim(suspension.runId, suspension.id), store.claim(suspension.runId, suspension.id)]);
+    expect(await store.claim(suspension.runId, 'another-suspension', claimFor(suspension))).toBe(false);
+    const claims = await Promise.all([store.claim(suspension.runId, suspension.id, claimFor(suspension)), store.claim(suspension.runId, suspension.id, claimFor(suspension))]);
     expect(claims.filter(Boolean)).toHaveLength(1);
-    expect(await store.claim(suspension.runId, suspension.id)).toBe(false);
+    expect(await store.claim(suspension.runId, suspension.id, claimFor(suspension))).toBe(false);
     expect(await store.list()).toEqual([]);
   });
 });

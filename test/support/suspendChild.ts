@@ -1,36 +1,55 @@
-// A process that suspends a run into SQLite (then waits to be killed), or resumes one from it.
-// Used by test/store/durability.test.ts: argv = [mode, database file, effects file, run id (to resume)].
-import { appendFileSync } from 'node:fs';
-import { Agent, ScriptedTransport, SqliteStateStore, SuspensionError, defineTool, reply } from '../../src/index.js';
+// A process that suspends a run into a store (then waits to be killed), resumes one from it
+// (possibly stopping inside the approved tool, to be killed there), or recovers a resume that died.
+// Used by test/store/durability.test.ts: argv = [mode, store kind (sqlite | file), store path, effects file, run id].
+import { appendFileSync, existsSync, readFileSync } from 'node:fs';
+import { Agent, FileStateStore, ScriptedTransport, SqliteStateStore, SuspensionError, defineTool, reply, type StateStore } from '../../src/index.js';
 
-const [mode, database, effects, runId] = process.argv.slice(2) as [string, string, string, string | undefined];
-const store = new SqliteStateStore(database);
+const [mode, kind, path, effects, runId] = process.argv.slice(2) as [string, 'sqlite' | 'file', string, string, string | undefined];
+const store: StateStore & { close?(): void } = kind === 'sqlite' ? new SqliteStateStore(path) : new FileStateStore(path);
+const hold = (): Promise<never> => new Promise(() => setInterval(() => undefined, 1000)); // wait here until killed
+
 const wire = defineTool({
   name: 'wire_money',
   description: 'Wires money.',
   privileged: true,
   input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-  run: ({ amount }) => {
-    appendFileSync(effects, `wired ${amount} by process ${process.pid}\n`);
+  run: async ({ amount }, ctx) => {
+    if (mode === 'resume-die-before-effect') {
+      console.log('STARTED');
+      await hold();
+    }
+    // The bank applies a transfer once per idempotency key, as payment APIs do.
+    const applied = existsSync(effects) && readFileSync(effects, 'utf8').includes(`key ${ctx.idempotencyKey} `);
+    if (!applied) appendFileSync(effects, `wired ${amount} key ${ctx.idempotencyKey} by process ${process.pid}\n`);
+    if (mode === 'resume-die-after-effect') {
+      console.log('EFFECT');
+      await hold();
+    }
     return `Wired $${amount}.`;
   },
 });
 const agent = (script: ConstructorParameters<typeof ScriptedTransport>[0]) =>
   new Agent({ name: 'treasurer', model: 'claude-haiku-5-5', tools: [wire], transport: new ScriptedTransport(script), approvalRequired: (tool) => tool.privileged });
 
-if (mode === 'suspend') {
-  const result = await agent([reply.toolUse('wire_money', { amount: 250 })]).run('Wire $250 to the supplier.');
-  await store.save(result.suspension!);
-  console.log(`SUSPENDED ${result.suspension!.runId}`);
-  setInterval(() => undefined, 1000); // wait here until killed
-} else {
-  const suspension = await store.load(runId!);
-  try {
+try {
+  if (mode === 'suspend') {
+    const result = await agent([reply.toolUse('wire_money', { amount: 250 })]).run('Wire $250 to the supplier.');
+    await store.save(result.suspension!);
+    console.log(`SUSPENDED ${result.suspension!.runId}`);
+    await hold();
+  } else if (mode.startsWith('resume')) {
+    const suspension = await store.load(runId!);
     const result = await agent([reply.text('The money is on its way.')]).resume(suspension!, { approve: true, store });
     console.log(`DONE ${result.stopReason} ${result.text}`);
-  } catch (error) {
-    if (!(error instanceof SuspensionError)) throw error;
-    console.log(`REFUSED ${error.code}`);
+  } else {
+    const claimed = await store.list({ status: 'claimed' });
+    const suspension = await store.load(claimed[0]!);
+    const result = await agent([reply.text('Checking.')]).recover(suspension!, { store, staleAfterMs: 0, rerun: mode === 'recover-rerun' ? ['wire_money'] : [] });
+    const call = result.toolCalls[0]!;
+    console.log(`RECOVERED ${result.stopReason} ${call.outcome} ${call.error?.error === 'tool_failed' ? call.error.errorClass : '-'}`);
   }
-  store.close();
+} catch (error) {
+  if (!(error instanceof SuspensionError)) throw error;
+  console.log(`REFUSED ${error.code}`);
 }
+store.close?.();
