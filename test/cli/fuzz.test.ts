@@ -93,7 +93,7 @@ describe('legate fuzz and the config\'s secrets', () => {
     expect(await main(['fuzz', 'legate.config.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
     expect(existsSync(join(dir, 'found')) ? readdirSync(join(dir, 'found')) : []).toEqual([]);
     expect(io.stderr).toEqual([
-      expect.stringMatching(/^legate fuzz: ✗ leaky: the finding was not written: .*holds a secret.*; reproduce with seed 4, path [\d:]+; shrunk counterexample: \{"input":/),
+      expect.stringMatching(/^legate fuzz: ✗ leaky: the finding was not written: .*holds declared secret #1, so it was not saved.*; reproduce with seed 4, path [\d:]+; shrunk counterexample: \{"input":/),
     ]);
     expect(io.text()).not.toContain(LEAKED_SECRET);
   }, 60_000);

@@ -1,4 +1,4 @@
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -13,7 +13,7 @@ const isRoot = process.getuid?.() === 0;
 
 /**
  * A folder `t` of trajectories where most files cannot be read: a symlink loop, a symlink to a
- * folder, a dangling symlink, a file that is not YAML; between two good files, so a run that
+ * folder, a dangling symlink, a FIFO, a symlink to /dev/zero, a file that is not YAML; between two good files, so a run that
  * stops at the first bad one leaves `z.yaml` unchecked.
  */
 function brokenFolder(): string {
@@ -25,6 +25,9 @@ function brokenFolder(): string {
   symlinkSync('folder', join(t, 'folder-link.yaml'));
   symlinkSync('nowhere.yaml', join(t, 'dangling.yaml'));
   writeFileSync(join(t, 'not-yaml.yaml'), 'version: [1\n');
+  // A FIFO with no writer would block a reader that waits for one; a device never ends.
+  execFileSync('mkfifo', [join(t, 'fifo.yaml')]);
+  symlinkSync('/dev/zero', join(t, 'zero.yaml'));
   copyFileSync('trajectories/max-tokens.yaml', join(t, 'z.yaml'));
   writeFileSync(
     join(dir, 'legate.config.ts'),
@@ -33,7 +36,7 @@ function brokenFolder(): string {
   return dir;
 }
 
-const BROKEN = ['t/dangling.yaml', 't/folder-link.yaml', 't/loop.yaml', 't/not-yaml.yaml'];
+const BROKEN = ['t/dangling.yaml', 't/fifo.yaml', 't/folder-link.yaml', 't/loop.yaml', 't/not-yaml.yaml', 't/zero.yaml'];
 
 /** Each broken file has exactly one line of its own, starting with its path; nothing looks like a stack trace. */
 function expectOneLineEach(lines: string[], files: string[]): void {
@@ -48,10 +51,12 @@ describe('legate validate on files that cannot be read', () => {
     expect(io.stdout).toContain('✓ t/a.yaml');
     expect(io.stdout).toContain('✓ t/z.yaml');
     expectOneLineEach(io.stderr, BROKEN);
-    expect(io.stderr.find((line) => line.startsWith('t/loop.yaml:'))).toMatch(/^t\/loop\.yaml: cannot be read: .*symbolic links/);
+    expect(io.stderr.find((line) => line.startsWith('t/loop.yaml:'))).toMatch(/^t\/loop\.yaml: it could not be opened: .*symbolic links.*\(ELOOP\)/);
     expect(io.stderr.find((line) => line.startsWith('t/dangling.yaml:'))).toBe('t/dangling.yaml: does not exist');
     expect(io.stderr.find((line) => line.startsWith('t/not-yaml.yaml:'))).toMatch(/^t\/not-yaml\.yaml:\d+:\d+: this is not valid YAML/);
-    expect(io.stdout.at(-1)).toBe('6 checked: 2 valid, 4 invalid');
+    expect(io.stderr.find((line) => line.startsWith('t/fifo.yaml:'))).toMatch(/not a regular file/);
+    expect(io.stderr.find((line) => line.startsWith('t/zero.yaml:'))).toMatch(/not a regular file/);
+    expect(io.stdout.at(-1)).toBe('8 checked: 2 valid, 6 invalid');
   });
 
   it('reports paths given one by one the same way, as they were given', async () => {
@@ -76,7 +81,9 @@ describe('legate validate on files that cannot be read', () => {
     symlinkSync('.', join(dir, 't', 'again'));
     const io = capture(dir);
     expect(await main(['validate', 't'], io)).toBe(1);
-    expect(io.stdout.at(-1)).toBe('6 checked: 2 valid, 4 invalid');
+    expect(io.stderr.find((line) => line.startsWith('t/fifo.yaml:'))).toMatch(/not a regular file/);
+    expect(io.stderr.find((line) => line.startsWith('t/zero.yaml:'))).toMatch(/not a regular file/);
+    expect(io.stdout.at(-1)).toBe('8 checked: 2 valid, 6 invalid');
   });
 });
 
@@ -111,7 +118,7 @@ describe('legate diff and replay on files that cannot be read', () => {
     expect(io.stdout.filter((line) => line.startsWith('✓ '))).toEqual([expect.stringMatching(/^✓ t\/a\.yaml /), expect.stringMatching(/^✓ t\/z\.yaml /)]);
     for (const file of BROKEN) expect(io.stdout.filter((line) => line.startsWith(`✗ ${file}:`)), file).toHaveLength(1);
     expect(io.text()).not.toMatch(/^\s+at /m);
-    expect(io.stdout.at(-1)).toBe('6 replayed: 2 passed, 4 failed');
+    expect(io.stdout.at(-1)).toBe('8 replayed: 2 passed, 6 failed');
   }, 60_000);
 });
 
@@ -143,6 +150,6 @@ describe('the legate command on an error it did not expect', () => {
     const run = legate(['validate', 't'], brokenFolder());
     expect(run.status).toBe(1);
     expect(run.stderr.trim().split('\n')).toHaveLength(BROKEN.length);
-    expect(run.stdout).toContain('6 checked: 2 valid, 4 invalid');
+    expect(run.stdout).toContain('8 checked: 2 valid, 6 invalid');
   }, 60_000);
 });
