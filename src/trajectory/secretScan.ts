@@ -100,26 +100,35 @@ export function findSecretInValue(value: unknown, declared: readonly (RegExp | s
 }
 
 function scanValue(value: unknown, secrets: Compiled[], runs: boolean): SecretInValue | undefined {
-  // Iterative, so a deeply nested value cannot overflow the stack.
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  // Iterative, so a deeply nested value cannot overflow the stack; each entry links to its
+  // parent's path, so a value 20,000 deep does not copy a path per level.
+  type Entry = { value: unknown; key: string | number | undefined; parent: Entry | undefined };
+  const stack: Entry[] = [{ value, key: undefined, parent: undefined }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const entry = stack.pop()!;
+    const current = entry.value;
     if (typeof current === 'string') {
       const found = scan(current, secrets, runs);
-      if (found !== undefined) return { ...withoutIndex(found), path };
+      if (found !== undefined) return { ...withoutIndex(found), path: pathOf(entry) };
     } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] });
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: entry });
     } else if (typeof current === 'object' && current !== null) {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i]!;
         const found = scan(key, secrets, runs);
-        if (found !== undefined) return { ...withoutIndex(found), path, key };
-        stack.push({ value: inner, path: [...path, key] });
+        if (found !== undefined) return { ...withoutIndex(found), path: pathOf(entry), key };
+        stack.push({ value: inner, key, parent: entry });
       }
     }
   }
   return undefined;
+
+  function pathOf(entry: Entry): (string | number)[] {
+    const path: (string | number)[] = [];
+    for (let at: Entry | undefined = entry; at?.key !== undefined; at = at.parent) path.push(at.key);
+    return path.reverse();
+  }
 }
 
 /**
