@@ -1,4 +1,5 @@
 import YAML from 'yaml';
+import { formatJsonPath } from '../json/jsonPath.js';
 import { decodedViews, type SecretEncoding } from './secretEncodings.js';
 import { compileUserPattern, firstMatch } from './userPattern.js';
 
@@ -143,7 +144,7 @@ export function findSecretInYaml(text: string, value: unknown, declared: readonl
   const inValue = scanValue(value, compile(declared), false);
   if (inValue === undefined) return undefined;
   const { path, key, ...match } = inValue;
-  const where = key === undefined ? formatPath(path) : path.length === 0 ? 'a top-level key' : `a key of ${formatPath(path)}`;
+  const where = key === undefined ? formatJsonPath(path) : path.length === 0 ? 'a top-level key' : `a key of ${formatJsonPath(path)}`;
   return { ...match, ...locate(text, key === undefined ? path : [...path, key]), path: where };
 }
 
@@ -175,9 +176,6 @@ function locate(text: string, path: (string | number)[]): { line: number; column
   return lineAndColumn(text, start);
 }
 
-function formatPath(path: (string | number)[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${i === 0 ? '' : '.'}${segment}` : `[${JSON.stringify(segment)}]`)).join('');
-}
 
 /** Refusing to save a recording that still holds a secret. The message says where and what kind, never any part of it. */
 export class SecretInTrajectoryError extends Error {
