@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import {
   Agent,
+  assertThat,
   FileStateStore,
   MemoryStateStore,
   ScriptedTransport,
@@ -35,6 +36,15 @@ let serial = 0;
 const freshDir = (): string => mkdtempSync(join(root, `${serial++}-`));
 
 type Kind = 'array' | 'object' | 'mixed';
+
+function caughtError(action: () => unknown): Error | undefined {
+  try {
+    action();
+    return undefined;
+  } catch (error) {
+    return error as Error;
+  }
+}
 
 /** A tool input (an object) whose total depth is `depth`, built without recursion. */
 function deepInput(depth: number, kind: Kind): Record<string, unknown> {
@@ -88,6 +98,10 @@ describe('a tool input of any depth, end to end (property)', () => {
         expect(readFileSync(file, 'utf8')).not.toMatch(/sk-test-|4111/);
         expectRefusedPastLimit(recorded.result, depth);
         expect(loadTrajectory(file).turns).toHaveLength(2);
+        // The assertions read the run too: a failing one is an AssertionError, never a RangeError.
+        if (depth > MAX_INPUT_DEPTH) assertThat(recorded.result).invalidArgument('keep', { code: 'too_deep' });
+        const wrong = caughtError(() => assertThat(recorded.result).calledTool('keep', { a: 'other' }));
+        expect(wrong?.name).toBe('AssertionError');
         const replayed = await runTrajectory({ file, agent, mode: 'replay', redactions, secrets });
         expect(replayed.result.text).toBe('Kept.');
         expect(replayed.result.toolCalls.map((c) => c.outcome)).toEqual(recorded.result.toolCalls.map((c) => c.outcome));
