@@ -1,4 +1,5 @@
 import type { RecordedBlock, RecordedResult, RecordedUsage, Trajectory } from '../src/index.js';
+import { jsonText } from '../src/json/jsonText.js';
 import type { Paint } from './style.js';
 
 const PREVIEW = 160;
@@ -9,7 +10,7 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
   const gutter = (label: string) => label.padEnd(9);
   lines.push(`${paint('bold', trajectory.name)} ${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`);
   if (trajectory.description !== undefined) lines.push(paint('dim', trajectory.description));
-  lines.push(`${paint('dim', gutter('user'))}${preview(typeof trajectory.input === 'string' ? trajectory.input : JSON.stringify(trajectory.input))}`);
+  lines.push(`${paint('dim', gutter('user'))}${preview(typeof trajectory.input === 'string' ? trajectory.input : previewJson(trajectory.input))}`);
   trajectory.turns.forEach((turn, i) => {
     let label = gutter(`turn ${i + 1}`);
     if (turn.agent !== undefined) {
@@ -41,12 +42,12 @@ function describeBlock(block: RecordedBlock, paint: Paint): string {
   if ('text' in block) return `assistant: ${preview(block.text)}`;
   if ('thinking' in block) return paint('dim', `thinking: ${preview(block.thinking)}`);
   if ('redactedThinking' in block) return paint('dim', 'thinking: (redacted)');
-  if ('toolUse' in block) return `${paint('bold', `→ ${block.toolUse.name}`)} ${preview(JSON.stringify(block.toolUse.input) ?? 'undefined')}`;
+  if ('toolUse' in block) return `${paint('bold', `→ ${block.toolUse.name}`)} ${preview(previewJson(block.toolUse.input))}`;
   return paint('dim', `[${block.server.type}]`);
 }
 
 function describeResult(result: RecordedResult, paint: Paint): string {
-  const content = typeof result.content === 'string' ? result.content : JSON.stringify(result.content);
+  const content = typeof result.content === 'string' ? result.content : previewJson(result.content);
   if (result.outcome === 'ok') return `${paint('green', '✓ ok')} ${preview(content)}`;
   const facts = [result.rule, result.source === undefined ? undefined : `source ${result.source}`, result.code, result.argument === undefined ? undefined : `argument ${result.argument}`, result.errorClass].filter((f) => f !== undefined);
   const colour = result.outcome === 'error' || result.outcome === 'blocked' ? 'red' : 'yellow';
@@ -56,6 +57,11 @@ function describeResult(result: RecordedResult, paint: Paint): string {
 function describeUsage(usage: RecordedUsage): string {
   const cache = usage.cacheRead ? `, ${usage.cacheRead} from cache` : '';
   return `${usage.input} in / ${usage.output} out tokens${cache}`;
+}
+
+/** The start of a value's JSON text, enough for a preview: written without recursion, so a tool input of any depth shows. */
+function previewJson(value: unknown): string {
+  return jsonText(value, { stopAfter: PREVIEW * 4 }) ?? 'undefined';
 }
 
 function preview(text: string): string {

@@ -1,5 +1,6 @@
-/** A location in a JSON value: property names and array indexes, outermost first. */
-export type JsonPath = (string | number)[];
+import type { JsonPath } from './jsonPath.js';
+
+export type { JsonPath } from './jsonPath.js';
 
 /**
  * Where a value first nests deeper than `limit` levels of arrays and objects, in document

@@ -157,3 +157,8 @@ export function copyThroughJson<T>(value: T): T {
   const text = jsonText(value);
   return (text === undefined ? undefined : JSON.parse(text)) as T;
 }
+
+/** {@link jsonText} of an object (a record a store writes, say), which always has a text. */
+export function objectJsonText(value: object): string {
+  return jsonText(value) as string;
+}

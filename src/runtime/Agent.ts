@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { copyValue } from '../json/copyValue.js';
 import { describeValue } from '../json/describeValue.js';
 import type { Message, UserBlock } from '../messages/types.js';
 import { isAuthorized } from '../guard/authorization.js';
@@ -127,7 +128,7 @@ export class Agent {
     if (shape !== undefined) throw new TypeError(`agent.run's 'history' must be a list of messages: ${shape}.`);
     const given = options.guard === undefined ? undefined : checkedGuardState(options.guard);
     return this.#withSignal(options, async (signal, log) => {
-      const messages: Message[] = [...history, { role: 'user', content: structuredClone(input) }];
+      const messages: Message[] = [...history, { role: 'user', content: copyValue(input) }];
       const fromHistory = guardStateOfHistory(messages, historyToolsOf(this));
       const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
       log.emit({ type: 'run_started', agent: this.name });

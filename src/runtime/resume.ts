@@ -1,3 +1,4 @@
+import { copyValue } from '../json/copyValue.js';
 import type { ToolUseBlock } from '../messages/types.js';
 import type { AgentResult, ToolCall } from './agentResult.js';
 import { idempotencyKey, type Ledger } from './claimLedger.js';
@@ -77,7 +78,7 @@ export interface ContinueOptions {
  */
 export async function continueRun(config: RunConfig, suspension: Suspension, decisions: Decisions, signal: AbortSignal, log: EventLog, options: ContinueOptions): Promise<AgentResult> {
   const { ledger, rerun } = options;
-  const state = structuredClone(suspension.state);
+  const state = copyValue(suspension.state);
   const { turn } = suspension.batch;
   const blocks = lastToolUses(state);
   log.emit({

@@ -1,3 +1,4 @@
+import { objectJsonText } from '../json/jsonText.js';
 import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Suspension } from '../runtime/suspension.js';
@@ -35,12 +36,12 @@ export class FileStateStore implements StateStore {
       const runId = match === null ? undefined : decodeName(match[1]!);
       if (runId === undefined || this.#current(match![2]!) !== undefined) continue;
       const record: ClaimRecord = { runId, suspensionId: match![2]!, owner: 'unknown', claimedAt: new Date(0).toISOString(), status: 'claimed', decisions: {}, calls: {} };
-      createFileExclusive(join(this.#claimFolder(record.suspensionId), '0.json'), JSON.stringify(record));
+      createFileExclusive(join(this.#claimFolder(record.suspensionId), '0.json'), objectJsonText(record));
     }
   }
 
   async save(suspension: Suspension): Promise<void> {
-    const text = JSON.stringify({ schemaVersion: STORE_SCHEMA_VERSION, suspension: this.#writer.suspension(suspension) }, null, 2);
+    const text = objectJsonText({ schemaVersion: STORE_SCHEMA_VERSION, suspension: this.#writer.suspension(suspension) });
     if (this.#current(suspension.id) !== undefined) throw alreadyClaimed(suspension);
     writeFileAtomic(this.#path(suspension.runId), text);
   }
@@ -79,7 +80,7 @@ export class FileStateStore implements StateStore {
   async claim(runId: string, suspensionId: string, record: ClaimRecord): Promise<boolean> {
     const stored = await this.load(runId);
     if (stored?.id !== suspensionId) return false;
-    return createFileExclusive(join(this.#claimFolder(suspensionId), '0.json'), JSON.stringify(this.#writer.claim(record)));
+    return createFileExclusive(join(this.#claimFolder(suspensionId), '0.json'), objectJsonText(this.#writer.claim(record)));
   }
 
   async claimOf(suspensionId: string): Promise<ClaimRecord | undefined> {
@@ -89,7 +90,7 @@ export class FileStateStore implements StateStore {
   async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
     const current = this.#current(suspensionId);
     if (current === undefined || current.record.owner !== owner) return false;
-    return createFileExclusive(join(this.#claimFolder(suspensionId), `${current.sequence + 1}.json`), JSON.stringify(this.#writer.claim(record)));
+    return createFileExclusive(join(this.#claimFolder(suspensionId), `${current.sequence + 1}.json`), objectJsonText(this.#writer.claim(record)));
   }
 
   /** A claim's latest record: the highest-numbered file in its folder. */

@@ -1,3 +1,4 @@
+import { objectJsonText } from '../json/jsonText.js';
 import type { Suspension } from '../runtime/suspension.js';
 import type { ClaimRecord } from '../runtime/claimRecord.js';
 import { RecordWriter, type StoreOptions } from './recordWriter.js';
@@ -15,7 +16,7 @@ export class MemoryStateStore implements StateStore {
 
   async save(suspension: Suspension): Promise<void> {
     if (this.#claims.has(suspension.id)) throw alreadyClaimed(suspension);
-    this.#suspensions.set(suspension.runId, { json: JSON.stringify(this.#writer.suspension(suspension)), id: suspension.id });
+    this.#suspensions.set(suspension.runId, { json: objectJsonText(this.#writer.suspension(suspension)), id: suspension.id });
   }
 
   async load(runId: string): Promise<Suspension | undefined> {
@@ -36,7 +37,7 @@ export class MemoryStateStore implements StateStore {
 
   async claim(runId: string, suspensionId: string, record: ClaimRecord): Promise<boolean> {
     if (this.#suspensions.get(runId)?.id !== suspensionId || this.#claims.has(suspensionId)) return false;
-    this.#claims.set(suspensionId, JSON.stringify(this.#writer.claim(record)));
+    this.#claims.set(suspensionId, objectJsonText(this.#writer.claim(record)));
     return true;
   }
 
@@ -48,7 +49,7 @@ export class MemoryStateStore implements StateStore {
   async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
     const json = this.#claims.get(suspensionId);
     if (json === undefined || (JSON.parse(json) as ClaimRecord).owner !== owner) return false;
-    this.#claims.set(suspensionId, JSON.stringify(this.#writer.claim(record)));
+    this.#claims.set(suspensionId, objectJsonText(this.#writer.claim(record)));
     return true;
   }
 }

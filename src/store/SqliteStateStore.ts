@@ -1,3 +1,4 @@
+import { objectJsonText } from '../json/jsonText.js';
 import Database from 'better-sqlite3';
 import type { Suspension } from '../runtime/suspension.js';
 import type { ClaimRecord } from '../runtime/claimRecord.js';
@@ -50,7 +51,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   async save(suspension: Suspension): Promise<void> {
-    const data = JSON.stringify(this.#writer.suspension(suspension));
+    const data = objectJsonText(this.#writer.suspension(suspension));
     this.#db
       .transaction(() => {
         if (this.#db.prepare('SELECT 1 FROM legate_claims WHERE suspension_id = ?').get(suspension.id) !== undefined) throw alreadyClaimed(suspension);
@@ -85,7 +86,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   async claim(runId: string, suspensionId: string, record: ClaimRecord): Promise<boolean> {
-    const data = JSON.stringify(this.#writer.claim(record));
+    const data = objectJsonText(this.#writer.claim(record));
     const now = new Date().toISOString();
     return this.#db
       .transaction(() => {
@@ -109,7 +110,7 @@ export class SqliteStateStore implements StateStore {
   }
 
   async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
-    const data = JSON.stringify(this.#writer.claim(record));
+    const data = objectJsonText(this.#writer.claim(record));
     const update = this.#db.prepare('UPDATE legate_claims SET owner = ?, status = ?, data = ?, updated_at = ? WHERE suspension_id = ? AND owner = ?');
     return update.run(record.owner, record.status, data, new Date().toISOString(), suspensionId, owner).changes === 1;
   }

@@ -1,3 +1,4 @@
+import { objectJsonText } from '../json/jsonText.js';
 import { canonicalJson } from '../json/canonicalJson.js';
 import type { Suspension } from '../runtime/suspension.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
@@ -35,13 +36,13 @@ export class RecordWriter {
         `Suspension ${suspension.id} of run ${suspension.runId} is signed, and the store's redactions would change it, so it could never be resumed; it was not stored. Keep the secret out of the run's tool results, or narrow the redaction.`,
       );
     }
-    this.#scan(JSON.stringify(redacted), `Suspension ${suspension.id} of run ${suspension.runId}`);
+    this.#scan(objectJsonText(redacted), `Suspension ${suspension.id} of run ${suspension.runId}`);
     return redacted;
   }
 
   claim(record: ClaimRecord): ClaimRecord {
     const redacted = this.#redact(record);
-    this.#scan(JSON.stringify(redacted), `The claim on suspension ${record.suspensionId} of run ${record.runId}`);
+    this.#scan(objectJsonText(redacted), `The claim on suspension ${record.suspensionId} of run ${record.runId}`);
     return redacted;
   }
 

@@ -15,5 +15,8 @@ export const MAX_DOCUMENT_DEPTH = 200;
  * result blocks) is written as YAML. A value that nests deeper (a model can send any JSON) is
  * written as JSON text in the field of the same name with `Json` appended (`inputJson`), which
  * reads back as the same value at any depth; so a finished run always saves and replays.
+ * Levels are counted as the binder counts a tool's input (`pathBeyondDepth`: every array and
+ * object is a level, the value itself the first), and the limit is the binder's, so every input
+ * a tool accepts is written as YAML.
  */
 export const MAX_YAML_VALUE_DEPTH = 64;

@@ -1,3 +1,4 @@
+import { jsonText } from '../json/jsonText.js';
 import { isPlainObject } from '../json/jsonValue.js';
 import { compileUserPattern } from './userPattern.js';
 
@@ -17,21 +18,62 @@ export function createRedactor(redactions: readonly Redaction[]): <T>(value: T) 
   const patterns = redactions.filter((r) => 'pattern' in r).map(compilePattern);
   const paths = redactions.filter((r): r is { path: string; placeholder?: string } => 'path' in r).map(compilePath);
   const redactText = (text: string): string => patterns.reduce((current, replace) => replace(current), text);
-  const redact = (value: unknown): unknown => {
-    if (typeof value === 'string') return paths.length === 0 ? redactText(value) : redactJsonText(redactText(value), paths);
-    if (Array.isArray(value)) return value.map(redact);
-    if (!isPlainObject(value)) return value;
-    const entries = Object.entries(value);
+  const redactString = (text: string): string => (paths.length === 0 ? redactText(text) : redactJsonText(redactText(text), paths));
+  return <T>(value: T) => redactValue(value, redactText, redactString, paths) as T;
+}
+
+/**
+ * The redacted copy of a value: strings through `redactString`, object keys through
+ * `redactText`, and every path matched in every object. Walks with a stack of its own, so a
+ * value of any depth (a model can send 20,000 levels) is redacted without a `RangeError`.
+ * A value that contains itself is refused with a TypeError, as JSON refuses it.
+ */
+function redactValue(value: unknown, redactText: (text: string) => string, redactString: (text: string) => string, paths: readonly RedactionPath[]): unknown {
+  const leaf = (inner: unknown): unknown => (typeof inner === 'string' ? redactString(inner) : inner);
+  if (!Array.isArray(value) && !isPlainObject(value)) return leaf(value);
+  /** Objects in the order they were opened: each one's descendants come after it. */
+  const objects: Record<string, unknown>[] = [];
+  const ancestors = new Set<object>();
+  type Task = { source: object; target: Record<string, unknown> | unknown[] } | { leave: object };
+  const tasks: Task[] = [];
+  const open = (source: object): Record<string, unknown> | unknown[] => {
+    if (ancestors.has(source)) throw new TypeError('A value to redact contains itself, so it cannot be written.');
+    const target: Record<string, unknown> | unknown[] = Array.isArray(source) ? new Array<unknown>(source.length) : {};
+    if (!Array.isArray(target)) objects.push(target);
+    tasks.push({ leave: source }, { source, target });
+    return target;
+  };
+  const copyOf = (inner: unknown): unknown => (Array.isArray(inner) || isPlainObject(inner) ? open(inner) : leaf(inner));
+  const root = open(value);
+  while (tasks.length > 0) {
+    const task = tasks.pop()!;
+    if ('leave' in task) {
+      ancestors.delete(task.leave);
+      continue;
+    }
+    const { source, target } = task;
+    ancestors.add(source);
+    if (Array.isArray(source)) {
+      const items = target as unknown[];
+      for (let i = 0; i < source.length; i++) if (i in source) items[i] = copyOf(source[i]);
+      continue;
+    }
+    const copy = target as Record<string, unknown>;
+    const entries = Object.entries(source);
     const redactedKeys = entries.map(([key]) => redactText(key));
     // A key left as it was keeps its name; a redacted key that would take another's is numbered.
     const kept = new Set(entries.filter(([key], i) => redactedKeys[i] === key).map(([key]) => key));
-    const copy: Record<string, unknown> = {};
-    entries.forEach(([key, inner], i) => define(copy, redactedKeys[i] === key ? key : freeKey(copy, kept, redactedKeys[i]!), redact(inner)));
-    // Every object is visited, so a path matches wherever it starts.
-    for (const { keys, placeholder } of paths) replaceAt(copy, keys, placeholder);
-    return copy;
-  };
-  return <T>(value: T) => redact(value) as T;
+    entries.forEach(([key, inner], i) => define(copy, redactedKeys[i] === key ? key : freeKey(copy, kept, redactedKeys[i]!), copyOf(inner)));
+  }
+  // Every object is visited, so a path matches wherever it starts; an object's descendants
+  // are redacted before it, as a recursive walk would do it.
+  for (let i = objects.length - 1; i >= 0; i--) for (const { keys, placeholder } of paths) replaceAt(objects[i]!, keys, placeholder);
+  return root;
+}
+
+interface RedactionPath {
+  keys: string[];
+  placeholder: string;
 }
 
 function compilePattern(redaction: Redaction): (text: string) => string {
@@ -40,7 +82,7 @@ function compilePattern(redaction: Redaction): (text: string) => string {
   return (text) => text.replace(pattern, placeholder);
 }
 
-function compilePath(redaction: { path: string; placeholder?: string }): { keys: string[]; placeholder: string } {
+function compilePath(redaction: { path: string; placeholder?: string }): RedactionPath {
   const keys = redaction.path.split('.').filter((part) => part !== '');
   if (keys.length === 0) throw new TypeError(`A redaction path must name at least one key, but it was '${redaction.path}'.`);
   return { keys, placeholder: redaction.placeholder ?? DEFAULT_PLACEHOLDER };
@@ -72,7 +114,7 @@ function replaceAt(object: Record<string, unknown>, keys: string[], placeholder:
  * text is rewritten (as compact JSON, the way a tool's output is rendered) only when a path
  * matched, so other text is left byte for byte.
  */
-function redactJsonText(text: string, paths: { keys: string[]; placeholder: string }[]): string {
+function redactJsonText(text: string, paths: readonly RedactionPath[]): string {
   const first = text.trimStart()[0];
   if (first !== '{' && first !== '[') return text;
   let parsed: unknown;
@@ -81,16 +123,22 @@ function redactJsonText(text: string, paths: { keys: string[]; placeholder: stri
   } catch {
     return text;
   }
-  let hit = false;
-  const visit = (value: unknown): void => {
-    if (Array.isArray(value)) value.forEach(visit);
+  // JSON.parse reads any depth; the objects are listed with a stack of our own, then each one's
+  // paths are replaced after its descendants', as a recursive walk would do it.
+  const objects: Record<string, unknown>[] = [];
+  const stack: unknown[] = [parsed];
+  while (stack.length > 0) {
+    const value = stack.pop();
+    if (Array.isArray(value)) for (let i = value.length - 1; i >= 0; i--) stack.push(value[i]);
     else if (isPlainObject(value)) {
-      for (const inner of Object.values(value)) visit(inner);
-      for (const { keys, placeholder } of paths) hit = replaceAt(value, keys, placeholder) || hit;
+      objects.push(value);
+      const members = Object.values(value);
+      for (let i = members.length - 1; i >= 0; i--) stack.push(members[i]);
     }
-  };
-  visit(parsed);
-  return hit ? JSON.stringify(parsed) : text;
+  }
+  let hit = false;
+  for (let i = objects.length - 1; i >= 0; i--) for (const { keys, placeholder } of paths) hit = replaceAt(objects[i]!, keys, placeholder) || hit;
+  return hit ? jsonText(parsed)! : text;
 }
 
 function define(target: Record<string, unknown>, key: string, value: unknown): void {

@@ -1,4 +1,5 @@
 import YAML from 'yaml';
+import { formatJsonPath } from '../json/jsonPath.js';
 import { decodedViews, type SecretEncoding } from './secretEncodings.js';
 import { compileUserPattern, firstMatch } from './userPattern.js';
 
@@ -100,26 +101,35 @@ export function findSecretInValue(value: unknown, declared: readonly (RegExp | s
 }
 
 function scanValue(value: unknown, secrets: Compiled[], runs: boolean): SecretInValue | undefined {
-  // Iterative, so a deeply nested value cannot overflow the stack.
-  const stack: { value: unknown; path: (string | number)[] }[] = [{ value, path: [] }];
+  // Iterative, so a deeply nested value cannot overflow the stack; each entry links to its
+  // parent's path, so a value 20,000 deep does not copy a path per level.
+  type Entry = { value: unknown; key: string | number | undefined; parent: Entry | undefined };
+  const stack: Entry[] = [{ value, key: undefined, parent: undefined }];
   while (stack.length > 0) {
-    const { value: current, path } = stack.pop()!;
+    const entry = stack.pop()!;
+    const current = entry.value;
     if (typeof current === 'string') {
       const found = scan(current, secrets, runs);
-      if (found !== undefined) return { ...withoutIndex(found), path };
+      if (found !== undefined) return { ...withoutIndex(found), path: pathOf(entry) };
     } else if (Array.isArray(current)) {
-      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], path: [...path, i] });
+      for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: entry });
     } else if (typeof current === 'object' && current !== null) {
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i]!;
         const found = scan(key, secrets, runs);
-        if (found !== undefined) return { ...withoutIndex(found), path, key };
-        stack.push({ value: inner, path: [...path, key] });
+        if (found !== undefined) return { ...withoutIndex(found), path: pathOf(entry), key };
+        stack.push({ value: inner, key, parent: entry });
       }
     }
   }
   return undefined;
+
+  function pathOf(entry: Entry): (string | number)[] {
+    const path: (string | number)[] = [];
+    for (let at: Entry | undefined = entry; at?.key !== undefined; at = at.parent) path.push(at.key);
+    return path.reverse();
+  }
 }
 
 /**
@@ -134,7 +144,7 @@ export function findSecretInYaml(text: string, value: unknown, declared: readonl
   const inValue = scanValue(value, compile(declared), false);
   if (inValue === undefined) return undefined;
   const { path, key, ...match } = inValue;
-  const where = key === undefined ? formatPath(path) : path.length === 0 ? 'a top-level key' : `a key of ${formatPath(path)}`;
+  const where = key === undefined ? formatJsonPath(path) : path.length === 0 ? 'a top-level key' : `a key of ${formatJsonPath(path)}`;
   return { ...match, ...locate(text, key === undefined ? path : [...path, key]), path: where };
 }
 
@@ -166,9 +176,6 @@ function locate(text: string, path: (string | number)[]): { line: number; column
   return lineAndColumn(text, start);
 }
 
-function formatPath(path: (string | number)[]): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${i === 0 ? '' : '.'}${segment}` : `[${JSON.stringify(segment)}]`)).join('');
-}
 
 /** Refusing to save a recording that still holds a secret. The message says where and what kind, never any part of it. */
 export class SecretInTrajectoryError extends Error {

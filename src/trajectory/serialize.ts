@@ -1,5 +1,6 @@
 import YAML from 'yaml';
-import { nestsDeeperThan, stringifyJsonDeep } from './deepJson.js';
+import { pathBeyondDepth } from '../json/jsonDepth.js';
+import { jsonText } from '../json/jsonText.js';
 import { MAX_YAML_VALUE_DEPTH } from './limits.js';
 import type { RecordedBlock, RecordedResponse, RecordedResult, RecordedSubRun, RecordedTurn, RecordedUsage, Trajectory } from './types.js';
 
@@ -162,7 +163,7 @@ function orderedUsage(u: RecordedUsage): Record<string, unknown> {
  */
 function freeValue(key: string, value: unknown): Record<string, unknown> {
   if (value === undefined) return {};
-  if (nestsDeeperThan(value, MAX_YAML_VALUE_DEPTH)) return { [`${key}Json`]: stringifyJsonDeep(value) };
+  if (pathBeyondDepth(value, MAX_YAML_VALUE_DEPTH) !== undefined) return { [`${key}Json`]: jsonText(value) ?? 'null' };
   return { [key]: value };
 }
 

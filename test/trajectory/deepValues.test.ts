@@ -1,6 +1,5 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
   Agent,
@@ -16,7 +15,7 @@ import {
   type Transport,
   type Trajectory,
 } from '../../src/index.js';
-import { nestsDeeperThan, stringifyJsonDeep } from '../../src/trajectory/deepJson.js';
+import { jsonText } from '../../src/json/jsonText.js';
 import { MAX_DOCUMENT_DEPTH, MAX_YAML_VALUE_DEPTH } from '../../src/trajectory/limits.js';
 import { caught } from '../support/caught.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -53,23 +52,6 @@ function recordedInput(trajectory: Trajectory): unknown {
   return (trajectory.turns[0]!.response.content[0] as { toolUse: { input: unknown } }).toolUse.input;
 }
 
-describe('deep JSON without recursion', () => {
-  it('writes the same text as JSON.stringify, and measures depth as a recursive count would', () => {
-    const depthOf = (value: unknown): number =>
-      Array.isArray(value) ? (value.length === 0 ? 0 : 1 + Math.max(...value.map(depthOf))) : value !== null && typeof value === 'object' ? (Object.keys(value).length === 0 ? 0 : 1 + Math.max(...Object.values(value).map(depthOf))) : 0;
-    const withUndefined = fc.letrec((tie) => ({
-      value: fc.oneof({ depthSize: 'small' }, fc.jsonValue({ maxDepth: 2 }), fc.constant(undefined), fc.array(tie('value'), { maxLength: 4 }), fc.dictionary(fc.string(), tie('value'), { maxKeys: 4 })),
-    })).value;
-    fc.assert(
-      fc.property(fc.oneof(fc.jsonValue(), withUndefined), fc.integer({ min: 0, max: 6 }), (value, limit) => {
-        if (value !== undefined) expect(stringifyJsonDeep(value)).toBe(JSON.stringify(value));
-        expect(nestsDeeperThan(value, limit)).toBe(depthOf(value) > limit);
-      }),
-      { numRuns: 300 },
-    );
-  });
-});
-
 describe('a tool input nested deeper than YAML is written', () => {
   it('records a run whose model sent an input 1,000 deep, and replays it', async () => {
     const file = join(tempDir(), 'deep.yaml');
@@ -78,7 +60,7 @@ describe('a tool input nested deeper than YAML is written', () => {
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('inputJson: ');
     const read = loadTrajectory(file);
-    expect(stringifyJsonDeep(recordedInput(read))).toBe(JSON.stringify(input));
+    expect(jsonText(recordedInput(read))).toBe(JSON.stringify(input));
     expect(serializeTrajectory(read)).toBe(text);
     const replayed = await runTrajectory({ file, agent, mode: 'replay' });
     expect(replayed.result.stopReason).toBe(recorded.result.stopReason);
@@ -90,7 +72,7 @@ describe('a tool input nested deeper than YAML is written', () => {
     const input = nested(10_000);
     const recorded = await runTrajectory({ file, agent, input: 'Store it.', mode: 'record', transport: modelSending([toolUse(input), done]) });
     const read = loadTrajectory(file);
-    expect(stringifyJsonDeep(recordedInput(read))).toBe(stringifyJsonDeep(input));
+    expect(jsonText(recordedInput(read))).toBe(jsonText(input));
     expect(serializeTrajectory(read)).toBe(readFileSync(file, 'utf8'));
     const replayed = await runTrajectory({ file, agent, mode: 'replay' });
     expect(replayed.result.stopReason).toBe(recorded.result.stopReason);
@@ -117,7 +99,7 @@ describe('a tool input nested deeper than YAML is written', () => {
     trajectory.turns[0]!.results = [{ id: 'toolu_1', tool: 'lookup_order', outcome: 'ok', content: [{ type: 'text', text: 'x', extra: deep } as never] }];
     const text = serializeTrajectory(trajectory);
     for (const field of ['input', 'citations', 'server', 'content']) expect(text).toContain(`${field}Json: `);
-    expect(stringifyJsonDeep(parseTrajectory(text))).toBe(stringifyJsonDeep(trajectory));
+    expect(jsonText(parseTrajectory(text))).toBe(jsonText(trajectory));
   });
 
   it('refuses YAML nested deeper than the format allows, where it goes too deep, without a stack overflow', () => {

@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { pathBeyondDepth } from '../../json/jsonDepth.js';
+import { formatJsonPath } from '../../json/jsonPath.js';
 import { parseModelResponse } from '../../messages/parseModelResponse.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { TransportError, type SendOptions, type StreamEvent, type Transport } from '../transport.js';
@@ -39,6 +41,7 @@ export class AnthropicTransport implements Transport {
     } catch (error) {
       // A cancelled run is not a transport failure: surface the caller's own abort reason.
       if (signal?.aborted) throw signal.reason;
+      if (error instanceof RangeError || (error instanceof Anthropic.AnthropicError && error.cause instanceof RangeError)) throw tooDeepToSend(request, error);
       throw toTransportError(error);
     }
   }
@@ -69,6 +72,27 @@ function toStreamEvent(event: MessageStreamEvent): StreamEvent | undefined {
       return undefined;
   }
 }
+
+/** How many levels into the request a too-deep place is named from: enough to reach the block that holds it. */
+const NAMED_LEVELS = 100;
+
+/**
+ * The SDK writes the request with JSON.stringify, which recurses: a conversation holding a value
+ * nested thousands deep (a tool input the binder refused as too_deep stays in the conversation,
+ * as the model sent it) cannot be sent. Said as a TransportError naming the block, not a raw RangeError.
+ */
+function tooDeepToSend(request: MessagesRequest, error: unknown): TransportError {
+  const path = pathBeyondDepth(request, NAMED_LEVELS);
+  const where = path === undefined ? '' : ` at ${formatJsonPath(path.slice(0, 5))}`;
+  return new TransportError(
+    `The request could not be written as JSON for the Anthropic API: it nests deeper than the SDK's JSON.stringify can write${where}, so the API was not called. ` +
+      `A tool_use input the binder refused as too deep stays in the conversation as the model sent it; continue in a new conversation without that turn.`,
+    undefined,
+    undefined,
+    { cause: error },
+  );
+}
+
 
 function toTransportError(error: unknown): unknown {
   if (!(error instanceof Anthropic.APIError)) return error;

@@ -1,5 +1,5 @@
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
-import { cloneJsonDeep } from '../../trajectory/deepJson.js';
+import { copyThroughJson } from '../../json/jsonText.js';
 import type { SendOptions, Transport } from '../transport.js';
 
 /**
@@ -21,9 +21,9 @@ export class RecordingTransport implements Transport {
 
   async send(request: MessagesRequest, options?: SendOptions): Promise<ModelResponse> {
     // A JSON copy, not structuredClone: a model may send a tool input nested deeper than a recursive clone survives.
-    const sent = cloneJsonDeep(request);
+    const sent = copyThroughJson(request);
     const response = await this.inner.send(request, options);
-    this.exchanges.push({ request: sent, response: cloneJsonDeep(response) });
+    this.exchanges.push({ request: sent, response: copyThroughJson(response) });
     return response;
   }
 }
