@@ -27,7 +27,15 @@ export function decodedViews(text: string, options: { runs?: boolean } = {}): De
   const visible = INVISIBLE.test(text) ? stripInvisible(text) : identity(text);
   if (visible.text !== text) views.push(view('zero-width', visible));
   if (text.includes('%')) views.push(view('url', then(then(visible, percentDecode), stripInvisible)));
-  if (text.includes('\\')) views.push(view('escaped', then(then(visible, unescapeBackslashes), stripInvisible)));
+  // Escapes nest (a JSON text inside a JSON string, inside a YAML double-quoted one): undo
+  // them level by level, to a bounded depth, each level a view of its own.
+  let escaped = visible;
+  for (let level = 0; level < MAX_ESCAPE_LEVELS && escaped.text.includes('\\'); level++) {
+    const next = then(escaped, unescapeBackslashes);
+    if (next.text === escaped.text) break;
+    escaped = next;
+    views.push(view('escaped', then(escaped, stripInvisible)));
+  }
   if (text.includes("''")) views.push(view('quoted', then(visible, undoubleQuotes)));
   if (options.runs === false) return views;
   return [...views, ...decodedRuns(text, 'base64'), ...decodedRuns(text, 'hex')];
@@ -151,6 +159,9 @@ function percentDecode(text: string): Mapped {
     return run.length === 3 && first < 0x80 ? String.fromCharCode(first) : utf8.decode(Buffer.from(run.replace(/%/g, ''), 'hex'));
   });
 }
+
+/** How many levels of nested backslash escaping are undone. */
+const MAX_ESCAPE_LEVELS = 3;
 
 const SIMPLE_ESCAPES: Record<string, string> = {
   n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0', a: '\x07', e: '\x1b',

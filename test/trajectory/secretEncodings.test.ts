@@ -49,6 +49,16 @@ describe('the secret scan sees through the ordinary encodings', () => {
     refusal(withOutput(text));
   });
 
+  // Found by the property test (seed 1998476193): a tool's JSON output holding a header that was
+  // itself JSON-escaped puts two levels of escaping between `Bearer` and its token.
+  it.each(BEARER_SEPARATORS.filter((separator) => separator.trim() === '').map((separator) => [JSON.stringify(separator), separator]))(
+    'refuses a bearer token separated by %s and escaped twice, as JSON text inside a JSON string',
+    (_label, separator) => {
+      const header = JSON.stringify(`BEARER${separator}${BEARER_TOKEN}`).slice(1, -1);
+      expect(refusal(withOutput(JSON.stringify({ data: { token: header } }))).finding.kind).toBe('bearer_token');
+    },
+  );
+
   it('refuses a declared secret whose quote and backslash the YAML writer escapes', () => {
     // A leading quote makes the writer double-quote the value: `"'pa\"ss'w\\rd-991"`.
     const error = refusal(withOutput(`'${DECLARED_QUOTED}`));
@@ -79,8 +89,10 @@ describe('a refusal says where and what, never any part of the secret', () => {
   });
 
   it('names the object whose key holds a secret, never the key', () => {
-    // Escaped twice (JSON, then by the YAML writer): only the scan of the values finds it.
-    const key = `${JSON.stringify(DECLARED_QUOTED).slice(1, -1)}\nnext line`;
+    // Escaped three times as JSON, and once more by the YAML writer: the text's escapes nest one
+    // level deeper than the scan undoes, so only the scan of the values finds it.
+    const escape = (text: string) => JSON.stringify(text).slice(1, -1);
+    const key = `${escape(escape(escape(DECLARED_QUOTED)))}\nnext line`;
     const trajectory = structuredClone(corpus);
     const block = trajectory.turns[0]!.response.content[0] as { toolUse: { input: Record<string, unknown> } };
     block.toolUse.input = { outer: { [key]: 1 } };
