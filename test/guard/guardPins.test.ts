@@ -51,6 +51,7 @@ describe('rules checked when the agent is built', () => {
     ['require (the guarded tool)', () => [rules.require('refund_paymnet', 'send_email')]],
   ])('refuses a %s rule naming a misspelt tool, naming it', (_kind, list) => {
     const error = caught(build(['send_email', 'close_ticket'], list), RuleConfigurationError);
+    expect(error.name).toBe('RuleConfigurationError');
     expect(error.tool).toMatch(/^(send_emial|close_tikcet|refund_paymnet)$/);
     expect(error.message).toContain(`'${error.tool}'`);
     expect(error.message).toContain("'send_email', 'close_ticket'");
@@ -209,6 +210,11 @@ describe('the guard state after a response', () => {
     const later = applyOutcomes(next, [{ id: '3', name: 'end2', allowed: true, succeeded: true }], 5, tools, compiled);
     expect(later.terminatedBy).toEqual({ tool: 'end', id: '1' });
     expect(later.successes).toEqual({ end: 4, end2: 4 });
+  });
+
+  it('takes a success of a tool it has no facts on (not one of the agent tools) as trusted', () => {
+    const next = applyOutcomes(initialGuardState(), [{ id: '1', name: 'transfer_to_billing', allowed: true, succeeded: true }], 1, tools, compiled);
+    expect(next).toEqual({ taint: null, successes: { transfer_to_billing: 1 }, attempts: { transfer_to_billing: 1 }, terminatedBy: null });
   });
 
   it('keeps a taint it already had', () => {
