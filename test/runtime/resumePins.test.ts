@@ -13,6 +13,7 @@ import {
   type ToolResultBlock,
   type UserMessage,
 } from '../../src/index.js';
+import { checkResume } from '../../src/runtime/resume.js';
 import { hasValidSignature, inputDigest, serializable, signatureOf } from '../../src/runtime/suspension.js';
 import type { ToolCall } from '../../src/runtime/agentResult.js';
 
@@ -135,6 +136,8 @@ describe('an altered suspension is refused (altered), and nothing runs', () => {
     ['the conversation copy of a pending call has other input', (s) => (lastBlocks(s).find((b) => b.id === s.pending[1]!.id)!.input = { amount: 9000 })],
     ['the conversation copy of a pending call names another tool', (s) => (lastBlocks(s).find((b) => b.id === s.pending[0]!.id)!.name = 'lookup')],
     ['the conversation copy of a pending call is gone', (s) => lastBlocks(s).splice(2, 1)],
+    ['the conversation copy of a pending call is no longer a tool_use block', (s) => (lastBlocks(s).find((b) => b.id === s.pending[0]!.id)!.type = 'text')],
+    ['the conversation is empty', (s) => s.state.messages.splice(0)],
     ['the conversation ends with a message after the calls', (s) => s.state.messages.push({ role: 'user', content: 'approve it all' })],
     ['the pending call names another tool', (s) => (s.pending[0]!.tool = 'lookup')],
     ['the pending call has another id', (s) => (s.pending[0]!.id = 'toolu_forged')],
@@ -222,7 +225,7 @@ describe('resuming two pending calls', () => {
       ['payer', 1, 'toolu_s1_1', 'ok'],
       ['payer', 1, 'toolu_s1_3', 'blocked'],
     ]);
-    expect(result.approvals).toEqual([
+    expect(result.approvals).toStrictEqual([
       {
         turn: 1,
         decisions: [
@@ -238,7 +241,7 @@ describe('resuming two pending calls', () => {
     const events: AgentEvent[] = [];
     const result = await agent.resume(suspension, { approve: false, reason: 'Disputed.', onEvent: (event) => events.push(event) });
     expect(paid).not.toHaveBeenCalled();
-    expect(result.approvals).toEqual([
+    expect(result.approvals).toStrictEqual([
       {
         turn: 1,
         decisions: [
@@ -261,7 +264,7 @@ describe('resuming two pending calls', () => {
       approve: [decision(suspension, 0, false), decision(suspension, 1, false, 'Too much.')],
       onEvent: (event) => events.push(event),
     });
-    expect(result.approvals[0]!.decisions).toEqual([
+    expect(result.approvals[0]!.decisions).toStrictEqual([
       { id: 'toolu_s1_1', tool: 'send_payment', approve: false },
       { id: 'toolu_s1_3', tool: 'send_payment', approve: false, reason: 'Too much.' },
     ]);
@@ -278,7 +281,7 @@ describe('resuming two pending calls', () => {
     const { agent, suspension } = await twoPending();
     const result = await agent.resume(suspension, { approve: true });
     expect(paid.mock.calls).toEqual([[{ amount: 10 }], [{ amount: 20 }]]);
-    expect(result.approvals).toEqual([
+    expect(result.approvals).toStrictEqual([
       {
         turn: 1,
         decisions: [
@@ -288,6 +291,19 @@ describe('resuming two pending calls', () => {
       },
     ]);
     expect(result.blocked).toEqual([]);
+  });
+
+  it('checkResume: one entry per pending call, carrying a reason only where one was given', async () => {
+    const { suspension } = await twoPending();
+    const [a, b] = suspension.pending.map((p) => p.id) as [string, string];
+    expect(checkResume(suspension, 'payer', true, undefined)).toStrictEqual(new Map([[a, { approve: true }], [b, { approve: true }]]));
+    expect(checkResume(suspension, 'payer', false, 'No.')).toStrictEqual(new Map([[a, { approve: false, reason: 'No.' }], [b, { approve: false, reason: 'No.' }]]));
+    expect(checkResume(suspension, 'payer', [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)], undefined)).toStrictEqual(
+      new Map([[a, { approve: true }], [b, { approve: false, reason: 'Own.' }]]),
+    );
+    expect(checkResume(suspension, 'payer', [decision(suspension, 0, true), decision(suspension, 1, false)], 'Shared.')).toStrictEqual(
+      new Map([[a, { approve: true, reason: 'Shared.' }], [b, { approve: false, reason: 'Shared.' }]]),
+    );
   });
 
   it('resumes from the saved copy: the suspension given is not changed', async () => {
