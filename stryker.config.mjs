@@ -15,7 +15,8 @@ export default {
   appendPlugins: ['./mutation/messageWordingIgnorer.mjs'],
   ignorers: ['message-wording'],
   concurrency: 2,
-  timeoutMS: 20000,
+  // A mutant that loops forever is stopped after its tests' dry-run time, times 1.5, plus this.
+  timeoutMS: 5000,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },

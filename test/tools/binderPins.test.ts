@@ -392,3 +392,39 @@ describe('where a refusal points', () => {
     expect(shared.path).toEqual(['c']);
   });
 });
+
+describe('more of what the compiled checks do', () => {
+  it('matches a pattern by code points (the u flag): a dot is one whole character', () => {
+    expect(['😀', 'a', 'ab'].map((v) => outcome({ type: 'string', pattern: '^.$' }, v))).toEqual(['ok', 'ok', 'invalid_format']);
+    expect(['é', 'e', '1'].map((v) => outcome({ type: 'string', pattern: '^\\p{L}$' }, v))).toEqual(['ok', 'ok', 'invalid_format']);
+  });
+
+  it('names where a default inside array items sits when it refuses it', () => {
+    const declare = () =>
+      toolWith({ type: 'array', items: { type: 'object', properties: { n: { type: 'integer', default: 'x' } } } });
+    expect(declare).toThrow(ToolDeclarationError);
+    expect(() => declare()).toThrow(expect.objectContaining({ code: 'invalid_default', path: 'input.properties.v.items.properties.n.default' }));
+  });
+
+  it('calls items of an array that are enums or constants values, whatever their type', () => {
+    expect(describeExpectation({ type: 'array', items: { type: 'string', enum: ['a', 'b'] } } as PublishedSchema)).toBe('an array of values');
+    expect(describeExpectation({ type: 'array', items: { type: 'integer', const: 1 } } as PublishedSchema)).toBe('an array of values');
+  });
+
+  it('tells the model a refinement that threw failed, and that the tool did not run', () => {
+    const tool = defineTool({
+      name: 'thrower',
+      description: 'T.',
+      input: z.object({
+        n: z.number().refine(() => {
+          throw new TypeError('boom');
+        }),
+      }),
+      run: noop,
+    });
+    expect(tool.bind({ n: 1 })).toEqual({
+      ok: false,
+      invalid: { error: 'invalid_argument', tool: 'thrower', argument: null, path: [], code: 'failed_rule', message: "Tool 'thrower' input was refused: its check failed with TypeError; the tool did not run." },
+    });
+  });
+});
