@@ -296,11 +296,15 @@ describe('resuming two pending calls', () => {
   it('checkResume: one entry per pending call, carrying a reason only where one was given', async () => {
     const { suspension } = await twoPending();
     const [a, b] = suspension.pending.map((p) => p.id) as [string, string];
-    expect(checkResume(suspension, 'payer', true, undefined)).toStrictEqual(new Map([[a, { approve: true }], [b, { approve: true }]]));
+    const approved = checkResume(suspension, 'payer', true, undefined);
+    expect([...approved.keys()]).toEqual([a, b]);
+    expect(Object.keys(approved.get(a)!)).toEqual(['approve']);
+    expect(approved.get(a)).toEqual({ approve: true });
     expect(checkResume(suspension, 'payer', false, 'No.')).toStrictEqual(new Map([[a, { approve: false, reason: 'No.' }], [b, { approve: false, reason: 'No.' }]]));
     expect(checkResume(suspension, 'payer', [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)], undefined)).toStrictEqual(
       new Map([[a, { approve: true }], [b, { approve: false, reason: 'Own.' }]]),
     );
+    expect(Object.keys(checkResume(suspension, 'payer', [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)], undefined).get(a)!)).toEqual(['approve']);
     expect(checkResume(suspension, 'payer', [decision(suspension, 0, true), decision(suspension, 1, false)], 'Shared.')).toStrictEqual(
       new Map([[a, { approve: true, reason: 'Shared.' }], [b, { approve: false, reason: 'Shared.' }]]),
     );
