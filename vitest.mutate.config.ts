@@ -1,0 +1,19 @@
+import { defineConfig } from 'vitest/config';
+
+/**
+ * The tests `npm run mutate` runs against each mutant: those of the guard, the runtime
+ * (suspension and resume) and the tools (the binder). Stryker's per-test coverage then picks,
+ * for each mutant, only the tests that reach it.
+ */
+export default defineConfig({
+  test: {
+    include: ['test/guard/**/*.test.ts', 'test/runtime/**/*.test.ts', 'test/tools/**/*.test.ts'],
+    environment: 'node',
+    // One module graph for all test files: importing legate afresh for every file and every
+    // mutant cost most of the run. Mutants are switched at run time, so they need no re-import;
+    // tools are defined inside the pinning tests, so their compiled schemas see the mutant.
+    isolate: false,
+    // The machine running a mutation run is busy: property tests get room before they time out.
+    testTimeout: 30000,
+  },
+});
