@@ -19,7 +19,8 @@ function spyTool(name: string, options: { untrusted?: boolean; privileged?: bool
     if (options.fails) throw new Error(`${name} failed`);
     return `${name} done`;
   });
-  return { tool: defineTool({ name, description: `${name}.`, input: noInput, run, ...options }), run };
+  const { fails: _fails, ...flags } = options;
+  return { tool: defineTool({ name, description: `${name}.`, input: noInput, run, ...flags }), run };
 }
 
 async function runAgent(options: Partial<AgentOptions> & { tools: AgentOptions['tools'] }, script: ScriptStep[]) {
