@@ -46,10 +46,13 @@ function caughtError(action: () => unknown): Error | undefined {
   }
 }
 
+/** A card number at every object level, redacted by path: long enough that no token count or id can hold it by chance. */
+const CARD = '4111111111111111';
+
 /** A tool input (an object) whose total depth is `depth`, built without recursion. */
 function deepInput(depth: number, kind: Kind): Record<string, unknown> {
   let value: unknown = 'sk-test-0123456789 leaf';
-  for (let i = 1; i < depth; i++) value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { card: '4111', k: value };
+  for (let i = 1; i < depth; i++) value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { card: CARD, k: value };
   return { a: value };
 }
 
@@ -95,7 +98,7 @@ describe('a tool input of any depth, end to end (property)', () => {
           transport: () => new ScriptedTransport([reply.toolUse('keep', deepInput(depth, kind)), reply.text('Kept.')]),
         });
         expect(existsSync(file)).toBe(true);
-        expect(readFileSync(file, 'utf8')).not.toMatch(/sk-test-|4111/);
+        expect(readFileSync(file, 'utf8')).not.toMatch(/sk-test-|4111111111111111/);
         expectRefusedPastLimit(recorded.result, depth);
         expect(loadTrajectory(file).turns).toHaveLength(2);
         // The assertions read the run too: a failing one is an AssertionError, never a RangeError.
@@ -147,7 +150,7 @@ describe('a tool input of any depth, end to end (property)', () => {
           await store.save(first.suspension!);
           const loaded = (await store.load(first.suspension!.runId))!;
           expect(loaded.id).toBe(first.suspension!.id);
-          expect(jsonText(loaded)).not.toMatch(/sk-test-|4111/);
+          expect(jsonText(loaded)).not.toMatch(/sk-test-|4111111111111111/);
 
           // A resume whose process dies inside the approved call, then its recovery.
           const controller = new AbortController();
