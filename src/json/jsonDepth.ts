@@ -11,6 +11,30 @@ export type { JsonPath } from './jsonPath.js';
  * the depth, and a cyclic value is simply too deep.
  */
 export function pathBeyondDepth(value: unknown, limit: number): JsonPath | undefined {
+  // The common case first: a walk that allocates nothing and recurses at most `limit + 1`
+  // frames deep (it stops there), so for a small limit it cannot overflow either.
+  if (limit <= MAX_RECURSIVE_LIMIT && !nestsBeyond(value, limit)) return undefined;
+  return firstPathBeyond(value, limit);
+}
+
+/** The largest limit checked by recursion: a few hundred frames fit any stack. */
+const MAX_RECURSIVE_LIMIT = 256;
+
+/** Whether the value has an array or object at level `limit + 1` (a cyclic value does). */
+function nestsBeyond(value: unknown, remaining: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (remaining === 0) return true;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) if (nestsBeyond(value[i], remaining - 1)) return true;
+    return false;
+  }
+  for (const key in value) {
+    if (Object.hasOwn(value, key) && nestsBeyond((value as Record<string, unknown>)[key], remaining - 1)) return true;
+  }
+  return false;
+}
+
+function firstPathBeyond(value: unknown, limit: number): JsonPath | undefined {
   interface Entry {
     value: unknown;
     level: number;
