@@ -1,4 +1,5 @@
 import { RE2JS } from 're2js';
+import { isBacktrackSafe } from './backtrackSafe.js';
 
 /**
  * A schema `pattern`, checked in time linear in the length of the text: written in JavaScript
@@ -31,6 +32,12 @@ const ANYTHING = '\\x{0}-\\x{10FFFF}';
  * repeat counts above 1000 come back as {@link UnsupportedPattern}.
  */
 export function compileLinearPattern(pattern: string): LinearPattern | UnsupportedPattern {
+  // The simple anchored patterns most schemas use run in linear time on V8's own engine, which
+  // is many times faster than RE2JS: see isBacktrackSafe for the proof of the shape it accepts.
+  if (isBacktrackSafe(pattern)) {
+    const native = new RegExp(pattern, 'u');
+    return { test: (text) => native.test(text) };
+  }
   const translated = translate(pattern);
   if (translated instanceof UnsupportedPattern) return translated;
   try {
