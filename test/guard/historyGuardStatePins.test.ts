@@ -17,7 +17,7 @@ const toolOf = (name: string): HistoryTool | undefined => (Object.hasOwn(known, 
 const walk = (messages: unknown[]) => guardStateOfHistory(messages as Message[], toolOf);
 const use = (id: string, name: string) => ({ type: 'tool_use', id, name, input: {} });
 const result = (id: string, extra: Record<string, unknown> = {}) => ({ type: 'tool_result', tool_use_id: id, content: 'ok', ...extra });
-const plain = (state: GuardState) => JSON.parse(JSON.stringify(state)) as unknown;
+const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
 describe('guardStateOfHistory', () => {
   it('reads messages whose content is a string, of either role, as holding no blocks', () => {
