@@ -143,7 +143,9 @@ describe('historyShapeProblem', () => {
     expect(historyShapeProblem(history)).toMatch(/^it was /);
   });
 
-  it.each([null, 'Hi', 3, {}, { role: 'system', content: 'Hi' }, { role: 'tool', content: [] }, { content: 'Hi' }])('refuses the message %o, naming it', (message) => {
+  // A function is not a message even with a role and a content (plain JavaScript callers).
+  const functionMessage = Object.assign(() => undefined, { role: 'user', content: 'Hi' });
+  it.each([null, 'Hi', 3, {}, functionMessage, { role: 'system', content: 'Hi' }, { role: 'tool', content: [] }, { content: 'Hi' }])('refuses the message %o, naming it', (message) => {
     expect(historyShapeProblem([{ role: 'user', content: 'Hi' }, message])).toMatch(/^history\[1\] is not a message with role 'user' or 'assistant'/);
   });
 
@@ -151,7 +153,8 @@ describe('historyShapeProblem', () => {
     expect(historyShapeProblem([{ role: 'assistant', content }])).toMatch(/^history\[0\]\.content is neither a string nor a list of blocks/);
   });
 
-  it.each([null, 'text', 3, {}, { type: 3 }, { text: 'x' }])('refuses the block %o, which has no string type', (block) => {
+  const functionBlock = Object.assign(() => undefined, { type: 'text', text: 'x' });
+  it.each([null, 'text', 3, {}, functionBlock, { type: 3 }, { text: 'x' }])('refuses the block %o, which has no string type', (block) => {
     expect(historyShapeProblem([{ role: 'user', content: [{ type: 'text', text: 'ok' }, block] }])).toMatch(/^history\[0\]\.content\[1\] is not a content block with a type/);
   });
 
