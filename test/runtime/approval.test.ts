@@ -1,15 +1,9 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, ScriptedTransport, SuspensionError, defineTool, reply, type Suspension, type ToolResultBlock, type UserMessage } from '../../src/index.js';
+import { paymentTool } from '../support/paymentTool.js';
 
 const model = 'claude-haiku-5-5';
-const paid = vi.fn((args: { amount: number }) => `Paid $${args.amount}.`);
-const pay = defineTool({
-  name: 'send_payment',
-  description: 'Pays.',
-  privileged: true,
-  input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-  run: (args) => paid(args),
-});
+const { pay, paid } = paymentTool();
 const lookup = defineTool({ name: 'lookup', description: 'L.', input: { type: 'object', properties: {} }, run: () => 'balance: $500' });
 
 function payer(script: ConstructorParameters<typeof ScriptedTransport>[0]) {

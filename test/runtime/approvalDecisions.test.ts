@@ -2,16 +2,10 @@ import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, AgentConfigurationError, ScriptedTransport, SuspensionError, defineTool, reply, type ApprovalDecision, type Suspension } from '../../src/index.js';
 import { inputDigest } from '../../src/runtime/suspension.js';
+import { paymentTool } from '../support/paymentTool.js';
 
 const model = 'claude-haiku-5-5';
-const paid = vi.fn((args: { amount: number }) => `Paid $${args.amount}.`);
-const pay = defineTool({
-  name: 'send_payment',
-  description: 'Pays.',
-  privileged: true,
-  input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-  run: (args) => paid(args),
-});
+const { pay, paid } = paymentTool();
 const KEY = 'k'.repeat(32);
 
 async function suspendedTwo() {

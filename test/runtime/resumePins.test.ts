@@ -16,6 +16,7 @@ import {
 import { checkResume } from '../../src/runtime/resume.js';
 import { hasValidSignature, inputDigest, serializable, signatureOf } from '../../src/runtime/suspension.js';
 import type { ToolCall } from '../../src/runtime/agentResult.js';
+import { paymentTool } from '../support/paymentTool.js';
 
 const model = 'claude-haiku-5-5';
 const key = 'the agent holds this key; the store does not';
@@ -28,13 +29,7 @@ let agentFor: (name: string, script: ConstructorParameters<typeof ScriptedTransp
 beforeEach(() => {
   paid.mockReset();
   paid.mockImplementation((args: { amount: number }) => `Paid $${args.amount}.`);
-  const pay = defineTool({
-    name: 'send_payment',
-    description: 'Pays.',
-    privileged: true,
-    input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-    run: (args) => paid(args),
-  });
+  const { pay } = paymentTool(paid);
   const lookup = defineTool({ name: 'lookup', description: 'L.', input: { type: 'object', properties: {} }, run: () => 'balance: $500' });
   const broken = defineTool({
     name: 'broken',
