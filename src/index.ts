@@ -17,6 +17,8 @@ export { RecordingTransport } from './transport/recording/RecordingTransport.js'
 
 // The runtime: agents and what their runs produce.
 export { Agent, SubAgentSuspendedError, type RunOptions, type ResumeOptions, type RecoverOptions } from './runtime/Agent.js';
+// Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's tools, as `legate fuzz` does.
+export { toolsReachableFrom } from './runtime/agentGraph.js';
 export { OutcomeUnknownError, SuspensionError, type ApprovalDecision, type SuspensionErrorCode } from './runtime/resume.js';
 export { DEFAULT_STALE_AFTER_MS } from './runtime/claimLedger.js';
 export type { ClaimRecord, ClaimStore } from './runtime/claimRecord.js';

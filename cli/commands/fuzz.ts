@@ -1,11 +1,9 @@
 import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkOutFolder, FindingOutputError } from '../../src/fuzz/findingFile.js';
-import { fuzzInjection, fuzzTool, type FuzzFailure, type FuzzReport } from '../../src/fuzz/index.js';
-import { isDefinedTool, type AgentFactory, type AnyTool, type LegateConfig } from '../../src/index.js';
-import { toolsOf } from '../../src/recording/runTrajectory.js';
-import { ScriptedTransport } from '../../src/transport/scripted/ScriptedTransport.js';
+import { checkOutFolder } from '../../src/fuzz/findingFile.js';
+import { FindingOutputError, fuzzInjection, fuzzTool, type FuzzFailure, type FuzzReport } from '../../src/fuzz/index.js';
+import { isDefinedTool, ScriptedTransport, toolsReachableFrom, type AgentFactory, type AnyTool, type LegateConfig } from '../../src/index.js';
 import { describeUnexpected } from '../describeError.js';
 import { importModule } from '../importModule.js';
 import type { CliIo } from '../io.js';
@@ -111,7 +109,7 @@ async function collectTargets(files: string[], project: LegateConfig | undefined
     for (const [name, factory] of Object.entries(factories)) if (typeof factory === 'function') agents.set(name, factory as AgentFactory);
     for (const value of Object.values(module)) if (looksLikeTool(value)) tools.set(value.name, value);
   }
-  for (const factory of agents.values()) for (const tool of toolsOf(factory(new ScriptedTransport([])))) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+  for (const factory of agents.values()) for (const tool of toolsReachableFrom(factory(new ScriptedTransport([])))) if (!tools.has(tool.name)) tools.set(tool.name, tool);
   return { tools: [...tools.values()], agents, save };
 }
 

@@ -6,7 +6,8 @@ import type { Agent } from '../runtime/Agent.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import { loadTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
-import { runTrajectory, toolsOf, type AgentFactory } from '../recording/runTrajectory.js';
+import { runTrajectory, type AgentFactory } from '../recording/runTrajectory.js';
+import { agentsReachableFrom, toolsReachableFrom } from '../runtime/agentGraph.js';
 import type { AnyTool } from '../tools/tool.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
 import { reply } from '../transport/scripted/scriptedReply.js';
@@ -61,7 +62,7 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
   const out = options.out ?? join('trajectories', 'fuzz');
   if (out !== false) checkOutFolder(out); // before any fuzzing: a bad folder must not cost the finding
   const probe = factory(new ScriptedTransport([]));
-  const tools = uniqueByName(toolsOf(probe));
+  const tools = uniqueByName(toolsReachableFrom(probe));
   const privileged = new Set(options.privileged ?? tools.filter((t) => t.privileged).map((t) => t.name));
   const started = performance.now();
 
@@ -137,19 +138,15 @@ function planter(plan: Plan, tools: AnyTool[]): ToolStub {
 
 async function runPlan(factory: AgentFactory, plan: Plan): Promise<{ result: AgentResult }> {
   const agent = factory(adversary(plan));
-  const result = await agent.run(plan.input, { toolStub: planter(plan, uniqueByName(toolsOf(agent))) });
+  const result = await agent.run(plan.input, { toolStub: planter(plan, uniqueByName(toolsReachableFrom(agent))) });
   return { result };
 }
 
 /** The first rule the run broke, checked from the calls that actually ran. */
 function findViolation(probe: Agent, result: AgentResult, tools: AnyTool[], privileged: Set<string>): Violation | undefined {
+  // The agents that can be in charge of the run, by name (the nearest, where two share one).
   const agents = new Map<string, Agent>();
-  const collect = (agent: Agent) => {
-    if (agents.has(agent.name)) return;
-    agents.set(agent.name, agent);
-    for (const handoff of agent.handoffs) collect(handoff.agent);
-  };
-  collect(probe);
+  for (const agent of agentsReachableFrom(probe, 'handoffs')) if (!agents.has(agent.name)) agents.set(agent.name, agent);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const ran = (call: ToolCall) => call.outcome === 'ok' || call.outcome === 'error';
   const succeeded = result.toolCalls.filter((c) => c.outcome === 'ok');

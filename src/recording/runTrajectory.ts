@@ -1,10 +1,10 @@
 import { existsSync } from 'node:fs';
 import { basename, extname } from 'node:path';
 import type { UserBlock } from '../messages/types.js';
-import { subAgentOf, type Agent } from '../runtime/Agent.js';
+import type { Agent } from '../runtime/Agent.js';
+import { toolsReachableFrom } from '../runtime/agentGraph.js';
 import type { ApprovalDecision } from '../runtime/resume.js';
 import type { Suspension } from '../runtime/suspension.js';
-import type { AnyTool } from '../tools/tool.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
@@ -126,7 +126,7 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
     result,
     requests: transport.exchanges.map((exchange) => exchange.request),
     subRequests: subRequestsOf(transport),
-    tools: toolsOf(agent),
+    tools: toolsReachableFrom(agent),
     clock: clock.readings,
     recordedAt,
     sdkVersion: sdkVersion(),
@@ -168,14 +168,6 @@ function recordedDecisions(trajectory: Trajectory, result: AgentResult): Approva
     const decision = recorded.find((r) => r.id === pending.id);
     return { id: pending.id, inputDigest: pending.inputDigest, approve: decision?.approve === true, ...(decision?.reason === undefined ? {} : { reason: decision.reason }) };
   });
-}
-
-/** Every tool of an agent, of the agents it can hand off to, and of its sub-agents, for their safety flags. */
-export function toolsOf(agent: Agent, seen = new Set<Agent>()): AnyTool[] {
-  if (seen.has(agent)) return [];
-  seen.add(agent);
-  const reachable = [...agent.handoffs.map((handoff) => handoff.agent), ...agent.tools.flatMap((tool) => subAgentOf(tool) ?? [])];
-  return [...agent.tools, ...reachable.flatMap((other) => toolsOf(other, seen))];
 }
 
 function reportChanges(options: TrajectoryRunOptions, message: string): void {

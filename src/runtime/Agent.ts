@@ -5,11 +5,12 @@ import type { Message, UserBlock } from '../messages/types.js';
 import { isAuthorized } from '../guard/authorization.js';
 import { compileRules, type ToolFacts } from '../guard/guardContext.js';
 import { copyGuardState, guardStateProblem, type GuardState } from '../guard/guardState.js';
-import { guardStateOfHistory, historyShapeProblem, mergeGuardStates, type HistoryTool } from '../guard/historyGuardState.js';
+import { guardStateOfHistory, historyShapeProblem, mergeGuardStates } from '../guard/historyGuardState.js';
 import type { Rule } from '../guard/rules.js';
 import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
+import { agentsReachableFrom, historyToolsOf, registerSubAgent, toolsReachableFrom } from './agentGraph.js';
 import type { AgentResult } from './agentResult.js';
 import { checkAgentOptions, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions, type HandoffTarget } from './agentOptions.js';
 import { compensate, type CompensationReport } from './compensate.js';
@@ -19,7 +20,7 @@ import { DEFAULT_MAX_HANDOFFS } from './handoff.js';
 import { checkResume, checkSuspension, continueRun, SuspensionError, type ApprovalDecision } from './resume.js';
 import { defaultOwner, DEFAULT_STALE_AFTER_MS, takeClaim, takeOver, unrecorded } from './claimLedger.js';
 import type { ClaimStore } from './claimRecord.js';
-import type { RunConfig } from './runConfig.js';
+import { signingKey, type AgentSettings, type RunConfig, type RunSettings } from './runConfig.js';
 import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
 import type { Suspension } from './suspension.js';
@@ -51,6 +52,9 @@ export interface RunOptions {
   /** The transport for this run, in place of the agent's (a sub-agent inside a recorded or replayed call). */
   transport?: Transport;
 }
+
+/** The options of a call that set the run's settings in place of the agent's. */
+type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport'>;
 
 export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
   /** `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a decision. */
@@ -132,7 +136,8 @@ export class Agent {
       const fromHistory = guardStateOfHistory(messages, historyToolsOf(this));
       const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
       log.emit({ type: 'run_started', agent: this.name });
-      return runLoop(this.#runConfig(options), initialRunState(messages, guard), randomUUID(), signal, log);
+      const config = { run: this.#runSettings(options), agent: this.#agentSettings() };
+      return runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
     });
   }
 
@@ -142,11 +147,10 @@ export class Agent {
    * when a decision was given for other arguments.
    */
   async resume(suspension: Suspension, options: ResumeOptions): Promise<AgentResult> {
-    const { inCharge, key } = this.#inCharge(suspension);
-    const decisions = checkResume(suspension, inCharge.name, options.approve, options.reason, key);
+    const config = this.#continuing(suspension, options);
+    const decisions = checkResume(suspension, config.agent.name, options.approve, options.reason, signingKey(config.run, config.agent));
     const ledger = options.store === undefined ? (claimHere(suspension.id) ? unrecorded : undefined) : await takeClaim(options.store, suspension, decisions, options.owner ?? defaultOwner());
     if (ledger === undefined) throw new SuspensionError('already_resumed', `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`);
-    const config = this.#configFor(inCharge, options, key);
     return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log, { ledger }));
   }
 
@@ -159,27 +163,21 @@ export class Agent {
    * otherwise answered as an outcome nobody knows (`OutcomeUnknownError`), for a person to check.
    */
   async recover(suspension: Suspension, options: RecoverOptions): Promise<AgentResult> {
-    const { inCharge, key } = this.#inCharge(suspension);
-    checkSuspension(suspension, inCharge.name, key);
+    const config = this.#continuing(suspension, options);
+    checkSuspension(suspension, config.agent.name, signingKey(config.run, config.agent));
     const rerun = new Set(options.rerun ?? []);
     const { ledger, decisions } = await takeOver(options.store, suspension, options.owner ?? defaultOwner(), options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS);
-    const config = this.#configFor(inCharge, options, key);
     return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }));
   }
 
   /**
-   * The agent in charge of a suspended run (it may have stopped after a handoff), and the key its
-   * suspensions are signed with: its own, or without one the key of this agent, where the run began.
+   * What a suspended run continues with: the run's settings from this agent (where it began) and
+   * the call's options, as `run` would take them; the agent half of the agent in charge (it may
+   * have stopped after a handoff), which signs and checks with its key, else this agent's.
    */
-  #inCharge(suspension: Suspension): { inCharge: Agent; key: string | Uint8Array | undefined } {
-    const inCharge = reachableAgent(this, suspension.agent) ?? this;
-    return { inCharge, key: inCharge.#options.suspensionKey ?? this.#options.suspensionKey };
-  }
-
-  /** The configuration a resumed run continues with: the agent in charge's, on this agent's transport, as the transfer did. */
-  #configFor(inCharge: Agent, options: Pick<RunOptions, 'clock' | 'toolStub' | 'transport'>, key: string | Uint8Array | undefined): RunConfig {
-    const own = this.#runConfig(options);
-    return inCharge === this ? own : { ...inCharge.#runConfig(options), transport: own.transport, maxHandoffs: own.maxHandoffs, suspensionKey: key };
+  #continuing(suspension: Suspension, options: RunSettingsOptions): RunConfig {
+    const inCharge = agentsReachableFrom(this, 'handoffs').find((other) => other.name === suspension.agent) ?? this;
+    return { run: this.#runSettings(options), agent: inCharge.#agentSettings() };
   }
 
   /**
@@ -194,10 +192,11 @@ export class Agent {
       name,
       description,
       input: { type: 'object', properties: { request: { type: 'string', minLength: 1, description: `What to ask ${this.name}.` } }, required: ['request'] },
-      untrusted: reaches(this, (tool) => tool.untrusted),
-      privileged: reaches(this, (tool) => tool.privileged),
+      untrusted: toolsReachableFrom(this).some((tool) => tool.untrusted),
+      privileged: toolsReachableFrom(this).some((tool) => tool.privileged),
       run: async ({ request }, ctx) => {
-        // Inside a recorded or replayed call, the sub-agent's model calls go where the run keeps them.
+        // A sub-agent's run reads its caller's clock and signal; inside a recorded or replayed call,
+        // its model calls go where the caller's run keeps them. The rest of its run is its own.
         const transport = ctx.subTransport?.() as Transport | undefined;
         const result = await this.run(request, { signal: ctx.signal, clock: () => ctx.now(), ...(transport === undefined ? {} : { transport }) });
         ctx.reportUsage?.(result.usage);
@@ -206,7 +205,7 @@ export class Agent {
         return result.text;
       },
     });
-    subAgents.set(tool, this);
+    registerSubAgent(tool, this);
     return tool;
   }
 
@@ -219,28 +218,37 @@ export class Agent {
     return compensate(result, this.#tools, { agent: this.name, now: this.clock, ...options });
   }
 
-  /** This agent's part of a run: its prompt, tools, rules and limits. */
-  #runConfig(options: Pick<RunOptions, 'clock' | 'toolStub' | 'transport'> = {}): RunConfig {
+  /** The settings of a run that starts (or resumes) on this agent: the call's options, else this agent's. */
+  #runSettings(options: RunSettingsOptions): RunSettings {
+    const o = this.#options;
+    return {
+      transport: options.transport ?? o.transport,
+      now: options.clock ?? this.clock,
+      stub: options.toolStub,
+      maxHandoffs: o.maxHandoffs ?? DEFAULT_MAX_HANDOFFS,
+      mode: o.mode ?? 'live',
+      suspensionKey: o.suspensionKey,
+    };
+  }
+
+  /** This agent's part of a run while it is in charge: its prompt, tools, rules and limits. */
+  #agentSettings(): AgentSettings {
     const o = this.#options;
     const approvalRequired = o.approvalRequired;
     return {
-      agent: this.name,
+      name: this.name,
       model: o.model,
       system: o.system,
       visibleTools: this.visibleTools(),
       facts: new Map([...this.#tools].map(([name, tool]): [string, ToolFacts] => [name, { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy }])),
       rules: compileRules(o.rules ?? []),
-      mode: o.mode ?? 'live',
-      transport: options.transport ?? o.transport,
       maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
       temperature: o.temperature,
       thinking: o.thinking,
-      now: options.clock ?? this.clock,
-      stub: options.toolStub,
       approvalRequired: approvalRequired === undefined ? undefined : (tool, args) => approvalRequired(tool, args) === true,
-      handoffs: new Map(this.handoffs.map((target) => [target.toolName, { name: target.agent.name, config: () => target.agent.#runConfig() }])),
-      maxHandoffs: o.maxHandoffs ?? DEFAULT_MAX_HANDOFFS,
+      handoffs: new Map(this.handoffs.map((target) => [target.toolName, { name: target.agent.name, settings: () => target.agent.#agentSettings() }])),
+      mode: o.mode ?? 'live',
       suspensionKey: o.suspensionKey,
     };
   }
@@ -260,57 +268,12 @@ export class Agent {
   }
 }
 
-const subAgents = new WeakMap<AnyTool, Agent>();
-
-/** The agent behind a tool made by `agent.asTool`, if it is one. */
-export function subAgentOf(tool: AnyTool): Agent | undefined {
-  return subAgents.get(tool);
-}
-
 /** A sub-agent stopped for approval inside a tool call: its caller cannot wait for it. */
 export class SubAgentSuspendedError extends Error {
   override name = 'SubAgentSuspendedError';
   constructor(readonly agent: string) {
     super(`Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside its caller's tool call.`);
   }
-}
-
-/**
- * The agents a run of this one can reach, itself first: those it can hand off to and, with
- * `subAgents`, those behind its tools made by `asTool`, transitively. The one walk of the agent
- * graph: who can be in charge of a run, what a run can read or do, what a history can hold.
- */
-function reachableAgents(agent: Agent, subAgents: boolean, seen = new Set<Agent>()): Agent[] {
-  if (seen.has(agent)) return [];
-  seen.add(agent);
-  const next = [...agent.handoffs.map((handoff) => handoff.agent), ...(subAgents ? agent.tools.flatMap((tool) => subAgentOf(tool) ?? []) : [])];
-  return [agent, ...next.flatMap((other) => reachableAgents(other, subAgents, seen))];
-}
-
-/** The agent of that name among this one and those it can hand off to. */
-function reachableAgent(agent: Agent, name: string): Agent | undefined {
-  return reachableAgents(agent, false).find((other) => other.name === name);
-}
-
-/** Whether an agent, or any agent it can reach by handoff, has a tool with the property. */
-function reaches(agent: Agent, property: (tool: AnyTool) => boolean): boolean {
-  return reachableAgents(agent, false).some((other) => other.tools.some(property));
-}
-
-/**
- * How a history's tool names are attributed: to the tools of every agent the run can reach
- * (hidden ones, handoff targets' and sub-agents' included). A name is untrusted if any of them
- * reads untrusted content under it, and terminal if an agent whose run this is ends on it.
- */
-function historyToolsOf(agent: Agent): (name: string) => HistoryTool | undefined {
-  const tools = new Map<string, HistoryTool>();
-  for (const other of reachableAgents(agent, true)) {
-    for (const tool of other.tools) tools.set(tool.name, { untrusted: tool.untrusted || tools.get(tool.name)?.untrusted === true, terminal: tools.get(tool.name)?.terminal === true });
-  }
-  for (const other of reachableAgents(agent, false)) {
-    for (const rule of other.rules) if (rule.kind === 'terminal') tools.get(rule.tool)!.terminal = true;
-  }
-  return (name) => tools.get(name);
 }
 
 function checkedGuardState(given: unknown): GuardState {

@@ -10,6 +10,7 @@ import type { Rule } from '../guard/rules.js';
 import type { ExecutionMode } from '../guard/shadow.js';
 import { defineTool } from '../tools/defineTool.js';
 import type { Agent } from './Agent.js';
+import { handoffChain } from './agentGraph.js';
 import { handoffToolName, transferredMessage } from './handoff.js';
 
 export interface AgentOptions {
@@ -161,8 +162,8 @@ function handoffsOf(agent: string, handoffs: unknown, fail: (option: string, mes
     if (typeof target !== 'object' || target === null || typeof (target as Agent).run !== 'function') {
       fail(`handoffs[${i}].agent`, `handoff '${String(entry.name)}' needs the agent to transfer to, constructed already, but it was ${describeValue(target)}.`);
     }
-    const path = cycleThrough(agent, target as Agent, [agent]);
-    if (path !== undefined) fail(`handoffs[${i}]`, `handing off to '${(target as Agent).name}' makes a cycle (${path.join(' → ')}). Handoff graphs must be acyclic: give the last agent in the chain the final say instead.`);
+    const path = handoffChain(target as Agent, (other) => other.name === agent)?.map((other) => other.name);
+    if (path !== undefined) fail(`handoffs[${i}]`, `handing off to '${(target as Agent).name}' makes a cycle (${[agent, ...path].join(' → ')}). Handoff graphs must be acyclic: give the last agent in the chain the final say instead.`);
     const name = entry.name as string;
     const description = typeof entry.description === 'string' && entry.description !== '' ? entry.description : `Transfers the conversation to ${name}.`;
     const toolName = handoffToolName(name);
@@ -175,16 +176,6 @@ function handoffsOf(agent: string, handoffs: unknown, fail: (option: string, mes
     });
     return { target: { name, agent: target as Agent, description, toolName }, tool };
   });
-}
-
-function cycleThrough(origin: string, target: Agent, path: string[]): string[] | undefined {
-  const next = [...path, target.name];
-  if (target.name === origin) return next;
-  for (const handoff of target.handoffs) {
-    const found = cycleThrough(origin, handoff.agent, next);
-    if (found !== undefined) return found;
-  }
-  return undefined;
 }
 
 /** A compensator must be a tool of the same agent, or compensation could never run it. */

@@ -83,7 +83,7 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
   const blocks = lastToolUses(state);
   log.emit({
     type: 'resumed',
-    agent: config.agent,
+    agent: config.agent.name,
     turn,
     approved: suspension.pending.filter((p) => decisions.get(p.id)?.approve === true).map((p) => p.id),
     denied: suspension.pending.filter((p) => decisions.get(p.id)?.approve !== true).map((p) => p.id),
@@ -119,10 +119,10 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
       await ledger.finished(pending.id, executed.call);
       outcome = executed;
     }
-    log.emit({ type: 'tool_finished', agent: config.agent, turn, call: outcome.call });
+    log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
     decided.set(pending.id, outcome);
   }
-  if (recovery.reused.length + recovery.rerun.length + recovery.unknown.length > 0) log.emit({ type: 'recovered', agent: config.agent, turn, ...recovery });
+  if (recovery.reused.length + recovery.rerun.length + recovery.unknown.length > 0) log.emit({ type: 'recovered', agent: config.agent.name, turn, ...recovery });
   const plannedInputs = suspension.batch.plannedInputs ?? {};
   const earlier = new Map(suspension.batch.answered.map((call) => [call.id, { ...answered(call), plannedInput: plannedInputs[call.id] }]));
   const inOrder = suspension.batch.ids.map((id) => decided.get(id) ?? earlier.get(id)!);

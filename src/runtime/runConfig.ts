@@ -4,9 +4,26 @@ import type { AnyTool } from '../tools/tool.js';
 import type { Transport } from '../transport/transport.js';
 import type { ToolStub } from './executeToolCall.js';
 
-/** Everything one run needs from its agent, already checked. */
-export interface RunConfig {
-  agent: string;
+/**
+ * What belongs to the run: set by the agent the run (or resume) is called on and the options of
+ * that call, and kept, as one value, across every handoff. Nothing else can change it mid-run.
+ */
+export interface RunSettings {
+  transport: Transport;
+  /** The clock tools read through `ctx.now()`; sub-agents read it too. */
+  now: () => Date;
+  stub: ToolStub | undefined;
+  /** Transfers allowed in one run. */
+  maxHandoffs: number;
+  /** `shadow` makes the whole run a dry run: no agent in charge runs a privileged tool. */
+  mode: ExecutionMode;
+  /** Signs what an agent without its own key suspends. */
+  suspensionKey: string | Uint8Array | undefined;
+}
+
+/** What belongs to the agent in charge: swapped, whole, at a handoff. */
+export interface AgentSettings {
+  name: string;
   model: string;
   system: string | undefined;
   /** The tools this run's principal may use: the model is shown these and no others. */
@@ -14,20 +31,38 @@ export interface RunConfig {
   /** The safety flags of every tool the agent has, hidden ones included. */
   facts: ReadonlyMap<string, ToolFacts>;
   rules: CompiledRules;
-  mode: ExecutionMode;
-  transport: Transport;
+  /** Model calls this agent may make while in charge. */
   maxTurns: number;
   maxTokens: number;
   temperature: number | undefined;
   thinking: { budgetTokens: number } | undefined;
-  now: () => Date;
-  stub: ToolStub | undefined;
   /** Which calls wait for a person's approval. */
   approvalRequired: ((tool: AnyTool, args: unknown) => boolean) | undefined;
-  /** Transfer tools of the agent in charge, by tool name: the target's name and run configuration. */
-  handoffs: ReadonlyMap<string, { name: string; config: () => RunConfig }>;
-  /** Transfers allowed in one run. */
-  maxHandoffs: number;
-  /** Signs suspensions (HMAC-SHA256), so only a holder of the key can make one this agent resumes. */
+  /** Transfer tools, by tool name: the target's name and its settings (never a run's). */
+  handoffs: ReadonlyMap<string, { name: string; settings: () => AgentSettings }>;
+  /** `shadow` keeps this agent's privileged tools planned, whatever run reaches it. */
+  mode: ExecutionMode;
+  /** Signs what this agent suspends; without one, the run's key does. */
   suspensionKey: string | Uint8Array | undefined;
+}
+
+/** Everything one run needs, already checked: the run's half and the half of the agent in charge. */
+export interface RunConfig {
+  readonly run: RunSettings;
+  readonly agent: AgentSettings;
+}
+
+/** The configuration after a transfer: the same run, the target in charge. */
+export function handedTo(config: RunConfig, target: AgentSettings): RunConfig {
+  return { run: config.run, agent: target };
+}
+
+/** Shadow if the run or the agent in charge says so: a setting that can only make a run stricter. */
+export function executionMode(config: RunConfig): ExecutionMode {
+  return config.run.mode === 'shadow' || config.agent.mode === 'shadow' ? 'shadow' : 'live';
+}
+
+/** The key suspensions are signed (and checked) with: the agent in charge's, else the run's. */
+export function signingKey(run: Pick<RunSettings, 'suspensionKey'>, agent: Pick<AgentSettings, 'suspensionKey'>): string | Uint8Array | undefined {
+  return agent.suspensionKey ?? run.suspensionKey;
 }

@@ -7,7 +7,7 @@ import { abortable } from './abortable.js';
 import { addUsage, type AgentResult, type StopReason } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { ExecutedToolCall } from './executeToolCall.js';
-import type { RunConfig } from './runConfig.js';
+import { handedTo, signingKey, type RunConfig } from './runConfig.js';
 import { toResult, type RunState } from './runState.js';
 import { finishBatch, runTools, type BatchOutcome } from './runTools.js';
 import { nextStep } from './stopReason.js';
@@ -21,18 +21,18 @@ import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from '
 export async function runLoop(start: RunConfig, state: RunState, runId: string, signal: AbortSignal, log: EventLog): Promise<AgentResult> {
   let config = start;
   let stopReason: StopReason = 'max_turns';
-  while (state.agentTurns < config.maxTurns) {
+  while (state.agentTurns < config.agent.maxTurns) {
     const turn = ++state.turns;
     state.agentTurns++;
-    log.emit({ type: 'turn_started', agent: config.agent, turn });
+    log.emit({ type: 'turn_started', agent: config.agent.name, turn });
     const response = await askModel(config, state.messages, turn, signal, log);
     state.responses.push(response);
-    state.agents.push(config.agent);
+    state.agents.push(config.agent.name);
     addUsage(state.usage, response);
     state.messages.push({ role: 'assistant', content: response.content });
     if (state.guard.taint === null) state.guard = { ...state.guard, taint: serverResultTaint(response.content) };
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    log.emit({ type: 'model_responded', agent: config.agent, turn, stopReason: response.stop_reason, toolUses: toolUses.length });
+    log.emit({ type: 'model_responded', agent: config.agent.name, turn, stopReason: response.stop_reason, toolUses: toolUses.length });
 
     const step = nextStep(response.stop_reason, toolUses.length > 0);
     if (step.kind === 'stop') {
@@ -47,8 +47,8 @@ export async function runLoop(start: RunConfig, state: RunState, runId: string, 
     }
     // Otherwise a paused turn: sending the conversation back as it is lets the model resume.
   }
-  log.emit({ type: 'run_finished', agent: config.agent, stopReason, usage: { ...state.usage } });
-  return toResult(state, config.agent, stopReason, log.events);
+  log.emit({ type: 'run_finished', agent: config.agent.name, stopReason, usage: { ...state.usage } });
+  return toResult(state, config.agent.name, stopReason, log.events);
 }
 
 /** Ends a batch and, if one of its calls transferred the conversation, returns the target's configuration. */
@@ -56,15 +56,12 @@ export function closeBatch(config: RunConfig, state: RunState, answered: Execute
   finishBatch(config, state, answered, allowed, turn);
   const transfer = answered.find(({ call }) => call.handoff !== undefined)?.call;
   if (transfer?.handoff === undefined) return config;
-  const target = config.handoffs.get(transfer.name)!;
-  const handoff = { from: config.agent, to: transfer.handoff.to, ...(transfer.handoff.reason === undefined ? {} : { reason: transfer.handoff.reason }), id: transfer.id, turn };
+  const target = config.agent.handoffs.get(transfer.name)!;
+  const handoff = { from: config.agent.name, to: transfer.handoff.to, ...(transfer.handoff.reason === undefined ? {} : { reason: transfer.handoff.reason }), id: transfer.id, turn };
   state.handoffs.push(handoff);
   state.agentTurns = 0;
   log.emit({ type: 'handoff', ...handoff });
-  // The target keeps the run's transport, clock, stub and transfer budget: one run, one connection.
-  // It signs what it suspends with its own key; without one, with the run's (the starting agent's).
-  const next = target.config();
-  return { ...next, transport: config.transport, now: config.now, stub: config.stub, maxHandoffs: config.maxHandoffs, suspensionKey: next.suspensionKey ?? config.suspensionKey };
+  return handedTo(config, target.settings());
 }
 
 function suspend(config: RunConfig, state: RunState, runId: string, toolUses: ToolUseBlock[], batch: BatchOutcome, turn: number, log: EventLog): AgentResult {
@@ -72,7 +69,7 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
     version: SUSPENSION_VERSION,
     id: randomUUID(),
     runId,
-    agent: config.agent,
+    agent: config.agent.name,
     createdAt: new Date().toISOString(), // store metadata, not a reading of the run's clock (tools own that)
     pending: batch.pending,
     batch: {
@@ -84,29 +81,30 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
     },
     state: copyThroughJson({ ...state, toolCalls: state.toolCalls.map(serializable) }) as RunState,
   };
-  if (config.suspensionKey !== undefined) suspension.signature = signatureOf(suspension, config.suspensionKey);
-  log.emit({ type: 'suspended', agent: config.agent, turn, pending: batch.pending.map((p) => p.id) });
-  log.emit({ type: 'run_finished', agent: config.agent, stopReason: 'suspended', usage: { ...state.usage } });
-  return { ...toResult(state, config.agent, 'suspended', log.events), suspension };
+  const key = signingKey(config.run, config.agent);
+  if (key !== undefined) suspension.signature = signatureOf(suspension, key);
+  log.emit({ type: 'suspended', agent: config.agent.name, turn, pending: batch.pending.map((p) => p.id) });
+  log.emit({ type: 'run_finished', agent: config.agent.name, stopReason: 'suspended', usage: { ...state.usage } });
+  return { ...toResult(state, config.agent.name, 'suspended', log.events), suspension };
 }
 
 async function askModel(config: RunConfig, messages: Message[], turn: number, signal: AbortSignal, log: EventLog): Promise<ModelResponse> {
   const request = buildRequest(config, messages);
   const answer = await abortable(
-    config.transport.send(request, {
+    config.run.transport.send(request, {
       signal,
-      onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent, turn, event }),
+      onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
     }),
     signal,
   );
   return parseModelResponse(answer);
 }
 
-export function buildRequest(config: RunConfig, messages: Message[]): MessagesRequest {
-  const request: MessagesRequest = { model: config.model, max_tokens: config.maxTokens, messages: [...messages] };
-  if (config.system !== undefined) request.system = config.system;
-  if (config.visibleTools.size > 0) request.tools = [...config.visibleTools.values()].map((tool) => tool.definition());
-  if (config.temperature !== undefined) request.temperature = config.temperature;
-  if (config.thinking !== undefined) request.thinking = { type: 'enabled', budget_tokens: config.thinking.budgetTokens };
+export function buildRequest({ agent }: RunConfig, messages: Message[]): MessagesRequest {
+  const request: MessagesRequest = { model: agent.model, max_tokens: agent.maxTokens, messages: [...messages] };
+  if (agent.system !== undefined) request.system = agent.system;
+  if (agent.visibleTools.size > 0) request.tools = [...agent.visibleTools.values()].map((tool) => tool.definition());
+  if (agent.temperature !== undefined) request.temperature = agent.temperature;
+  if (agent.thinking !== undefined) request.thinking = { type: 'enabled', budget_tokens: agent.thinking.budgetTokens };
   return request;
 }

@@ -5,7 +5,7 @@ import { decideBatch } from '../guard/pipeline.js';
 import type { ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
 import { answered, executeToolCall, type ExecutedToolCall, type ToolCallScope } from './executeToolCall.js';
-import type { RunConfig } from './runConfig.js';
+import { executionMode, type RunConfig } from './runConfig.js';
 import type { RunState } from './runState.js';
 import type { PendingCall } from './suspension.js';
 
@@ -23,14 +23,14 @@ export interface BatchOutcome {
  * concurrently. A call that needs approval is left pending, and the run will stop for it.
  */
 export async function runTools(config: RunConfig, state: RunState, toolUses: ToolUseBlock[], turn: number, signal: AbortSignal, log: EventLog): Promise<BatchOutcome> {
-  const decisions = decideBatch(toolUses, { state: state.guard, rules: config.rules, tools: config.facts, visible: [...config.visibleTools.keys()] });
+  const decisions = decideBatch(toolUses, { state: state.guard, rules: config.agent.rules, tools: config.agent.facts, visible: [...config.agent.visibleTools.keys()] });
   const scope = toolScope(config, state, turn, signal);
   const outcomes = await Promise.all(
     toolUses.map(async (block, i) => {
-      log.emit({ type: 'tool_called', agent: config.agent, turn, id: block.id, name: block.name, input: block.input });
+      log.emit({ type: 'tool_called', agent: config.agent.name, turn, id: block.id, name: block.name, input: block.input });
       const decision = decisions[i];
       const outcome = decision === undefined ? await executeToolCall(block, scope) : answered(blockedCall(block, decision, turn));
-      if ('call' in outcome) log.emit({ type: 'tool_finished', agent: config.agent, turn, call: outcome.call });
+      if ('call' in outcome) log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
       return outcome;
     }),
   );
@@ -43,18 +43,19 @@ export async function runTools(config: RunConfig, state: RunState, toolUses: Too
 
 /** What a call needs from its run; `approved` lifts the approval gate for calls a person approved. */
 export function toolScope(config: RunConfig, state: RunState, turn: number, signal: AbortSignal, approved = false): ToolCallScope {
-  const handoffsLeft = state.handoffs.length < config.maxHandoffs;
+  const { run, agent } = config;
+  const handoffsLeft = state.handoffs.length < run.maxHandoffs;
   return {
-    agent: config.agent,
-    tools: config.visibleTools,
+    agent: agent.name,
+    tools: agent.visibleTools,
     turn,
     signal,
-    now: config.now,
-    mode: config.mode,
-    stub: config.stub,
-    needsApproval: approved ? undefined : config.approvalRequired,
-    handoffs: new Map([...config.handoffs].map(([tool, target]) => [tool, { to: target.name, allowed: handoffsLeft, max: config.maxHandoffs }])),
-    transportFor: (toolUseId) => config.transport.forToolCall?.(toolUseId),
+    now: run.now,
+    mode: executionMode(config),
+    stub: run.stub,
+    needsApproval: approved ? undefined : agent.approvalRequired,
+    handoffs: new Map([...agent.handoffs].map(([tool, target]) => [tool, { to: target.name, allowed: handoffsLeft, max: run.maxHandoffs }])),
+    transportFor: (toolUseId) => run.transport.forToolCall?.(toolUseId),
     reportUsage: (usage) => {
       state.usage.inputTokens += usage.inputTokens;
       state.usage.outputTokens += usage.outputTokens;
@@ -78,8 +79,8 @@ export function finishBatch(config: RunConfig, state: RunState, answered: Execut
     state.guard,
     answered.map(({ call }, i) => ({ id: call.id, name: call.name, allowed: allowed[i] === true, succeeded: call.outcome === 'ok' })),
     turn,
-    config.facts,
-    config.rules,
+    config.agent.facts,
+    config.agent.rules,
   );
 }
 

@@ -1,0 +1,82 @@
+import type { HistoryTool } from '../guard/historyGuardState.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { Agent } from './Agent.js';
+
+/**
+ * The agent graph, walked in one place. Its edges: an agent's handoff targets (they can take
+ * charge of its run) and the agents behind its tools made by `asTool` (they run inside a call).
+ * Every walk here is depth first in declaration order (handoffs, then tools), visits each agent
+ * once, and ends on any graph, a cyclic one included.
+ */
+
+/** Which edges a walk follows: handoffs only (who can be in charge of a run), or sub-agents too (who can run in it). */
+export type AgentEdges = 'handoffs' | 'handoffs and sub-agents';
+
+const subAgents = new WeakMap<AnyTool, Agent>();
+
+/** Records that a tool runs an agent (`agent.asTool` does). */
+export function registerSubAgent(tool: AnyTool, agent: Agent): void {
+  subAgents.set(tool, agent);
+}
+
+/** The agent behind a tool made by `agent.asTool`, if it is one. */
+export function subAgentOf(tool: AnyTool): Agent | undefined {
+  return subAgents.get(tool);
+}
+
+function neighbours(agent: Agent, edges: AgentEdges): Agent[] {
+  const targets = agent.handoffs.map((handoff) => handoff.agent);
+  return edges === 'handoffs' ? targets : [...targets, ...agent.tools.flatMap((tool) => subAgentOf(tool) ?? [])];
+}
+
+/** The agents a run of this one can reach through the edges, itself first, each once. */
+export function agentsReachableFrom(agent: Agent, edges: AgentEdges = 'handoffs and sub-agents'): Agent[] {
+  const seen = new Set<Agent>();
+  const order: Agent[] = [];
+  const stack = [agent];
+  while (stack.length > 0) {
+    const next = stack.pop()!;
+    if (seen.has(next)) continue;
+    seen.add(next);
+    order.push(next);
+    stack.push(...neighbours(next, edges).reverse());
+  }
+  return order;
+}
+
+/**
+ * Every tool a run of this agent can reach (its own, its handoff targets' and its sub-agents', at
+ * any depth, hidden ones included), each once, in walk order: where two agents have tools of one
+ * name, the nearer comes first.
+ */
+export function toolsReachableFrom(agent: Agent): AnyTool[] {
+  return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.tools))];
+}
+
+/** The first chain of handoffs from an agent (itself first) to one that matches, or undefined. */
+export function handoffChain(from: Agent, matches: (agent: Agent) => boolean, seen = new Set<Agent>()): Agent[] | undefined {
+  if (seen.has(from)) return undefined;
+  seen.add(from);
+  if (matches(from)) return [from];
+  for (const handoff of from.handoffs) {
+    const rest = handoffChain(handoff.agent, matches, seen);
+    if (rest !== undefined) return [from, ...rest];
+  }
+  return undefined;
+}
+
+/**
+ * How a history's tool names are attributed: to the tools of every agent the run can reach
+ * (hidden ones, handoff targets' and sub-agents' included). A name is untrusted if any of them
+ * reads untrusted content under it, and terminal if an agent that can be in charge ends on it.
+ */
+export function historyToolsOf(agent: Agent): (name: string) => HistoryTool | undefined {
+  const tools = new Map<string, HistoryTool>();
+  for (const tool of toolsReachableFrom(agent)) {
+    tools.set(tool.name, { untrusted: tool.untrusted || tools.get(tool.name)?.untrusted === true, terminal: false });
+  }
+  for (const other of agentsReachableFrom(agent, 'handoffs')) {
+    for (const rule of other.rules) if (rule.kind === 'terminal') tools.get(rule.tool)!.terminal = true;
+  }
+  return (name) => tools.get(name);
+}
