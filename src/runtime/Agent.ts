@@ -96,7 +96,7 @@ export class Agent {
   readonly rules: readonly Rule[];
   /** Non-fatal findings about the tools (e.g. a missing description), also emitted as process warnings. */
   readonly warnings: readonly ToolDeclarationWarning[];
-  /** The clock tools read through `ctx.now()`. */
+  /** The clock tools read through `ctx.now()` in runs that start (or resume) on this agent. */
   readonly clock: () => Date;
   readonly #options: AgentOptions;
   readonly #tools: ReadonlyMap<string, AnyTool>;

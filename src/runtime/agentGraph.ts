@@ -54,15 +54,19 @@ export function toolsReachableFrom(agent: Agent): AnyTool[] {
 }
 
 /** The first chain of handoffs from an agent (itself first) to one that matches, or undefined. */
-export function handoffChain(from: Agent, matches: (agent: Agent) => boolean, seen = new Set<Agent>()): Agent[] | undefined {
-  if (seen.has(from)) return undefined;
-  seen.add(from);
-  if (matches(from)) return [from];
-  for (const handoff of from.handoffs) {
-    const rest = handoffChain(handoff.agent, matches, seen);
-    if (rest !== undefined) return [from, ...rest];
-  }
-  return undefined;
+export function handoffChain(from: Agent, matches: (agent: Agent) => boolean): Agent[] | undefined {
+  const seen = new Set<Agent>();
+  const search = (agent: Agent): Agent[] | undefined => {
+    if (seen.has(agent)) return undefined;
+    seen.add(agent);
+    if (matches(agent)) return [agent];
+    for (const handoff of agent.handoffs) {
+      const rest = search(handoff.agent);
+      if (rest !== undefined) return [agent, ...rest];
+    }
+    return undefined;
+  };
+  return search(from);
 }
 
 /**

@@ -21,7 +21,10 @@ export interface AgentOptions {
   /** The system prompt. */
   system?: string;
   tools?: AnyTool[];
-  /** Where responses come from: `AnthropicTransport`, `ScriptedTransport`, a replay. */
+  /**
+   * Where responses come from: `AnthropicTransport`, `ScriptedTransport`, a replay. A run's
+   * setting: used by runs that start (or resume) on this agent, not when a handoff reaches it.
+   */
   transport: Transport;
   /** Model calls allowed in one run. Default 10. */
   maxTurns?: number;
@@ -30,17 +33,23 @@ export interface AgentOptions {
   temperature?: number;
   /** Extended thinking, with its token budget. */
   thinking?: { budgetTokens: number };
-  /** The clock tools read through `ctx.now()`. Default: the system clock. */
+  /**
+   * The clock tools read through `ctx.now()`. Default: the system clock. A run's setting: read in
+   * runs that start (or resume) on this agent, not when a handoff reaches it.
+   */
   clock?: () => Date;
   /** Tool contracts: `rules.require(...)`, `rules.terminal(...)`, `rules.limit(...)`. */
   rules?: Rule[];
   /** Grants the policies of policy-gated tools; without one, such tools are hidden. */
   authorizer?: Authorizer;
-  /** `shadow`: privileged tools are planned for review instead of run. Default `live`. */
+  /**
+   * `shadow`: privileged tools are planned for review instead of run. Default `live`. Shadow if
+   * the run is (it started on a shadow agent) or this agent is: after a handoff too.
+   */
   mode?: ExecutionMode;
   /** Agents the model may hand the conversation to, each through a `handoff_to_{name}` tool. */
   handoffs?: { name: string; agent: Agent; description: string }[];
-  /** Transfers allowed in one run. Default 3. */
+  /** Transfers allowed in one run that starts on this agent. Default 3. */
   maxHandoffs?: number;
   /** Calls for which this returns true stop the run until a person approves or denies them. */
   approvalRequired?: (tool: AnyTool, input: unknown) => boolean;

@@ -63,6 +63,6 @@ export function executionMode(config: RunConfig): ExecutionMode {
 }
 
 /** The key suspensions are signed (and checked) with: the agent in charge's, else the run's. */
-export function signingKey(run: Pick<RunSettings, 'suspensionKey'>, agent: Pick<AgentSettings, 'suspensionKey'>): string | Uint8Array | undefined {
+export function signingKey(run: RunSettings, agent: AgentSettings): string | Uint8Array | undefined {
   return agent.suspensionKey ?? run.suspensionKey;
 }

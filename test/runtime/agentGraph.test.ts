@@ -39,14 +39,16 @@ function build(spec: GraphSpec, shared: AnyTool): Agent[] {
     );
   });
   for (const [from, to] of spec.back) {
-    (agents[from]!.handoffs as HandoffTarget[]).push({ name: `a${to}`, agent: agents[to]!, description: 'Back.', toolName: `back_to_a${to}` });
+    const back: HandoffTarget = { name: `a${to}`, agent: agents[to]!, description: 'Back.', toolName: `back_a${to}` };
+    (agents[from]!.handoffs as HandoffTarget[]).push(back);
   }
   return agents;
 }
 
 /** The oracle: adjacency from the spec, walked depth first, handoffs before sub-agents, in order. */
 function expectedWalk(spec: GraphSpec, from: number, subAgents: boolean): number[] {
-  const next = (j: number) => [...spec.handoffs[j]!, ...spec.back.filter(([f]) => f === j).map(([, t]) => t), ...(subAgents ? spec.subs[j]! : [])];
+  const backFrom = (j: number) => spec.back.filter(([f]) => f === j).map(([, t]) => t);
+  const next = (j: number) => [...spec.handoffs[j]!, ...backFrom(j), ...(subAgents ? spec.subs[j]! : [])];
   const order: number[] = [];
   const visit = (j: number) => {
     if (order.includes(j)) return;
@@ -89,7 +91,8 @@ describe('the agent graph', () => {
   it('lists the nearer of two tools with one name first', () => {
     const deep = new Agent({ name: 'deep', model, transport: new ScriptedTransport([]), tools: [toolNamed('lookup')] });
     const near = toolNamed('lookup');
-    const top = new Agent({ name: 'top', model, transport: new ScriptedTransport([]), tools: [near, deep.asTool('ask_deep', 'Asks.')] });
+    const tools = [near, deep.asTool('ask_deep', 'Asks.')];
+    const top = new Agent({ name: 'top', model, transport: new ScriptedTransport([]), tools });
     expect(toolsReachableFrom(top).find((tool) => tool.name === 'lookup')).toBe(near);
   });
 });

@@ -65,7 +65,7 @@ function build(chain: Chain, readings: Reading[], phase: { resumed: boolean }): 
 }
 
 describe('run settings over handoff chains', () => {
-  it('every tool reads the run\'s clock; a privileged tool runs only when neither the run nor its agent is in shadow', async () => {
+  it('each tool reads the run\'s clock; a privileged tool runs unless the run or its agent is in shadow', async () => {
     await fc.assert(
       fc.asyncProperty(chains, async (chain) => {
         const readings: Reading[] = [];
@@ -74,7 +74,8 @@ describe('run settings over handoff chains', () => {
         let result = await entry.run('go');
         while (result.stopReason === 'suspended') {
           phase.resumed = true;
-          result = await entry.resume(result.suspension!, { approve: true, ...(chain.resumeClock ? { clock: () => new Date(RESUME_CLOCK) } : {}) });
+          const clock = chain.resumeClock ? { clock: () => new Date(RESUME_CLOCK) } : {};
+          result = await entry.resume(result.suspension!, { approve: true, ...clock });
         }
         expect(result.stopReason).toBe('end_turn');
         for (const reading of readings) {
