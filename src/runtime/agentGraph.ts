@@ -20,7 +20,7 @@ export function registerSubAgent(tool: AnyTool, agent: Agent): void {
 }
 
 /** The agent behind a tool made by `agent.asTool`, if it is one. */
-export function subAgentOf(tool: AnyTool): Agent | undefined {
+function subAgentOf(tool: AnyTool): Agent | undefined {
   return subAgents.get(tool);
 }
 
