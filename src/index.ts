@@ -25,8 +25,8 @@ export type { Handoff } from './runtime/handoff.js';
 export type { RunState } from './runtime/runState.js';
 
 // Assertions without a test framework (vitest users: import 'legate/vitest').
-export { assertThat, RunAssertions } from './assert/assertThat.js';
-export { SEQUENCE_MODES, type SequenceMode } from './assert/checks.js';
+export { assertThat, type RunAssertions } from './assert/assertThat.js';
+export { SEQUENCE_MODES, type SequenceMode } from './assert/toolSequence.js';
 export type { LegateMatchers, RunSubject } from './assert/matchers.js';
 
 // Stores for suspended runs.
