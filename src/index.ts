@@ -1,5 +1,9 @@
 // legate: the public API. Anything not exported here may change without notice.
 
+// The base of every error legate throws: a stable `code`, and `abortsRun`.
+export { LegateError } from './errors/LegateError.js';
+export { UsageError, type UsageErrorCode } from './errors/UsageError.js';
+
 // Tools: declaring them, binding the model's input, shaping their output.
 export * from './tools/index.js';
 
