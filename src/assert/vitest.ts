@@ -7,7 +7,7 @@ import type { CheckOutcome, CheckedRun } from './checkOutcome.js';
 import { matchers, type LegateMatchers, type RunSubject } from './matchers.js';
 import { viewOf } from './runView.js';
 
-export type { LegateMatchers, RunSubject } from './matchers.js';
+export type { LegateMatchers } from './matchers.js';
 export { replayTrajectory, type ReplayTrajectoryOptions } from './replayTrajectory.js';
 
 declare module 'vitest' {
