@@ -8,7 +8,7 @@ export const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.co
 /** A config that is missing or malformed: said plainly, with what to write. */
 export class ConfigError extends LegateError {
   constructor(
-    /** `config_not_found`: no config file where one was looked for; `invalid_config`: it does not export what legate needs. */
+    /** `config_not_found`: no config file where one was looked for; `invalid_config`: it lacks what legate needs. */
     readonly code: 'config_not_found' | 'invalid_config',
     message: string,
   ) {

@@ -1,9 +1,10 @@
+import { UsageError } from '../errors/UsageError.js';
 import { quoteValue } from '../json/describeValue.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
 import type { CallView } from './runView.js';
-import { SEQUENCE_MODE_WORDS, sequenceMatches, type SequenceMode } from './toolSequence.js';
+import { SEQUENCE_MODE_WORDS, SEQUENCE_MODES, sequenceMatches, type SequenceMode } from './toolSequence.js';
 
 /** What a matcher can be given: a live result or a loaded trajectory. */
 export type RunSubject = AgentResult | Trajectory;
@@ -102,13 +103,20 @@ export const matchers = {
    */
   toHaveToolSequence({ view }: CheckedRun, expected: readonly string[], options: { mode?: SequenceMode } = {}): CheckOutcome {
     const mode = options.mode ?? 'exact';
+    if (!SEQUENCE_MODES.includes(mode)) {
+      const modes = SEQUENCE_MODES.join(', ');
+      throw new UsageError('invalid_sequence_mode', `the sequence mode must be one of ${modes}, but it was ${quoteValue(mode)}.`);
+    }
     const actual = names(view.calls);
     const called = `but it called [${actual.join(', ')}]`;
     const what = `have called ${SEQUENCE_MODE_WORDS[mode]} [${expected.join(', ')}]`;
     return outcome(view, sequenceMatches(actual, expected, mode), what, called, called, { expected: [...expected], actual });
   },
 
-  /** Shadow mode planned an effect of this tool (with this input, as the model sent it; compared as in `toHaveCalledTool`). */
+  /**
+   * Shadow mode planned an effect of this tool (with this input, as the model sent it; compared as
+   * in `toHaveCalledTool`).
+   */
   toHavePlannedEffect({ view, equals }: CheckedRun, tool: string, input?: unknown): CheckOutcome {
     const planned = view.calls.filter((call) => call.outcome === 'planned' && call.name === tool);
     const pass = planned.some((call) => input === undefined || equals(call.input, input));
@@ -166,13 +174,19 @@ export const matchers = {
 
 type Table = typeof matchers;
 /** The arguments a matcher takes after the run (with their names, for the editor's hints). */
-type ArgumentsOf<K extends keyof Table> = Table[K] extends (run: CheckedRun, ...args: infer A) => CheckOutcome ? A : never;
+type ArgumentsOf<K extends keyof Table> = Table[K] extends (run: CheckedRun, ...args: infer A) => CheckOutcome
+  ? A
+  : never;
 
 /** legate's matchers, typed for `expect(result)`; `R` is what each returns (vitest's assertion). */
 export type LegateMatchers<R = unknown> = { [K in keyof Table]: (...args: ArgumentsOf<K>) => R };
 
 /** A matcher's name in `assertThat`: without its `toBe` or `toHave` (`toBeTainted` is `tainted`). */
-export type ShortName<K> = K extends `toBe${infer Rest}` ? Uncapitalize<Rest> : K extends `toHave${infer Rest}` ? Uncapitalize<Rest> : never;
+export type ShortName<K> = K extends `toBe${infer Rest}`
+  ? Uncapitalize<Rest>
+  : K extends `toHave${infer Rest}`
+    ? Uncapitalize<Rest>
+    : never;
 
 /** The same checks, each under its short name; `R` is what each returns (the chain of `assertThat`). */
 export type ShortMatchers<R> = { [K in keyof Table as ShortName<K>]: (...args: ArgumentsOf<K>) => R };

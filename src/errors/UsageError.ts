@@ -10,6 +10,8 @@ export type UsageErrorCode =
   | 'invalid_guard_state'
   /** A matcher or `assertThat` was given something other than an `AgentResult` or a `Trajectory`. */
   | 'not_a_run'
+  /** `toHaveToolSequence` (or `toolSequence`) was given a `mode` that is not one of `SEQUENCE_MODES`. */
+  | 'invalid_sequence_mode'
   /** A declared pattern (a redaction, a secret) is neither a RegExp nor a string. */
   | 'invalid_pattern'
   /** A redaction's `path` names no key. */

@@ -23,7 +23,7 @@ type CodeOf<K extends Concrete> = InstanceType<Exported[K]>['code'];
  */
 const CODES = {
   LegateError: [],
-  UsageError: ['invalid_run_input', 'invalid_history', 'invalid_guard_state', 'not_a_run', 'invalid_pattern', 'invalid_redaction_path', 'invalid_recording_mode', 'missing_input', 'nothing_to_record', 'invalid_script'],
+  UsageError: ['invalid_run_input', 'invalid_history', 'invalid_guard_state', 'not_a_run', 'invalid_sequence_mode', 'invalid_pattern', 'invalid_redaction_path', 'invalid_recording_mode', 'missing_input', 'nothing_to_record', 'invalid_script'],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed'],
   ScriptExhaustedError: ['script_exhausted'],

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import '../../src/assert/vitest.js';
-import { Agent, ScriptedTransport, UsageError, assertThat, resolveMode, runTrajectory, type UsageErrorCode } from '../../src/index.js';
+import { Agent, ScriptedTransport, UsageError, assertThat, loadTrajectory, resolveMode, runTrajectory, type UsageErrorCode } from '../../src/index.js';
 import { createRedactor } from '../../src/trajectory/redaction.js';
 import { useTempDir } from '../support/tempDir.js';
 
@@ -34,6 +34,12 @@ describe('a refusal of what legate was called with is a UsageError with a code',
   it('the assertions refuse a subject that is not a run', async () => {
     expect(await refusal('not_a_run', () => assertThat({ text: 'hi' } as never))).toContain('legate assertions take an AgentResult');
     await refusal('not_a_run', () => expect(42).toBeTainted());
+    const run = loadTrajectory('trajectories/zero-trust.yaml');
+    const subset = { mode: 'subset' } as never;
+    expect(await refusal('invalid_sequence_mode', () => expect(run).toHaveToolSequence(['fetch_page'], subset))).toBe(
+      `the sequence mode must be one of exact, inOrder, anyOrder, atLeast, atMost, but it was "subset".`,
+    );
+    await refusal('invalid_sequence_mode', () => assertThat(run).not.toolSequence(['fetch_page'], subset));
   });
 
   it('LEGATE_MODE, redactions and the scripted model refuse what they cannot use', async () => {
