@@ -1,5 +1,7 @@
-import { decideBatch, initialGuardState, rules, type GuardState, type ToolFacts } from '../src/index.js';
-import { compileRules } from '../src/guard/guardContext.js';
+import { rules, type GuardState } from '../src/index.js';
+import { decideBatch } from '../src/guard/pipeline.js';
+import { initialGuardState } from '../src/guard/guardState.js';
+import { compileRules, type ToolFacts } from '../src/guard/guardContext.js';
 import { applyOutcomes } from '../src/guard/applyOutcomes.js';
 import { measure } from './harness.js';
 import { placeOrder, validOrder } from './placeOrder.js';

@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { Agent, AnthropicTransport, ScriptedTransport, defineTool, loadTrajectory, reply, runTrajectory, toModelResponse, type ModelResponse, type Transport } from '../src/index.js';
+import { Agent, AnthropicTransport, ScriptedTransport, defineTool, loadTrajectory, reply, runTrajectory, type ModelResponse, type Transport } from '../src/index.js';
+import { toModelResponse } from '../src/trajectory/conversation.js';
 
 const FILES = 1000;
 const TURNS = 10;

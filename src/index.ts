@@ -1,11 +1,15 @@
 // legate: the public API. Anything not exported here may change without notice.
 
+// The base of every error legate throws: a stable `code`, and `abortsRun`.
+export { LegateError } from './errors/LegateError.js';
+export { UsageError, type UsageErrorCode } from './errors/UsageError.js';
+
 // Tools: declaring them, binding the model's input, shaping their output.
 export * from './tools/index.js';
 
 // The Messages API shapes legate speaks.
 export type * from './messages/types.js';
-export { parseModelResponse, ModelResponseError } from './messages/parseModelResponse.js';
+export { ModelResponseError } from './messages/parseModelResponse.js';
 
 // Transports: where responses come from.
 export { TransportError, type Transport, type SendOptions, type StreamEvent } from './transport/transport.js';
@@ -27,8 +31,8 @@ export type { Handoff } from './runtime/handoff.js';
 export type { RunState } from './runtime/runState.js';
 
 // Assertions without a test framework (vitest users: import 'legate/vitest').
-export { assertThat, RunAssertions } from './assert/assertThat.js';
-export { SEQUENCE_MODES, type SequenceMode } from './assert/checks.js';
+export { assertThat, type RunAssertions } from './assert/assertThat.js';
+export { SEQUENCE_MODES, type SequenceMode } from './assert/toolSequence.js';
 export type { LegateMatchers, RunSubject } from './assert/matchers.js';
 
 // Stores for suspended runs.
@@ -45,10 +49,9 @@ export type { CompensationReport } from './runtime/compensate.js';
 export { rules, type Rule } from './guard/rules.js';
 export { policies, type Authorizer } from './guard/authorization.js';
 export { RuleConfigurationError } from './guard/checkRules.js';
-export { GUARD_ORDER, decideBatch } from './guard/pipeline.js';
-export { initialGuardState, type GuardState } from './guard/guardState.js';
+export type { GuardState } from './guard/guardState.js';
 export { UNATTRIBUTED_SOURCE } from './guard/historyGuardState.js';
-export type { GuardRule, Block, ToolFacts } from './guard/guardContext.js';
+export type { GuardRule } from './guard/guardContext.js';
 export type { ExecutionMode } from './guard/shadow.js';
 export type { AgentEvent, AgentEventListener } from './runtime/events.js';
 export type { ToolStub } from './runtime/executeToolCall.js';
@@ -61,9 +64,8 @@ export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem 
 export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
 export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchRequest.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
-export { createRedactor, DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
+export { DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
 export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding, type SecretMatch, type SecretKind, type SecretEncoding } from './trajectory/secretScan.js';
-export { conversationBefore, toModelResponse } from './trajectory/conversation.js';
 
 // Recording: running an agent against a trajectory file, in a mode.
 export { runTrajectory, type AgentFactory, type TrajectoryRun, type TrajectoryRunOptions } from './recording/runTrajectory.js';

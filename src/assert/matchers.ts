@@ -1,58 +1,197 @@
+import { UsageError } from '../errors/UsageError.js';
+import { quoteValue } from '../json/describeValue.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { checks, type CheckOutcome, type Equals, type SequenceMode } from './checks.js';
-import { viewOf } from './runView.js';
+import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
+import type { CallView } from './runView.js';
+import { SEQUENCE_MODE_WORDS, SEQUENCE_MODES, sequenceMatches, type SequenceMode } from './toolSequence.js';
 
 /** What a matcher can be given: a live result or a loaded trajectory. */
 export type RunSubject = AgentResult | Trajectory;
 
-/** The matchers legate adds, written once and used by both the vitest and the framework-free API. */
-export const matcherChecks = {
-  toBeTainted: (subject: RunSubject, _equals: Equals, options?: { source?: string }) => checks.tainted(viewOf(subject), options),
-  toHaveBlocked: (subject: RunSubject, _equals: Equals, tool?: string, options?: { rule?: string; source?: string }) => checks.blocked(viewOf(subject), tool, options),
-  toBeTerminal: (subject: RunSubject) => checks.terminal(viewOf(subject)),
-  toHaveStopped: (subject: RunSubject, _equals: Equals, reason: string) => checks.stopped(viewOf(subject), reason),
-  toHaveHandedOffTo: (subject: RunSubject, _equals: Equals, agents: string | readonly string[]) => checks.handedOffTo(viewOf(subject), agents),
-  toHaveCalledTool: (subject: RunSubject, equals: Equals, name: string, input?: unknown) => checks.calledTool(viewOf(subject), name, input, equals),
-  toHaveCalledToolTimes: (subject: RunSubject, _equals: Equals, name: string, times: number) => checks.calledToolTimes(viewOf(subject), name, times),
-  toHaveToolSequence: (subject: RunSubject, _equals: Equals, names: readonly string[], options?: { mode?: SequenceMode }) =>
-    checks.toolSequence(viewOf(subject), names, options?.mode ?? 'exact'),
-  toHavePlannedEffect: (subject: RunSubject, equals: Equals, tool: string, input?: unknown) => checks.plannedEffect(viewOf(subject), tool, input, equals),
-  toBeSuspended: (subject: RunSubject) => checks.suspended(viewOf(subject)),
-  toHaveInvalidArgument: (subject: RunSubject, _equals: Equals, tool: string, options?: { argument?: string; code?: string }) => checks.invalidArgument(viewOf(subject), tool, options),
-  toHaveNoToolFailures: (subject: RunSubject) => checks.noToolFailures(viewOf(subject)),
-  toBeComplete: (subject: RunSubject) => checks.complete(viewOf(subject)),
-  toHaveUsageBelow: (subject: RunSubject, _equals: Equals, limits: { inputTokens?: number; outputTokens?: number }) => checks.usageBelow(viewOf(subject), limits),
-} satisfies Record<string, (subject: RunSubject, equals: Equals, ...args: never[]) => CheckOutcome>;
+const names = (calls: CallView[]) => calls.map((call) => call.name);
+const quote = (name: string) => `'${name}'`;
+const times = (n: number) => `${n} time${n === 1 ? '' : 's'}`;
 
-/** legate's matchers, typed for `expect(result)`; `R` is what each returns (vitest's assertion). */
-export interface LegateMatchers<R = unknown> {
+/**
+ * legate's matchers, written once: the name of each (`toBe...` or `toHave...`), its check, and its
+ * description (the doc comment). The vitest matchers (`legate/vitest`), their types and the
+ * methods of `assertThat` (the name without `toBe`/`toHave`: `toBeTainted` is `tainted`) all
+ * derive from this table, so a matcher is added by adding an entry here.
+ */
+export const matchers = {
   /** The run read untrusted content (optionally from this tool). */
-  toBeTainted(options?: { source?: string }): R;
+  toBeTainted({ view }: CheckedRun, options: { source?: string } = {}): CheckOutcome {
+    const pass = view.tainted && (options.source === undefined || view.taintSource === options.source);
+    const what = options.source === undefined ? 'be tainted' : `be tainted by ${quote(options.source)}`;
+    const taintedBy = `but it was tainted by ${quote(view.taintSource ?? '?')}`;
+    return outcome(view, pass, what, view.tainted ? taintedBy : 'but no untrusted tool succeeded', taintedBy);
+  },
+
   /** A guard (or a person) refused a call (optionally of this tool, by this rule, from this taint source). */
-  toHaveBlocked(tool?: string, options?: { rule?: string; source?: string }): R;
+  toHaveBlocked({ view }: CheckedRun, tool?: string, options: { rule?: string; source?: string } = {}): CheckOutcome {
+    const matches = view.calls.filter(
+      (call) =>
+        call.outcome === 'blocked' &&
+        (tool === undefined || call.name === tool) &&
+        (options.rule === undefined || call.rule === options.rule) &&
+        (options.source === undefined || call.source === options.source),
+    );
+    const detail = [
+      options.rule === undefined ? '' : ` by rule ${quote(options.rule)}`,
+      options.source === undefined ? '' : ` with source ${quote(options.source)}`,
+    ].join('');
+    const what = `have blocked ${tool === undefined ? 'a call' : quote(tool)}${detail}`;
+    const blocked = matches.map((c) => `${quote(c.name)} (${c.rule ?? '?'})`).join(', ');
+    return outcome(view, matches.length > 0, what, 'but it did not', `but it blocked ${blocked}`);
+  },
+
   /** The run ended through its terminal tool. */
-  toBeTerminal(): R;
+  toBeTerminal({ view }: CheckedRun): CheckOutcome {
+    const but = `but it stopped with ${view.stopReason}`;
+    return outcome(view, view.stopReason === 'terminal', 'have ended through its terminal tool', but, 'but it did');
+  },
+
   /** The run stopped for this reason (`end_turn`, `max_tokens`, `refusal`, `terminal`, `suspended`, ...). */
-  toHaveStopped(reason: string): R;
+  toHaveStopped({ view }: CheckedRun, reason: string): CheckOutcome {
+    return outcome(view, view.stopReason === reason, `have stopped with ${reason}`, `but it stopped with ${view.stopReason}`, 'but it did', {
+      expected: reason,
+      actual: view.stopReason,
+    });
+  },
+
   /** The conversation ended with this agent after a handoff, or went along exactly this chain. */
-  toHaveHandedOffTo(agents: string | readonly string[]): R;
-  /** The model called this tool (with an input equal to this one; asymmetric matchers work). */
-  toHaveCalledTool(name: string, input?: unknown): R;
-  toHaveCalledToolTimes(name: string, times: number): R;
+  toHaveHandedOffTo({ view }: CheckedRun, agents: string | readonly string[]): CheckOutcome {
+    if (typeof agents !== 'string') {
+      const pass = view.handoffs.length === agents.length && agents.every((agent, i) => view.handoffs[i] === agent);
+      const but = `but it handed off along ${view.handoffs.join(' → ') || '(no handoff)'}`;
+      return outcome(view, pass, `have handed off along ${agents.join(' → ')}`, but, 'but it did', {
+        expected: [...agents],
+        actual: view.handoffs,
+      });
+    }
+    const last = view.handoffs[view.handoffs.length - 1];
+    const but = last === undefined ? 'but it made no handoff' : `but it ended with ${quote(last)}`;
+    return outcome(view, last === agents, `have handed off to ${quote(agents)}`, but, 'but it did');
+  },
+
+  /**
+   * The model called this tool (with an input equal to this one: under vitest, asymmetric matchers
+   * and the equality testers added with `expect.addEqualityTesters` work).
+   */
+  toHaveCalledTool({ view, equals }: CheckedRun, name: string, input?: unknown): CheckOutcome {
+    const calls = view.calls.filter((call) => call.name === name);
+    const pass = calls.some((call) => input === undefined || equals(call.input, input));
+    const what = input === undefined ? `have called ${quote(name)}` : `have called ${quote(name)} with ${quoteValue(input)}`;
+    const but =
+      calls.length === 0 ? 'but it never called it' : `but it called it with ${calls.map((c) => quoteValue(c.input)).join(', ')}`;
+    const diff = input === undefined || calls.length === 0 ? undefined : { expected: input, actual: calls[0]!.input };
+    return outcome(view, pass, what, but, `but it called it ${times(calls.length)}`, diff);
+  },
+
+  /** The model called this tool exactly this many times. */
+  toHaveCalledToolTimes({ view }: CheckedRun, name: string, expected: number): CheckOutcome {
+    const count = view.calls.filter((call) => call.name === name).length;
+    const what = `have called ${quote(name)} ${times(expected)}`;
+    return outcome(view, count === expected, what, `but it called it ${times(count)}`, 'but it did', { expected, actual: count });
+  },
+
   /**
    * The tools the model called, in order: `exact` (default), `inOrder` (these in this order, others
    * allowed between), `anyOrder` (exactly these, any order), `atLeast` (these and maybe more),
    * `atMost` (only tools from these).
    */
-  toHaveToolSequence(names: readonly string[], options?: { mode?: SequenceMode }): R;
-  /** Shadow mode planned an effect of this tool (with this input, as the model sent it). */
-  toHavePlannedEffect(tool: string, input?: unknown): R;
-  toBeSuspended(): R;
+  toHaveToolSequence({ view }: CheckedRun, expected: readonly string[], options: { mode?: SequenceMode } = {}): CheckOutcome {
+    const mode = options.mode ?? 'exact';
+    if (!SEQUENCE_MODES.includes(mode)) {
+      const modes = SEQUENCE_MODES.join(', ');
+      throw new UsageError('invalid_sequence_mode', `the sequence mode must be one of ${modes}, but it was ${quoteValue(mode)}.`);
+    }
+    const actual = names(view.calls);
+    const called = `but it called [${actual.join(', ')}]`;
+    const what = `have called ${SEQUENCE_MODE_WORDS[mode]} [${expected.join(', ')}]`;
+    return outcome(view, sequenceMatches(actual, expected, mode), what, called, called, { expected: [...expected], actual });
+  },
+
+  /**
+   * Shadow mode planned an effect of this tool (with this input, as the model sent it; compared as
+   * in `toHaveCalledTool`).
+   */
+  toHavePlannedEffect({ view, equals }: CheckedRun, tool: string, input?: unknown): CheckOutcome {
+    const planned = view.calls.filter((call) => call.outcome === 'planned' && call.name === tool);
+    const pass = planned.some((call) => input === undefined || equals(call.input, input));
+    const what = `have planned an effect of ${quote(tool)}${input === undefined ? '' : ` with ${quoteValue(input)}`}`;
+    return outcome(view, pass, what, planned.length === 0 ? 'but it planned none' : 'but its input differed', 'but it did');
+  },
+
+  /** The run is suspended, waiting for a person to approve a call. */
+  toBeSuspended({ view }: CheckedRun): CheckOutcome {
+    const pending = view.calls.filter((call) => call.outcome === 'suspended').map((c) => quote(c.name));
+    const but = `but it stopped with ${view.stopReason}`;
+    return outcome(view, view.stopReason === 'suspended', 'be suspended for approval', but, `but it waits for approval of ${pending.join(', ')}`);
+  },
+
   /** The binder refused a call of this tool (optionally for this argument, with this code). */
-  toHaveInvalidArgument(tool: string, options?: { argument?: string; code?: string }): R;
-  toHaveNoToolFailures(): R;
+  toHaveInvalidArgument({ view }: CheckedRun, tool: string, options: { argument?: string; code?: string } = {}): CheckOutcome {
+    const matches = view.calls.filter(
+      (call) =>
+        call.outcome === 'invalid' &&
+        call.name === tool &&
+        (options.argument === undefined || call.argument === options.argument) &&
+        (options.code === undefined || call.code === options.code),
+    );
+    const detail = [
+      options.argument === undefined ? '' : ` argument ${quote(options.argument)}`,
+      options.code === undefined ? '' : ` (${options.code})`,
+    ].join('');
+    const what = `have refused an invalid${detail} for ${quote(tool)}`;
+    return outcome(view, matches.length > 0, what, 'but the binder refused no such call', 'but it did');
+  },
+
+  /** No tool threw. */
+  toHaveNoToolFailures({ view }: CheckedRun): CheckOutcome {
+    const failed = view.calls.filter((call) => call.outcome === 'error');
+    const but = `but ${failed.map((c) => quote(c.name)).join(', ')} failed`;
+    return outcome(view, failed.length === 0, 'have no tool failures', but, 'but no tool failed');
+  },
+
   /** Ended normally: not cut off by max_tokens, refused, suspended or out of turns. */
-  toBeComplete(): R;
-  toHaveUsageBelow(limits: { inputTokens?: number; outputTokens?: number }): R;
+  toBeComplete({ view }: CheckedRun): CheckOutcome {
+    const complete = ['end_turn', 'stop_sequence', 'terminal'].includes(view.stopReason);
+    const what = 'be complete (not cut off, refused, suspended or out of turns)';
+    return outcome(view, complete, what, `but it stopped with ${view.stopReason}`, `but it ended normally with ${view.stopReason}`);
+  },
+
+  /** The run's token usage stayed below these limits. */
+  toHaveUsageBelow({ view }: CheckedRun, limits: { inputTokens?: number; outputTokens?: number }): CheckOutcome {
+    const keys = (['inputTokens', 'outputTokens'] as const).filter((key) => limits[key] !== undefined);
+    const over = keys.filter((key) => view.usage[key] >= limits[key]!);
+    const wanted = keys.map((key) => `${key} below ${limits[key]}`);
+    const used = `but it used ${view.usage.inputTokens} inputTokens and ${view.usage.outputTokens} outputTokens`;
+    return outcome(view, over.length === 0, `have used ${wanted.join(' and ')}`, `but it used ${over.map((key) => `${view.usage[key]} ${key}`).join(' and ')}`, used);
+  },
+} satisfies Record<`toBe${string}` | `toHave${string}`, (run: CheckedRun, ...args: never[]) => CheckOutcome>;
+
+type Table = typeof matchers;
+/** The arguments a matcher takes after the run (with their names, for the editor's hints). */
+type ArgumentsOf<K extends keyof Table> = Table[K] extends (run: CheckedRun, ...args: infer A) => CheckOutcome
+  ? A
+  : never;
+
+/** legate's matchers, typed for `expect(result)`; `R` is what each returns (vitest's assertion). */
+export type LegateMatchers<R = unknown> = { [K in keyof Table]: (...args: ArgumentsOf<K>) => R };
+
+/** A matcher's name in `assertThat`: without its `toBe` or `toHave` (`toBeTainted` is `tainted`). */
+export type ShortName<K> = K extends `toBe${infer Rest}`
+  ? Uncapitalize<Rest>
+  : K extends `toHave${infer Rest}`
+    ? Uncapitalize<Rest>
+    : never;
+
+/** The same checks, each under its short name; `R` is what each returns (the chain of `assertThat`). */
+export type ShortMatchers<R> = { [K in keyof Table as ShortName<K>]: (...args: ArgumentsOf<K>) => R };
+
+export function shortName<K extends keyof Table>(name: K): ShortName<K> {
+  const rest = name.replace(/^to(Be|Have)/, '');
+  return (rest.charAt(0).toLowerCase() + rest.slice(1)) as ShortName<K>;
 }

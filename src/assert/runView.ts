@@ -1,5 +1,6 @@
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
+import { UsageError } from '../errors/UsageError.js';
 
 /** One tool call as assertions see it, the same whether it comes from a live run or a file. */
 export interface CallView {
@@ -30,7 +31,7 @@ export interface RunView {
 export function viewOf(subject: AgentResult | Trajectory): RunView {
   if (isTrajectory(subject)) return viewOfTrajectory(subject);
   if (isAgentResult(subject)) return viewOfResult(subject);
-  throw new TypeError(`legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory), but got ${subject === null ? 'null' : typeof subject}.`);
+  throw new UsageError('not_a_run', `legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory), but got ${subject === null ? 'null' : typeof subject}.`);
 }
 
 function isTrajectory(value: unknown): value is Trajectory {

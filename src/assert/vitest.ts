@@ -3,8 +3,9 @@
  * matchers to `expect`, typed, so `expect(result).toBeTainted()` reads like the rest of a suite.
  */
 import { expect } from 'vitest';
-import type { CheckOutcome } from './checks.js';
-import { matcherChecks, type LegateMatchers, type RunSubject } from './matchers.js';
+import type { CheckOutcome, CheckedRun } from './checkOutcome.js';
+import { matchers, type LegateMatchers, type RunSubject } from './matchers.js';
+import { viewOf } from './runView.js';
 
 export type { LegateMatchers } from './matchers.js';
 export { replayTrajectory, type ReplayTrajectoryOptions } from './replayTrajectory.js';
@@ -14,7 +15,8 @@ declare module 'vitest' {
   interface Matchers<T = any> extends LegateMatchers<T> {}
 }
 
-type MatcherContext = { isNot: boolean; equals(a: unknown, b: unknown): boolean };
+/** The part of vitest's matcher context a check needs. */
+type MatcherContext = Pick<ReturnType<typeof expect.getState>, 'isNot' | 'equals' | 'customTesters'>;
 
 function toVitest(outcome: CheckOutcome, context: MatcherContext) {
   return {
@@ -24,12 +26,16 @@ function toVitest(outcome: CheckOutcome, context: MatcherContext) {
   };
 }
 
+type AnyCheck = (run: CheckedRun, ...args: unknown[]) => CheckOutcome;
+
 expect.extend(
   Object.fromEntries(
-    Object.entries(matcherChecks).map(([name, check]) => [
+    Object.entries(matchers as Record<string, AnyCheck>).map(([name, check]) => [
       name,
       function (this: MatcherContext, received: RunSubject, ...args: unknown[]) {
-        return toVitest((check as (s: RunSubject, e: MatcherContext['equals'], ...a: unknown[]) => CheckOutcome)(received, (a, b) => this.equals(a, b), ...args), this);
+        // Arguments are compared as `toEqual` compares them: with the testers added by `expect.addEqualityTesters`.
+        const equals = (actual: unknown, expected: unknown) => this.equals(actual, expected, this.customTesters);
+        return toVitest(check({ view: viewOf(received), equals }, ...args), this);
       },
     ]),
   ),

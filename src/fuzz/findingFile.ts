@@ -1,12 +1,12 @@
 import { createHash } from 'node:crypto';
 import { accessSync, constants, statSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { LegateError } from '../errors/LegateError.js';
 
 export type FindingOutputErrorCode = 'empty_folder' | 'not_a_folder' | 'not_writable' | 'outside_folder';
 
 /** The folder a fuzzer writes its findings to cannot take them; said before any fuzzing. */
-export class FindingOutputError extends Error {
-  override name = 'FindingOutputError';
+export class FindingOutputError extends LegateError {
   constructor(
     readonly code: FindingOutputErrorCode,
     /** The folder (or file) at fault, as given. */

@@ -1,8 +1,8 @@
 // legate/fuzz: fast-check arbitraries from tool schemas, and the fuzzers built on them.
 export { validInput } from './arbitraries/validInput.js';
 export { malformedInput, type MalformedCase, type Malformation } from './arbitraries/malformedInput.js';
-export { fuzzTool, withDefaults, type FuzzToolOptions } from './fuzzTool.js';
+export { fuzzTool, type FuzzToolOptions } from './fuzzTool.js';
 export type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 export { fuzzInjection, type FuzzInjectionOptions } from './fuzzInjection.js';
 export { FindingOutputError, type FindingOutputErrorCode } from './findingFile.js';
-export { INJECTION_TEMPLATES, payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';
+export { INJECTION_TEMPLATES, type InjectionTarget, type PayloadTemplate } from './payloads.js';

@@ -1,10 +1,11 @@
 import { describeValue } from '../json/describeValue.js';
 import type { Rule } from './rules.js';
 import { toolsNamedBy } from './rules.js';
+import { LegateError } from '../errors/LegateError.js';
 
 /** An agent's rules name a tool it does not have: the contract would silently never apply. */
-export class RuleConfigurationError extends Error {
-  override name = 'RuleConfigurationError';
+export class RuleConfigurationError extends LegateError {
+  readonly code = 'invalid_rule';
   constructor(
     readonly tool: string,
     message: string,

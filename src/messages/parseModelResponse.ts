@@ -8,10 +8,11 @@ import {
   type ModelResponse,
   type ResponseBlock,
 } from './types.js';
+import { LegateError } from '../errors/LegateError.js';
 
 /** A transport answered with something that is not a Messages API response. */
-export class ModelResponseError extends Error {
-  override name = 'ModelResponseError';
+export class ModelResponseError extends LegateError {
+  readonly code = 'invalid_model_response';
   constructor(
     message: string,
     /** Where in the answer the problem is, e.g. `content[1].text`. */

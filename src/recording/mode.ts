@@ -1,3 +1,5 @@
+import { UsageError } from '../errors/UsageError.js';
+
 /**
  * - `replay`: serve the recording, offline; a missing file is an error.
  * - `record`: run live and write the file, replacing any recording.
@@ -16,7 +18,7 @@ export function resolveMode(option?: RecordingMode, env: NodeJS.ProcessEnv = pro
   const fromEnv = env.LEGATE_MODE;
   if (fromEnv !== undefined && fromEnv !== '') {
     if (!RECORDING_MODES.includes(fromEnv as RecordingMode)) {
-      throw new TypeError(`LEGATE_MODE must be one of ${RECORDING_MODES.join(', ')}, but it was '${fromEnv}'.`);
+      throw new UsageError('invalid_recording_mode', `LEGATE_MODE must be one of ${RECORDING_MODES.join(', ')}, but it was '${fromEnv}'.`);
     }
     return fromEnv as RecordingMode;
   }

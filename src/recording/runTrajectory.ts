@@ -22,6 +22,7 @@ import { recordedClock, recordingClock } from './recordedClock.js';
 import { servedResults } from './servedResults.js';
 import { loadTrajectory, prepareTrajectory, saveTrajectory } from './trajectoryFile.js';
 import { sdkVersion } from './sdkVersion.js';
+import { UsageError } from '../errors/UsageError.js';
 
 /** Builds the agent under test around a transport: the live model, or a replay. */
 export type AgentFactory = (transport: Transport) => Agent;
@@ -117,7 +118,7 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   while (result.stopReason === 'suspended' && options.approve !== undefined) {
     result = await agent.resume(result.suspension!, { clock: clock.now, approve: await options.approve(result.suspension!), ...stub });
   }
-  if (transport.exchanges.length === 0) throw new Error(`The run made no model call, so there is nothing to record in ${options.file}.`);
+  if (transport.exchanges.length === 0) throw new UsageError('nothing_to_record', `The run made no model call, so there is nothing to record in ${options.file}.`);
   const trajectory = fromRun({
     name: options.name ?? previous?.name ?? basename(options.file, extname(options.file)),
     description: options.description ?? previous?.description,
@@ -182,7 +183,7 @@ function liveTransport(options: TrajectoryRunOptions): Transport {
 
 function requireInput(options: TrajectoryRunOptions, previous: Trajectory | undefined): string | UserBlock[] {
   const input = options.input ?? previous?.input;
-  if (input === undefined) throw new TypeError(`Recording ${options.file} needs the user's input: pass { input } (a replay takes it from the file).`);
+  if (input === undefined) throw new UsageError('missing_input', `Recording ${options.file} needs the user's input: pass { input } (a replay takes it from the file).`);
   return input;
 }
 

@@ -6,10 +6,11 @@ import { findSecretInYaml, SecretInTrajectoryError } from '../trajectory/secretS
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { writeFileAtomic } from '../files/writeFileAtomic.js';
+import { LegateError } from '../errors/LegateError.js';
 
 /** A trajectory file that is not there. */
-export class TrajectoryNotFoundError extends Error {
-  override name = 'TrajectoryNotFoundError';
+export class TrajectoryNotFoundError extends LegateError {
+  readonly code = 'trajectory_not_found';
   constructor(
     readonly file: string,
     hint: string,

@@ -25,6 +25,8 @@ import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
 import type { Suspension } from './suspension.js';
 import type { Transport } from '../transport/transport.js';
+import { LegateError } from '../errors/LegateError.js';
+import { UsageError } from '../errors/UsageError.js';
 
 export interface RunOptions {
   /** Cancels the run: it stops promptly and rejects with the signal's reason. */
@@ -129,7 +131,7 @@ export class Agent {
     checkInput(input);
     const history = options.history ?? [];
     const shape = historyShapeProblem(history);
-    if (shape !== undefined) throw new TypeError(`agent.run's 'history' must be a list of messages: ${shape}.`);
+    if (shape !== undefined) throw new UsageError('invalid_history', `agent.run's 'history' must be a list of messages: ${shape}.`);
     const given = options.guard === undefined ? undefined : checkedGuardState(options.guard);
     return this.#withSignal(options, async (signal, log) => {
       const messages: Message[] = [...history, { role: 'user', content: copyValue(input) }];
@@ -269,8 +271,8 @@ export class Agent {
 }
 
 /** A sub-agent stopped for approval inside a tool call: its caller cannot wait for it. */
-export class SubAgentSuspendedError extends Error {
-  override name = 'SubAgentSuspendedError';
+export class SubAgentSuspendedError extends LegateError {
+  readonly code = 'sub_agent_suspended';
   constructor(readonly agent: string) {
     super(`Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside its caller's tool call.`);
   }
@@ -278,7 +280,7 @@ export class SubAgentSuspendedError extends Error {
 
 function checkedGuardState(given: unknown): GuardState {
   const problem = guardStateProblem(given);
-  if (problem !== undefined) throw new TypeError(`agent.run's 'guard' must be a guard state as a run returns it (result.guard): ${problem}.`);
+  if (problem !== undefined) throw new UsageError('invalid_guard_state', `agent.run's 'guard' must be a guard state as a run returns it (result.guard): ${problem}.`);
   return copyGuardState(given as GuardState);
 }
 
@@ -290,7 +292,7 @@ function claimHere(suspensionId: string): boolean {
 
 function checkInput(input: unknown): void {
   const ok = (typeof input === 'string' && input !== '') || (Array.isArray(input) && input.length > 0);
-  if (!ok) throw new TypeError(`agent.run needs the user's input: a non-empty string or a list of content blocks, but it was ${describeValue(input)}.`);
+  if (!ok) throw new UsageError('invalid_run_input', `agent.run needs the user's input: a non-empty string or a list of content blocks, but it was ${describeValue(input)}.`);
 }
 
 const warned = new WeakSet<ToolDeclarationWarning>();

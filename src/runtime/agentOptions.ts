@@ -12,6 +12,7 @@ import { defineTool } from '../tools/defineTool.js';
 import type { Agent } from './Agent.js';
 import { handoffChain } from './agentGraph.js';
 import { handoffToolName, transferredMessage } from './handoff.js';
+import { LegateError } from '../errors/LegateError.js';
 
 export interface AgentOptions {
   /** Names the agent in results, events and (later) trajectories. */
@@ -77,8 +78,8 @@ export const MIN_SUSPENSION_KEY_BYTES = 32;
 export const DEFAULT_MAX_TOKENS = 4096;
 
 /** An agent was constructed with options it cannot run with. */
-export class AgentConfigurationError extends Error {
-  override name = 'AgentConfigurationError';
+export class AgentConfigurationError extends LegateError {
+  readonly code = 'invalid_agent_option';
   constructor(
     /** The option at fault, e.g. `transport`, `tools[2]`. */
     readonly option: string,

@@ -4,6 +4,7 @@ import { capOutput } from '../tools/result/capOutput.js';
 import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
 import type { AnyTool, ToolContext } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
+import { LegateError } from '../errors/LegateError.js';
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
 import { transferRefusedMessage, transferredMessage } from './handoff.js';
@@ -95,8 +96,9 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
   } catch (thrown) {
     // A cancelled run is not a failing tool: the whole run stops with the caller's reason.
     if (scope.signal.aborted) throw scope.signal.reason;
-    // Nor is a replay that diverged inside a sub-agent: the run stops, saying where.
-    if (abortsRun(thrown)) throw thrown;
+    // Nor is an error that means the run itself cannot go on (a replay that diverged inside a
+    // sub-agent, a script that ran out): legate marks those `abortsRun`; the run stops, saying where.
+    if (thrown instanceof LegateError && thrown.abortsRun) throw thrown;
     const error = toolFailure(tool.name, thrown);
     return answered({ ...base, outcome: 'error', output: error.message, error });
   }
@@ -107,15 +109,6 @@ export function answered(call: ToolCall): ExecutedToolCall {
   const result: ToolResultBlock = { type: 'tool_result', tool_use_id: call.id, content: call.output };
   if (call.outcome !== 'ok') result.is_error = true;
   return { call, result };
-}
-
-/**
- * Errors that mean the run itself cannot go on (a replay's divergence, a script that ran out),
- * marked `abortsRun: true`: raised inside a tool (a sub-agent's run), they stop the whole run
- * rather than becoming a failure the model is told about.
- */
-function abortsRun(thrown: unknown): boolean {
-  return typeof thrown === 'object' && thrown !== null && (thrown as { abortsRun?: unknown }).abortsRun === true;
 }
 
 /** The model learns the tool and the error's class only: messages and stacks can hold secrets. */

@@ -11,6 +11,7 @@ import { blockedCall, toolScope } from './runTools.js';
 import { readDecisions, type Decisions } from './approvalDecision.js';
 import { hasValidSignature, inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
 import { SuspensionError } from './suspensionError.js';
+import { LegateError } from '../errors/LegateError.js';
 
 export type { ApprovalDecision } from './approvalDecision.js';
 export { SuspensionError, type SuspensionErrorCode } from './suspensionError.js';
@@ -133,8 +134,8 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
 }
 
 /** An approved call whose process stopped after it started and before its outcome was recorded. */
-export class OutcomeUnknownError extends Error {
-  override name = 'OutcomeUnknownError';
+export class OutcomeUnknownError extends LegateError {
+  readonly code = 'outcome_unknown';
   constructor(
     readonly tool: string,
     readonly callId: string,

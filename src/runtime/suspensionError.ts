@@ -1,3 +1,5 @@
+import { LegateError } from '../errors/LegateError.js';
+
 /** Why a suspension cannot be resumed. Every case fails closed: nothing runs. */
 export type SuspensionErrorCode =
   | 'unsupported_version'
@@ -14,8 +16,7 @@ export type SuspensionErrorCode =
   /** The claim was taken over by a recovery while this resume ran: it stops before running more. */
   | 'claim_lost';
 
-export class SuspensionError extends Error {
-  override name = 'SuspensionError';
+export class SuspensionError extends LegateError {
   constructor(
     readonly code: SuspensionErrorCode,
     message: string,

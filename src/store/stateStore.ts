@@ -1,5 +1,6 @@
 import type { Suspension } from '../runtime/suspension.js';
 import type { ClaimRecord, ClaimStore } from '../runtime/claimRecord.js';
+import { LegateError } from '../errors/LegateError.js';
 
 /** The version of the stored record's shape; a store refuses records from a newer one. */
 export const STORE_SCHEMA_VERSION = 1;
@@ -42,8 +43,7 @@ export interface StateStore extends ClaimStore {
 export type StoreErrorCode = 'schema_version' | 'already_claimed' | 'secret_in_record' | 'redaction_breaks_signature' | 'unreadable_record';
 
 /** A store refused to write a record, or cannot read one. */
-export class StoreError extends Error {
-  override name = 'StoreError';
+export class StoreError extends LegateError {
   constructor(
     readonly code: StoreErrorCode,
     message: string,

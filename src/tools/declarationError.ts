@@ -1,8 +1,11 @@
+import { LegateError } from '../errors/LegateError.js';
 /**
  * Mistakes in a tool declaration, found when the tool is defined or the agent is built,
  * never when the model calls the tool. Each has a stable code a test or a linter can key on.
  */
 export type DeclarationErrorCode =
+  /** `defineTool` was given something other than a declaration object. */
+  | 'not_a_declaration'
   | 'invalid_tool_name'
   | 'duplicate_tool_name'
   | 'missing_run'
@@ -16,8 +19,7 @@ export type DeclarationErrorCode =
 
 export type DeclarationWarningCode = 'missing_description';
 
-export class ToolDeclarationError extends Error {
-  override name = 'ToolDeclarationError';
+export class ToolDeclarationError extends LegateError {
   constructor(
     readonly code: DeclarationErrorCode,
     /** The tool's name as declared (possibly itself the problem). */

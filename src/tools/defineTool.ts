@@ -38,7 +38,7 @@ export interface ToolDeclaration<S extends ToolInput> {
  */
 export function defineTool<const S extends ToolInput>(declaration: ToolDeclaration<S>): Tool<ArgsOf<S>> {
   if (typeof declaration !== 'object' || declaration === null) {
-    throw new TypeError(`defineTool needs a declaration ({ name, description, input, run }), but it was ${describeValue(declaration)}.`);
+    throw new ToolDeclarationError('not_a_declaration', '', '', `defineTool needs a declaration ({ name, description, input, run }), but it was ${describeValue(declaration)}.`);
   }
   const name = checkToolName(declaration.name);
   checkToolOptions(name, declaration);

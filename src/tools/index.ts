@@ -1,12 +1,10 @@
 export { defineTool, isDefinedTool, type ArgsOf, type ToolDeclaration, type ToolInput } from './defineTool.js';
 export type { Tool, AnyTool, ToolContext } from './tool.js';
-export { resolveAnnotations, toMcpAnnotations, type ToolAnnotations, type ResolvedAnnotations, type McpToolAnnotations } from './annotations.js';
+export type { ToolAnnotations, ResolvedAnnotations, McpToolAnnotations } from './annotations.js';
 export { ToolDeclarationError, type DeclarationErrorCode, type DeclarationWarningCode, type ToolDeclarationWarning } from './declarationError.js';
-export { TOOL_NAME_PATTERN } from './toolName.js';
 export type { BindResult, Binder } from './binder/createBinder.js';
 export type { InvalidArgument, InvalidArgumentCode, ArgumentPath } from './binder/invalidArgument.js';
-export { describePath } from './binder/invalidArgument.js';
 export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jsonSchema.js';
 export type { PublishedSchema } from './schema/prepareSchema.js';
-export { collectOutput, renderOutput, isContentBlocks, type ToolOutput, type RenderedOutput } from './result/renderOutput.js';
-export { capOutput, type CappedOutput, type WithheldOutput } from './result/capOutput.js';
+export type { ToolOutput, RenderedOutput } from './result/renderOutput.js';
+export type { WithheldOutput } from './result/capOutput.js';

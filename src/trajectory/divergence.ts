@@ -1,4 +1,5 @@
 import { quoteValue } from '../json/describeValue.js';
+import { LegateError } from '../errors/LegateError.js';
 
 export type DivergenceKind = 'request' | 'model_changed' | 'extra_call' | 'unused_turns' | 'missing_tool_result' | 'expectation';
 
@@ -6,10 +7,10 @@ export type DivergenceKind = 'request' | 'model_changed' | 'extra_call' | 'unuse
  * A replayed run did something the recording did not. Carries `expected` and `actual`, so a
  * test runner shows the difference, and says how to re-record if the change is intended.
  */
-export class TrajectoryDivergenceError extends Error {
-  override name = 'TrajectoryDivergenceError';
+export class TrajectoryDivergenceError extends LegateError {
+  readonly code = 'trajectory_divergence';
   /** Raised inside a sub-agent's tool call, it stops the whole run instead of failing the call. */
-  readonly abortsRun = true;
+  override readonly abortsRun = true;
   constructor(
     readonly kind: DivergenceKind,
     readonly file: string,

@@ -1,6 +1,9 @@
+import { LegateError } from '../errors/LegateError.js';
+
 /** A trajectory file that cannot be read: where, and what was wrong. */
-export class TrajectoryFormatError extends Error {
-  override name = 'TrajectoryFormatError';
+export class TrajectoryFormatError extends LegateError {
+  /** `invalid_trajectory` for a file that was read and is not a valid trajectory; a {@link TrajectoryFileError}'s own code otherwise. */
+  readonly code: 'invalid_trajectory' | TrajectoryFileProblem = 'invalid_trajectory';
   constructor(
     /** What was wrong, without the location. */
     readonly problem: string,
@@ -30,7 +33,7 @@ export type TrajectoryFileProblem = 'not_a_file' | 'too_large' | 'unreadable';
 export class TrajectoryFileError extends TrajectoryFormatError {
   override name = 'TrajectoryFileError';
   constructor(
-    readonly code: TrajectoryFileProblem,
+    override readonly code: TrajectoryFileProblem,
     problem: string,
     file: string,
     options?: { cause?: unknown },

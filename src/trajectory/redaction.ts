@@ -1,6 +1,7 @@
 import { jsonText } from '../json/jsonText.js';
 import { isPlainObject } from '../json/jsonValue.js';
 import { compileUserPattern } from './userPattern.js';
+import { UsageError } from '../errors/UsageError.js';
 
 /**
  * A secret to keep out of recordings: every match of a pattern in any text (values and object
@@ -84,7 +85,7 @@ function compilePattern(redaction: Redaction): (text: string) => string {
 
 function compilePath(redaction: { path: string; placeholder?: string }): RedactionPath {
   const keys = redaction.path.split('.').filter((part) => part !== '');
-  if (keys.length === 0) throw new TypeError(`A redaction path must name at least one key, but it was '${redaction.path}'.`);
+  if (keys.length === 0) throw new UsageError('invalid_redaction_path', `A redaction path must name at least one key, but it was '${redaction.path}'.`);
   return { keys, placeholder: redaction.placeholder ?? DEFAULT_PLACEHOLDER };
 }
 

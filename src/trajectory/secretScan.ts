@@ -2,6 +2,7 @@ import YAML from 'yaml';
 import { formatJsonPath } from '../json/jsonPath.js';
 import { decodedViews, type SecretEncoding } from './secretEncodings.js';
 import { compileUserPattern, firstMatch } from './userPattern.js';
+import { LegateError } from '../errors/LegateError.js';
 
 export type { SecretEncoding } from './secretEncodings.js';
 
@@ -178,8 +179,8 @@ function locate(text: string, path: (string | number)[]): { line: number; column
 
 
 /** Refusing to save a recording that still holds a secret. The message says where and what kind, never any part of it. */
-export class SecretInTrajectoryError extends Error {
-  override name = 'SecretInTrajectoryError';
+export class SecretInTrajectoryError extends LegateError {
+  readonly code = 'secret_in_trajectory';
   constructor(
     readonly file: string,
     readonly finding: SecretFinding,

@@ -1,3 +1,5 @@
+import { UsageError } from '../errors/UsageError.js';
+
 /**
  * A pattern a user declared (a redaction or a secret), compiled to find every match wherever
  * it is: `g` and `y` are dropped from the user's flags (a sticky pattern would only look at
@@ -7,7 +9,7 @@
 export function compileUserPattern(source: RegExp | string): RegExp {
   if (typeof source === 'string') return new RegExp(source, 'g');
   if (source instanceof RegExp) return new RegExp(source.source, `${source.flags.replace(/[gyd]/g, '')}g`);
-  throw new TypeError(`A declared pattern must be a RegExp or a string (a pattern's source), but it was ${source === null ? 'null' : typeof source}.`);
+  throw new UsageError('invalid_pattern', `A declared pattern must be a RegExp or a string (a pattern's source), but it was ${source === null ? 'null' : typeof source}.`);
 }
 
 /** The first match of a compiled pattern in a text, whatever the pattern's `lastIndex` was. */

@@ -1,4 +1,5 @@
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
+import { LegateError } from '../errors/LegateError.js';
 
 /** Partial output as it streams, for observers; the response itself is what `send` resolves to. */
 export type StreamEvent =
@@ -29,8 +30,8 @@ export interface Transport {
 }
 
 /** A transport call failed (the API refused, the connection broke, the stream reported an error). */
-export class TransportError extends Error {
-  override name = 'TransportError';
+export class TransportError extends LegateError {
+  readonly code = 'transport_failed';
   constructor(
     message: string,
     /** The HTTP status, where there was one. */

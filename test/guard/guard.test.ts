@@ -1,7 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   Agent,
-  GUARD_ORDER,
   RuleConfigurationError,
   ScriptedTransport,
   defineTool,
@@ -13,6 +12,7 @@ import {
   type ToolResultBlock,
   type UserMessage,
 } from '../../src/index.js';
+import { GUARD_ORDER } from '../../src/guard/pipeline.js';
 import { caught } from '../support/caught.js';
 
 const model = 'claude-haiku-5-5';

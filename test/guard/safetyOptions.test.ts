@@ -68,9 +68,10 @@ describe('a tool declaration: every safety option is checked when the tool is de
   });
 
   it('refuses a declaration that is not an object, and a description that is not a string', () => {
-    expect(caught(() => defineTool(undefined as never), TypeError).message).toBe(
-      'defineTool needs a declaration ({ name, description, input, run }), but it was undefined.',
-    );
+    expect(caught(() => defineTool(undefined as never), ToolDeclarationError)).toMatchObject({
+      code: 'not_a_declaration',
+      message: 'defineTool needs a declaration ({ name, description, input, run }), but it was undefined.',
+    });
     expect(declarationError({ description: 42 })).toMatchObject({ code: 'invalid_option', path: 'description', message: `Tool 'send_payment': 'description' must be a string, but it was the number 42.` });
   });
 });

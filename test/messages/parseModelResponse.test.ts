@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { ModelResponseError, parseModelResponse } from '../../src/index.js';
+import { ModelResponseError } from '../../src/index.js';
+import { parseModelResponse } from '../../src/messages/parseModelResponse.js';
 import { caught } from '../support/caught.js';
 
 const valid = {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { capOutput, collectOutput, isContentBlocks, renderOutput } from '../../src/index.js';
+import { capOutput } from '../../src/tools/result/capOutput.js';
+import { collectOutput, isContentBlocks, renderOutput } from '../../src/tools/result/renderOutput.js';
 
 describe('renderOutput', () => {
   it('keeps text, renders JSON values as JSON, and passes well-formed content blocks through', () => {

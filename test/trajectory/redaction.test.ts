@@ -2,7 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Agent, createRedactor, defineTool, findSecret, loadTrajectory, reply, runTrajectory, saveTrajectory, ScriptedTransport, type AgentFactory, type Transport } from '../../src/index.js';
+import { createRedactor } from '../../src/trajectory/redaction.js';
+import { Agent, defineTool, findSecret, loadTrajectory, reply, runTrajectory, saveTrajectory, ScriptedTransport, type AgentFactory, type Transport } from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { createRedactor, findSecret, type Redaction } from '../../src/index.js';
+import { findSecret, type Redaction } from '../../src/index.js';
+import { createRedactor } from '../../src/trajectory/redaction.js';
 import { jsonText } from '../../src/json/jsonText.js';
 import { isPlainObject } from '../../src/json/jsonValue.js';
 import { findSecretInValue } from '../../src/trajectory/secretScan.js';

@@ -3,6 +3,8 @@ import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply } from './scriptedReply.js';
+import { LegateError } from '../../errors/LegateError.js';
+import { UsageError } from '../../errors/UsageError.js';
 
 /** One step of a script: a reply, a full response, or a function of the request. */
 export type ScriptStep =
@@ -11,15 +13,15 @@ export type ScriptStep =
   | ((request: MessagesRequest, call: number) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>);
 
 /** The scripted model was called more often than it has steps. */
-export class ScriptExhaustedError extends Error {
-  override name = 'ScriptExhaustedError';
+export class ScriptExhaustedError extends LegateError {
+  readonly code = 'script_exhausted';
   /** Raised inside a sub-agent's tool call, it stops the whole run instead of failing the call. */
-  readonly abortsRun = true;
+  override readonly abortsRun = true;
 }
 
 /** The script still had steps when the test asked whether it was done. */
-export class ScriptNotDoneError extends Error {
-  override name = 'ScriptNotDoneError';
+export class ScriptNotDoneError extends LegateError {
+  readonly code = 'script_not_done';
 }
 
 /**
@@ -41,7 +43,7 @@ export class ScriptedTransport implements Transport {
       this.#steps = [...script];
       this.#respond = undefined;
     } else {
-      throw new TypeError('A ScriptedTransport needs a list of responses or a function of the request.');
+      throw new UsageError('invalid_script', 'A ScriptedTransport needs a list of responses or a function of the request.');
     }
   }
 

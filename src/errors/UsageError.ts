@@ -1,0 +1,39 @@
+import { LegateError } from './LegateError.js';
+
+/** Why legate refused what it was called with; each code names the argument or setting at fault. */
+export type UsageErrorCode =
+  /** `agent.run`'s input is neither a non-empty string nor a non-empty list of content blocks. */
+  | 'invalid_run_input'
+  /** `agent.run`'s `history` is not a list of Messages API messages. */
+  | 'invalid_history'
+  /** `agent.run`'s `guard` is not a guard state as a run returns it (`result.guard`). */
+  | 'invalid_guard_state'
+  /** A matcher or `assertThat` was given something other than an `AgentResult` or a `Trajectory`. */
+  | 'not_a_run'
+  /** `toHaveToolSequence` (or `toolSequence`) was given a `mode` that is not one of `SEQUENCE_MODES`. */
+  | 'invalid_sequence_mode'
+  /** A declared pattern (a redaction, a secret) is neither a RegExp nor a string. */
+  | 'invalid_pattern'
+  /** A redaction's `path` names no key. */
+  | 'invalid_redaction_path'
+  /** `LEGATE_MODE` is set to something other than a recording mode. */
+  | 'invalid_recording_mode'
+  /** Recording a trajectory needs the user's `input`, and none was given. */
+  | 'missing_input'
+  /** A recorded run made no model call, so there is nothing to write. */
+  | 'nothing_to_record'
+  /** A `ScriptedTransport` was given neither a list of steps nor a function of the request. */
+  | 'invalid_script';
+
+/**
+ * legate was called with something it cannot use: the message says what was expected, what
+ * arrived and what to do; `code` says which argument or setting, for a program.
+ */
+export class UsageError extends LegateError {
+  constructor(
+    readonly code: UsageErrorCode,
+    message: string,
+  ) {
+    super(message);
+  }
+}

@@ -1,0 +1,106 @@
+import { readFileSync } from 'node:fs';
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as vitestEntry from '../../src/assert/vitest.js';
+import * as fuzzEntry from '../../src/fuzz/index.js';
+import * as legate from '../../src/index.js';
+import { Agent, LegateError, ScriptedTransport, defineTool, reply } from '../../src/index.js';
+import { ConfigError } from '../../cli/loadConfig.js';
+
+/** Every entry point's exports, and the CLI's own error: where a user meets legate's errors. */
+const entries = { ...legate, ...fuzzEntry, ...vitestEntry, ConfigError };
+type Exported = typeof entries;
+type ErrorClassName = {
+  [K in keyof Exported]: Exported[K] extends abstract new (...args: never[]) => Error ? K : never;
+}[keyof Exported];
+type Concrete = Exclude<ErrorClassName, 'LegateError'>;
+type CodeOf<K extends Concrete> = InstanceType<Exported[K]>['code'];
+
+/**
+ * The codes of each error class, as its type declares them: `satisfies` makes tsc refuse a class
+ * left out or a code that is not the class's, and `Unlisted` below one of its codes left out.
+ * docs/errors.md is checked against this list.
+ */
+const CODES = {
+  LegateError: [],
+  UsageError: ['invalid_run_input', 'invalid_history', 'invalid_guard_state', 'not_a_run', 'invalid_sequence_mode', 'invalid_pattern', 'invalid_redaction_path', 'invalid_recording_mode', 'missing_input', 'nothing_to_record', 'invalid_script'],
+  ModelResponseError: ['invalid_model_response'],
+  TransportError: ['transport_failed'],
+  ScriptExhaustedError: ['script_exhausted'],
+  ScriptNotDoneError: ['script_not_done'],
+  ToolDeclarationError: ['not_a_declaration', 'invalid_tool_name', 'duplicate_tool_name', 'missing_run', 'invalid_schema', 'unsupported_schema', 'unsupported_pattern', 'invalid_default', 'negative_max_result_length', 'invalid_option'],
+  SubAgentSuspendedError: ['sub_agent_suspended'],
+  OutcomeUnknownError: ['outcome_unknown'],
+  SuspensionError: ['unsupported_version', 'wrong_agent', 'altered', 'stale_approval', 'undecided', 'invalid_decision', 'already_resumed', 'claim_active', 'not_claimed', 'claim_lost'],
+  StoreError: ['schema_version', 'already_claimed', 'secret_in_record', 'redaction_breaks_signature', 'unreadable_record'],
+  AgentConfigurationError: ['invalid_agent_option'],
+  RuleConfigurationError: ['invalid_rule'],
+  TrajectoryFormatError: ['invalid_trajectory', 'not_a_file', 'too_large', 'unreadable'],
+  TrajectoryFileError: ['not_a_file', 'too_large', 'unreadable'],
+  TrajectoryDivergenceError: ['trajectory_divergence'],
+  SecretInTrajectoryError: ['secret_in_trajectory'],
+  TrajectoryNotFoundError: ['trajectory_not_found'],
+  FindingOutputError: ['empty_folder', 'not_a_folder', 'not_writable', 'outside_folder'],
+  ConfigError: ['config_not_found', 'invalid_config'],
+} as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };
+
+type Unlisted = { [K in Concrete]: Exclude<CodeOf<K>, (typeof CODES)[K][number]> }[Concrete];
+const everyCodeListed: [Unlisted] extends [never] ? true : Unlisted = true;
+
+type ErrorClass = abstract new (...args: never[]) => Error;
+const errorClasses = (Object.entries(entries) as [string, unknown][]).filter(
+  (entry): entry is [string, ErrorClass] => typeof entry[1] === 'function' && entry[1].prototype instanceof Error,
+);
+
+/** A instance of a class, made with its first listed code where the constructor takes one. */
+function instanceOf(name: string, code: string): LegateError {
+  const type = errorClasses.find(([exported]) => exported === name)![1] as unknown as new (...args: unknown[]) => LegateError;
+  return new type(code, 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x');
+}
+
+describe('LegateError: the base of every error legate throws', () => {
+  it('is extended by every error class an entry point exports, each with a stable snake_case code', () => {
+    expect(everyCodeListed).toBe(true);
+    expect(errorClasses.map(([name]) => name).sort()).toEqual(Object.keys(CODES).sort());
+    for (const [name, type] of errorClasses) {
+      expect(type === LegateError || type.prototype instanceof LegateError, `${name} extends LegateError`).toBe(true);
+      if (type === LegateError) continue;
+      const codes: readonly string[] = CODES[name as Concrete];
+      expect(codes.length, name).toBeGreaterThan(0);
+      const first = codes[0]!;
+      const error = instanceOf(name, first);
+      expect(error).toBeInstanceOf(Error);
+      expect(error.name).toBe(name);
+      expect(error.code).toBe(first);
+      expect(typeof error.abortsRun).toBe('boolean');
+    }
+    for (const code of Object.values(CODES).flat()) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
+  });
+
+  it('stops a whole run only when it says so: a divergence and an exhausted script abort, a look-alike does not', async () => {
+    expect(instanceOf('TrajectoryDivergenceError', 'trajectory_divergence').abortsRun).toBe(true);
+    expect(instanceOf('ScriptExhaustedError', 'script_exhausted').abortsRun).toBe(true);
+    const runWith = (thrown: unknown) => {
+      const tool = defineTool({ name: 'act', description: 'Acts.', input: { type: 'object', properties: {} }, run: () => { throw thrown; } });
+      return new Agent({ name: 'a', model: 'm', tools: [tool], transport: new ScriptedTransport([reply.toolUse('act', {}), reply.text('Done.')]) }).run('go');
+    };
+    // Property: any error of the user's own, whatever fields it carries, is that tool's failure, never the run's end.
+    await fc.assert(
+      fc.asyncProperty(fc.dictionary(fc.constantFrom('abortsRun', 'code', 'name', 'message'), fc.oneof(fc.boolean(), fc.string())), async (fields) => {
+        const result = await runWith(Object.assign(new Error('mine'), fields));
+        expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', error: { error: 'tool_failed' } });
+        expect(result.stopReason).toBe('end_turn');
+      }),
+      { numRuns: 25 },
+    );
+    const duckTyped = await runWith({ abortsRun: true });
+    expect(duckTyped.toolCalls[0]).toMatchObject({ outcome: 'error' });
+    await expect(runWith(instanceOf('ScriptExhaustedError', 'script_exhausted'))).rejects.toMatchObject({ code: 'script_exhausted' });
+  });
+
+  it('has its codes documented in docs/errors.md, class by class', () => {
+    const rows = [...readFileSync('docs/errors.md', 'utf8').matchAll(/^\| `(\w+)` \| `(\w+)`[^|]*\|/gm)].map(([, code, name]) => `${name}: ${code}`);
+    const declared = Object.entries(CODES).flatMap(([name, codes]) => (name === 'TrajectoryFormatError' ? ['invalid_trajectory'] : codes).map((code) => `${name}: ${code}`));
+    expect(rows.sort()).toEqual(declared.sort());
+  });
+});

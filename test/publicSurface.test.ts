@@ -1,0 +1,44 @@
+import { describe, expect, it } from 'vitest';
+import * as vitestEntry from '../src/assert/vitest.js';
+import * as fuzzEntry from '../src/fuzz/index.js';
+import * as legate from '../src/index.js';
+
+/**
+ * The values each entry point exports: the product's surface, not legate's own test helpers (those
+ * are imported from their modules). A change here is a change to the public API: add a name only
+ * when a user needs it (docs, examples or the CLI use it), and say so in the docs.
+ */
+const SURFACE = {
+  legate: [
+    // Errors: the base, and every class a user can catch.
+    'LegateError', 'UsageError', 'AgentConfigurationError', 'ModelResponseError', 'OutcomeUnknownError', 'RuleConfigurationError',
+    'ScriptExhaustedError', 'ScriptNotDoneError', 'SecretInTrajectoryError', 'StoreError', 'SubAgentSuspendedError', 'SuspensionError',
+    'ToolDeclarationError', 'TrajectoryDivergenceError', 'TrajectoryFileError', 'TrajectoryFormatError', 'TrajectoryNotFoundError',
+    'TransportError',
+    // Agents, tools, safety.
+    'Agent', 'defineTool', 'isDefinedTool', 'rules', 'policies', 'UNATTRIBUTED_SOURCE',
+    'DEFAULT_MAX_TOKENS', 'DEFAULT_MAX_TURNS', 'DEFAULT_STALE_AFTER_MS', 'MIN_SUSPENSION_KEY_BYTES',
+    // Transports.
+    'AnthropicTransport', 'ScriptedTransport', 'reply', 'ReplayTransport', 'RecordingTransport',
+    // Stores for suspended runs (a store of your own checks the versions).
+    'MemoryStateStore', 'FileStateStore', 'SqliteStateStore', 'STORE_SCHEMA_VERSION', 'SUSPENSION_VERSION',
+    // Assertions without vitest.
+    'assertThat', 'SEQUENCE_MODES',
+    // Trajectories and recording.
+    'TRAJECTORY_VERSION', 'MAX_TRAJECTORY_BYTES', 'parseTrajectory', 'serializeTrajectory', 'loadTrajectory', 'saveTrajectory',
+    'diffTrajectories', 'summarizeChanges', 'MATCH_LEVELS', 'DEFAULT_PLACEHOLDER', 'findSecret', 'BUILT_IN_SECRET_PATTERNS',
+    'runTrajectory', 'resolveMode', 'RECORDING_MODES', 'fromRun', 'defineConfig',
+  ],
+  'legate/fuzz': ['validInput', 'malformedInput', 'fuzzTool', 'fuzzInjection', 'FindingOutputError', 'INJECTION_TEMPLATES'],
+  'legate/vitest': ['replayTrajectory'],
+};
+
+describe('the public surface', () => {
+  it.each([
+    ['legate', legate],
+    ['legate/fuzz', fuzzEntry],
+    ['legate/vitest', vitestEntry],
+  ] as const)('%s exports exactly the values a user needs', (entry, module) => {
+    expect(Object.keys(module).sort()).toEqual([...SURFACE[entry]].sort());
+  });
+});
