@@ -22,6 +22,8 @@ const SURFACE = {
     'AnthropicTransport', 'ScriptedTransport', 'reply', 'ReplayTransport', 'RecordingTransport',
     // Stores for suspended runs (a store of your own checks the versions).
     'MemoryStateStore', 'FileStateStore', 'SqliteStateStore', 'STORE_SCHEMA_VERSION', 'SUSPENSION_VERSION',
+    // The agent graph (legate fuzz lists an agent's tools with it).
+    'toolsReachableFrom',
     // Assertions without vitest.
     'assertThat', 'SEQUENCE_MODES',
     // Trajectories and recording.
