@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_TRAJECTORY_BYTES, TrajectoryFormatError, parseTrajectory, serializeTrajectory } from '../../src/index.js';
 import { parseCarefully } from '../../src/trajectory/carefulYaml.js';
@@ -11,11 +11,9 @@ const corpus = readFileSync(corpusFile, 'utf8');
 const formatError = (text: string) => caught(() => parseTrajectory(text, 'bad.yaml'), TrajectoryFormatError);
 
 describe('parseTrajectory', () => {
-  it('reads every shipped trajectory and writes it back byte for byte', () => {
-    for (const name of ['tool-loop', 'parallel-tool-calls', 'invalid-argument-corrected', 'tool-failure', 'max-tokens', 'refusal']) {
-      const text = readFileSync(`trajectories/${name}.yaml`, 'utf8');
-      expect(serializeTrajectory(parseTrajectory(text, name))).toBe(text);
-    }
+  it.each(readdirSync('trajectories').filter((name) => name.endsWith('.yaml')))('reads %s and writes it back byte for byte', (name) => {
+    const text = readFileSync(`trajectories/${name}`, 'utf8');
+    expect(serializeTrajectory(parseTrajectory(text, name))).toBe(text);
   });
 
   it('points at the line and column of malformed YAML', () => {

@@ -1,6 +1,6 @@
 import { MATCH_LEVELS } from '../matchRequest.js';
 import { runFields } from './run.js';
-import { list, mapping, oneOf, text, wholeFrom } from './values.js';
+import { list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
 
 /**
  * The trajectory format, version 1: the one declaration. The TypeScript types, the reader's
@@ -11,7 +11,7 @@ export const trajectoryFormat = mapping({
   version: wholeFrom(1).meta({ description: "The format's major version; a reader refuses a newer one." }),
   name: text(),
   description: text().optional(),
-  recordedAt: text().meta({ description: 'When the run was recorded (ISO 8601).', format: 'date-time' }),
+  recordedAt: moment().meta({ description: 'When the run was recorded (ISO 8601).' }),
   legate: text().meta({ description: 'The legate version that recorded the run.' }),
   sdk: text().meta({ description: 'The @anthropic-ai/sdk version installed when it was recorded.' }).optional(),
   agent: runFields.agent,
@@ -20,7 +20,7 @@ export const trajectoryFormat = mapping({
   tools: runFields.tools,
   agents: runFields.agents,
   input: runFields.input,
-  clock: list(text().meta({ format: 'date-time' }))
+  clock: list(moment())
     .meta({ description: "Every reading of the run's clock (`ctx.now()`), in order, served again at replay." })
     .optional(),
   match: oneOf(MATCH_LEVELS as unknown as readonly ['exact', 'structure', 'shape'])

@@ -37,6 +37,9 @@ const says = (expected: string) => ({ error: () => expected });
 export const text = () => z.string(says('a string'));
 export const count = () => z.int(says('a whole number of at least 0')).min(0, says('a whole number of at least 0'));
 export const wholeFrom = (minimum: number) => z.int(says(`a whole number of at least ${minimum}`)).min(minimum, says(`a whole number of at least ${minimum}`));
+/** A moment, as legate writes one (`Date.prototype.toISOString`); a UTC offset is also read. */
+export const moment = () =>
+  z.iso.datetime({ offset: true, ...says('an ISO 8601 date and time, like 2026-11-29T18:00:00.000Z') });
 export const real = () => z.number(says('a number'));
 export const flag = () => z.boolean(says('true or false'));
 export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, words = `one of ${values.join(', ')}`) => z.enum(values, says(words));
