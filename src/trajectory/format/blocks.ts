@@ -33,7 +33,10 @@ export const recordedResultContent = free(
       text(),
       list(
         typedAs<ToolResultContent>(
-          either([openMapping({ type: oneOf(['text']), text: text() }), openMapping({ type: oneOf(['image']), source: openMapping({}) })], 'a text or an image block'),
+          either(
+            [openMapping({ type: oneOf(['text']), text: text() }), openMapping({ type: oneOf(['image']), source: openMapping({}) })],
+            'a text or an image block',
+          ),
         ),
       ),
     ],

@@ -24,14 +24,16 @@ function toField(issue: z.core.$ZodIssue, base: Path, root: unknown, rootPlan: P
     if (errors?.[0] !== undefined) return toField(errors[0], path, root, rootPlan);
     const kinds = kindNames(plan);
     if (isPlainObject(value) && kinds.length > 0) {
-      return new FieldError(path, `${formatPath(path)} should be ${issue.message} with one of ${listed(kinds)}, but it had ${describeKeys(value)}.`);
+      const had = describeKeys(value);
+      return new FieldError(path, `${formatPath(path)} should be ${issue.message} with one of ${listed(kinds)}, but it had ${had}.`);
     }
   }
   const parentPath = path.slice(0, -1);
   const parent = at(root, rootPlan, parentPath).value;
   const key = path[path.length - 1];
   if (typeof key === 'string' && isPlainObject(parent) && !Object.hasOwn(parent, key)) {
-    return new FieldError(parentPath, `'${key}' is missing${parentPath.length === 0 ? '' : ` from ${formatPath(parentPath)}`}.`);
+    const from = parentPath.length === 0 ? '' : ` from ${formatPath(parentPath)}`;
+    return new FieldError(parentPath, `'${key}' is missing${from}.`);
   }
   return new FieldError(path, `${formatPath(path)} should be ${issue.message}, but it was ${describeValue(value)}.`);
 }
@@ -59,7 +61,8 @@ export function pathInFile(document: unknown, path: Path): Path {
   let value = document;
   for (let depth = 0; depth < path.length; depth++) {
     const key = path[depth]!;
-    if (isPlainObject(value) && typeof key === 'string' && !Object.hasOwn(value, key) && Object.hasOwn(value, `${key}Json`)) {
+    const asJson = isPlainObject(value) && typeof key === 'string' && !Object.hasOwn(value, key) && Object.hasOwn(value, `${key}Json`);
+    if (asJson) {
       return [...path.slice(0, depth), `${key}Json`];
     }
     value = isPlainObject(value) || Array.isArray(value) ? (value as Record<string | number, unknown>)[key] : undefined;

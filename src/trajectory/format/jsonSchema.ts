@@ -39,7 +39,8 @@ function allowJsonText(schema: z.ZodObject, json: ObjectSchema): void {
     const field = plan.fields.find((f) => f.key === key);
     if (field?.free !== true) continue;
     const jsonKey = `${key}Json`;
-    properties[jsonKey] = { type: 'string', contentMediaType: 'application/json', description: `\`${key}\` as JSON text, for a value nested too deep for YAML.` };
+    const description = `\`${key}\` as JSON text, for a value nested too deep for YAML.`;
+    properties[jsonKey] = { type: 'string', contentMediaType: 'application/json', description };
     if (json.required?.includes(key)) {
       json.required = json.required.filter((name) => name !== key);
       eitherForm.push({ oneOf: [present(key), present(jsonKey)] });

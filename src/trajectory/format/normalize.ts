@@ -66,9 +66,13 @@ function freeValue(object: Record<string, unknown>, key: string, path: (string |
   const jsonKey = `${key}Json`;
   if (!Object.hasOwn(object, jsonKey)) return Object.hasOwn(object, key) ? object[key] : undefined;
   const at = [...path, jsonKey];
-  if (Object.hasOwn(object, key)) throw new FieldError(at, `${formatPath(path)} has both '${key}' and '${jsonKey}'; keep one of them.`);
+  if (Object.hasOwn(object, key)) {
+    throw new FieldError(at, `${formatPath(path)} has both '${key}' and '${jsonKey}'; keep one of them.`);
+  }
   const text = object[jsonKey];
-  if (typeof text !== 'string') throw new FieldError(at, `${formatPath(at)} should be JSON text (a string), but it was ${describeValue(text)}.`);
+  if (typeof text !== 'string') {
+    throw new FieldError(at, `${formatPath(at)} should be JSON text (a string), but it was ${describeValue(text)}.`);
+  }
   try {
     return JSON.parse(text);
   } catch (error) {

@@ -7,7 +7,12 @@ import { layout } from './values.js';
  * in what order, which of them are optional, free or written on one line, and which form of a
  * union a value takes. The reader and the writer both walk values by it.
  */
-export type Plan = ObjectPlan | { kind: 'list'; item: Plan } | { kind: 'record'; value: Plan } | UnionPlan | { kind: 'leaf' };
+export type Plan =
+  | ObjectPlan
+  | { kind: 'list'; item: Plan }
+  | { kind: 'record'; value: Plan }
+  | UnionPlan
+  | { kind: 'leaf' };
 
 export interface ObjectPlan {
   kind: 'object';
@@ -38,7 +43,8 @@ export function planOf(schema: z.ZodType): Plan {
     plans.set(schema, plan); // before the fields: a run holds sub-runs
     for (const [key, field] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
       const hint = { ...layout.get(field), ...layout.get(unwrap(field)) };
-      plan.fields.push({ key, plan: planOf(unwrap(field)), optional: field instanceof z.ZodOptional, free: hint.free === true, flow: hint.flow === true });
+      const optional = field instanceof z.ZodOptional;
+      plan.fields.push({ key, plan: planOf(unwrap(field)), optional, free: hint.free === true, flow: hint.flow === true });
     }
     return plan;
   }
@@ -71,7 +77,8 @@ export function optionFor(union: UnionPlan, value: unknown): Plan | undefined {
   if (isPlainObject(value)) {
     return union.options.find((option) => {
       const first = option.kind === 'object' ? option.fields[0] : undefined;
-      return first !== undefined && (Object.hasOwn(value, first.key) || (first.free && Object.hasOwn(value, `${first.key}Json`)));
+      if (first === undefined) return false;
+      return Object.hasOwn(value, first.key) || (first.free && Object.hasOwn(value, `${first.key}Json`));
     });
   }
   return union.options.find((option) => option.kind === 'leaf');

@@ -6,7 +6,9 @@ import { count, either, flag, flow, list, mapping, oneOf, text, wholeFrom } from
 
 /** A run as it happened, turn by turn: the file's own, or a sub-agent's recorded under its tool call. */
 
-export const recordedUsage = flow(mapping({ input: count(), output: count(), cacheCreation: count().optional(), cacheRead: count().optional() }));
+export const recordedUsage = flow(
+  mapping({ input: count(), output: count(), cacheCreation: count().optional(), cacheRead: count().optional() }),
+);
 
 /** What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer. */
 export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'] as const;
@@ -26,14 +28,22 @@ export const recordedResult = mapping({
   id: text().meta({ description: 'The tool_use id it answers.' }),
   tool: text(),
   outcome: oneOf(RECORDED_OUTCOMES),
-  code: text().meta({ description: "For a refusal: the binder's code (`invalid_type`, ...) or `unknown_tool`." }).optional(),
+  code: text()
+    .meta({ description: "For a refusal: the binder's code (`invalid_type`, ...) or `unknown_tool`." })
+    .optional(),
   argument: text().optional(),
   path: flow(list(either([text(), count()], 'a string or a whole number of at least 0'))).optional(),
   errorClass: text().meta({ description: "For a tool failure: the error's class." }).optional(),
-  rule: text().meta({ description: 'For `blocked`: the guard rule that refused the call; for `planned`: `shadow`.' }).optional(),
-  source: text().meta({ description: 'For a call blocked by taint: the untrusted tool whose content entered the conversation.' }).optional(),
+  rule: text()
+    .meta({ description: 'For `blocked`: the guard rule that refused the call; for `planned`: `shadow`.' })
+    .optional(),
+  source: text()
+    .meta({ description: 'For a call blocked by taint: the untrusted tool whose content entered the conversation.' })
+    .optional(),
   withheld: flow(
-    mapping({ length: count(), shown: count() }).meta({ description: 'Characters the tool produced, where maxResultLength withheld some.' }),
+    mapping({ length: count(), shown: count() }).meta({
+      description: 'Characters the tool produced, where maxResultLength withheld some.',
+    }),
   ).optional(),
   content: recordedResultContent,
   /** For a sub-agent's call: its own conversation, recorded where it happened. */
@@ -43,10 +53,16 @@ export const recordedResult = mapping({
 });
 
 export const recordedTurn = mapping({
-  agent: text().meta({ description: 'The agent that made this turn, on every turn of a run with more than one agent.' }).optional(),
+  agent: text()
+    .meta({ description: 'The agent that made this turn, on every turn of a run with more than one agent.' })
+    .optional(),
   response: recordedResponse,
-  approvals: list(recordedApproval).meta({ description: 'Decisions a person made on this response\'s calls.' }).optional(),
-  results: list(recordedResult).meta({ description: "The answers to this response's tool calls, in block order." }).optional(),
+  approvals: list(recordedApproval)
+    .meta({ description: "Decisions a person made on this response's calls, when the run stopped for approval." })
+    .optional(),
+  results: list(recordedResult)
+    .meta({ description: "The answers to this response's tool calls, in block order." })
+    .optional(),
 });
 
 export const recordedHandoff = mapping({ from: text(), to: text(), reason: text().optional(), turn: wholeFrom(1) });
@@ -55,7 +71,9 @@ export const recordedSummary = mapping({
   stopReason: text(),
   turns: count(),
   handoffs: list(recordedHandoff).meta({ description: 'Every transfer of the conversation, in order.' }).optional(),
-  tainted: flag().meta({ description: "Present (true) when an untrusted tool's content entered the conversation." }).optional(),
+  tainted: flag()
+    .meta({ description: "Present (true) when an untrusted tool's content entered the conversation." })
+    .optional(),
   taintSource: text().optional(),
   usage: recordedUsage,
 });

@@ -1,4 +1,4 @@
-import { MATCH_LEVELS } from '../matchRequest.js';
+import { MATCH_LEVELS, type MatchLevel } from '../matchRequest.js';
 import { runFields } from './run.js';
 import { list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
 
@@ -23,11 +23,13 @@ export const trajectoryFormat = mapping({
   clock: list(moment())
     .meta({ description: "Every reading of the run's clock (`ctx.now()`), in order, served again at replay." })
     .optional(),
-  match: oneOf(MATCH_LEVELS as unknown as readonly ['exact', 'structure', 'shape'])
+  match: oneOf(MATCH_LEVELS as readonly [MatchLevel, ...MatchLevel[]])
     .meta({ description: 'The match level a replay uses unless told otherwise (a fuzz finding uses `structure`).' })
     .optional(),
   serve: list(text())
-    .meta({ description: "Tools whose recorded results a replay serves instead of running them (a fuzz finding's planted outputs)." })
+    .meta({
+      description: "Tools whose recorded results a replay serves instead of running them (a fuzz finding's planted outputs).",
+    })
     .optional(),
   expect: mapping({ blocked: list(mapping({ id: text(), tool: text(), rule: text().optional() })) })
     .meta({ description: "What a replay must also see: calls that must be blocked (a fuzz finding's regression)." })

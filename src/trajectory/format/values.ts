@@ -35,21 +35,29 @@ export function flow<T extends z.ZodType>(schema: T): T {
 const says = (expected: string) => ({ error: () => expected });
 
 export const text = () => z.string(says('a string'));
-export const count = () => z.int(says('a whole number of at least 0')).min(0, says('a whole number of at least 0'));
-export const wholeFrom = (minimum: number) => z.int(says(`a whole number of at least ${minimum}`)).min(minimum, says(`a whole number of at least ${minimum}`));
+export const wholeFrom = (minimum: number) => {
+  const words = says(`a whole number of at least ${minimum}`);
+  return z.int(words).min(minimum, words);
+};
+export const count = () => wholeFrom(0);
 /** A moment, as legate writes one (`Date.prototype.toISOString`); a UTC offset is also read. */
 export const moment = () =>
   z.iso.datetime({ offset: true, ...says('an ISO 8601 date and time, like 2026-11-29T18:00:00.000Z') });
 export const real = () => z.number(says('a number'));
 export const flag = () => z.boolean(says('true or false'));
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, words = `one of ${values.join(', ')}`) => z.enum(values, says(words));
+export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, words = `one of ${values.join(', ')}`) =>
+  z.enum(values, says(words));
 export const list = <T extends z.ZodType>(item: T) => z.array(item, says('a list'));
 export const mapping = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, says('a mapping'));
 /** A mapping that keeps the fields the format does not name: a Messages API block, stored as the API sent it. */
 export const openMapping = <T extends z.core.$ZodLooseShape>(shape: T) => z.looseObject(shape, says('a mapping'));
 export const namedMappings = <T extends z.ZodType>(value: T) => z.record(z.string(), value, says('a mapping'));
 /** One of several forms, each named, for the message when a value is none of them. */
-export const either = <const T extends readonly [z.ZodType, ...z.ZodType[]]>(options: T, words: string) => z.union(options, says(words));
+export const either = <const T extends readonly [z.ZodType, ...z.ZodType[]]>(options: T, words: string) =>
+  z.union(options, says(words));
 
-/** A schema whose TypeScript type another layer declares (a Messages API block): checked as `schema` says, typed as `T`. */
+/**
+ * A schema whose TypeScript type another layer declares (a Messages API block, stored as the
+ * API sent it): checked as `schema` says, typed as `T`.
+ */
 export const typedAs = <T>(schema: z.ZodType): z.ZodType<T> => schema as unknown as z.ZodType<T>;
