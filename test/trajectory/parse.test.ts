@@ -78,6 +78,19 @@ describe('parseTrajectory', () => {
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 
+  it('keeps a __proto__ key as data in a server block and as the name of an agent', () => {
+    const hostile = corpus
+      .replace('        - text: I\'ll add the two numbers.\n', '        - server: { type: server_tool_use, __proto__: { polluted: true } }\n')
+      .replace('tools:\n', 'agents:\n  __proto__:\n    request: { model: m, maxTokens: 1 }\n    tools: []\ntools:\n');
+    const trajectory = parseTrajectory(hostile, 'x.yaml');
+    const server = (trajectory.turns[0]!.response.content[0] as { server: Record<string, unknown> }).server;
+    expect(Object.keys(server)).toEqual(['type', '__proto__']);
+    expect(Object.getPrototypeOf(server)).toBe(Object.prototype);
+    expect(Object.keys(trajectory.agents!)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(trajectory.agents)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
   it('refuses a file over the size limit before parsing it', () => {
     const error = formatError(`version: 1\n# ${'x'.repeat(MAX_TRAJECTORY_BYTES)}\n`);
     expect(error.message).toContain('over the');
