@@ -67,6 +67,11 @@ describe('a field of the wrong kind is reported at its line and column, saying w
     );
   });
 
+  it('an input that is neither text nor a list of blocks, naming both forms', () => {
+    const text = edit(toolFailure, 'input: What is the square root of -4?', 'input: 42');
+    expect(messageFor(text)).toBe(`${placeOf(text, '42')}: input should be text or a list of content blocks, but it was the number 42.`);
+  });
+
   it('a clock reading that is not a date and time', () => {
     const text = edit(toolLoop, '  - 2026-11-29T18:38:42.569Z\n', '  - yesterday\n');
     expect(messageFor(text)).toBe(

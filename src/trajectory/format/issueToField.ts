@@ -21,7 +21,8 @@ function toField(issue: z.core.$ZodIssue, base: Path, root: unknown, rootPlan: P
   if (issue.code === 'invalid_union' && plan?.kind === 'union') {
     const option = optionFor(plan, value);
     const errors = option === undefined ? undefined : issue.errors[plan.options.indexOf(option)];
-    if (errors?.[0] !== undefined) return toField(errors[0], path, root, rootPlan);
+    // A problem inside the form the value takes; a value that is not even that form is none of them.
+    if (errors?.[0] !== undefined && errors[0].path.length > 0) return toField(errors[0], path, root, rootPlan);
     const kinds = kindNames(plan);
     if (isPlainObject(value) && kinds.length > 0) {
       const had = describeKeys(value);
