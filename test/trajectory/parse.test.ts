@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_TRAJECTORY_BYTES, TrajectoryFormatError, parseTrajectory, serializeTrajectory } from '../../src/index.js';
 import { parseCarefully } from '../../src/trajectory/carefulYaml.js';
@@ -11,11 +11,9 @@ const corpus = readFileSync(corpusFile, 'utf8');
 const formatError = (text: string) => caught(() => parseTrajectory(text, 'bad.yaml'), TrajectoryFormatError);
 
 describe('parseTrajectory', () => {
-  it('reads every shipped trajectory and writes it back byte for byte', () => {
-    for (const name of ['tool-loop', 'parallel-tool-calls', 'invalid-argument-corrected', 'tool-failure', 'max-tokens', 'refusal']) {
-      const text = readFileSync(`trajectories/${name}.yaml`, 'utf8');
-      expect(serializeTrajectory(parseTrajectory(text, name))).toBe(text);
-    }
+  it.each(readdirSync('trajectories').filter((name) => name.endsWith('.yaml')))('reads %s and writes it back byte for byte', (name) => {
+    const text = readFileSync(`trajectories/${name}`, 'utf8');
+    expect(serializeTrajectory(parseTrajectory(text, name))).toBe(text);
   });
 
   it('points at the line and column of malformed YAML', () => {
@@ -77,6 +75,19 @@ describe('parseTrajectory', () => {
     const input = (trajectory.turns[0]!.response.content[1] as { toolUse: { input: Record<string, unknown> } }).toolUse.input;
     expect(Object.keys(input)).toContain('__proto__');
     expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+
+  it('keeps a __proto__ key as data in a server block and as the name of an agent', () => {
+    const hostile = corpus
+      .replace('        - text: I\'ll add the two numbers.\n', '        - server: { type: server_tool_use, __proto__: { polluted: true } }\n')
+      .replace('tools:\n', 'agents:\n  __proto__:\n    request: { model: m, maxTokens: 1 }\n    tools: []\ntools:\n');
+    const trajectory = parseTrajectory(hostile, 'x.yaml');
+    const server = (trajectory.turns[0]!.response.content[0] as { server: Record<string, unknown> }).server;
+    expect(Object.keys(server)).toEqual(['type', '__proto__']);
+    expect(Object.getPrototypeOf(server)).toBe(Object.prototype);
+    expect(Object.keys(trajectory.agents!)).toEqual(['__proto__']);
+    expect(Object.getPrototypeOf(trajectory.agents)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
   });
 

@@ -1,0 +1,47 @@
+import * as z from 'zod';
+import { SERVER_BLOCK_TYPES, type ServerBlock, type ToolResultContent, type UserBlock } from '../../messages/types.js';
+import { either, free, list, mapping, oneOf, openMapping, text, typedAs } from './values.js';
+
+/**
+ * Content blocks: a response's, keyed by their kind so the file reads like the conversation
+ * (`- text: ...`, `- toolUse: {...}`); a user's input and a tool result's, as the API takes them.
+ */
+
+/** A block of a response, by its kind. The first field of each is the one that names the kind. */
+export const recordedBlock = either(
+  [
+    mapping({ text: text(), citations: free(list(z.unknown())).optional() }),
+    mapping({ thinking: text(), signature: text().meta({ description: 'Kept byte-exact: the API checks it.' }) }),
+    mapping({ redactedThinking: text() }),
+    mapping({ toolUse: mapping({ id: text(), name: text(), input: free(z.unknown()) }) }),
+    mapping({ server: free(typedAs<ServerBlock>(openMapping({ type: oneOf(SERVER_BLOCK_TYPES) }))) }),
+  ],
+  'a content block',
+).meta({ title: 'A response content block, keyed by its kind' });
+
+/** The run's input: text, or the blocks of a user message. */
+export const recordedInput = free(
+  either([text(), list(typedAs<UserBlock>(openMapping({ type: text() })))], 'text or a list of content blocks').meta({
+    description: "The user's input.",
+  }),
+);
+
+/** What the model was told for a tool call: text, or text and image blocks. */
+export const recordedResultContent = free(
+  either(
+    [
+      text(),
+      list(
+        typedAs<ToolResultContent>(
+          either(
+            [openMapping({ type: oneOf(['text']), text: text() }), openMapping({ type: oneOf(['image']), source: openMapping({}) })],
+            'a text or an image block',
+          ),
+        ),
+      ),
+    ],
+    'text or a list of content blocks',
+  ).meta({ description: 'What the model was told.' }),
+);
+
+

@@ -1,0 +1,97 @@
+import * as z from 'zod';
+import { API_STOP_REASONS } from '../../messages/types.js';
+import { recordedBlock, recordedInput, recordedResultContent } from './blocks.js';
+import { recordedAgents, recordedRequest, recordedTools } from './header.js';
+import { count, either, flag, flow, list, mapping, oneOf, text, wholeFrom } from './values.js';
+
+/** A run as it happened, turn by turn: the file's own, or a sub-agent's recorded under its tool call. */
+
+export const recordedUsage = flow(
+  mapping({ input: count(), output: count(), cacheCreation: count().optional(), cacheRead: count().optional() }),
+);
+
+/** What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer. */
+export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'] as const;
+
+export const recordedResponse = mapping({
+  id: text(),
+  model: text(),
+  stopReason: oneOf(API_STOP_REASONS, `null or one of ${API_STOP_REASONS.join(', ')}`).nullable(),
+  stopSequence: text().optional(),
+  usage: recordedUsage,
+  content: list(recordedBlock),
+});
+
+export const recordedApproval = mapping({ id: text(), approve: flag(), reason: text().optional() });
+
+export const recordedResult = mapping({
+  id: text().meta({ description: 'The tool_use id it answers.' }),
+  tool: text(),
+  outcome: oneOf(RECORDED_OUTCOMES),
+  code: text()
+    .meta({ description: "For a refusal: the binder's code (`invalid_type`, ...) or `unknown_tool`." })
+    .optional(),
+  argument: text().optional(),
+  path: flow(list(either([text(), count()], 'a string or a whole number of at least 0'))).optional(),
+  errorClass: text().meta({ description: "For a tool failure: the error's class." }).optional(),
+  rule: text()
+    .meta({ description: 'For `blocked`: the guard rule that refused the call; for `planned`: `shadow`.' })
+    .optional(),
+  source: text()
+    .meta({ description: 'For a call blocked by taint: the untrusted tool whose content entered the conversation.' })
+    .optional(),
+  withheld: flow(
+    mapping({ length: count(), shown: count() }).meta({
+      description: 'Characters the tool produced, where maxResultLength withheld some.',
+    }),
+  ).optional(),
+  content: recordedResultContent,
+  /** For a sub-agent's call: its own conversation, recorded where it happened. */
+  get subRun(): z.ZodOptional<typeof recordedSubRun> {
+    return recordedSubRun.optional();
+  },
+});
+
+export const recordedTurn = mapping({
+  agent: text()
+    .meta({ description: 'The agent that made this turn, on every turn of a run with more than one agent.' })
+    .optional(),
+  response: recordedResponse,
+  approvals: list(recordedApproval)
+    .meta({ description: "Decisions a person made on this response's calls, when the run stopped for approval." })
+    .optional(),
+  results: list(recordedResult)
+    .meta({ description: "The answers to this response's tool calls, in block order." })
+    .optional(),
+});
+
+export const recordedHandoff = mapping({ from: text(), to: text(), reason: text().optional(), turn: wholeFrom(1) });
+
+export const recordedSummary = mapping({
+  stopReason: text(),
+  turns: count(),
+  handoffs: list(recordedHandoff).meta({ description: 'Every transfer of the conversation, in order.' }).optional(),
+  tainted: flag()
+    .meta({ description: "Present (true) when an untrusted tool's content entered the conversation." })
+    .optional(),
+  taintSource: text().optional(),
+  usage: recordedUsage,
+});
+
+/** The fields of a run, in the order a file holds them; the file adds its metadata around them. */
+export const runFields = {
+  agent: text().meta({ description: 'The agent that ran, by the name the config exports its factory under.' }),
+  model: text().meta({ description: "The model id the API answered with (the first response's)." }),
+  request: recordedRequest,
+  tools: recordedTools,
+  agents: recordedAgents.optional(),
+  input: recordedInput,
+  turns: list(recordedTurn),
+  summary: recordedSummary,
+};
+
+/** A sub-agent's run inside a tool call: a trajectory of its own, without the file's metadata. */
+export const recordedSubRun: z.ZodObject<typeof runFields> = mapping(runFields).meta({
+  id: 'subRun',
+  description: "A sub-agent's run inside a tool call, with the fields of a trajectory minus its metadata.",
+});

@@ -1,0 +1,42 @@
+import { MATCH_LEVELS, type MatchLevel } from '../matchRequest.js';
+import { runFields } from './run.js';
+import { list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
+
+/**
+ * The trajectory format, version 1: the one declaration. The TypeScript types, the reader's
+ * checks, the writer's key order and the shipped JSON Schema are all derived from it.
+ * The order of the fields here is the order in a file.
+ */
+export const trajectoryFormat = mapping({
+  version: wholeFrom(1).meta({ description: "The format's major version; a reader refuses a newer one." }),
+  name: text(),
+  description: text().optional(),
+  recordedAt: moment().meta({ description: 'When the run was recorded (ISO 8601).' }),
+  legate: text().meta({ description: 'The legate version that recorded the run.' }),
+  sdk: text().meta({ description: 'The @anthropic-ai/sdk version installed when it was recorded.' }).optional(),
+  agent: runFields.agent,
+  model: runFields.model,
+  request: runFields.request,
+  tools: runFields.tools,
+  agents: runFields.agents,
+  input: runFields.input,
+  clock: list(moment())
+    .meta({ description: "Every reading of the run's clock (`ctx.now()`), in order, served again at replay." })
+    .optional(),
+  match: oneOf(MATCH_LEVELS as readonly [MatchLevel, ...MatchLevel[]])
+    .meta({ description: 'The match level a replay uses unless told otherwise (a fuzz finding uses `structure`).' })
+    .optional(),
+  serve: list(text())
+    .meta({
+      description: "Tools whose recorded results a replay serves instead of running them (a fuzz finding's planted outputs).",
+    })
+    .optional(),
+  expect: mapping({ blocked: list(mapping({ id: text(), tool: text(), rule: text().optional() })) })
+    .meta({ description: "What a replay must also see: calls that must be blocked (a fuzz finding's regression)." })
+    .optional(),
+  turns: runFields.turns,
+  summary: runFields.summary,
+}).meta({
+  title: 'legate trajectory, format version 1',
+  description: 'One recorded agent run. Readers accept fields they do not know; see docs/trajectory-format.md.',
+});
