@@ -57,7 +57,7 @@ export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTraject
 export { serializeTrajectory } from './trajectory/serialize.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
 export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
-export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchRequest.js';
+export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export { createRedactor, DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
 export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding, type SecretMatch, type SecretKind, type SecretEncoding } from './trajectory/secretScan.js';

@@ -7,9 +7,9 @@ import { isDefinedTool, type AgentFactory, type AnyTool, type LegateConfig } fro
 import { toolsOf } from '../../src/recording/runTrajectory.js';
 import { ScriptedTransport } from '../../src/transport/scripted/ScriptedTransport.js';
 import { describeUnexpected } from '../describeError.js';
-import { importModule } from '../importModule.js';
+import { importModule } from '../../src/files/importModule.js';
 import type { CliIo } from '../io.js';
-import { CONFIG_NAMES, loadConfig, unwrapDefault } from '../loadConfig.js';
+import { CONFIG_NAMES, loadConfig, unwrapDefault } from '../../src/recording/projectConfig.js';
 
 export const fuzzHelp = `legate fuzz <module...> [--runs N] [--seed N] [--out folder] [--config file]
 

@@ -13,6 +13,7 @@ import {
   type Trajectory,
 } from './types.js';
 import { Field, FieldError } from './field.js';
+import { MATCH_LEVELS } from './matchLevel.js';
 
 const OUTCOMES: RecordedOutcome[] = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'];
 
@@ -41,7 +42,7 @@ export function readTrajectory(document: unknown): Trajectory {
   if (sdk !== undefined) trajectory.sdk = sdk;
   const clock = root.optional('clock')?.list().map((reading) => reading.string());
   if (clock !== undefined) trajectory.clock = clock;
-  const match = root.optional('match')?.oneOf(['exact', 'structure', 'shape'] as const);
+  const match = root.optional('match')?.oneOf(MATCH_LEVELS);
   if (match !== undefined) trajectory.match = match;
   const serve = root.optional('serve')?.list().map((name) => name.string());
   if (serve !== undefined) trajectory.serve = serve;

@@ -1,3 +1,4 @@
+import type { MatchLevel } from './matchLevel.js';
 import type { ApiStopReason, ServerBlock, ToolResultContent, UserBlock } from '../messages/types.js';
 
 /** The trajectory format version this legate writes, and the newest major version it reads. */
@@ -32,7 +33,7 @@ export interface Trajectory {
   /** Every reading of the run's clock (`ctx.now()`), in order, served again at replay. */
   clock?: string[];
   /** The match level a replay uses unless told otherwise (a fuzz finding uses `structure`). */
-  match?: 'exact' | 'structure' | 'shape';
+  match?: MatchLevel;
   /** Tools whose recorded results a replay serves instead of running them (a fuzz finding's planted outputs). */
   serve?: string[];
   /** What a replay must also see: calls that must be blocked (a fuzz finding's regression). */
