@@ -1,17 +1,13 @@
 import { pathToFileURL } from 'node:url';
 
 /**
- * Imports a module the user wrote. TypeScript is imported as it is where the runtime already
- * reads it (vitest, a tsx loader), else through tsx, so no build step is needed.
+ * Imports a module the user wrote: TypeScript through tsx (no build step), JavaScript as it is.
+ * Under vitest, which compiles TypeScript itself, the module is imported as the test's own
+ * modules are, so both share one copy of what they import.
  */
 export async function importModule(file: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(file).href;
-  if (!/\.[mc]?ts$/.test(file)) return (await import(url)) as Record<string, unknown>;
-  try {
-    return (await import(url)) as Record<string, unknown>;
-  } catch (error) {
-    if ((error as { code?: unknown } | null)?.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-  }
+  if (!/\.[mc]?ts$/.test(file) || process.env.VITEST !== undefined) return (await import(url)) as Record<string, unknown>;
   const { tsImport } = await import('tsx/esm/api');
   return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
 }

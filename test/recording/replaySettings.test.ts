@@ -82,3 +82,24 @@ describe('MATCH_LEVELS, the one list', () => {
     expect(() => parseTrajectory(text.replace('request:\n', 'match: loose\nrequest:\n'), 'x.yaml')).toThrow(MATCH_LEVELS.join(', '));
   });
 });
+
+describe('the settings themselves are checked', () => {
+  it('refuses a config whose match is not a level, and an unknown LEGATE_MODE, with stable codes', async () => {
+    const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
+    const { tmpdir } = await import('node:os');
+    const { join } = await import('node:path');
+    const { findProject } = await import('../../src/recording/projectConfig.js');
+    const { resolveMode } = await import('../../src/recording/mode.js');
+    const dir = mkdtempSync(join(tmpdir(), 'legate-config-'));
+    try {
+      writeFileSync(join(dir, 'legate.config.mjs'), `export default { agents: {}, match: 'loose' };\n`);
+      const error = await findProject(undefined, dir).catch((e: unknown) => e);
+      expect(error).toMatchObject({ code: 'config_invalid', message: `${join(dir, 'legate.config.mjs')}: match must be one of exact, structure, shape, but it is "loose".` });
+      expect(() => resolveMode(undefined, { LEGATE_MODE: 'replya' })).toThrow(expect.objectContaining({ code: 'invalid_legate_mode' }));
+      const missing = await findProject('nowhere.config.ts', dir).catch((e: unknown) => e);
+      expect(missing).toMatchObject({ code: 'config_not_found' });
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
