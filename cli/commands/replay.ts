@@ -46,7 +46,8 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   for (const path of missing) io.err(`legate replay: ${path} does not exist.`);
   for (const problem of unreadable) io.err(`legate replay: ${problem}`);
   if (files.length === 0) {
-    io.err(`legate replay: no trajectory files (*.yaml) under ${paths.map((p) => relative(io.cwd, p) || p).join(', ')}.`);
+    const shown = paths.map((p) => relative(io.cwd, p) || p);
+    io.err(`legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}.`);
     return 1;
   }
   let failed = 0;
@@ -66,7 +67,9 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
 /** A file's verdict; an unreadable file's detail is its one-line problem, starting with its path. */
 type Verdict = { ok: boolean; detail: string; unreadable?: true };
 
-async function replayOne(path: string, shown: string, context: RunContext & { project: { config: LegateConfig } }, match: MatchLevel | undefined): Promise<Verdict> {
+type ReplayContext = RunContext & { project: { config: LegateConfig } };
+
+async function replayOne(path: string, shown: string, context: ReplayContext, match: MatchLevel | undefined): Promise<Verdict> {
   const loaded = loadFile(path, shown);
   if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true };
   try {
@@ -75,13 +78,20 @@ async function replayOne(path: string, shown: string, context: RunContext & { pr
     const factory = agents[agentName];
     if (factory === undefined) {
       const exported = Object.keys(agents).map((n) => `'${n}'`).join(', ') || 'no agents';
-      return { ok: false, detail: `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.` };
+      const detail =
+        `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
+        `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
+      return { ok: false, detail };
     }
-    // The rest of the settings (the config's redactions, match and transport; the file's match and serve) resolve in runTrajectory.
-    const run = await runTrajectoryIn({ file: path, agent: factory, ...(match === undefined ? {} : { match }), report: false }, context); // the verdict line says what changed
+    // The other settings (the config's redactions, match and transport; the file's match and
+    // serve) resolve in runTrajectory. The verdict line says what changed: no report.
+    const options = { file: path, agent: factory, ...(match === undefined ? {} : { match }), report: false as const };
+    const run = await runTrajectoryIn(options, context);
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
-    if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) return { ok: false, detail: error.message.replaceAll(path, shown) };
+    if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {
+      return { ok: false, detail: error.message.replaceAll(path, shown) };
+    }
     return { ok: false, detail: describeError(error) };
   }
 }

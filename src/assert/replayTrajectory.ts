@@ -15,7 +15,8 @@ export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent
 export async function replayTrajectory(agent: AgentFactory, file: string, options: ReplayTrajectoryOptions = {}): Promise<AgentResult> {
   const update = isUpdatingSnapshots();
   const testPath = expect.getState().testPath;
-  const runner = { kind: 'vitest' as const, update: true, ...(testPath === undefined ? {} : { testFile: relative(process.cwd(), testPath) || testPath }) };
+  const testFile = testPath === undefined ? {} : { testFile: relative(process.cwd(), testPath) || testPath };
+  const runner = { kind: 'vitest' as const, update: true, ...testFile };
   const mode = update && legateMode() === undefined ? { mode: 'record' as const } : {};
   const run = await runTrajectoryIn({ ...options, file, agent, ...mode }, { runner });
   return run.result;

@@ -7,7 +7,8 @@ import { pathToFileURL } from 'node:url';
  */
 export async function importModule(file: string): Promise<Record<string, unknown>> {
   const url = pathToFileURL(file).href;
-  if (!/\.[mc]?ts$/.test(file) || process.env.VITEST !== undefined) return (await import(url)) as Record<string, unknown>;
+  const typescript = /\.[mc]?ts$/.test(file);
+  if (!typescript || process.env.VITEST !== undefined) return (await import(url)) as Record<string, unknown>;
   const { tsImport } = await import('tsx/esm/api');
   return (await tsImport(url, import.meta.url)) as Record<string, unknown>;
 }

@@ -19,7 +19,11 @@ export const RECORDING_MODES: readonly RecordingMode[] = ['replay', 'record', 'a
  * 3. `replay` under CI (`CI` set, not `false`), where nothing may go live;
  * 4. `fallback`: `auto` for `runTrajectory`, `replay` for `legate replay`.
  */
-export function resolveMode(option?: RecordingMode, env: NodeJS.ProcessEnv = process.env, fallback: RecordingMode = 'auto'): RecordingMode {
+export function resolveMode(
+  option?: RecordingMode,
+  env: NodeJS.ProcessEnv = process.env,
+  fallback: RecordingMode = 'auto',
+): RecordingMode {
   const fromEnv = legateMode(env);
   if (fromEnv !== undefined) return fromEnv;
   if (option !== undefined) return option;

@@ -43,13 +43,18 @@ export async function findProject(explicit: string | false | undefined, cwd: str
  * Loads the project's config for a command that cannot work without one: the given path, else
  * the one {@link findProject} finds from `cwd`.
  */
-export async function loadConfig(explicit: string | undefined, cwd = process.cwd()): Promise<Project & { configFile: string; config: LegateConfig }> {
+export async function loadConfig(
+  explicit: string | undefined,
+  cwd = process.cwd(),
+): Promise<Project & { configFile: string; config: LegateConfig }> {
   const project = await findProject(explicit, cwd);
   if (project.configFile === undefined || project.config === undefined) {
     throw new ConfigError(
       'config_not_found',
-      `legate.config.ts was not found in ${cwd} or a folder above it (up to the project root). Write one that exports your agent factories:\n\n` +
-        `  import { defineConfig } from 'legate';\n  export default defineConfig({ agents: { support: (transport) => createSupportAgent(transport) } });`,
+      `legate.config.ts was not found in ${cwd} or a folder above it (up to the project root). ` +
+        `Write one that exports your agent factories:\n\n` +
+        `  import { defineConfig } from 'legate';\n` +
+        `  export default defineConfig({ agents: { support: (transport) => createSupportAgent(transport) } });`,
     );
   }
   return { ...project, configFile: project.configFile, config: project.config };
@@ -94,17 +99,23 @@ export function unwrapDefault(exported: unknown): unknown {
 function checkConfig(config: unknown, file: string): LegateConfig {
   const agents = (config as { agents?: unknown } | undefined)?.agents;
   if (typeof config !== 'object' || config === null || typeof agents !== 'object' || agents === null) {
-    throw new ConfigError('config_invalid', `${file} must export default defineConfig({ agents: { name: (transport) => agent } }), but its default export has no 'agents'.`);
+    const expected = 'export default defineConfig({ agents: { name: (transport) => agent } })';
+    throw new ConfigError('config_invalid', `${file} must ${expected}, but its default export has no 'agents'.`);
   }
   for (const [name, factory] of Object.entries(agents)) {
-    if (typeof factory !== 'function') throw new ConfigError('config_invalid', `${file}: agents.${name} must be a function (transport) => Agent, but it is a ${typeof factory}.`);
+    if (typeof factory !== 'function') {
+      const problem = `agents.${name} must be a function (transport) => Agent, but it is a ${typeof factory}.`;
+      throw new ConfigError('config_invalid', `${file}: ${problem}`);
+    }
   }
   const { match, trajectories } = config as { match?: unknown; trajectories?: unknown };
   if (match !== undefined && !isMatchLevel(match)) {
-    throw new ConfigError('config_invalid', `${file}: match must be one of ${MATCH_LEVELS.join(', ')}, but it is ${JSON.stringify(match)}.`);
+    const problem = `match must be one of ${MATCH_LEVELS.join(', ')}, but it is ${JSON.stringify(match)}.`;
+    throw new ConfigError('config_invalid', `${file}: ${problem}`);
   }
   if (trajectories !== undefined && (typeof trajectories !== 'string' || trajectories.trim() === '')) {
-    throw new ConfigError('config_invalid', `${file}: trajectories must name a folder (a path relative to the config), but it is ${JSON.stringify(trajectories)}.`);
+    const problem = `trajectories must name a folder (relative to the config), but it is ${JSON.stringify(trajectories)}.`;
+    throw new ConfigError('config_invalid', `${file}: ${problem}`);
   }
   return config as LegateConfig;
 }

@@ -73,7 +73,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
   const { given, project, trajectory, runner, cwd } = input;
   const env = input.env ?? process.env;
   const config = project.config;
-  const file = given.file === undefined ? undefined : isAbsolute(given.file) ? given.file : resolve(project.root, given.file);
+  const file = given.file === undefined || isAbsolute(given.file) ? given.file : resolve(project.root, given.file);
   const shown = file === undefined ? undefined : relative(cwd, file) || file;
   const settings: ReplaySettings = {
     folder: resolve(project.root, config?.trajectories ?? 'trajectories'),

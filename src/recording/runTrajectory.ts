@@ -33,7 +33,7 @@ export type AgentFactory = (transport: Transport) => Agent;
  * file, then the default: the precedence of resolveReplaySettings (docs/trajectory-format.md).
  */
 export interface TrajectoryRunOptions {
-  /** The trajectory file: absolute, or relative to the config's folder (else the project root), not the working directory. */
+  /** The trajectory file: absolute, or relative to the config's folder (else the project root), not the cwd. */
   file: string;
   /**
    * The project's config file, whose `match`, `redactions`, `secrets`, `transport` and `rerecord`
@@ -61,7 +61,7 @@ export interface TrajectoryRunOptions {
   serveToolResults?: true | readonly string[];
   /** When recording: answers calls in place of the tools (a fuzzer planting outputs). */
   toolStub?: ToolStub;
-  /** The command that re-records this file, quoted in divergence messages. Default: the config's, else one built for the context. */
+  /** The command that re-records this file, quoted in divergence messages. Default: the config's, else built to fit. */
   rerecord?: string;
   /** Told what changed when a recording replaces one that differed. Default: standard error; false: silent. */
   report?: ((message: string) => void) | false;
@@ -108,13 +108,17 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
 export async function runTrajectoryIn(options: TrajectoryRunOptions, context: RunContext): Promise<TrajectoryRun> {
   const cwd = context.cwd ?? process.cwd();
   const project = context.project ?? (await findProject(options.config, cwd));
-  const runner = context.runner ?? (process.env.VITEST === undefined ? { kind: 'code' as const } : { kind: 'vitest' as const, update: false });
+  const inVitest = process.env.VITEST !== undefined;
+  const runner: ReplayRunner = context.runner ?? (inVitest ? { kind: 'vitest', update: false } : { kind: 'code' });
+  const defaultMode = context.defaultMode === undefined ? {} : { defaultMode: context.defaultMode };
   const settingsFor = (trajectory?: Trajectory) =>
-    resolveReplaySettings({ given: options, project, runner, cwd, ...(trajectory === undefined ? {} : { trajectory }), ...(context.defaultMode === undefined ? {} : { defaultMode: context.defaultMode }) });
+    resolveReplaySettings({ given: options, project, runner, cwd, ...(trajectory === undefined ? {} : { trajectory }), ...defaultMode });
   const settings = settingsFor();
   const file = settings.file!;
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
-  if (settings.mode === 'replay' || (settings.mode === 'auto' && existsSync(file))) return replay(options, file, shown, settings, settingsFor);
+  if (settings.mode === 'replay' || (settings.mode === 'auto' && existsSync(file))) {
+    return replay(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
+  }
   if (settings.mode === 'passthrough') {
     const result = await options.agent(settings.transport()).run(requireInput(options, shown, undefined));
     return { mode: 'passthrough', file, result };
@@ -122,8 +126,11 @@ export async function runTrajectoryIn(options: TrajectoryRunOptions, context: Ru
   return record(options, file, shown, settings);
 }
 
-async function replay(options: TrajectoryRunOptions, file: string, shown: string, before: ReplaySettings, settingsFor: (t: Trajectory) => ReplaySettings): Promise<TrajectoryRun> {
-  const trajectory = loadTrajectory(file, `Record it first: ${before.rerecord}`);
+type Where = { file: string; shown: string; rerecord: string };
+
+async function replay(options: TrajectoryRunOptions, where: Where, settingsFor: (t: Trajectory) => ReplaySettings): Promise<TrajectoryRun> {
+  const { file, shown } = where;
+  const trajectory = loadTrajectory(file, `Record it first: ${where.rerecord}`);
   const settings = settingsFor(trajectory);
   const context = { file: shown, rerecord: settings.rerecord };
   const transport = new ReplayTransport(trajectory, { ...context, match: settings.match, redact: createRedactor(settings.redactions) });
@@ -155,7 +162,9 @@ async function record(options: TrajectoryRunOptions, file: string, shown: string
   while (result.stopReason === 'suspended' && options.approve !== undefined) {
     result = await agent.resume(result.suspension!, { clock: clock.now, approve: await options.approve(result.suspension!), ...stub });
   }
-  if (transport.exchanges.length === 0) throw new Error(`The run made no model call, so there is nothing to record in ${shown}.`);
+  if (transport.exchanges.length === 0) {
+    throw new Error(`The run made no model call, so there is nothing to record in ${shown}.`);
+  }
   const trajectory = fromRun({
     name: options.name ?? previous?.name ?? basename(file, extname(file)),
     description: options.description ?? previous?.description,
@@ -224,7 +233,9 @@ function reportChanges(options: TrajectoryRunOptions, message: string): void {
 
 function requireInput(options: TrajectoryRunOptions, shown: string, previous: Trajectory | undefined): string | UserBlock[] {
   const input = options.input ?? previous?.input;
-  if (input === undefined) throw new TypeError(`Recording ${shown} needs the user's input: pass { input } (a replay takes it from the file).`);
+  if (input === undefined) {
+    throw new TypeError(`Recording ${shown} needs the user's input: pass { input } (a replay takes it from the file).`);
+  }
   return input;
 }
 

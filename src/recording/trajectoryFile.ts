@@ -23,7 +23,10 @@ export class TrajectoryNotFoundError extends Error {
  * Reads and checks a trajectory file. Only a regular file (or a link to one) is read, and no more
  * than the size limit of it: anything else is a {@link TrajectoryFileError} naming the file.
  */
-export function loadTrajectory(file: string, hint = `Record it first: ${rerecordCommand({ file, runner: { kind: 'code' }, legateModeSet: false })}`): Trajectory {
+export function loadTrajectory(
+  file: string,
+  hint = `Record it first: ${rerecordCommand({ file, runner: { kind: 'code' }, legateModeSet: false })}`,
+): Trajectory {
   let text: string;
   try {
     text = readRegularFile(file, MAX_TRAJECTORY_BYTES);

@@ -29,11 +29,13 @@ export interface RerecordContext {
  */
 export function rerecordCommand(context: RerecordContext): string {
   const { file, runner, agent, configAgents } = context;
-  const legateReplay = `LEGATE_MODE=record npx legate replay ${quote(file)}${runner.kind === 'cli' && runner.config !== undefined ? ` --config ${quote(runner.config)}` : ''}`;
+  const config = runner.kind === 'cli' && runner.config !== undefined ? ` --config ${quote(runner.config)}` : '';
+  const legateReplay = `LEGATE_MODE=record npx legate replay ${quote(file)}${config}`;
   if (runner.kind === 'cli') return legateReplay;
   if (runner.kind === 'vitest') {
     const test = runner.testFile === undefined ? '' : ` ${quote(runner.testFile)}`;
-    return runner.update && !context.legateModeSet ? `npx vitest run${test} -u` : `LEGATE_MODE=record npx vitest run${test}`;
+    if (runner.update && !context.legateModeSet) return `npx vitest run${test} -u`;
+    return `LEGATE_MODE=record npx vitest run${test}`;
   }
   if (agent !== undefined && configAgents?.includes(agent) === true) return legateReplay;
   const again = 'run this program again with LEGATE_MODE=record set';

@@ -9,7 +9,8 @@ import { useTempDir } from '../support/tempDir.js';
 const tempDir = useTempDir();
 const root = resolve('.');
 let projects = 0;
-const SYSTEM = "  system: You answer customers' questions about their orders. Look orders up; never guess their status.\n";
+const SYSTEM =
+  "  system: You answer customers' questions about their orders. Look orders up; never guess their status.\n";
 
 /** A temporary project: a config (with `extra` settings) that takes its agents from this repository's. */
 function project(extra = ''): string {
@@ -28,7 +29,9 @@ function project(extra = ''): string {
 function promptChanged(dir: string, header = ''): string {
   const text = readFileSync('trajectories/tool-loop.yaml', 'utf8');
   expect(text).toContain(SYSTEM);
-  const changed = text.replace(SYSTEM, '  system: You answered questions about orders, once.\n').replace('model: claude-haiku-5-5\nrequest:', `model: claude-haiku-5-5\n${header}request:`);
+  const changed = text
+    .replace(SYSTEM, '  system: You answered questions about orders, once.\n')
+    .replace('model: claude-haiku-5-5\nrequest:', `model: claude-haiku-5-5\n${header}request:`);
   writeFileSync(join(dir, 'trajectories/tool-loop.yaml'), changed);
   return 'trajectories/tool-loop.yaml';
 }
@@ -110,7 +113,8 @@ describe('the re-record command legate prints', () => {
     const sub = join(dir, 'src');
     mkdirSync(sub);
     const run = runLegate(['replay', '../trajectories/tool-loop.yaml'], sub);
-    expect(run.stdout).toContain('If the change is intended, re-record the trajectory: LEGATE_MODE=record npx legate replay ../trajectories/tool-loop.yaml');
+    const command = 'LEGATE_MODE=record npx legate replay ../trajectories/tool-loop.yaml';
+    expect(run.stdout).toContain(`If the change is intended, re-record the trajectory: ${command}`);
     expect(run.status).toBe(1);
   }, 60_000);
 
@@ -121,6 +125,7 @@ describe('the re-record command legate prints', () => {
     mkdirSync(elsewhere);
     cpSync(join(dir, 'legate.config.ts'), join(elsewhere, 'custom.config.ts'));
     const run = runLegate(['replay', 'trajectories/tool-loop.yaml', '--config', 'config/custom.config.ts'], dir);
-    expect(run.stdout).toContain('re-record the trajectory: LEGATE_MODE=record npx legate replay trajectories/tool-loop.yaml --config config/custom.config.ts');
+    const command = 'LEGATE_MODE=record npx legate replay trajectories/tool-loop.yaml --config config/custom.config.ts';
+    expect(run.stdout).toContain(`re-record the trajectory: ${command}`);
   }, 60_000);
 });

@@ -7,7 +7,11 @@ import { resolveReplaySettings, type GivenSettings } from '../../src/recording/r
 const base = { runner: { kind: 'code' as const }, cwd: '/work/app', env: {} };
 const trajectoryWith = (fields: Partial<Trajectory>) => ({ agent: 'support', ...fields }) as Trajectory;
 const projectWith = (config?: Partial<LegateConfig>): Project =>
-  config === undefined ? { root: '/work/app' } : { root: '/work/app', configFile: '/work/app/legate.config.ts', config: { agents: {}, ...config } };
+  config === undefined
+    ? { root: '/work/app' }
+    : { root: '/work/app', configFile: '/work/app/legate.config.ts', config: { agents: {}, ...config } };
+const resolveWith = (given: GivenSettings, project: Project, trajectory?: Trajectory) =>
+  resolveReplaySettings({ ...base, given, project, ...(trajectory === undefined ? {} : { trajectory }) });
 
 const level = fc.option(fc.constantFrom(...MATCH_LEVELS), { nil: undefined });
 
@@ -28,32 +32,34 @@ describe('resolveReplaySettings: given, then config, then file, then default', (
 
   it('serves the given tool results, else the file’s', () => {
     const trajectory = trajectoryWith({ serve: ['fetch_page'] });
-    expect(resolveReplaySettings({ ...base, given: {}, project: projectWith(), trajectory }).serve).toEqual(['fetch_page']);
-    expect(resolveReplaySettings({ ...base, given: { serveToolResults: true }, project: projectWith(), trajectory }).serve).toBe(true);
-    expect(resolveReplaySettings({ ...base, given: {}, project: projectWith(), trajectory: trajectoryWith({}) }).serve).toBeUndefined();
+    expect(resolveWith({}, projectWith(), trajectory).serve).toEqual(['fetch_page']);
+    expect(resolveWith({ serveToolResults: true }, projectWith(), trajectory).serve).toBe(true);
+    expect(resolveWith({}, projectWith(), trajectoryWith({})).serve).toBeUndefined();
   });
 
   it('adds redactions and secrets up, the config’s first, each once', () => {
     const mine: Redaction = { pattern: /a/, placeholder: '[A]' };
     const theirs: Redaction = { pattern: /b/, placeholder: '[B]' };
     const project = projectWith({ redactions: [theirs], secrets: ['s1'] });
-    const settings = resolveReplaySettings({ ...base, given: { redactions: [mine, theirs], secrets: ['s2'] }, project });
+    const settings = resolveWith({ redactions: [mine, theirs], secrets: ['s2'] }, project);
     expect(settings.redactions).toEqual([theirs, mine]);
     expect(settings.secrets).toEqual(['s1', 's2']);
   });
 
   it('resolves a relative file and the folder against the project root, not the working directory', () => {
-    const project: Project = { root: '/work/app', configFile: '/work/app/legate.config.ts', config: { agents: {}, trajectories: 'recorded' } };
+    const project = projectWith({ trajectories: 'recorded' });
     const settings = resolveReplaySettings({ ...base, cwd: '/work/app/src', given: { file: 'recorded/a.yaml' }, project });
     expect(settings.file).toBe('/work/app/recorded/a.yaml');
     expect(settings.folder).toBe('/work/app/recorded');
-    expect(resolveReplaySettings({ ...base, given: { file: '/elsewhere/b.yaml' }, project }).file).toBe('/elsewhere/b.yaml');
-    expect(resolveReplaySettings({ ...base, given: {}, project: projectWith() }).folder).toBe('/work/app/trajectories');
+    expect(resolveWith({ file: '/elsewhere/b.yaml' }, project).file).toBe('/elsewhere/b.yaml');
+    expect(resolveWith({}, projectWith()).folder).toBe('/work/app/trajectories');
   });
 
   it('takes the re-record command given, else the config’s, else builds one from where the user is', () => {
-    const project = projectWith({ agents: { support: () => undefined as never }, rerecord: (file) => (file === 'corpus.yaml' ? 'npm run corpus' : undefined) });
-    const at = (given: GivenSettings) => resolveReplaySettings({ ...base, cwd: '/work/app/src', given, project, trajectory: trajectoryWith({}) }).rerecord;
+    const rerecord = (file: string) => (file === 'corpus.yaml' ? 'npm run corpus' : undefined);
+    const project = projectWith({ agents: { support: () => undefined as never }, rerecord });
+    const at = (given: GivenSettings) =>
+      resolveReplaySettings({ ...base, cwd: '/work/app/src', given, project, trajectory: trajectoryWith({}) }).rerecord;
     expect(at({ file: 'a.yaml', rerecord: 'make a' })).toBe('make a');
     expect(at({ file: '/work/app/src/corpus.yaml' })).toBe('npm run corpus');
     expect(at({ file: 'a.yaml' })).toBe('LEGATE_MODE=record npx legate replay ../a.yaml');
@@ -61,7 +67,8 @@ describe('resolveReplaySettings: given, then config, then file, then default', (
 
   it('lets LEGATE_MODE win over the mode given in code, then CI, then the default', () => {
     const mode = (given: GivenSettings, env: NodeJS.ProcessEnv, defaultMode?: 'replay') =>
-      resolveReplaySettings({ ...base, env, given, project: projectWith(), ...(defaultMode === undefined ? {} : { defaultMode }) }).mode;
+      resolveReplaySettings({ ...base, env, given, project: projectWith(), ...(defaultMode === undefined ? {} : { defaultMode }) })
+        .mode;
     expect(mode({ mode: 'replay' }, { LEGATE_MODE: 'record' })).toBe('record');
     expect(mode({ mode: 'record' }, { CI: 'true' })).toBe('record');
     expect(mode({}, { CI: 'true' })).toBe('replay');
@@ -77,9 +84,11 @@ describe('MATCH_LEVELS, the one list', () => {
     const { readFileSync } = await import('node:fs');
     const text = readFileSync('trajectories/tool-loop.yaml', 'utf8');
     for (const match of MATCH_LEVELS) {
-      expect(parseTrajectory(text.replace('request:\n', `match: ${match}\nrequest:\n`), 'x.yaml').match).toBe(match satisfies MatchLevel);
+      const read = parseTrajectory(text.replace('request:\n', `match: ${match}\nrequest:\n`), 'x.yaml');
+      expect(read.match).toBe(match satisfies MatchLevel);
     }
-    expect(() => parseTrajectory(text.replace('request:\n', 'match: loose\nrequest:\n'), 'x.yaml')).toThrow(MATCH_LEVELS.join(', '));
+    const loose = text.replace('request:\n', 'match: loose\nrequest:\n');
+    expect(() => parseTrajectory(loose, 'x.yaml')).toThrow(MATCH_LEVELS.join(', '));
   });
 });
 
@@ -94,8 +103,10 @@ describe('the settings themselves are checked', () => {
     try {
       writeFileSync(join(dir, 'legate.config.mjs'), `export default { agents: {}, match: 'loose' };\n`);
       const error = await findProject(undefined, dir).catch((e: unknown) => e);
-      expect(error).toMatchObject({ code: 'config_invalid', message: `${join(dir, 'legate.config.mjs')}: match must be one of exact, structure, shape, but it is "loose".` });
-      expect(() => resolveMode(undefined, { LEGATE_MODE: 'replya' })).toThrow(expect.objectContaining({ code: 'invalid_legate_mode' }));
+      const problem = 'match must be one of exact, structure, shape, but it is "loose".';
+      expect(error).toMatchObject({ code: 'config_invalid', message: `${join(dir, 'legate.config.mjs')}: ${problem}` });
+      const badMode = () => resolveMode(undefined, { LEGATE_MODE: 'replya' });
+      expect(badMode).toThrow(expect.objectContaining({ code: 'invalid_legate_mode' }));
       const missing = await findProject('nowhere.config.ts', dir).catch((e: unknown) => e);
       expect(missing).toMatchObject({ code: 'config_not_found' });
     } finally {

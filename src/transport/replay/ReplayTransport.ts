@@ -39,7 +39,8 @@ export class ReplayTransport implements Transport {
     this.#level = options.match ?? trajectory.match ?? DEFAULT_MATCH_LEVEL;
     this.#redact = options.redact ?? ((value) => value);
     const file = options.file ?? `trajectory '${trajectory.name}'`;
-    this.#context = { file, rerecord: options.rerecord ?? rerecordCommand({ file, runner: { kind: 'code' }, agent: trajectory.agent, legateModeSet: false }) };
+    const rerecord = options.rerecord ?? rerecordCommand({ file, runner: { kind: 'code' }, agent: trajectory.agent, legateModeSet: false });
+    this.#context = { file, rerecord };
     this.#expected = expectedRequests(trajectory);
   }
 
