@@ -75,6 +75,7 @@ export interface TrajectoryRunOptions {
 export interface TrajectoryRun {
   /** What actually happened: a replay, a recording, or a live run that wrote nothing. */
   mode: 'replay' | 'record' | 'passthrough';
+  /** The trajectory file, absolute: as resolved against the project root. */
   file: string;
   result: AgentResult;
   /** The trajectory replayed or written (absent for passthrough). */

@@ -1,5 +1,7 @@
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scenarios } from '../../examples/scenarios.js';
 import { runTrajectory } from '../../src/index.js';
@@ -89,6 +91,28 @@ describe('legate replay: settings from the config, wherever it runs', () => {
     const replay = runLegate(['replay', 'trajectories/redacted.yaml'], dir);
     expect(replay.stdout).toContain('✓ trajectories/redacted.yaml');
     expect(replay.status).toBe(0);
+  }, 60_000);
+
+  it('runTrajectory started from a subfolder finds the config above it and writes the file next to the config', () => {
+    const dir = project(`, redactions: [{ pattern: /shipped/, placeholder: '[STATUS]' }]`);
+    const sub = join(dir, 'scripts/nested');
+    mkdirSync(sub, { recursive: true });
+    writeFileSync(
+      join(sub, 'record.mts'),
+      `import { runTrajectory } from '${root}/src/index.ts';\n` +
+        `import { scenarios } from '${root}/examples/scenarios.ts';\n` +
+        `const scenario = scenarios.find((s) => s.name === 'tool-loop')!;\n` +
+        `const run = await runTrajectory({ file: 'trajectories/found.yaml', agent: scenario.factory, input: scenario.input, ` +
+        `mode: 'record', transport: scenario.model, report: false });\n` +
+        `console.log(run.file);\n`,
+    );
+    const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+    const env = { ...process.env, LEGATE_MODE: '' };
+    const run = spawnSync(process.execPath, ['--import', loader, 'record.mts'], { cwd: sub, encoding: 'utf8', env });
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe(join(dir, 'trajectories/found.yaml'));
+    expect(readFileSync(join(dir, 'trajectories/found.yaml'), 'utf8')).toContain('[STATUS]');
+    expect(runLegate(['replay', 'found.yaml'], join(dir, 'trajectories')).status).toBe(0);
   }, 60_000);
 
   it("from a subfolder, finds the config above and replays the config's trajectory folder", () => {
