@@ -109,7 +109,7 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
 export async function runTrajectoryIn(options: TrajectoryRunOptions, context: RunContext): Promise<TrajectoryRun> {
   const cwd = context.cwd ?? process.cwd();
   const project = context.project ?? (await findProject(options.config, cwd));
-  const inVitest = process.env.VITEST !== undefined;
+  const inVitest = process.env.VITEST !== undefined && process.env.VITEST !== '';
   const runner: ReplayRunner = context.runner ?? (inVitest ? { kind: 'vitest', update: false } : { kind: 'code' });
   const defaultMode = context.defaultMode === undefined ? {} : { defaultMode: context.defaultMode };
   const settingsFor = (trajectory?: Trajectory) =>

@@ -107,7 +107,7 @@ describe('legate replay: settings from the config, wherever it runs', () => {
         `console.log(run.file);\n`,
     );
     const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-    const env = { ...process.env, LEGATE_MODE: '' };
+    const env = { ...process.env, LEGATE_MODE: '', VITEST: '' };
     const run = spawnSync(process.execPath, ['--import', loader, 'record.mts'], { cwd: sub, encoding: 'utf8', env });
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe(join(dir, 'trajectories/found.yaml'));

@@ -16,7 +16,7 @@ export function runLegate(args: string[], cwd: string, env: Record<string, strin
   const run = spawnSync(process.execPath, ['--import', loader, join(root, 'cli/legate.ts'), ...args], {
     cwd,
     encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '', CI: '', ...env },
+    env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '', CI: '', VITEST: '', ...env },
   });
   return { status: run.status, stdout: run.stdout, stderr: run.stderr };
 }
