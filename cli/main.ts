@@ -8,7 +8,7 @@ import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
 import { describeUnexpected } from './describeError.js';
 import type { CliIo } from './io.js';
-import { ConfigError } from './loadConfig.js';
+import { ConfigError } from '../src/recording/projectConfig.js';
 
 interface Command {
   summary: string;

@@ -29,7 +29,7 @@ const SURFACE = {
     // Trajectories and recording.
     'TRAJECTORY_VERSION', 'MAX_TRAJECTORY_BYTES', 'parseTrajectory', 'serializeTrajectory', 'loadTrajectory', 'saveTrajectory',
     'diffTrajectories', 'summarizeChanges', 'MATCH_LEVELS', 'DEFAULT_PLACEHOLDER', 'findSecret', 'BUILT_IN_SECRET_PATTERNS',
-    'runTrajectory', 'resolveMode', 'RECORDING_MODES', 'fromRun', 'defineConfig',
+    'runTrajectory', 'resolveMode', 'RECORDING_MODES', 'fromRun', 'defineConfig', 'ConfigError',
   ],
   'legate/fuzz': ['validInput', 'malformedInput', 'fuzzTool', 'fuzzInjection', 'FindingOutputError', 'INJECTION_TEMPLATES'],
   'legate/vitest': ['replayTrajectory'],

@@ -5,9 +5,9 @@ import { checkOutFolder } from '../../src/fuzz/findingFile.js';
 import { FindingOutputError, fuzzInjection, fuzzTool, type FuzzFailure, type FuzzReport } from '../../src/fuzz/index.js';
 import { isDefinedTool, ScriptedTransport, toolsReachableFrom, type AgentFactory, type AnyTool, type LegateConfig } from '../../src/index.js';
 import { describeUnexpected } from '../describeError.js';
-import { importModule } from '../importModule.js';
+import { importModule } from '../../src/files/importModule.js';
 import type { CliIo } from '../io.js';
-import { CONFIG_NAMES, loadConfig, unwrapDefault } from '../loadConfig.js';
+import { CONFIG_NAMES, loadConfig, unwrapDefault } from '../../src/recording/projectConfig.js';
 
 export const fuzzHelp = `legate fuzz <module...> [--runs N] [--seed N] [--out folder] [--config file]
 

@@ -1,51 +1,58 @@
-import { resolve } from 'node:path';
+import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   MATCH_LEVELS,
   TrajectoryDivergenceError,
   TrajectoryFormatError,
-  resolveMode,
-  runTrajectory,
   summarizeChanges,
   type LegateConfig,
   type MatchLevel,
   type TrajectoryRun,
 } from '../../src/index.js';
+import { loadConfig } from '../../src/recording/projectConfig.js';
+import { resolveReplaySettings } from '../../src/recording/replaySettings.js';
+import { runTrajectoryIn, type RunContext } from '../../src/recording/runTrajectory.js';
+import { isMatchLevel } from '../../src/trajectory/matchLevel.js';
 import { describeError } from '../describeError.js';
 import { loadFile } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
-import { loadConfig } from '../loadConfig.js';
 
-export const replayHelp = `legate replay [paths...] [--match exact|structure|shape] [--config file]
+export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file]
 
-Replays every trajectory under the paths (default: the config's folder, trajectories/)
-against today's code: each file's agent comes from legate.config.ts, tools run for real,
-and every request must match the recording. One verdict line per file, then a summary;
-the exit code is 1 if any file diverged or could not be read.
+Replays every trajectory under the paths (default: the config's 'trajectories' folder,
+trajectories/ next to it) against today's code: each file's agent comes from
+legate.config.ts (found here or in a folder above), tools run for real, and every request
+must match the recording. One verdict line per file, then a summary; the exit code is 1 if
+any file diverged or could not be read.
+
+The match level is --match, else the config's 'match', else the file's own 'match:', else
+exact. The config's redactions, secrets and transport apply to every file.
 
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { match: { type: 'string' }, config: { type: 'string' } } });
-  const match = values.match ?? 'exact';
-  if (!MATCH_LEVELS.includes(match as MatchLevel)) {
-    io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${match}'.`);
+  if (values.match !== undefined && !isMatchLevel(values.match)) {
+    io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
   }
-  const { config } = await loadConfig(values.config, io.cwd);
-  const paths = positionals.length > 0 ? positionals : [config.trajectories ?? 'trajectories'];
-  const { files, missing, unreadable } = findTrajectories(paths.map((p) => resolve(io.cwd, p)), io.cwd);
+  const project = await loadConfig(values.config, io.cwd);
+  const runner = { kind: 'cli' as const, ...(values.config === undefined ? {} : { config: values.config }) };
+  const context = { runner, cwd: io.cwd, project, defaultMode: 'replay' as const };
+  const { folder, mode } = resolveReplaySettings({ given: {}, ...context });
+  const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
+  const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
   for (const path of missing) io.err(`legate replay: ${path} does not exist.`);
   for (const problem of unreadable) io.err(`legate replay: ${problem}`);
   if (files.length === 0) {
-    io.err(`legate replay: no trajectory files (*.yaml) under ${paths.join(', ')}.`);
+    const shown = paths.map((p) => relative(io.cwd, p) || p);
+    io.err(`legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}.`);
     return 1;
   }
-  const mode = resolveMode('replay');
   let failed = 0;
   for (const file of files) {
-    const verdict = await replayOne(resolve(io.cwd, file), file, config, mode, match as MatchLevel);
+    const verdict = await replayOne(resolve(io.cwd, file), file, context, values.match as MatchLevel | undefined);
     if (!verdict.ok) failed++;
     if (verdict.ok) io.out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
     else if (verdict.unreadable) io.out(`${io.paint('red', '✗')} ${verdict.detail}`);
@@ -60,29 +67,31 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
 /** A file's verdict; an unreadable file's detail is its one-line problem, starting with its path. */
 type Verdict = { ok: boolean; detail: string; unreadable?: true };
 
-async function replayOne(path: string, shown: string, config: LegateConfig, mode: ReturnType<typeof resolveMode>, match: MatchLevel): Promise<Verdict> {
+type ReplayContext = RunContext & { project: { config: LegateConfig } };
+
+async function replayOne(path: string, shown: string, context: ReplayContext, match: MatchLevel | undefined): Promise<Verdict> {
   const loaded = loadFile(path, shown);
   if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true };
   try {
     const agentName = loaded.trajectory.agent;
-    const factory = config.agents[agentName];
+    const agents = context.project.config.agents;
+    const factory = agents[agentName];
     if (factory === undefined) {
-      return { ok: false, detail: `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${Object.keys(config.agents).map((n) => `'${n}'`).join(', ') || 'no agents'}.` };
+      const exported = Object.keys(agents).map((n) => `'${n}'`).join(', ') || 'no agents';
+      const detail =
+        `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
+        `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
+      return { ok: false, detail };
     }
-    const run = await runTrajectory({
-      file: path,
-      agent: factory,
-      mode: mode === 'auto' ? 'replay' : mode,
-      match,
-      redactions: config.redactions ?? [],
-      secrets: config.secrets ?? [],
-      ...(config.transport === undefined ? {} : { transport: config.transport }),
-      rerecord: config.rerecord?.(shown) ?? `LEGATE_MODE=record npx legate replay ${shown}`,
-      report: false, // the verdict line says what changed
-    });
+    // The other settings (the config's redactions, match and transport; the file's match and
+    // serve) resolve in runTrajectory. The verdict line says what changed: no report.
+    const options = { file: path, agent: factory, ...(match === undefined ? {} : { match }), report: false as const };
+    const run = await runTrajectoryIn(options, context);
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
-    if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) return { ok: false, detail: error.message.replace(`${path}`, shown) };
+    if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {
+      return { ok: false, detail: error.message.replaceAll(path, shown) };
+    }
     return { ok: false, detail: describeError(error) };
   }
 }

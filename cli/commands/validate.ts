@@ -1,20 +1,23 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { findProject } from '../../src/recording/projectConfig.js';
+import { resolveReplaySettings } from '../../src/recording/replaySettings.js';
 import { loadFile } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 
 export const validateHelp = `legate validate [paths...]
 
-Checks trajectory files against the format (default folder: trajectories/). Every file gets
+Checks trajectory files against the format (default: the folder legate replay reads, the
+config's 'trajectories', else trajectories/ at the project root). Every file gets
 its own verdict, and one that cannot be read does not stop the others: '✓ file' when it is
 valid, else one line 'file:line:column: problem' (or 'file: problem' where there is no line:
 missing, not a regular file, unreadable). Exits 1 if any file is invalid, missing or unreadable.`;
 
 export async function validate(args: string[], io: CliIo): Promise<number> {
   const { positionals } = parseArgs({ args, allowPositionals: true, options: {} });
-  const paths = positionals.length > 0 ? positionals : ['trajectories'];
-  const { files, missing, unreadable } = findTrajectories(paths.map((p) => resolve(io.cwd, p)), io.cwd);
+  const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [await projectFolder(io.cwd)];
+  const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
   for (const path of missing) io.err(`${path}: does not exist`);
   for (const problem of unreadable) io.err(problem);
   let invalid = 0;
@@ -30,4 +33,10 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   io.out('');
   io.out(`${files.length} checked: ${files.length - invalid} valid, ${invalid} invalid`);
   return invalid + missing.length + unreadable.length > 0 ? 1 : 0;
+}
+
+/** The project's trajectory folder, as legate replay finds it (with or without a config). */
+async function projectFolder(cwd: string): Promise<string> {
+  const project = await findProject(undefined, cwd);
+  return resolveReplaySettings({ given: {}, project, runner: { kind: 'cli' }, cwd }).folder;
 }

@@ -1,17 +1,24 @@
+import { relative } from 'node:path';
 import { expect } from 'vitest';
 import type { AgentResult } from '../runtime/agentResult.js';
-import { runTrajectory, type AgentFactory, type TrajectoryRunOptions } from '../recording/runTrajectory.js';
+import { legateMode } from '../recording/mode.js';
+import { runTrajectoryIn, type AgentFactory, type TrajectoryRunOptions } from '../recording/runTrajectory.js';
 
 export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent'>;
 
 /**
  * The CI regression helper: replays a trajectory against today's code and returns the result
- * for assertions. Under `vitest -u` (or `LEGATE_MODE=record`) it re-records the file live and
- * reports what changed; under CI, a missing file fails with the command that records it.
+ * for assertions. Under `vitest -u` it re-records the file live and reports what changed, unless
+ * `LEGATE_MODE` is set (it wins; `LEGATE_MODE=record` re-records too); under CI, a missing file
+ * fails with the command that records it. Settings resolve as for runTrajectory.
  */
 export async function replayTrajectory(agent: AgentFactory, file: string, options: ReplayTrajectoryOptions = {}): Promise<AgentResult> {
-  const update = process.env.LEGATE_MODE === undefined && isUpdatingSnapshots();
-  const run = await runTrajectory({ ...options, file, agent, ...(update ? { mode: 'record' as const } : {}) });
+  const update = isUpdatingSnapshots();
+  const testPath = expect.getState().testPath;
+  const testFile = testPath === undefined ? {} : { testFile: relative(process.cwd(), testPath) || testPath };
+  const runner = { kind: 'vitest' as const, update: true, ...testFile };
+  const mode = update && legateMode() === undefined ? { mode: 'record' as const } : {};
+  const run = await runTrajectoryIn({ ...options, file, agent, ...mode }, { runner });
   return run.result;
 }
 

@@ -1,5 +1,5 @@
 import type { Transport } from '../transport/transport.js';
-import type { MatchLevel } from '../trajectory/matchRequest.js';
+import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
 import type { AgentFactory } from './runTrajectory.js';
 
@@ -7,17 +7,28 @@ import type { AgentFactory } from './runTrajectory.js';
 export interface LegateConfig {
   /** Agent factories, by the agent name trajectories record. */
   agents: Record<string, AgentFactory>;
-  /** The folder `legate replay` reads when given no paths. Default `trajectories`. */
+  /**
+   * The folder of trajectories, relative to this file: what `legate replay` and `legate validate`
+   * read when given no paths. Default `trajectories`.
+   */
   trajectories?: string;
-  /** How closely a replay must match. Default `exact`. */
+  /**
+   * How closely every replay in the project must match, `runTrajectory`'s and `legate replay`'s:
+   * over a file's own `match:`, under `--match` and a `match` option in code. Default: the
+   * file's, else `exact`. See docs/trajectory-format.md, "Replay settings".
+   */
   match?: MatchLevel;
+  /** Applied to every recording in the project, and the same way to each request at replay, before the code's own. */
   redactions?: Redaction[];
-  /** Patterns beyond the built-in ones that must never be saved. */
+  /** Patterns beyond the built-in ones that must never be saved, in every recording, before the code's own. */
   secrets?: (RegExp | string)[];
   /** The live transport used to (re-)record. Default: `new AnthropicTransport()`. */
   transport?: () => Transport;
-  /** The command that re-records a file, quoted in divergence messages. */
-  rerecord?: (file: string) => string;
+  /**
+   * The command that re-records a file (as the user types its path), quoted in divergence
+   * messages; `undefined` for a file it does not know, which gets the command legate builds.
+   */
+  rerecord?: (file: string) => string | undefined;
 }
 
 /** Types a config module's default export. */

@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { basename, extname } from 'node:path';
+import { basename, extname, isAbsolute, relative } from 'node:path';
 import type { UserBlock } from '../messages/types.js';
 import type { Agent } from '../runtime/Agent.js';
 import { toolsReachableFrom } from '../runtime/agentGraph.js';
@@ -7,18 +7,20 @@ import type { ApprovalDecision } from '../runtime/resume.js';
 import type { Suspension } from '../runtime/suspension.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import type { AgentResult } from '../runtime/agentResult.js';
-import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
 import { RecordingTransport } from '../transport/recording/RecordingTransport.js';
 import { ReplayTransport } from '../transport/replay/ReplayTransport.js';
 import type { Transport } from '../transport/transport.js';
 import { diffTrajectories, summarizeChanges, type TrajectoryChange } from '../trajectory/diffTrajectories.js';
-import type { MatchLevel } from '../trajectory/matchRequest.js';
+import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
+import type { ReplayRunner } from '../trajectory/rerecordCommand.js';
 import { expectationFailed } from '../trajectory/divergence.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { fromRun, type RunRecord } from './fromRun.js';
-import { resolveMode, type RecordingMode } from './mode.js';
+import type { RecordingMode } from './mode.js';
+import { findProject, type Project } from './projectConfig.js';
 import { recordedClock, recordingClock } from './recordedClock.js';
+import { resolveReplaySettings, type ReplaySettings } from './replaySettings.js';
 import { servedResults } from './servedResults.js';
 import { loadTrajectory, prepareTrajectory, saveTrajectory } from './trajectoryFile.js';
 import { sdkVersion } from './sdkVersion.js';
@@ -27,29 +29,40 @@ import { UsageError } from '../errors/UsageError.js';
 /** Builds the agent under test around a transport: the live model, or a replay. */
 export type AgentFactory = (transport: Transport) => Agent;
 
+/**
+ * A run's own settings. Each one left out comes from the project's legate.config.ts, then the
+ * file, then the default: the precedence of resolveReplaySettings (docs/trajectory-format.md).
+ */
 export interface TrajectoryRunOptions {
-  /** The trajectory file. */
+  /** The trajectory file: absolute, or relative to the config's folder (else the project root), not the cwd. */
   file: string;
+  /**
+   * The project's config file, whose `match`, `redactions`, `secrets`, `transport` and `rerecord`
+   * apply to this run; `false` for none. Default: the first legate.config.* in the working
+   * directory or a folder above it, up to the project root (the nearest package.json).
+   */
+  config?: string | false;
   agent: AgentFactory;
   /** The user's input. Needed to record; a replay uses the recorded input. */
   input?: string | UserBlock[];
   /** Default: the file name without its extension. */
   name?: string;
   description?: string;
-  /** Default: `LEGATE_MODE`, else `replay` under CI, else `auto`. */
+  /** `LEGATE_MODE` wins over this (see resolveMode). Without either: `replay` under CI, else `auto`. */
   mode?: RecordingMode;
-  /** The live transport for record and passthrough. Default: `new AnthropicTransport()`. */
+  /** The live transport for record and passthrough. Default: the config's, else `new AnthropicTransport()`. */
   transport?: () => Transport;
-  /** How closely a replayed run must match. Default `exact`. */
+  /** How closely a replayed run must match. Default: the config's, else the file's `match:`, else `exact`. */
   match?: MatchLevel;
+  /** Applied after the config's redactions (both apply). */
   redactions?: readonly Redaction[];
-  /** Patterns beyond the built-in ones that must never be saved. */
+  /** Patterns beyond the built-in ones and the config's that must never be saved. */
   secrets?: readonly (RegExp | string)[];
   /** Serve recorded tool results instead of running the tools: all (`true`) or the named ones. Default: the file's `serve`. */
   serveToolResults?: true | readonly string[];
   /** When recording: answers calls in place of the tools (a fuzzer planting outputs). */
   toolStub?: ToolStub;
-  /** The command that re-records this file, quoted in divergence messages. */
+  /** The command that re-records this file, quoted in divergence messages. Default: the config's, else built to fit. */
   rerecord?: string;
   /** Told what changed when a recording replaces one that differed. Default: standard error; false: silent. */
   report?: ((message: string) => void) | false;
@@ -63,6 +76,7 @@ export interface TrajectoryRunOptions {
 export interface TrajectoryRun {
   /** What actually happened: a replay, a recording, or a live run that wrote nothing. */
   mode: 'replay' | 'record' | 'passthrough';
+  /** The trajectory file, absolute: as resolved against the project root. */
   file: string;
   result: AgentResult;
   /** The trajectory replayed or written (absent for passthrough). */
@@ -72,26 +86,58 @@ export interface TrajectoryRun {
 }
 
 /**
- * Runs an agent against a trajectory file in the mode in force: replays it offline, checking
- * every request, or runs live and records it (atomically, redacted, scanned for secrets).
+ * Where a run comes from, for the settings it cannot be told in options: who runs it (for the
+ * re-record command its messages give), where the user is, and the mode when none is set.
  */
-export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
-  const mode = resolveMode(options.mode);
-  const rerecord = options.rerecord ?? `LEGATE_MODE=record npx legate replay ${options.file}`;
-  if (mode === 'replay' || (mode === 'auto' && existsSync(options.file))) return replay(options, rerecord);
-  if (mode === 'passthrough') {
-    const result = await options.agent(liveTransport(options)).run(requireInput(options, undefined));
-    return { mode: 'passthrough', file: options.file, result };
-  }
-  return record(options);
+export interface RunContext {
+  runner?: ReplayRunner;
+  cwd?: string;
+  project?: Project;
+  defaultMode?: RecordingMode;
 }
 
-async function replay(options: TrajectoryRunOptions, rerecord: string): Promise<TrajectoryRun> {
-  const trajectory = loadTrajectory(options.file, `Record it first: ${rerecord}`);
-  const context = { file: options.file, rerecord };
-  const transport = new ReplayTransport(trajectory, { file: options.file, match: options.match ?? trajectory.match ?? 'exact', redact: createRedactor(options.redactions ?? []), rerecord });
+/**
+ * Runs an agent against a trajectory file in the mode in force: replays it offline, checking
+ * every request, or runs live and records it (atomically, redacted, scanned for secrets).
+ * Settings come from the options, then the project's legate.config.ts, then the file, then
+ * the defaults (see resolveReplaySettings).
+ */
+export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
+  return runTrajectoryIn(options, {});
+}
+
+/** {@link runTrajectory} for a caller that knows more of its context: `legate replay`, `replayTrajectory`. */
+export async function runTrajectoryIn(options: TrajectoryRunOptions, context: RunContext): Promise<TrajectoryRun> {
+  const cwd = context.cwd ?? process.cwd();
+  const project = context.project ?? (await findProject(options.config, cwd));
+  const inVitest = process.env.VITEST !== undefined && process.env.VITEST !== '';
+  const runner: ReplayRunner = context.runner ?? (inVitest ? { kind: 'vitest', update: false } : { kind: 'code' });
+  const defaultMode = context.defaultMode === undefined ? {} : { defaultMode: context.defaultMode };
+  const settingsFor = (trajectory?: Trajectory) =>
+    resolveReplaySettings({ given: options, project, runner, cwd, ...(trajectory === undefined ? {} : { trajectory }), ...defaultMode });
+  const settings = settingsFor();
+  const file = settings.file!;
+  const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
+  if (settings.mode === 'replay' || (settings.mode === 'auto' && existsSync(file))) {
+    return replay(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
+  }
+  if (settings.mode === 'passthrough') {
+    const result = await options.agent(settings.transport()).run(requireInput(options, shown, undefined));
+    return { mode: 'passthrough', file, result };
+  }
+  return record(options, file, shown, settings);
+}
+
+type Where = { file: string; shown: string; rerecord: string };
+
+async function replay(options: TrajectoryRunOptions, where: Where, settingsFor: (t: Trajectory) => ReplaySettings): Promise<TrajectoryRun> {
+  const { file, shown } = where;
+  const trajectory = loadTrajectory(file, `Record it first: ${where.rerecord}`);
+  const settings = settingsFor(trajectory);
+  const context = { file: shown, rerecord: settings.rerecord };
+  const transport = new ReplayTransport(trajectory, { ...context, match: settings.match, redact: createRedactor(settings.redactions) });
   const agent = options.agent(transport);
-  const serve = options.serveToolResults ?? trajectory.serve;
+  const serve = settings.serve;
   const runOptions = {
     clock: recordedClock(trajectory),
     ...(serve === undefined ? {} : { toolStub: servedResults(trajectory, serve, context) }),
@@ -103,13 +149,13 @@ async function replay(options: TrajectoryRunOptions, rerecord: string): Promise<
   }
   transport.assertDone();
   checkExpectations(trajectory, result, context);
-  return { mode: 'replay', file: options.file, result, trajectory };
+  return { mode: 'replay', file, result, trajectory };
 }
 
-async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
-  const previous = existsSync(options.file) ? tryLoad(options.file) : undefined;
-  const input = requireInput(options, previous);
-  const transport = new RecordingTransport(liveTransport(options));
+async function record(options: TrajectoryRunOptions, file: string, shown: string, settings: ReplaySettings): Promise<TrajectoryRun> {
+  const previous = existsSync(file) ? tryLoad(file) : undefined;
+  const input = requireInput(options, shown, previous);
+  const transport = new RecordingTransport(settings.transport());
   const agent = options.agent(transport);
   const clock = recordingClock(agent.clock);
   const recordedAt = new Date();
@@ -118,9 +164,11 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   while (result.stopReason === 'suspended' && options.approve !== undefined) {
     result = await agent.resume(result.suspension!, { clock: clock.now, approve: await options.approve(result.suspension!), ...stub });
   }
-  if (transport.exchanges.length === 0) throw new UsageError('nothing_to_record', `The run made no model call, so there is nothing to record in ${options.file}.`);
+  if (transport.exchanges.length === 0) {
+    throw new UsageError('nothing_to_record', `The run made no model call, so there is nothing to record in ${shown}.`);
+  }
   const trajectory = fromRun({
-    name: options.name ?? previous?.name ?? basename(options.file, extname(options.file)),
+    name: options.name ?? previous?.name ?? basename(file, extname(file)),
     description: options.description ?? previous?.description,
     agent,
     input,
@@ -132,15 +180,15 @@ async function record(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
     recordedAt,
     sdkVersion: sdkVersion(),
   });
-  const saveOptions = { redactions: options.redactions ?? [], secrets: options.secrets ?? [] };
+  const saveOptions = { redactions: settings.redactions, secrets: settings.secrets };
   const redacted = prepareTrajectory(trajectory, saveOptions);
   const changes = previous === undefined ? undefined : diffTrajectories(previous, redacted);
   // A re-recording that changes nothing but the time leaves the file as it was: no churn in git.
-  const saved = changes !== undefined && changes.length === 0 ? previous! : saveTrajectory(options.file, trajectory, saveOptions);
-  const run: TrajectoryRun = { mode: 'record', file: options.file, result, trajectory: saved };
+  const saved = changes !== undefined && changes.length === 0 ? previous! : saveTrajectory(file, trajectory, saveOptions);
+  const run: TrajectoryRun = { mode: 'record', file, result, trajectory: saved };
   if (changes !== undefined) {
     run.changes = changes;
-    if (changes.length > 0) reportChanges(options, `re-recorded ${options.file}: ${summarizeChanges(changes)}`);
+    if (changes.length > 0) reportChanges(options, `re-recorded ${shown}: ${summarizeChanges(changes)}`);
   }
   return run;
 }
@@ -177,13 +225,11 @@ function reportChanges(options: TrajectoryRunOptions, message: string): void {
   else process.stderr.write(`legate: ${message}\n`);
 }
 
-function liveTransport(options: TrajectoryRunOptions): Transport {
-  return options.transport?.() ?? new AnthropicTransport();
-}
-
-function requireInput(options: TrajectoryRunOptions, previous: Trajectory | undefined): string | UserBlock[] {
+function requireInput(options: TrajectoryRunOptions, shown: string, previous: Trajectory | undefined): string | UserBlock[] {
   const input = options.input ?? previous?.input;
-  if (input === undefined) throw new UsageError('missing_input', `Recording ${options.file} needs the user's input: pass { input } (a replay takes it from the file).`);
+  if (input === undefined) {
+    throw new UsageError('missing_input', `Recording ${shown} needs the user's input: pass { input } (a replay takes it from the file).`);
+  }
   return input;
 }
 

@@ -1,5 +1,6 @@
 import { FileReadError, readRegularFile } from '../files/readRegularFile.js';
 import { TrajectoryFileError } from '../trajectory/errors.js';
+import { rerecordCommand } from '../trajectory/rerecordCommand.js';
 import { MAX_TRAJECTORY_BYTES, parseTrajectory } from '../trajectory/parseTrajectory.js';
 import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/redaction.js';
 import { findSecretInYaml, SecretInTrajectoryError } from '../trajectory/secretScan.js';
@@ -23,7 +24,10 @@ export class TrajectoryNotFoundError extends LegateError {
  * Reads and checks a trajectory file. Only a regular file (or a link to one) is read, and no more
  * than the size limit of it: anything else is a {@link TrajectoryFileError} naming the file.
  */
-export function loadTrajectory(file: string, hint = `Record it first: LEGATE_MODE=record npx legate replay ${file}`): Trajectory {
+export function loadTrajectory(
+  file: string,
+  hint = `Record it first: ${rerecordCommand({ file, runner: { kind: 'code' }, legateModeSet: false })}`,
+): Trajectory {
   let text: string;
   try {
     text = readRegularFile(file, MAX_TRAJECTORY_BYTES);

@@ -2,18 +2,9 @@ import { digestOf } from '../json/canonicalJson.js';
 import { firstDifference, type Difference } from '../json/firstDifference.js';
 import type { Message, MessagesRequest, ResponseBlock, ToolDefinition, UserBlock } from '../messages/types.js';
 import { conversationBefore } from './conversation.js';
+import type { MatchLevel } from './matchLevel.js';
 import type { Trajectory } from './types.js';
 
-/**
- * How closely a live request must match the recording:
- * - `exact`: model, parameters, system, tools offered and the whole conversation so far,
- *   tool result contents included;
- * - `structure`: roles, block types, tool names and ids;
- * - `shape`: model, message count and the names of the tools offered.
- */
-export type MatchLevel = 'exact' | 'structure' | 'shape';
-
-export const MATCH_LEVELS: readonly MatchLevel[] = ['exact', 'structure', 'shape'];
 
 const digests = new WeakMap<object, string>();
 

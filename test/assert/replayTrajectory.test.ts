@@ -23,7 +23,25 @@ describe('replayTrajectory, the CI regression helper', () => {
     const file = join(tempDir(), 'missing.yaml');
     const error = await replayTrajectory(createAssistant, file).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrajectoryNotFoundError);
-    expect((error as Error).message).toContain(`Record it first: LEGATE_MODE=record npx legate replay ${file}`);
+    const command = 'npx vitest run test/assert/replayTrajectory.test.ts -u';
+    expect((error as Error).message).toBe(`${file} does not exist. Record it first: ${command}`);
+  });
+
+  it('with LEGATE_MODE set, which -u cannot override, says to set it to record instead', async () => {
+    vi.stubEnv('LEGATE_MODE', 'replay');
+    const file = join(tempDir(), 'missing.yaml');
+    const error = await replayTrajectory(createAssistant, file).catch((e: unknown) => e);
+    const command = 'LEGATE_MODE=record npx vitest run test/assert/replayTrajectory.test.ts';
+    expect((error as Error).message).toBe(`${file} does not exist. Record it first: ${command}`);
+  });
+
+  it('that command works: under LEGATE_MODE=record the same call records the file', async () => {
+    vi.stubEnv('LEGATE_MODE', 'record');
+    const file = join(tempDir(), 'recorded.yaml');
+    const scenario = scenarios.find((s) => s.name === 'zero-trust')!;
+    const options = { input: scenario.input, transport: scenario.model, mode: 'replay' as const, report: false as const };
+    await replayTrajectory(createAssistant, file, options);
+    expect(readFileSync(file, 'utf8')).toContain('name: recorded');
   });
 
   it('with LEGATE_MODE=record, re-records the file and reports what changed', async () => {

@@ -1,10 +1,10 @@
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { captureIo as capture } from '../support/captureIo.js';
+import { runLegate as legate } from '../support/runLegate.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
@@ -122,11 +122,6 @@ describe('legate diff and replay on files that cannot be read', () => {
   }, 60_000);
 });
 
-/** Runs the real command, as a user's shell does. */
-function legate(args: string[], cwd: string, env: Record<string, string> = {}): { status: number | null; stdout: string; stderr: string } {
-  const run = spawnSync(process.execPath, ['--import', pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href, join(root, 'cli/legate.ts'), ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', ...env } });
-  return { status: run.status, stdout: run.stdout, stderr: run.stderr };
-}
 
 describe('the legate command on an error it did not expect', () => {
   it('prints one line, no stack trace, and exits 1; LEGATE_DEBUG=1 prints the stack', () => {

@@ -5,10 +5,9 @@ import * as vitestEntry from '../../src/assert/vitest.js';
 import * as fuzzEntry from '../../src/fuzz/index.js';
 import * as legate from '../../src/index.js';
 import { Agent, LegateError, ScriptedTransport, defineTool, reply } from '../../src/index.js';
-import { ConfigError } from '../../cli/loadConfig.js';
 
-/** Every entry point's exports, and the CLI's own error: where a user meets legate's errors. */
-const entries = { ...legate, ...fuzzEntry, ...vitestEntry, ConfigError };
+/** Every entry point's exports: where a user meets legate's errors. */
+const entries = { ...legate, ...fuzzEntry, ...vitestEntry };
 type Exported = typeof entries;
 type ErrorClassName = {
   [K in keyof Exported]: Exported[K] extends abstract new (...args: never[]) => Error ? K : never;

@@ -35,11 +35,11 @@ describe('runTrajectory modes', () => {
     expect((await runTrajectory({ ...options(file), mode: 'auto', transport: live })).mode).toBe('replay');
   });
 
-  it('replay with no file says how to record it', async () => {
+  it('replay with no file says how to record it: under vitest, the suite run with LEGATE_MODE=record', async () => {
     const file = join(tempDir(), 'missing.yaml');
     const error = await runTrajectory({ ...options(file), mode: 'replay' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrajectoryNotFoundError);
-    expect((error as Error).message).toBe(`${file} does not exist. Record it first: LEGATE_MODE=record npx legate replay ${file}`);
+    expect((error as Error).message).toBe(`${file} does not exist. Record it first: LEGATE_MODE=record npx vitest run`);
   });
 
   it('passthrough runs live and writes nothing', async () => {

@@ -97,7 +97,7 @@ describe('divergence', () => {
     const error = await divergence(factory({ output: 'Hi' }));
     expect(error).toMatchObject({ kind: 'request', turn: 2, path: 'messages[2].content[0].content', expected: 'Hello, Ada', actual: 'Hi, Ada' });
     expect(error.message).toContain('run.yaml: the request for turn 2 differs from the recording at messages[2].content[0].content.');
-    expect(error.message).toContain('re-record the trajectory: LEGATE_MODE=record npx legate replay');
+    expect(error.message).toContain('re-record the trajectory: LEGATE_MODE=record npx vitest run');
   });
 
   it('catches a changed system prompt on the first turn', async () => {

@@ -1,4 +1,4 @@
-import { MATCH_LEVELS, type MatchLevel } from '../matchRequest.js';
+import { MATCH_LEVELS, type MatchLevel } from '../matchLevel.js';
 import { runFields } from './run.js';
 import { list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
 

@@ -2,14 +2,16 @@ import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
 import { extraCall, modelChanged, requestDivergence, unusedTurns, type DivergenceContext } from '../../trajectory/divergence.js';
 import { redactRequest } from '../../trajectory/redaction.js';
-import { actualRequest, compareRequests, expectedRequests, type ComparableRequest, type MatchLevel } from '../../trajectory/matchRequest.js';
+import { rerecordCommand } from '../../trajectory/rerecordCommand.js';
+import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../../trajectory/matchLevel.js';
+import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../../trajectory/matchRequest.js';
 import type { Trajectory } from '../../trajectory/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 
 export interface ReplayOptions {
   /** Names the recording in divergence messages. */
   file?: string;
-  /** How closely each request must match. Default `exact`. */
+  /** How closely each request must match. Default: the recording's `match`, else `exact`. */
   match?: MatchLevel;
   /** Applied to each live request before it is compared, as it was to the recording. */
   redact?: <T>(value: T) => T;
@@ -34,10 +36,11 @@ export class ReplayTransport implements Transport {
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
     this.#trajectory = trajectory;
-    this.#level = options.match ?? 'exact';
+    this.#level = options.match ?? trajectory.match ?? DEFAULT_MATCH_LEVEL;
     this.#redact = options.redact ?? ((value) => value);
     const file = options.file ?? `trajectory '${trajectory.name}'`;
-    this.#context = { file, rerecord: options.rerecord ?? `LEGATE_MODE=record npx legate replay ${file}` };
+    const rerecord = options.rerecord ?? rerecordCommand({ file, runner: { kind: 'code' }, agent: trajectory.agent, legateModeSet: false });
+    this.#context = { file, rerecord };
     this.#expected = expectedRequests(trajectory);
   }
 

@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { LegateError } from '../errors/LegateError.js';
+import { importModule } from '../files/importModule.js';
+import { isMatchLevel, MATCH_LEVELS } from '../trajectory/matchLevel.js';
+import type { LegateConfig } from './config.js';
+
+export const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
+
+/** A config that is missing or malformed: said plainly, with what to write. */
+export class ConfigError extends LegateError {
+  constructor(
+    readonly code: 'config_not_found' | 'invalid_config',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * The project a run belongs to: the folder relative trajectory paths resolve against (the
+ * config's folder, else the project root), and its config when it has one.
+ */
+export interface Project {
+  root: string;
+  configFile?: string;
+  config?: LegateConfig;
+}
+
+/**
+ * The project seen from `cwd`: the given config (`false`: none), else the first
+ * `legate.config.*` in `cwd` or a folder above it, up to the project root (the nearest folder
+ * with a package.json); the root is then the config's folder, else the project root, else `cwd`.
+ */
+export async function findProject(explicit: string | false | undefined, cwd: string): Promise<Project> {
+  if (explicit === false) return { root: packageRoot(cwd) ?? cwd };
+  const configFile = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
+  if (configFile === undefined) return { root: packageRoot(cwd) ?? cwd };
+  return { root: dirname(configFile), configFile, config: await loadConfigFile(configFile, explicit ?? configFile) };
+}
+
+/**
+ * Loads the project's config for a command that cannot work without one: the given path, else
+ * the one {@link findProject} finds from `cwd`.
+ */
+export async function loadConfig(
+  explicit: string | undefined,
+  cwd = process.cwd(),
+): Promise<Project & { configFile: string; config: LegateConfig }> {
+  const project = await findProject(explicit, cwd);
+  if (project.configFile === undefined || project.config === undefined) {
+    throw new ConfigError(
+      'config_not_found',
+      `legate.config.ts was not found in ${cwd} or a folder above it (up to the project root). ` +
+        `Write one that exports your agent factories:\n\n` +
+        `  import { defineConfig } from 'legate';\n` +
+        `  export default defineConfig({ agents: { support: (transport) => createSupportAgent(transport) } });`,
+    );
+  }
+  return { ...project, configFile: project.configFile, config: project.config };
+}
+
+/** The first config in `cwd` or a folder above it, stopping after the project root. */
+function findConfigFile(cwd: string): string | undefined {
+  for (let folder = resolve(cwd); ; folder = dirname(folder)) {
+    const found = CONFIG_NAMES.map((name) => join(folder, name)).find((path) => existsSync(path));
+    if (found !== undefined) return found;
+    if (existsSync(join(folder, 'package.json')) || dirname(folder) === folder) return undefined;
+  }
+}
+
+function packageRoot(cwd: string): string | undefined {
+  for (let folder = resolve(cwd); ; folder = dirname(folder)) {
+    if (existsSync(join(folder, 'package.json'))) return folder;
+    if (dirname(folder) === folder) return undefined;
+  }
+}
+
+const loaded = new Map<string, Promise<LegateConfig>>();
+
+/** A config module, imported once per process (TypeScript through tsx where needed) and checked. */
+function loadConfigFile(file: string, shown: string): Promise<LegateConfig> {
+  let config = loaded.get(file);
+  if (config === undefined) {
+    if (!existsSync(file)) throw new ConfigError('config_not_found', `${shown} was not found.`);
+    config = importModule(file).then((module) => checkConfig(unwrapDefault(module.default), file));
+    loaded.set(file, config);
+    config.catch(() => loaded.delete(file));
+  }
+  return config;
+}
+
+/** A module compiled as CommonJS (no `"type": "module"` nearby) arrives as `{ default: config }`. */
+export function unwrapDefault(exported: unknown): unknown {
+  const inner = (exported as { default?: unknown } | undefined)?.default;
+  return (exported as { agents?: unknown } | undefined)?.agents === undefined && inner !== undefined ? inner : exported;
+}
+
+function checkConfig(config: unknown, file: string): LegateConfig {
+  const agents = (config as { agents?: unknown } | undefined)?.agents;
+  if (typeof config !== 'object' || config === null || typeof agents !== 'object' || agents === null) {
+    const expected = 'export default defineConfig({ agents: { name: (transport) => agent } })';
+    throw new ConfigError('invalid_config', `${file} must ${expected}, but its default export has no 'agents'.`);
+  }
+  for (const [name, factory] of Object.entries(agents)) {
+    if (typeof factory !== 'function') {
+      const problem = `agents.${name} must be a function (transport) => Agent, but it is a ${typeof factory}.`;
+      throw new ConfigError('invalid_config', `${file}: ${problem}`);
+    }
+  }
+  const { match, trajectories } = config as { match?: unknown; trajectories?: unknown };
+  if (match !== undefined && !isMatchLevel(match)) {
+    const problem = `match must be one of ${MATCH_LEVELS.join(', ')}, but it is ${JSON.stringify(match)}.`;
+    throw new ConfigError('invalid_config', `${file}: ${problem}`);
+  }
+  if (trajectories !== undefined && (typeof trajectories !== 'string' || trajectories.trim() === '')) {
+    const problem = `trajectories must name a folder (relative to the config), but it is ${JSON.stringify(trajectories)}.`;
+    throw new ConfigError('invalid_config', `${file}: ${problem}`);
+  }
+  return config as LegateConfig;
+}

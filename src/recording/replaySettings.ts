@@ -1,0 +1,105 @@
+import { isAbsolute, relative, resolve } from 'node:path';
+import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
+import type { Transport } from '../transport/transport.js';
+import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.js';
+import type { Redaction } from '../trajectory/redaction.js';
+import { rerecordCommand, type ReplayRunner } from '../trajectory/rerecordCommand.js';
+import type { Trajectory } from '../trajectory/types.js';
+import { legateMode, resolveMode, type RecordingMode } from './mode.js';
+import type { Project } from './projectConfig.js';
+
+/** The settings given for one run: a command line's flags, or the options passed in code. */
+export interface GivenSettings {
+  /** The trajectory file: absolute, or relative to the project root (see {@link Project}). */
+  file?: string;
+  mode?: RecordingMode;
+  match?: MatchLevel;
+  redactions?: readonly Redaction[];
+  secrets?: readonly (RegExp | string)[];
+  serveToolResults?: true | readonly string[];
+  transport?: () => Transport;
+  rerecord?: string;
+}
+
+export interface ReplaySettingsInput {
+  given: GivenSettings;
+  project: Project;
+  /** The file's own fields, once it has been read (absent for a file not read or not there). */
+  trajectory?: Trajectory;
+  runner: ReplayRunner;
+  /** Where the user is: paths in messages are shown relative to it. */
+  cwd: string;
+  env?: NodeJS.ProcessEnv;
+  /** The mode when nothing sets one (see resolveMode): `auto` in code, `replay` for `legate replay`. */
+  defaultMode?: RecordingMode;
+}
+
+/** Every replay setting, resolved. */
+export interface ReplaySettings {
+  /** The trajectory file, absolute (absent when none was given). */
+  file?: string;
+  /** The project's trajectory folder, absolute. */
+  folder: string;
+  mode: RecordingMode;
+  match: MatchLevel;
+  /** The config's, then the given ones. */
+  redactions: Redaction[];
+  /** The config's, then the given ones. */
+  secrets: (RegExp | string)[];
+  serve?: true | readonly string[];
+  /** The live transport, to record and for passthrough. */
+  transport: () => Transport;
+  /** How to re-record the file, for divergence and missing-file messages. */
+  rerecord: string;
+}
+
+/**
+ * Resolves every replay setting, each from the first layer that sets it:
+ *
+ * | setting | 1. given (flag / option) | 2. legate.config.ts | 3. the file | 4. default |
+ * |---|---|---|---|---|
+ * | match level | `--match`, `match` | `match` | `match:` | `exact` |
+ * | served tool results | `serveToolResults` | | `serve:` | none: tools run |
+ * | live transport | `transport` | `transport` | | `AnthropicTransport` |
+ * | re-record command | `rerecord` | `rerecord(file)` | | built for the context |
+ * | trajectory folder | paths given | `trajectories` | | `trajectories` |
+ *
+ * Redactions and secret patterns add up instead, the config's first: a project-wide one cannot
+ * be dropped by one run. The mode has its own order, `LEGATE_MODE` first (see resolveMode). A
+ * relative trajectory path resolves against the project root (the config's folder), not the
+ * working directory. Documented in docs/trajectory-format.md, "Replay settings".
+ */
+export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySettings {
+  const { given, project, trajectory, runner, cwd } = input;
+  const env = input.env ?? process.env;
+  const config = project.config;
+  const file = given.file === undefined || isAbsolute(given.file) ? given.file : resolve(project.root, given.file);
+  const shown = file === undefined ? undefined : relative(cwd, file) || file;
+  const settings: ReplaySettings = {
+    folder: resolve(project.root, config?.trajectories ?? 'trajectories'),
+    mode: resolveMode(given.mode, env, input.defaultMode),
+    match: given.match ?? config?.match ?? trajectory?.match ?? DEFAULT_MATCH_LEVEL,
+    redactions: union(config?.redactions, given.redactions),
+    secrets: union(config?.secrets, given.secrets),
+    transport: given.transport ?? config?.transport ?? (() => new AnthropicTransport()),
+    rerecord:
+      given.rerecord ??
+      (shown === undefined ? undefined : config?.rerecord?.(shown)) ??
+      rerecordCommand({
+        file: shown ?? '<file>',
+        runner,
+        ...(trajectory === undefined ? {} : { agent: trajectory.agent }),
+        ...(config === undefined ? {} : { configAgents: Object.keys(config.agents) }),
+        legateModeSet: legateMode(env) !== undefined,
+      }),
+  };
+  const serve = given.serveToolResults ?? trajectory?.serve;
+  if (serve !== undefined) settings.serve = serve;
+  if (file !== undefined) settings.file = file;
+  return settings;
+}
+
+/** Both lists, in order, each item once (a config's own list passed again is not doubled). */
+function union<T>(first: readonly T[] | undefined, second: readonly T[] | undefined): T[] {
+  return [...new Set([...(first ?? []), ...(second ?? [])])];
+}
