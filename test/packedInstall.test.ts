@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -27,12 +27,13 @@ function runInProject(code: string): unknown {
   return JSON.parse(run.stdout);
 }
 
+/** Whether the project's code would find the package (an exports map refusing `require` still counts). */
 function resolvable(name: string): boolean {
   try {
     createRequire(join(project, 'package.json')).resolve(name);
     return true;
-  } catch {
-    return false;
+  } catch (error) {
+    return (error as { code?: unknown }).code !== 'MODULE_NOT_FOUND';
   }
 }
 
@@ -75,13 +76,33 @@ describe('legate installed from its tarball, without optional peers', () => {
     });
   });
 
+  /** Runs the installed `legate` command in a folder of the project. */
+  function legate(folder: string, ...args: string[]) {
+    const cwd = join(project, folder);
+    const bin = join(project, 'node_modules/legate/dist/cli/legate.js');
+    return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' } });
+  }
+
+  it('replays with a config written as JavaScript, without tsx', () => {
+    const folder = join(project, 'js-config');
+    mkdirSync(join(folder, 'trajectories'), { recursive: true });
+    cpSync(join(root, 'trajectories/invalid-argument-corrected.yaml'), join(folder, 'trajectories/invalid-argument-corrected.yaml'));
+    writeFileSync(
+      join(folder, 'legate.config.mjs'),
+      "import { defineConfig } from 'legate';\n" +
+        "import { createCalculator } from '../node_modules/legate/dist/examples/calculator/agent.js';\n" +
+        "export default defineConfig({ agents: { calculator: createCalculator }, trajectories: 'trajectories' });\n",
+    );
+    const run = legate('js-config', 'replay');
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('1 replayed: 1 passed, 0 failed');
+    expect(run.status).toBe(0);
+  });
+
   it('asks for tsx, naming the install command, to load a TypeScript config', () => {
-    writeFileSync(join(project, 'legate.config.ts'), "export default { agents: {} };\n");
-    const run = spawnSync(process.execPath, [join(project, 'node_modules/legate/dist/cli/legate.js'), 'replay'], {
-      cwd: project,
-      encoding: 'utf8',
-      env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '' },
-    });
+    mkdirSync(join(project, 'ts-config'));
+    writeFileSync(join(project, 'ts-config/legate.config.ts'), 'export default { agents: {} };\n');
+    const run = legate('ts-config', 'replay');
     expect(run.stderr).toContain('MissingPeerDependencyError');
     expect(run.stderr).toContain('needs the package tsx, which is not installed');
     expect(run.stderr).toContain('npm install --save-dev tsx');
