@@ -16,7 +16,12 @@ async function importTsx(file: string): Promise<typeof import('tsx/esm/api')> {
     return await import('tsx/esm/api');
   } catch (error) {
     const javascript = file.replace(/\.[mc]?ts$/, '.mjs');
-    const tsx = { name: 'tsx', neededBy: `Loading ${file} (TypeScript)`, install: 'npm install --save-dev tsx', otherwise: `or write it as JavaScript: ${javascript}` };
+    const tsx = {
+      name: 'tsx',
+      neededBy: `Loading ${file} (TypeScript)`,
+      install: 'npm install --save-dev tsx',
+      otherwise: `or write it as JavaScript: ${javascript}`,
+    };
     throw MissingPeerDependencyError.orCause(error, tsx);
   }
 }

@@ -41,16 +41,19 @@ describe('legate installed from its tarball, without optional peers', () => {
   it('is installed without better-sqlite3, tsx or vitest, and nothing it installs has a build step', () => {
     expect(existsSync(join(project, 'node_modules/legate/package.json'))).toBe(true);
     expect(['better-sqlite3', 'tsx', 'vitest'].filter(resolvable)).toEqual([]);
-    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as { packages: Record<string, { hasInstallScript?: boolean }> };
-    const building = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true).map(([path]) => path);
-    expect(building).toEqual([]);
+    type Lock = { packages: Record<string, { hasInstallScript?: boolean }> };
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as Lock;
+    const building = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true);
+    expect(building.map(([path]) => path)).toEqual([]);
   });
 
   it('imports legate and legate/fuzz', () => {
     const loaded = runInProject(`
       const core = await import('legate');
       const fuzz = await import('legate/fuzz');
-      console.log(JSON.stringify({ Agent: typeof core.Agent, FileStateStore: typeof core.FileStateStore, fuzzTool: typeof fuzz.fuzzTool }));`);
+      const loaded = { Agent: core.Agent, FileStateStore: core.FileStateStore, fuzzTool: fuzz.fuzzTool };
+      const types = Object.entries(loaded).map(([name, value]) => [name, typeof value]);
+      console.log(JSON.stringify(Object.fromEntries(types)));`);
     expect(loaded).toEqual({ Agent: 'function', FileStateStore: 'function', fuzzTool: 'function' });
   });
 
@@ -62,9 +65,12 @@ describe('legate installed from its tarball, without optional peers', () => {
         console.log(JSON.stringify({ imported: true }));
       } catch (error) {
         const bases = [];
-        for (let c = Object.getPrototypeOf(error.constructor); c && c !== Error; c = Object.getPrototypeOf(c)) bases.push(c.name);
-        console.log(JSON.stringify({ ours: error instanceof MissingPeerDependencyError, bases, code: error.code, peer: error.peer,
-          installCommand: error.installCommand, message: error.message }));
+        for (let c = Object.getPrototypeOf(error.constructor); c && c !== Error; c = Object.getPrototypeOf(c)) {
+          bases.push(c.name);
+        }
+        const { code, peer, installCommand, message } = error;
+        const ours = error instanceof MissingPeerDependencyError;
+        console.log(JSON.stringify({ ours, bases, code, peer, installCommand, message }));
       }`);
     expect(refusal).toMatchObject({
       ours: true,
@@ -80,13 +86,15 @@ describe('legate installed from its tarball, without optional peers', () => {
   function legate(folder: string, ...args: string[]) {
     const cwd = join(project, folder);
     const bin = join(project, 'node_modules/legate/dist/cli/legate.js');
-    return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' } });
+    const env = { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' };
+    return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env });
   }
 
   it('replays with a config written as JavaScript, without tsx', () => {
     const folder = join(project, 'js-config');
     mkdirSync(join(folder, 'trajectories'), { recursive: true });
-    cpSync(join(root, 'trajectories/invalid-argument-corrected.yaml'), join(folder, 'trajectories/invalid-argument-corrected.yaml'));
+    const trajectory = 'trajectories/invalid-argument-corrected.yaml';
+    cpSync(join(root, trajectory), join(folder, trajectory));
     writeFileSync(
       join(folder, 'legate.config.mjs'),
       "import { defineConfig } from 'legate';\n" +

@@ -18,7 +18,17 @@ type Manifest = LockEntry & { name: string; version: string };
 const HANG = 240_000;
 
 /** What `npm pack` ships: the build's inputs and the files listed in package.json. */
-const PACKED_INPUTS = ['package.json', 'tsconfig.json', 'tsconfig.build.json', 'README.md', 'src', 'cli', 'examples', 'schema', 'docs'];
+const PACKED_INPUTS = [
+  'package.json',
+  'tsconfig.json',
+  'tsconfig.build.json',
+  'README.md',
+  'src',
+  'cli',
+  'examples',
+  'schema',
+  'docs',
+];
 
 /**
  * Packs a copy of the working tree (so the build `npm pack` runs writes nothing into the
@@ -28,7 +38,9 @@ export function packLegate(root: string, work: string): { tarball: string; integ
   const copy = join(work, 'source');
   for (const path of PACKED_INPUTS) cpSync(join(root, path), join(copy, path), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  const output = execFileSync('npm', ['pack', '--json', '--pack-destination', work], { cwd: copy, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], timeout: HANG });
+  const pack = ['pack', '--json', '--pack-destination', work];
+  const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
+  const output = execFileSync('npm', pack, { cwd: copy, encoding: 'utf8', stdio, timeout: HANG });
   // npm prints the build's own output on stdout before the JSON.
   const [packed] = JSON.parse(output.slice(output.indexOf('\n[') + 1)) as { filename: string; integrity: string }[];
   return { tarball: join(work, packed!.filename), integrity: packed!.integrity };
@@ -47,7 +59,8 @@ function locate(packages: Record<string, LockEntry>, from: string, name: string)
 
 /** What npm installs for a package: its dependencies, optional ones, and the peers not marked optional. */
 function needs(entry: LockEntry): string[] {
-  const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => entry.peerDependenciesMeta?.[name]?.optional !== true);
+  const optional = (name: string) => entry.peerDependenciesMeta?.[name]?.optional === true;
+  const peers = Object.keys(entry.peerDependencies ?? {}).filter((name) => !optional(name));
   return [...Object.keys(entry.dependencies ?? {}), ...Object.keys(entry.optionalDependencies ?? {}), ...peers];
 }
 
@@ -58,7 +71,8 @@ function needs(entry: LockEntry): string[] {
  * that legate's lockfile lacks is left out, and `npm install --offline` then fails on it.
  */
 function consumerLock(root: string, manifest: Manifest, tarball: string, integrity: string): object {
-  const ours = (JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as { packages: Record<string, LockEntry> }).packages;
+  type Lock = { packages: Record<string, LockEntry> };
+  const ours = (JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as Lock).packages;
   const resolved = `file:${tarball}`;
   const { scripts: _scripts, devDependencies: _dev, files: _files, exports: _exports, ...fields } = manifest;
   const packages: Record<string, LockEntry> = {
@@ -85,10 +99,14 @@ function consumerLock(root: string, manifest: Manifest, tarball: string, integri
  */
 export function installPacked(root: string, work: string, tarball: string, integrity: string): string {
   const project = join(work, 'consumer');
-  const manifest = JSON.parse(execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' })) as Manifest;
+  const packed = execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
+  const manifest = JSON.parse(packed) as Manifest;
   mkdirSync(project);
-  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module', dependencies: { [manifest.name]: `file:${tarball}` } }));
-  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(consumerLock(root, manifest, tarball, integrity), null, 2));
+  const dependencies = { [manifest.name]: `file:${tarball}` };
+  const consumer = { name: 'consumer', private: true, type: 'module', dependencies };
+  writeFileSync(join(project, 'package.json'), JSON.stringify(consumer));
+  const lock = consumerLock(root, manifest, tarball, integrity);
+  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(lock, null, 2));
   const install = ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
   execFileSync('npm', install, { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], timeout: HANG });
   return project;
