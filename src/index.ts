@@ -40,7 +40,7 @@ export { STORE_SCHEMA_VERSION, StoreError, type StateStore, type StoreErrorCode 
 export type { StoreOptions } from './store/recordWriter.js';
 export { MemoryStateStore } from './store/MemoryStateStore.js';
 export { FileStateStore } from './store/FileStateStore.js';
-export { SqliteStateStore } from './store/SqliteStateStore.js';
+export { MissingPeerDependencyError } from './errors/MissingPeerDependencyError.js';
 export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, MIN_SUSPENSION_KEY_BYTES, type AgentOptions, type HandoffTarget } from './runtime/agentOptions.js';
 export type { AgentResult, BlockedCall, PlannedEffect, StopReason, ToolCall, ToolCallOutcome, ToolCallError, ToolFailure, UnknownTool, Usage } from './runtime/agentResult.js';
 export type { CompensationReport } from './runtime/compensate.js';

@@ -41,6 +41,7 @@ describe('the published package', () => {
   });
 
   it('exports the entry points the docs name', () => {
-    expect(Object.keys(manifest.exports)).toEqual(['.', './vitest', './fuzz', './trajectory-v1.schema.json', './package.json']);
+    const entries = ['.', './vitest', './fuzz', './sqlite', './trajectory-v1.schema.json', './package.json'];
+    expect(Object.keys(manifest.exports)).toEqual(entries);
   });
 });

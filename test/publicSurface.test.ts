@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import * as vitestEntry from '../src/assert/vitest.js';
 import * as fuzzEntry from '../src/fuzz/index.js';
 import * as legate from '../src/index.js';
+import * as sqliteEntry from '../src/store/sqlite.js';
 
 /**
  * The values each entry point exports: the product's surface, not legate's own test helpers (those
@@ -21,7 +22,7 @@ const SURFACE = {
     // Transports.
     'AnthropicTransport', 'ScriptedTransport', 'reply', 'ReplayTransport', 'RecordingTransport',
     // Stores for suspended runs (a store of your own checks the versions).
-    'MemoryStateStore', 'FileStateStore', 'SqliteStateStore', 'STORE_SCHEMA_VERSION', 'SUSPENSION_VERSION',
+    'MemoryStateStore', 'FileStateStore', 'MissingPeerDependencyError', 'STORE_SCHEMA_VERSION', 'SUSPENSION_VERSION',
     // The agent graph (legate fuzz lists an agent's tools with it).
     'toolsReachableFrom',
     // Assertions without vitest.
@@ -33,6 +34,7 @@ const SURFACE = {
   ],
   'legate/fuzz': ['validInput', 'malformedInput', 'fuzzTool', 'fuzzInjection', 'FindingOutputError', 'INJECTION_TEMPLATES'],
   'legate/vitest': ['replayTrajectory'],
+  'legate/sqlite': ['SqliteStateStore'],
 };
 
 describe('the public surface', () => {
@@ -40,6 +42,7 @@ describe('the public surface', () => {
     ['legate', legate],
     ['legate/fuzz', fuzzEntry],
     ['legate/vitest', vitestEntry],
+    ['legate/sqlite', sqliteEntry],
   ] as const)('%s exports exactly the values a user needs', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...SURFACE[entry]].sort());
   });

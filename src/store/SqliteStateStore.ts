@@ -1,18 +1,25 @@
+import type BetterSqlite3 from 'better-sqlite3';
 import { objectJsonText } from '../json/jsonText.js';
-import Database from 'better-sqlite3';
 import type { Suspension } from '../runtime/suspension.js';
 import type { ClaimRecord } from '../runtime/claimRecord.js';
 import { RecordWriter, type StoreOptions } from './recordWriter.js';
 import { alreadyClaimed, checkSchemaVersion, STORE_SCHEMA_VERSION, type StateStore } from './stateStore.js';
+import { loadBetterSqlite3 } from './betterSqlite3.js';
+
+const Database = loadBetterSqlite3();
 
 /**
  * Suspensions in a SQLite database file (WAL mode): they survive the process, a crash
  * included. A claim inserts the suspension's id into a table of claims whose rows are never
  * removed, in one transaction with the check that it is the run's current suspension: exactly
  * one resumer wins, and a suspension saved again after its claim is refused.
+ *
+ * Imported from `legate/sqlite`; needs the optional peer dependency better-sqlite3
+ * (`npm install better-sqlite3`), and importing it without that package throws a
+ * `MissingPeerDependencyError` (exported by `legate`, code `missing_peer_dependency`).
  */
 export class SqliteStateStore implements StateStore {
-  readonly #db: Database.Database;
+  readonly #db: BetterSqlite3.Database;
   readonly #writer: RecordWriter;
 
   constructor(

@@ -41,6 +41,7 @@ const CODES = {
   TrajectoryNotFoundError: ['trajectory_not_found'],
   FindingOutputError: ['empty_folder', 'not_a_folder', 'not_writable', 'outside_folder'],
   ConfigError: ['config_not_found', 'invalid_config'],
+  MissingPeerDependencyError: ['missing_peer_dependency'],
 } as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };
 
 type Unlisted = { [K in Concrete]: Exclude<CodeOf<K>, (typeof CODES)[K][number]> }[Concrete];

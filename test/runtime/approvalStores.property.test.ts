@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, SqliteStateStore, StoreError, SuspensionError, defineTool, reply, type StateStore, type Suspension } from '../../src/index.js';
+import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, StoreError, SuspensionError, defineTool, reply, type StateStore, type Suspension } from '../../src/index.js';
+import { SqliteStateStore } from '../../src/store/sqlite.js';
 
 const KEY = 'a key of thirty-two bytes, at least';
 const root = mkdtempSync(join(tmpdir(), 'legate-approval-property-'));

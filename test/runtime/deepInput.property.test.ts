@@ -9,7 +9,6 @@ import {
   FileStateStore,
   MemoryStateStore,
   ScriptedTransport,
-  SqliteStateStore,
   defineTool,
   loadTrajectory,
   reply,
@@ -19,6 +18,7 @@ import {
   type StateStore,
   type Transport,
 } from '../../src/index.js';
+import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { jsonText } from '../../src/json/jsonText.js';
 import { MAX_INPUT_DEPTH } from '../../src/tools/schema/inputDepth.js';
 

@@ -3,7 +3,8 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, SqliteStateStore, StoreError, SuspensionError, defineTool, reply, type StateStore, type StoreOptions, type Suspension } from '../../src/index.js';
+import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, StoreError, SuspensionError, defineTool, reply, type StateStore, type StoreOptions, type Suspension } from '../../src/index.js';
+import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();

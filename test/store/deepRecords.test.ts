@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, SqliteStateStore, defineTool, reply, type StateStore } from '../../src/index.js';
+import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, defineTool, reply, type StateStore } from '../../src/index.js';
+import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { jsonText } from '../../src/json/jsonText.js';
 import { useTempDir } from '../support/tempDir.js';
 

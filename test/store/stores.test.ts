@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, SqliteStateStore, StoreError, defineTool, reply, type ClaimRecord, type StateStore, type Suspension } from '../../src/index.js';
+import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, StoreError, defineTool, reply, type ClaimRecord, type StateStore, type Suspension } from '../../src/index.js';
+import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();

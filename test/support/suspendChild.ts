@@ -2,7 +2,8 @@
 // (possibly stopping inside the approved tool, to be killed there), or recovers a resume that died.
 // Used by test/store/durability.test.ts: argv = [mode, store kind (sqlite | file), store path, effects file, run id].
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { Agent, FileStateStore, ScriptedTransport, SqliteStateStore, SuspensionError, defineTool, reply, type StateStore } from '../../src/index.js';
+import { Agent, FileStateStore, ScriptedTransport, SuspensionError, defineTool, reply, type StateStore } from '../../src/index.js';
+import { SqliteStateStore } from '../../src/store/sqlite.js';
 
 const [mode, kind, path, effects, runId] = process.argv.slice(2) as [string, 'sqlite' | 'file', string, string, string | undefined];
 const store: StateStore & { close?(): void } = kind === 'sqlite' ? new SqliteStateStore(path) : new FileStateStore(path);

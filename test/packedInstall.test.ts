@@ -1,0 +1,128 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { installPacked, packLegate, workFolder } from './support/packedProject.js';
+
+// legate as npm publishes it, installed into a new project that has none of its optional peers
+// (better-sqlite3, tsx, vitest): offline, from the npm cache `npm ci` filled.
+const root = resolve('.');
+let work: string;
+let project: string;
+
+beforeAll(() => {
+  work = workFolder();
+  const { tarball, integrity } = packLegate(root, work);
+  project = installPacked(root, work, tarball, integrity);
+}, 300_000);
+
+afterAll(() => rmSync(work, { recursive: true, force: true }));
+
+/** Runs an ES module in the project, as a user's code would; returns what it printed as JSON. */
+function runInProject(code: string): unknown {
+  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: project, encoding: 'utf8' });
+  expect(run.stderr).toBe('');
+  expect(run.status).toBe(0);
+  return JSON.parse(run.stdout);
+}
+
+/** Whether the project's code would find the package (an exports map refusing `require` still counts). */
+function resolvable(name: string): boolean {
+  try {
+    createRequire(join(project, 'package.json')).resolve(name);
+    return true;
+  } catch (error) {
+    return (error as { code?: unknown }).code !== 'MODULE_NOT_FOUND';
+  }
+}
+
+describe('legate installed from its tarball, without optional peers', () => {
+  it('is installed without better-sqlite3, tsx or vitest, and nothing it installs has a build step', () => {
+    expect(existsSync(join(project, 'node_modules/legate/package.json'))).toBe(true);
+    expect(['better-sqlite3', 'tsx', 'vitest'].filter(resolvable)).toEqual([]);
+    type Lock = { packages: Record<string, { hasInstallScript?: boolean }> };
+    const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as Lock;
+    const building = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true);
+    expect(building.map(([path]) => path)).toEqual([]);
+  });
+
+  it('imports legate and legate/fuzz', () => {
+    const loaded = runInProject(`
+      const core = await import('legate');
+      const fuzz = await import('legate/fuzz');
+      const loaded = { Agent: core.Agent, FileStateStore: core.FileStateStore, fuzzTool: fuzz.fuzzTool };
+      const types = Object.entries(loaded).map(([name, value]) => [name, typeof value]);
+      console.log(JSON.stringify(Object.fromEntries(types)));`);
+    expect(loaded).toEqual({ Agent: 'function', FileStateStore: 'function', fuzzTool: 'function' });
+  });
+
+  it('refuses legate/sqlite with a LegateError that names the install command', () => {
+    const refusal = runInProject(`
+      const { MissingPeerDependencyError } = await import('legate');
+      try {
+        await import('legate/sqlite');
+        console.log(JSON.stringify({ imported: true }));
+      } catch (error) {
+        const bases = [];
+        for (let c = Object.getPrototypeOf(error.constructor); c && c !== Error; c = Object.getPrototypeOf(c)) {
+          bases.push(c.name);
+        }
+        const { code, peer, installCommand, message } = error;
+        const ours = error instanceof MissingPeerDependencyError;
+        console.log(JSON.stringify({ ours, bases, code, peer, installCommand, message }));
+      }`);
+    expect(refusal).toMatchObject({
+      ours: true,
+      bases: ['LegateError'],
+      code: 'missing_peer_dependency',
+      peer: 'better-sqlite3',
+      installCommand: 'npm install better-sqlite3',
+      message: expect.stringContaining('Install it in your project: npm install better-sqlite3'),
+    });
+  });
+
+  /** Runs the installed `legate` command in a folder of the project. */
+  function legate(folder: string, ...args: string[]) {
+    const cwd = join(project, folder);
+    const bin = join(project, 'node_modules/legate/dist/cli/legate.js');
+    const env = { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' };
+    return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env });
+  }
+
+  it('replays with a config written as JavaScript, without tsx', () => {
+    const folder = join(project, 'js-config');
+    mkdirSync(join(folder, 'trajectories'), { recursive: true });
+    const trajectory = 'trajectories/invalid-argument-corrected.yaml';
+    cpSync(join(root, trajectory), join(folder, trajectory));
+    writeFileSync(
+      join(folder, 'legate.config.mjs'),
+      "import { defineConfig } from 'legate';\n" +
+        "import { createCalculator } from '../node_modules/legate/dist/examples/calculator/agent.js';\n" +
+        "export default defineConfig({ agents: { calculator: createCalculator }, trajectories: 'trajectories' });\n",
+    );
+    const run = legate('js-config', 'replay');
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toContain('1 replayed: 1 passed, 0 failed');
+    expect(run.status).toBe(0);
+  });
+
+  it('asks for tsx, naming the install command, to load a TypeScript config', () => {
+    mkdirSync(join(project, 'ts-config'));
+    writeFileSync(join(project, 'ts-config/legate.config.ts'), 'export default { agents: {} };\n');
+    const run = legate('ts-config', 'replay');
+    expect(run.stderr).toContain('MissingPeerDependencyError');
+    expect(run.stderr).toContain('needs the package tsx, which is not installed');
+    expect(run.stderr).toContain('npm install --save-dev tsx');
+    expect(run.status).toBe(1);
+  });
+
+  it('imports legate/vitest once vitest is installed, and adds the matchers to expect', () => {
+    symlinkSync(realpathSync(join(root, 'node_modules/vitest')), join(project, 'node_modules/vitest'), 'dir');
+    const loaded = runInProject(`
+      await import('legate/vitest');
+      const { expect } = await import('vitest');
+      console.log(JSON.stringify({ toHaveBlocked: typeof expect({}).toHaveBlocked }));`);
+    expect(loaded).toEqual({ toHaveBlocked: 'function' });
+  });
+});
