@@ -74,6 +74,17 @@ export { loadTrajectory, saveTrajectory, TrajectoryNotFoundError, type SaveOptio
 export { fromRun, type RunRecord } from './recording/fromRun.js';
 export { defineConfig, type LegateConfig } from './recording/config.js';
 // The project as legate finds it (its legate.config.* and root), and every replay setting resolved from it.
-export { ConfigError, loadProject, type ConfiguredProject, type LoadProjectOptions, type Project } from './recording/projectConfig.js';
-export { resolveReplaySettings, type GivenSettings, type ReplaySettings, type ReplaySettingsInput } from './recording/replaySettings.js';
+export {
+  ConfigError,
+  loadProject,
+  type ConfiguredProject,
+  type LoadProjectOptions,
+  type Project,
+} from './recording/projectConfig.js';
+export {
+  resolveReplaySettings,
+  type GivenSettings,
+  type ReplaySettings,
+  type ReplaySettingsInput,
+} from './recording/replaySettings.js';
 export type { ReplayRunner } from './trajectory/rerecordCommand.js';

@@ -22,8 +22,8 @@ injection case is written as a trajectory directly inside --out (default traject
 named after the agent (made a safe file name), which 'legate replay' then runs as a regression
 test. --out is checked before fuzzing starts (exit 2 if it is empty or a file). Findings are
 redacted and scanned with the 'redactions' and 'secrets' of every config given, and of the
-project's config (--config, else legate.config.* here, if there is one); a finding that still
-holds a secret is not written, and is printed on standard error instead.`;
+project's config (--config, else the legate.config.* legate replay uses, found from here); a
+finding that still holds a secret is not written, and is printed on standard error instead.`;
 
 export async function fuzz(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { runs: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' } } });
@@ -51,7 +51,10 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
   const project = await projectConfig(values.config, io.cwd, modules);
   const { tools, agents, redactions, secrets } = await findFuzzTargets(modules);
   // Every config in sight declares secrets: a finding honours the project's and the modules'.
-  const save = { redactions: [...(project?.redactions ?? []), ...redactions], secrets: [...(project?.secrets ?? []), ...secrets] };
+  const save = {
+    redactions: [...(project?.redactions ?? []), ...redactions],
+    secrets: [...(project?.secrets ?? []), ...secrets],
+  };
   const injection = { numRuns: Math.max(1, Math.floor(runs / 5)), ...(seed === undefined ? {} : { seed }), out, ...save };
   const targets = [...tools.map((tool) => ({ label: tool.name, run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }) })), ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, injection) }))];
   const reports: FuzzReport[] = [];
@@ -93,11 +96,14 @@ function unwritten(io: CliIo, target: string, failure: FuzzFailure): void {
   );
 }
 
-/** The project's config (--config, else the legate.config.* legate finds from cwd, if any), unless it is among the modules fuzzed. */
+/**
+ * The project's config (--config, else the legate.config.* loadProject finds from cwd, if any),
+ * unless it was found rather than named and is among the modules fuzzed (they are read anyway).
+ */
 async function projectConfig(explicit: string | undefined, cwd: string, modules: string[]): Promise<LegateConfig | undefined> {
   const project = await loadProject({ cwd, ...(explicit === undefined ? {} : { config: explicit }) });
-  if (project.configFile === undefined || (explicit === undefined && modules.includes(project.configFile))) return undefined;
-  return project.config;
+  const fuzzed = explicit === undefined && project.configFile !== undefined && modules.includes(project.configFile);
+  return fuzzed ? undefined : project.config;
 }
 
 function progress(io: CliIo, done: number, total: number, label: string): void {

@@ -38,8 +38,9 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
   }
-  const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...(values.config === undefined ? {} : { config: values.config }) });
-  const runner: ReplayRunner = { kind: 'cli', ...(values.config === undefined ? {} : { config: values.config }) };
+  const config = values.config === undefined ? {} : { config: values.config };
+  const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
+  const runner: ReplayRunner = { kind: 'cli', ...config };
   // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
   const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
   const { folder, mode } = resolveReplaySettings({ given: { mode: context.mode }, ...context });
@@ -88,7 +89,13 @@ async function replayOne(path: string, shown: string, context: ReplayContext, ma
     }
     // The other settings (the config's redactions, match and transport; the file's match and
     // serve) resolve in runTrajectory. The verdict line says what changed: no report.
-    const run = await runTrajectory({ ...context, file: path, agent: factory, ...(match === undefined ? {} : { match }), report: false });
+    const run = await runTrajectory({
+      ...context,
+      file: path,
+      agent: factory,
+      ...(match === undefined ? {} : { match }),
+      report: false,
+    });
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
     if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {

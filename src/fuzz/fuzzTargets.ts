@@ -29,7 +29,10 @@ export interface FuzzTargets {
  * one's. Give `tools` to fuzzTool and `agents` to fuzzInjection, with the redactions and
  * secrets, so a finding written to a file never holds a secret the configs declare.
  */
-export async function findFuzzTargets(modules: readonly string[], options: { cwd?: string } = {}): Promise<FuzzTargets> {
+export async function findFuzzTargets(
+  modules: readonly string[],
+  options: { cwd?: string } = {},
+): Promise<FuzzTargets> {
   const cwd = options.cwd ?? process.cwd();
   const targets: FuzzTargets = { tools: [], agents: new Map(), redactions: [], secrets: [] };
   const tools = new Map<string, AnyTool>();
@@ -45,7 +48,9 @@ export async function findFuzzTargets(modules: readonly string[], options: { cwd
     for (const value of Object.values(module)) if (looksLikeTool(value)) tools.set(value.name, value);
   }
   for (const factory of targets.agents.values()) {
-    for (const tool of toolsReachableFrom(factory(new ScriptedTransport([])))) if (!tools.has(tool.name)) tools.set(tool.name, tool);
+    for (const tool of toolsReachableFrom(factory(new ScriptedTransport([])))) {
+      if (!tools.has(tool.name)) tools.set(tool.name, tool);
+    }
   }
   targets.tools = [...tools.values()];
   return targets;

@@ -58,7 +58,8 @@ export async function loadProject(options?: LoadProjectOptions): Promise<Project
 export async function loadProject(options: LoadProjectOptions = {}): Promise<Project> {
   const { config: explicit, requireConfig = false } = options;
   const cwd = resolve(options.cwd ?? process.cwd());
-  const configFile = explicit === false ? undefined : explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
+  let configFile: string | undefined;
+  if (explicit !== false) configFile = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
   if (configFile === undefined) {
     if (!requireConfig) return { root: packageRoot(cwd) ?? cwd };
     throw new ConfigError(

@@ -47,7 +47,10 @@ export interface TrajectoryRunOptions {
    * relative `file` resolves. When given, `config` is not looked at and nothing is loaded.
    */
   project?: Project;
-  /** Where the user is: where the config is looked for, and what paths in messages are relative to. Default: `process.cwd()`. */
+  /**
+   * Where the user is: where the config is looked for, and what paths in messages are relative
+   * to. Default: `process.cwd()`.
+   */
   cwd?: string;
   /**
    * Who runs this file, for the command that re-records it in divergence and missing-file
@@ -107,9 +110,11 @@ export interface TrajectoryRun {
  */
 export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   const cwd = options.cwd ?? process.cwd();
-  const project = options.project ?? (await loadProject({ cwd, ...(options.config === undefined ? {} : { config: options.config }) }));
+  const config = options.config === undefined ? {} : { config: options.config };
+  const project = options.project ?? (await loadProject({ cwd, ...config }));
+  const runner = options.runner === undefined ? {} : { runner: options.runner };
   const settingsFor = (trajectory?: Trajectory) =>
-    resolveReplaySettings({ given: options, project, cwd, ...(options.runner === undefined ? {} : { runner: options.runner }), ...(trajectory === undefined ? {} : { trajectory }) });
+    resolveReplaySettings({ given: options, project, cwd, ...runner, ...(trajectory === undefined ? {} : { trajectory }) });
   const settings = settingsFor();
   const file = settings.file!;
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
