@@ -43,7 +43,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const runner: ReplayRunner = { kind: 'cli', ...config };
   // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
   const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
-  const { folder, mode } = resolveReplaySettings({ given: { mode: context.mode }, ...context });
+  const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
   const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
   for (const path of missing) io.err(`legate replay: ${path} does not exist.`);
