@@ -1,4 +1,4 @@
-import { TrajectoryFormatError, TrajectoryNotFoundError } from '../src/index.js';
+import { ConfigError, TrajectoryFormatError, TrajectoryNotFoundError } from '../src/index.js';
 import { legateVersion } from '../src/version.js';
 import { demo, demoHelp } from './commands/demo.js';
 import { diff, diffHelp } from './commands/diff.js';
@@ -8,7 +8,6 @@ import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
 import { describeUnexpected } from './describeError.js';
 import type { CliIo } from './io.js';
-import { ConfigError } from '../src/recording/projectConfig.js';
 
 interface Command {
   summary: string;

@@ -62,7 +62,7 @@ export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTraject
 export { serializeTrajectory } from './trajectory/serialize.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
 export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
-export { MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
+export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export { DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
 export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding, type SecretMatch, type SecretKind, type SecretEncoding } from './trajectory/secretScan.js';
@@ -73,4 +73,18 @@ export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mo
 export { loadTrajectory, saveTrajectory, TrajectoryNotFoundError, type SaveOptions } from './recording/trajectoryFile.js';
 export { fromRun, type RunRecord } from './recording/fromRun.js';
 export { defineConfig, type LegateConfig } from './recording/config.js';
-export { ConfigError } from './recording/projectConfig.js';
+// The project as legate finds it (its legate.config.* and root), and every replay setting resolved from it.
+export {
+  ConfigError,
+  loadProject,
+  type ConfiguredProject,
+  type LoadProjectOptions,
+  type Project,
+} from './recording/projectConfig.js';
+export {
+  resolveReplaySettings,
+  type GivenSettings,
+  type ReplaySettings,
+  type ReplaySettingsInput,
+} from './recording/replaySettings.js';
+export type { ReplayRunner } from './trajectory/rerecordCommand.js';

@@ -31,8 +31,15 @@ const SURFACE = {
     'TRAJECTORY_VERSION', 'MAX_TRAJECTORY_BYTES', 'parseTrajectory', 'serializeTrajectory', 'loadTrajectory', 'saveTrajectory',
     'diffTrajectories', 'summarizeChanges', 'MATCH_LEVELS', 'DEFAULT_PLACEHOLDER', 'findSecret', 'BUILT_IN_SECRET_PATTERNS',
     'runTrajectory', 'resolveMode', 'RECORDING_MODES', 'fromRun', 'defineConfig', 'ConfigError',
+    // The project and its settings as legate finds them: `legate replay` and `legate validate` use these,
+    // and so does a script or test runner of the user's that replays files as legate does.
+    'loadProject', 'resolveReplaySettings', 'isMatchLevel',
   ],
-  'legate/fuzz': ['validInput', 'malformedInput', 'fuzzTool', 'fuzzInjection', 'FindingOutputError', 'INJECTION_TEMPLATES'],
+  'legate/fuzz': [
+    'validInput', 'malformedInput', 'fuzzTool', 'fuzzInjection', 'FindingOutputError', 'INJECTION_TEMPLATES',
+    // `legate fuzz` uses these, and so does a fuzz script of the user's over the same modules.
+    'findFuzzTargets', 'checkOutFolder',
+  ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
 };

@@ -1,13 +1,17 @@
-import { existsSync } from 'node:fs';
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { checkOutFolder } from '../../src/fuzz/findingFile.js';
-import { FindingOutputError, fuzzInjection, fuzzTool, type FuzzFailure, type FuzzReport } from '../../src/fuzz/index.js';
-import { isDefinedTool, ScriptedTransport, toolsReachableFrom, type AgentFactory, type AnyTool, type LegateConfig } from '../../src/index.js';
+import {
+  checkOutFolder,
+  findFuzzTargets,
+  FindingOutputError,
+  fuzzInjection,
+  fuzzTool,
+  type FuzzFailure,
+  type FuzzReport,
+} from '../../src/fuzz/index.js';
+import { loadProject, type LegateConfig } from '../../src/index.js';
 import { describeUnexpected } from '../describeError.js';
-import { importModule } from '../../src/files/importModule.js';
 import type { CliIo } from '../io.js';
-import { CONFIG_NAMES, loadConfig, unwrapDefault } from '../../src/recording/projectConfig.js';
 
 export const fuzzHelp = `legate fuzz <module...> [--runs N] [--seed N] [--out folder] [--config file]
 
@@ -18,8 +22,8 @@ injection case is written as a trajectory directly inside --out (default traject
 named after the agent (made a safe file name), which 'legate replay' then runs as a regression
 test. --out is checked before fuzzing starts (exit 2 if it is empty or a file). Findings are
 redacted and scanned with the 'redactions' and 'secrets' of every config given, and of the
-project's config (--config, else legate.config.* here, if there is one); a finding that still
-holds a secret is not written, and is printed on standard error instead.`;
+project's config (--config, else the legate.config.* legate replay uses, found from here); a
+finding that still holds a secret is not written, and is printed on standard error instead.`;
 
 export async function fuzz(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { runs: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' } } });
@@ -44,7 +48,13 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const modules = positionals.map((p) => resolve(io.cwd, p));
-  const { tools, agents, save } = await collectTargets(modules, await projectConfig(values.config, io.cwd, modules));
+  const project = await projectConfig(values.config, io.cwd, modules);
+  const { tools, agents, redactions, secrets } = await findFuzzTargets(modules);
+  // Every config in sight declares secrets: a finding honours the project's and the modules'.
+  const save = {
+    redactions: [...(project?.redactions ?? []), ...redactions],
+    secrets: [...(project?.secrets ?? []), ...secrets],
+  };
   const injection = { numRuns: Math.max(1, Math.floor(runs / 5)), ...(seed === undefined ? {} : { seed }), out, ...save };
   const targets = [...tools.map((tool) => ({ label: tool.name, run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }) })), ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, injection) }))];
   const reports: FuzzReport[] = [];
@@ -86,38 +96,14 @@ function unwritten(io: CliIo, target: string, failure: FuzzFailure): void {
   );
 }
 
-/** The project's config (--config, else legate.config.* in cwd if there is one), unless it is among the modules fuzzed. */
+/**
+ * The project's config (--config, else the legate.config.* loadProject finds from cwd, if any),
+ * unless it was found rather than named and is among the modules fuzzed (they are read anyway).
+ */
 async function projectConfig(explicit: string | undefined, cwd: string, modules: string[]): Promise<LegateConfig | undefined> {
-  const file = explicit !== undefined ? resolve(cwd, explicit) : CONFIG_NAMES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
-  if (file === undefined || (explicit === undefined && modules.includes(file))) return undefined;
-  return (await loadConfig(file, cwd)).config;
-}
-
-type SaveOptions = { redactions: NonNullable<LegateConfig['redactions']>; secrets: NonNullable<LegateConfig['secrets']> };
-
-async function collectTargets(files: string[], project: LegateConfig | undefined): Promise<{ tools: AnyTool[]; agents: Map<string, AgentFactory>; save: SaveOptions }> {
-  const tools = new Map<string, AnyTool>();
-  const agents = new Map<string, AgentFactory>();
-  // Every config in sight declares secrets: a finding honours all of them.
-  const save: SaveOptions = { redactions: [...(project?.redactions ?? [])], secrets: [...(project?.secrets ?? [])] };
-  for (const file of files) {
-    const module = await importModule(file);
-    const config = unwrapDefault(module.default) as Partial<LegateConfig> | undefined;
-    save.redactions.push(...(config?.redactions ?? []));
-    save.secrets.push(...(config?.secrets ?? []));
-    const factories = { ...(config?.agents ?? {}), ...((module.agents as Record<string, unknown> | undefined) ?? {}) };
-    for (const [name, factory] of Object.entries(factories)) if (typeof factory === 'function') agents.set(name, factory as AgentFactory);
-    for (const value of Object.values(module)) if (looksLikeTool(value)) tools.set(value.name, value);
-  }
-  for (const factory of agents.values()) for (const tool of toolsReachableFrom(factory(new ScriptedTransport([])))) if (!tools.has(tool.name)) tools.set(tool.name, tool);
-  return { tools: [...tools.values()], agents, save };
-}
-
-/** A defined tool, or an object shaped like one (a test fixture wrapping a tool's binder). */
-function looksLikeTool(value: unknown): value is AnyTool {
-  if (isDefinedTool(value)) return true;
-  const tool = value as Partial<AnyTool> | null;
-  return typeof tool === 'object' && tool !== null && typeof tool.name === 'string' && typeof tool.bind === 'function' && typeof tool.run === 'function' && typeof tool.inputSchema === 'object';
+  const project = await loadProject({ cwd, ...(explicit === undefined ? {} : { config: explicit }) });
+  const fuzzed = explicit === undefined && project.configFile !== undefined && modules.includes(project.configFile);
+  return fuzzed ? undefined : project.config;
 }
 
 function progress(io: CliIo, done: number, total: number, label: string): void {

@@ -1,18 +1,19 @@
 import { relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
+  isMatchLevel,
+  loadProject,
   MATCH_LEVELS,
+  resolveReplaySettings,
+  runTrajectory,
   TrajectoryDivergenceError,
   TrajectoryFormatError,
   summarizeChanges,
-  type LegateConfig,
+  type ConfiguredProject,
   type MatchLevel,
+  type ReplayRunner,
   type TrajectoryRun,
 } from '../../src/index.js';
-import { loadConfig } from '../../src/recording/projectConfig.js';
-import { resolveReplaySettings } from '../../src/recording/replaySettings.js';
-import { runTrajectoryIn, type RunContext } from '../../src/recording/runTrajectory.js';
-import { isMatchLevel } from '../../src/trajectory/matchLevel.js';
 import { describeError } from '../describeError.js';
 import { loadFile } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
@@ -37,10 +38,12 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
   }
-  const project = await loadConfig(values.config, io.cwd);
-  const runner = { kind: 'cli' as const, ...(values.config === undefined ? {} : { config: values.config }) };
-  const context = { runner, cwd: io.cwd, project, defaultMode: 'replay' as const };
-  const { folder, mode } = resolveReplaySettings({ given: {}, ...context });
+  const config = values.config === undefined ? {} : { config: values.config };
+  const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
+  const runner: ReplayRunner = { kind: 'cli', ...config };
+  // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
+  const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
+  const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
   const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
   for (const path of missing) io.err(`legate replay: ${path} does not exist.`);
@@ -67,7 +70,8 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
 /** A file's verdict; an unreadable file's detail is its one-line problem, starting with its path. */
 type Verdict = { ok: boolean; detail: string; unreadable?: true };
 
-type ReplayContext = RunContext & { project: { config: LegateConfig } };
+/** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
+type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
 
 async function replayOne(path: string, shown: string, context: ReplayContext, match: MatchLevel | undefined): Promise<Verdict> {
   const loaded = loadFile(path, shown);
@@ -85,8 +89,13 @@ async function replayOne(path: string, shown: string, context: ReplayContext, ma
     }
     // The other settings (the config's redactions, match and transport; the file's match and
     // serve) resolve in runTrajectory. The verdict line says what changed: no report.
-    const options = { file: path, agent: factory, ...(match === undefined ? {} : { match }), report: false as const };
-    const run = await runTrajectoryIn(options, context);
+    const run = await runTrajectory({
+      ...context,
+      file: path,
+      agent: factory,
+      ...(match === undefined ? {} : { match }),
+      report: false,
+    });
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
     if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {

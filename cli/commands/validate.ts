@@ -1,7 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { findProject } from '../../src/recording/projectConfig.js';
-import { resolveReplaySettings } from '../../src/recording/replaySettings.js';
+import { loadProject, resolveReplaySettings } from '../../src/index.js';
 import { loadFile } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
@@ -37,6 +36,5 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
 
 /** The project's trajectory folder, as legate replay finds it (with or without a config). */
 async function projectFolder(cwd: string): Promise<string> {
-  const project = await findProject(undefined, cwd);
-  return resolveReplaySettings({ given: {}, project, runner: { kind: 'cli' }, cwd }).folder;
+  return resolveReplaySettings({ project: await loadProject({ cwd }), runner: { kind: 'cli' }, cwd }).folder;
 }

@@ -2,9 +2,9 @@ import { relative } from 'node:path';
 import { expect } from 'vitest';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { legateMode } from '../recording/mode.js';
-import { runTrajectoryIn, type AgentFactory, type TrajectoryRunOptions } from '../recording/runTrajectory.js';
+import { runTrajectory, type AgentFactory, type TrajectoryRunOptions } from '../recording/runTrajectory.js';
 
-export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent'>;
+export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent' | 'runner'>;
 
 /**
  * The CI regression helper: replays a trajectory against today's code and returns the result
@@ -18,7 +18,7 @@ export async function replayTrajectory(agent: AgentFactory, file: string, option
   const testFile = testPath === undefined ? {} : { testFile: relative(process.cwd(), testPath) || testPath };
   const runner = { kind: 'vitest' as const, update: true, ...testFile };
   const mode = update && legateMode() === undefined ? { mode: 'record' as const } : {};
-  const run = await runTrajectoryIn({ ...options, file, agent, ...mode }, { runner });
+  const run = await runTrajectory({ ...options, file, agent, ...mode, runner });
   return run.result;
 }
 

@@ -4,5 +4,7 @@ export { malformedInput, type MalformedCase, type Malformation } from './arbitra
 export { fuzzTool, type FuzzToolOptions } from './fuzzTool.js';
 export type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 export { fuzzInjection, type FuzzInjectionOptions } from './fuzzInjection.js';
-export { FindingOutputError, type FindingOutputErrorCode } from './findingFile.js';
 export { INJECTION_TEMPLATES, type InjectionTarget, type PayloadTemplate } from './payloads.js';
+// What `legate fuzz` fuzzes in a module, and the check it makes of --out before fuzzing anything.
+export { findFuzzTargets, type FuzzTargets } from './fuzzTargets.js';
+export { checkOutFolder, FindingOutputError, type FindingOutputErrorCode } from './findingFile.js';

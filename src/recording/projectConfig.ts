@@ -5,7 +5,7 @@ import { importModule } from '../files/importModule.js';
 import { isMatchLevel, MATCH_LEVELS } from '../trajectory/matchLevel.js';
 import type { LegateConfig } from './config.js';
 
-export const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
+const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
 
 /** A config that is missing or malformed: said plainly, with what to write. */
 export class ConfigError extends LegateError {
@@ -22,33 +22,46 @@ export class ConfigError extends LegateError {
  * config's folder, else the project root), and its config when it has one.
  */
 export interface Project {
+  /** Absolute: the config's folder, else the project root (the nearest package.json), else the cwd. */
   root: string;
+  /** The config file, absolute, when the project has one. */
   configFile?: string;
+  /** The config's default export, checked. */
   config?: LegateConfig;
 }
 
-/**
- * The project seen from `cwd`: the given config (`false`: none), else the first
- * `legate.config.*` in `cwd` or a folder above it, up to the project root (the nearest folder
- * with a package.json); the root is then the config's folder, else the project root, else `cwd`.
- */
-export async function findProject(explicit: string | false | undefined, cwd: string): Promise<Project> {
-  if (explicit === false) return { root: packageRoot(cwd) ?? cwd };
-  const configFile = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
-  if (configFile === undefined) return { root: packageRoot(cwd) ?? cwd };
-  return { root: dirname(configFile), configFile, config: await loadConfigFile(configFile, explicit ?? configFile) };
+/** A project known to have a config: what {@link loadProject} returns with `requireConfig: true`. */
+export type ConfiguredProject = Project & { configFile: string; config: LegateConfig };
+
+export interface LoadProjectOptions {
+  /**
+   * The config file (relative to `cwd`), or `false` for none. Default: the first
+   * `legate.config.ts` (`.mts`, `.js`, `.mjs`) in `cwd` or a folder above it, up to the project
+   * root (the nearest folder with a package.json).
+   */
+  config?: string | false;
+  /** Where to look from, and what `config` is relative to. Default: `process.cwd()`. */
+  cwd?: string;
+  /** Throw a {@link ConfigError} (`config_not_found`) saying what to write when there is no config. */
+  requireConfig?: boolean;
 }
 
 /**
- * Loads the project's config for a command that cannot work without one: the given path, else
- * the one {@link findProject} finds from `cwd`.
+ * The project seen from `cwd`, as `runTrajectory` and the `legate` command find it: its config
+ * (the given one, else the first `legate.config.*` in `cwd` or a folder above it, up to the
+ * project root), imported once per process (TypeScript needs no build step) and checked, and
+ * its root: the config's folder, else the project root, else `cwd`. A config that is named but
+ * missing, or malformed, is a {@link ConfigError}.
  */
-export async function loadConfig(
-  explicit: string | undefined,
-  cwd = process.cwd(),
-): Promise<Project & { configFile: string; config: LegateConfig }> {
-  const project = await findProject(explicit, cwd);
-  if (project.configFile === undefined || project.config === undefined) {
+export async function loadProject(options: LoadProjectOptions & { requireConfig: true }): Promise<ConfiguredProject>;
+export async function loadProject(options?: LoadProjectOptions): Promise<Project>;
+export async function loadProject(options: LoadProjectOptions = {}): Promise<Project> {
+  const { config: explicit, requireConfig = false } = options;
+  const cwd = resolve(options.cwd ?? process.cwd());
+  let configFile: string | undefined;
+  if (explicit !== false) configFile = explicit === undefined ? findConfigFile(cwd) : resolve(cwd, explicit);
+  if (configFile === undefined) {
+    if (!requireConfig) return { root: packageRoot(cwd) ?? cwd };
     throw new ConfigError(
       'config_not_found',
       `legate.config.ts was not found in ${cwd} or a folder above it (up to the project root). ` +
@@ -57,7 +70,7 @@ export async function loadConfig(
         `  export default defineConfig({ agents: { support: (transport) => createSupportAgent(transport) } });`,
     );
   }
-  return { ...project, configFile: project.configFile, config: project.config };
+  return { root: dirname(configFile), configFile, config: await loadConfigFile(configFile, explicit || configFile) };
 }
 
 /** The first config in `cwd` or a folder above it, stopping after the project root. */

@@ -22,13 +22,19 @@ export interface GivenSettings {
 }
 
 export interface ReplaySettingsInput {
-  given: GivenSettings;
+  /** The first layer: a command line's flags or the options in code. Default: none given. */
+  given?: GivenSettings;
+  /** The project, with its config if it has one (see loadProject). */
   project: Project;
   /** The file's own fields, once it has been read (absent for a file not read or not there). */
   trajectory?: Trajectory;
-  runner: ReplayRunner;
-  /** Where the user is: paths in messages are shown relative to it. */
-  cwd: string;
+  /**
+   * Who runs the replay, which decides the re-record command. Default: `vitest` (without `-u`)
+   * under vitest, else `code`.
+   */
+  runner?: ReplayRunner;
+  /** Where the user is: paths in messages are shown relative to it. Default: `process.cwd()`. */
+  cwd?: string;
   env?: NodeJS.ProcessEnv;
   /** The mode when nothing sets one (see resolveMode): `auto` in code, `replay` for `legate replay`. */
   defaultMode?: RecordingMode;
@@ -68,10 +74,16 @@ export interface ReplaySettings {
  * be dropped by one run. The mode has its own order, `LEGATE_MODE` first (see resolveMode). A
  * relative trajectory path resolves against the project root (the config's folder), not the
  * working directory. Documented in docs/trajectory-format.md, "Replay settings".
+ *
+ * `runTrajectory`, `replayTrajectory` and the `legate` command all resolve through it; call it
+ * to learn what a replay would use (e.g. the project's trajectory folder:
+ * `resolveReplaySettings({ project: await loadProject() }).folder`).
  */
 export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySettings {
-  const { given, project, trajectory, runner, cwd } = input;
+  const { given = {}, project, trajectory } = input;
   const env = input.env ?? process.env;
+  const cwd = input.cwd ?? process.cwd();
+  const runner = input.runner ?? defaultRunner(env);
   const config = project.config;
   const file = given.file === undefined || isAbsolute(given.file) ? given.file : resolve(project.root, given.file);
   const shown = file === undefined ? undefined : relative(cwd, file) || file;
@@ -97,6 +109,11 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
   if (serve !== undefined) settings.serve = serve;
   if (file !== undefined) settings.file = file;
   return settings;
+}
+
+/** Who runs a replay nobody said who runs: a vitest test (whose `-u` does not re-record it), else code. */
+function defaultRunner(env: NodeJS.ProcessEnv): ReplayRunner {
+  return env.VITEST !== undefined && env.VITEST !== '' ? { kind: 'vitest', update: false } : { kind: 'code' };
 }
 
 /** Both lists, in order, each item once (a config's own list passed again is not doubled). */

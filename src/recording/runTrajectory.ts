@@ -18,7 +18,7 @@ import { expectationFailed } from '../trajectory/divergence.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { fromRun, type RunRecord } from './fromRun.js';
 import type { RecordingMode } from './mode.js';
-import { findProject, type Project } from './projectConfig.js';
+import { loadProject, type Project } from './projectConfig.js';
 import { recordedClock, recordingClock } from './recordedClock.js';
 import { resolveReplaySettings, type ReplaySettings } from './replaySettings.js';
 import { servedResults } from './servedResults.js';
@@ -42,6 +42,22 @@ export interface TrajectoryRunOptions {
    * directory or a folder above it, up to the project root (the nearest package.json).
    */
   config?: string | false;
+  /**
+   * The project, already loaded with loadProject: its config applies and its root is where a
+   * relative `file` resolves. When given, `config` is not looked at and nothing is loaded.
+   */
+  project?: Project;
+  /**
+   * Where the user is: where the config is looked for, and what paths in messages are relative
+   * to. Default: `process.cwd()`.
+   */
+  cwd?: string;
+  /**
+   * Who runs this file, for the command that re-records it in divergence and missing-file
+   * messages (see docs/trajectory-format.md). Default: `vitest` under vitest, else `code`;
+   * a tool that replays files as `legate replay` does passes `{ kind: 'cli' }`.
+   */
+  runner?: ReplayRunner;
   agent: AgentFactory;
   /** The user's input. Needed to record; a replay uses the recorded input. */
   input?: string | UserBlock[];
@@ -86,35 +102,19 @@ export interface TrajectoryRun {
 }
 
 /**
- * Where a run comes from, for the settings it cannot be told in options: who runs it (for the
- * re-record command its messages give), where the user is, and the mode when none is set.
- */
-export interface RunContext {
-  runner?: ReplayRunner;
-  cwd?: string;
-  project?: Project;
-  defaultMode?: RecordingMode;
-}
-
-/**
  * Runs an agent against a trajectory file in the mode in force: replays it offline, checking
  * every request, or runs live and records it (atomically, redacted, scanned for secrets).
  * Settings come from the options, then the project's legate.config.ts, then the file, then
- * the defaults (see resolveReplaySettings).
+ * the defaults (see resolveReplaySettings). `legate replay` runs each file through it, with
+ * its `project`, `cwd` and `runner`.
  */
 export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
-  return runTrajectoryIn(options, {});
-}
-
-/** {@link runTrajectory} for a caller that knows more of its context: `legate replay`, `replayTrajectory`. */
-export async function runTrajectoryIn(options: TrajectoryRunOptions, context: RunContext): Promise<TrajectoryRun> {
-  const cwd = context.cwd ?? process.cwd();
-  const project = context.project ?? (await findProject(options.config, cwd));
-  const inVitest = process.env.VITEST !== undefined && process.env.VITEST !== '';
-  const runner: ReplayRunner = context.runner ?? (inVitest ? { kind: 'vitest', update: false } : { kind: 'code' });
-  const defaultMode = context.defaultMode === undefined ? {} : { defaultMode: context.defaultMode };
+  const cwd = options.cwd ?? process.cwd();
+  const config = options.config === undefined ? {} : { config: options.config };
+  const project = options.project ?? (await loadProject({ cwd, ...config }));
+  const runner = options.runner === undefined ? {} : { runner: options.runner };
   const settingsFor = (trajectory?: Trajectory) =>
-    resolveReplaySettings({ given: options, project, runner, cwd, ...(trajectory === undefined ? {} : { trajectory }), ...defaultMode });
+    resolveReplaySettings({ given: options, project, cwd, ...runner, ...(trajectory === undefined ? {} : { trajectory }) });
   const settings = settingsFor();
   const file = settings.file!;
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;

@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
@@ -104,6 +104,16 @@ describe('legate fuzz and the config\'s secrets', () => {
     const io = captureIo(dir);
     expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
     const text = readFileSync(join(dir, 'found', 'other-4.yaml'), 'utf8');
+    expect(text).toContain('api key [REDACTED]');
+  }, 60_000);
+
+  it('finds the project\'s config from a folder below it, as legate replay does', async () => {
+    const dir = leakyProject('leaky', { secrets: true, redactions: true });
+    mkdirSync(join(dir, 'src'));
+    writeFileSync(join(dir, 'src', 'agents.ts'), `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: leakyAgent('other') };\n`);
+    const io = captureIo(join(dir, 'src'));
+    expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
+    const text = readFileSync(join(dir, 'src', 'found', 'other-4.yaml'), 'utf8');
     expect(text).toContain('api key [REDACTED]');
   }, 60_000);
 });

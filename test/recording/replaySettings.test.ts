@@ -97,17 +97,17 @@ describe('the settings themselves are checked', () => {
     const { mkdtempSync, writeFileSync, rmSync } = await import('node:fs');
     const { tmpdir } = await import('node:os');
     const { join } = await import('node:path');
-    const { findProject } = await import('../../src/recording/projectConfig.js');
+    const { loadProject } = await import('../../src/index.js');
     const { resolveMode } = await import('../../src/recording/mode.js');
     const dir = mkdtempSync(join(tmpdir(), 'legate-config-'));
     try {
       writeFileSync(join(dir, 'legate.config.mjs'), `export default { agents: {}, match: 'loose' };\n`);
-      const error = await findProject(undefined, dir).catch((e: unknown) => e);
+      const error = await loadProject({ cwd: dir }).catch((e: unknown) => e);
       const problem = 'match must be one of exact, structure, shape, but it is "loose".';
       expect(error).toMatchObject({ code: 'invalid_config', message: `${join(dir, 'legate.config.mjs')}: ${problem}` });
       const badMode = () => resolveMode(undefined, { LEGATE_MODE: 'replya' });
       expect(badMode).toThrow(expect.objectContaining({ code: 'invalid_recording_mode' }));
-      const missing = await findProject('nowhere.config.ts', dir).catch((e: unknown) => e);
+      const missing = await loadProject({ config: 'nowhere.config.ts', cwd: dir }).catch((e: unknown) => e);
       expect(missing).toMatchObject({ code: 'config_not_found' });
     } finally {
       rmSync(dir, { recursive: true, force: true });
