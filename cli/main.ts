@@ -1,4 +1,4 @@
-import { ConfigError, TrajectoryFormatError, TrajectoryNotFoundError } from '../src/index.js';
+import { LegateError } from '../src/index.js';
 import { legateVersion } from '../src/version.js';
 import { demo, demoHelp } from './commands/demo.js';
 import { diff, diffHelp } from './commands/diff.js';
@@ -53,8 +53,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(args, io);
   } catch (error) {
-    // Expected failures (a missing file, a malformed one, a bad config) get their message, not a stack.
-    if (error instanceof ConfigError || error instanceof TrajectoryFormatError || error instanceof TrajectoryNotFoundError) {
+    // legate's own refusals (a missing file, a malformed one, a bad config, a missing optional peer)
+    // say what to do in their message: that message, not a stack.
+    if (error instanceof LegateError) {
       io.err(`legate ${name}: ${error.message}`);
       return 1;
     }
