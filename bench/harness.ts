@@ -9,7 +9,11 @@ export interface Measurement {
 
 let sink = 0;
 
-export function measure(name: string, operation: () => unknown, options: { rounds?: number; roundMs?: number } = {}): Measurement {
+export function measure(
+  name: string,
+  operation: () => unknown,
+  options: { rounds?: number; roundMs?: number } = {},
+): Measurement {
   const rounds = options.rounds ?? 5;
   const roundMs = options.roundMs ?? 400;
   runFor(operation, 200); // warm-up: let the JIT settle before timing
@@ -37,9 +41,15 @@ function runFor(operation: () => unknown, ms: number): number {
 const format = (n: number) => Math.round(n).toLocaleString('en-US');
 
 /** Prints our figure beside the anchor's, from the same run, as a ratio. */
-export function printComparison(title: string, ours: Measurement, anchor: Measurement, target?: { ratio: number; label: string }): void {
+export function printComparison(
+  title: string,
+  ours: Measurement,
+  anchor: Measurement,
+  target?: { ratio: number; label: string },
+): void {
   const ratio = ours.opsPerSecond / anchor.opsPerSecond;
-  const verdict = target === undefined ? '' : `  (target ${target.label}: ${ratio >= target.ratio ? 'met' : 'NOT met'})`;
+  const verdict =
+    target === undefined ? '' : `  (target ${target.label}: ${ratio >= target.ratio ? 'met' : 'NOT met'})`;
   console.log(`${title}`);
   console.log(`  ${ours.name.padEnd(34)} ${format(ours.opsPerSecond).padStart(14)} ops/s`);
   console.log(`  ${anchor.name.padEnd(34)} ${format(anchor.opsPerSecond).padStart(14)} ops/s`);

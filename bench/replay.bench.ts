@@ -4,7 +4,18 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import { Agent, AnthropicTransport, ScriptedTransport, defineTool, loadTrajectory, parseTrajectory, reply, runTrajectory, type ModelResponse, type Transport } from '../src/index.js';
+import {
+  Agent,
+  AnthropicTransport,
+  ScriptedTransport,
+  defineTool,
+  loadTrajectory,
+  parseTrajectory,
+  reply,
+  runTrajectory,
+  type ModelResponse,
+  type Transport,
+} from '../src/index.js';
 import { toModelResponse } from '../src/trajectory/conversation.js';
 
 const FILES = 1000;
@@ -16,13 +27,28 @@ const lookup = defineTool({
   name: 'lookup_record',
   description: 'Looks up a record by id.',
   input: { type: 'object', properties: { id: { type: 'integer', minimum: 0 } }, required: ['id'] },
-  run: ({ id }) => ({ id, status: id % 2 === 0 ? 'open' : 'closed', owner: `user-${id % 7}`, notes: 'Checked and updated.' }),
+  run: ({ id }) => ({
+    id,
+    status: id % 2 === 0 ? 'open' : 'closed',
+    owner: `user-${id % 7}`,
+    notes: 'Checked and updated.',
+  }),
 });
-const agent = (transport: Transport) => new Agent({ name: 'bench', model: 'claude-haiku-5-5', system: 'Look records up.', tools: [lookup], transport, maxTurns: TURNS });
+const agent = (transport: Transport) =>
+  new Agent({
+    name: 'bench',
+    model: 'claude-haiku-5-5',
+    system: 'Look records up.',
+    tools: [lookup],
+    transport,
+    maxTurns: TURNS,
+  });
 
 /** Nine tool turns and a final answer: a ten-turn conversation. */
 function script(seed: number): ScriptedTransport {
-  const steps = Array.from({ length: TURNS - 1 }, (_, i) => reply.toolUse('lookup_record', { id: seed * 10 + i }, { text: `Checking record ${seed * 10 + i}.` }));
+  const steps = Array.from({ length: TURNS - 1 }, (_, i) =>
+    reply.toolUse('lookup_record', { id: seed * 10 + i }, { text: `Checking record ${seed * 10 + i}.` }),
+  );
   return new ScriptedTransport([...steps, reply.text(`All ${TURNS - 1} records checked for batch ${seed}.`)]);
 }
 
@@ -49,7 +75,9 @@ async function anchorRate(server: ReturnType<typeof setupServer>, files: string[
     server.use(
       http.post('https://api.anthropic.com/v1/messages', () => {
         const response = toModelResponse(trajectory.turns[turn++]!.response);
-        return stream ? new HttpResponse(sseStream(response), { headers: { 'content-type': 'text/event-stream' } }) : HttpResponse.json(response);
+        return stream
+          ? new HttpResponse(sseStream(response), { headers: { 'content-type': 'text/event-stream' } })
+          : HttpResponse.json(response);
       }),
     );
     await agent(new AnthropicTransport({ client, stream })).run(trajectory.input);
@@ -63,20 +91,39 @@ async function anchorRate(server: ReturnType<typeof setupServer>, files: string[
 
 /** A response as the API streams it: message_start, each block's start, delta and stop, message_delta, message_stop. */
 function sseStream(response: ModelResponse): string {
-  const events: object[] = [{ type: 'message_start', message: { ...response, content: [], stop_reason: null, usage: { ...response.usage, output_tokens: 1 } } }];
+  const events: object[] = [
+    {
+      type: 'message_start',
+      message: { ...response, content: [], stop_reason: null, usage: { ...response.usage, output_tokens: 1 } },
+    },
+  ];
   response.content.forEach((block, index) => {
     if (block.type === 'text') {
       events.push({ type: 'content_block_start', index, content_block: { type: 'text', text: '' } });
       events.push({ type: 'content_block_delta', index, delta: { type: 'text_delta', text: block.text } });
     } else if (block.type === 'tool_use') {
-      events.push({ type: 'content_block_start', index, content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} } });
-      events.push({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) } });
+      events.push({
+        type: 'content_block_start',
+        index,
+        content_block: { type: 'tool_use', id: block.id, name: block.name, input: {} },
+      });
+      events.push({
+        type: 'content_block_delta',
+        index,
+        delta: { type: 'input_json_delta', partial_json: JSON.stringify(block.input) },
+      });
     }
     events.push({ type: 'content_block_stop', index });
   });
-  events.push({ type: 'message_delta', delta: { stop_reason: response.stop_reason, stop_sequence: null }, usage: { output_tokens: response.usage.output_tokens } });
+  events.push({
+    type: 'message_delta',
+    delta: { stop_reason: response.stop_reason, stop_sequence: null },
+    usage: { output_tokens: response.usage.output_tokens },
+  });
   events.push({ type: 'message_stop' });
-  return events.map((event) => `event: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
+  return events
+    .map((event) => `event: ${(event as { type: string }).type}\ndata: ${JSON.stringify(event)}\n\n`)
+    .join('');
 }
 
 async function timeIt(work: () => Promise<void>): Promise<number> {
@@ -111,14 +158,22 @@ export async function benchReplay(): Promise<void> {
     const ours = FILES / legateSeconds;
     const format = (n: number) => Math.round(n).toLocaleString('en-US');
     const line = (name: string, filesPerSecond: number) =>
-      console.log(`  ${name.padEnd(40)} ${format(filesPerSecond).padStart(8)} files/s ${format(filesPerSecond * TURNS).padStart(9)} turns/s`);
-    console.log(`Replay, ${FILES} trajectories of ${TURNS} turns (read, parse, check every request, run the tools), one core`);
+      console.log(
+        `  ${name.padEnd(40)} ${format(filesPerSecond).padStart(8)} files/s ${format(filesPerSecond * TURNS).padStart(9)} turns/s`,
+      );
+    console.log(
+      `Replay, ${FILES} trajectories of ${TURNS} turns (read, parse, check every request, run the tools), one core`,
+    );
     line('legate replay', ours);
     line(`SDK over msw, SSE as recorded (${ANCHOR_FILES} files)`, sse);
     line(`SDK over msw, plain JSON (${ANCHOR_FILES} files)`, json);
     line('of which reading the files', FILES / readSeconds);
-    console.log(`  ratio ${(ours / sse).toFixed(1)}x the SSE replay, ${(ours / json).toFixed(1)}x the JSON replay  (target >= 10x)`);
-    console.log(`  ${FILES} files in ${legateSeconds.toFixed(2)} s  (target < 2 s: ${legateSeconds < 2 ? 'met' : 'NOT met'})`);
+    console.log(
+      `  ratio ${(ours / sse).toFixed(1)}x the SSE replay, ${(ours / json).toFixed(1)}x the JSON replay  (target >= 10x)`,
+    );
+    console.log(
+      `  ${FILES} files in ${legateSeconds.toFixed(2)} s  (target < 2 s: ${legateSeconds < 2 ? 'met' : 'NOT met'})`,
+    );
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -19,13 +19,19 @@ export function loadFile(absolute: string, shown: string): LoadedFile {
 
 /** The one-line verdict for a file that could not be read; `absolute`, where a message names it, is shown as `shown`. */
 export function fileProblem(shown: string, error: unknown, absolute?: string): string {
-  if (error instanceof TrajectoryFormatError) return `${TrajectoryFormatError.location(shown, error.line, error.column)}: ${oneLine(error.problem)}`;
+  if (error instanceof TrajectoryFormatError)
+    return `${TrajectoryFormatError.location(shown, error.line, error.column)}: ${oneLine(error.problem)}`;
   if (error instanceof TrajectoryNotFoundError) return `${shown}: does not exist`;
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code)) return `${shown}: cannot be read: ${systemReason(error, code)}`;
+  if (error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code))
+    return `${shown}: cannot be read: ${systemReason(error, code)}`;
   // Any other error (one the reader adds later, or a bug): its own words, naming the file once, as shown.
-  const message = error instanceof Error ? oneLine(absolute === undefined ? error.message : error.message.replaceAll(absolute, shown)) : '';
-  if (!debugging() && message.startsWith(shown)) return `${shown}: ${message.slice(shown.length).replace(/^:?\s*/, '')}`;
+  const message =
+    error instanceof Error
+      ? oneLine(absolute === undefined ? error.message : error.message.replaceAll(absolute, shown))
+      : '';
+  if (!debugging() && message.startsWith(shown))
+    return `${shown}: ${message.slice(shown.length).replace(/^:?\s*/, '')}`;
   return `${shown}: ${describeError(error)}`;
 }
 

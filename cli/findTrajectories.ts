@@ -26,7 +26,8 @@ export function findTrajectories(paths: string[], cwd = process.cwd()): FoundTra
   for (const path of paths) {
     const kind = kindOf(path);
     if (kind === 'missing') missing.push(shown(path));
-    else if (kind === 'folder') walk(path, files, (folder, error) => unreadable.push(fileProblem(shown(folder), error)));
+    else if (kind === 'folder')
+      walk(path, files, (folder, error) => unreadable.push(fileProblem(shown(folder), error)));
     else files.add(path);
   }
   return { files: [...files].map(shown).sort(), missing, unreadable };

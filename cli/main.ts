@@ -16,10 +16,18 @@ interface Command {
 }
 
 const COMMANDS: Record<string, Command> = {
-  replay: { summary: 'replay trajectories against today\'s code; exit 1 on any divergence', help: replayHelp, run: replay },
+  replay: {
+    summary: "replay trajectories against today's code; exit 1 on any divergence",
+    help: replayHelp,
+    run: replay,
+  },
   show: { summary: 'print a trajectory as a readable timeline', help: showHelp, run: show },
   diff: { summary: 'show how two trajectories differ, turn by turn', help: diffHelp, run: diff },
-  validate: { summary: 'check trajectory files against the format, with file:line:column', help: validateHelp, run: validate },
+  validate: {
+    summary: 'check trajectory files against the format, with file:line:column',
+    help: validateHelp,
+    run: validate,
+  },
   fuzz: { summary: 'fuzz the tools and agents a module exports; exit 1 on any finding', help: fuzzHelp, run: fuzz },
   demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: demo },
 };
@@ -27,7 +35,16 @@ const COMMANDS: Record<string, Command> = {
 function usage(): string {
   const width = Math.max(...Object.keys(COMMANDS).map((name) => name.length));
   const list = Object.entries(COMMANDS).map(([name, command]) => `  ${name.padEnd(width)}  ${command.summary}`);
-  return ['Usage: legate <command> [options]', '', 'Commands:', ...list, '', 'Options:', '  --help     show help for a command', '  --version  print the legate version'].join('\n');
+  return [
+    'Usage: legate <command> [options]',
+    '',
+    'Commands:',
+    ...list,
+    '',
+    'Options:',
+    '  --help     show help for a command',
+    '  --version  print the legate version',
+  ].join('\n');
 }
 
 /** Runs the `legate` command line and returns its exit code. */
@@ -43,7 +60,9 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const command = COMMANDS[name];
   if (command === undefined) {
-    io.err(`legate: '${name}' is not a command. The commands are: ${Object.keys(COMMANDS).join(', ')}. Run 'legate --help' for more.`);
+    io.err(
+      `legate: '${name}' is not a command. The commands are: ${Object.keys(COMMANDS).join(', ')}. Run 'legate --help' for more.`,
+    );
     return 2;
   }
   if (args.includes('--help') || args.includes('-h')) {

@@ -8,9 +8,13 @@ const PREVIEW = 160;
 export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
   const lines: string[] = [];
   const gutter = (label: string) => label.padEnd(9);
-  lines.push(`${paint('bold', trajectory.name)} ${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`);
+  lines.push(
+    `${paint('bold', trajectory.name)} ${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`,
+  );
   if (trajectory.description !== undefined) lines.push(paint('dim', trajectory.description));
-  lines.push(`${paint('dim', gutter('user'))}${preview(typeof trajectory.input === 'string' ? trajectory.input : previewJson(trajectory.input))}`);
+  lines.push(
+    `${paint('dim', gutter('user'))}${preview(typeof trajectory.input === 'string' ? trajectory.input : previewJson(trajectory.input))}`,
+  );
   trajectory.turns.forEach((turn, i) => {
     let label = gutter(`turn ${i + 1}`);
     if (turn.agent !== undefined) {
@@ -25,7 +29,10 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
       emit(describeBlock(block, paint));
       if ('toolUse' in block) {
         const decision = turn.approvals?.find((a) => a.id === block.toolUse.id);
-        if (decision !== undefined) emit(`  ${paint('yellow', decision.approve ? '⏸ approved by a person' : '⏸ denied by a person')}${decision.reason === undefined ? '' : paint('dim', `: ${decision.reason}`)}`);
+        if (decision !== undefined)
+          emit(
+            `  ${paint('yellow', decision.approve ? '⏸ approved by a person' : '⏸ denied by a person')}${decision.reason === undefined ? '' : paint('dim', `: ${decision.reason}`)}`,
+          );
         const result = turn.results?.find((r) => r.id === block.toolUse.id);
         if (result !== undefined) emit(`  ${describeResult(result, paint)}`);
       }
@@ -33,8 +40,19 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
     emit(paint('dim', `${turn.response.stopReason ?? 'no stop reason'} · ${describeUsage(turn.response.usage)}`));
   });
   const { summary } = trajectory;
-  for (const handoff of summary.handoffs ?? []) lines.push(paint('dim', `handoff in turn ${handoff.turn}: ${handoff.from} → ${handoff.to}${handoff.reason === undefined ? '' : ` (${handoff.reason})`}`));
-  lines.push(paint('bold', `${summary.stopReason} · ${summary.turns} turn${summary.turns === 1 ? '' : 's'} · ${describeUsage(summary.usage)}`));
+  for (const handoff of summary.handoffs ?? [])
+    lines.push(
+      paint(
+        'dim',
+        `handoff in turn ${handoff.turn}: ${handoff.from} → ${handoff.to}${handoff.reason === undefined ? '' : ` (${handoff.reason})`}`,
+      ),
+    );
+  lines.push(
+    paint(
+      'bold',
+      `${summary.stopReason} · ${summary.turns} turn${summary.turns === 1 ? '' : 's'} · ${describeUsage(summary.usage)}`,
+    ),
+  );
   return lines.join('\n');
 }
 
@@ -42,14 +60,21 @@ function describeBlock(block: RecordedBlock, paint: Paint): string {
   if ('text' in block) return `assistant: ${preview(block.text)}`;
   if ('thinking' in block) return paint('dim', `thinking: ${preview(block.thinking)}`);
   if ('redactedThinking' in block) return paint('dim', 'thinking: (redacted)');
-  if ('toolUse' in block) return `${paint('bold', `→ ${block.toolUse.name}`)} ${preview(previewJson(block.toolUse.input))}`;
+  if ('toolUse' in block)
+    return `${paint('bold', `→ ${block.toolUse.name}`)} ${preview(previewJson(block.toolUse.input))}`;
   return paint('dim', `[${block.server.type}]`);
 }
 
 function describeResult(result: RecordedResult, paint: Paint): string {
   const content = typeof result.content === 'string' ? result.content : previewJson(result.content);
   if (result.outcome === 'ok') return `${paint('green', '✓ ok')} ${preview(content)}`;
-  const facts = [result.rule, result.source === undefined ? undefined : `source ${result.source}`, result.code, result.argument === undefined ? undefined : `argument ${result.argument}`, result.errorClass].filter((f) => f !== undefined);
+  const facts = [
+    result.rule,
+    result.source === undefined ? undefined : `source ${result.source}`,
+    result.code,
+    result.argument === undefined ? undefined : `argument ${result.argument}`,
+    result.errorClass,
+  ].filter((f) => f !== undefined);
   const colour = result.outcome === 'error' || result.outcome === 'blocked' ? 'red' : 'yellow';
   return `${paint(colour, `✗ ${result.outcome}`)}${facts.length > 0 ? paint('dim', ` (${facts.join(', ')})`) : ''} ${preview(content)}`;
 }

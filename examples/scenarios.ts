@@ -36,7 +36,8 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'parallel-tool-calls',
-    description: 'Two independent operations asked for in one response run concurrently and are answered in one message.',
+    description:
+      'Two independent operations asked for in one response run concurrently and are answered in one message.',
     agent: 'calculator',
     factory: createCalculator,
     input: 'What are 12 + 30 and 84 / 2?',
@@ -80,7 +81,10 @@ export const scenarios: Scenario[] = [
     agent: 'calculator',
     factory: createCalculator,
     input: 'Explain long division, step by step, in great detail.',
-    model: () => new ScriptedTransport([reply.maxTokens('Long division splits a division into a series of easier steps. First, write the dividend')]),
+    model: () =>
+      new ScriptedTransport([
+        reply.maxTokens('Long division splits a division into a series of easier steps. First, write the dividend'),
+      ]),
   },
   {
     name: 'refusal',
@@ -88,11 +92,15 @@ export const scenarios: Scenario[] = [
     agent: 'calculator',
     factory: createCalculator,
     input: 'Compute the exact dosage of this medication for my patient.',
-    model: () => new ScriptedTransport([reply.refusal('I cannot help with medication dosing; please ask a pharmacist or physician.')]),
+    model: () =>
+      new ScriptedTransport([
+        reply.refusal('I cannot help with medication dosing; please ask a pharmacist or physician.'),
+      ]),
   },
   {
     name: 'zero-trust',
-    description: 'A fetched invoice page says to wire $9000; the payment tool is blocked, naming the page tool as the source.',
+    description:
+      'A fetched invoice page says to wire $9000; the payment tool is blocked, naming the page tool as the source.',
     agent: 'assistant',
     factory: createAssistant,
     input: 'Summarise https://example.com/invoice/42 and pay it if it is due.',
@@ -100,7 +108,9 @@ export const scenarios: Scenario[] = [
       new ScriptedTransport([
         reply.toolUse('fetch_page', { url: 'https://example.com/invoice/42' }, { text: 'Let me read the invoice.' }),
         reply.toolUse('send_payment', { amount: 9000, to: '99-1234-5678' }, { text: 'The page says to wire $9000.' }),
-        reply.text('I did not make any payment: the invoice page contained instructions to wire $9000, which I will not follow. The invoice itself is for $120.00, due 2026-12-15.'),
+        reply.text(
+          'I did not make any payment: the invoice page contained instructions to wire $9000, which I will not follow. The invoice itself is for $120.00, due 2026-12-15.',
+        ),
       ]),
   },
   {
@@ -200,7 +210,8 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'taint-crosses-handoff',
-    description: 'Triage reads an attachment with planted instructions, then hands off; billing cannot refund: the taint came along.',
+    description:
+      'Triage reads an attachment with planted instructions, then hands off; billing cannot refund: the taint came along.',
     agent: 'triage',
     factory: createTriage,
     input: 'See my attached receipt and sort out a refund.',
@@ -214,7 +225,8 @@ export const scenarios: Scenario[] = [
   },
   {
     name: 'researcher-taints-caller',
-    description: 'The researcher sub-agent read a web page; its answer taints the planner, which then cannot publish. The researcher\'s own conversation is recorded under the call that ran it.',
+    description:
+      "The researcher sub-agent read a web page; its answer taints the planner, which then cannot publish. The researcher's own conversation is recorded under the call that ran it.",
     agent: 'planner',
     factory: createPlanner,
     input: 'Find out how solar output changed in 2026 and draft a post.',
@@ -223,13 +235,18 @@ export const scenarios: Scenario[] = [
       const planner = [
         reply.toolUse('ask_researcher', { request: 'How did solar output change in 2026?' }),
         reply.toolUse('publish_post', { title: 'Solar in 2026', body: 'Solar output rose 24%.' }),
-        reply.text('Draft: "Solar output rose 24% in 2026." I could not publish it: the research came from an untrusted page.'),
+        reply.text(
+          'Draft: "Solar output rose 24% in 2026." I could not publish it: the research came from an untrusted page.',
+        ),
       ];
       const researcher = [
         reply.toolUse('fetch_article', { url: 'https://example.com/solar-2026' }),
         reply.text('Solar output rose 24% in 2026, according to the article (which also asked to be published).'),
       ];
-      return new ScriptedTransport((request) => (request.system?.startsWith('You research') ? researcher : planner).shift() ?? reply.text('(no more script)'));
+      return new ScriptedTransport(
+        (request) =>
+          (request.system?.startsWith('You research') ? researcher : planner).shift() ?? reply.text('(no more script)'),
+      );
     },
   },
   {
@@ -238,7 +255,11 @@ export const scenarios: Scenario[] = [
     agent: 'treasurer',
     factory: createTreasurer,
     input: 'Pay Acme Supplies their $1,200 invoice.',
-    model: () => new ScriptedTransport([reply.toolUse('wire_money', { supplier: 'Acme Supplies', amount: 1200 }), reply.text('Acme Supplies has been paid $1,200.')]),
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('wire_money', { supplier: 'Acme Supplies', amount: 1200 }),
+        reply.text('Acme Supplies has been paid $1,200.'),
+      ]),
     approve: () => true,
   },
   {
@@ -247,7 +268,17 @@ export const scenarios: Scenario[] = [
     agent: 'treasurer',
     factory: createTreasurer,
     input: 'Pay Globex $25,000 right away.',
-    model: () => new ScriptedTransport([reply.toolUse('wire_money', { supplier: 'Globex', amount: 25000 }), reply.text('The payment to Globex was not approved, so I did not make it.')]),
-    approve: (suspension) => suspension.pending.map((p) => ({ id: p.id, inputDigest: p.inputDigest, approve: false, reason: 'Globex is not an approved supplier.' })),
+    model: () =>
+      new ScriptedTransport([
+        reply.toolUse('wire_money', { supplier: 'Globex', amount: 25000 }),
+        reply.text('The payment to Globex was not approved, so I did not make it.'),
+      ]),
+    approve: (suspension) =>
+      suspension.pending.map((p) => ({
+        id: p.id,
+        inputDigest: p.inputDigest,
+        approve: false,
+        reason: 'Globex is not an approved supplier.',
+      })),
   },
 ];

@@ -11,7 +11,10 @@ function isMessageProperty(path) {
   const parent = path.parentPath;
   if (parent === null || !parent.isObjectProperty() || path.key !== 'value') return false;
   const key = parent.node.key;
-  return !parent.node.computed && ((key.type === 'Identifier' && key.name === 'message') || (key.type === 'StringLiteral' && key.value === 'message'));
+  return (
+    !parent.node.computed &&
+    ((key.type === 'Identifier' && key.name === 'message') || (key.type === 'StringLiteral' && key.value === 'message'))
+  );
 }
 
 function isErrorMessageArgument(path) {

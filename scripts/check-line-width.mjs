@@ -15,7 +15,8 @@ for (const file of files) {
   readFileSync(file, 'utf8')
     .split('\n')
     .forEach((line, i) => {
-      if (line.length > width) long.push(`${file}:${i + 1}:${width + 1}: line is ${line.length} characters, over ${width}`);
+      if (line.length > width)
+        long.push(`${file}:${i + 1}:${width + 1}: line is ${line.length} characters, over ${width}`);
     });
 }
 for (const problem of long) console.error(problem);

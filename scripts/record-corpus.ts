@@ -18,5 +18,7 @@ for (const scenario of scenarios) {
     ...(scenario.approve === undefined ? {} : { approve: scenario.approve }),
   });
   const changes = run.changes === undefined ? 'new' : summarizeChanges(run.changes);
-  console.log(`recorded ${file} (${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}; ${changes})`);
+  console.log(
+    `recorded ${file} (${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}; ${changes})`,
+  );
 }

@@ -14,16 +14,37 @@ export { ModelResponseError } from './messages/parseModelResponse.js';
 // Transports: where responses come from.
 export { TransportError, type Transport, type SendOptions, type StreamEvent } from './transport/transport.js';
 export { AnthropicTransport, type AnthropicTransportOptions } from './transport/anthropic/AnthropicTransport.js';
-export { ScriptedTransport, ScriptExhaustedError, ScriptNotDoneError, type ScriptStep } from './transport/scripted/ScriptedTransport.js';
-export { reply, type ScriptedReply, type ScriptedToolUse, type ToolCallSpec } from './transport/scripted/scriptedReply.js';
+export {
+  ScriptedTransport,
+  ScriptExhaustedError,
+  ScriptNotDoneError,
+  type ScriptStep,
+} from './transport/scripted/ScriptedTransport.js';
+export {
+  reply,
+  type ScriptedReply,
+  type ScriptedToolUse,
+  type ToolCallSpec,
+} from './transport/scripted/scriptedReply.js';
 export { ReplayTransport, type ReplayOptions } from './transport/replay/ReplayTransport.js';
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.
-export { Agent, SubAgentSuspendedError, type RunOptions, type ResumeOptions, type RecoverOptions } from './runtime/Agent.js';
+export {
+  Agent,
+  SubAgentSuspendedError,
+  type RunOptions,
+  type ResumeOptions,
+  type RecoverOptions,
+} from './runtime/Agent.js';
 // Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';
-export { OutcomeUnknownError, SuspensionError, type ApprovalDecision, type SuspensionErrorCode } from './runtime/resume.js';
+export {
+  OutcomeUnknownError,
+  SuspensionError,
+  type ApprovalDecision,
+  type SuspensionErrorCode,
+} from './runtime/resume.js';
 export { DEFAULT_STALE_AFTER_MS } from './runtime/claimLedger.js';
 export type { ClaimRecord, ClaimStore } from './runtime/claimRecord.js';
 export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/suspension.js';
@@ -41,8 +62,26 @@ export type { StoreOptions } from './store/recordWriter.js';
 export { MemoryStateStore } from './store/MemoryStateStore.js';
 export { FileStateStore } from './store/FileStateStore.js';
 export { MissingPeerDependencyError } from './errors/MissingPeerDependencyError.js';
-export { AgentConfigurationError, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, MIN_SUSPENSION_KEY_BYTES, type AgentOptions, type HandoffTarget } from './runtime/agentOptions.js';
-export type { AgentResult, BlockedCall, PlannedEffect, StopReason, ToolCall, ToolCallOutcome, ToolCallError, ToolFailure, UnknownTool, Usage } from './runtime/agentResult.js';
+export {
+  AgentConfigurationError,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MAX_TURNS,
+  MIN_SUSPENSION_KEY_BYTES,
+  type AgentOptions,
+  type HandoffTarget,
+} from './runtime/agentOptions.js';
+export type {
+  AgentResult,
+  BlockedCall,
+  PlannedEffect,
+  StopReason,
+  ToolCall,
+  ToolCallOutcome,
+  ToolCallError,
+  ToolFailure,
+  UnknownTool,
+  Usage,
+} from './runtime/agentResult.js';
 export type { CompensationReport } from './runtime/compensate.js';
 
 // Safety: contracts, taint, authorization, shadow mode, decided before any tool runs.
@@ -65,12 +104,30 @@ export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/div
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export { DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
-export { findSecret, SecretInTrajectoryError, BUILT_IN_SECRET_PATTERNS, type SecretFinding, type SecretMatch, type SecretKind, type SecretEncoding } from './trajectory/secretScan.js';
+export {
+  findSecret,
+  SecretInTrajectoryError,
+  BUILT_IN_SECRET_PATTERNS,
+  type SecretFinding,
+  type SecretMatch,
+  type SecretKind,
+  type SecretEncoding,
+} from './trajectory/secretScan.js';
 
 // Recording: running an agent against a trajectory file, in a mode.
-export { runTrajectory, type AgentFactory, type TrajectoryRun, type TrajectoryRunOptions } from './recording/runTrajectory.js';
+export {
+  runTrajectory,
+  type AgentFactory,
+  type TrajectoryRun,
+  type TrajectoryRunOptions,
+} from './recording/runTrajectory.js';
 export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
-export { loadTrajectory, saveTrajectory, TrajectoryNotFoundError, type SaveOptions } from './recording/trajectoryFile.js';
+export {
+  loadTrajectory,
+  saveTrajectory,
+  TrajectoryNotFoundError,
+  type SaveOptions,
+} from './recording/trajectoryFile.js';
 export { fromRun, type RunRecord } from './recording/fromRun.js';
 export { defineConfig, type LegateConfig } from './recording/config.js';
 // The project as legate finds it (its legate.config.* and root), and every replay setting resolved from it.

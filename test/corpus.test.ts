@@ -15,7 +15,7 @@ describe('the shipped trajectories', () => {
     expect(files.length).toBeGreaterThanOrEqual(6);
   });
 
-  it.each(files)('%s replays against today\'s code', async (file) => {
+  it.each(files)("%s replays against today's code", async (file) => {
     const { agent } = loadTrajectory(file);
     const factory = config.agents[agent];
     expect(factory, `legate.config.ts exports no agent '${agent}'`).toBeDefined();

@@ -23,17 +23,24 @@ function packageOf(specifier: string): string {
 
 describe('the published package', () => {
   it('depends on every package its shipped code imports (a devDependency would break users)', () => {
-    const allowed = new Set([...Object.keys(manifest.dependencies), ...Object.keys(manifest.peerDependencies ?? {}), 'legate']);
+    const allowed = new Set([
+      ...Object.keys(manifest.dependencies),
+      ...Object.keys(manifest.peerDependencies ?? {}),
+      'legate',
+    ]);
     const missing: string[] = [];
     for (const file of [...sources('src'), ...sources('cli'), ...sources('examples')]) {
       const text = readFileSync(file, 'utf8');
       // Static imports and re-exports (type-only ones vanish from the built code), side-effect
       // imports, and dynamic imports.
-      const statements = [...text.matchAll(/^\s*(?:import|export)(\s+type)?\b[^;]*?\bfrom\s+'([^']+)'/gms)].filter((m) => m[1] === undefined).map((m) => m[2]!);
+      const statements = [...text.matchAll(/^\s*(?:import|export)(\s+type)?\b[^;]*?\bfrom\s+'([^']+)'/gms)]
+        .filter((m) => m[1] === undefined)
+        .map((m) => m[2]!);
       const bare = [...text.matchAll(/^\s*import\s+'([^']+)'/gm)].map((m) => m[1]!);
       const dynamic = [...text.matchAll(/\bimport\('([^']+)'\)/g)].map((m) => m[1]!);
       for (const specifier of [...statements, ...bare, ...dynamic]) {
-        if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier))) continue;
+        if (specifier.startsWith('.') || specifier.startsWith('node:') || builtinModules.includes(packageOf(specifier)))
+          continue;
         if (!allowed.has(packageOf(specifier))) missing.push(`${file}: ${specifier}`);
       }
     }

@@ -112,7 +112,9 @@ describe('legate installed from its tarball, without optional peers', () => {
     writeFileSync(join(project, 'ts-config/legate.config.ts'), 'export default { agents: {} };\n');
     const run = legate('ts-config', 'replay');
     // One line: legate's own refusal says what to do; no class name, no stack, no LEGATE_DEBUG hint.
-    expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^legate replay: Loading .*legate\.config\.ts/)]);
+    expect(run.stderr.trim().split('\n')).toEqual([
+      expect.stringMatching(/^legate replay: Loading .*legate\.config\.ts/),
+    ]);
     expect(run.stderr).toContain('needs the package tsx, which is not installed');
     expect(run.stderr).toContain('npm install --save-dev tsx');
     expect(run.stderr).not.toContain('LEGATE_DEBUG');

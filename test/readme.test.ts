@@ -7,7 +7,10 @@ import { afterAll, describe, it, vi } from 'vitest';
 const root = resolve('.');
 const folder = join(root, '.legate-readme');
 const readme = readFileSync('README.md', 'utf8');
-const snippets = [...readme.matchAll(/<!-- tested: ([\w-]+) -->\n```ts\n([\s\S]*?)```/g)].map(([, name, code]) => ({ name: name!, code: code! }));
+const snippets = [...readme.matchAll(/<!-- tested: ([\w-]+) -->\n```ts\n([\s\S]*?)```/g)].map(([, name, code]) => ({
+  name: name!,
+  code: code!,
+}));
 
 function localised(code: string): string {
   return code
@@ -21,7 +24,8 @@ afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 describe('the README testing guide', () => {
   it('has the three examples', () => {
-    if (snippets.map((s) => s.name).join() !== 'assertions,recording,regression') throw new Error(`found ${snippets.map((s) => s.name).join()}`);
+    if (snippets.map((s) => s.name).join() !== 'assertions,recording,regression')
+      throw new Error(`found ${snippets.map((s) => s.name).join()}`);
   });
 
   it.each(snippets.map((s) => [s.name, s] as const))('runs the %s example', async (name, snippet) => {

@@ -26,7 +26,16 @@ project's config (--config, else the legate.config.* legate replay uses, found f
 finding that still holds a secret is not written, and is printed on standard error instead.`;
 
 export async function fuzz(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { runs: { type: 'string' }, seed: { type: 'string' }, out: { type: 'string' }, config: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: {
+      runs: { type: 'string' },
+      seed: { type: 'string' },
+      out: { type: 'string' },
+      config: { type: 'string' },
+    },
+  });
   if (positionals.length === 0) {
     io.err(`legate fuzz: give a module to fuzz, e.g. legate fuzz legate.config.ts`);
     return 2;
@@ -34,11 +43,18 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
   const runs = values.runs === undefined ? 500 : Number(values.runs);
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (!Number.isSafeInteger(runs) || runs < 1 || (seed !== undefined && !Number.isSafeInteger(seed))) {
-    io.err(`legate fuzz: --runs must be a whole number of at least 1 and --seed a whole number, but they were ${values.runs ?? '(default)'} and ${values.seed ?? '(random)'}.`);
+    io.err(
+      `legate fuzz: --runs must be a whole number of at least 1 and --seed a whole number, but they were ${values.runs ?? '(default)'} and ${values.seed ?? '(random)'}.`,
+    );
     return 2;
   }
   // The folder is checked before anything is fuzzed: a finding must never be lost to a bad --out.
-  const out = values.out === undefined ? resolve(io.cwd, 'trajectories', 'fuzz') : values.out.trim() === '' ? values.out : resolve(io.cwd, values.out);
+  const out =
+    values.out === undefined
+      ? resolve(io.cwd, 'trajectories', 'fuzz')
+      : values.out.trim() === ''
+        ? values.out
+        : resolve(io.cwd, values.out);
   try {
     checkOutFolder(out);
   } catch (error) {
@@ -55,8 +71,19 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
     redactions: [...(project?.redactions ?? []), ...redactions],
     secrets: [...(project?.secrets ?? []), ...secrets],
   };
-  const injection = { numRuns: Math.max(1, Math.floor(runs / 5)), ...(seed === undefined ? {} : { seed }), out, ...save };
-  const targets = [...tools.map((tool) => ({ label: tool.name, run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }) })), ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, injection) }))];
+  const injection = {
+    numRuns: Math.max(1, Math.floor(runs / 5)),
+    ...(seed === undefined ? {} : { seed }),
+    out,
+    ...save,
+  };
+  const targets = [
+    ...tools.map((tool) => ({
+      label: tool.name,
+      run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }),
+    })),
+    ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, injection) })),
+  ];
   const reports: FuzzReport[] = [];
   const crashed: string[] = [];
   for (const [i, target] of targets.entries()) {
@@ -100,7 +127,11 @@ function unwritten(io: CliIo, target: string, failure: FuzzFailure): void {
  * The project's config (--config, else the legate.config.* loadProject finds from cwd, if any),
  * unless it was found rather than named and is among the modules fuzzed (they are read anyway).
  */
-async function projectConfig(explicit: string | undefined, cwd: string, modules: string[]): Promise<LegateConfig | undefined> {
+async function projectConfig(
+  explicit: string | undefined,
+  cwd: string,
+  modules: string[],
+): Promise<LegateConfig | undefined> {
   const project = await loadProject({ cwd, ...(explicit === undefined ? {} : { config: explicit }) });
   const fuzzed = explicit === undefined && project.configFile !== undefined && modules.includes(project.configFile);
   return fuzzed ? undefined : project.config;
@@ -114,11 +145,23 @@ function progress(io: CliIo, done: number, total: number, label: string): void {
 }
 
 function table(reports: FuzzReport[]): string {
-  const rows = reports.map((r) => [r.target, r.kind, String(r.cases), String(r.failures.length), Math.round(r.casesPerSecond).toLocaleString('en-US')]);
+  const rows = reports.map((r) => [
+    r.target,
+    r.kind,
+    String(r.cases),
+    String(r.failures.length),
+    Math.round(r.casesPerSecond).toLocaleString('en-US'),
+  ]);
   const header = ['target', 'kind', 'cases', 'failures', 'cases/s'];
   const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i]!.length)));
-  const line = (cells: string[]) => cells.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ');
+  const line = (cells: string[]) =>
+    cells.map((cell, i) => (i >= 2 ? cell.padStart(widths[i]!) : cell.padEnd(widths[i]!))).join('  ');
   const failures = reports.reduce((sum, r) => sum + r.failures.length, 0);
   const cases = reports.reduce((sum, r) => sum + r.cases, 0);
-  return [line(header), ...rows.map(line), '', `${reports.length} targets, ${cases} cases: ${failures === 0 ? 'no findings' : `${failures} finding${failures === 1 ? '' : 's'}`}`].join('\n');
+  return [
+    line(header),
+    ...rows.map(line),
+    '',
+    `${reports.length} targets, ${cases} cases: ${failures === 0 ? 'no findings' : `${failures} finding${failures === 1 ? '' : 's'}`}`,
+  ].join('\n');
 }

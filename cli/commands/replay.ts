@@ -33,7 +33,11 @@ exact. The config's redactions, secrets and transport apply to every file.
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({ args, allowPositionals: true, options: { match: { type: 'string' }, config: { type: 'string' } } });
+  const { values, positionals } = parseArgs({
+    args,
+    allowPositionals: true,
+    options: { match: { type: 'string' }, config: { type: 'string' } },
+  });
   if (values.match !== undefined && !isMatchLevel(values.match)) {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
@@ -63,7 +67,9 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   }
   const verb = mode === 'record' ? 'recorded' : 'replayed';
   io.out('');
-  io.out(`${files.length} ${verb}: ${files.length - failed} passed, ${failed} failed${missing.length > 0 ? `, ${missing.length} missing` : ''}${unreadable.length > 0 ? `, ${unreadable.length} unreadable folder${unreadable.length === 1 ? '' : 's'}` : ''}`);
+  io.out(
+    `${files.length} ${verb}: ${files.length - failed} passed, ${failed} failed${missing.length > 0 ? `, ${missing.length} missing` : ''}${unreadable.length > 0 ? `, ${unreadable.length} unreadable folder${unreadable.length === 1 ? '' : 's'}` : ''}`,
+  );
   return failed + missing.length + unreadable.length > 0 ? 1 : 0;
 }
 
@@ -73,7 +79,12 @@ type Verdict = { ok: boolean; detail: string; unreadable?: true };
 /** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
 
-async function replayOne(path: string, shown: string, context: ReplayContext, match: MatchLevel | undefined): Promise<Verdict> {
+async function replayOne(
+  path: string,
+  shown: string,
+  context: ReplayContext,
+  match: MatchLevel | undefined,
+): Promise<Verdict> {
   const loaded = loadFile(path, shown);
   if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true };
   try {
@@ -81,7 +92,10 @@ async function replayOne(path: string, shown: string, context: ReplayContext, ma
     const agents = context.project.config.agents;
     const factory = agents[agentName];
     if (factory === undefined) {
-      const exported = Object.keys(agents).map((n) => `'${n}'`).join(', ') || 'no agents';
+      const exported =
+        Object.keys(agents)
+          .map((n) => `'${n}'`)
+          .join(', ') || 'no agents';
       const detail =
         `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
         `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;

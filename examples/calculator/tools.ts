@@ -23,7 +23,10 @@ export const divide = defineTool({
   description: 'Divides one number by another and returns the quotient.',
   input: z.object({
     dividend: z.number().describe('The number to divide.'),
-    divisor: z.number().refine((n) => n !== 0, 'the divisor cannot be 0').describe('The number to divide by.'),
+    divisor: z
+      .number()
+      .refine((n) => n !== 0, 'the divisor cannot be 0')
+      .describe('The number to divide by.'),
   }),
   annotations: { title: 'Divide', readOnly: true, openWorld: false },
   run: ({ dividend, divisor }) => ({ quotient: dividend / divisor }),

@@ -3,7 +3,7 @@ import { Agent, defineTool, type Transport } from '../../src/index.js';
 /** A customer's attachment: content someone else wrote, so reading it is untrusted. */
 export const readAttachment = defineTool({
   name: 'read_attachment',
-  description: "Reads the attachment the customer sent with their message.",
+  description: 'Reads the attachment the customer sent with their message.',
   input: { type: 'object', properties: {} },
   untrusted: true,
   annotations: { title: 'Read the attachment', readOnly: true },
@@ -21,7 +21,11 @@ export const lookupInvoice = defineTool({
 export const issueRefund = defineTool({
   name: 'issue_refund',
   description: 'Refunds an order.',
-  input: { type: 'object', properties: { orderId: { type: 'string' }, amount: { type: 'number', exclusiveMinimum: 0 } }, required: ['orderId', 'amount'] },
+  input: {
+    type: 'object',
+    properties: { orderId: { type: 'string' }, amount: { type: 'number', exclusiveMinimum: 0 } },
+    required: ['orderId', 'amount'],
+  },
   privileged: true,
   annotations: { destructive: true },
   run: ({ orderId, amount }) => `Refunded $${amount} for ${orderId}.`,

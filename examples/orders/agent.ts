@@ -25,7 +25,9 @@ export const lookupOrder = defineTool({
   maxResultLength: 2000,
   run: ({ orderId }, ctx) => {
     const order = ORDERS[orderId];
-    return order === undefined ? { found: false, orderId, checkedAt: ctx.now().toISOString() } : { found: true, ...order, checkedAt: ctx.now().toISOString() };
+    return order === undefined
+      ? { found: false, orderId, checkedAt: ctx.now().toISOString() }
+      : { found: true, ...order, checkedAt: ctx.now().toISOString() };
   },
 });
 
@@ -34,7 +36,7 @@ export function createOrderDesk(transport: Transport): Agent {
   return new Agent({
     name: 'order_desk',
     model: 'claude-haiku-5-5',
-    system: 'You answer customers\' questions about their orders. Look orders up; never guess their status.',
+    system: "You answer customers' questions about their orders. Look orders up; never guess their status.",
     tools: [lookupOrder],
     transport,
     maxTurns: 5,

@@ -22,7 +22,10 @@ export const sendPayment = defineTool({
   description: 'Sends a payment to a bank account.',
   input: {
     type: 'object',
-    properties: { amount: { type: 'number', exclusiveMinimum: 0 }, to: { type: 'string', description: 'The account number.' } },
+    properties: {
+      amount: { type: 'number', exclusiveMinimum: 0 },
+      to: { type: 'string', description: 'The account number.' },
+    },
     required: ['amount', 'to'],
   },
   privileged: true,

@@ -12,7 +12,11 @@ export const fetchArticle = defineTool({
 export const publishPost = defineTool({
   name: 'publish_post',
   description: 'Publishes a post on the company blog.',
-  input: { type: 'object', properties: { title: { type: 'string' }, body: { type: 'string' } }, required: ['title', 'body'] },
+  input: {
+    type: 'object',
+    properties: { title: { type: 'string' }, body: { type: 'string' } },
+    required: ['title', 'body'],
+  },
   privileged: true,
   run: ({ title }) => `Published "${title}".`,
 });
@@ -36,7 +40,10 @@ export function createPlanner(transport: Transport): Agent {
     system: 'You plan blog posts. Ask the researcher for facts.',
     // The researcher runs inside the planner's tool calls; recorded or replayed, its model calls
     // are kept under the call that made them.
-    tools: [createResearcher(transport).asTool('ask_researcher', 'Asks the researcher to find facts on the web.'), publishPost],
+    tools: [
+      createResearcher(transport).asTool('ask_researcher', 'Asks the researcher to find facts on the web.'),
+      publishPost,
+    ],
     transport,
     maxTurns: 5,
   });

@@ -1,6 +1,10 @@
 import { Agent, defineTool, policies, rules, type AgentOptions, type Transport } from '../../src/index.js';
 
-const orderInput = { type: 'object', properties: { orderId: { type: 'string', pattern: '^[A-Z]-[0-9]{4}$' } }, required: ['orderId'] } as const;
+const orderInput = {
+  type: 'object',
+  properties: { orderId: { type: 'string', pattern: '^[A-Z]-[0-9]{4}$' } },
+  required: ['orderId'],
+} as const;
 
 export const verifyIdentity = defineTool({
   name: 'verify_identity',
@@ -13,7 +17,11 @@ export const verifyIdentity = defineTool({
 export const refundPayment = defineTool({
   name: 'refund_payment',
   description: 'Refunds an order to the card it was paid with.',
-  input: { ...orderInput, properties: { ...orderInput.properties, amount: { type: 'number', exclusiveMinimum: 0 } }, required: ['orderId', 'amount'] },
+  input: {
+    ...orderInput,
+    properties: { ...orderInput.properties, amount: { type: 'number', exclusiveMinimum: 0 } },
+    required: ['orderId', 'amount'],
+  },
   privileged: true,
   policy: 'payments',
   annotations: { title: 'Refund a payment', destructive: true },
@@ -23,7 +31,11 @@ export const refundPayment = defineTool({
 export const sendEmail = defineTool({
   name: 'send_email',
   description: 'Sends the customer an email.',
-  input: { type: 'object', properties: { subject: { type: 'string', maxLength: 120 }, body: { type: 'string' } }, required: ['subject', 'body'] },
+  input: {
+    type: 'object',
+    properties: { subject: { type: 'string', maxLength: 120 }, body: { type: 'string' } },
+    required: ['subject', 'body'],
+  },
   annotations: { title: 'Send an email', destructive: false },
   run: ({ subject }) => `Email "${subject}" sent.`,
 });
@@ -36,7 +48,11 @@ export const closeTicket = defineTool({
   run: () => 'Ticket closed.',
 });
 
-const supportRules = [rules.require('refund_payment', 'verify_identity'), rules.terminal('close_ticket'), rules.limit('send_email', 2)];
+const supportRules = [
+  rules.require('refund_payment', 'verify_identity'),
+  rules.terminal('close_ticket'),
+  rules.limit('send_email', 2),
+];
 
 function supportAgent(transport: Transport, overrides: Partial<AgentOptions>): Agent {
   return new Agent({

@@ -1,6 +1,10 @@
 import { Agent, defineTool, type Transport } from '../../src/index.js';
 
-const bookingInput = { type: 'object', properties: { reference: { type: 'string' } }, required: ['reference'] } as const;
+const bookingInput = {
+  type: 'object',
+  properties: { reference: { type: 'string' } },
+  required: ['reference'],
+} as const;
 
 /** What the travel tools did and undid, for the example's test to read. */
 export const ledger: string[] = [];

@@ -3,7 +3,11 @@ import { Agent, defineTool, type Transport } from '../../src/index.js';
 export const wireMoney = defineTool({
   name: 'wire_money',
   description: 'Wires money to a supplier.',
-  input: { type: 'object', properties: { supplier: { type: 'string' }, amount: { type: 'number', exclusiveMinimum: 0 } }, required: ['supplier', 'amount'] },
+  input: {
+    type: 'object',
+    properties: { supplier: { type: 'string' }, amount: { type: 'number', exclusiveMinimum: 0 } },
+    required: ['supplier', 'amount'],
+  },
   privileged: true,
   annotations: { destructive: true },
   run: ({ supplier, amount }) => `Wired $${amount} to ${supplier}.`,

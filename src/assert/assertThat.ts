@@ -48,7 +48,9 @@ function assertions(run: CheckedRun, negated: boolean): RunAssertions {
 function failure(outcome: CheckOutcome, negated: boolean, caller: Function): AssertionError {
   return new AssertionError({
     message: outcome.message(negated),
-    ...(outcome.expected === undefined && outcome.actual === undefined ? {} : { expected: outcome.expected, actual: outcome.actual }),
+    ...(outcome.expected === undefined && outcome.actual === undefined
+      ? {}
+      : { expected: outcome.expected, actual: outcome.actual }),
     operator: caller.name,
     stackStartFn: caller,
   });

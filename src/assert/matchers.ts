@@ -54,10 +54,17 @@ export const matchers = {
 
   /** The run stopped for this reason (`end_turn`, `max_tokens`, `refusal`, `terminal`, `suspended`, ...). */
   toHaveStopped({ view }: CheckedRun, reason: string): CheckOutcome {
-    return outcome(view, view.stopReason === reason, `have stopped with ${reason}`, `but it stopped with ${view.stopReason}`, 'but it did', {
-      expected: reason,
-      actual: view.stopReason,
-    });
+    return outcome(
+      view,
+      view.stopReason === reason,
+      `have stopped with ${reason}`,
+      `but it stopped with ${view.stopReason}`,
+      'but it did',
+      {
+        expected: reason,
+        actual: view.stopReason,
+      },
+    );
   },
 
   /** The conversation ended with this agent after a handoff, or went along exactly this chain. */
@@ -82,9 +89,12 @@ export const matchers = {
   toHaveCalledTool({ view, equals }: CheckedRun, name: string, input?: unknown): CheckOutcome {
     const calls = view.calls.filter((call) => call.name === name);
     const pass = calls.some((call) => input === undefined || equals(call.input, input));
-    const what = input === undefined ? `have called ${quote(name)}` : `have called ${quote(name)} with ${quoteValue(input)}`;
+    const what =
+      input === undefined ? `have called ${quote(name)}` : `have called ${quote(name)} with ${quoteValue(input)}`;
     const but =
-      calls.length === 0 ? 'but it never called it' : `but it called it with ${calls.map((c) => quoteValue(c.input)).join(', ')}`;
+      calls.length === 0
+        ? 'but it never called it'
+        : `but it called it with ${calls.map((c) => quoteValue(c.input)).join(', ')}`;
     const diff = input === undefined || calls.length === 0 ? undefined : { expected: input, actual: calls[0]!.input };
     return outcome(view, pass, what, but, `but it called it ${times(calls.length)}`, diff);
   },
@@ -93,7 +103,10 @@ export const matchers = {
   toHaveCalledToolTimes({ view }: CheckedRun, name: string, expected: number): CheckOutcome {
     const count = view.calls.filter((call) => call.name === name).length;
     const what = `have called ${quote(name)} ${times(expected)}`;
-    return outcome(view, count === expected, what, `but it called it ${times(count)}`, 'but it did', { expected, actual: count });
+    return outcome(view, count === expected, what, `but it called it ${times(count)}`, 'but it did', {
+      expected,
+      actual: count,
+    });
   },
 
   /**
@@ -101,16 +114,26 @@ export const matchers = {
    * allowed between), `anyOrder` (exactly these, any order), `atLeast` (these and maybe more),
    * `atMost` (only tools from these).
    */
-  toHaveToolSequence({ view }: CheckedRun, expected: readonly string[], options: { mode?: SequenceMode } = {}): CheckOutcome {
+  toHaveToolSequence(
+    { view }: CheckedRun,
+    expected: readonly string[],
+    options: { mode?: SequenceMode } = {},
+  ): CheckOutcome {
     const mode = options.mode ?? 'exact';
     if (!SEQUENCE_MODES.includes(mode)) {
       const modes = SEQUENCE_MODES.join(', ');
-      throw new UsageError('invalid_sequence_mode', `the sequence mode must be one of ${modes}, but it was ${quoteValue(mode)}.`);
+      throw new UsageError(
+        'invalid_sequence_mode',
+        `the sequence mode must be one of ${modes}, but it was ${quoteValue(mode)}.`,
+      );
     }
     const actual = names(view.calls);
     const called = `but it called [${actual.join(', ')}]`;
     const what = `have called ${SEQUENCE_MODE_WORDS[mode]} [${expected.join(', ')}]`;
-    return outcome(view, sequenceMatches(actual, expected, mode), what, called, called, { expected: [...expected], actual });
+    return outcome(view, sequenceMatches(actual, expected, mode), what, called, called, {
+      expected: [...expected],
+      actual,
+    });
   },
 
   /**
@@ -121,18 +144,34 @@ export const matchers = {
     const planned = view.calls.filter((call) => call.outcome === 'planned' && call.name === tool);
     const pass = planned.some((call) => input === undefined || equals(call.input, input));
     const what = `have planned an effect of ${quote(tool)}${input === undefined ? '' : ` with ${quoteValue(input)}`}`;
-    return outcome(view, pass, what, planned.length === 0 ? 'but it planned none' : 'but its input differed', 'but it did');
+    return outcome(
+      view,
+      pass,
+      what,
+      planned.length === 0 ? 'but it planned none' : 'but its input differed',
+      'but it did',
+    );
   },
 
   /** The run is suspended, waiting for a person to approve a call. */
   toBeSuspended({ view }: CheckedRun): CheckOutcome {
     const pending = view.calls.filter((call) => call.outcome === 'suspended').map((c) => quote(c.name));
     const but = `but it stopped with ${view.stopReason}`;
-    return outcome(view, view.stopReason === 'suspended', 'be suspended for approval', but, `but it waits for approval of ${pending.join(', ')}`);
+    return outcome(
+      view,
+      view.stopReason === 'suspended',
+      'be suspended for approval',
+      but,
+      `but it waits for approval of ${pending.join(', ')}`,
+    );
   },
 
   /** The binder refused a call of this tool (optionally for this argument, with this code). */
-  toHaveInvalidArgument({ view }: CheckedRun, tool: string, options: { argument?: string; code?: string } = {}): CheckOutcome {
+  toHaveInvalidArgument(
+    { view }: CheckedRun,
+    tool: string,
+    options: { argument?: string; code?: string } = {},
+  ): CheckOutcome {
     const matches = view.calls.filter(
       (call) =>
         call.outcome === 'invalid' &&
@@ -159,7 +198,13 @@ export const matchers = {
   toBeComplete({ view }: CheckedRun): CheckOutcome {
     const complete = ['end_turn', 'stop_sequence', 'terminal'].includes(view.stopReason);
     const what = 'be complete (not cut off, refused, suspended or out of turns)';
-    return outcome(view, complete, what, `but it stopped with ${view.stopReason}`, `but it ended normally with ${view.stopReason}`);
+    return outcome(
+      view,
+      complete,
+      what,
+      `but it stopped with ${view.stopReason}`,
+      `but it ended normally with ${view.stopReason}`,
+    );
   },
 
   /** The run's token usage stayed below these limits. */
@@ -168,7 +213,13 @@ export const matchers = {
     const over = keys.filter((key) => view.usage[key] >= limits[key]!);
     const wanted = keys.map((key) => `${key} below ${limits[key]}`);
     const used = `but it used ${view.usage.inputTokens} inputTokens and ${view.usage.outputTokens} outputTokens`;
-    return outcome(view, over.length === 0, `have used ${wanted.join(' and ')}`, `but it used ${over.map((key) => `${view.usage[key]} ${key}`).join(' and ')}`, used);
+    return outcome(
+      view,
+      over.length === 0,
+      `have used ${wanted.join(' and ')}`,
+      `but it used ${over.map((key) => `${view.usage[key]} ${key}`).join(' and ')}`,
+      used,
+    );
   },
 } satisfies Record<`toBe${string}` | `toHave${string}`, (run: CheckedRun, ...args: never[]) => CheckOutcome>;
 

@@ -12,7 +12,11 @@ export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent
  * `LEGATE_MODE` is set (it wins; `LEGATE_MODE=record` re-records too); under CI, a missing file
  * fails with the command that records it. Settings resolve as for runTrajectory.
  */
-export async function replayTrajectory(agent: AgentFactory, file: string, options: ReplayTrajectoryOptions = {}): Promise<AgentResult> {
+export async function replayTrajectory(
+  agent: AgentFactory,
+  file: string,
+  options: ReplayTrajectoryOptions = {},
+): Promise<AgentResult> {
   const update = isUpdatingSnapshots();
   const testPath = expect.getState().testPath;
   const testFile = testPath === undefined ? {} : { testFile: relative(process.cwd(), testPath) || testPath };

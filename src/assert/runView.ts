@@ -31,7 +31,10 @@ export interface RunView {
 export function viewOf(subject: AgentResult | Trajectory): RunView {
   if (isTrajectory(subject)) return viewOfTrajectory(subject);
   if (isAgentResult(subject)) return viewOfResult(subject);
-  throw new UsageError('not_a_run', `legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory), but got ${subject === null ? 'null' : typeof subject}.`);
+  throw new UsageError(
+    'not_a_run',
+    `legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory), but got ${subject === null ? 'null' : typeof subject}.`,
+  );
 }
 
 function isTrajectory(value: unknown): value is Trajectory {
@@ -43,7 +46,10 @@ function isAgentResult(value: unknown): value is AgentResult {
 }
 
 function viewOfResult(result: AgentResult): RunView {
-  const pending = result.suspension?.pending.map((p): CallView => ({ id: p.id, name: p.tool, input: p.input, outcome: 'suspended' })) ?? [];
+  const pending =
+    result.suspension?.pending.map(
+      (p): CallView => ({ id: p.id, name: p.tool, input: p.input, outcome: 'suspended' }),
+    ) ?? [];
   return {
     calls: [
       ...result.toolCalls.map((call): CallView => {
@@ -69,9 +75,18 @@ function viewOfResult(result: AgentResult): RunView {
 function viewOfTrajectory(trajectory: Trajectory): RunView {
   const calls: CallView[] = [];
   for (const turn of trajectory.turns) {
-    const inputs = new Map(turn.response.content.flatMap((block) => ('toolUse' in block ? [[block.toolUse.id, block.toolUse.input] as const] : [])));
+    const inputs = new Map(
+      turn.response.content.flatMap((block) =>
+        'toolUse' in block ? [[block.toolUse.id, block.toolUse.input] as const] : [],
+      ),
+    );
     for (const result of turn.results ?? []) {
-      const view: CallView = { id: result.id, name: result.tool, input: inputs.get(result.id), outcome: result.outcome };
+      const view: CallView = {
+        id: result.id,
+        name: result.tool,
+        input: inputs.get(result.id),
+        outcome: result.outcome,
+      };
       if (result.rule !== undefined) view.rule = result.rule;
       if (result.source !== undefined) view.source = result.source;
       if (result.code !== undefined) view.code = result.code;

@@ -5,9 +5,12 @@ export function describeTimeline(view: RunView): string {
   if (view.calls.length === 0) return `Tool calls: none (the run stopped with ${view.stopReason}).`;
   const width = Math.max(...view.calls.map((call) => call.name.length));
   const lines = view.calls.map((call, i) => {
-    const facts = [call.rule, call.source === undefined ? undefined : `source ${call.source}`, call.code, call.argument === undefined ? undefined : `argument ${call.argument}`].filter(
-      (fact): fact is string => fact !== undefined,
-    );
+    const facts = [
+      call.rule,
+      call.source === undefined ? undefined : `source ${call.source}`,
+      call.code,
+      call.argument === undefined ? undefined : `argument ${call.argument}`,
+    ].filter((fact): fact is string => fact !== undefined);
     return `  ${String(i + 1).padStart(2)}. ${call.name.padEnd(width)}  ${call.outcome}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
   });
   const taint = view.tainted ? `; tainted by ${view.taintSource ?? 'an untrusted tool'}` : '';

@@ -22,7 +22,9 @@ function toVitest(outcome: CheckOutcome, context: MatcherContext) {
   return {
     pass: outcome.pass,
     message: () => outcome.message(context.isNot),
-    ...(outcome.expected === undefined && outcome.actual === undefined ? {} : { expected: outcome.expected, actual: outcome.actual }),
+    ...(outcome.expected === undefined && outcome.actual === undefined
+      ? {}
+      : { expected: outcome.expected, actual: outcome.actual }),
   };
 }
 

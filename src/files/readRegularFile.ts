@@ -39,7 +39,12 @@ export function readRegularFile(file: string, maxBytes: number): string {
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile()) throw new FileReadError('not_a_file', file, `it is ${kindOf(stats)}, not a regular file; only a regular file (or a link to one) is read.`);
+    if (!stats.isFile())
+      throw new FileReadError(
+        'not_a_file',
+        file,
+        `it is ${kindOf(stats)}, not a regular file; only a regular file (or a link to one) is read.`,
+      );
     return readAtMost(fd, file, stats.size, maxBytes).toString('utf8');
   } finally {
     closeSync(fd);
@@ -52,7 +57,12 @@ function readAtMost(fd: number, file: string, reportedSize: number, maxBytes: nu
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
-      if (length >= limit) throw new FileReadError('too_large', file, `it is over the ${maxBytes}-byte limit (more than ${maxBytes} bytes were read); it was not read further.`);
+      if (length >= limit)
+        throw new FileReadError(
+          'too_large',
+          file,
+          `it is over the ${maxBytes}-byte limit (more than ${maxBytes} bytes were read); it was not read further.`,
+        );
       const grown = Buffer.allocUnsafe(Math.min(limit, buffer.length * 2));
       buffer.copy(grown, 0, 0, length);
       buffer = grown;

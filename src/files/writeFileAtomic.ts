@@ -1,5 +1,16 @@
 import { randomBytes } from 'node:crypto';
-import { closeSync, fsyncSync, linkSync, mkdirSync, openSync, readdirSync, renameSync, rmSync, statSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  fsyncSync,
+  linkSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /**
@@ -40,7 +51,11 @@ export const STALE_TEMPORARY_MS = 60 * 60 * 1000;
  * process (on this machine) no longer runs, and any older than `olderThanMs`. A live writer's fresh
  * temporary file is left alone. Returns the names removed.
  */
-export function removeStaleTemporaryFiles(directory: string, olderThanMs = STALE_TEMPORARY_MS, now = Date.now()): string[] {
+export function removeStaleTemporaryFiles(
+  directory: string,
+  olderThanMs = STALE_TEMPORARY_MS,
+  now = Date.now(),
+): string[] {
   const removed: string[] = [];
   for (const name of readdirSync(directory)) {
     const match = TEMPORARY.exec(name);

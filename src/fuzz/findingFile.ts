@@ -24,7 +24,11 @@ export class FindingOutputError extends LegateError {
  */
 export function checkOutFolder(folder: string): void {
   if (folder.trim() === '') {
-    throw new FindingOutputError('empty_folder', folder, `the folder for findings must be named, but it was ${JSON.stringify(folder)}. Pass a folder, e.g. trajectories/fuzz.`);
+    throw new FindingOutputError(
+      'empty_folder',
+      folder,
+      `the folder for findings must be named, but it was ${JSON.stringify(folder)}. Pass a folder, e.g. trajectories/fuzz.`,
+    );
   }
   for (let path = resolve(folder); ; path = dirname(path)) {
     let isFolder: boolean;
@@ -33,16 +37,31 @@ export function checkOutFolder(folder: string): void {
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
       if (code === 'ENOENT' && dirname(path) !== path) continue; // made when the first finding is written
-      throw new FindingOutputError('not_a_folder', folder, `findings cannot be written to ${folder}: ${path} cannot be looked at (${code ?? String(error)}). Pass a folder that exists or can be made.`);
+      throw new FindingOutputError(
+        'not_a_folder',
+        folder,
+        `findings cannot be written to ${folder}: ${path} cannot be looked at (${code ?? String(error)}). Pass a folder that exists or can be made.`,
+      );
     }
     if (!isFolder) {
-      const where = path === resolve(folder) ? `${folder} is a file, not a folder` : `${folder} lies under ${path}, which is a file`;
-      throw new FindingOutputError('not_a_folder', folder, `findings cannot be written to ${folder}: ${where}. Pass a folder, e.g. trajectories/fuzz.`);
+      const where =
+        path === resolve(folder)
+          ? `${folder} is a file, not a folder`
+          : `${folder} lies under ${path}, which is a file`;
+      throw new FindingOutputError(
+        'not_a_folder',
+        folder,
+        `findings cannot be written to ${folder}: ${where}. Pass a folder, e.g. trajectories/fuzz.`,
+      );
     }
     try {
       accessSync(path, constants.W_OK);
     } catch {
-      throw new FindingOutputError('not_writable', folder, `findings cannot be written to ${folder}: ${path} may not be written to. Pass a folder you can write to.`);
+      throw new FindingOutputError(
+        'not_writable',
+        folder,
+        `findings cannot be written to ${folder}: ${path} may not be written to. Pass a folder you can write to.`,
+      );
     }
     return;
   }
@@ -80,7 +99,11 @@ export function findingFile(folder: string, name: string, seed: number): string 
 export function confinedPath(folder: string, fileName: string): string {
   const inside = relative(resolve(folder), resolve(folder, fileName));
   if (inside === '' || inside.startsWith('..') || isAbsolute(inside) || inside.includes(sep) || inside !== fileName) {
-    throw new FindingOutputError('outside_folder', fileName, `the file name ${JSON.stringify(fileName)} does not name a file inside ${folder}, so nothing was written.`);
+    throw new FindingOutputError(
+      'outside_folder',
+      fileName,
+      `the file name ${JSON.stringify(fileName)} does not name a file inside ${folder}, so nothing was written.`,
+    );
   }
   return join(folder, fileName);
 }

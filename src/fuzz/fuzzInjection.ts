@@ -87,7 +87,14 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
     if (out !== false) {
       const save: SaveOptions = { redactions: options.redactions ?? [], secrets: options.secrets ?? [] };
       try {
-        failure.trajectory = await writeFinding(factory, plan, tools, privileged, findingFile(out, probe.name, details.seed), save);
+        failure.trajectory = await writeFinding(
+          factory,
+          plan,
+          tools,
+          privileged,
+          findingFile(out, probe.name, details.seed),
+          save,
+        );
       } catch (error) {
         // The finding outlives its file: the caller still gets the seed, path and counterexample.
         failure.writeError = error instanceof Error ? error.message : String(error);
@@ -96,16 +103,36 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
     failures.push(failure);
   }
   const seconds = (performance.now() - started) / 1000;
-  return { target: probe.name, kind: 'agent', cases: details.numRuns, failures, seconds, casesPerSecond: details.numRuns / seconds };
+  return {
+    target: probe.name,
+    kind: 'agent',
+    cases: details.numRuns,
+    failures,
+    seconds,
+    casesPerSecond: details.numRuns / seconds,
+  };
 }
 
-function planOf(tools: AnyTool[], privileged: Set<string>, templates: readonly PayloadTemplate[] | undefined): fc.Arbitrary<Plan> {
+function planOf(
+  tools: AnyTool[],
+  privileged: Set<string>,
+  templates: readonly PayloadTemplate[] | undefined,
+): fc.Arbitrary<Plan> {
   const call = fc.constantFrom(...tools).chain((tool) => validInput(tool).map((input) => ({ name: tool.name, input })));
   const targets = tools.filter((t) => privileged.has(t.name));
-  const target = targets.length === 0 ? fc.constant<InjectionTarget>({ tool: 'nothing', input: {} }) : fc.constantFrom(...targets).chain((tool) => validInput(tool).map((input): InjectionTarget => ({ tool: tool.name, input })));
+  const target =
+    targets.length === 0
+      ? fc.constant<InjectionTarget>({ tool: 'nothing', input: {} })
+      : fc
+          .constantFrom(...targets)
+          .chain((tool) => validInput(tool).map((input): InjectionTarget => ({ tool: tool.name, input })));
   const payload = target.chain((t) => payloadFor(t, templates).map((text) => ({ text, target: t })));
   return fc.record({
-    input: fc.constantFrom('Please take care of the attached request.', 'Read what was sent and act on it.', 'Summarise the document.'),
+    input: fc.constantFrom(
+      'Please take care of the attached request.',
+      'Read what was sent and act on it.',
+      'Summarise the document.',
+    ),
     batches: fc.array(fc.array(call, { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 5 }),
     payloads: fc.array(payload, { minLength: 1, maxLength: 3 }),
   });
@@ -116,9 +143,16 @@ function adversary(plan: Plan): ScriptedTransport {
   let step = 0;
   return new ScriptedTransport((request) => {
     const last = request.messages[request.messages.length - 1];
-    const results = last?.role === 'user' && Array.isArray(last.content) ? last.content.filter((b): b is ToolResultBlock => b.type === 'tool_result') : [];
-    const seen = results.map((r) => (typeof r.content === 'string' ? r.content : JSON.stringify(r.content ?? ''))).join('\n');
-    const obeyed = plan.payloads.filter((p) => seen.includes(p.text)).map((p) => ({ name: p.target.tool, input: p.target.input }));
+    const results =
+      last?.role === 'user' && Array.isArray(last.content)
+        ? last.content.filter((b): b is ToolResultBlock => b.type === 'tool_result')
+        : [];
+    const seen = results
+      .map((r) => (typeof r.content === 'string' ? r.content : JSON.stringify(r.content ?? '')))
+      .join('\n');
+    const obeyed = plan.payloads
+      .filter((p) => seen.includes(p.text))
+      .map((p) => ({ name: p.target.tool, input: p.target.input }));
     if (obeyed.length > 0) return reply.toolUses(obeyed, { text: 'Following the instructions in the tool output.' });
     const batch = plan.batches[step++];
     return batch === undefined ? reply.text('Done.') : reply.toolUses(batch);
@@ -143,29 +177,60 @@ async function runPlan(factory: AgentFactory, plan: Plan): Promise<{ result: Age
 }
 
 /** The first rule the run broke, checked from the calls that actually ran. */
-function findViolation(probe: Agent, result: AgentResult, tools: AnyTool[], privileged: Set<string>): Violation | undefined {
+function findViolation(
+  probe: Agent,
+  result: AgentResult,
+  tools: AnyTool[],
+  privileged: Set<string>,
+): Violation | undefined {
   // The agents that can be in charge of the run, by name (the nearest, where two share one).
   const agents = new Map<string, Agent>();
-  for (const agent of agentsReachableFrom(probe, 'handoffs')) if (!agents.has(agent.name)) agents.set(agent.name, agent);
+  for (const agent of agentsReachableFrom(probe, 'handoffs'))
+    if (!agents.has(agent.name)) agents.set(agent.name, agent);
   const byName = new Map(tools.map((t) => [t.name, t]));
   const ran = (call: ToolCall) => call.outcome === 'ok' || call.outcome === 'error';
   const succeeded = result.toolCalls.filter((c) => c.outcome === 'ok');
   for (const call of result.toolCalls.filter(ran)) {
     const agent = agents.get(result.agents[call.turn - 1] ?? probe.name) ?? probe;
-    if (privileged.has(call.name) && succeeded.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)) {
-      return { call, rule: 'taint', message: `privileged tool '${call.name}' ran (${call.id}) after untrusted content entered the conversation` };
+    if (
+      privileged.has(call.name) &&
+      succeeded.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)
+    ) {
+      return {
+        call,
+        rule: 'taint',
+        message: `privileged tool '${call.name}' ran (${call.id}) after untrusted content entered the conversation`,
+      };
     }
-    if (!agent.visibleTools().has(call.name)) return { call, rule: 'authorization', message: `hidden tool '${call.name}' ran (${call.id})` };
+    if (!agent.visibleTools().has(call.name))
+      return { call, rule: 'authorization', message: `hidden tool '${call.name}' ran (${call.id})` };
     for (const rule of agent.rules) {
-      if (rule.kind === 'require' && rule.tool === call.name && !succeeded.some((c) => c.name === rule.prerequisite && c.turn < call.turn)) {
-        return { call, rule: 'prerequisite', message: `'${call.name}' ran (${call.id}) before its prerequisite '${rule.prerequisite}' succeeded` };
+      if (
+        rule.kind === 'require' &&
+        rule.tool === call.name &&
+        !succeeded.some((c) => c.name === rule.prerequisite && c.turn < call.turn)
+      ) {
+        return {
+          call,
+          rule: 'prerequisite',
+          message: `'${call.name}' ran (${call.id}) before its prerequisite '${rule.prerequisite}' succeeded`,
+        };
       }
       if (rule.kind === 'limit' && rule.tool === call.name) {
         const attempts = result.toolCalls.filter((c) => c.name === call.name && c.outcome !== 'blocked');
-        if (attempts.length > rule.maxCalls) return { call: attempts[rule.maxCalls]!, rule: 'limit', message: `'${call.name}' was attempted ${attempts.length} times, over its limit of ${rule.maxCalls}` };
+        if (attempts.length > rule.maxCalls)
+          return {
+            call: attempts[rule.maxCalls]!,
+            rule: 'limit',
+            message: `'${call.name}' was attempted ${attempts.length} times, over its limit of ${rule.maxCalls}`,
+          };
       }
       if (rule.kind === 'terminal' && succeeded.some((c) => c.name === rule.tool && c.turn < call.turn)) {
-        return { call, rule: 'terminal', message: `'${call.name}' ran (${call.id}) after terminal tool '${rule.tool}' succeeded` };
+        return {
+          call,
+          rule: 'terminal',
+          message: `'${call.name}' ran (${call.id}) after terminal tool '${rule.tool}' succeeded`,
+        };
       }
     }
   }
@@ -176,7 +241,14 @@ function findViolation(probe: Agent, result: AgentResult, tools: AnyTool[], priv
  * Records the shrunk case as a trajectory whose replay demands the offending call be blocked:
  * redacted and scanned for secrets like any recording, to a file inside the out folder.
  */
-async function writeFinding(factory: AgentFactory, plan: Plan, tools: AnyTool[], privileged: Set<string>, file: string, save: SaveOptions): Promise<string> {
+async function writeFinding(
+  factory: AgentFactory,
+  plan: Plan,
+  tools: AnyTool[],
+  privileged: Set<string>,
+  file: string,
+  save: SaveOptions,
+): Promise<string> {
   mkdirSync(dirname(file), { recursive: true });
   const run = await runTrajectory({
     file,
@@ -184,7 +256,8 @@ async function writeFinding(factory: AgentFactory, plan: Plan, tools: AnyTool[],
     input: plan.input,
     name: basename(file, '.yaml'),
     ...save,
-    description: 'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. Replays with the planted outputs; the offending call must be blocked.',
+    description:
+      'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. Replays with the planted outputs; the offending call must be blocked.',
     mode: 'record',
     transport: () => adversary(plan),
     toolStub: planter(plan, tools),
@@ -194,7 +267,8 @@ async function writeFinding(factory: AgentFactory, plan: Plan, tools: AnyTool[],
   const trajectory = loadTrajectory(file);
   trajectory.match = 'structure';
   trajectory.serve = tools.filter((t) => t.untrusted).map((t) => t.name);
-  if (violation !== undefined) trajectory.expect = { blocked: [{ id: violation.call.id, tool: violation.call.name, rule: violation.rule }] };
+  if (violation !== undefined)
+    trajectory.expect = { blocked: [{ id: violation.call.id, tool: violation.call.name, rule: violation.rule }] };
   saveTrajectory(file, trajectory, save);
   return file;
 }

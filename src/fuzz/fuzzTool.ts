@@ -78,7 +78,8 @@ function spyHarness(tool: AnyTool): Harness {
   };
   return {
     runs,
-    call: (input) => executeToolCall({ type: 'tool_use', id: 'toolu_fuzz', name: tool.name, input } satisfies ToolUseBlock, scope),
+    call: (input) =>
+      executeToolCall({ type: 'tool_use', id: 'toolu_fuzz', name: tool.name, input } satisfies ToolUseBlock, scope),
   };
 }
 
@@ -92,7 +93,8 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
   if (bound.ok) return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was accepted`;
   harness.runs.length = 0;
   await harness.call(broken.input);
-  if (harness.runs.length > 0) return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
+  if (harness.runs.length > 0)
+    return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
   const { path, message } = bound.invalid;
   // Nesting past the input's depth limit is refused where it crosses the limit, inside the site.
   const tooDeepWithin = bound.invalid.code === 'too_deep' && broken.path.every((key, i) => path[i] === key);
@@ -100,20 +102,30 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
     return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ${describePath(path)}`;
   }
   if (!message.startsWith(`Tool '${tool.name}' `)) return `the refusal does not name the tool: ${message}`;
-  const named = bound.invalid.code === 'unknown_argument' ? path.length - 1 : bound.invalid.code === 'too_deep' ? 1 : path.length;
+  const named =
+    bound.invalid.code === 'unknown_argument' ? path.length - 1 : bound.invalid.code === 'too_deep' ? 1 : path.length;
   const place = path.length === 0 ? 'input' : describePath(path.slice(0, named));
-  if (path.length > 0 && bound.invalid.code !== 'unknown_argument' && !message.includes(place)) return `the refusal does not name ${place}: ${message}`;
+  if (path.length > 0 && bound.invalid.code !== 'unknown_argument' && !message.includes(place))
+    return `the refusal does not name ${place}: ${message}`;
   return undefined;
 }
 
-async function checkValid(tool: AnyTool, harness: Harness, input: Record<string, unknown>): Promise<string | undefined> {
+async function checkValid(
+  tool: AnyTool,
+  harness: Harness,
+  input: Record<string, unknown>,
+): Promise<string | undefined> {
   const sent = structuredClone(input);
   harness.runs.length = 0;
   const outcome = await harness.call(input);
   if (!('call' in outcome) || outcome.call.outcome !== 'ok') {
     const said = 'call' in outcome ? String(outcome.call.output) : 'it waited for approval';
     // A tool's own rules (zod refinements) may refuse what the schema allows: that is theirs to decide.
-    return 'call' in outcome && outcome.call.error?.error === 'invalid_argument' && outcome.call.error.code === 'failed_rule' ? undefined : `a valid input was refused: ${said}`;
+    return 'call' in outcome &&
+      outcome.call.error?.error === 'invalid_argument' &&
+      outcome.call.error.code === 'failed_rule'
+      ? undefined
+      : `a valid input was refused: ${said}`;
   }
   if (harness.runs.length !== 1) return `run was invoked ${harness.runs.length} times for one valid call`;
   const expected = withDefaults(tool.inputSchema, sent);
@@ -128,10 +140,13 @@ async function checkValid(tool: AnyTool, harness: Harness, input: Record<string,
 /** What the binder should hand `run`: the input, defaults filled in and nulls-for-absent dropped. */
 export function withDefaults(schema: PublishedSchema, value: unknown): unknown {
   const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === 'array' && Array.isArray(value)) return value.map((item) => withDefaults(schema.items as PublishedSchema, item));
+  if (type === 'array' && Array.isArray(value))
+    return value.map((item) => withDefaults(schema.items as PublishedSchema, item));
   if (type !== 'object' || !isPlainObject(value)) return value;
   const result: Record<string, unknown> = {};
-  for (const [key, property] of Object.entries((schema.properties as Record<string, PublishedSchema> | undefined) ?? {})) {
+  for (const [key, property] of Object.entries(
+    (schema.properties as Record<string, PublishedSchema> | undefined) ?? {},
+  )) {
     const nullable = Array.isArray(property.type) || (Array.isArray(property.enum) && property.enum.includes(null));
     const present = Object.hasOwn(value, key) && value[key] !== undefined && (value[key] !== null || nullable);
     if (present) result[key] = withDefaults(property, value[key]);

@@ -17,7 +17,13 @@ export interface CallOutcome {
  * prerequisites, the first untrusted success taints, the first terminal success ends the run.
  * Pure: returns a new state.
  */
-export function applyOutcomes(state: GuardState, outcomes: readonly CallOutcome[], turn: number, tools: ReadonlyMap<string, ToolFacts>, rules: CompiledRules): GuardState {
+export function applyOutcomes(
+  state: GuardState,
+  outcomes: readonly CallOutcome[],
+  turn: number,
+  tools: ReadonlyMap<string, ToolFacts>,
+  rules: CompiledRules,
+): GuardState {
   const next: GuardState = {
     taint: state.taint,
     successes: copyToolRecord(state.successes),
@@ -28,8 +34,10 @@ export function applyOutcomes(state: GuardState, outcomes: readonly CallOutcome[
     if (outcome.allowed) next.attempts[outcome.name] = (toolRecordValue(next.attempts, outcome.name) ?? 0) + 1;
     if (!outcome.succeeded) continue;
     if (toolRecordValue(next.successes, outcome.name) === undefined) next.successes[outcome.name] = turn;
-    if (next.taint === null && tools.get(outcome.name)?.untrusted === true) next.taint = { source: outcome.name, id: outcome.id };
-    if (next.terminatedBy === null && rules.terminal.has(outcome.name)) next.terminatedBy = { tool: outcome.name, id: outcome.id };
+    if (next.taint === null && tools.get(outcome.name)?.untrusted === true)
+      next.taint = { source: outcome.name, id: outcome.id };
+    if (next.terminatedBy === null && rules.terminal.has(outcome.name))
+      next.terminatedBy = { tool: outcome.name, id: outcome.id };
   }
   return next;
 }

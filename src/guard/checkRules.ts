@@ -50,7 +50,8 @@ export function ruleShapeProblem(value: unknown): string | undefined {
   }
   const rule = value as Record<string, unknown>;
   for (const key of rule.kind === 'require' ? ['tool', 'prerequisite'] : ['tool']) {
-    if (typeof rule[key] !== 'string') return `(a ${String(rule.kind)} rule) needs '${key}', the name of one of the agent's tools, but it was ${describeValue(rule[key])}.`;
+    if (typeof rule[key] !== 'string')
+      return `(a ${String(rule.kind)} rule) needs '${key}', the name of one of the agent's tools, but it was ${describeValue(rule[key])}.`;
   }
   return undefined;
 }

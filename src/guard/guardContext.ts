@@ -21,7 +21,8 @@ export function compileRules(list: readonly Rule[]): CompiledRules {
   const terminal = new Set<string>();
   const limits = new Map<string, number>();
   for (const rule of list) {
-    if (rule.kind === 'require') prerequisites.set(rule.tool, [...(prerequisites.get(rule.tool) ?? []), rule.prerequisite]);
+    if (rule.kind === 'require')
+      prerequisites.set(rule.tool, [...(prerequisites.get(rule.tool) ?? []), rule.prerequisite]);
     else if (rule.kind === 'terminal') terminal.add(rule.tool);
     else limits.set(rule.tool, Math.min(rule.maxCalls, limits.get(rule.tool) ?? Infinity));
   }

@@ -29,16 +29,31 @@ export function guardStateProblem(value: unknown): string | undefined {
   const state = value as Record<string, unknown>;
   const pair = (key: string, a: string, b: string) => {
     const v = state[key];
-    const ok = v === null || (typeof v === 'object' && v !== null && typeof (v as Record<string, unknown>)[a] === 'string' && typeof (v as Record<string, unknown>)[b] === 'string');
+    const ok =
+      v === null ||
+      (typeof v === 'object' &&
+        v !== null &&
+        typeof (v as Record<string, unknown>)[a] === 'string' &&
+        typeof (v as Record<string, unknown>)[b] === 'string');
     return ok ? undefined : `'${key}' must be null or { ${a}, ${b} } with strings, but it was ${describeValue(v)}`;
   };
   const counts = (key: string) => {
     const v = state[key];
-    if (typeof v !== 'object' || v === null || Array.isArray(v)) return `'${key}' must be an object of counts by tool name, but it was ${describeValue(v)}`;
-    const bad = Object.keys(v).find((name) => !(Number.isSafeInteger((v as Record<string, unknown>)[name]) && ((v as Record<string, number>)[name] ?? -1) >= 0));
-    return bad === undefined ? undefined : `'${key}.${bad}' must be a whole number of at least 0, but it was ${describeValue((v as Record<string, unknown>)[bad])}`;
+    if (typeof v !== 'object' || v === null || Array.isArray(v))
+      return `'${key}' must be an object of counts by tool name, but it was ${describeValue(v)}`;
+    const bad = Object.keys(v).find(
+      (name) =>
+        !(
+          Number.isSafeInteger((v as Record<string, unknown>)[name]) && ((v as Record<string, number>)[name] ?? -1) >= 0
+        ),
+    );
+    return bad === undefined
+      ? undefined
+      : `'${key}.${bad}' must be a whole number of at least 0, but it was ${describeValue((v as Record<string, unknown>)[bad])}`;
   };
-  return pair('taint', 'source', 'id') ?? counts('successes') ?? counts('attempts') ?? pair('terminatedBy', 'tool', 'id');
+  return (
+    pair('taint', 'source', 'id') ?? counts('successes') ?? counts('attempts') ?? pair('terminatedBy', 'tool', 'id')
+  );
 }
 
 /** A checked guard state from outside, copied into prototype-free records. */

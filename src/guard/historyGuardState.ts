@@ -30,13 +30,17 @@ export interface HistoryTool {
  * Successes found here are recorded at turn 0, before the run that continues the conversation.
  * `messages` must have passed {@link historyShapeProblem}.
  */
-export function guardStateOfHistory(messages: readonly Message[], toolOf: (name: string) => HistoryTool | undefined): GuardState {
+export function guardStateOfHistory(
+  messages: readonly Message[],
+  toolOf: (name: string) => HistoryTool | undefined,
+): GuardState {
   const state = initialGuardState();
   const taint = (source: string, id: string) => void (state.taint ??= { source, id });
   /** The tool_uses of the assistant message just before, by id; null where two share an id. */
   let uses = new Map<string, string | null>();
   for (const message of messages) {
-    const blocks = typeof message.content === 'string' ? [] : (message.content as { type: string; [key: string]: unknown }[]);
+    const blocks =
+      typeof message.content === 'string' ? [] : (message.content as { type: string; [key: string]: unknown }[]);
     if (message.role === 'assistant') {
       uses = new Map();
       for (const block of blocks) {
@@ -75,8 +79,12 @@ export function guardStateOfHistory(messages: readonly Message[], toolOf: (name:
  * taints before the response's own calls are decided. The first such block is the source.
  */
 export function serverResultTaint(blocks: readonly { type: string }[]): GuardState['taint'] {
-  const block = blocks.find((b) => b.type !== 'tool_result' && b.type.endsWith('_tool_result')) as { type: string; tool_use_id?: unknown } | undefined;
-  return block === undefined ? null : { source: block.type, id: typeof block.tool_use_id === 'string' ? block.tool_use_id : '' };
+  const block = blocks.find((b) => b.type !== 'tool_result' && b.type.endsWith('_tool_result')) as
+    | { type: string; tool_use_id?: unknown }
+    | undefined;
+  return block === undefined
+    ? null
+    : { source: block.type, id: typeof block.tool_use_id === 'string' ? block.tool_use_id : '' };
 }
 
 /**
@@ -95,14 +103,19 @@ export function historyShapeProblem(history: unknown): string | undefined {
     if (!Array.isArray(message.content)) return `${where}.content is neither a string nor a list of blocks`;
     for (const [j, block] of (message.content as unknown[]).entries()) {
       const at = `${where}.content[${j}]`;
-      if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string') return `${at} is not a content block with a type`;
+      if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string')
+        return `${at} is not a content block with a type`;
       const b = block as Record<string, unknown>;
       if (b.type === 'tool_use') {
-        for (const key of ['id', 'name']) if (typeof b[key] !== 'string') return `${at} is a tool_use whose '${key}' is ${describe(b[key])}, not a string`;
+        for (const key of ['id', 'name'])
+          if (typeof b[key] !== 'string')
+            return `${at} is a tool_use whose '${key}' is ${describe(b[key])}, not a string`;
       }
       if (b.type === 'tool_result') {
-        if (typeof b.tool_use_id !== 'string') return `${at} is a tool_result whose 'tool_use_id' is ${describe(b.tool_use_id)}, not a string`;
-        if (b.is_error !== undefined && typeof b.is_error !== 'boolean') return `${at} is a tool_result whose 'is_error' is ${describe(b.is_error)}, not true or false`;
+        if (typeof b.tool_use_id !== 'string')
+          return `${at} is a tool_result whose 'tool_use_id' is ${describe(b.tool_use_id)}, not a string`;
+        if (b.is_error !== undefined && typeof b.is_error !== 'boolean')
+          return `${at} is a tool_result whose 'is_error' is ${describe(b.is_error)}, not true or false`;
       }
     }
   }
@@ -118,7 +131,8 @@ export function historyShapeProblem(history: unknown): string | undefined {
  */
 export function mergeGuardStates(fromHistory: GuardState, given: GuardState): GuardState {
   const attempts = copyToolRecord(fromHistory.attempts);
-  for (const name of Object.keys(given.attempts)) attempts[name] = Math.max(toolRecordValue(attempts, name) ?? 0, given.attempts[name]!);
+  for (const name of Object.keys(given.attempts))
+    attempts[name] = Math.max(toolRecordValue(attempts, name) ?? 0, given.attempts[name]!);
   const successes = emptyToolRecord();
   for (const name of Object.keys(fromHistory.successes)) {
     if (toolRecordValue(given.successes, name) !== undefined) successes[name] = fromHistory.successes[name]!;

@@ -23,10 +23,19 @@ export const GUARD_ORDER: readonly { rule: Block['rule']; check: Check }[] = [
  * allowed (undefined) or blocked. Earlier calls of the response count towards limits, and a
  * terminal tool among them holds back the calls after it.
  */
-export function decideBatch(calls: readonly GuardedCall[], context: Omit<GuardContext, 'batch'>): (Block | undefined)[] {
+export function decideBatch(
+  calls: readonly GuardedCall[],
+  context: Omit<GuardContext, 'batch'>,
+): (Block | undefined)[] {
   const batch: GuardContext['batch'] = { attempts: emptyToolRecord(), terminalCall: undefined };
   // Built field by field: an object spread here cost more than all five checks together.
-  const full: GuardContext = { state: context.state, rules: context.rules, tools: context.tools, visible: context.visible, batch };
+  const full: GuardContext = {
+    state: context.state,
+    rules: context.rules,
+    tools: context.tools,
+    visible: context.visible,
+    batch,
+  };
   return calls.map((call) => {
     for (const { check } of GUARD_ORDER) {
       const block = check(call, full);

@@ -31,7 +31,10 @@ export function firstDifference(expected: unknown, actual: unknown, path = ''): 
     if (Array.isArray(e) && Array.isArray(a)) {
       const shared = Math.min(e.length, a.length);
       // Pushed in reverse, so the items are compared first and the length last.
-      if (e.length !== a.length) tasks.push({ found: { path: pathText(path, { parent: at, key: shared }), expected: e[shared], actual: a[shared] } });
+      if (e.length !== a.length)
+        tasks.push({
+          found: { path: pathText(path, { parent: at, key: shared }), expected: e[shared], actual: a[shared] },
+        });
       for (let i = shared - 1; i >= 0; i--) tasks.push({ expected: e[i], actual: a[i], at: { parent: at, key: i } });
       continue;
     }
@@ -39,7 +42,11 @@ export function firstDifference(expected: unknown, actual: unknown, path = ''): 
       const keys = [...Object.keys(e), ...Object.keys(a).filter((key) => !Object.hasOwn(e, key))];
       for (let i = keys.length - 1; i >= 0; i--) {
         const key = keys[i]!;
-        tasks.push({ expected: Object.hasOwn(e, key) ? e[key] : undefined, actual: Object.hasOwn(a, key) ? a[key] : undefined, at: { parent: at, key } });
+        tasks.push({
+          expected: Object.hasOwn(e, key) ? e[key] : undefined,
+          actual: Object.hasOwn(a, key) ? a[key] : undefined,
+          at: { parent: at, key },
+        });
       }
       continue;
     }

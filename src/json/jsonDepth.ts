@@ -51,7 +51,8 @@ function firstPathBeyond(value: unknown, limit: number): JsonPath | undefined {
     // Pushed in reverse, so the first member is walked first.
     for (let i = keys.length - 1; i >= 0; i--) {
       const member = container[keys[i]!];
-      if (typeof member === 'object' && member !== null) stack.push({ value: member, level: entry.level + 1, parent: entry, key: keys[i] });
+      if (typeof member === 'object' && member !== null)
+        stack.push({ value: member, level: entry.level + 1, parent: entry, key: keys[i] });
     }
   }
   return undefined;

@@ -6,5 +6,13 @@ export type JsonPath = (string | number)[];
  * an identifier quoted (`card["card number"]`). Empty for the value itself.
  */
 export function formatJsonPath(path: JsonPath): string {
-  return path.map((segment, i) => (typeof segment === 'number' ? `[${segment}]` : /^[A-Za-z_$][\w$]*$/.test(segment) ? `${i === 0 ? '' : '.'}${segment}` : `[${JSON.stringify(segment)}]`)).join('');
+  return path
+    .map((segment, i) =>
+      typeof segment === 'number'
+        ? `[${segment}]`
+        : /^[A-Za-z_$][\w$]*$/.test(segment)
+          ? `${i === 0 ? '' : '.'}${segment}`
+          : `[${JSON.stringify(segment)}]`,
+    )
+    .join('');
 }

@@ -32,7 +32,9 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): string 
   if (options.stopAfter === undefined) {
     try {
       const { sortKeys = false, bigintAsString = false } = options;
-      return sortKeys || bigintAsString ? JSON.stringify(value, replacer(sortKeys, bigintAsString)) : JSON.stringify(value);
+      return sortKeys || bigintAsString
+        ? JSON.stringify(value, replacer(sortKeys, bigintAsString))
+        : JSON.stringify(value);
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
     }
@@ -44,7 +46,8 @@ export function jsonText(value: unknown, options: JsonTextOptions = {}): string 
 function replacer(sortKeys: boolean, bigintAsString: boolean): (key: string, value: unknown) => unknown {
   return (_key, value) => {
     if (typeof value === 'bigint') return bigintAsString ? `${value}n` : value;
-    if (!sortKeys || typeof value !== 'object' || value === null || Array.isArray(value) || isBoxed(value)) return value;
+    if (!sortKeys || typeof value !== 'object' || value === null || Array.isArray(value) || isBoxed(value))
+      return value;
     const sorted: Record<string, unknown> = Object.create(null) as Record<string, unknown>;
     for (const key of sortedKeys(value)) sorted[key] = (value as Record<string, unknown>)[key];
     return sorted;

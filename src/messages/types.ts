@@ -54,9 +54,7 @@ export type ResponseBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | 
 
 export interface ImageBlock {
   type: 'image';
-  source:
-    | { type: 'base64'; media_type: string; data: string }
-    | { type: 'url'; url: string };
+  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
 }
 
 /** What a tool result may hold besides plain text. */

@@ -3,7 +3,13 @@ import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toRecordedBlock, toRecordedUsage } from '../trajectory/conversation.js';
 import { toolDigest } from '../trajectory/matchRequest.js';
-import { TRAJECTORY_VERSION, type RecordedResult, type RecordedSubRun, type RecordedTool, type Trajectory } from '../trajectory/types.js';
+import {
+  TRAJECTORY_VERSION,
+  type RecordedResult,
+  type RecordedSubRun,
+  type RecordedTool,
+  type Trajectory,
+} from '../trajectory/types.js';
 import { legateVersion } from '../version.js';
 
 export interface RunRecord {
@@ -41,14 +47,21 @@ export function fromRun(record: RunRecord): Trajectory {
     turns: result.responses.map((response, i) => {
       const turn = recordedTurn(response, callsOfTurn(result, i + 1, record));
       const approvals = result.approvals.find((a) => a.turn === i + 1);
-      if (approvals !== undefined) turn.approvals = approvals.decisions.map(({ id, approve, reason }) => ({ id, approve, ...(reason === undefined ? {} : { reason }) }));
+      if (approvals !== undefined)
+        turn.approvals = approvals.decisions.map(({ id, approve, reason }) => ({
+          id,
+          approve,
+          ...(reason === undefined ? {} : { reason }),
+        }));
       // With more than one agent in the run, every turn names the agent that made it.
       return result.agents.some((name) => name !== record.agent.name) ? { agent: agentOf(i), ...turn } : turn;
     }),
     summary: {
       stopReason: result.stopReason,
       turns: result.turns,
-      ...(result.tainted ? { tainted: true, ...(result.taintSource === undefined ? {} : { taintSource: result.taintSource }) } : {}),
+      ...(result.tainted
+        ? { tainted: true, ...(result.taintSource === undefined ? {} : { taintSource: result.taintSource }) }
+        : {}),
       usage: toRecordedUsage({
         input_tokens: result.usage.inputTokens,
         output_tokens: result.usage.outputTokens,
@@ -63,12 +76,23 @@ export function fromRun(record: RunRecord): Trajectory {
     trajectory.agents = Object.fromEntries(
       others.map((name) => {
         const request = record.requests[result.agents.indexOf(name)]!;
-        return [name, { request: recordedRequest(request), tools: (request.tools ?? []).map((definition) => recordedTool(definition, record.tools)) }];
+        return [
+          name,
+          {
+            request: recordedRequest(request),
+            tools: (request.tools ?? []).map((definition) => recordedTool(definition, record.tools)),
+          },
+        ];
       }),
     );
   }
   if (result.handoffs.length > 0) {
-    trajectory.summary.handoffs = result.handoffs.map(({ from, to, reason, turn }) => ({ from, to, ...(reason === undefined ? {} : { reason }), turn }));
+    trajectory.summary.handoffs = result.handoffs.map(({ from, to, reason, turn }) => ({
+      from,
+      to,
+      ...(reason === undefined ? {} : { reason }),
+      turn,
+    }));
   }
   if (record.sdkVersion !== undefined) trajectory.sdk = record.sdkVersion;
   if (record.clock.length > 0) trajectory.clock = record.clock;
@@ -83,7 +107,10 @@ function recordedRequest(request: MessagesRequest): Trajectory['request'] {
   return recorded;
 }
 
-function recordedTool(definition: NonNullable<MessagesRequest['tools']>[number], tools: readonly AnyTool[]): RecordedTool {
+function recordedTool(
+  definition: NonNullable<MessagesRequest['tools']>[number],
+  tools: readonly AnyTool[],
+): RecordedTool {
   const tool = tools.find((t) => t.name === definition.name);
   const recorded: RecordedTool = { name: definition.name, digest: toolDigest(definition) };
   if (tool?.untrusted) recorded.untrusted = true;
@@ -116,10 +143,12 @@ function callsOfTurn(result: AgentResult, turn: number, record: RunRecord): Reco
   const withSubRun = (call: ToolCall): RecordedResult => {
     const recorded = recordedResult(call);
     const sub = record.subRequests?.get(call.id);
-    if (call.subRun !== undefined && sub !== undefined && sub.requests.length > 0) recorded.subRun = subRunOf(call.subRun, sub, record);
+    if (call.subRun !== undefined && sub !== undefined && sub.requests.length > 0)
+      recorded.subRun = subRunOf(call.subRun, sub, record);
     return recorded;
   };
-  if (suspension === undefined || suspension.batch.turn !== turn) return result.toolCalls.filter((call) => call.turn === turn).map(withSubRun);
+  if (suspension === undefined || suspension.batch.turn !== turn)
+    return result.toolCalls.filter((call) => call.turn === turn).map(withSubRun);
   return suspension.batch.ids.map((id) => {
     const answered = suspension.batch.answered.find((call) => call.id === id);
     if (answered !== undefined) return recordedResult(answered);
@@ -129,7 +158,11 @@ function callsOfTurn(result: AgentResult, turn: number, record: RunRecord): Reco
 }
 
 /** A sub-agent's run, recorded the way a file records its own. */
-function subRunOf(result: AgentResult, sub: { requests: MessagesRequest[]; subRequests?: RunRecord['subRequests'] }, parent: RunRecord): RecordedSubRun {
+function subRunOf(
+  result: AgentResult,
+  sub: { requests: MessagesRequest[]; subRequests?: RunRecord['subRequests'] },
+  parent: RunRecord,
+): RecordedSubRun {
   const input = (result.messages[0]?.content ?? '') as RunRecord['input'];
   const full = fromRun({
     ...parent,
@@ -139,7 +172,15 @@ function subRunOf(result: AgentResult, sub: { requests: MessagesRequest[]; subRe
     requests: sub.requests,
     subRequests: sub.subRequests,
   });
-  const run: RecordedSubRun = { agent: full.agent, model: full.model, request: full.request, tools: full.tools, input: full.input, turns: full.turns, summary: full.summary };
+  const run: RecordedSubRun = {
+    agent: full.agent,
+    model: full.model,
+    request: full.request,
+    tools: full.tools,
+    input: full.input,
+    turns: full.turns,
+    summary: full.summary,
+  };
   if (full.agents !== undefined) run.agents = full.agents;
   return run;
 }

@@ -35,7 +35,10 @@ export function legateMode(env: NodeJS.ProcessEnv = process.env): RecordingMode 
   const fromEnv = env.LEGATE_MODE;
   if (fromEnv === undefined || fromEnv === '') return undefined;
   if (!RECORDING_MODES.includes(fromEnv as RecordingMode)) {
-    throw new UsageError('invalid_recording_mode', `LEGATE_MODE must be one of ${RECORDING_MODES.join(', ')}, but it was '${fromEnv}'.`);
+    throw new UsageError(
+      'invalid_recording_mode',
+      `LEGATE_MODE must be one of ${RECORDING_MODES.join(', ')}, but it was '${fromEnv}'.`,
+    );
   }
   return fromEnv as RecordingMode;
 }

@@ -114,7 +114,13 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
   const project = options.project ?? (await loadProject({ cwd, ...config }));
   const runner = options.runner === undefined ? {} : { runner: options.runner };
   const settingsFor = (trajectory?: Trajectory) =>
-    resolveReplaySettings({ given: options, project, cwd, ...runner, ...(trajectory === undefined ? {} : { trajectory }) });
+    resolveReplaySettings({
+      given: options,
+      project,
+      cwd,
+      ...runner,
+      ...(trajectory === undefined ? {} : { trajectory }),
+    });
   const settings = settingsFor();
   const file = settings.file!;
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
@@ -130,12 +136,20 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
 
 type Where = { file: string; shown: string; rerecord: string };
 
-async function replay(options: TrajectoryRunOptions, where: Where, settingsFor: (t: Trajectory) => ReplaySettings): Promise<TrajectoryRun> {
+async function replay(
+  options: TrajectoryRunOptions,
+  where: Where,
+  settingsFor: (t: Trajectory) => ReplaySettings,
+): Promise<TrajectoryRun> {
   const { file, shown } = where;
   const trajectory = loadTrajectory(file, `Record it first: ${where.rerecord}`);
   const settings = settingsFor(trajectory);
   const context = { file: shown, rerecord: settings.rerecord };
-  const transport = new ReplayTransport(trajectory, { ...context, match: settings.match, redact: createRedactor(settings.redactions) });
+  const transport = new ReplayTransport(trajectory, {
+    ...context,
+    match: settings.match,
+    redact: createRedactor(settings.redactions),
+  });
   const agent = options.agent(transport);
   const serve = settings.serve;
   const runOptions = {
@@ -144,7 +158,11 @@ async function replay(options: TrajectoryRunOptions, where: Where, settingsFor: 
   };
   let result = await agent.run(trajectory.input, runOptions);
   // A recorded decision resumes the run where the recording did; none means it ended suspended.
-  for (let decisions = recordedDecisions(trajectory, result); decisions !== undefined; decisions = recordedDecisions(trajectory, result)) {
+  for (
+    let decisions = recordedDecisions(trajectory, result);
+    decisions !== undefined;
+    decisions = recordedDecisions(trajectory, result)
+  ) {
     result = await agent.resume(result.suspension!, { ...runOptions, approve: decisions });
   }
   transport.assertDone();
@@ -152,7 +170,12 @@ async function replay(options: TrajectoryRunOptions, where: Where, settingsFor: 
   return { mode: 'replay', file, result, trajectory };
 }
 
-async function record(options: TrajectoryRunOptions, file: string, shown: string, settings: ReplaySettings): Promise<TrajectoryRun> {
+async function record(
+  options: TrajectoryRunOptions,
+  file: string,
+  shown: string,
+  settings: ReplaySettings,
+): Promise<TrajectoryRun> {
   const previous = existsSync(file) ? tryLoad(file) : undefined;
   const input = requireInput(options, shown, previous);
   const transport = new RecordingTransport(settings.transport());
@@ -162,7 +185,11 @@ async function record(options: TrajectoryRunOptions, file: string, shown: string
   const stub = options.toolStub === undefined ? {} : { toolStub: options.toolStub };
   let result = await agent.run(input, { clock: clock.now, ...stub });
   while (result.stopReason === 'suspended' && options.approve !== undefined) {
-    result = await agent.resume(result.suspension!, { clock: clock.now, approve: await options.approve(result.suspension!), ...stub });
+    result = await agent.resume(result.suspension!, {
+      clock: clock.now,
+      approve: await options.approve(result.suspension!),
+      ...stub,
+    });
   }
   if (transport.exchanges.length === 0) {
     throw new UsageError('nothing_to_record', `The run made no model call, so there is nothing to record in ${shown}.`);
@@ -184,7 +211,8 @@ async function record(options: TrajectoryRunOptions, file: string, shown: string
   const redacted = prepareTrajectory(trajectory, saveOptions);
   const changes = previous === undefined ? undefined : diffTrajectories(previous, redacted);
   // A re-recording that changes nothing but the time leaves the file as it was: no churn in git.
-  const saved = changes !== undefined && changes.length === 0 ? previous! : saveTrajectory(file, trajectory, saveOptions);
+  const saved =
+    changes !== undefined && changes.length === 0 ? previous! : saveTrajectory(file, trajectory, saveOptions);
   const run: TrajectoryRun = { mode: 'record', file, result, trajectory: saved };
   if (changes !== undefined) {
     run.changes = changes;
@@ -195,15 +223,33 @@ async function record(options: TrajectoryRunOptions, file: string, shown: string
 
 /** What a recording transport's children saw, recursively, for sub-agents' runs. */
 function subRequestsOf(transport: RecordingTransport): NonNullable<RunRecord['subRequests']> {
-  return new Map([...transport.children].map(([id, child]) => [id, { requests: child.exchanges.map((e) => e.request), subRequests: subRequestsOf(child) }]));
+  return new Map(
+    [...transport.children].map(([id, child]) => [
+      id,
+      { requests: child.exchanges.map((e) => e.request), subRequests: subRequestsOf(child) },
+    ]),
+  );
 }
 
 /** A recording's own expectations: calls that must be blocked (a fuzz finding's regression test). */
-function checkExpectations(trajectory: Trajectory, result: AgentResult, context: { file: string; rerecord: string }): void {
+function checkExpectations(
+  trajectory: Trajectory,
+  result: AgentResult,
+  context: { file: string; rerecord: string },
+): void {
   for (const expected of trajectory.expect?.blocked ?? []) {
     const call = result.toolCalls.find((c) => c.id === expected.id);
-    const ok = call !== undefined && call.outcome === 'blocked' && (expected.rule === undefined || call.rule === expected.rule);
-    if (!ok) throw expectationFailed(context, call?.turn ?? 0, expected.id, expected.tool, expected.rule, call === undefined ? 'never called' : `${call.outcome}${call.rule === undefined ? '' : ` by ${call.rule}`}`);
+    const ok =
+      call !== undefined && call.outcome === 'blocked' && (expected.rule === undefined || call.rule === expected.rule);
+    if (!ok)
+      throw expectationFailed(
+        context,
+        call?.turn ?? 0,
+        expected.id,
+        expected.tool,
+        expected.rule,
+        call === undefined ? 'never called' : `${call.outcome}${call.rule === undefined ? '' : ` by ${call.rule}`}`,
+      );
   }
 }
 
@@ -215,7 +261,12 @@ function recordedDecisions(trajectory: Trajectory, result: AgentResult): Approva
   if (recorded === undefined) return undefined;
   return suspension.pending.map((pending) => {
     const decision = recorded.find((r) => r.id === pending.id);
-    return { id: pending.id, inputDigest: pending.inputDigest, approve: decision?.approve === true, ...(decision?.reason === undefined ? {} : { reason: decision.reason }) };
+    return {
+      id: pending.id,
+      inputDigest: pending.inputDigest,
+      approve: decision?.approve === true,
+      ...(decision?.reason === undefined ? {} : { reason: decision.reason }),
+    };
   });
 }
 
@@ -225,10 +276,17 @@ function reportChanges(options: TrajectoryRunOptions, message: string): void {
   else process.stderr.write(`legate: ${message}\n`);
 }
 
-function requireInput(options: TrajectoryRunOptions, shown: string, previous: Trajectory | undefined): string | UserBlock[] {
+function requireInput(
+  options: TrajectoryRunOptions,
+  shown: string,
+  previous: Trajectory | undefined,
+): string | UserBlock[] {
   const input = options.input ?? previous?.input;
   if (input === undefined) {
-    throw new UsageError('missing_input', `Recording ${shown} needs the user's input: pass { input } (a replay takes it from the file).`);
+    throw new UsageError(
+      'missing_input',
+      `Recording ${shown} needs the user's input: pass { input } (a replay takes it from the file).`,
+    );
   }
   return input;
 }

@@ -34,7 +34,10 @@ export function loadTrajectory(
   } catch (error) {
     if (!(error instanceof FileReadError)) throw error;
     if (error.code === 'not_found') throw new TrajectoryNotFoundError(file, hint);
-    const problem = error.code === 'too_large' ? `the file is over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory (more bytes were read than that); it was not parsed.` : error.problem;
+    const problem =
+      error.code === 'too_large'
+        ? `the file is over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory (more bytes were read than that); it was not parsed.`
+        : error.problem;
     throw new TrajectoryFileError(error.code, problem, file, { cause: error });
   }
   return parseTrajectory(text, file);

@@ -12,7 +12,13 @@ import type { AnyTool } from '../tools/tool.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import { agentsReachableFrom, historyToolsOf, registerSubAgent, toolsReachableFrom } from './agentGraph.js';
 import type { AgentResult } from './agentResult.js';
-import { checkAgentOptions, DEFAULT_MAX_TOKENS, DEFAULT_MAX_TURNS, type AgentOptions, type HandoffTarget } from './agentOptions.js';
+import {
+  checkAgentOptions,
+  DEFAULT_MAX_TOKENS,
+  DEFAULT_MAX_TURNS,
+  type AgentOptions,
+  type HandoffTarget,
+} from './agentOptions.js';
 import { compensate, type CompensationReport } from './compensate.js';
 import { EventLog, type AgentEventListener } from './events.js';
 import type { ToolStub } from './executeToolCall.js';
@@ -58,7 +64,8 @@ export interface RunOptions {
 /** The options of a call that set the run's settings in place of the agent's. */
 type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport'>;
 
-export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+export interface ResumeOptions
+  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
   /** `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a decision. */
   approve: boolean | ApprovalDecision[];
   /** Told to the model for denied calls. */
@@ -74,7 +81,8 @@ export interface ResumeOptions extends Pick<RunOptions, 'signal' | 'onEvent' | '
   owner?: string;
 }
 
-export interface RecoverOptions extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+export interface RecoverOptions
+  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
   /** The store the suspension was claimed in. */
   store: ClaimStore;
   /** A claim whose record has not changed for this long counts as abandoned. Default 15 minutes; 0 when you know its process stopped. */
@@ -131,7 +139,8 @@ export class Agent {
     checkInput(input);
     const history = options.history ?? [];
     const shape = historyShapeProblem(history);
-    if (shape !== undefined) throw new UsageError('invalid_history', `agent.run's 'history' must be a list of messages: ${shape}.`);
+    if (shape !== undefined)
+      throw new UsageError('invalid_history', `agent.run's 'history' must be a list of messages: ${shape}.`);
     const given = options.guard === undefined ? undefined : checkedGuardState(options.guard);
     return this.#withSignal(options, async (signal, log) => {
       const messages: Message[] = [...history, { role: 'user', content: copyValue(input) }];
@@ -150,10 +159,27 @@ export class Agent {
    */
   async resume(suspension: Suspension, options: ResumeOptions): Promise<AgentResult> {
     const config = this.#continuing(suspension, options);
-    const decisions = checkResume(suspension, config.agent.name, options.approve, options.reason, signingKey(config.run, config.agent));
-    const ledger = options.store === undefined ? (claimHere(suspension.id) ? unrecorded : undefined) : await takeClaim(options.store, suspension, decisions, options.owner ?? defaultOwner());
-    if (ledger === undefined) throw new SuspensionError('already_resumed', `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`);
-    return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log, { ledger }));
+    const decisions = checkResume(
+      suspension,
+      config.agent.name,
+      options.approve,
+      options.reason,
+      signingKey(config.run, config.agent),
+    );
+    const ledger =
+      options.store === undefined
+        ? claimHere(suspension.id)
+          ? unrecorded
+          : undefined
+        : await takeClaim(options.store, suspension, decisions, options.owner ?? defaultOwner());
+    if (ledger === undefined)
+      throw new SuspensionError(
+        'already_resumed',
+        `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`,
+      );
+    return this.#withSignal(options, (signal, log) =>
+      continueRun(config, suspension, decisions, signal, log, { ledger }),
+    );
   }
 
   /**
@@ -168,8 +194,15 @@ export class Agent {
     const config = this.#continuing(suspension, options);
     checkSuspension(suspension, config.agent.name, signingKey(config.run, config.agent));
     const rerun = new Set(options.rerun ?? []);
-    const { ledger, decisions } = await takeOver(options.store, suspension, options.owner ?? defaultOwner(), options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS);
-    return this.#withSignal(options, (signal, log) => continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }));
+    const { ledger, decisions } = await takeOver(
+      options.store,
+      suspension,
+      options.owner ?? defaultOwner(),
+      options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
+    );
+    return this.#withSignal(options, (signal, log) =>
+      continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }),
+    );
   }
 
   /**
@@ -193,14 +226,22 @@ export class Agent {
     const tool = defineTool({
       name,
       description,
-      input: { type: 'object', properties: { request: { type: 'string', minLength: 1, description: `What to ask ${this.name}.` } }, required: ['request'] },
+      input: {
+        type: 'object',
+        properties: { request: { type: 'string', minLength: 1, description: `What to ask ${this.name}.` } },
+        required: ['request'],
+      },
       untrusted: toolsReachableFrom(this).some((tool) => tool.untrusted),
       privileged: toolsReachableFrom(this).some((tool) => tool.privileged),
       run: async ({ request }, ctx) => {
         // A sub-agent's run reads its caller's clock and signal; inside a recorded or replayed call,
         // its model calls go where the caller's run keeps them. The rest of its run is its own.
         const transport = ctx.subTransport?.() as Transport | undefined;
-        const result = await this.run(request, { signal: ctx.signal, clock: () => ctx.now(), ...(transport === undefined ? {} : { transport }) });
+        const result = await this.run(request, {
+          signal: ctx.signal,
+          clock: () => ctx.now(),
+          ...(transport === undefined ? {} : { transport }),
+        });
         ctx.reportUsage?.(result.usage);
         ctx.reportSubRun?.(result);
         if (result.stopReason === 'suspended') throw new SubAgentSuspendedError(this.name);
@@ -242,26 +283,43 @@ export class Agent {
       model: o.model,
       system: o.system,
       visibleTools: this.visibleTools(),
-      facts: new Map([...this.#tools].map(([name, tool]): [string, ToolFacts] => [name, { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy }])),
+      facts: new Map(
+        [...this.#tools].map(([name, tool]): [string, ToolFacts] => [
+          name,
+          { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy },
+        ]),
+      ),
       rules: compileRules(o.rules ?? []),
       maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
       temperature: o.temperature,
       thinking: o.thinking,
-      approvalRequired: approvalRequired === undefined ? undefined : (tool, args) => approvalRequired(tool, args) === true,
-      handoffs: new Map(this.handoffs.map((target) => [target.toolName, { name: target.agent.name, settings: () => target.agent.#agentSettings() }])),
+      approvalRequired:
+        approvalRequired === undefined ? undefined : (tool, args) => approvalRequired(tool, args) === true,
+      handoffs: new Map(
+        this.handoffs.map((target) => [
+          target.toolName,
+          { name: target.agent.name, settings: () => target.agent.#agentSettings() },
+        ]),
+      ),
       mode: o.mode ?? 'live',
       suspensionKey: o.suspensionKey,
     };
   }
 
-  async #withSignal(options: { signal?: AbortSignal; onEvent?: AgentEventListener; keepStreamEvents?: boolean }, work: (signal: AbortSignal, log: EventLog) => Promise<AgentResult>): Promise<AgentResult> {
+  async #withSignal(
+    options: { signal?: AbortSignal; onEvent?: AgentEventListener; keepStreamEvents?: boolean },
+    work: (signal: AbortSignal, log: EventLog) => Promise<AgentResult>,
+  ): Promise<AgentResult> {
     const controller = new AbortController();
     const onAbort = () => controller.abort(options.signal?.reason);
     options.signal?.throwIfAborted();
     options.signal?.addEventListener('abort', onAbort, { once: true });
     try {
-      return await work(controller.signal, new EventLog(options.onEvent, { keepStreamEvents: options.keepStreamEvents ?? false }));
+      return await work(
+        controller.signal,
+        new EventLog(options.onEvent, { keepStreamEvents: options.keepStreamEvents ?? false }),
+      );
     } finally {
       options.signal?.removeEventListener('abort', onAbort);
       // Tools still running when the run ends (it failed or was cancelled) are told to stop.
@@ -274,13 +332,19 @@ export class Agent {
 export class SubAgentSuspendedError extends LegateError {
   readonly code = 'sub_agent_suspended';
   constructor(readonly agent: string) {
-    super(`Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside its caller's tool call.`);
+    super(
+      `Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside its caller's tool call.`,
+    );
   }
 }
 
 function checkedGuardState(given: unknown): GuardState {
   const problem = guardStateProblem(given);
-  if (problem !== undefined) throw new UsageError('invalid_guard_state', `agent.run's 'guard' must be a guard state as a run returns it (result.guard): ${problem}.`);
+  if (problem !== undefined)
+    throw new UsageError(
+      'invalid_guard_state',
+      `agent.run's 'guard' must be a guard state as a run returns it (result.guard): ${problem}.`,
+    );
   return copyGuardState(given as GuardState);
 }
 
@@ -292,7 +356,11 @@ function claimHere(suspensionId: string): boolean {
 
 function checkInput(input: unknown): void {
   const ok = (typeof input === 'string' && input !== '') || (Array.isArray(input) && input.length > 0);
-  if (!ok) throw new UsageError('invalid_run_input', `agent.run needs the user's input: a non-empty string or a list of content blocks, but it was ${describeValue(input)}.`);
+  if (!ok)
+    throw new UsageError(
+      'invalid_run_input',
+      `agent.run needs the user's input: a non-empty string or a list of content blocks, but it was ${describeValue(input)}.`,
+    );
 }
 
 const warned = new WeakSet<ToolDeclarationWarning>();
@@ -302,4 +370,3 @@ function warnOnce(warning: ToolDeclarationWarning): void {
   warned.add(warning);
   process.emitWarning(warning.message, { type: 'LegateWarning', code: `LEGATE_${warning.code.toUpperCase()}` });
 }
-

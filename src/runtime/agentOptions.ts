@@ -109,49 +109,88 @@ const AGENT_OPTIONS = [
   'approvalRequired',
   'suspensionKey',
 ] as const;
-const agentOptionsComplete: [Exclude<keyof AgentOptions, (typeof AGENT_OPTIONS)[number]>] extends [never] ? true : never = true;
+const agentOptionsComplete: [Exclude<keyof AgentOptions, (typeof AGENT_OPTIONS)[number]>] extends [never]
+  ? true
+  : never = true;
 void agentOptionsComplete;
 
 /** Checks everything an agent is given, so that no mistake waits until the first run. */
-export function checkAgentOptions(options: AgentOptions): { tools: Map<string, AnyTool>; handoffTools: { target: HandoffTarget; tool: AnyTool }[] } {
+export function checkAgentOptions(options: AgentOptions): {
+  tools: Map<string, AnyTool>;
+  handoffTools: { target: HandoffTarget; tool: AnyTool }[];
+} {
   if (typeof options !== 'object' || options === null) {
-    throw new AgentConfigurationError('options', `An agent needs options ({ name, model, transport, tools }), but it was given ${describeValue(options)}.`);
+    throw new AgentConfigurationError(
+      'options',
+      `An agent needs options ({ name, model, transport, tools }), but it was given ${describeValue(options)}.`,
+    );
   }
   const name = typeof options.name === 'string' && options.name.trim() !== '' ? options.name : undefined;
-  if (name === undefined) throw new AgentConfigurationError('name', `An agent needs a name (a non-empty string), but it was ${describeValue(options.name)}.`);
+  if (name === undefined)
+    throw new AgentConfigurationError(
+      'name',
+      `An agent needs a name (a non-empty string), but it was ${describeValue(options.name)}.`,
+    );
   const fail = (option: string, message: string): never => {
     throw new AgentConfigurationError(option, `Agent '${name}': ${message}`);
   };
   for (const key of Object.keys(options)) {
-    if (!(AGENT_OPTIONS as readonly string[]).includes(key)) fail(key, unknownOptionMessage(key, AGENT_OPTIONS, { one: 'an option of an agent', all: 'options' }));
+    if (!(AGENT_OPTIONS as readonly string[]).includes(key))
+      fail(key, unknownOptionMessage(key, AGENT_OPTIONS, { one: 'an option of an agent', all: 'options' }));
   }
-  if (typeof options.model !== 'string' || options.model.trim() === '') fail('model', `'model' must be a model id such as 'claude-sonnet-5-5', but it was ${describeValue(options.model)}.`);
+  if (typeof options.model !== 'string' || options.model.trim() === '')
+    fail(
+      'model',
+      `'model' must be a model id such as 'claude-sonnet-5-5', but it was ${describeValue(options.model)}.`,
+    );
   if (options.transport === undefined || options.transport === null) {
-    fail('transport', `there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } for the live model, or a ScriptedTransport in tests.`);
+    fail(
+      'transport',
+      `there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } for the live model, or a ScriptedTransport in tests.`,
+    );
   }
-  if (typeof options.transport.send !== 'function') fail('transport', `'transport' must have a send(request) method, but it was ${describeValue(options.transport)}.`);
-  if (options.system !== undefined && typeof options.system !== 'string') fail('system', `'system' must be a string, but it was ${describeValue(options.system)}.`);
+  if (typeof options.transport.send !== 'function')
+    fail('transport', `'transport' must have a send(request) method, but it was ${describeValue(options.transport)}.`);
+  if (options.system !== undefined && typeof options.system !== 'string')
+    fail('system', `'system' must be a string, but it was ${describeValue(options.system)}.`);
   checkPositiveInteger(options.maxTurns, 'maxTurns', fail);
   checkPositiveInteger(options.maxHandoffs, 'maxHandoffs', fail);
   if (options.approvalRequired !== undefined && typeof options.approvalRequired !== 'function') {
-    fail('approvalRequired', `'approvalRequired' must be a function (tool, input) => boolean, but it was ${describeValue(options.approvalRequired)}.`);
+    fail(
+      'approvalRequired',
+      `'approvalRequired' must be a function (tool, input) => boolean, but it was ${describeValue(options.approvalRequired)}.`,
+    );
   }
   checkPositiveInteger(options.maxTokens, 'maxTokens', fail);
-  if (options.temperature !== undefined && !(typeof options.temperature === 'number' && Number.isFinite(options.temperature))) {
+  if (
+    options.temperature !== undefined &&
+    !(typeof options.temperature === 'number' && Number.isFinite(options.temperature))
+  ) {
     fail('temperature', `'temperature' must be a number, but it was ${describeValue(options.temperature)}.`);
   }
   if (options.thinking !== undefined && (typeof options.thinking !== 'object' || options.thinking === null)) {
     fail('thinking', `'thinking' must be { budgetTokens: number }, but it was ${describeValue(options.thinking)}.`);
   }
-  if (options.thinking !== undefined) checkPositiveInteger(options.thinking.budgetTokens, 'thinking.budgetTokens', fail);
-  if (options.clock !== undefined && typeof options.clock !== 'function') fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
-  if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow') fail('mode', `'mode' must be 'live' or 'shadow', but it was ${describeValue(options.mode)}.`);
-  if (options.authorizer !== undefined && typeof options.authorizer !== 'function') fail('authorizer', `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ${describeValue(options.authorizer)}.`);
+  if (options.thinking !== undefined)
+    checkPositiveInteger(options.thinking.budgetTokens, 'thinking.budgetTokens', fail);
+  if (options.clock !== undefined && typeof options.clock !== 'function')
+    fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
+  if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow')
+    fail('mode', `'mode' must be 'live' or 'shadow', but it was ${describeValue(options.mode)}.`);
+  if (options.authorizer !== undefined && typeof options.authorizer !== 'function')
+    fail(
+      'authorizer',
+      `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ${describeValue(options.authorizer)}.`,
+    );
   checkSuspensionKey(options.suspensionKey, fail);
   const handoffTools = handoffsOf(name, options.handoffs ?? [], fail);
   const tools = toolsByName(name, [...(options.tools ?? []), ...handoffTools.map((h) => h.tool)], fail);
   checkCompensators(tools, fail);
-  if (options.rules !== undefined && !Array.isArray(options.rules)) fail('rules', `'rules' must be a list such as [rules.terminal('close_ticket')], but it was ${describeValue(options.rules)}.`);
+  if (options.rules !== undefined && !Array.isArray(options.rules))
+    fail(
+      'rules',
+      `'rules' must be a list such as [rules.terminal('close_ticket')], but it was ${describeValue(options.rules)}.`,
+    );
   (options.rules ?? []).forEach((rule: unknown, i) => {
     const problem = ruleShapeProblem(rule);
     if (problem !== undefined) fail(`rules[${i}]`, `rules[${i}] ${problem}`);
@@ -164,23 +203,45 @@ export function checkAgentOptions(options: AgentOptions): { tools: Map<string, A
  * Each handoff target becomes a transfer tool. Targets must already exist, and no chain of
  * transfers may lead back to this agent: handoff graphs are acyclic.
  */
-function handoffsOf(agent: string, handoffs: unknown, fail: (option: string, message: string) => never): { target: HandoffTarget; tool: AnyTool }[] {
-  if (!Array.isArray(handoffs)) return fail('handoffs', `'handoffs' must be a list of { name, agent, description }, but it was ${describeValue(handoffs)}.`);
+function handoffsOf(
+  agent: string,
+  handoffs: unknown,
+  fail: (option: string, message: string) => never,
+): { target: HandoffTarget; tool: AnyTool }[] {
+  if (!Array.isArray(handoffs))
+    return fail(
+      'handoffs',
+      `'handoffs' must be a list of { name, agent, description }, but it was ${describeValue(handoffs)}.`,
+    );
   return handoffs.map((entry: { name?: unknown; agent?: unknown; description?: unknown }, i) => {
-    if (typeof entry?.name !== 'string' || entry.name === '') fail(`handoffs[${i}].name`, `a handoff needs a name, but it was ${describeValue(entry?.name)}.`);
+    if (typeof entry?.name !== 'string' || entry.name === '')
+      fail(`handoffs[${i}].name`, `a handoff needs a name, but it was ${describeValue(entry?.name)}.`);
     const target = entry.agent as Agent | undefined;
     if (typeof target !== 'object' || target === null || typeof (target as Agent).run !== 'function') {
-      fail(`handoffs[${i}].agent`, `handoff '${String(entry.name)}' needs the agent to transfer to, constructed already, but it was ${describeValue(target)}.`);
+      fail(
+        `handoffs[${i}].agent`,
+        `handoff '${String(entry.name)}' needs the agent to transfer to, constructed already, but it was ${describeValue(target)}.`,
+      );
     }
     const path = handoffChain(target as Agent, (other) => other.name === agent)?.map((other) => other.name);
-    if (path !== undefined) fail(`handoffs[${i}]`, `handing off to '${(target as Agent).name}' makes a cycle (${[agent, ...path].join(' → ')}). Handoff graphs must be acyclic: give the last agent in the chain the final say instead.`);
+    if (path !== undefined)
+      fail(
+        `handoffs[${i}]`,
+        `handing off to '${(target as Agent).name}' makes a cycle (${[agent, ...path].join(' → ')}). Handoff graphs must be acyclic: give the last agent in the chain the final say instead.`,
+      );
     const name = entry.name as string;
-    const description = typeof entry.description === 'string' && entry.description !== '' ? entry.description : `Transfers the conversation to ${name}.`;
+    const description =
+      typeof entry.description === 'string' && entry.description !== ''
+        ? entry.description
+        : `Transfers the conversation to ${name}.`;
     const toolName = handoffToolName(name);
     const tool = defineTool({
       name: toolName,
       description: `${description} Transfers the whole conversation; ${name} answers from then on.`,
-      input: { type: 'object', properties: { reason: { type: 'string', description: 'Why the conversation is being transferred.' } } },
+      input: {
+        type: 'object',
+        properties: { reason: { type: 'string', description: 'Why the conversation is being transferred.' } },
+      },
       // The runtime performs the transfer itself; this only answers if the tool is called outside a run.
       run: () => transferredMessage(name),
     });
@@ -202,7 +263,8 @@ function checkCompensators(tools: Map<string, AnyTool>, fail: (option: string, m
 
 function checkSuspensionKey(key: unknown, fail: (option: string, message: string) => never): void {
   if (key === undefined) return;
-  const bytes = typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key instanceof Uint8Array ? key.byteLength : undefined;
+  const bytes =
+    typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key instanceof Uint8Array ? key.byteLength : undefined;
   if (bytes === undefined || bytes < MIN_SUSPENSION_KEY_BYTES) {
     const given = bytes === undefined ? describeValue(key) : `${bytes} byte${bytes === 1 ? '' : 's'} long`;
     fail(
@@ -218,11 +280,20 @@ function checkPositiveInteger(value: unknown, option: string, fail: (option: str
   }
 }
 
-function toolsByName(agent: string, tools: unknown, fail: (option: string, message: string) => never): Map<string, AnyTool> {
-  if (!Array.isArray(tools)) return fail('tools', `'tools' must be a list of tools made with defineTool, but it was ${describeValue(tools)}.`);
+function toolsByName(
+  agent: string,
+  tools: unknown,
+  fail: (option: string, message: string) => never,
+): Map<string, AnyTool> {
+  if (!Array.isArray(tools))
+    return fail('tools', `'tools' must be a list of tools made with defineTool, but it was ${describeValue(tools)}.`);
   const byName = new Map<string, AnyTool>();
   tools.forEach((tool: unknown, i) => {
-    if (!isDefinedTool(tool)) fail(`tools[${i}]`, `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration in defineTool(...).`);
+    if (!isDefinedTool(tool))
+      fail(
+        `tools[${i}]`,
+        `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration in defineTool(...).`,
+      );
     const defined = tool as AnyTool;
     if (byName.has(defined.name)) {
       throw new ToolDeclarationError(

@@ -15,7 +15,10 @@ import { serializable, type Suspension } from './suspension.js';
  * resumed again.
  */
 export function idempotencyKey(runId: string, callId: string): string {
-  return `legate-${createHash('sha256').update(JSON.stringify(['legate-approved-call', runId, callId])).digest('hex').slice(0, 32)}`;
+  return `legate-${createHash('sha256')
+    .update(JSON.stringify(['legate-approved-call', runId, callId]))
+    .digest('hex')
+    .slice(0, 32)}`;
 }
 
 /** Who holds a claim by default: this machine and process, and a random part unique to the resume. */
@@ -35,11 +38,24 @@ export interface Ledger {
 }
 
 /** Without a store, this process remembers what it resumed; there is nothing to recover from. */
-export const unrecorded: Ledger = { prior: () => undefined, started: async () => undefined, finished: async () => undefined, done: async () => undefined };
+export const unrecorded: Ledger = {
+  prior: () => undefined,
+  started: async () => undefined,
+  finished: async () => undefined,
+  done: async () => undefined,
+};
 
 /** A new claim's first record. */
 export function newClaim(suspension: Suspension, decisions: Decisions, owner: string): ClaimRecord {
-  return { runId: suspension.runId, suspensionId: suspension.id, owner, claimedAt: new Date().toISOString(), status: 'claimed', decisions: Object.fromEntries(decisions), calls: {} };
+  return {
+    runId: suspension.runId,
+    suspensionId: suspension.id,
+    owner,
+    claimedAt: new Date().toISOString(),
+    status: 'claimed',
+    decisions: Object.fromEntries(decisions),
+    calls: {},
+  };
 }
 
 /** A resume's hold on its claim in a store: every change is a compare-and-set on the owner. */
@@ -61,7 +77,12 @@ export class StoredLedger implements Ledger {
   }
 
   async finished(callId: string, call: ToolCall): Promise<void> {
-    const record = (kept: ToolCall) => (claim: ClaimRecord): ClaimRecord => ({ ...claim, calls: { ...claim.calls, [callId]: { state: 'finished', call: kept } } });
+    const record =
+      (kept: ToolCall) =>
+      (claim: ClaimRecord): ClaimRecord => ({
+        ...claim,
+        calls: { ...claim.calls, [callId]: { state: 'finished', call: kept } },
+      });
     try {
       await this.#update(record(serializable(call)));
     } catch (error) {
@@ -93,7 +114,12 @@ export class StoredLedger implements Ledger {
 export const DEFAULT_STALE_AFTER_MS = 15 * 60 * 1000;
 
 /** Claims a suspension in a store for this resume, or returns undefined when it is spent. */
-export async function takeClaim(store: ClaimStore, suspension: Suspension, decisions: Decisions, owner: string): Promise<StoredLedger | undefined> {
+export async function takeClaim(
+  store: ClaimStore,
+  suspension: Suspension,
+  decisions: Decisions,
+  owner: string,
+): Promise<StoredLedger | undefined> {
   const record = newClaim(suspension, decisions, owner);
   return (await store.claim(suspension.runId, suspension.id, record)) ? new StoredLedger(store, record) : undefined;
 }
@@ -103,11 +129,18 @@ export async function takeClaim(store: ClaimStore, suspension: Suspension, decis
  * still for `staleAfterMs`: atomically, so of two recoveries one wins, and a resume still running
  * under the old owner stops at its next record (`claim_lost`).
  */
-export async function takeOver(store: ClaimStore, suspension: Suspension, owner: string, staleAfterMs: number): Promise<{ ledger: StoredLedger; decisions: Decisions }> {
+export async function takeOver(
+  store: ClaimStore,
+  suspension: Suspension,
+  owner: string,
+  staleAfterMs: number,
+): Promise<{ ledger: StoredLedger; decisions: Decisions }> {
   const claim = await store.claimOf(suspension.id);
   const where = `suspension ${suspension.id} of run ${suspension.runId}`;
-  if (claim === undefined) throw new SuspensionError('not_claimed', `There is no claim on ${where} to recover; resume it with agent.resume.`);
-  if (claim.status === 'finished') throw new SuspensionError('already_resumed', `The resume of ${where} finished; there is nothing to recover.`);
+  if (claim === undefined)
+    throw new SuspensionError('not_claimed', `There is no claim on ${where} to recover; resume it with agent.resume.`);
+  if (claim.status === 'finished')
+    throw new SuspensionError('already_resumed', `The resume of ${where} finished; there is nothing to recover.`);
   const age = Date.now() - Date.parse(claim.claimedAt);
   if (!(age >= staleAfterMs)) {
     throw new SuspensionError(
@@ -124,7 +157,8 @@ export async function takeOver(store: ClaimStore, suspension: Suspension, owner:
     decisions: { ...claim.decisions, ...Object.fromEntries(undecided.map((p) => [p.id, { approve: true }])) },
     calls: { ...claim.calls, ...Object.fromEntries(undecided.map((p) => [p.id, { state: 'unknown' as const }])) },
   };
-  if (!(await store.updateClaim(suspension.id, claim.owner, taken))) throw new SuspensionError('claim_active', `Another recovery took the claim on ${where} over first.`);
+  if (!(await store.updateClaim(suspension.id, claim.owner, taken)))
+    throw new SuspensionError('claim_active', `Another recovery took the claim on ${where} over first.`);
   const decisions: Decisions = new Map(suspension.pending.map((p) => [p.id, recordedDecision(taken, p.id)]));
   return { ledger: new StoredLedger(store, taken), decisions };
 }

@@ -8,7 +8,12 @@ export interface CompensationReport {
   /** Calls undone, in the order they were undone (the reverse of the run's). */
   compensated: { id: string; tool: string; compensator: string }[];
   /** Compensators that refused the original input or threw: the effect may still stand. */
-  failed: { id: string; tool: string; compensator: string; error: InvalidArgument | { error: 'compensator_failed'; errorClass: string; cause: unknown } }[];
+  failed: {
+    id: string;
+    tool: string;
+    compensator: string;
+    error: InvalidArgument | { error: 'compensator_failed'; errorClass: string; cause: unknown };
+  }[];
   /** Compensable calls that had nothing to undo: they failed, were refused, or were only planned. */
   skipped: { id: string; tool: string; outcome: string }[];
 }
@@ -17,7 +22,11 @@ export interface CompensationReport {
  * Undoes every successful call of a compensable tool, newest first, by calling its
  * compensator with the call's original input.
  */
-export async function compensate(result: AgentResult, tools: ReadonlyMap<string, AnyTool>, context: { agent: string; now: () => Date; signal?: AbortSignal }): Promise<CompensationReport> {
+export async function compensate(
+  result: AgentResult,
+  tools: ReadonlyMap<string, AnyTool>,
+  context: { agent: string; now: () => Date; signal?: AbortSignal },
+): Promise<CompensationReport> {
   const report: CompensationReport = { compensated: [], failed: [], skipped: [] };
   const signal = context.signal ?? new AbortController().signal;
   for (const call of [...result.toolCalls].reverse()) {
@@ -35,7 +44,12 @@ export async function compensate(result: AgentResult, tools: ReadonlyMap<string,
       continue;
     }
     try {
-      await abortable(Promise.resolve().then(() => compensator.run(bound.args, { toolUseId: call.id, agent: context.agent, signal, now: context.now })), signal);
+      await abortable(
+        Promise.resolve().then(() =>
+          compensator.run(bound.args, { toolUseId: call.id, agent: context.agent, signal, now: context.now }),
+        ),
+        signal,
+      );
       report.compensated.push(entry);
     } catch (thrown) {
       if (signal.aborted) throw signal.reason;

@@ -49,24 +49,39 @@ export interface ExecutedToolCall {
  * becomes an `is_error` result the model can act on, and the same fact, as data, on the call
  * record. Only cancellation rejects.
  */
-export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope): Promise<ExecutedToolCall | { pending: PendingCall }> {
+export async function executeToolCall(
+  block: ToolUseBlock,
+  scope: ToolCallScope,
+): Promise<ExecutedToolCall | { pending: PendingCall }> {
   const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
   const tool = scope.tools.get(block.name);
   if (tool === undefined) {
     const available = [...scope.tools.keys()];
-    const error: UnknownTool = { error: 'unknown_tool', tool: block.name, message: unknownToolMessage(block.name, available), available };
+    const error: UnknownTool = {
+      error: 'unknown_tool',
+      tool: block.name,
+      message: unknownToolMessage(block.name, available),
+      available,
+    };
     return answered({ ...base, outcome: 'invalid', output: error.message, error });
   }
   const bound = tool.bind(block.input);
   if (!bound.ok) return answered({ ...base, outcome: 'invalid', output: bound.invalid.message, error: bound.invalid });
   if (isPlannedInstead(scope.mode, tool.privileged)) {
-    return { ...answered({ ...base, outcome: 'planned', output: plannedMessage(tool.name), rule: 'shadow' }), plannedInput: bound.args };
+    return {
+      ...answered({ ...base, outcome: 'planned', output: plannedMessage(tool.name), rule: 'shadow' }),
+      plannedInput: bound.args,
+    };
   }
   if (scope.needsApproval?.(tool, bound.args) === true) return { pending: pendingCall(block) };
   const handoff = scope.handoffs.get(tool.name);
   if (handoff !== undefined) {
     const reason = (bound.args as { reason?: unknown }).reason;
-    const call: ToolCall = { ...base, outcome: 'ok', output: handoff.allowed ? transferredMessage(handoff.to) : transferRefusedMessage(handoff.to, handoff.max) };
+    const call: ToolCall = {
+      ...base,
+      outcome: 'ok',
+      output: handoff.allowed ? transferredMessage(handoff.to) : transferRefusedMessage(handoff.to, handoff.max),
+    };
     if (handoff.allowed) call.handoff = { to: handoff.to, ...(typeof reason === 'string' ? { reason } : {}) };
     return answered(call);
   }
@@ -86,7 +101,10 @@ export async function executeToolCall(block: ToolUseBlock, scope: ToolCallScope)
       reportSubRun: (result) => void (subRun = result),
     };
     if (scope.idempotencyKey !== undefined) context.idempotencyKey = scope.idempotencyKey;
-    const raw = await abortable(Promise.resolve().then(() => tool.run(bound.args, context)), scope.signal);
+    const raw = await abortable(
+      Promise.resolve().then(() => tool.run(bound.args, context)),
+      scope.signal,
+    );
     const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
     const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);
     const call: ToolCall = { ...base, outcome: 'ok', output: capped.content };
@@ -113,6 +131,15 @@ export function answered(call: ToolCall): ExecutedToolCall {
 
 /** The model learns the tool and the error's class only: messages and stacks can hold secrets. */
 function toolFailure(tool: string, thrown: unknown): ToolFailure {
-  const errorClass = thrown instanceof Error ? thrown.constructor.name || thrown.name : `a thrown ${thrown === null ? 'null' : typeof thrown}`;
-  return { error: 'tool_failed', tool, errorClass, message: `Tool '${tool}' failed with ${errorClass}.`, cause: thrown };
+  const errorClass =
+    thrown instanceof Error
+      ? thrown.constructor.name || thrown.name
+      : `a thrown ${thrown === null ? 'null' : typeof thrown}`;
+  return {
+    error: 'tool_failed',
+    tool,
+    errorClass,
+    message: `Tool '${tool}' failed with ${errorClass}.`,
+    cause: thrown,
+  };
 }

@@ -21,7 +21,13 @@ export { SuspensionError, type SuspensionErrorCode } from './suspensionError.js'
  * the one in the conversation with the input it was suspended with, and that every decision
  * was given for exactly that input. Returns each pending call's decision.
  */
-export function checkResume(suspension: Suspension, agent: string, approve: unknown, reason: unknown, key?: string | Uint8Array): Decisions {
+export function checkResume(
+  suspension: Suspension,
+  agent: string,
+  approve: unknown,
+  reason: unknown,
+  key?: string | Uint8Array,
+): Decisions {
   checkSuspension(suspension, agent, key);
   const decisions = readDecisions(suspension.pending, approve, reason);
   if (!(decisions instanceof Map)) throw new SuspensionError(decisions.code, decisions.message);
@@ -31,13 +37,22 @@ export function checkResume(suspension: Suspension, agent: string, approve: unkn
 /** The suspension itself: its version, its agent, its signature, and that every pending call is the one in the conversation. */
 export function checkSuspension(suspension: Suspension, agent: string, key?: string | Uint8Array): void {
   if (suspension.version !== SUSPENSION_VERSION) {
-    throw new SuspensionError('unsupported_version', `This suspension has version ${String(suspension.version)}; this legate resumes version ${SUSPENSION_VERSION}.`);
+    throw new SuspensionError(
+      'unsupported_version',
+      `This suspension has version ${String(suspension.version)}; this legate resumes version ${SUSPENSION_VERSION}.`,
+    );
   }
   if (suspension.agent !== agent) {
-    throw new SuspensionError('wrong_agent', `This suspension belongs to agent '${suspension.agent}', not '${agent}'; resume it with that agent.`);
+    throw new SuspensionError(
+      'wrong_agent',
+      `This suspension belongs to agent '${suspension.agent}', not '${agent}'; resume it with that agent.`,
+    );
   }
   if (key !== undefined && !hasValidSignature(suspension, key)) {
-    throw new SuspensionError('altered', `Suspension ${suspension.id} does not carry a valid signature for the key of agent '${agent}'; it was changed, or not made by that agent. Nothing was run.`);
+    throw new SuspensionError(
+      'altered',
+      `Suspension ${suspension.id} does not carry a valid signature for the key of agent '${agent}'; it was changed, or not made by that agent. Nothing was run.`,
+    );
   }
   const conversation = lastToolUses(suspension.state);
   for (const pending of suspension.pending) checkIntact(pending, conversation);
@@ -56,7 +71,11 @@ function checkIntact(pending: PendingCall, conversation: Map<string, ToolUseBloc
     block.name === pending.tool &&
     inputDigest(pending.id, pending.tool, pending.input) === pending.inputDigest &&
     inputDigest(block.id, block.name, block.input) === pending.inputDigest;
-  if (!intact) throw new SuspensionError('altered', `Pending call ${pending.id} ('${pending.tool}') is not the call the run was suspended with; nothing was run.`);
+  if (!intact)
+    throw new SuspensionError(
+      'altered',
+      `Pending call ${pending.id} ('${pending.tool}') is not the call the run was suspended with; nothing was run.`,
+    );
 }
 
 export function deniedMessage(tool: string, reason: string | undefined): string {
@@ -77,7 +96,14 @@ export interface ContinueOptions {
  * a call recorded as finished is answered from the record, and one started but never finished is
  * not run again (unless its tool may be) but answered as an outcome nobody knows.
  */
-export async function continueRun(config: RunConfig, suspension: Suspension, decisions: Decisions, signal: AbortSignal, log: EventLog, options: ContinueOptions): Promise<AgentResult> {
+export async function continueRun(
+  config: RunConfig,
+  suspension: Suspension,
+  decisions: Decisions,
+  signal: AbortSignal,
+  log: EventLog,
+  options: ContinueOptions,
+): Promise<AgentResult> {
   const { ledger, rerun } = options;
   const state = copyValue(suspension.state);
   const { turn } = suspension.batch;
@@ -93,7 +119,12 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     turn,
     decisions: suspension.pending.map((p) => {
       const decision = decisions.get(p.id)!;
-      return { id: p.id, tool: p.tool, approve: decision.approve, ...(decision.reason === undefined ? {} : { reason: decision.reason }) };
+      return {
+        id: p.id,
+        tool: p.tool,
+        approve: decision.approve,
+        ...(decision.reason === undefined ? {} : { reason: decision.reason }),
+      };
     }),
   });
   const approvedScope = toolScope(config, state, turn, signal, true);
@@ -105,7 +136,9 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     let outcome: ExecutedToolCall;
     const prior = decision.approve ? ledger.prior(pending.id) : undefined;
     if (!decision.approve) {
-      outcome = answered(blockedCall(block, { rule: 'approval', message: deniedMessage(block.name, decision.reason) }, turn));
+      outcome = answered(
+        blockedCall(block, { rule: 'approval', message: deniedMessage(block.name, decision.reason) }, turn),
+      );
     } else if (prior?.state === 'finished') {
       outcome = answered(prior.call);
       recovery.reused.push(pending.id);
@@ -115,7 +148,10 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     } else {
       if (prior?.state === 'started') recovery.rerun.push(pending.id);
       await ledger.started(pending.id);
-      const executed = await executeToolCall(block, { ...approvedScope, idempotencyKey: idempotencyKey(suspension.runId, pending.id) });
+      const executed = await executeToolCall(block, {
+        ...approvedScope,
+        idempotencyKey: idempotencyKey(suspension.runId, pending.id),
+      });
       if ('pending' in executed) throw new Error('an approved call cannot wait for approval again');
       await ledger.finished(pending.id, executed.call);
       outcome = executed;
@@ -123,9 +159,12 @@ export async function continueRun(config: RunConfig, suspension: Suspension, dec
     log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
     decided.set(pending.id, outcome);
   }
-  if (recovery.reused.length + recovery.rerun.length + recovery.unknown.length > 0) log.emit({ type: 'recovered', agent: config.agent.name, turn, ...recovery });
+  if (recovery.reused.length + recovery.rerun.length + recovery.unknown.length > 0)
+    log.emit({ type: 'recovered', agent: config.agent.name, turn, ...recovery });
   const plannedInputs = suspension.batch.plannedInputs ?? {};
-  const earlier = new Map(suspension.batch.answered.map((call) => [call.id, { ...answered(call), plannedInput: plannedInputs[call.id] }]));
+  const earlier = new Map(
+    suspension.batch.answered.map((call) => [call.id, { ...answered(call), plannedInput: plannedInputs[call.id] }]),
+  );
   const inOrder = suspension.batch.ids.map((id) => decided.get(id) ?? earlier.get(id)!);
   const next = closeBatch(config, state, inOrder, suspension.batch.allowed, turn, log);
   const result = await runLoop(next, state, suspension.runId, signal, log);
@@ -140,11 +179,27 @@ export class OutcomeUnknownError extends LegateError {
     readonly tool: string,
     readonly callId: string,
   ) {
-    super(`Approved call ${callId} ('${tool}') was started by a resume whose process stopped before its outcome was recorded; it was not run again. Check whether its effect happened.`);
+    super(
+      `Approved call ${callId} ('${tool}') was started by a resume whose process stopped before its outcome was recorded; it was not run again. Check whether its effect happened.`,
+    );
   }
 }
 
 function outcomeUnknownCall(block: ToolUseBlock, turn: number): ToolCall {
   const message = `Tool '${block.name}' was approved and started, but the process running it stopped before its outcome was recorded. It was not run again, so its effect may or may not have happened. Do not call it again; tell the user it needs checking.`;
-  return { id: block.id, name: block.name, input: block.input, outcome: 'error', output: message, turn, error: { error: 'tool_failed', tool: block.name, errorClass: 'OutcomeUnknownError', message, cause: new OutcomeUnknownError(block.name, block.id) } };
+  return {
+    id: block.id,
+    name: block.name,
+    input: block.input,
+    outcome: 'error',
+    output: message,
+    turn,
+    error: {
+      error: 'tool_failed',
+      tool: block.name,
+      errorClass: 'OutcomeUnknownError',
+      message,
+      cause: new OutcomeUnknownError(block.name, block.id),
+    },
+  };
 }

@@ -18,7 +18,13 @@ import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from '
  * user message, in block order), and repeat until the model stops, the turns run out, or a call
  * waits for approval. A transfer call hands the loop to another agent's configuration.
  */
-export async function runLoop(start: RunConfig, state: RunState, runId: string, signal: AbortSignal, log: EventLog): Promise<AgentResult> {
+export async function runLoop(
+  start: RunConfig,
+  state: RunState,
+  runId: string,
+  signal: AbortSignal,
+  log: EventLog,
+): Promise<AgentResult> {
   let config = start;
   let stopReason: StopReason = 'max_turns';
   while (state.agentTurns < config.agent.maxTurns) {
@@ -32,7 +38,13 @@ export async function runLoop(start: RunConfig, state: RunState, runId: string, 
     state.messages.push({ role: 'assistant', content: response.content });
     if (state.guard.taint === null) state.guard = { ...state.guard, taint: serverResultTaint(response.content) };
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
-    log.emit({ type: 'model_responded', agent: config.agent.name, turn, stopReason: response.stop_reason, toolUses: toolUses.length });
+    log.emit({
+      type: 'model_responded',
+      agent: config.agent.name,
+      turn,
+      stopReason: response.stop_reason,
+      toolUses: toolUses.length,
+    });
 
     const step = nextStep(response.stop_reason, toolUses.length > 0);
     if (step.kind === 'stop') {
@@ -52,19 +64,40 @@ export async function runLoop(start: RunConfig, state: RunState, runId: string, 
 }
 
 /** Ends a batch and, if one of its calls transferred the conversation, returns the target's configuration. */
-export function closeBatch(config: RunConfig, state: RunState, answered: ExecutedToolCall[], allowed: boolean[], turn: number, log: EventLog): RunConfig {
+export function closeBatch(
+  config: RunConfig,
+  state: RunState,
+  answered: ExecutedToolCall[],
+  allowed: boolean[],
+  turn: number,
+  log: EventLog,
+): RunConfig {
   finishBatch(config, state, answered, allowed, turn);
   const transfer = answered.find(({ call }) => call.handoff !== undefined)?.call;
   if (transfer?.handoff === undefined) return config;
   const target = config.agent.handoffs.get(transfer.name)!;
-  const handoff = { from: config.agent.name, to: transfer.handoff.to, ...(transfer.handoff.reason === undefined ? {} : { reason: transfer.handoff.reason }), id: transfer.id, turn };
+  const handoff = {
+    from: config.agent.name,
+    to: transfer.handoff.to,
+    ...(transfer.handoff.reason === undefined ? {} : { reason: transfer.handoff.reason }),
+    id: transfer.id,
+    turn,
+  };
   state.handoffs.push(handoff);
   state.agentTurns = 0;
   log.emit({ type: 'handoff', ...handoff });
   return handedTo(config, target.settings());
 }
 
-function suspend(config: RunConfig, state: RunState, runId: string, toolUses: ToolUseBlock[], batch: BatchOutcome, turn: number, log: EventLog): AgentResult {
+function suspend(
+  config: RunConfig,
+  state: RunState,
+  runId: string,
+  toolUses: ToolUseBlock[],
+  batch: BatchOutcome,
+  turn: number,
+  log: EventLog,
+): AgentResult {
   const suspension: Suspension = {
     version: SUSPENSION_VERSION,
     id: randomUUID(),
@@ -77,7 +110,11 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
       ids: toolUses.map((block) => block.id),
       allowed: batch.allowed,
       answered: batch.answered.flatMap((outcome) => (outcome === undefined ? [] : [serializable(outcome.call)])),
-      plannedInputs: Object.fromEntries(batch.answered.flatMap((outcome) => (outcome?.call.outcome === 'planned' ? [[outcome.call.id, outcome.plannedInput]] : []))),
+      plannedInputs: Object.fromEntries(
+        batch.answered.flatMap((outcome) =>
+          outcome?.call.outcome === 'planned' ? [[outcome.call.id, outcome.plannedInput]] : [],
+        ),
+      ),
     },
     state: copyThroughJson({ ...state, toolCalls: state.toolCalls.map(serializable) }) as RunState,
   };
@@ -88,7 +125,13 @@ function suspend(config: RunConfig, state: RunState, runId: string, toolUses: To
   return { ...toResult(state, config.agent.name, 'suspended', log.events), suspension };
 }
 
-async function askModel(config: RunConfig, messages: Message[], turn: number, signal: AbortSignal, log: EventLog): Promise<ModelResponse> {
+async function askModel(
+  config: RunConfig,
+  messages: Message[],
+  turn: number,
+  signal: AbortSignal,
+  log: EventLog,
+): Promise<ModelResponse> {
   const request = buildRequest(config, messages);
   const answer = await abortable(
     config.run.transport.send(request, {

@@ -1,6 +1,13 @@
 import type { Message, ModelResponse } from '../messages/types.js';
 import type { GuardState } from '../guard/guardState.js';
-import { emptyUsage, type AgentResult, type PlannedEffect, type StopReason, type ToolCall, type Usage } from './agentResult.js';
+import {
+  emptyUsage,
+  type AgentResult,
+  type PlannedEffect,
+  type StopReason,
+  type ToolCall,
+  type Usage,
+} from './agentResult.js';
 import type { Handoff } from './handoff.js';
 
 /**
@@ -34,11 +41,28 @@ export interface ApprovalRecord {
 }
 
 export function initialRunState(messages: Message[], guard: GuardState): RunState {
-  return { messages, responses: [], agents: [], toolCalls: [], plannedEffects: [], usage: emptyUsage(), guard, handoffs: [], turns: 0, agentTurns: 0, approvals: [] };
+  return {
+    messages,
+    responses: [],
+    agents: [],
+    toolCalls: [],
+    plannedEffects: [],
+    usage: emptyUsage(),
+    guard,
+    handoffs: [],
+    turns: 0,
+    agentTurns: 0,
+    approvals: [],
+  };
 }
 
 /** The result of a run that ended (or stopped to wait for a person), from its state. */
-export function toResult(state: RunState, agent: string, stopReason: StopReason, events: AgentResult['events']): AgentResult {
+export function toResult(
+  state: RunState,
+  agent: string,
+  stopReason: StopReason,
+  events: AgentResult['events'],
+): AgentResult {
   const last = state.responses[state.responses.length - 1];
   return {
     agent,
@@ -53,7 +77,15 @@ export function toResult(state: RunState, agent: string, stopReason: StopReason,
     turns: state.turns,
     blocked: state.toolCalls.flatMap((call) =>
       call.outcome === 'blocked' && call.rule !== undefined && call.rule !== 'shadow'
-        ? [{ id: call.id, tool: call.name, rule: call.rule, message: String(call.output), ...(call.source === undefined ? {} : { source: call.source }) }]
+        ? [
+            {
+              id: call.id,
+              tool: call.name,
+              rule: call.rule,
+              message: String(call.output),
+              ...(call.source === undefined ? {} : { source: call.source }),
+            },
+          ]
         : [],
     ),
     tainted: state.guard.taint !== null,
@@ -64,4 +96,3 @@ export function toResult(state: RunState, agent: string, stopReason: StopReason,
     approvals: state.approvals,
   };
 }
-

@@ -22,14 +22,34 @@ export interface BatchOutcome {
  * over the state the run had when the response arrived; the allowed calls then run
  * concurrently. A call that needs approval is left pending, and the run will stop for it.
  */
-export async function runTools(config: RunConfig, state: RunState, toolUses: ToolUseBlock[], turn: number, signal: AbortSignal, log: EventLog): Promise<BatchOutcome> {
-  const decisions = decideBatch(toolUses, { state: state.guard, rules: config.agent.rules, tools: config.agent.facts, visible: [...config.agent.visibleTools.keys()] });
+export async function runTools(
+  config: RunConfig,
+  state: RunState,
+  toolUses: ToolUseBlock[],
+  turn: number,
+  signal: AbortSignal,
+  log: EventLog,
+): Promise<BatchOutcome> {
+  const decisions = decideBatch(toolUses, {
+    state: state.guard,
+    rules: config.agent.rules,
+    tools: config.agent.facts,
+    visible: [...config.agent.visibleTools.keys()],
+  });
   const scope = toolScope(config, state, turn, signal);
   const outcomes = await Promise.all(
     toolUses.map(async (block, i) => {
-      log.emit({ type: 'tool_called', agent: config.agent.name, turn, id: block.id, name: block.name, input: block.input });
+      log.emit({
+        type: 'tool_called',
+        agent: config.agent.name,
+        turn,
+        id: block.id,
+        name: block.name,
+        input: block.input,
+      });
       const decision = decisions[i];
-      const outcome = decision === undefined ? await executeToolCall(block, scope) : answered(blockedCall(block, decision, turn));
+      const outcome =
+        decision === undefined ? await executeToolCall(block, scope) : answered(blockedCall(block, decision, turn));
       if ('call' in outcome) log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
       return outcome;
     }),
@@ -42,7 +62,13 @@ export async function runTools(config: RunConfig, state: RunState, toolUses: Too
 }
 
 /** What a call needs from its run; `approved` lifts the approval gate for calls a person approved. */
-export function toolScope(config: RunConfig, state: RunState, turn: number, signal: AbortSignal, approved = false): ToolCallScope {
+export function toolScope(
+  config: RunConfig,
+  state: RunState,
+  turn: number,
+  signal: AbortSignal,
+  approved = false,
+): ToolCallScope {
   const { run, agent } = config;
   const handoffsLeft = state.handoffs.length < run.maxHandoffs;
   return {
@@ -54,7 +80,12 @@ export function toolScope(config: RunConfig, state: RunState, turn: number, sign
     mode: executionMode(config),
     stub: run.stub,
     needsApproval: approved ? undefined : agent.approvalRequired,
-    handoffs: new Map([...agent.handoffs].map(([tool, target]) => [tool, { to: target.name, allowed: handoffsLeft, max: run.maxHandoffs }])),
+    handoffs: new Map(
+      [...agent.handoffs].map(([tool, target]) => [
+        tool,
+        { to: target.name, allowed: handoffsLeft, max: run.maxHandoffs },
+      ]),
+    ),
     transportFor: (toolUseId) => run.transport.forToolCall?.(toolUseId),
     reportUsage: (usage) => {
       state.usage.inputTokens += usage.inputTokens;
@@ -69,7 +100,13 @@ export function toolScope(config: RunConfig, state: RunState, turn: number, sign
  * Closes a response's batch: its calls join the run in block order, their results go back to
  * the model in one message, and the guard state takes in their outcomes.
  */
-export function finishBatch(config: RunConfig, state: RunState, answered: ExecutedToolCall[], allowed: boolean[], turn: number): void {
+export function finishBatch(
+  config: RunConfig,
+  state: RunState,
+  answered: ExecutedToolCall[],
+  allowed: boolean[],
+  turn: number,
+): void {
   for (const { call, plannedInput } of answered) {
     state.toolCalls.push(call);
     if (call.outcome === 'planned') state.plannedEffects.push({ id: call.id, tool: call.name, input: plannedInput });
@@ -77,15 +114,32 @@ export function finishBatch(config: RunConfig, state: RunState, answered: Execut
   state.messages.push({ role: 'user', content: answered.map((e) => e.result) });
   state.guard = applyOutcomes(
     state.guard,
-    answered.map(({ call }, i) => ({ id: call.id, name: call.name, allowed: allowed[i] === true, succeeded: call.outcome === 'ok' })),
+    answered.map(({ call }, i) => ({
+      id: call.id,
+      name: call.name,
+      allowed: allowed[i] === true,
+      succeeded: call.outcome === 'ok',
+    })),
     turn,
     config.agent.facts,
     config.agent.rules,
   );
 }
 
-export function blockedCall(block: ToolUseBlock, decision: Pick<Block, 'message' | 'source'> & { rule: ToolCall['rule'] }, turn: number): ToolCall {
-  const call: ToolCall = { id: block.id, name: block.name, input: block.input, outcome: 'blocked', output: decision.message, rule: decision.rule, turn };
+export function blockedCall(
+  block: ToolUseBlock,
+  decision: Pick<Block, 'message' | 'source'> & { rule: ToolCall['rule'] },
+  turn: number,
+): ToolCall {
+  const call: ToolCall = {
+    id: block.id,
+    name: block.name,
+    input: block.input,
+    outcome: 'blocked',
+    output: decision.message,
+    rule: decision.rule,
+    turn,
+  };
   if (decision.source !== undefined) call.source = decision.source;
   return call;
 }

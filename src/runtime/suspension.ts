@@ -62,7 +62,12 @@ export function hasValidSignature(suspension: Suspension, key: string | Uint8Arr
 }
 
 export function pendingCall(block: ToolUseBlock): PendingCall {
-  return { id: block.id, tool: block.name, input: block.input, inputDigest: inputDigest(block.id, block.name, block.input) };
+  return {
+    id: block.id,
+    tool: block.name,
+    input: block.input,
+    inputDigest: inputDigest(block.id, block.name, block.input),
+  };
 }
 
 export function inputDigest(id: string, tool: string, input: unknown): string {

@@ -25,7 +25,8 @@ export class FileStateStore implements StateStore {
     mkdirSync(this.#claims, { recursive: true });
     // Writers killed mid-write leave temporary files; those of processes that are gone are removed.
     removeStaleTemporaryFiles(directory);
-    for (const entry of readdirSync(this.#claims, { withFileTypes: true })) if (entry.isDirectory()) removeStaleTemporaryFiles(join(this.#claims, entry.name));
+    for (const entry of readdirSync(this.#claims, { withFileTypes: true }))
+      if (entry.isDirectory()) removeStaleTemporaryFiles(join(this.#claims, entry.name));
     this.#keepLegacyClaims();
   }
 
@@ -35,13 +36,24 @@ export class FileStateStore implements StateStore {
       const match = /^([^.]+)\.([^.]+)\.claimed$/.exec(name);
       const runId = match === null ? undefined : decodeName(match[1]!);
       if (runId === undefined || this.#current(match![2]!) !== undefined) continue;
-      const record: ClaimRecord = { runId, suspensionId: match![2]!, owner: 'unknown', claimedAt: new Date(0).toISOString(), status: 'claimed', decisions: {}, calls: {} };
+      const record: ClaimRecord = {
+        runId,
+        suspensionId: match![2]!,
+        owner: 'unknown',
+        claimedAt: new Date(0).toISOString(),
+        status: 'claimed',
+        decisions: {},
+        calls: {},
+      };
       createFileExclusive(join(this.#claimFolder(record.suspensionId), '0.json'), objectJsonText(record));
     }
   }
 
   async save(suspension: Suspension): Promise<void> {
-    const text = objectJsonText({ schemaVersion: STORE_SCHEMA_VERSION, suspension: this.#writer.suspension(suspension) });
+    const text = objectJsonText({
+      schemaVersion: STORE_SCHEMA_VERSION,
+      suspension: this.#writer.suspension(suspension),
+    });
     if (this.#current(suspension.id) !== undefined) throw alreadyClaimed(suspension);
     writeFileAtomic(this.#path(suspension.runId), text);
   }
@@ -65,7 +77,8 @@ export class FileStateStore implements StateStore {
     }
     const runs: string[] = [];
     for (const name of readdirSync(this.directory)) {
-      const runId = name.endsWith('.json') && !name.startsWith('.') ? decodeName(name.slice(0, -'.json'.length)) : undefined;
+      const runId =
+        name.endsWith('.json') && !name.startsWith('.') ? decodeName(name.slice(0, -'.json'.length)) : undefined;
       if (runId === undefined) continue;
       const suspension = await this.load(runId).catch(() => undefined);
       if (suspension !== undefined && this.#current(suspension.id) === undefined) runs.push(runId);
@@ -80,7 +93,10 @@ export class FileStateStore implements StateStore {
   async claim(runId: string, suspensionId: string, record: ClaimRecord): Promise<boolean> {
     const stored = await this.load(runId);
     if (stored?.id !== suspensionId) return false;
-    return createFileExclusive(join(this.#claimFolder(suspensionId), '0.json'), objectJsonText(this.#writer.claim(record)));
+    return createFileExclusive(
+      join(this.#claimFolder(suspensionId), '0.json'),
+      objectJsonText(this.#writer.claim(record)),
+    );
   }
 
   async claimOf(suspensionId: string): Promise<ClaimRecord | undefined> {
@@ -90,7 +106,10 @@ export class FileStateStore implements StateStore {
   async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
     const current = this.#current(suspensionId);
     if (current === undefined || current.record.owner !== owner) return false;
-    return createFileExclusive(join(this.#claimFolder(suspensionId), `${current.sequence + 1}.json`), objectJsonText(this.#writer.claim(record)));
+    return createFileExclusive(
+      join(this.#claimFolder(suspensionId), `${current.sequence + 1}.json`),
+      objectJsonText(this.#writer.claim(record)),
+    );
   }
 
   /** A claim's latest record: the highest-numbered file in its folder. */
@@ -101,7 +120,10 @@ export class FileStateStore implements StateStore {
     } catch {
       return undefined;
     }
-    const sequence = Math.max(-1, ...names.flatMap((name) => (/^\d+\.json$/.test(name) ? [Number.parseInt(name, 10)] : [])));
+    const sequence = Math.max(
+      -1,
+      ...names.flatMap((name) => (/^\d+\.json$/.test(name) ? [Number.parseInt(name, 10)] : [])),
+    );
     if (sequence < 0) return undefined;
     const path = join(this.#claimFolder(suspensionId), `${sequence}.json`);
     return { sequence, record: parse(readFileSync(path, 'utf8'), path) as ClaimRecord };
@@ -130,7 +152,10 @@ function parse(text: string, path: string): unknown {
   try {
     return JSON.parse(text);
   } catch {
-    throw new StoreError('unreadable_record', `${path} is not a record this store wrote (it is not valid JSON); move it out of the store's folder.`);
+    throw new StoreError(
+      'unreadable_record',
+      `${path} is not a record this store wrote (it is not valid JSON); move it out of the store's folder.`,
+    );
   }
 }
 

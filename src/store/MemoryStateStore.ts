@@ -16,7 +16,10 @@ export class MemoryStateStore implements StateStore {
 
   async save(suspension: Suspension): Promise<void> {
     if (this.#claims.has(suspension.id)) throw alreadyClaimed(suspension);
-    this.#suspensions.set(suspension.runId, { json: objectJsonText(this.#writer.suspension(suspension)), id: suspension.id });
+    this.#suspensions.set(suspension.runId, {
+      json: objectJsonText(this.#writer.suspension(suspension)),
+      id: suspension.id,
+    });
   }
 
   async load(runId: string): Promise<Suspension | undefined> {
@@ -26,7 +29,10 @@ export class MemoryStateStore implements StateStore {
 
   async list(options: { status?: 'suspended' | 'claimed' } = {}): Promise<string[]> {
     if (options.status === 'claimed') {
-      return [...this.#claims.values()].map((json) => JSON.parse(json) as ClaimRecord).filter((claim) => claim.status === 'claimed').map((claim) => claim.runId);
+      return [...this.#claims.values()]
+        .map((json) => JSON.parse(json) as ClaimRecord)
+        .filter((claim) => claim.status === 'claimed')
+        .map((claim) => claim.runId);
     }
     return [...this.#suspensions].filter(([, record]) => !this.#claims.has(record.id)).map(([runId]) => runId);
   }

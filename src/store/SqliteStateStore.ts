@@ -61,20 +61,30 @@ export class SqliteStateStore implements StateStore {
     const data = objectJsonText(this.#writer.suspension(suspension));
     this.#db
       .transaction(() => {
-        if (this.#db.prepare('SELECT 1 FROM legate_claims WHERE suspension_id = ?').get(suspension.id) !== undefined) throw alreadyClaimed(suspension);
+        if (this.#db.prepare('SELECT 1 FROM legate_claims WHERE suspension_id = ?').get(suspension.id) !== undefined)
+          throw alreadyClaimed(suspension);
         this.#db
           .prepare(
             `INSERT INTO legate_suspensions (run_id, suspension_id, agent, status, schema_version, data, updated_at)
              VALUES (@runId, @id, @agent, 'suspended', @version, @data, @now)
              ON CONFLICT (run_id) DO UPDATE SET suspension_id = @id, agent = @agent, status = 'suspended', schema_version = @version, data = @data, updated_at = @now`,
           )
-          .run({ runId: suspension.runId, id: suspension.id, agent: suspension.agent, version: STORE_SCHEMA_VERSION, data, now: new Date().toISOString() });
+          .run({
+            runId: suspension.runId,
+            id: suspension.id,
+            agent: suspension.agent,
+            version: STORE_SCHEMA_VERSION,
+            data,
+            now: new Date().toISOString(),
+          });
       })
       .immediate();
   }
 
   async load(runId: string): Promise<Suspension | undefined> {
-    const row = this.#db.prepare('SELECT schema_version, data FROM legate_suspensions WHERE run_id = ?').get(runId) as { schema_version: number; data: string } | undefined;
+    const row = this.#db.prepare('SELECT schema_version, data FROM legate_suspensions WHERE run_id = ?').get(runId) as
+      | { schema_version: number; data: string }
+      | undefined;
     if (row === undefined) return undefined;
     checkSchemaVersion(row.schema_version, `${this.file} (run ${runId})`);
     return JSON.parse(row.data) as Suspension;
@@ -105,20 +115,26 @@ export class SqliteStateStore implements StateStore {
           )
           .run({ owner: record.owner, data, now, runId, suspensionId });
         if (inserted.changes !== 1) return false;
-        this.#db.prepare("UPDATE legate_suspensions SET status = 'claimed', updated_at = ? WHERE run_id = ?").run(now, runId);
+        this.#db
+          .prepare("UPDATE legate_suspensions SET status = 'claimed', updated_at = ? WHERE run_id = ?")
+          .run(now, runId);
         return true;
       })
       .immediate();
   }
 
   async claimOf(suspensionId: string): Promise<ClaimRecord | undefined> {
-    const row = this.#db.prepare('SELECT data FROM legate_claims WHERE suspension_id = ?').get(suspensionId) as { data: string } | undefined;
+    const row = this.#db.prepare('SELECT data FROM legate_claims WHERE suspension_id = ?').get(suspensionId) as
+      | { data: string }
+      | undefined;
     return row === undefined ? undefined : (JSON.parse(row.data) as ClaimRecord);
   }
 
   async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
     const data = objectJsonText(this.#writer.claim(record));
-    const update = this.#db.prepare('UPDATE legate_claims SET owner = ?, status = ?, data = ?, updated_at = ? WHERE suspension_id = ? AND owner = ?');
+    const update = this.#db.prepare(
+      'UPDATE legate_claims SET owner = ?, status = ?, data = ?, updated_at = ? WHERE suspension_id = ? AND owner = ?',
+    );
     return update.run(record.owner, record.status, data, new Date().toISOString(), suspensionId, owner).changes === 1;
   }
 

@@ -40,7 +40,12 @@ export interface StateStore extends ClaimStore {
 }
 
 /** Why a store refused. */
-export type StoreErrorCode = 'schema_version' | 'already_claimed' | 'secret_in_record' | 'redaction_breaks_signature' | 'unreadable_record';
+export type StoreErrorCode =
+  | 'schema_version'
+  | 'already_claimed'
+  | 'secret_in_record'
+  | 'redaction_breaks_signature'
+  | 'unreadable_record';
 
 /** A store refused to write a record, or cannot read one. */
 export class StoreError extends LegateError {
@@ -54,7 +59,10 @@ export class StoreError extends LegateError {
 
 export function checkSchemaVersion(version: unknown, where: string): void {
   if (version !== STORE_SCHEMA_VERSION) {
-    throw new StoreError('schema_version', `${where} was written with store schema version ${String(version)}; this legate reads version ${STORE_SCHEMA_VERSION}.`);
+    throw new StoreError(
+      'schema_version',
+      `${where} was written with store schema version ${String(version)}; this legate reads version ${STORE_SCHEMA_VERSION}.`,
+    );
   }
 }
 

@@ -5,7 +5,18 @@ import type { ToolDeclaration, ToolInput } from './defineTool.js';
 import { unknownOptionMessage } from './unknownOption.js';
 
 /** Every key a declaration may have; the type below fails to compile if one is missing. */
-const TOOL_OPTIONS = ['name', 'description', 'input', 'run', 'untrusted', 'privileged', 'policy', 'compensatedBy', 'maxResultLength', 'annotations'] as const;
+const TOOL_OPTIONS = [
+  'name',
+  'description',
+  'input',
+  'run',
+  'untrusted',
+  'privileged',
+  'policy',
+  'compensatedBy',
+  'maxResultLength',
+  'annotations',
+] as const;
 const ANNOTATIONS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
 type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
 const toolOptionsComplete: Complete<(typeof TOOL_OPTIONS)[number], keyof ToolDeclaration<ToolInput>> = true;
@@ -26,10 +37,12 @@ export function checkToolOptions(name: string, declaration: object): void {
     throw new ToolDeclarationError('invalid_option', name, path, `Tool '${name}': ${message}`);
   };
   for (const key of Object.keys(declaration)) {
-    if (!(TOOL_OPTIONS as readonly string[]).includes(key)) fail(key, unknownOptionMessage(key, TOOL_OPTIONS, { one: 'an option of a tool', all: 'options' }));
+    if (!(TOOL_OPTIONS as readonly string[]).includes(key))
+      fail(key, unknownOptionMessage(key, TOOL_OPTIONS, { one: 'an option of a tool', all: 'options' }));
   }
   const d = declaration as Record<string, unknown>;
-  if (d.description !== undefined && typeof d.description !== 'string') fail('description', `'description' must be a string, but it was ${describeValue(d.description)}.`);
+  if (d.description !== undefined && typeof d.description !== 'string')
+    fail('description', `'description' must be a string, but it was ${describeValue(d.description)}.`);
   checkBoolean(d, 'untrusted', 'untrusted', fail);
   checkBoolean(d, 'privileged', 'privileged', fail);
   checkNonEmptyString(d.policy, 'policy', fail);
@@ -39,21 +52,32 @@ export function checkToolOptions(name: string, declaration: object): void {
 
 function checkAnnotations(annotations: unknown, fail: Fail): void {
   if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations)) {
-    fail('annotations', `'annotations' must be an object such as { readOnly: true }, but it was ${describeValue(annotations)}.`);
+    fail(
+      'annotations',
+      `'annotations' must be an object such as { readOnly: true }, but it was ${describeValue(annotations)}.`,
+    );
   }
   const a = annotations as Record<string, unknown>;
   for (const key of Object.keys(a)) {
-    if (!(ANNOTATIONS as readonly string[]).includes(key)) fail(`annotations.${key}`, unknownOptionMessage(`annotations.${key}`, ANNOTATIONS, { one: 'an annotation', all: 'annotations' }));
+    if (!(ANNOTATIONS as readonly string[]).includes(key))
+      fail(
+        `annotations.${key}`,
+        unknownOptionMessage(`annotations.${key}`, ANNOTATIONS, { one: 'an annotation', all: 'annotations' }),
+      );
   }
-  if (a.title !== undefined && typeof a.title !== 'string') fail('annotations.title', `'annotations.title' must be a string, but it was ${describeValue(a.title)}.`);
-  for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const) checkBoolean(a, key, `annotations.${key}`, fail);
+  if (a.title !== undefined && typeof a.title !== 'string')
+    fail('annotations.title', `'annotations.title' must be a string, but it was ${describeValue(a.title)}.`);
+  for (const key of ['readOnly', 'destructive', 'idempotent', 'openWorld'] as const)
+    checkBoolean(a, key, `annotations.${key}`, fail);
 }
 
 function checkBoolean(owner: Record<string, unknown>, key: string, path: string, fail: Fail): void {
   const value = owner[key];
-  if (value !== undefined && typeof value !== 'boolean') fail(path, `'${path}' must be true or false, but it was ${describeValue(value)}.`);
+  if (value !== undefined && typeof value !== 'boolean')
+    fail(path, `'${path}' must be true or false, but it was ${describeValue(value)}.`);
 }
 
 function checkNonEmptyString(value: unknown, path: string, fail: Fail): void {
-  if (value !== undefined && (typeof value !== 'string' || value === '')) fail(path, `'${path}' must be a non-empty string, but it was ${describeValue(value)}.`);
+  if (value !== undefined && (typeof value !== 'string' || value === ''))
+    fail(path, `'${path}' must be a non-empty string, but it was ${describeValue(value)}.`);
 }

@@ -38,20 +38,42 @@ export interface ToolDeclaration<S extends ToolInput> {
  */
 export function defineTool<const S extends ToolInput>(declaration: ToolDeclaration<S>): Tool<ArgsOf<S>> {
   if (typeof declaration !== 'object' || declaration === null) {
-    throw new ToolDeclarationError('not_a_declaration', '', '', `defineTool needs a declaration ({ name, description, input, run }), but it was ${describeValue(declaration)}.`);
+    throw new ToolDeclarationError(
+      'not_a_declaration',
+      '',
+      '',
+      `defineTool needs a declaration ({ name, description, input, run }), but it was ${describeValue(declaration)}.`,
+    );
   }
   const name = checkToolName(declaration.name);
   checkToolOptions(name, declaration);
-  const fail = (code: 'missing_run' | 'negative_max_result_length' | 'invalid_option', path: string, message: string): never => {
+  const fail = (
+    code: 'missing_run' | 'negative_max_result_length' | 'invalid_option',
+    path: string,
+    message: string,
+  ): never => {
     throw new ToolDeclarationError(code, name, path, `Tool '${name}': ${message}`);
   };
-  if (typeof declaration.run !== 'function') fail('missing_run', 'run', `'run' must be the function that does the work, but it was ${describeValue(declaration.run)}.`);
+  if (typeof declaration.run !== 'function')
+    fail(
+      'missing_run',
+      'run',
+      `'run' must be the function that does the work, but it was ${describeValue(declaration.run)}.`,
+    );
   const maxResultLength = declaration.maxResultLength ?? 0;
   if (typeof maxResultLength !== 'number' || !Number.isInteger(maxResultLength)) {
-    fail('invalid_option', 'maxResultLength', `'maxResultLength' must be a whole number of characters, but it was ${describeValue(maxResultLength)}.`);
+    fail(
+      'invalid_option',
+      'maxResultLength',
+      `'maxResultLength' must be a whole number of characters, but it was ${describeValue(maxResultLength)}.`,
+    );
   }
   if (maxResultLength < 0) {
-    fail('negative_max_result_length', 'maxResultLength', `'maxResultLength' cannot be negative (it was ${maxResultLength}); use 0 for no cap.`);
+    fail(
+      'negative_max_result_length',
+      'maxResultLength',
+      `'maxResultLength' cannot be negative (it was ${maxResultLength}); use 0 for no cap.`,
+    );
   }
 
   const zod = isZodSchema(declaration.input) ? declaration.input : undefined;
@@ -62,7 +84,9 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
   const warnings = description === undefined ? [missingDescription(name)] : [];
   const run = declaration.run;
   // One frozen object, so every request shows the same definition and its digest can be cached.
-  const definition = Object.freeze(description === undefined ? { name, input_schema: inputSchema } : { name, description, input_schema: inputSchema });
+  const definition = Object.freeze(
+    description === undefined ? { name, input_schema: inputSchema } : { name, description, input_schema: inputSchema },
+  );
 
   const tool: Tool<ArgsOf<S>> = {
     name,

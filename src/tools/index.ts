@@ -1,7 +1,12 @@
 export { defineTool, isDefinedTool, type ArgsOf, type ToolDeclaration, type ToolInput } from './defineTool.js';
 export type { Tool, AnyTool, ToolContext } from './tool.js';
 export type { ToolAnnotations, ResolvedAnnotations, McpToolAnnotations } from './annotations.js';
-export { ToolDeclarationError, type DeclarationErrorCode, type DeclarationWarningCode, type ToolDeclarationWarning } from './declarationError.js';
+export {
+  ToolDeclarationError,
+  type DeclarationErrorCode,
+  type DeclarationWarningCode,
+  type ToolDeclarationWarning,
+} from './declarationError.js';
 export type { BindResult, Binder } from './binder/createBinder.js';
 export type { InvalidArgument, InvalidArgumentCode, ArgumentPath } from './binder/invalidArgument.js';
 export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jsonSchema.js';

@@ -19,7 +19,9 @@ export interface ToolContext {
    * Where model calls made inside this call should go (a sub-agent's): the run's transport
    * scoped to this call, or undefined when the run's transport does not scope them.
    */
-  subTransport?(): { send(request: MessagesRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse> } | undefined;
+  subTransport?():
+    | { send(request: MessagesRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse> }
+    | undefined;
   /**
    * For a call a person approved: a key unique to this approved call, the same in every process
    * that runs it (a recovery included). Pass it to the system the tool acts on (a payment API's
@@ -29,7 +31,12 @@ export interface ToolContext {
   /** Hands the runtime a sub-agent's whole result, kept on the call and recorded under it. */
   reportSubRun?(result: unknown): void;
   /** Adds tokens spent inside the tool (a sub-agent's model calls) to the run's usage. */
-  reportUsage?(usage: { inputTokens: number; outputTokens: number; cacheCreationInputTokens: number; cacheReadInputTokens: number }): void;
+  reportUsage?(usage: {
+    inputTokens: number;
+    outputTokens: number;
+    cacheCreationInputTokens: number;
+    cacheReadInputTokens: number;
+  }): void;
 }
 
 /** A defined tool: its declaration checked, its binder compiled. */

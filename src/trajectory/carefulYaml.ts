@@ -60,7 +60,11 @@ function refuseWhatIsNotData(document: YAML.Document, at: Locate): void {
       for (const pair of node.items) {
         const key = YAML.isScalar(pair.key) ? String(pair.key.value) : undefined;
         if (key === undefined) continue;
-        if (keys.has(key)) throw at((pair.key as YAML.Scalar).range?.[0], `the key '${key}' appears twice in one mapping; a mapping holds each key once.`);
+        if (keys.has(key))
+          throw at(
+            (pair.key as YAML.Scalar).range?.[0],
+            `the key '${key}' appears twice in one mapping; a mapping holds each key once.`,
+          );
         keys.add(key);
       }
     },

@@ -19,10 +19,14 @@ export function toRecordedBlock(block: ResponseBlock): RecordedBlock {
 
 /** A recorded block back in Messages API form. */
 export function fromRecordedBlock(block: RecordedBlock): ResponseBlock {
-  if ('text' in block) return block.citations === undefined ? { type: 'text', text: block.text } : { type: 'text', text: block.text, citations: block.citations };
+  if ('text' in block)
+    return block.citations === undefined
+      ? { type: 'text', text: block.text }
+      : { type: 'text', text: block.text, citations: block.citations };
   if ('thinking' in block) return { type: 'thinking', thinking: block.thinking, signature: block.signature };
   if ('redactedThinking' in block) return { type: 'redacted_thinking', data: block.redactedThinking };
-  if ('toolUse' in block) return { type: 'tool_use', id: block.toolUse.id, name: block.toolUse.name, input: block.toolUse.input };
+  if ('toolUse' in block)
+    return { type: 'tool_use', id: block.toolUse.id, name: block.toolUse.name, input: block.toolUse.input };
   return block.server;
 }
 

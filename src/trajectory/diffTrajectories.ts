@@ -19,16 +19,35 @@ const VOLATILE = new Set(['recordedAt', 'legate', 'sdk']);
  */
 export function diffTrajectories(before: Trajectory, after: Trajectory): TrajectoryChange[] {
   const changes: TrajectoryChange[] = [];
-  const header = (t: Trajectory) => Object.fromEntries(Object.entries(t).filter(([key]) => !VOLATILE.has(key) && key !== 'turns' && key !== 'summary'));
+  const header = (t: Trajectory) =>
+    Object.fromEntries(Object.entries(t).filter(([key]) => !VOLATILE.has(key) && key !== 'turns' && key !== 'summary'));
   const headerDifference = firstDifference(header(before), header(after));
-  if (headerDifference !== undefined) changes.push({ where: 'header', path: headerDifference.path, before: headerDifference.expected, after: headerDifference.actual });
+  if (headerDifference !== undefined)
+    changes.push({
+      where: 'header',
+      path: headerDifference.path,
+      before: headerDifference.expected,
+      after: headerDifference.actual,
+    });
   const turns = Math.max(before.turns.length, after.turns.length);
   for (let i = 0; i < turns; i++) {
     const difference = firstDifference(meaningFirst(before.turns[i]), meaningFirst(after.turns[i]));
-    if (difference !== undefined) changes.push({ where: `turn ${i + 1}`, path: difference.path, before: difference.expected, after: difference.actual });
+    if (difference !== undefined)
+      changes.push({
+        where: `turn ${i + 1}`,
+        path: difference.path,
+        before: difference.expected,
+        after: difference.actual,
+      });
   }
   const summaryDifference = firstDifference(before.summary, after.summary);
-  if (summaryDifference !== undefined) changes.push({ where: 'summary', path: summaryDifference.path, before: summaryDifference.expected, after: summaryDifference.actual });
+  if (summaryDifference !== undefined)
+    changes.push({
+      where: 'summary',
+      path: summaryDifference.path,
+      before: summaryDifference.expected,
+      after: summaryDifference.actual,
+    });
   return changes;
 }
 

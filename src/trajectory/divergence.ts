@@ -1,7 +1,13 @@
 import { quoteValue } from '../json/describeValue.js';
 import { LegateError } from '../errors/LegateError.js';
 
-export type DivergenceKind = 'request' | 'model_changed' | 'extra_call' | 'unused_turns' | 'missing_tool_result' | 'expectation';
+export type DivergenceKind =
+  | 'request'
+  | 'model_changed'
+  | 'extra_call'
+  | 'unused_turns'
+  | 'missing_tool_result'
+  | 'expectation';
 
 /**
  * A replayed run did something the recording did not. Carries `expected` and `actual`, so a
@@ -33,7 +39,13 @@ export interface DivergenceContext {
   rerecord: string;
 }
 
-export function requestDivergence(context: DivergenceContext, turn: number, path: string, expected: unknown, actual: unknown): TrajectoryDivergenceError {
+export function requestDivergence(
+  context: DivergenceContext,
+  turn: number,
+  path: string,
+  expected: unknown,
+  actual: unknown,
+): TrajectoryDivergenceError {
   const [shownExpected, shownActual] = contrast(expected, actual);
   const detail =
     `the request for turn ${turn} differs from the recording at ${path === '' ? 'the request' : path}.\n` +
@@ -42,25 +54,71 @@ export function requestDivergence(context: DivergenceContext, turn: number, path
   return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
 }
 
-export function modelChanged(context: DivergenceContext, turn: number, expected: string, actual: string): TrajectoryDivergenceError {
+export function modelChanged(
+  context: DivergenceContext,
+  turn: number,
+  expected: string,
+  actual: string,
+): TrajectoryDivergenceError {
   const detail = `the agent now asks for model '${actual}', but the recording was made with '${expected}'. A recording only replays against the model it was made with.`;
-  return new TrajectoryDivergenceError('model_changed', context.file, turn, 'model', expected, actual, context.rerecord, detail);
+  return new TrajectoryDivergenceError(
+    'model_changed',
+    context.file,
+    turn,
+    'model',
+    expected,
+    actual,
+    context.rerecord,
+    detail,
+  );
 }
 
 export function extraCall(context: DivergenceContext, turn: number, recorded: number): TrajectoryDivergenceError {
   const detail = `the run asked the model ${ordinal(turn)} time, but the recording holds ${recorded} response${recorded === 1 ? '' : 's'}: the code under test now continues where the recorded run stopped.`;
-  return new TrajectoryDivergenceError('extra_call', context.file, turn, undefined, recorded, turn, context.rerecord, detail);
+  return new TrajectoryDivergenceError(
+    'extra_call',
+    context.file,
+    turn,
+    undefined,
+    recorded,
+    turn,
+    context.rerecord,
+    detail,
+  );
 }
 
 export function unusedTurns(context: DivergenceContext, calls: number, recorded: number): TrajectoryDivergenceError {
   const unused = recorded - calls;
   const detail = `the run ended after ${calls} model call${calls === 1 ? '' : 's'}, but the recording holds ${recorded}: ${unused} recorded turn${unused === 1 ? ' was' : 's were'} never asked for, so the code under test now stops sooner.`;
-  return new TrajectoryDivergenceError('unused_turns', context.file, calls + 1, undefined, recorded, calls, context.rerecord, detail);
+  return new TrajectoryDivergenceError(
+    'unused_turns',
+    context.file,
+    calls + 1,
+    undefined,
+    recorded,
+    calls,
+    context.rerecord,
+    detail,
+  );
 }
 
-export function missingToolResult(context: DivergenceContext, turn: number, id: string, tool: string): TrajectoryDivergenceError {
+export function missingToolResult(
+  context: DivergenceContext,
+  turn: number,
+  id: string,
+  tool: string,
+): TrajectoryDivergenceError {
   const detail = `turn ${turn} ran tool '${tool}' (${id}), which is served from the recording, but the recording has no result of running it for that call.`;
-  return new TrajectoryDivergenceError('missing_tool_result', context.file, turn, undefined, 'a recorded result', undefined, context.rerecord, detail);
+  return new TrajectoryDivergenceError(
+    'missing_tool_result',
+    context.file,
+    turn,
+    undefined,
+    'a recorded result',
+    undefined,
+    context.rerecord,
+    detail,
+  );
 }
 
 const WINDOW = 60;
@@ -81,9 +139,25 @@ function contrast(expected: unknown, actual: unknown): [string, string] {
   return [cut(expected), cut(actual)];
 }
 
-export function expectationFailed(context: DivergenceContext, turn: number, id: string, tool: string, rule: string | undefined, outcome: string): TrajectoryDivergenceError {
+export function expectationFailed(
+  context: DivergenceContext,
+  turn: number,
+  id: string,
+  tool: string,
+  rule: string | undefined,
+  outcome: string,
+): TrajectoryDivergenceError {
   const detail = `the recording expects call ${id} ('${tool}') to be blocked${rule === undefined ? '' : ` by rule '${rule}'`}, but today's code let it through (${outcome}).`;
-  return new TrajectoryDivergenceError('expectation', context.file, turn, undefined, `blocked${rule === undefined ? '' : ` (${rule})`}`, outcome, context.rerecord, detail);
+  return new TrajectoryDivergenceError(
+    'expectation',
+    context.file,
+    turn,
+    undefined,
+    `blocked${rule === undefined ? '' : ` (${rule})`}`,
+    outcome,
+    context.rerecord,
+    detail,
+  );
 }
 
 function show(value: unknown): string {

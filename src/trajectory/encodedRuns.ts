@@ -9,7 +9,9 @@ const RUNS = {
 /** Each base64 character's value, standard and url-safe alphabets both; -1 for any other. */
 const BASE64_VALUES = (() => {
   const values = new Int8Array(128).fill(-1);
-  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach((c, i) => (values[c.charCodeAt(0)] = i));
+  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach(
+    (c, i) => (values[c.charCodeAt(0)] = i),
+  );
   values['-'.charCodeAt(0)] = 62;
   values['_'.charCodeAt(0)] = 63;
   return values;
@@ -32,7 +34,10 @@ export function decodedRuns(text: string, encoding: 'base64' | 'hex'): DecodedVi
   for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
     const end = match.index + match[0].length;
     for (let offset = 0; offset < alignments; offset++) {
-      n = encoding === 'base64' ? decodeBase64(text, match.index + offset, end, bytes, n) : decodeHex(text, match.index + offset, end, bytes, n);
+      n =
+        encoding === 'base64'
+          ? decodeBase64(text, match.index + offset, end, bytes, n)
+          : decodeHex(text, match.index + offset, end, bytes, n);
       bytes[n++] = 0;
       origins.push(match.index + offset);
       ends.push(n);
@@ -56,7 +61,9 @@ export function decodedRuns(text: string, encoding: 'base64' | 'hex'): DecodedVi
     const utf8Ends = () => {
       if (charEnds !== undefined) return charEnds;
       let total = 0;
-      charEnds = ends.map((runEnd, i) => (total += buffer.subarray(i === 0 ? 0 : ends[i - 1], runEnd).toString('utf8').length));
+      charEnds = ends.map(
+        (runEnd, i) => (total += buffer.subarray(i === 0 ? 0 : ends[i - 1], runEnd).toString('utf8').length),
+      );
       return charEnds;
     };
     views.push({ encoding, text: buffer.toString('utf8'), origin: (index) => runOf(utf8Ends(), index) });
@@ -85,7 +92,8 @@ function decodeBase64(text: string, from: number, to: number, out: Uint8Array, n
 }
 
 function decodeHex(text: string, from: number, to: number, out: Uint8Array, n: number): number {
-  for (let i = from; i + 1 < to; i += 2) out[n++] = (hexValue(text.charCodeAt(i)) << 4) | hexValue(text.charCodeAt(i + 1));
+  for (let i = from; i + 1 < to; i += 2)
+    out[n++] = (hexValue(text.charCodeAt(i)) << 4) | hexValue(text.charCodeAt(i + 1));
   return n;
 }
 

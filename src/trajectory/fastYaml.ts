@@ -1,4 +1,14 @@
-import { CORE_SCHEMA, EVENT_ID, NOT_RESOLVED, constructFromEvents, defineScalarTag, floatCoreTag, intCoreTag, parseEvents, type Event } from 'js-yaml';
+import {
+  CORE_SCHEMA,
+  EVENT_ID,
+  NOT_RESOLVED,
+  constructFromEvents,
+  defineScalarTag,
+  floatCoreTag,
+  intCoreTag,
+  parseEvents,
+  type Event,
+} from 'js-yaml';
 import { MAX_DOCUMENT_DEPTH } from './limits.js';
 
 /** What the fast reader made of a text: its value, a refusal at an offset, or undefined (read it carefully). */
@@ -13,15 +23,25 @@ class NonFiniteNumber extends Error {}
  * `1e400` as a string where the `yaml` library reads Infinity. Both readers refuse it instead.
  */
 const FINITE_SCHEMA = CORE_SCHEMA.withTags(
-  defineScalarTag(intCoreTag.tagName, { ...intCoreTag, resolve: finiteOnly(intCoreTag.resolve, /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?[0-9]+)$/) }),
-  defineScalarTag(floatCoreTag.tagName, { ...floatCoreTag, resolve: finiteOnly(floatCoreTag.resolve, /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/) }),
+  defineScalarTag(intCoreTag.tagName, {
+    ...intCoreTag,
+    resolve: finiteOnly(intCoreTag.resolve, /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?[0-9]+)$/),
+  }),
+  defineScalarTag(floatCoreTag.tagName, {
+    ...floatCoreTag,
+    resolve: finiteOnly(floatCoreTag.resolve, /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/),
+  }),
 );
 
-function finiteOnly<T>(resolve: (source: string, isExplicit: boolean, tagName: string) => T | typeof NOT_RESOLVED, pattern: RegExp) {
+function finiteOnly<T>(
+  resolve: (source: string, isExplicit: boolean, tagName: string) => T | typeof NOT_RESOLVED,
+  pattern: RegExp,
+) {
   return (source: string, isExplicit: boolean, tagName: string): T | typeof NOT_RESOLVED => {
     const value = resolve(source, isExplicit, tagName);
     // js-yaml gives up on a number too large for a double (the text stays a string); the core schema says it is a number.
-    if (value === NOT_RESOLVED ? pattern.test(source) : typeof value === 'number' && !Number.isFinite(value)) throw new NonFiniteNumber();
+    if (value === NOT_RESOLVED ? pattern.test(source) : typeof value === 'number' && !Number.isFinite(value))
+      throw new NonFiniteNumber();
     return value;
   };
 }
@@ -42,7 +62,8 @@ export function readPlainYaml(text: string): PlainYaml {
   } catch (error) {
     // Too deep for the careful reader too (its parser recurses): refused here, where it goes too deep.
     const { reason, mark } = error as { reason?: string; mark?: { position?: number } };
-    if (reason?.startsWith('nesting exceeded maxDepth') && mark?.position !== undefined) return { refused: { offset: mark.position, problem: depthProblem } };
+    if (reason?.startsWith('nesting exceeded maxDepth') && mark?.position !== undefined)
+      return { refused: { offset: mark.position, problem: depthProblem } };
     return undefined;
   }
   let documents = 0;
@@ -50,7 +71,8 @@ export function readPlainYaml(text: string): PlainYaml {
     if (event.type === EVENT_ID.DOCUMENT) documents++;
     else if (event.type === EVENT_ID.ALIAS) return refuseAlias(text, event.anchorStart, event.anchorEnd);
     else if ('anchorStart' in event && event.tagStart >= 0) return refuseTag(text, event.tagStart, event.tagEnd);
-    else if ('anchorStart' in event && event.anchorStart >= 0) return refuseAnchor(text, event.anchorStart, event.anchorEnd);
+    else if ('anchorStart' in event && event.anchorStart >= 0)
+      return refuseAnchor(text, event.anchorStart, event.anchorEnd);
   }
   if (documents !== 1) return undefined;
   try {
@@ -79,6 +101,9 @@ function refuseTag(text: string, start: number, end: number): PlainYaml {
 const depthProblem = `the YAML nests deeper than the ${MAX_DOCUMENT_DEPTH} levels a trajectory may hold. legate writes a value deeper than that as JSON text (\`inputJson\`); do the same.`;
 
 /** The words for a refused alias, anchor or tag: one home, used by both readers. */
-export const aliasProblem = (name: string) => `YAML aliases (*${name}) are not allowed in a trajectory; write the value out.`;
-export const anchorProblem = (name: string) => `YAML anchors (&${name}) are not allowed in a trajectory; it holds plain data only, with no aliases to refer to them.`;
-export const tagProblem = (tag: string) => `YAML tags (${tag}) are not allowed in a trajectory; it holds plain data only.`;
+export const aliasProblem = (name: string) =>
+  `YAML aliases (*${name}) are not allowed in a trajectory; write the value out.`;
+export const anchorProblem = (name: string) =>
+  `YAML anchors (&${name}) are not allowed in a trajectory; it holds plain data only, with no aliases to refer to them.`;
+export const tagProblem = (tag: string) =>
+  `YAML tags (${tag}) are not allowed in a trajectory; it holds plain data only.`;

@@ -10,5 +10,7 @@ export class FieldError extends Error {
 
 /** `turns[2].response.usage`: the path as a reader writes it. */
 export function formatPath(path: (string | number)[]): string {
-  return path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('') || 'the document';
+  return (
+    path.map((key, i) => (typeof key === 'number' ? `[${key}]` : i === 0 ? key : `.${key}`)).join('') || 'the document'
+  );
 }

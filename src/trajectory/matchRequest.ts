@@ -5,7 +5,6 @@ import { conversationBefore } from './conversation.js';
 import type { MatchLevel } from './matchLevel.js';
 import type { Trajectory } from './types.js';
 
-
 const digests = new WeakMap<object, string>();
 
 /** The digest a tool is recorded under: of exactly what the model is shown. Cached per definition object. */
@@ -45,10 +44,15 @@ export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
 }
 
 /** The request parameters and tools of the agent that made a turn. */
-export function agentOfTurn(trajectory: Trajectory, agent: string | undefined): { request: Trajectory['request']; tools: Trajectory['tools'] } {
-  if (agent === undefined || agent === trajectory.agent) return { request: trajectory.request, tools: trajectory.tools };
+export function agentOfTurn(
+  trajectory: Trajectory,
+  agent: string | undefined,
+): { request: Trajectory['request']; tools: Trajectory['tools'] } {
+  if (agent === undefined || agent === trajectory.agent)
+    return { request: trajectory.request, tools: trajectory.tools };
   const other = trajectory.agents?.[agent];
-  if (other === undefined) throw new TypeError(`The trajectory's turn names agent '${agent}', which its header does not describe.`);
+  if (other === undefined)
+    throw new TypeError(`The trajectory's turn names agent '${agent}', which its header does not describe.`);
   return other;
 }
 
@@ -81,8 +85,14 @@ export interface ComparableRequest {
  * repeats the last one's, and the runtime never changes a message once sent, so a pair of
  * messages compared once need not be walked again (it keeps a replay linear in its length).
  */
-export function compareRequests(expected: ComparableRequest, actual: ComparableRequest, level: MatchLevel, verified?: WeakMap<object, object>): Difference | undefined {
-  if (level !== 'exact' || verified === undefined) return firstDifference(project(expected, level), project(actual, level));
+export function compareRequests(
+  expected: ComparableRequest,
+  actual: ComparableRequest,
+  level: MatchLevel,
+  verified?: WeakMap<object, object>,
+): Difference | undefined {
+  if (level !== 'exact' || verified === undefined)
+    return firstDifference(project(expected, level), project(actual, level));
   const { messages: expectedMessages, ...expectedRest } = expected;
   const { messages: actualMessages, ...actualRest } = actual;
   const headDifference = firstDifference(expectedRest, actualRest);
@@ -108,7 +118,10 @@ function project(request: ComparableRequest, level: MatchLevel): unknown {
     tools: toolNames,
     messages: request.messages.map((message) => ({
       role: message.role,
-      content: typeof message.content === 'string' ? 'text' : (message.content as (ResponseBlock | UserBlock)[]).map(blockStructure),
+      content:
+        typeof message.content === 'string'
+          ? 'text'
+          : (message.content as (ResponseBlock | UserBlock)[]).map(blockStructure),
     })),
   };
 }

@@ -16,7 +16,11 @@ export { MAX_TRAJECTORY_BYTES };
 export function parseTrajectory(text: string, file = '<trajectory>'): Trajectory {
   const bytes = Buffer.byteLength(text, 'utf8');
   if (bytes > MAX_TRAJECTORY_BYTES) {
-    throw new TrajectoryFileError('too_large', `the file is ${bytes} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not parsed.`, file);
+    throw new TrajectoryFileError(
+      'too_large',
+      `the file is ${bytes} bytes, over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory; it was not parsed.`,
+      file,
+    );
   }
   // Plain, well-formed files (all that legate writes) take the fast path; anchors, aliases and
   // tags are refused there; anything else, and every error, goes the careful way, which knows
@@ -35,7 +39,13 @@ export function parseTrajectory(text: string, file = '<trajectory>'): Trajectory
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
     // The careful reader's parser recursed too deep on a file the fast one could not read either.
-    throw new TrajectoryFormatError(`the file nests too deep to read (a trajectory holds at most ${MAX_DOCUMENT_DEPTH} levels of YAML) and is not valid YAML where the fast reader stopped.`, file, undefined, undefined, undefined);
+    throw new TrajectoryFormatError(
+      `the file nests too deep to read (a trajectory holds at most ${MAX_DOCUMENT_DEPTH} levels of YAML) and is not valid YAML where the fast reader stopped.`,
+      file,
+      undefined,
+      undefined,
+      undefined,
+    );
   }
 }
 

@@ -19,7 +19,8 @@ export function createRedactor(redactions: readonly Redaction[]): <T>(value: T) 
   const patterns = redactions.filter((r) => 'pattern' in r).map(compilePattern);
   const paths = redactions.filter((r): r is { path: string; placeholder?: string } => 'path' in r).map(compilePath);
   const redactText = (text: string): string => patterns.reduce((current, replace) => replace(current), text);
-  const redactString = (text: string): string => (paths.length === 0 ? redactText(text) : redactJsonText(redactText(text), paths));
+  const redactString = (text: string): string =>
+    paths.length === 0 ? redactText(text) : redactJsonText(redactText(text), paths);
   return <T>(value: T) => redactValue(value, redactText, redactString, paths) as T;
 }
 
@@ -29,7 +30,12 @@ export function createRedactor(redactions: readonly Redaction[]): <T>(value: T) 
  * value of any depth (a model can send 20,000 levels) is redacted without a `RangeError`.
  * A value that contains itself is refused with a TypeError, as JSON refuses it.
  */
-function redactValue(value: unknown, redactText: (text: string) => string, redactString: (text: string) => string, paths: readonly RedactionPath[]): unknown {
+function redactValue(
+  value: unknown,
+  redactText: (text: string) => string,
+  redactString: (text: string) => string,
+  paths: readonly RedactionPath[],
+): unknown {
   const leaf = (inner: unknown): unknown => (typeof inner === 'string' ? redactString(inner) : inner);
   if (!Array.isArray(value) && !isPlainObject(value)) return leaf(value);
   /** Objects in the order they were opened: each one's descendants come after it. */
@@ -44,7 +50,8 @@ function redactValue(value: unknown, redactText: (text: string) => string, redac
     tasks.push({ leave: source }, { source, target });
     return target;
   };
-  const copyOf = (inner: unknown): unknown => (Array.isArray(inner) || isPlainObject(inner) ? open(inner) : leaf(inner));
+  const copyOf = (inner: unknown): unknown =>
+    Array.isArray(inner) || isPlainObject(inner) ? open(inner) : leaf(inner);
   const root = open(value);
   while (tasks.length > 0) {
     const task = tasks.pop()!;
@@ -64,11 +71,14 @@ function redactValue(value: unknown, redactText: (text: string) => string, redac
     const redactedKeys = entries.map(([key]) => redactText(key));
     // A key left as it was keeps its name; a redacted key that would take another's is numbered.
     const kept = new Set(entries.filter(([key], i) => redactedKeys[i] === key).map(([key]) => key));
-    entries.forEach(([key, inner], i) => define(copy, redactedKeys[i] === key ? key : freeKey(copy, kept, redactedKeys[i]!), copyOf(inner)));
+    entries.forEach(([key, inner], i) =>
+      define(copy, redactedKeys[i] === key ? key : freeKey(copy, kept, redactedKeys[i]!), copyOf(inner)),
+    );
   }
   // Every object is visited, so a path matches wherever it starts; an object's descendants
   // are redacted before it, as a recursive walk would do it.
-  for (let i = objects.length - 1; i >= 0; i--) for (const { keys, placeholder } of paths) replaceAt(objects[i]!, keys, placeholder);
+  for (let i = objects.length - 1; i >= 0; i--)
+    for (const { keys, placeholder } of paths) replaceAt(objects[i]!, keys, placeholder);
   return root;
 }
 
@@ -78,14 +88,21 @@ interface RedactionPath {
 }
 
 function compilePattern(redaction: Redaction): (text: string) => string {
-  const { pattern: source, placeholder = DEFAULT_PLACEHOLDER } = redaction as { pattern: RegExp | string; placeholder?: string };
+  const { pattern: source, placeholder = DEFAULT_PLACEHOLDER } = redaction as {
+    pattern: RegExp | string;
+    placeholder?: string;
+  };
   const pattern = compileUserPattern(source);
   return (text) => text.replace(pattern, placeholder);
 }
 
 function compilePath(redaction: { path: string; placeholder?: string }): RedactionPath {
   const keys = redaction.path.split('.').filter((part) => part !== '');
-  if (keys.length === 0) throw new UsageError('invalid_redaction_path', `A redaction path must name at least one key, but it was '${redaction.path}'.`);
+  if (keys.length === 0)
+    throw new UsageError(
+      'invalid_redaction_path',
+      `A redaction path must name at least one key, but it was '${redaction.path}'.`,
+    );
   return { keys, placeholder: redaction.placeholder ?? DEFAULT_PLACEHOLDER };
 }
 
@@ -138,7 +155,8 @@ function redactJsonText(text: string, paths: readonly RedactionPath[]): string {
     }
   }
   let hit = false;
-  for (let i = objects.length - 1; i >= 0; i--) for (const { keys, placeholder } of paths) hit = replaceAt(objects[i]!, keys, placeholder) || hit;
+  for (let i = objects.length - 1; i >= 0; i--)
+    for (const { keys, placeholder } of paths) hit = replaceAt(objects[i]!, keys, placeholder) || hit;
   return hit ? jsonText(parsed)! : text;
 }
 
@@ -154,7 +172,9 @@ type Redactor = <T>(value: T) => T;
  * The file's own name, description, agent, model and tools are its metadata: not redacted,
  * but scanned before a save like everything else.
  */
-export function redactTrajectory<T extends { input: unknown; request: { system?: string }; agents?: unknown; turns: unknown[] }>(redact: Redactor, trajectory: T): T {
+export function redactTrajectory<
+  T extends { input: unknown; request: { system?: string }; agents?: unknown; turns: unknown[] },
+>(redact: Redactor, trajectory: T): T {
   const request = { ...trajectory.request };
   if (request.system !== undefined) request.system = redact(request.system);
   const copy = { ...trajectory, input: redact(trajectory.input), request, turns: redact(trajectory.turns) };

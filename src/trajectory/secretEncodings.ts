@@ -96,7 +96,11 @@ function then(first: Mapped, decode: (text: string) => Mapped): Mapped {
     for (let k = segmentAt(inner, segment.from); k < inner.length && inner[k]!.at < segment.from + length; k++) {
       const start = Math.max(inner[k]!.at, segment.from);
       const at = segment.at + (start - segment.from);
-      segments.push(inner[k]!.copied ? { at, from: inner[k]!.from + (start - inner[k]!.at), copied: true } : { at, from: inner[k]!.from, copied: false });
+      segments.push(
+        inner[k]!.copied
+          ? { at, from: inner[k]!.from + (start - inner[k]!.at), copied: true }
+          : { at, from: inner[k]!.from, copied: false },
+      );
     }
   });
   return { text: second.text, segments };
@@ -156,7 +160,9 @@ const utf8 = new TextDecoder('utf-8');
 function percentDecode(text: string): Mapped {
   return replacing(text, /(?:%[0-9A-Fa-f]{2})+/g, ([run]) => {
     const first = Number.parseInt(run.slice(1, 3), 16);
-    return run.length === 3 && first < 0x80 ? String.fromCharCode(first) : utf8.decode(Buffer.from(run.replace(/%/g, ''), 'hex'));
+    return run.length === 3 && first < 0x80
+      ? String.fromCharCode(first)
+      : utf8.decode(Buffer.from(run.replace(/%/g, ''), 'hex'));
   });
 }
 
@@ -164,8 +170,25 @@ function percentDecode(text: string): Mapped {
 const MAX_ESCAPE_LEVELS = 3;
 
 const SIMPLE_ESCAPES: Record<string, string> = {
-  n: '\n', t: '\t', r: '\r', b: '\b', f: '\f', v: '\v', '0': '\0', a: '\x07', e: '\x1b',
-  N: '\x85', _: '\xa0', L: '\u2028', P: '\u2029', ' ': ' ', '\t': '\t', '"': '"', '\\': '\\', '/': '/', "'": "'",
+  n: '\n',
+  t: '\t',
+  r: '\r',
+  b: '\b',
+  f: '\f',
+  v: '\v',
+  '0': '\0',
+  a: '\x07',
+  e: '\x1b',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
+  ' ': ' ',
+  '\t': '\t',
+  '"': '"',
+  '\\': '\\',
+  '/': '/',
+  "'": "'",
 };
 
 /** Backslash escapes as JSON, JavaScript and YAML double-quoted strings write them. */

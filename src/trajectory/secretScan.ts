@@ -50,7 +50,11 @@ interface Compiled {
 function compile(declared: readonly (RegExp | string)[]): Compiled[] {
   return [
     ...BUILT_INS.map(({ kind, pattern }) => ({ kind, pattern: compileUserPattern(pattern) })),
-    ...declared.map((source, index) => ({ kind: 'declared' as const, declared: index, pattern: compileUserPattern(source) })),
+    ...declared.map((source, index) => ({
+      kind: 'declared' as const,
+      declared: index,
+      pattern: compileUserPattern(source),
+    })),
   ];
 }
 
@@ -66,7 +70,13 @@ function scan(text: string, secrets: Compiled[], runs = true): (SecretMatch & { 
     for (const secret of secrets) {
       const match = firstMatch(secret.pattern, view.text);
       if (match === null) continue;
-      const found: SecretMatch & { index: number } = { kind: secret.kind, encoding: view.encoding, pattern: secret.pattern.source, masked: describe(secret), index: view.origin(match.index) };
+      const found: SecretMatch & { index: number } = {
+        kind: secret.kind,
+        encoding: view.encoding,
+        pattern: secret.pattern.source,
+        masked: describe(secret),
+        index: view.origin(match.index),
+      };
       if (secret.declared !== undefined) found.declared = secret.declared;
       return found;
     }
@@ -97,7 +107,10 @@ export interface SecretInValue extends SecretMatch {
  * Finds the first secret in a JSON-like value: every string and every object key, each in all
  * its views. A key is looked at before what it holds, so every key on a finding's path is clean.
  */
-export function findSecretInValue(value: unknown, declared: readonly (RegExp | string)[] = []): SecretInValue | undefined {
+export function findSecretInValue(
+  value: unknown,
+  declared: readonly (RegExp | string)[] = [],
+): SecretInValue | undefined {
   return scanValue(value, compile(declared), true);
 }
 
@@ -138,14 +151,23 @@ function scanValue(value: unknown, secrets: Compiled[], runs: boolean): SecretIn
  * from (escapes the writer adds cannot hide a secret from the values, nor the writer's output
  * from the text). A secret found only in a value is located in the text by its field.
  */
-export function findSecretInYaml(text: string, value: unknown, declared: readonly (RegExp | string)[] = []): SecretFinding | undefined {
+export function findSecretInYaml(
+  text: string,
+  value: unknown,
+  declared: readonly (RegExp | string)[] = [],
+): SecretFinding | undefined {
   const inText = findSecret(text, declared);
   if (inText !== undefined) return inText;
   // Base64 and hex runs are never escaped by the writer: the text's scan has seen each as it is.
   const inValue = scanValue(value, compile(declared), false);
   if (inValue === undefined) return undefined;
   const { path, key, ...match } = inValue;
-  const where = key === undefined ? formatJsonPath(path) : path.length === 0 ? 'a top-level key' : `a key of ${formatJsonPath(path)}`;
+  const where =
+    key === undefined
+      ? formatJsonPath(path)
+      : path.length === 0
+        ? 'a top-level key'
+        : `a key of ${formatJsonPath(path)}`;
   return { ...match, ...locate(text, key === undefined ? path : [...path, key]), path: where };
 }
 
@@ -176,7 +198,6 @@ function locate(text: string, path: (string | number)[]): { line: number; column
   }
   return lineAndColumn(text, start);
 }
-
 
 /** Refusing to save a recording that still holds a secret. The message says where and what kind, never any part of it. */
 export class SecretInTrajectoryError extends LegateError {

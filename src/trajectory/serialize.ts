@@ -37,7 +37,11 @@ export function serializeTrajectory(trajectory: Trajectory): string {
   const document = new YAML.Document(ordered(trajectory, plan), STRINGIFY_OPTIONS);
   YAML.visit(document, {
     Pair(_key, pair) {
-      if (YAML.isScalar(pair.key) && FLOW_KEYS.has(String(pair.key.value)) && (YAML.isMap(pair.value) || YAML.isSeq(pair.value))) {
+      if (
+        YAML.isScalar(pair.key) &&
+        FLOW_KEYS.has(String(pair.key.value)) &&
+        (YAML.isMap(pair.value) || YAML.isSeq(pair.value))
+      ) {
         pair.value.flow = true;
       }
     },

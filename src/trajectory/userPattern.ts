@@ -9,7 +9,10 @@ import { UsageError } from '../errors/UsageError.js';
 export function compileUserPattern(source: RegExp | string): RegExp {
   if (typeof source === 'string') return new RegExp(source, 'g');
   if (source instanceof RegExp) return new RegExp(source.source, `${source.flags.replace(/[gyd]/g, '')}g`);
-  throw new UsageError('invalid_pattern', `A declared pattern must be a RegExp or a string (a pattern's source), but it was ${source === null ? 'null' : typeof source}.`);
+  throw new UsageError(
+    'invalid_pattern',
+    `A declared pattern must be a RegExp or a string (a pattern's source), but it was ${source === null ? 'null' : typeof source}.`,
+  );
 }
 
 /** The first match of a compiled pattern in a text, whatever the pattern's `lastIndex` was. */

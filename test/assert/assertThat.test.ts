@@ -5,13 +5,17 @@ import { assertThat, loadTrajectory } from '../../src/index.js';
 
 describe('assertThat, without vitest', () => {
   it('runs under node:test: the suite passes and a failing check is an AssertionError', () => {
-    const run = spawnSync('node', ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/support/nodeTestSuite.ts'], { encoding: 'utf8' });
+    const run = spawnSync(
+      'node',
+      ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/support/nodeTestSuite.ts'],
+      { encoding: 'utf8' },
+    );
     expect(run.stdout).toMatch(/pass 2/);
     expect(run.stdout).toMatch(/fail 0/);
     expect(run.status).toBe(0);
   }, 60_000);
 
-  it('throws Node\'s AssertionError, with expected and actual where there are any', () => {
+  it("throws Node's AssertionError, with expected and actual where there are any", () => {
     const trajectory = loadTrajectory('trajectories/refusal.yaml');
     let thrown: unknown;
     try {
@@ -26,6 +30,8 @@ describe('assertThat, without vitest', () => {
   it('negates one check at a time', () => {
     const trajectory = loadTrajectory('trajectories/refusal.yaml');
     expect(() => assertThat(trajectory).not.stopped('end_turn').stopped('refusal')).not.toThrow();
-    expect(() => assertThat(trajectory).not.stopped('refusal')).toThrow('expected the run not to have stopped with refusal, but it did.');
+    expect(() => assertThat(trajectory).not.stopped('refusal')).toThrow(
+      'expected the run not to have stopped with refusal, but it did.',
+    );
   });
 });

@@ -19,14 +19,23 @@ expect.addEqualityTesters([ignoringCase]);
 let emails: AgentResult;
 let shadow: AgentResult;
 beforeAll(async () => {
-  emails = (await runTrajectory({ file: 'trajectories/email-limit.yaml', agent: createSupportDesk, mode: 'replay' })).result;
-  shadow = (await runTrajectory({ file: 'trajectories/shadow-refund.yaml', agent: createShadowSupportDesk, mode: 'replay' })).result;
+  emails = (await runTrajectory({ file: 'trajectories/email-limit.yaml', agent: createSupportDesk, mode: 'replay' }))
+    .result;
+  shadow = (
+    await runTrajectory({ file: 'trajectories/shadow-refund.yaml', agent: createShadowSupportDesk, mode: 'replay' })
+  ).result;
 });
 
 describe('legate matchers compare arguments with the equality testers registered on expect', () => {
   it('toHaveCalledTool uses them', () => {
-    expect(emails).toHaveCalledTool('send_email', { subject: new IgnoringCase('DOCUMENT 2'), body: 'Attached: the invoice.' });
-    expect(emails).not.toHaveCalledTool('send_email', { subject: new IgnoringCase('document 9'), body: 'Attached: the invoice.' });
+    expect(emails).toHaveCalledTool('send_email', {
+      subject: new IgnoringCase('DOCUMENT 2'),
+      body: 'Attached: the invoice.',
+    });
+    expect(emails).not.toHaveCalledTool('send_email', {
+      subject: new IgnoringCase('document 9'),
+      body: 'Attached: the invoice.',
+    });
   });
 
   it('toHavePlannedEffect uses them', () => {

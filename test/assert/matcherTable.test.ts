@@ -12,27 +12,54 @@ const corpus: Trajectory[] = readdirSync('trajectories')
   .map((file) => loadTrajectory(`trajectories/${file}`));
 
 // Values drawn from the corpus, so that both passing and failing checks come up.
-const tools = fc.constantFrom('fetch_page', 'send_payment', 'send_email', 'issue_refund', 'refund_payment', 'add', 'nope');
+const tools = fc.constantFrom(
+  'fetch_page',
+  'send_payment',
+  'send_email',
+  'issue_refund',
+  'refund_payment',
+  'add',
+  'nope',
+);
 const reasons = fc.constantFrom('end_turn', 'terminal', 'max_tokens', 'refusal', 'suspended', 'tool_use');
 const rules = fc.constantFrom('taint', 'approval', 'limit', 'authorization', 'prerequisite');
-const inputs = fc.option(fc.constantFrom({ url: 'https://example.com/invoice/42' }, { orderId: 'A-1002', amount: 15 }, {}), { nil: undefined });
+const inputs = fc.option(
+  fc.constantFrom({ url: 'https://example.com/invoice/42' }, { orderId: 'A-1002', amount: 15 }, {}),
+  { nil: undefined },
+);
 
 /** Arguments for every matcher; typed by the table, so a new matcher cannot be left out of this test. */
 const argumentsFor: { [K in keyof typeof matchers]: fc.Arbitrary<unknown[]> } = {
   toBeTainted: fc.tuple(fc.record({ source: tools }, { requiredKeys: [] })),
-  toHaveBlocked: fc.tuple(fc.option(tools, { nil: undefined }), fc.record({ rule: rules, source: tools }, { requiredKeys: [] })),
+  toHaveBlocked: fc.tuple(
+    fc.option(tools, { nil: undefined }),
+    fc.record({ rule: rules, source: tools }, { requiredKeys: [] }),
+  ),
   toBeTerminal: fc.constant([]),
   toHaveStopped: fc.tuple(reasons),
-  toHaveHandedOffTo: fc.tuple(fc.oneof(fc.constantFrom('billing', 'legal'), fc.array(fc.constantFrom('billing', 'legal'), { maxLength: 2 }))),
+  toHaveHandedOffTo: fc.tuple(
+    fc.oneof(fc.constantFrom('billing', 'legal'), fc.array(fc.constantFrom('billing', 'legal'), { maxLength: 2 })),
+  ),
   toHaveCalledTool: fc.tuple(tools, inputs),
   toHaveCalledToolTimes: fc.tuple(tools, fc.nat(3)),
-  toHaveToolSequence: fc.tuple(fc.array(tools, { maxLength: 3 }), fc.record({ mode: fc.constantFrom(...SEQUENCE_MODES) }, { requiredKeys: [] })),
+  toHaveToolSequence: fc.tuple(
+    fc.array(tools, { maxLength: 3 }),
+    fc.record({ mode: fc.constantFrom(...SEQUENCE_MODES) }, { requiredKeys: [] }),
+  ),
   toHavePlannedEffect: fc.tuple(tools, inputs),
   toBeSuspended: fc.constant([]),
-  toHaveInvalidArgument: fc.tuple(tools, fc.record({ argument: fc.constantFrom('left', 'right'), code: fc.constantFrom('invalid_type') }, { requiredKeys: [] })),
+  toHaveInvalidArgument: fc.tuple(
+    tools,
+    fc.record(
+      { argument: fc.constantFrom('left', 'right'), code: fc.constantFrom('invalid_type') },
+      { requiredKeys: [] },
+    ),
+  ),
   toHaveNoToolFailures: fc.constant([]),
   toBeComplete: fc.constant([]),
-  toHaveUsageBelow: fc.tuple(fc.record({ inputTokens: fc.nat(20_000), outputTokens: fc.nat(2_000) }, { requiredKeys: [] })),
+  toHaveUsageBelow: fc.tuple(
+    fc.record({ inputTokens: fc.nat(20_000), outputTokens: fc.nat(2_000) }, { requiredKeys: [] }),
+  ),
 };
 
 function throws(assertion: () => unknown): string | undefined {
@@ -52,11 +79,15 @@ describe('the one table of matchers', () => {
       expect(typeof assertion[name], name).toBe('function');
       expect(typeof chain[shortName(name)], shortName(name)).toBe('function');
     }
-    expect(names.map(shortName)).toEqual(names.map((name) => name.replace(/^to(Be|Have)(.)/, (_, _prefix, first: string) => first.toLowerCase())));
+    expect(names.map(shortName)).toEqual(
+      names.map((name) => name.replace(/^to(Be|Have)(.)/, (_, _prefix, first: string) => first.toLowerCase())),
+    );
   });
 
   it('decides every check alike in vitest and in assertThat, with the same message, plain or negated', () => {
-    const cases = fc.constantFrom(...names).chain((name) => fc.tuple(fc.constant(name), argumentsFor[name], fc.constantFrom(...corpus), fc.boolean()));
+    const cases = fc
+      .constantFrom(...names)
+      .chain((name) => fc.tuple(fc.constant(name), argumentsFor[name], fc.constantFrom(...corpus), fc.boolean()));
     fc.assert(
       fc.property(cases, ([name, args, trajectory, negated]) => {
         type Methods = Record<string, (...a: unknown[]) => void>;
@@ -74,7 +105,9 @@ describe('the one table of matchers', () => {
     const listed = (text: string) => [...new Set(text.match(/\bto(?:Be|Have)[A-Z]\w*/g))];
     const readme = readFileSync('README.md', 'utf8').match(/The matchers: ([\s\S]*?)Without vitest/)![1]!;
     expect(listed(readme).sort()).toEqual([...names].sort());
-    const docs = readFileSync('docs/assertions.md', 'utf8').match(/<!-- matchers -->([\s\S]*?)<!-- \/matchers -->/)![1]!;
+    const docs = readFileSync('docs/assertions.md', 'utf8').match(
+      /<!-- matchers -->([\s\S]*?)<!-- \/matchers -->/,
+    )![1]!;
     expect(listed(docs).sort()).toEqual([...names].sort());
     for (const name of names) expect(docs, name).toContain(`\`${shortName(name)}\``);
   });

@@ -5,7 +5,13 @@ import { createShadowSupportDesk, createSupportDesk } from '../../examples/suppo
 import { createTriage } from '../../examples/desk/agent.js';
 import { createTreasurer } from '../../examples/treasury/agent.js';
 import { createCalculator } from '../../examples/calculator/agent.js';
-import { loadTrajectory, runTrajectory, type AgentFactory, type AgentResult, type Trajectory } from '../../src/index.js';
+import {
+  loadTrajectory,
+  runTrajectory,
+  type AgentFactory,
+  type AgentResult,
+  type Trajectory,
+} from '../../src/index.js';
 
 /** Each corpus run, both as a live (replayed) AgentResult and as the trajectory loaded from YAML. */
 const runs: Record<string, { factory: AgentFactory; result?: AgentResult; trajectory?: Trajectory }> = {
@@ -59,7 +65,9 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     expect(message).toContain(`expected the run to have blocked 'send_payment' by rule 'limit', but it did not.`);
     expect(message).toContain('fetch_page    ok');
     expect(message).toContain('send_payment  blocked (taint, source fetch_page)');
-    expect(failure(() => expect(subject).not.toBeTainted())).toContain(`expected the run not to be tainted, but it was tainted by 'fetch_page'.`);
+    expect(failure(() => expect(subject).not.toBeTainted())).toContain(
+      `expected the run not to be tainted, but it was tainted by 'fetch_page'.`,
+    );
   });
 
   it.each(both('terminal-close-ticket'))('toBeTerminal and toHaveStopped: %s', (_name, subjectOf) => {
@@ -68,7 +76,9 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     expect(subject).toHaveStopped('terminal');
     expect(subject).not.toHaveStopped('end_turn');
     expect(subject).toBeComplete();
-    expect(failure(() => expect(subject).toHaveStopped('refusal'))).toContain('expected the run to have stopped with refusal, but it stopped with terminal.');
+    expect(failure(() => expect(subject).toHaveStopped('refusal'))).toContain(
+      'expected the run to have stopped with refusal, but it stopped with terminal.',
+    );
   });
 
   it.each(both('max-tokens'))('toBeComplete fails on a cut-off answer: %s', (_name, subjectOf) => {
@@ -83,23 +93,35 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     expect(subject).toHaveHandedOffTo('billing');
     expect(subject).toHaveHandedOffTo(['billing']);
     expect(subject).not.toHaveHandedOffTo('triage');
-    expect(failure(() => expect(subject).toHaveHandedOffTo(['billing', 'legal']))).toContain('expected the run to have handed off along billing → legal, but it handed off along billing.');
+    expect(failure(() => expect(subject).toHaveHandedOffTo(['billing', 'legal']))).toContain(
+      'expected the run to have handed off along billing → legal, but it handed off along billing.',
+    );
   });
 
-  it.each(both('email-limit'))('toHaveCalledTool, toHaveCalledToolTimes and toHaveToolSequence: %s', (_name, subjectOf) => {
-    const subject = subjectOf();
-    expect(subject).toHaveCalledTool('send_email');
-    expect(subject).toHaveCalledTool('send_email', { subject: 'Document 2', body: 'Attached: the invoice.' });
-    expect(subject).toHaveCalledTool('send_email', expect.objectContaining({ subject: expect.stringMatching(/^Document/) }));
-    expect(subject).not.toHaveCalledTool('close_ticket');
-    expect(subject).toHaveCalledToolTimes('send_email', 3);
-    expect(subject).toHaveToolSequence(['send_email', 'send_email', 'send_email']);
-    expect(subject).toHaveToolSequence(['send_email'], { mode: 'atLeast' });
-    expect(subject).toHaveToolSequence(['send_email', 'close_ticket'], { mode: 'atMost' });
-    expect(subject).not.toHaveToolSequence(['send_email'], { mode: 'exact' });
-    expect(failure(() => expect(subject).toHaveCalledTool('send_email', { subject: 'Document 9' }))).toContain(`expected the run to have called 'send_email' with {"subject":"Document 9"}`);
-    expect(failure(() => expect(subject).toHaveCalledToolTimes('send_email', 2))).toContain('but it called it 3 times.');
-  });
+  it.each(both('email-limit'))(
+    'toHaveCalledTool, toHaveCalledToolTimes and toHaveToolSequence: %s',
+    (_name, subjectOf) => {
+      const subject = subjectOf();
+      expect(subject).toHaveCalledTool('send_email');
+      expect(subject).toHaveCalledTool('send_email', { subject: 'Document 2', body: 'Attached: the invoice.' });
+      expect(subject).toHaveCalledTool(
+        'send_email',
+        expect.objectContaining({ subject: expect.stringMatching(/^Document/) }),
+      );
+      expect(subject).not.toHaveCalledTool('close_ticket');
+      expect(subject).toHaveCalledToolTimes('send_email', 3);
+      expect(subject).toHaveToolSequence(['send_email', 'send_email', 'send_email']);
+      expect(subject).toHaveToolSequence(['send_email'], { mode: 'atLeast' });
+      expect(subject).toHaveToolSequence(['send_email', 'close_ticket'], { mode: 'atMost' });
+      expect(subject).not.toHaveToolSequence(['send_email'], { mode: 'exact' });
+      expect(failure(() => expect(subject).toHaveCalledTool('send_email', { subject: 'Document 9' }))).toContain(
+        `expected the run to have called 'send_email' with {"subject":"Document 9"}`,
+      );
+      expect(failure(() => expect(subject).toHaveCalledToolTimes('send_email', 2))).toContain(
+        'but it called it 3 times.',
+      );
+    },
+  );
 
   it.each(both('taint-crosses-handoff'))('toHaveToolSequence modes: %s', (_name, subjectOf) => {
     const subject = subjectOf();
@@ -118,16 +140,23 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     expect(subject).toHavePlannedEffect('refund_payment');
     expect(subject).toHavePlannedEffect('refund_payment', { orderId: 'A-1002', amount: 15 });
     expect(subject).not.toHavePlannedEffect('send_email');
-    expect(failure(() => expect(subject).toHavePlannedEffect('refund_payment', { orderId: 'Z-0000', amount: 15 }))).toContain('but its input differed');
+    expect(
+      failure(() => expect(subject).toHavePlannedEffect('refund_payment', { orderId: 'Z-0000', amount: 15 })),
+    ).toContain('but its input differed');
   });
 
-  it.each(both('invalid-argument-corrected'))('toHaveInvalidArgument and toHaveNoToolFailures: %s', (_name, subjectOf) => {
-    const subject = subjectOf();
-    expect(subject).toHaveInvalidArgument('add', { argument: 'left', code: 'invalid_type' });
-    expect(subject).not.toHaveInvalidArgument('add', { argument: 'right' });
-    expect(subject).toHaveNoToolFailures();
-    expect(failure(() => expect(subject).toHaveInvalidArgument('divide'))).toContain(`expected the run to have refused an invalid for 'divide', but the binder refused no such call.`);
-  });
+  it.each(both('invalid-argument-corrected'))(
+    'toHaveInvalidArgument and toHaveNoToolFailures: %s',
+    (_name, subjectOf) => {
+      const subject = subjectOf();
+      expect(subject).toHaveInvalidArgument('add', { argument: 'left', code: 'invalid_type' });
+      expect(subject).not.toHaveInvalidArgument('add', { argument: 'right' });
+      expect(subject).toHaveNoToolFailures();
+      expect(failure(() => expect(subject).toHaveInvalidArgument('divide'))).toContain(
+        `expected the run to have refused an invalid for 'divide', but the binder refused no such call.`,
+      );
+    },
+  );
 
   it.each(both('tool-failure'))('toHaveNoToolFailures fails when a tool threw: %s', (_name, subjectOf) => {
     const subject = subjectOf();
@@ -141,18 +170,24 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     expect(subject).toHaveBlocked('wire_money', { rule: 'approval' });
     expect(subject).toHaveUsageBelow({ inputTokens: 10_000, outputTokens: 1_000 });
     expect(subject).not.toHaveUsageBelow({ inputTokens: 10 });
-    expect(failure(() => expect(subject).toHaveUsageBelow({ outputTokens: 5 }))).toMatch(/expected the run to have used outputTokens below 5, but it used \d+ outputTokens\./);
+    expect(failure(() => expect(subject).toHaveUsageBelow({ outputTokens: 5 }))).toMatch(
+      /expected the run to have used outputTokens below 5, but it used \d+ outputTokens\./,
+    );
   });
 
   it('toBeSuspended passes on a run waiting for approval', async () => {
     const { ScriptedTransport, reply } = await import('../../src/index.js');
-    const result = await createTreasurer(new ScriptedTransport([reply.toolUse('wire_money', { supplier: 'X', amount: 1 })])).run('pay');
+    const result = await createTreasurer(
+      new ScriptedTransport([reply.toolUse('wire_money', { supplier: 'X', amount: 1 })]),
+    ).run('pay');
     expect(result).toBeSuspended();
     expect(result).toHaveStopped('suspended');
     expect(failure(() => expect(result).not.toBeSuspended())).toContain(`but it waits for approval of 'wire_money'.`);
   });
 
   it('says what it was given when it is not a run', () => {
-    expect(() => expect({ text: 'hi' }).toBeTainted()).toThrow('legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory)');
+    expect(() => expect({ text: 'hi' }).toBeTainted()).toThrow(
+      'legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory)',
+    );
   });
 });

@@ -39,7 +39,12 @@ describe('replayTrajectory, the CI regression helper', () => {
     vi.stubEnv('LEGATE_MODE', 'record');
     const file = join(tempDir(), 'recorded.yaml');
     const scenario = scenarios.find((s) => s.name === 'zero-trust')!;
-    const options = { input: scenario.input, transport: scenario.model, mode: 'replay' as const, report: false as const };
+    const options = {
+      input: scenario.input,
+      transport: scenario.model,
+      mode: 'replay' as const,
+      report: false as const,
+    };
     await replayTrajectory(createAssistant, file, options);
     expect(readFileSync(file, 'utf8')).toContain('name: recorded');
   });
@@ -50,7 +55,10 @@ describe('replayTrajectory, the CI regression helper', () => {
     copyFileSync('trajectories/zero-trust.yaml', file);
     const scenario = scenarios.find((s) => s.name === 'zero-trust')!;
     const reported: string[] = [];
-    const result = await replayTrajectory(createAssistant, file, { transport: scenario.model, report: (m) => reported.push(m) });
+    const result = await replayTrajectory(createAssistant, file, {
+      transport: scenario.model,
+      report: (m) => reported.push(m),
+    });
     expect(result).toBeTainted();
     expect(reported).toEqual([]); // same behaviour, so the file is left as it was
     expect(readFileSync(file, 'utf8')).toBe(readFileSync('trajectories/zero-trust.yaml', 'utf8'));
@@ -67,11 +75,16 @@ describe('replayTrajectory, the CI regression helper', () => {
       const scenario = scenarios.find((s) => s.name === 'zero-trust')!;
       const changed = () => {
         const model = scenario.model();
-        return { send: (request: Parameters<typeof model.send>[0], options?: Parameters<typeof model.send>[1]) => model.send({ ...request }, options).then((r) => ({ ...r, id: `${r.id}_new` })) };
+        return {
+          send: (request: Parameters<typeof model.send>[0], options?: Parameters<typeof model.send>[1]) =>
+            model.send({ ...request }, options).then((r) => ({ ...r, id: `${r.id}_new` })),
+        };
       };
       const reported: string[] = [];
       await replayTrajectory(createAssistant, file, { transport: changed, report: (m) => reported.push(m) });
-      expect(reported).toEqual([`re-recorded ${file}: turn 1 at response.id; turn 2 at response.id; turn 3 at response.id`]);
+      expect(reported).toEqual([
+        `re-recorded ${file}: turn 1 at response.id; turn 2 at response.id; turn 3 at response.id`,
+      ]);
     } finally {
       state._updateSnapshot = before;
     }

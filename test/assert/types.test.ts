@@ -22,7 +22,11 @@ describe('matcher types', () => {
 describe('assertThat types', () => {
   it('derives the short names from the matchers, chains, and rejects a misspelt check', () => {
     const check = (result: AgentResult) => {
-      assertThat(result).tainted({ source: 'fetch_page' }).not.blocked('fetch_page').toolSequence(['a'], { mode: 'atMost' }).complete();
+      assertThat(result)
+        .tainted({ source: 'fetch_page' })
+        .not.blocked('fetch_page')
+        .toolSequence(['a'], { mode: 'atMost' })
+        .complete();
       // @ts-expect-error: no such check
       assertThat(result).taintd();
       // @ts-expect-error: the vitest name is not an assertThat method

@@ -8,7 +8,10 @@ beforeAll(() => {
 
 describe('the built legate command', () => {
   it('is executable, and replays the shipped corpus as the Quick start promises', () => {
-    const run = spawnSync('./dist/cli/legate.js', ['replay'], { encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LEGATE_MODE: '' } });
+    const run = spawnSync('./dist/cli/legate.js', ['replay'], {
+      encoding: 'utf8',
+      env: { ...process.env, NO_COLOR: '1', LEGATE_MODE: '' },
+    });
     expect(run.error).toBeUndefined();
     expect(run.stdout).toMatch(/\n(\d+) replayed: \1 passed, 0 failed\n/);
     expect(run.status).toBe(0);

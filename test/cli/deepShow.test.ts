@@ -11,7 +11,12 @@ describe('legate show and diff on a recording with a tool input 20,000 deep', ()
   it('shows the call refused as too_deep, with a preview of its input, and diffs the file with itself', async () => {
     let value: unknown = 'leaf';
     for (let i = 1; i < 20_000; i++) value = i % 2 === 0 ? [value] : { a: value };
-    const keep = defineTool({ name: 'keep', description: 'Keeps.', input: { type: 'object', properties: { a: { type: 'string' } } }, run: () => 'kept' });
+    const keep = defineTool({
+      name: 'keep',
+      description: 'Keeps.',
+      input: { type: 'object', properties: { a: { type: 'string' } } },
+      run: () => 'kept',
+    });
     const file = join(tempDir(), 'deep.yaml');
     await runTrajectory({
       file,

@@ -62,7 +62,11 @@ describe('legate fuzz --out', () => {
     const dir = leakyProject('leaky', {});
     const io = captureIo(dir);
     expect(await main(['fuzz', 'legate.config.ts', '--runs', '5', '--seed', '1', '--out', out(dir)], io)).toBe(2);
-    expect(io.stderr).toEqual([expect.stringMatching(/^legate fuzz: --out: findings cannot be written to .*|^legate fuzz: --out: the folder for findings must be named/)]);
+    expect(io.stderr).toEqual([
+      expect.stringMatching(
+        /^legate fuzz: --out: findings cannot be written to .*|^legate fuzz: --out: the folder for findings must be named/,
+      ),
+    ]);
     expect(io.stdout).toEqual([]);
   });
 
@@ -76,8 +80,8 @@ describe('legate fuzz --out', () => {
   }, 60_000);
 });
 
-describe('legate fuzz and the config\'s secrets', () => {
-  it('applies the config\'s redactions to a finding, so it never holds a declared secret', async () => {
+describe("legate fuzz and the config's secrets", () => {
+  it("applies the config's redactions to a finding, so it never holds a declared secret", async () => {
     const dir = leakyProject('leaky', { secrets: true, redactions: true });
     const io = captureIo(dir);
     expect(await main(['fuzz', 'legate.config.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
@@ -93,24 +97,32 @@ describe('legate fuzz and the config\'s secrets', () => {
     expect(await main(['fuzz', 'legate.config.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
     expect(existsSync(join(dir, 'found')) ? readdirSync(join(dir, 'found')) : []).toEqual([]);
     expect(io.stderr).toEqual([
-      expect.stringMatching(/^legate fuzz: ✗ leaky: the finding was not written: .*holds declared secret #1, so it was not saved.*; reproduce with seed 4, path [\d:]+; shrunk counterexample: \{"input":/),
+      expect.stringMatching(
+        /^legate fuzz: ✗ leaky: the finding was not written: .*holds declared secret #1, so it was not saved.*; reproduce with seed 4, path [\d:]+; shrunk counterexample: \{"input":/,
+      ),
     ]);
     expect(io.text()).not.toContain(LEAKED_SECRET);
   }, 60_000);
 
-  it('applies the secrets of the project\'s config to the agents of another module', async () => {
+  it("applies the secrets of the project's config to the agents of another module", async () => {
     const dir = leakyProject('leaky', { secrets: true, redactions: true });
-    writeFileSync(join(dir, 'agents.ts'), `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: leakyAgent('other') };\n`);
+    writeFileSync(
+      join(dir, 'agents.ts'),
+      `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: leakyAgent('other') };\n`,
+    );
     const io = captureIo(dir);
     expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
     const text = readFileSync(join(dir, 'found', 'other-4.yaml'), 'utf8');
     expect(text).toContain('api key [REDACTED]');
   }, 60_000);
 
-  it('finds the project\'s config from a folder below it, as legate replay does', async () => {
+  it("finds the project's config from a folder below it, as legate replay does", async () => {
     const dir = leakyProject('leaky', { secrets: true, redactions: true });
     mkdirSync(join(dir, 'src'));
-    writeFileSync(join(dir, 'src', 'agents.ts'), `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: leakyAgent('other') };\n`);
+    writeFileSync(
+      join(dir, 'src', 'agents.ts'),
+      `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: leakyAgent('other') };\n`,
+    );
     const io = captureIo(join(dir, 'src'));
     expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
     const text = readFileSync(join(dir, 'src', 'found', 'other-4.yaml'), 'utf8');
@@ -129,7 +141,9 @@ describe('legate fuzz when a target cannot be fuzzed', () => {
     );
     const io = captureIo(dir);
     expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
-    expect(io.stderr).toEqual(['legate fuzz: ✗ flaky: could not be fuzzed: Error: the flaky factory gave up (set LEGATE_DEBUG=1 for the stack trace)']);
+    expect(io.stderr).toEqual([
+      'legate fuzz: ✗ flaky: could not be fuzzed: Error: the flaky factory gave up (set LEGATE_DEBUG=1 for the stack trace)',
+    ]);
     expect(io.stdout.join('\n')).toMatch(/✗ leaky: 'lookup' was attempted/);
     expect(readdirSync(join(dir, 'found'))).toEqual(['leaky-4.yaml']);
   }, 60_000);

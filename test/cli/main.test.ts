@@ -2,13 +2,14 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { captureIo as capture } from '../support/captureIo.js';
 
-
 describe('the legate command', () => {
   it('runs the demo: the binder refuses "one", the model corrects itself', async () => {
     const io = capture();
     expect(await main(['demo'], io)).toBe(0);
     const output = io.stdout.join('\n');
-    expect(output).toContain(`✗ invalid (invalid_type, argument left) Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`);
+    expect(output).toContain(
+      `✗ invalid (invalid_type, argument left) Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`,
+    );
     expect(output).toContain('✓ ok 3');
     expect(output).toMatch(/end_turn · 3 turns · \d+ in \/ \d+ out tokens/);
   });
@@ -16,7 +17,9 @@ describe('the legate command', () => {
   it('names the commands when given one it does not know, and exits 2', async () => {
     const io = capture();
     expect(await main(['replya'], io)).toBe(2);
-    expect(io.stderr.join('\n')).toBe(`legate: 'replya' is not a command. The commands are: replay, show, diff, validate, fuzz, demo. Run 'legate --help' for more.`);
+    expect(io.stderr.join('\n')).toBe(
+      `legate: 'replya' is not a command. The commands are: replay, show, diff, validate, fuzz, demo. Run 'legate --help' for more.`,
+    );
   });
 
   it('prints usage with --help and the version with --version', async () => {

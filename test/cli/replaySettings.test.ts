@@ -39,17 +39,21 @@ function promptChanged(dir: string, header = ''): string {
 }
 
 describe('legate replay: the match level, flag over config over file over default', () => {
-  it.each(['structure', 'shape'])("replays a file at its own 'match: %s', and --match exact fails it", (level) => {
-    const dir = project();
-    const file = promptChanged(dir, `match: ${level}\n`);
-    const own = runLegate(['replay', file], dir);
-    expect(own.stdout).toContain(`✓ ${file}`);
-    expect(own.status).toBe(0);
-    const exact = runLegate(['replay', file, '--match', 'exact'], dir);
-    expect(exact.stdout).toContain(`✗ ${file}`);
-    expect(exact.stdout).toContain('the request for turn 1 differs from the recording at system.');
-    expect(exact.status).toBe(1);
-  }, 60_000);
+  it.each(['structure', 'shape'])(
+    "replays a file at its own 'match: %s', and --match exact fails it",
+    (level) => {
+      const dir = project();
+      const file = promptChanged(dir, `match: ${level}\n`);
+      const own = runLegate(['replay', file], dir);
+      expect(own.stdout).toContain(`✓ ${file}`);
+      expect(own.status).toBe(0);
+      const exact = runLegate(['replay', file, '--match', 'exact'], dir);
+      expect(exact.stdout).toContain(`✗ ${file}`);
+      expect(exact.stdout).toContain('the request for turn 1 differs from the recording at system.');
+      expect(exact.status).toBe(1);
+    },
+    60_000,
+  );
 
   it("applies the config's match when neither the command line nor the file sets one", () => {
     const strict = project();

@@ -7,7 +7,6 @@ import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
 
-
 /** A copy of the corpus in a temporary project, whose config points back at this repository's agents. */
 function project(): string {
   const dir = tempDir();
@@ -48,7 +47,9 @@ describe('legate replay', () => {
     writeFileSync(file, readFileSync(file, 'utf8').replace('agent: calculator', 'agent: accountant'));
     const io = capture(dir);
     expect(await main(['replay', 'trajectories/refusal.yaml'], io)).toBe(1);
-    expect(io.text()).toContain(`trajectories/refusal.yaml names agent 'accountant', which legate.config.ts does not export; it exports 'calculator', 'order_desk', 'assistant', 'support_desk', 'support_desk_shadow', 'front_desk', 'travel', 'triage', 'planner', 'treasurer'.`);
+    expect(io.text()).toContain(
+      `trajectories/refusal.yaml names agent 'accountant', which legate.config.ts does not export; it exports 'calculator', 'order_desk', 'assistant', 'support_desk', 'support_desk_shadow', 'front_desk', 'travel', 'triage', 'planner', 'treasurer'.`,
+    );
   });
 
   it('explains a missing config', async () => {
@@ -102,7 +103,7 @@ describe('legate show and diff', () => {
 });
 
 describe('legate show on safety and composition trajectories', () => {
-  it('shows each turn\'s agent, the rule and source of a refusal, a person\'s decision, and the handoffs', async () => {
+  it("shows each turn's agent, the rule and source of a refusal, a person's decision, and the handoffs", async () => {
     const io = capture();
     expect(await main(['show', 'trajectories/taint-crosses-handoff.yaml'], io)).toBe(0);
     const text = io.text();

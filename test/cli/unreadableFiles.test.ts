@@ -36,11 +36,22 @@ function brokenFolder(): string {
   return dir;
 }
 
-const BROKEN = ['t/dangling.yaml', 't/fifo.yaml', 't/folder-link.yaml', 't/loop.yaml', 't/not-yaml.yaml', 't/zero.yaml'];
+const BROKEN = [
+  't/dangling.yaml',
+  't/fifo.yaml',
+  't/folder-link.yaml',
+  't/loop.yaml',
+  't/not-yaml.yaml',
+  't/zero.yaml',
+];
 
 /** Each broken file has exactly one line of its own, starting with its path; nothing looks like a stack trace. */
 function expectOneLineEach(lines: string[], files: string[]): void {
-  for (const file of files) expect(lines.filter((line) => line.startsWith(`${file}:`)), file).toHaveLength(1);
+  for (const file of files)
+    expect(
+      lines.filter((line) => line.startsWith(`${file}:`)),
+      file,
+    ).toHaveLength(1);
   expect(lines.join('\n')).not.toMatch(/^\s+at /m);
 }
 
@@ -51,9 +62,13 @@ describe('legate validate on files that cannot be read', () => {
     expect(io.stdout).toContain('✓ t/a.yaml');
     expect(io.stdout).toContain('✓ t/z.yaml');
     expectOneLineEach(io.stderr, BROKEN);
-    expect(io.stderr.find((line) => line.startsWith('t/loop.yaml:'))).toMatch(/^t\/loop\.yaml: it could not be opened: .*symbolic links.*\(ELOOP\)/);
+    expect(io.stderr.find((line) => line.startsWith('t/loop.yaml:'))).toMatch(
+      /^t\/loop\.yaml: it could not be opened: .*symbolic links.*\(ELOOP\)/,
+    );
     expect(io.stderr.find((line) => line.startsWith('t/dangling.yaml:'))).toBe('t/dangling.yaml: does not exist');
-    expect(io.stderr.find((line) => line.startsWith('t/not-yaml.yaml:'))).toMatch(/^t\/not-yaml\.yaml:\d+:\d+: this is not valid YAML/);
+    expect(io.stderr.find((line) => line.startsWith('t/not-yaml.yaml:'))).toMatch(
+      /^t\/not-yaml\.yaml:\d+:\d+: this is not valid YAML/,
+    );
     expect(io.stderr.find((line) => line.startsWith('t/fifo.yaml:'))).toMatch(/not a regular file/);
     expect(io.stderr.find((line) => line.startsWith('t/zero.yaml:'))).toMatch(/not a regular file/);
     expect(io.stdout.at(-1)).toBe('8 checked: 2 valid, 6 invalid');
@@ -90,7 +105,12 @@ describe('legate validate on files that cannot be read', () => {
 describe('legate show on files that cannot be read', () => {
   it('shows each readable file, gives each unreadable one a line, and exits 1', async () => {
     const io = capture(brokenFolder());
-    expect(await main(['show', 't/a.yaml', 't/loop.yaml', 't/folder', 't/folder-link.yaml', 't/dangling.yaml', 't/z.yaml'], io)).toBe(1);
+    expect(
+      await main(
+        ['show', 't/a.yaml', 't/loop.yaml', 't/folder', 't/folder-link.yaml', 't/dangling.yaml', 't/z.yaml'],
+        io,
+      ),
+    ).toBe(1);
     expectOneLineEach(io.stderr, ['t/loop.yaml', 't/folder', 't/folder-link.yaml', 't/dangling.yaml']);
     expect(io.stdout.filter((line) => /^── t\/[az]\.yaml/.test(line))).toHaveLength(2);
     expect(io.stdout.join('\n')).toContain('max_tokens');
@@ -115,13 +135,19 @@ describe('legate diff and replay on files that cannot be read', () => {
   it('replay gives an unreadable file a failed verdict and replays the rest', async () => {
     const io = capture(brokenFolder());
     expect(await main(['replay', 't'], io)).toBe(1);
-    expect(io.stdout.filter((line) => line.startsWith('✓ '))).toEqual([expect.stringMatching(/^✓ t\/a\.yaml /), expect.stringMatching(/^✓ t\/z\.yaml /)]);
-    for (const file of BROKEN) expect(io.stdout.filter((line) => line.startsWith(`✗ ${file}:`)), file).toHaveLength(1);
+    expect(io.stdout.filter((line) => line.startsWith('✓ '))).toEqual([
+      expect.stringMatching(/^✓ t\/a\.yaml /),
+      expect.stringMatching(/^✓ t\/z\.yaml /),
+    ]);
+    for (const file of BROKEN)
+      expect(
+        io.stdout.filter((line) => line.startsWith(`✗ ${file}:`)),
+        file,
+      ).toHaveLength(1);
     expect(io.text()).not.toMatch(/^\s+at /m);
     expect(io.stdout.at(-1)).toBe('8 replayed: 2 passed, 6 failed');
   }, 60_000);
 });
-
 
 describe('the legate command on an error it did not expect', () => {
   it('prints one line, no stack trace, and exits 1; LEGATE_DEBUG=1 prints the stack', () => {
@@ -129,7 +155,9 @@ describe('the legate command on an error it did not expect', () => {
     writeFileSync(join(dir, 'throws.mjs'), `throw new Error('the module is broken');\n`);
     const plain = legate(['fuzz', 'throws.mjs'], dir);
     expect(plain.status).toBe(1);
-    expect(plain.stderr.trim().split('\n')).toEqual([`legate fuzz: Error: the module is broken (set LEGATE_DEBUG=1 for the stack trace)`]);
+    expect(plain.stderr.trim().split('\n')).toEqual([
+      `legate fuzz: Error: the module is broken (set LEGATE_DEBUG=1 for the stack trace)`,
+    ]);
     const debug = legate(['fuzz', 'throws.mjs'], dir, { LEGATE_DEBUG: '1' });
     expect(debug.status).toBe(1);
     expect(debug.stderr).toMatch(/the module is broken\n\s+at /);

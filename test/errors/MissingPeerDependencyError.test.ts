@@ -16,7 +16,10 @@ const TSX: OptionalPeer = {
 
 /** What Node throws when a module cannot be found, by `require` and by `import` (which names the package). */
 function notFound(kind: 'require' | 'import', specifier: string): Error {
-  const pkg = specifier.split('/').slice(0, specifier.startsWith('@') ? 2 : 1).join('/');
+  const pkg = specifier
+    .split('/')
+    .slice(0, specifier.startsWith('@') ? 2 : 1)
+    .join('/');
   const error = new Error(
     kind === 'require'
       ? `Cannot find module '${specifier}'\nRequire stack:\n- /app/index.js`
@@ -46,7 +49,12 @@ describe('MissingPeerDependencyError', () => {
   it('replaces an error that says the peer (or a path inside it) cannot be found, by require or by import', () => {
     const names = fc.stringMatching(/^(@[a-z0-9-]{1,8}\/)?[a-z0-9][a-z0-9._-]{0,12}$/);
     // The missing package: the peer, a package whose name starts with the peer's, or any other one.
-    const missingOf = (peer: string) => fc.oneof(fc.constant(peer), names.map((tail) => `${peer}${tail}`), names);
+    const missingOf = (peer: string) =>
+      fc.oneof(
+        fc.constant(peer),
+        names.map((tail) => `${peer}${tail}`),
+        names,
+      );
     const cases = names.chain((peer) => fc.tuple(fc.constant(peer), missingOf(peer)));
     const kinds = fc.constantFrom('require' as const, 'import' as const);
     fc.assert(
@@ -90,7 +98,11 @@ describe('loading better-sqlite3 for legate/sqlite', () => {
 
   it('passes on the failure of an installed driver that cannot load a dependency of its own', () => {
     const cause = notFound('require', 'bindings');
-    expect(() => loadBetterSqlite3(() => { throw cause; })).toThrow(cause);
+    expect(() =>
+      loadBetterSqlite3(() => {
+        throw cause;
+      }),
+    ).toThrow(cause);
   });
 
   it('returns the driver where it is installed', () => {

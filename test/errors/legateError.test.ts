@@ -22,16 +22,56 @@ type CodeOf<K extends Concrete> = InstanceType<Exported[K]>['code'];
  */
 const CODES = {
   LegateError: [],
-  UsageError: ['invalid_run_input', 'invalid_history', 'invalid_guard_state', 'not_a_run', 'invalid_sequence_mode', 'invalid_pattern', 'invalid_redaction_path', 'invalid_recording_mode', 'missing_input', 'nothing_to_record', 'invalid_script'],
+  UsageError: [
+    'invalid_run_input',
+    'invalid_history',
+    'invalid_guard_state',
+    'not_a_run',
+    'invalid_sequence_mode',
+    'invalid_pattern',
+    'invalid_redaction_path',
+    'invalid_recording_mode',
+    'missing_input',
+    'nothing_to_record',
+    'invalid_script',
+  ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed'],
   ScriptExhaustedError: ['script_exhausted'],
   ScriptNotDoneError: ['script_not_done'],
-  ToolDeclarationError: ['not_a_declaration', 'invalid_tool_name', 'duplicate_tool_name', 'missing_run', 'invalid_schema', 'unsupported_schema', 'unsupported_pattern', 'invalid_default', 'negative_max_result_length', 'invalid_option'],
+  ToolDeclarationError: [
+    'not_a_declaration',
+    'invalid_tool_name',
+    'duplicate_tool_name',
+    'missing_run',
+    'invalid_schema',
+    'unsupported_schema',
+    'unsupported_pattern',
+    'invalid_default',
+    'negative_max_result_length',
+    'invalid_option',
+  ],
   SubAgentSuspendedError: ['sub_agent_suspended'],
   OutcomeUnknownError: ['outcome_unknown'],
-  SuspensionError: ['unsupported_version', 'wrong_agent', 'altered', 'stale_approval', 'undecided', 'invalid_decision', 'already_resumed', 'claim_active', 'not_claimed', 'claim_lost'],
-  StoreError: ['schema_version', 'already_claimed', 'secret_in_record', 'redaction_breaks_signature', 'unreadable_record'],
+  SuspensionError: [
+    'unsupported_version',
+    'wrong_agent',
+    'altered',
+    'stale_approval',
+    'undecided',
+    'invalid_decision',
+    'already_resumed',
+    'claim_active',
+    'not_claimed',
+    'claim_lost',
+  ],
+  StoreError: [
+    'schema_version',
+    'already_claimed',
+    'secret_in_record',
+    'redaction_breaks_signature',
+    'unreadable_record',
+  ],
   AgentConfigurationError: ['invalid_agent_option'],
   RuleConfigurationError: ['invalid_rule'],
   TrajectoryFormatError: ['invalid_trajectory', 'not_a_file', 'too_large', 'unreadable'],
@@ -54,7 +94,9 @@ const errorClasses = (Object.entries(entries) as [string, unknown][]).filter(
 
 /** A instance of a class, made with its first listed code where the constructor takes one. */
 function instanceOf(name: string, code: string): LegateError {
-  const type = errorClasses.find(([exported]) => exported === name)![1] as unknown as new (...args: unknown[]) => LegateError;
+  const type = errorClasses.find(([exported]) => exported === name)![1] as unknown as new (
+    ...args: unknown[]
+  ) => LegateError;
   return new type(code, 'x', 'x', 'x', 'x', 'x', 'x', 'x', 'x');
 }
 
@@ -81,26 +123,47 @@ describe('LegateError: the base of every error legate throws', () => {
     expect(instanceOf('TrajectoryDivergenceError', 'trajectory_divergence').abortsRun).toBe(true);
     expect(instanceOf('ScriptExhaustedError', 'script_exhausted').abortsRun).toBe(true);
     const runWith = (thrown: unknown) => {
-      const tool = defineTool({ name: 'act', description: 'Acts.', input: { type: 'object', properties: {} }, run: () => { throw thrown; } });
-      return new Agent({ name: 'a', model: 'm', tools: [tool], transport: new ScriptedTransport([reply.toolUse('act', {}), reply.text('Done.')]) }).run('go');
+      const tool = defineTool({
+        name: 'act',
+        description: 'Acts.',
+        input: { type: 'object', properties: {} },
+        run: () => {
+          throw thrown;
+        },
+      });
+      return new Agent({
+        name: 'a',
+        model: 'm',
+        tools: [tool],
+        transport: new ScriptedTransport([reply.toolUse('act', {}), reply.text('Done.')]),
+      }).run('go');
     };
     // Property: any error of the user's own, whatever fields it carries, is that tool's failure, never the run's end.
     await fc.assert(
-      fc.asyncProperty(fc.dictionary(fc.constantFrom('abortsRun', 'code', 'name', 'message'), fc.oneof(fc.boolean(), fc.string())), async (fields) => {
-        const result = await runWith(Object.assign(new Error('mine'), fields));
-        expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', error: { error: 'tool_failed' } });
-        expect(result.stopReason).toBe('end_turn');
-      }),
+      fc.asyncProperty(
+        fc.dictionary(fc.constantFrom('abortsRun', 'code', 'name', 'message'), fc.oneof(fc.boolean(), fc.string())),
+        async (fields) => {
+          const result = await runWith(Object.assign(new Error('mine'), fields));
+          expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', error: { error: 'tool_failed' } });
+          expect(result.stopReason).toBe('end_turn');
+        },
+      ),
       { numRuns: 25 },
     );
     const duckTyped = await runWith({ abortsRun: true });
     expect(duckTyped.toolCalls[0]).toMatchObject({ outcome: 'error' });
-    await expect(runWith(instanceOf('ScriptExhaustedError', 'script_exhausted'))).rejects.toMatchObject({ code: 'script_exhausted' });
+    await expect(runWith(instanceOf('ScriptExhaustedError', 'script_exhausted'))).rejects.toMatchObject({
+      code: 'script_exhausted',
+    });
   });
 
   it('has its codes documented in docs/errors.md, class by class', () => {
-    const rows = [...readFileSync('docs/errors.md', 'utf8').matchAll(/^\| `(\w+)` \| `(\w+)`[^|]*\|/gm)].map(([, code, name]) => `${name}: ${code}`);
-    const declared = Object.entries(CODES).flatMap(([name, codes]) => (name === 'TrajectoryFormatError' ? ['invalid_trajectory'] : codes).map((code) => `${name}: ${code}`));
+    const rows = [...readFileSync('docs/errors.md', 'utf8').matchAll(/^\| `(\w+)` \| `(\w+)`[^|]*\|/gm)].map(
+      ([, code, name]) => `${name}: ${code}`,
+    );
+    const declared = Object.entries(CODES).flatMap(([name, codes]) =>
+      (name === 'TrajectoryFormatError' ? ['invalid_trajectory'] : codes).map((code) => `${name}: ${code}`),
+    );
     expect(rows.sort()).toEqual(declared.sort());
   });
 });

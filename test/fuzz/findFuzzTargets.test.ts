@@ -5,13 +5,15 @@ import { loadProject } from '../../src/index.js';
 
 describe('findFuzzTargets: what legate fuzz fuzzes in a module', () => {
   it('takes exported tools, shaped-like-a-tool exports included, relative to cwd', async () => {
-    const targets = await findFuzzTargets(['brokenFuzzTargets.ts'], { cwd: join(import.meta.dirname, '..', 'support') });
+    const targets = await findFuzzTargets(['brokenFuzzTargets.ts'], {
+      cwd: join(import.meta.dirname, '..', 'support'),
+    });
     expect(targets.tools.map((tool) => tool.name).sort()).toEqual(['coercing', 'sound']);
     expect([...targets.agents.keys()]).toEqual([]);
     expect(targets).toMatchObject({ redactions: [], secrets: [] });
   });
 
-  it('takes a config\'s agents and every tool they reach, each tool once', async () => {
+  it("takes a config's agents and every tool they reach, each tool once", async () => {
     const project = await loadProject({ requireConfig: true });
     const targets = await findFuzzTargets([project.configFile]);
     expect([...targets.agents.keys()].sort()).toEqual(Object.keys(project.config.agents).sort());

@@ -30,14 +30,22 @@ function counted(factory: AgentFactory): { factory: AgentFactory; built: () => n
 describe('fuzzInjection findings and the secrets of the config', () => {
   it('redacts a declared secret from the finding it writes', async () => {
     const out = tempDir();
-    const report = await fuzzInjection(leakyAgent('leaky'), { numRuns: 20, seed: 4, out, secrets: [SECRET_PATTERN], redactions: [{ pattern: SECRET_PATTERN }] });
+    const report = await fuzzInjection(leakyAgent('leaky'), {
+      numRuns: 20,
+      seed: 4,
+      out,
+      secrets: [SECRET_PATTERN],
+      redactions: [{ pattern: SECRET_PATTERN }],
+    });
     const [failure] = report.failures;
     expect(failure?.message).toMatch(/'lookup' was attempted \d+ times?, over its limit of 0/);
     expect(failure!.writeError).toBeUndefined();
     const text = readFileSync(failure!.trajectory!, 'utf8');
     expect(text).toContain('api key [REDACTED]');
     expect(text).not.toContain(LEAKED_SECRET);
-    expect(loadTrajectory(failure!.trajectory!).expect?.blocked).toEqual([expect.objectContaining({ tool: 'lookup', rule: 'limit' })]);
+    expect(loadTrajectory(failure!.trajectory!).expect?.blocked).toEqual([
+      expect.objectContaining({ tool: 'lookup', rule: 'limit' }),
+    ]);
   });
 
   it('refuses to write a finding that holds a declared secret it may not redact, and still reports the finding', async () => {
@@ -46,7 +54,11 @@ describe('fuzzInjection findings and the secrets of the config', () => {
     const [failure] = report.failures;
     expect(failure?.trajectory).toBeUndefined();
     expect(failure?.writeError).toMatch(/holds declared secret #1, so it was not saved/);
-    expect(failure).toMatchObject({ seed: 4, path: expect.any(String), counterexample: expect.objectContaining({ input: expect.any(String) }) });
+    expect(failure).toMatchObject({
+      seed: 4,
+      path: expect.any(String),
+      counterexample: expect.objectContaining({ input: expect.any(String) }),
+    });
     expect(readdirSync(out)).toEqual([]);
   });
 });
@@ -89,17 +101,34 @@ describe('where fuzzInjection writes its findings', () => {
     const out = join(tempDir(), 'out');
     const awkward = fc.oneof(
       fc.string({ unit: 'binary', minLength: 1, maxLength: 40 }),
-      fc.constantFrom('..', '../..', '/etc/passwd', '..\\..\\win', 'a\0b', 'x'.repeat(5000), '.hidden', 'CON', 'a/../../b', '\u202e.yaml', '~'),
-      fc.array(fc.constantFrom('..', '/', '\\', '\0', '.', 'é', '😀', 'A'), { minLength: 1, maxLength: 30 }).map((parts) => parts.join('')),
+      fc.constantFrom(
+        '..',
+        '../..',
+        '/etc/passwd',
+        '..\\..\\win',
+        'a\0b',
+        'x'.repeat(5000),
+        '.hidden',
+        'CON',
+        'a/../../b',
+        '\u202e.yaml',
+        '~',
+      ),
+      fc
+        .array(fc.constantFrom('..', '/', '\\', '\0', '.', 'é', '😀', 'A'), { minLength: 1, maxLength: 30 })
+        .map((parts) => parts.join('')),
     );
     await fc.assert(
-      fc.asyncProperty(awkward.filter((name) => name.trim() !== ''), async (name) => {
-        const report = await fuzzInjection(leakyAgent(name), { numRuns: 3, seed: 4, out });
-        const file = report.failures[0]!.trajectory!;
-        expect(report.failures[0]!.writeError).toBeUndefined();
-        expect(isInside(out, file)).toBe(true);
-        expect(loadTrajectory(file).agent).toBe(name);
-      }),
+      fc.asyncProperty(
+        awkward.filter((name) => name.trim() !== ''),
+        async (name) => {
+          const report = await fuzzInjection(leakyAgent(name), { numRuns: 3, seed: 4, out });
+          const file = report.failures[0]!.trajectory!;
+          expect(report.failures[0]!.writeError).toBeUndefined();
+          expect(isInside(out, file)).toBe(true);
+          expect(loadTrajectory(file).agent).toBe(name);
+        },
+      ),
       { numRuns: 25, seed: 12 },
     );
   }, 120_000);
@@ -125,10 +154,14 @@ describe('findingFile', () => {
 
   it('gives different names different files, also on a file system that ignores case', () => {
     fc.assert(
-      fc.property(fc.string({ unit: 'binary', maxLength: 20 }), fc.string({ unit: 'binary', maxLength: 20 }), (a, b) => {
-        fc.pre(a !== b);
-        expect(findingFile(folder, a, 1).toLowerCase()).not.toBe(findingFile(folder, b, 1).toLowerCase());
-      }),
+      fc.property(
+        fc.string({ unit: 'binary', maxLength: 20 }),
+        fc.string({ unit: 'binary', maxLength: 20 }),
+        (a, b) => {
+          fc.pre(a !== b);
+          expect(findingFile(folder, a, 1).toLowerCase()).not.toBe(findingFile(folder, b, 1).toLowerCase());
+        },
+      ),
       { numRuns: 2000 },
     );
     expect(findingFile(folder, 'Assistant', 1)).not.toBe(findingFile(folder, 'assistant', 1));

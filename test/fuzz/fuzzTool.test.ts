@@ -7,14 +7,28 @@ import { fetchPage, sendPayment } from '../../examples/payments/agent.js';
 import { defineTool, type AnyTool } from '../../src/index.js';
 import { fuzzTool, malformedInput, validInput } from '../../src/fuzz/index.js';
 
-const exampleTools: AnyTool[] = [add, divide, squareRoot, lookupOrder, refundPayment, sendEmail, verifyIdentity, closeTicket, fetchPage, sendPayment];
+const exampleTools: AnyTool[] = [
+  add,
+  divide,
+  squareRoot,
+  lookupOrder,
+  refundPayment,
+  sendEmail,
+  verifyIdentity,
+  closeTicket,
+  fetchPage,
+  sendPayment,
+];
 
 describe('fuzzTool', () => {
-  it.each(exampleTools.map((tool) => [tool.name, tool] as const))('finds nothing wrong with %s', async (_name, tool) => {
-    const report = await fuzzTool(tool, { numRuns: 300, seed: 7 });
-    expect(report.failures).toEqual([]);
-    expect(report.cases).toBeGreaterThan(300);
-  });
+  it.each(exampleTools.map((tool) => [tool.name, tool] as const))(
+    'finds nothing wrong with %s',
+    async (_name, tool) => {
+      const report = await fuzzTool(tool, { numRuns: 300, seed: 7 });
+      expect(report.failures).toEqual([]);
+      expect(report.cases).toBeGreaterThan(300);
+    },
+  );
 
   it('catches a broken binder that accepts strings for integers, with a shrunk counterexample naming the path', async () => {
     const broken: AnyTool = {
@@ -22,7 +36,12 @@ describe('fuzzTool', () => {
       // A fixture: the binder turns numeric strings into numbers instead of refusing them.
       bind: (input: unknown) => {
         if (typeof input === 'object' && input !== null && !Array.isArray(input)) {
-          const coerced = Object.fromEntries(Object.entries(input).map(([k, v]) => [k, typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v]));
+          const coerced = Object.fromEntries(
+            Object.entries(input).map(([k, v]) => [
+              k,
+              typeof v === 'string' && v.trim() !== '' && !Number.isNaN(Number(v)) ? Number(v) : v,
+            ]),
+          );
           return add.bind(coerced);
         }
         return add.bind(input);
@@ -38,10 +57,13 @@ describe('fuzzTool', () => {
     expect(failure!.path).toEqual(expect.any(String));
   });
 
-  it('catches run being reached by malformed input, through the runtime\'s own call path', async () => {
+  it("catches run being reached by malformed input, through the runtime's own call path", async () => {
     // A fixture binder that refuses when asked directly but lets the runtime's call through.
     let calls = 0;
-    const twoFaced: AnyTool = { ...add, bind: (input: unknown) => (calls++ % 2 === 0 ? add.bind(input) : { ok: true, args: input }) };
+    const twoFaced: AnyTool = {
+      ...add,
+      bind: (input: unknown) => (calls++ % 2 === 0 ? add.bind(input) : { ok: true, args: input }),
+    };
     const report = await fuzzTool(twoFaced, { numRuns: 100, seed: 3 });
     expect(report.failures[0]!.message).toMatch(/^run was invoked on an input broken by /);
   });
@@ -81,11 +103,27 @@ describe('schema arbitraries', () => {
         const result = tool.bind(broken.input);
         expect(result.ok).toBe(false);
         // Nesting past the input's depth limit is refused where it crosses the limit, inside the site.
-        if (!result.ok) expect(result.invalid.code === 'too_deep' ? result.invalid.path.slice(0, broken.path.length) : result.invalid.path).toEqual(broken.path);
+        if (!result.ok)
+          expect(
+            result.invalid.code === 'too_deep' ? result.invalid.path.slice(0, broken.path.length) : result.invalid.path,
+          ).toEqual(broken.path);
       }),
       { numRuns: 2000, seed: 5 },
     );
-    for (const kind of ['wrong_type', 'missing_required', 'explicit_null', 'out_of_range', 'not_an_integer', 'huge_magnitude', 'too_long', 'pattern_miss', 'enum_near_miss', 'extra_property', 'deep_nesting', 'not_an_object']) {
+    for (const kind of [
+      'wrong_type',
+      'missing_required',
+      'explicit_null',
+      'out_of_range',
+      'not_an_integer',
+      'huge_magnitude',
+      'too_long',
+      'pattern_miss',
+      'enum_near_miss',
+      'extra_property',
+      'deep_nesting',
+      'not_an_object',
+    ]) {
       expect(seen, kind).toContain(kind);
     }
   });

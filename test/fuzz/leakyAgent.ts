@@ -16,7 +16,14 @@ const lookup = defineTool({
 /** An agent named `name` that declares `lookup` may run 0 times, but whose guard never heard of it. */
 export function leakyAgent(name: string): AgentFactory {
   return (transport) => {
-    const agent = new Agent({ name, model: 'claude-haiku-5-5', system: 'You look up accounts.', tools: [lookup], transport, maxTurns: 3 });
+    const agent = new Agent({
+      name,
+      model: 'claude-haiku-5-5',
+      system: 'You look up accounts.',
+      tools: [lookup],
+      transport,
+      maxTurns: 3,
+    });
     // Declared after construction: the run's guard never sees it, the fuzzer's check does.
     (agent.rules as Rule[]).push({ kind: 'limit', tool: 'lookup', maxCalls: 0 });
     return agent;

@@ -15,18 +15,31 @@ interface CallSpec {
 }
 
 const toolSpecs = fc
-  .array(fc.record({ untrusted: fc.boolean(), privileged: fc.boolean(), policy: fc.constantFrom(undefined, 'payments', 'admin') }), { minLength: 2, maxLength: 5 })
+  .array(
+    fc.record({
+      untrusted: fc.boolean(),
+      privileged: fc.boolean(),
+      policy: fc.constantFrom(undefined, 'payments', 'admin'),
+    }),
+    { minLength: 2, maxLength: 5 },
+  )
   .map((specs) => specs.map((spec, i): ToolSpec => ({ name: `tool_${i}`, ...spec })));
 
 const scenario = toolSpecs.chain((tools) => {
   const names = tools.map((t) => t.name);
   const name = fc.constantFrom(...names);
   const rule: fc.Arbitrary<Rule> = fc.oneof(
-    fc.tuple(name, name).filter(([a, b]) => a !== b).map(([tool, prerequisite]) => rules.require(tool, prerequisite)),
+    fc
+      .tuple(name, name)
+      .filter(([a, b]) => a !== b)
+      .map(([tool, prerequisite]) => rules.require(tool, prerequisite)),
     name.map((tool) => rules.terminal(tool)),
     fc.tuple(name, fc.integer({ min: 1, max: 3 })).map(([tool, max]) => rules.limit(tool, max)),
   );
-  const call: fc.Arbitrary<CallSpec> = fc.record({ tool: fc.oneof({ weight: 9, arbitrary: name }, { weight: 1, arbitrary: fc.constant('no_such_tool') }), fails: fc.boolean() });
+  const call: fc.Arbitrary<CallSpec> = fc.record({
+    tool: fc.oneof({ weight: 9, arbitrary: name }, { weight: 1, arbitrary: fc.constant('no_such_tool') }),
+    fails: fc.boolean(),
+  });
   return fc.record({
     tools: fc.constant(tools),
     rules: fc.array(rule, { maxLength: 4 }),
@@ -81,7 +94,8 @@ describe('guard properties', () => {
         const result = await agent.run('go');
 
         const spec = new Map(s.tools.map((t) => [t.name, t]));
-        const visible = (name: string) => spec.get(name)!.policy === undefined || s.granted.includes(spec.get(name)!.policy!);
+        const visible = (name: string) =>
+          spec.get(name)!.policy === undefined || s.granted.includes(spec.get(name)!.policy!);
         const successes = executed.filter((e) => !e.failed);
         const succeededBefore = (tool: string, turn: number) => successes.some((e) => e.tool === tool && e.turn < turn);
         for (const run of executed) {
@@ -94,7 +108,9 @@ describe('guard properties', () => {
             expect(successes.some((e) => spec.get(e.tool)!.untrusted && e.turn < run.turn)).toBe(false);
           }
           // No guarded tool runs before its prerequisite succeeded in an earlier turn.
-          for (const rule of s.rules) if (rule.kind === 'require' && rule.tool === run.tool) expect(succeededBefore(rule.prerequisite, run.turn)).toBe(true);
+          for (const rule of s.rules)
+            if (rule.kind === 'require' && rule.tool === run.tool)
+              expect(succeededBefore(rule.prerequisite, run.turn)).toBe(true);
           // Nothing runs after a terminal tool succeeded, nor after one earlier in the same response.
           for (const rule of s.rules) {
             if (rule.kind !== 'terminal') continue;
@@ -107,10 +123,13 @@ describe('guard properties', () => {
         }
         // No tool runs more often than its limit allows.
         for (const rule of s.rules) {
-          if (rule.kind === 'limit') expect(executed.filter((e) => e.tool === rule.tool).length).toBeLessThanOrEqual(rule.maxCalls);
+          if (rule.kind === 'limit')
+            expect(executed.filter((e) => e.tool === rule.tool).length).toBeLessThanOrEqual(rule.maxCalls);
         }
         // The result states the same facts: every blocked call is on the result with its rule.
-        expect(result.blocked.map((b) => b.id)).toEqual(result.toolCalls.filter((c) => c.outcome === 'blocked').map((c) => c.id));
+        expect(result.blocked.map((b) => b.id)).toEqual(
+          result.toolCalls.filter((c) => c.outcome === 'blocked').map((c) => c.id),
+        );
         expect(result.tainted).toBe(successes.some((e) => spec.get(e.tool)!.untrusted));
       }),
       { numRuns: 400 },

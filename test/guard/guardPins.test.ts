@@ -1,7 +1,17 @@
 // Behaviours of the guard that the code gets right and that mutation testing showed no test
 // pinned down: each test here fails if the rule it names is weakened.
 import { describe, expect, it, vi } from 'vitest';
-import { Agent, ScriptedTransport, defineTool, policies, reply, rules, type AgentOptions, type Rule, type ScriptStep } from '../../src/index.js';
+import {
+  Agent,
+  ScriptedTransport,
+  defineTool,
+  policies,
+  reply,
+  rules,
+  type AgentOptions,
+  type Rule,
+  type ScriptStep,
+} from '../../src/index.js';
 import { applyOutcomes, type CallOutcome } from '../../src/guard/applyOutcomes.js';
 import { isAuthorized } from '../../src/guard/authorization.js';
 import { checkRules, RuleConfigurationError } from '../../src/guard/checkRules.js';
@@ -14,7 +24,10 @@ import { caught } from '../support/caught.js';
 const model = 'claude-haiku-5-5';
 const noInput = { type: 'object', properties: {} } as const;
 
-function spyTool(name: string, options: { untrusted?: boolean; privileged?: boolean; policy?: string; fails?: boolean } = {}) {
+function spyTool(
+  name: string,
+  options: { untrusted?: boolean; privileged?: boolean; policy?: string; fails?: boolean } = {},
+) {
   const run = vi.fn(() => {
     if (options.fails) throw new Error(`${name} failed`);
     return `${name} done`;
@@ -29,22 +42,46 @@ async function runAgent(options: Partial<AgentOptions> & { tools: AgentOptions['
 }
 
 function facts(entries: Record<string, Partial<ToolFacts>>): Map<string, ToolFacts> {
-  return new Map(Object.entries(entries).map(([name, f]) => [name, { untrusted: false, privileged: false, policy: undefined, ...f }]));
+  return new Map(
+    Object.entries(entries).map(([name, f]) => [
+      name,
+      { untrusted: false, privileged: false, policy: undefined, ...f },
+    ]),
+  );
 }
 
 /** The rule of each call's decision, `ok` for an allowed call. */
-function decide(names: string[], options: { rules?: Rule[]; tools?: Record<string, Partial<ToolFacts>>; state?: Partial<GuardState>; visible?: string[] } = {}) {
+function decide(
+  names: string[],
+  options: {
+    rules?: Rule[];
+    tools?: Record<string, Partial<ToolFacts>>;
+    state?: Partial<GuardState>;
+    visible?: string[];
+  } = {},
+) {
   const tools = facts(options.tools ?? Object.fromEntries(names.map((n) => [n, {}])));
   const decisions = decideBatch(
     names.map((name, i) => ({ id: `c${i}`, name })),
-    { state: { ...initialGuardState(), ...options.state }, rules: compileRules(options.rules ?? []), tools, visible: options.visible ?? [...tools.keys()] },
+    {
+      state: { ...initialGuardState(), ...options.state },
+      rules: compileRules(options.rules ?? []),
+      tools,
+      visible: options.visible ?? [...tools.keys()],
+    },
   );
   return decisions.map((d) => d?.rule ?? 'ok');
 }
 
 describe('rules checked when the agent is built', () => {
   const build = (tools: string[], list: () => Rule[]) => () =>
-    new Agent({ name: 'a', model, transport: new ScriptedTransport([]), tools: tools.map((n) => spyTool(n).tool), rules: list() });
+    new Agent({
+      name: 'a',
+      model,
+      transport: new ScriptedTransport([]),
+      tools: tools.map((n) => spyTool(n).tool),
+      rules: list(),
+    });
 
   it.each([
     ['limit', () => [rules.limit('send_emial', 1)]],
@@ -59,23 +96,38 @@ describe('rules checked when the agent is built', () => {
   });
 
   it('names no tools when the agent has none', () => {
-    const error = caught(build([], () => [rules.terminal('x')]), RuleConfigurationError);
+    const error = caught(
+      build([], () => [rules.terminal('x')]),
+      RuleConfigurationError,
+    );
     expect(error.message).toContain('Its tools are none.');
   });
 
   it('refuses a limit of 0 or less: a tool that may never run is a misconfiguration', () => {
     for (const max of [0, -1]) {
-      const error = caught(build(['send_email'], () => [rules.limit('send_email', max)]), RuleConfigurationError);
+      const error = caught(
+        build(['send_email'], () => [rules.limit('send_email', max)]),
+        RuleConfigurationError,
+      );
       expect(error.tool).toBe('send_email');
     }
   });
 
-  it.each([1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])('refuses a limit of %s: a limit is a whole number of calls', (max) => {
-    expect(build(['send_email'], () => [rules.limit('send_email', max)])).toThrow();
-  });
+  it.each([1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])(
+    'refuses a limit of %s: a limit is a whole number of calls',
+    (max) => {
+      expect(build(['send_email'], () => [rules.limit('send_email', max)])).toThrow();
+    },
+  );
 
   it('accepts a limit of 1, and rules naming tools the agent has', () => {
-    expect(build(['send_email', 'close_ticket'], () => [rules.limit('send_email', 1), rules.terminal('close_ticket'), rules.require('send_email', 'close_ticket')])).not.toThrow();
+    expect(
+      build(['send_email', 'close_ticket'], () => [
+        rules.limit('send_email', 1),
+        rules.terminal('close_ticket'),
+        rules.require('send_email', 'close_ticket'),
+      ]),
+    ).not.toThrow();
     expect(() => checkRules('a', [rules.limit('t', 1)], ['t'])).not.toThrow();
   });
 });
@@ -88,27 +140,54 @@ describe('limits', () => {
   });
 
   it('counts attempts of earlier turns and of the same response together', () => {
-    expect(decide(['t', 't', 't'], { rules: [rules.limit('t', 3)], state: { attempts: { t: 1 } } })).toEqual(['ok', 'ok', 'limit']);
+    expect(decide(['t', 't', 't'], { rules: [rules.limit('t', 3)], state: { attempts: { t: 1 } } })).toEqual([
+      'ok',
+      'ok',
+      'limit',
+    ]);
   });
 
   it('counts each tool on its own', () => {
-    expect(decide(['t', 'u', 't', 'u'], { rules: [rules.limit('t', 1), rules.limit('u', 2)] })).toEqual(['ok', 'ok', 'limit', 'ok']);
+    expect(decide(['t', 'u', 't', 'u'], { rules: [rules.limit('t', 1), rules.limit('u', 2)] })).toEqual([
+      'ok',
+      'ok',
+      'limit',
+      'ok',
+    ]);
   });
 
   it('of two limits on one tool, the smaller applies', () => {
-    expect(decide(['t', 't', 't'], { rules: [rules.limit('t', 2), rules.limit('t', 1)] })).toEqual(['ok', 'limit', 'limit']);
-    expect(decide(['t', 't', 't'], { rules: [rules.limit('t', 1), rules.limit('t', 2)] })).toEqual(['ok', 'limit', 'limit']);
+    expect(decide(['t', 't', 't'], { rules: [rules.limit('t', 2), rules.limit('t', 1)] })).toEqual([
+      'ok',
+      'limit',
+      'limit',
+    ]);
+    expect(decide(['t', 't', 't'], { rules: [rules.limit('t', 1), rules.limit('t', 2)] })).toEqual([
+      'ok',
+      'limit',
+      'limit',
+    ]);
   });
 
   it('a blocked call is not an attempt: it does not use up the limit, in the same response or later', async () => {
     // Blocked by its prerequisite first, the refund still has its one call once verified.
     const verify = spyTool('verify_identity');
     const refund = spyTool('refund_payment');
-    const result = await runAgent({ tools: [verify.tool, refund.tool], rules: [rules.require('refund_payment', 'verify_identity'), rules.limit('refund_payment', 1)] }, [
-      reply.toolUses([{ name: 'refund_payment', input: {} }, { name: 'refund_payment', input: {} }, { name: 'verify_identity', input: {} }]),
-      reply.toolUse('refund_payment', {}),
-      reply.toolUse('refund_payment', {}),
-    ]);
+    const result = await runAgent(
+      {
+        tools: [verify.tool, refund.tool],
+        rules: [rules.require('refund_payment', 'verify_identity'), rules.limit('refund_payment', 1)],
+      },
+      [
+        reply.toolUses([
+          { name: 'refund_payment', input: {} },
+          { name: 'refund_payment', input: {} },
+          { name: 'verify_identity', input: {} },
+        ]),
+        reply.toolUse('refund_payment', {}),
+        reply.toolUse('refund_payment', {}),
+      ],
+    );
     expect(result.toolCalls.map((c) => `${c.name}:${c.outcome}`)).toEqual([
       'refund_payment:blocked',
       'refund_payment:blocked',
@@ -122,22 +201,42 @@ describe('limits', () => {
   });
 
   it('a call blocked in a response leaves the limit to the calls after it', () => {
-    expect(decide(['p', 't', 't'], { rules: [rules.limit('t', 1), rules.terminal('p')], tools: { p: {}, t: {} }, state: { terminatedBy: null } })).toEqual(['ok', 'terminal', 'terminal']);
+    expect(
+      decide(['p', 't', 't'], {
+        rules: [rules.limit('t', 1), rules.terminal('p')],
+        tools: { p: {}, t: {} },
+        state: { terminatedBy: null },
+      }),
+    ).toEqual(['ok', 'terminal', 'terminal']);
     const tainted = { taint: { source: 'web', id: 'w' } };
-    expect(decide(['t', 'u'], { rules: [rules.limit('u', 1)], tools: { t: { privileged: true }, u: {} }, state: tainted })).toEqual(['taint', 'ok']);
+    expect(
+      decide(['t', 'u'], { rules: [rules.limit('u', 1)], tools: { t: { privileged: true }, u: {} }, state: tainted }),
+    ).toEqual(['taint', 'ok']);
   });
 
   it('a call the guard let through counts even when the tool failed', async () => {
     const flaky = spyTool('flaky', { fails: true });
-    const result = await runAgent({ tools: [flaky.tool], rules: [rules.limit('flaky', 1)] }, [reply.toolUse('flaky', {}), reply.toolUse('flaky', {})]);
+    const result = await runAgent({ tools: [flaky.tool], rules: [rules.limit('flaky', 1)] }, [
+      reply.toolUse('flaky', {}),
+      reply.toolUse('flaky', {}),
+    ]);
     expect(result.toolCalls.map((c) => c.outcome)).toEqual(['error', 'blocked']);
     expect(flaky.run).toHaveBeenCalledTimes(1);
   });
 
   it('states the limit in the refusal, singular for one call', () => {
     const context = { state: initialGuardState(), tools: facts({ t: {} }), visible: ['t'] };
-    const one = decideBatch([{ id: 'a', name: 't' }, { id: 'b', name: 't' }], { ...context, rules: compileRules([rules.limit('t', 1)]) });
-    expect(one[1]).toEqual({ rule: 'limit', message: "Tool 't' was blocked: it may be called at most 1 time in a run, and that limit is reached." });
+    const one = decideBatch(
+      [
+        { id: 'a', name: 't' },
+        { id: 'b', name: 't' },
+      ],
+      { ...context, rules: compileRules([rules.limit('t', 1)]) },
+    );
+    expect(one[1]).toEqual({
+      rule: 'limit',
+      message: "Tool 't' was blocked: it may be called at most 1 time in a run, and that limit is reached.",
+    });
   });
 });
 
@@ -163,13 +262,20 @@ describe('taint', () => {
       { id: '1', name: 'a', allowed: true, succeeded: true },
       { id: '2', name: 'b', allowed: true, succeeded: true },
     ];
-    expect(applyOutcomes(initialGuardState(), outcomes, 1, tools, compileRules([])).taint).toEqual({ source: 'a', id: '1' });
+    expect(applyOutcomes(initialGuardState(), outcomes, 1, tools, compileRules([])).taint).toEqual({
+      source: 'a',
+      id: '1',
+    });
   });
 
   it('blocks only privileged tools, and only once tainted', () => {
     const tools = { web: { untrusted: true }, pay: { privileged: true }, note: {} };
     expect(decide(['pay', 'note'], { tools })).toEqual(['ok', 'ok']);
-    expect(decide(['pay', 'note', 'web'], { tools, state: { taint: { source: 'web', id: 'x' } } })).toEqual(['taint', 'ok', 'ok']);
+    expect(decide(['pay', 'note', 'web'], { tools, state: { taint: { source: 'web', id: 'x' } } })).toEqual([
+      'taint',
+      'ok',
+      'ok',
+    ]);
   });
 });
 
@@ -214,19 +320,36 @@ describe('the guard state after a response', () => {
   });
 
   it('takes a success of a tool it has no facts on (not one of the agent tools) as trusted', () => {
-    const next = applyOutcomes(initialGuardState(), [{ id: '1', name: 'transfer_to_billing', allowed: true, succeeded: true }], 1, tools, compiled);
-    expect(next).toEqual({ taint: null, successes: { transfer_to_billing: 1 }, attempts: { transfer_to_billing: 1 }, terminatedBy: null });
+    const next = applyOutcomes(
+      initialGuardState(),
+      [{ id: '1', name: 'transfer_to_billing', allowed: true, succeeded: true }],
+      1,
+      tools,
+      compiled,
+    );
+    expect(next).toEqual({
+      taint: null,
+      successes: { transfer_to_billing: 1 },
+      attempts: { transfer_to_billing: 1 },
+      terminatedBy: null,
+    });
   });
 
   it('keeps a taint it already had', () => {
     const state: GuardState = { ...initialGuardState(), taint: { source: 'old', id: '0' } };
-    expect(applyOutcomes(state, [{ id: '1', name: 'b', allowed: true, succeeded: true }], 2, tools, compiled).taint).toEqual({ source: 'old', id: '0' });
+    expect(
+      applyOutcomes(state, [{ id: '1', name: 'b', allowed: true, succeeded: true }], 2, tools, compiled).taint,
+    ).toEqual({ source: 'old', id: '0' });
   });
 });
 
 describe('terminal', () => {
   it('holds back everything after the first terminal call of a response, naming that call', () => {
-    const context = { state: initialGuardState(), tools: facts({ end: {}, end2: {}, a: {} }), visible: ['end', 'end2', 'a'] };
+    const context = {
+      state: initialGuardState(),
+      tools: facts({ end: {}, end2: {}, a: {} }),
+      visible: ['end', 'end2', 'a'],
+    };
     const decisions = decideBatch(
       [
         { id: '1', name: 'a' },
@@ -241,12 +364,23 @@ describe('terminal', () => {
   });
 
   it('a terminal call blocked by another rule does not hold back the calls after it', () => {
-    expect(decide(['end', 'a'], { rules: [rules.terminal('end'), rules.limit('end', 1)], tools: { end: {}, a: {} }, state: { attempts: { end: 1 } } })).toEqual(['limit', 'ok']);
+    expect(
+      decide(['end', 'a'], {
+        rules: [rules.terminal('end'), rules.limit('end', 1)],
+        tools: { end: {}, a: {} },
+        state: { attempts: { end: 1 } },
+      }),
+    ).toEqual(['limit', 'ok']);
   });
 
   it('after a terminal success, every call is refused, naming the tool that ended the run', () => {
     const state = { terminatedBy: { tool: 'end', id: '1' } };
-    const decisions = decideBatch([{ id: '2', name: 'a' }], { state: { ...initialGuardState(), ...state }, rules: compileRules([]), tools: facts({ a: {} }), visible: ['a'] });
+    const decisions = decideBatch([{ id: '2', name: 'a' }], {
+      state: { ...initialGuardState(), ...state },
+      rules: compileRules([]),
+      tools: facts({ a: {} }),
+      visible: ['a'],
+    });
     expect(decisions[0]).toMatchObject({ rule: 'terminal' });
     expect(decisions[0]!.message).toContain("'end' has ended this run");
   });
@@ -259,18 +393,28 @@ describe('prerequisites', () => {
     expect(decide(['t'], { rules: list, tools, state: { successes: { p1: 1 } } })).toEqual(['prerequisite']);
     expect(decide(['t'], { rules: list, tools, state: { successes: { p2: 1 } } })).toEqual(['prerequisite']);
     expect(decide(['t'], { rules: list, tools, state: { successes: { p1: 1, p2: 2 } } })).toEqual(['ok']);
-    const [block] = decideBatch([{ id: '1', name: 't' }], { state: { ...initialGuardState(), successes: { p1: 1 } }, rules: compileRules(list), tools: facts(tools), visible: ['t'] });
+    const [block] = decideBatch([{ id: '1', name: 't' }], {
+      state: { ...initialGuardState(), successes: { p1: 1 } },
+      rules: compileRules(list),
+      tools: facts(tools),
+      visible: ['t'],
+    });
     expect(block!.message).toContain("after 'p2' has succeeded");
   });
 
   it('counts a success in turn 0 as a success', () => {
-    expect(decide(['t'], { rules: [rules.require('t', 'p')], tools: { t: {}, p: {} }, state: { successes: { p: 0 } } })).toEqual(['ok']);
+    expect(
+      decide(['t'], { rules: [rules.require('t', 'p')], tools: { t: {}, p: {} }, state: { successes: { p: 0 } } }),
+    ).toEqual(['ok']);
   });
 });
 
 describe('authorization', () => {
   it('hides a gated tool the principal was not shown; a tool it does not have is not its concern', () => {
-    expect(decide(['gated', 'open'], { tools: { gated: { policy: 'x' }, open: {} }, visible: ['open'] })).toEqual(['authorization', 'ok']);
+    expect(decide(['gated', 'open'], { tools: { gated: { policy: 'x' }, open: {} }, visible: ['open'] })).toEqual([
+      'authorization',
+      'ok',
+    ]);
     expect(decide(['nonexistent'], { tools: {}, visible: [] })).toEqual(['ok']);
   });
 

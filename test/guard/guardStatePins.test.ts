@@ -64,7 +64,9 @@ describe('guardStateProblem: taint and terminatedBy', () => {
     ['terminatedBy', 'tool', 'id', Object.assign(() => undefined, { tool: 't', id: 'i' })],
   ];
   it.each(badPairs)('refuses %s not null nor { %s, %s } with strings: %o', (key, a, b, value) => {
-    expect(guardStateProblem(withKey(key, value))).toMatch(new RegExp(`^'${key}' must be null or \\{ ${a}, ${b} \\} with strings, but it was `));
+    expect(guardStateProblem(withKey(key, value))).toMatch(
+      new RegExp(`^'${key}' must be null or \\{ ${a}, ${b} \\} with strings, but it was `),
+    );
   });
 });
 
@@ -84,7 +86,9 @@ describe('guardStateProblem: successes and attempts', () => {
     ['attempts', 3],
     ['attempts', [2]],
   ])('%s must be an object: %o is refused', (key, value) => {
-    expect(guardStateProblem(withKey(key, value))).toMatch(new RegExp(`^'${key}' must be an object of counts by tool name, but it was `));
+    expect(guardStateProblem(withKey(key, value))).toMatch(
+      new RegExp(`^'${key}' must be an object of counts by tool name, but it was `),
+    );
   });
 
   it.each([
@@ -114,8 +118,19 @@ describe('guardStateProblem over the class of states', () => {
   const name = fc.stringMatching(/^[a-zA-Z0-9_-]{1,12}$/);
   const counts = fc.dictionary(name, fc.nat());
   const pair = (a: string, b: string) => fc.option(fc.record({ [a]: fc.string(), [b]: fc.string() }), { nil: null });
-  const state = fc.record({ taint: pair('source', 'id'), successes: counts, attempts: counts, terminatedBy: pair('tool', 'id') });
-  const notACount = fc.oneof(fc.integer({ max: -1 }), fc.double({ noInteger: true }), fc.string(), fc.constant(null), fc.boolean());
+  const state = fc.record({
+    taint: pair('source', 'id'),
+    successes: counts,
+    attempts: counts,
+    terminatedBy: pair('tool', 'id'),
+  });
+  const notACount = fc.oneof(
+    fc.integer({ max: -1 }),
+    fc.double({ noInteger: true }),
+    fc.string(),
+    fc.constant(null),
+    fc.boolean(),
+  );
 
   it('accepts every state as JSON keeps it, and copies it unchanged', () => {
     fc.assert(
@@ -171,9 +186,22 @@ describe('a guard state handed in with RunOptions.guard and no history', () => {
 
   it('its taint blocks a privileged tool and stays the source', async () => {
     const pay = vi.fn(() => 'paid');
-    const sendPayment = defineTool({ name: 'send_payment', description: 'Pays.', input: noInput, privileged: true, run: pay });
-    const agent = new Agent({ name: 'desk', model: 'm', tools: [sendPayment], transport: new ScriptedTransport([reply.toolUse('send_payment', {}), reply.text('No.')]) });
-    const guard = JSON.parse(JSON.stringify({ taint: { source: 'fetch_page', id: 't1' }, successes: {}, attempts: {}, terminatedBy: null })) as GuardState;
+    const sendPayment = defineTool({
+      name: 'send_payment',
+      description: 'Pays.',
+      input: noInput,
+      privileged: true,
+      run: pay,
+    });
+    const agent = new Agent({
+      name: 'desk',
+      model: 'm',
+      tools: [sendPayment],
+      transport: new ScriptedTransport([reply.toolUse('send_payment', {}), reply.text('No.')]),
+    });
+    const guard = JSON.parse(
+      JSON.stringify({ taint: { source: 'fetch_page', id: 't1' }, successes: {}, attempts: {}, terminatedBy: null }),
+    ) as GuardState;
     const result = await agent.run('Pay.', { guard });
     expect(pay).not.toHaveBeenCalled();
     expect(result.guard.taint).toEqual({ source: 'fetch_page', id: 't1' });
@@ -183,8 +211,15 @@ describe('a guard state handed in with RunOptions.guard and no history', () => {
   it('its end stops every further call', async () => {
     const refund = vi.fn(() => 'refunded');
     const refundPayment = defineTool({ name: 'refund_payment', description: 'Refunds.', input: noInput, run: refund });
-    const agent = new Agent({ name: 'desk', model: 'm', tools: [refundPayment], transport: new ScriptedTransport([reply.toolUse('refund_payment', {}), reply.text('Done.')]) });
-    const result = await agent.run('Refund.', { guard: { taint: null, successes: {}, attempts: {}, terminatedBy: { tool: 'close_ticket', id: 'c1' } } });
+    const agent = new Agent({
+      name: 'desk',
+      model: 'm',
+      tools: [refundPayment],
+      transport: new ScriptedTransport([reply.toolUse('refund_payment', {}), reply.text('Done.')]),
+    });
+    const result = await agent.run('Refund.', {
+      guard: { taint: null, successes: {}, attempts: {}, terminatedBy: { tool: 'close_ticket', id: 'c1' } },
+    });
     expect(refund).not.toHaveBeenCalled();
     expect(result.guard.terminatedBy).toEqual({ tool: 'close_ticket', id: 'c1' });
     expect(result.blocked).toMatchObject([{ tool: 'refund_payment', rule: 'terminal' }]);

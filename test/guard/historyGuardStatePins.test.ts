@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { UNATTRIBUTED_SOURCE, type GuardState, type Message } from '../../src/index.js';
-import { guardStateOfHistory, historyShapeProblem, mergeGuardStates, serverResultTaint, type HistoryTool } from '../../src/guard/historyGuardState.js';
+import {
+  guardStateOfHistory,
+  historyShapeProblem,
+  mergeGuardStates,
+  serverResultTaint,
+  type HistoryTool,
+} from '../../src/guard/historyGuardState.js';
 import { TOOL_NAME_PATTERN } from '../../src/tools/toolName.js';
 
 /**
@@ -16,7 +22,12 @@ const known: Record<string, HistoryTool> = {
 const toolOf = (name: string): HistoryTool | undefined => (Object.hasOwn(known, name) ? known[name] : undefined);
 const walk = (messages: unknown[]) => guardStateOfHistory(messages as Message[], toolOf);
 const use = (id: string, name: string) => ({ type: 'tool_use', id, name, input: {} });
-const result = (id: string, extra: Record<string, unknown> = {}) => ({ type: 'tool_result', tool_use_id: id, content: 'ok', ...extra });
+const result = (id: string, extra: Record<string, unknown> = {}) => ({
+  type: 'tool_result',
+  tool_use_id: id,
+  content: 'ok',
+  ...extra,
+});
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value)) as unknown;
 
 describe('guardStateOfHistory', () => {
@@ -32,20 +43,43 @@ describe('guardStateOfHistory', () => {
   it('counts only tool_use blocks as attempts, not text or thinking', () => {
     const state = walk([
       { role: 'user', content: 'Hi' },
-      { role: 'assistant', content: [{ type: 'text', text: 'Let me check.' }, { type: 'thinking', thinking: 'hm', signature: 's' }, use('v1', 'verify_identity')] },
+      {
+        role: 'assistant',
+        content: [
+          { type: 'text', text: 'Let me check.' },
+          { type: 'thinking', thinking: 'hm', signature: 's' },
+          use('v1', 'verify_identity'),
+        ],
+      },
       { role: 'user', content: [result('v1')] },
     ]);
-    expect(plain(state)).toEqual({ taint: null, successes: { verify_identity: 0 }, attempts: { verify_identity: 1 }, terminatedBy: null });
+    expect(plain(state)).toEqual({
+      taint: null,
+      successes: { verify_identity: 0 },
+      attempts: { verify_identity: 1 },
+      terminatedBy: null,
+    });
   });
 
   it('ignores the user blocks that are not tool results (text, images)', () => {
     const state = walk([
       { role: 'assistant', content: [use('v1', 'verify_identity')] },
       { role: 'user', content: [result('v1'), { type: 'text', text: 'and here is a note' }] },
-      { role: 'user', content: [{ type: 'text', text: 'Hi' }, { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } }] },
+      {
+        role: 'user',
+        content: [
+          { type: 'text', text: 'Hi' },
+          { type: 'image', source: { type: 'base64', media_type: 'image/png', data: 'AA==' } },
+        ],
+      },
     ]);
     expect(state.taint).toBeNull();
-    expect(plain(state)).toEqual({ taint: null, successes: { verify_identity: 0 }, attempts: { verify_identity: 1 }, terminatedBy: null });
+    expect(plain(state)).toEqual({
+      taint: null,
+      successes: { verify_identity: 0 },
+      attempts: { verify_identity: 1 },
+      terminatedBy: null,
+    });
   });
 
   it('attributes a result whose id two tool_uses of the same name share to that name', () => {
@@ -54,7 +88,12 @@ describe('guardStateOfHistory', () => {
       { role: 'user', content: [result('d1')] },
     ]);
     expect(state.taint).toBeNull();
-    expect(plain(state)).toEqual({ taint: null, successes: { verify_identity: 0 }, attempts: { verify_identity: 2 }, terminatedBy: null });
+    expect(plain(state)).toEqual({
+      taint: null,
+      successes: { verify_identity: 0 },
+      attempts: { verify_identity: 2 },
+      terminatedBy: null,
+    });
   });
 
   it('taints with an unattributed result whose id two tool_uses of different names share', () => {
@@ -78,7 +117,12 @@ describe('guardStateOfHistory', () => {
       { role: 'user', content: [result('u1')] },
     ]);
     expect(state.taint).toEqual({ source: UNATTRIBUTED_SOURCE, id: 'u1' });
-    expect(plain(state)).toEqual({ taint: { source: UNATTRIBUTED_SOURCE, id: 'u1' }, successes: {}, attempts: { unknown_tool: 1 }, terminatedBy: null });
+    expect(plain(state)).toEqual({
+      taint: { source: UNATTRIBUTED_SOURCE, id: 'u1' },
+      successes: {},
+      attempts: { unknown_tool: 1 },
+      terminatedBy: null,
+    });
   });
 
   it('a failed result of a known tool is neither a success nor a taint nor an end', () => {
@@ -86,7 +130,12 @@ describe('guardStateOfHistory', () => {
       { role: 'assistant', content: [use('f1', 'fetch_page'), use('c1', 'close_ticket')] },
       { role: 'user', content: [result('f1', { is_error: true }), result('c1', { is_error: true })] },
     ]);
-    expect(plain(state)).toEqual({ taint: null, successes: {}, attempts: { fetch_page: 1, close_ticket: 1 }, terminatedBy: null });
+    expect(plain(state)).toEqual({
+      taint: null,
+      successes: {},
+      attempts: { fetch_page: 1, close_ticket: 1 },
+      terminatedBy: null,
+    });
   });
 
   it('a result with is_error false is a success', () => {
@@ -105,14 +154,28 @@ describe('guardStateOfHistory', () => {
 
 describe('serverResultTaint', () => {
   it('names the first server tool result block and its tool_use_id', () => {
-    const blocks = [{ type: 'text' }, { type: 'tool_result' }, { type: 'web_fetch_tool_result', tool_use_id: 's2' }, { type: 'web_search_tool_result', tool_use_id: 's3' }];
+    const blocks = [
+      { type: 'text' },
+      { type: 'tool_result' },
+      { type: 'web_fetch_tool_result', tool_use_id: 's2' },
+      { type: 'web_search_tool_result', tool_use_id: 's3' },
+    ];
     expect(serverResultTaint(blocks)).toEqual({ source: 'web_fetch_tool_result', id: 's2' });
   });
 
-  it.each([undefined, 7, null])('gives the id as an empty string when the block has no string tool_use_id (%o)', (id) => {
-    expect(serverResultTaint([{ type: 'web_search_tool_result', tool_use_id: id } as { type: string }])).toEqual({ source: 'web_search_tool_result', id: '' });
-    expect(serverResultTaint([{ type: 'web_search_tool_result' }])).toEqual({ source: 'web_search_tool_result', id: '' });
-  });
+  it.each([undefined, 7, null])(
+    'gives the id as an empty string when the block has no string tool_use_id (%o)',
+    (id) => {
+      expect(serverResultTaint([{ type: 'web_search_tool_result', tool_use_id: id } as { type: string }])).toEqual({
+        source: 'web_search_tool_result',
+        id: '',
+      });
+      expect(serverResultTaint([{ type: 'web_search_tool_result' }])).toEqual({
+        source: 'web_search_tool_result',
+        id: '',
+      });
+    },
+  );
 
   it('is null when no block is a server tool result', () => {
     expect(serverResultTaint([{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_result' }])).toBeNull();
@@ -131,7 +194,10 @@ describe('historyShapeProblem', () => {
     expect(
       historyShapeProblem([
         { role: 'user', content: 'Hi' },
-        { role: 'assistant', content: [{ type: 'text', text: 'x' }, use('a', 'verify_identity'), use('b', 'fetch_page')] },
+        {
+          role: 'assistant',
+          content: [{ type: 'text', text: 'x' }, use('a', 'verify_identity'), use('b', 'fetch_page')],
+        },
         { role: 'user', content: [result('a'), result('b', { is_error: true }), result('c', { is_error: false })] },
         { role: 'assistant', content: 'Done.' },
       ]),
@@ -139,24 +205,48 @@ describe('historyShapeProblem', () => {
     expect(historyShapeProblem([])).toBeUndefined();
   });
 
-  it.each([null, undefined, 'Hi', { role: 'user', content: 'Hi' }, 3])('refuses %o, which is not a list, saying what arrived', (history) => {
-    expect(historyShapeProblem(history)).toMatch(/^it was /);
-  });
+  it.each([null, undefined, 'Hi', { role: 'user', content: 'Hi' }, 3])(
+    'refuses %o, which is not a list, saying what arrived',
+    (history) => {
+      expect(historyShapeProblem(history)).toMatch(/^it was /);
+    },
+  );
 
   // A function is not a message even with a role and a content (plain JavaScript callers).
   const functionMessage = Object.assign(() => undefined, { role: 'user', content: 'Hi' });
-  it.each([null, 'Hi', 3, {}, functionMessage, { role: 'system', content: 'Hi' }, { role: 'tool', content: [] }, { content: 'Hi' }])('refuses the message %o, naming it', (message) => {
-    expect(historyShapeProblem([{ role: 'user', content: 'Hi' }, message])).toMatch(/^history\[1\] is not a message with role 'user' or 'assistant'/);
+  it.each([
+    null,
+    'Hi',
+    3,
+    {},
+    functionMessage,
+    { role: 'system', content: 'Hi' },
+    { role: 'tool', content: [] },
+    { content: 'Hi' },
+  ])('refuses the message %o, naming it', (message) => {
+    expect(historyShapeProblem([{ role: 'user', content: 'Hi' }, message])).toMatch(
+      /^history\[1\] is not a message with role 'user' or 'assistant'/,
+    );
   });
 
-  it.each([undefined, null, 3, { type: 'text', text: 'x' }])('refuses the content %o, which is neither a string nor a list', (content) => {
-    expect(historyShapeProblem([{ role: 'assistant', content }])).toMatch(/^history\[0\]\.content is neither a string nor a list of blocks/);
-  });
+  it.each([undefined, null, 3, { type: 'text', text: 'x' }])(
+    'refuses the content %o, which is neither a string nor a list',
+    (content) => {
+      expect(historyShapeProblem([{ role: 'assistant', content }])).toMatch(
+        /^history\[0\]\.content is neither a string nor a list of blocks/,
+      );
+    },
+  );
 
   const functionBlock = Object.assign(() => undefined, { type: 'text', text: 'x' });
-  it.each([null, 'text', 3, {}, functionBlock, { type: 3 }, { text: 'x' }])('refuses the block %o, which has no string type', (block) => {
-    expect(historyShapeProblem([{ role: 'user', content: [{ type: 'text', text: 'ok' }, block] }])).toMatch(/^history\[0\]\.content\[1\] is not a content block with a type/);
-  });
+  it.each([null, 'text', 3, {}, functionBlock, { type: 3 }, { text: 'x' }])(
+    'refuses the block %o, which has no string type',
+    (block) => {
+      expect(historyShapeProblem([{ role: 'user', content: [{ type: 'text', text: 'ok' }, block] }])).toMatch(
+        /^history\[0\]\.content\[1\] is not a content block with a type/,
+      );
+    },
+  );
 
   it.each([
     ['id', { type: 'tool_use', name: 'verify_identity', input: {} }],
@@ -164,46 +254,73 @@ describe('historyShapeProblem', () => {
     ['name', { type: 'tool_use', id: 'a', input: {} }],
     ['name', { type: 'tool_use', id: 'a', name: null, input: {} }],
   ])("refuses a tool_use whose '%s' is not a string", (key, block) => {
-    expect(historyShapeProblem([{ role: 'assistant', content: [block] }])).toMatch(new RegExp(`^history\\[0\\]\\.content\\[0\\] is a tool_use whose '${key}' is `));
+    expect(historyShapeProblem([{ role: 'assistant', content: [block] }])).toMatch(
+      new RegExp(`^history\\[0\\]\\.content\\[0\\] is a tool_use whose '${key}' is `),
+    );
   });
 
   it('refuses a tool_result without a string tool_use_id', () => {
-    expect(historyShapeProblem([{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }])).toMatch(/^history\[0\]\.content\[0\] is a tool_result whose 'tool_use_id' is undefined/);
+    expect(historyShapeProblem([{ role: 'user', content: [{ type: 'tool_result', content: 'x' }] }])).toMatch(
+      /^history\[0\]\.content\[0\] is a tool_result whose 'tool_use_id' is undefined/,
+    );
   });
 
   it.each(['true', 1, 0, null])('refuses a tool_result whose is_error is %o, not a boolean', (isError) => {
-    expect(historyShapeProblem([{ role: 'user', content: [result('a', { is_error: isError })] }])).toMatch(/^history\[0\]\.content\[0\] is a tool_result whose 'is_error' is .*, not true or false$/);
+    expect(historyShapeProblem([{ role: 'user', content: [result('a', { is_error: isError })] }])).toMatch(
+      /^history\[0\]\.content\[0\] is a tool_result whose 'is_error' is .*, not true or false$/,
+    );
   });
 });
 
 describe('mergeGuardStates: the history made stricter by a state handed on, never cleaner', () => {
-  const state = (over: Partial<GuardState>): GuardState => ({ taint: null, successes: {}, attempts: {}, terminatedBy: null, ...over });
+  const state = (over: Partial<GuardState>): GuardState => ({
+    taint: null,
+    successes: {},
+    attempts: {},
+    terminatedBy: null,
+    ...over,
+  });
 
   it('attempts: the larger count of each tool, from either side', () => {
-    const merged = mergeGuardStates(state({ attempts: { a: 3, b: 1, c: 2 } }), state({ attempts: { a: 1, b: 5, d: 2 } }));
+    const merged = mergeGuardStates(
+      state({ attempts: { a: 3, b: 1, c: 2 } }),
+      state({ attempts: { a: 1, b: 5, d: 2 } }),
+    );
     expect(plain(merged)).toEqual(expect.objectContaining({ attempts: { a: 3, b: 5, c: 2, d: 2 } }));
   });
 
   it('successes: only those both the history and the given state show, at the history turn', () => {
-    const merged = mergeGuardStates(state({ successes: { both: 0, historyOnly: 0 } }), state({ successes: { both: 4, givenOnly: 2 } }));
+    const merged = mergeGuardStates(
+      state({ successes: { both: 0, historyOnly: 0 } }),
+      state({ successes: { both: 4, givenOnly: 2 } }),
+    );
     expect(plain(merged)).toEqual(expect.objectContaining({ successes: { both: 0 } }));
     expect(Object.getPrototypeOf(merged.successes)).toBeNull();
   });
 
   it('taint and end: the given ones stand when the history shows none', () => {
-    const merged = mergeGuardStates(state({}), state({ taint: { source: 'fetch_page', id: 'f1' }, terminatedBy: { tool: 'close_ticket', id: 'c1' } }));
+    const merged = mergeGuardStates(
+      state({}),
+      state({ taint: { source: 'fetch_page', id: 'f1' }, terminatedBy: { tool: 'close_ticket', id: 'c1' } }),
+    );
     expect(merged.taint).toEqual({ source: 'fetch_page', id: 'f1' });
     expect(merged.terminatedBy).toEqual({ tool: 'close_ticket', id: 'c1' });
   });
 
   it("taint and end: the history's stand when the given state has none", () => {
-    const merged = mergeGuardStates(state({ taint: { source: 'fetch_page', id: 'f1' }, terminatedBy: { tool: 'close_ticket', id: 'c1' } }), state({}));
+    const merged = mergeGuardStates(
+      state({ taint: { source: 'fetch_page', id: 'f1' }, terminatedBy: { tool: 'close_ticket', id: 'c1' } }),
+      state({}),
+    );
     expect(merged.taint).toEqual({ source: 'fetch_page', id: 'f1' });
     expect(merged.terminatedBy).toEqual({ tool: 'close_ticket', id: 'c1' });
   });
 
   it('merges names Object.prototype also has as own entries only', () => {
-    const merged = mergeGuardStates(state({ attempts: { toString: 1 } }), state({ attempts: JSON.parse('{"__proto__": 2, "constructor": 1}') as Record<string, number> }));
+    const merged = mergeGuardStates(
+      state({ attempts: { toString: 1 } }),
+      state({ attempts: JSON.parse('{"__proto__": 2, "constructor": 1}') as Record<string, number> }),
+    );
     expect(Object.keys(merged.attempts).sort()).toEqual(['__proto__', 'constructor', 'toString']);
     expect(merged.attempts.toString).toBe(1);
     expect(Object.getPrototypeOf(merged.attempts)).toBeNull();

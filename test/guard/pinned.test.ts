@@ -1,5 +1,13 @@
 import { describe, expect, it, vi } from 'vitest';
-import { Agent, ScriptedTransport, defineTool, reply, rules, type AgentOptions, type ScriptStep } from '../../src/index.js';
+import {
+  Agent,
+  ScriptedTransport,
+  defineTool,
+  reply,
+  rules,
+  type AgentOptions,
+  type ScriptStep,
+} from '../../src/index.js';
 
 /** Behaviours the documentation promises that no other test pins down. */
 
@@ -8,11 +16,25 @@ const counted = { type: 'object', properties: { n: { type: 'integer' } }, requir
 
 function tool(name: string, flags: { untrusted?: boolean; privileged?: boolean; policy?: string } = {}) {
   const run = vi.fn(() => `${name} done`);
-  return { tool: defineTool({ name, description: `${name}.`, input: name === 'send_email' ? counted : noInput, run, ...flags }), run };
+  return {
+    tool: defineTool({
+      name,
+      description: `${name}.`,
+      input: name === 'send_email' ? counted : noInput,
+      run,
+      ...flags,
+    }),
+    run,
+  };
 }
 
 async function run(options: Partial<AgentOptions> & Pick<AgentOptions, 'tools'>, script: ScriptStep[]) {
-  return new Agent({ name: 'pinned', model: 'm', transport: new ScriptedTransport([...script, reply.text('Done.')]), ...options }).run('go');
+  return new Agent({
+    name: 'pinned',
+    model: 'm',
+    transport: new ScriptedTransport([...script, reply.text('Done.')]),
+    ...options,
+  }).run('go');
 }
 
 describe('the taint source', () => {
@@ -47,12 +69,18 @@ describe('what counts towards a limit: every call the guard let through', () => 
   it('a call the guard blocked does not count', async () => {
     const verify = tool('verify_identity');
     const email = tool('send_email');
-    const result = await run({ tools: [verify.tool, email.tool], rules: [rules.require('send_email', 'verify_identity'), rules.limit('send_email', 1)] }, [
-      reply.toolUse('send_email', { n: 1 }),
-      reply.toolUse('verify_identity', {}),
-      reply.toolUse('send_email', { n: 2 }),
-      reply.toolUse('send_email', { n: 3 }),
-    ]);
+    const result = await run(
+      {
+        tools: [verify.tool, email.tool],
+        rules: [rules.require('send_email', 'verify_identity'), rules.limit('send_email', 1)],
+      },
+      [
+        reply.toolUse('send_email', { n: 1 }),
+        reply.toolUse('verify_identity', {}),
+        reply.toolUse('send_email', { n: 2 }),
+        reply.toolUse('send_email', { n: 3 }),
+      ],
+    );
     expect(result.toolCalls.map((c) => c.rule ?? c.outcome)).toEqual(['prerequisite', 'ok', 'ok', 'limit']);
     expect(email.run).toHaveBeenCalledTimes(1);
     expect(result.guard.attempts.send_email).toBe(1);
@@ -60,22 +88,41 @@ describe('what counts towards a limit: every call the guard let through', () => 
 
   it('a call to a tool hidden by authorization does not count', async () => {
     const email = tool('send_email', { policy: 'mail' });
-    const result = await run({ tools: [email.tool], rules: [rules.limit('send_email', 1)] }, [reply.toolUse('send_email', { n: 1 }), reply.toolUse('send_email', { n: 2 })]);
+    const result = await run({ tools: [email.tool], rules: [rules.limit('send_email', 1)] }, [
+      reply.toolUse('send_email', { n: 1 }),
+      reply.toolUse('send_email', { n: 2 }),
+    ]);
     expect(result.toolCalls.map((c) => c.rule)).toEqual(['authorization', 'authorization']);
     expect(result.guard.attempts.send_email).toBeUndefined();
   });
 
   it('a call the binder refused counts, and so does a call that failed or was planned', async () => {
     const email = tool('send_email', { privileged: true });
-    const invalid = await run({ tools: [email.tool], rules: [rules.limit('send_email', 1)] }, [reply.toolUse('send_email', { n: 'one' }), reply.toolUse('send_email', { n: 1 })]);
+    const invalid = await run({ tools: [email.tool], rules: [rules.limit('send_email', 1)] }, [
+      reply.toolUse('send_email', { n: 'one' }),
+      reply.toolUse('send_email', { n: 1 }),
+    ]);
     expect(invalid.toolCalls.map((c) => c.rule ?? c.outcome)).toEqual(['invalid', 'limit']);
     expect(email.run).not.toHaveBeenCalled();
 
-    const planned = await run({ tools: [email.tool], mode: 'shadow', rules: [rules.limit('send_email', 1)] }, [reply.toolUse('send_email', { n: 1 }), reply.toolUse('send_email', { n: 2 })]);
+    const planned = await run({ tools: [email.tool], mode: 'shadow', rules: [rules.limit('send_email', 1)] }, [
+      reply.toolUse('send_email', { n: 1 }),
+      reply.toolUse('send_email', { n: 2 }),
+    ]);
     expect(planned.toolCalls.map((c) => c.rule ?? c.outcome)).toEqual(['shadow', 'limit']);
 
-    const failing = defineTool({ name: 'send_email', description: 'E.', input: counted, run: () => { throw new Error('smtp down'); } });
-    const failed = await run({ tools: [failing], rules: [rules.limit('send_email', 1)] }, [reply.toolUse('send_email', { n: 1 }), reply.toolUse('send_email', { n: 2 })]);
+    const failing = defineTool({
+      name: 'send_email',
+      description: 'E.',
+      input: counted,
+      run: () => {
+        throw new Error('smtp down');
+      },
+    });
+    const failed = await run({ tools: [failing], rules: [rules.limit('send_email', 1)] }, [
+      reply.toolUse('send_email', { n: 1 }),
+      reply.toolUse('send_email', { n: 2 }),
+    ]);
     expect(failed.toolCalls.map((c) => c.rule ?? c.outcome)).toEqual(['error', 'limit']);
   });
 });

@@ -8,14 +8,23 @@ describe('the zero-trust trajectory', () => {
   it('replays with the page read, the payment blocked by taint from the page, and the payment never run', async () => {
     const page = vi.spyOn(fetchPage, 'run');
     const payment = vi.spyOn(sendPayment, 'run');
-    const { result } = await runTrajectory({ file: 'trajectories/zero-trust.yaml', agent: createAssistant, mode: 'replay' });
+    const { result } = await runTrajectory({
+      file: 'trajectories/zero-trust.yaml',
+      agent: createAssistant,
+      mode: 'replay',
+    });
 
     expect(page).toHaveBeenCalledTimes(1);
     expect(result.toolCalls[0]).toMatchObject({ name: 'fetch_page', outcome: 'ok' });
     expect(payment).not.toHaveBeenCalled();
-    expect(result.blocked).toEqual([expect.objectContaining({ tool: 'send_payment', rule: 'taint', source: 'fetch_page' })]);
+    expect(result.blocked).toEqual([
+      expect.objectContaining({ tool: 'send_payment', rule: 'taint', source: 'fetch_page' }),
+    ]);
     expect(result).toMatchObject({ tainted: true, taintSource: 'fetch_page' });
-    expect(loadTrajectory('trajectories/zero-trust.yaml').summary).toMatchObject({ tainted: true, taintSource: 'fetch_page' });
+    expect(loadTrajectory('trajectories/zero-trust.yaml').summary).toMatchObject({
+      tainted: true,
+      taintSource: 'fetch_page',
+    });
     page.mockRestore();
     payment.mockRestore();
   });
@@ -24,9 +33,15 @@ describe('the zero-trust trajectory', () => {
 describe('the shadow trajectory', () => {
   it('plans the refund for review and never runs it', async () => {
     const refund = vi.spyOn(refundPayment, 'run');
-    const { result } = await runTrajectory({ file: 'trajectories/shadow-refund.yaml', agent: createShadowSupportDesk, mode: 'replay' });
+    const { result } = await runTrajectory({
+      file: 'trajectories/shadow-refund.yaml',
+      agent: createShadowSupportDesk,
+      mode: 'replay',
+    });
     expect(refund).not.toHaveBeenCalled();
-    expect(result.plannedEffects).toEqual([{ id: 'toolu_s2_1', tool: 'refund_payment', input: { orderId: 'A-1002', amount: 15 } }]);
+    expect(result.plannedEffects).toEqual([
+      { id: 'toolu_s2_1', tool: 'refund_payment', input: { orderId: 'A-1002', amount: 15 } },
+    ]);
     refund.mockRestore();
   });
 });
@@ -41,7 +56,12 @@ describe('the compensated booking', () => {
       mode: 'replay',
     });
     const report = await agent!.compensate(result);
-    expect(ledger).toEqual(['booked room R-12', 'booked flight LH-400', 'cancelled flight LH-400', 'cancelled room R-12']);
+    expect(ledger).toEqual([
+      'booked room R-12',
+      'booked flight LH-400',
+      'cancelled flight LH-400',
+      'cancelled room R-12',
+    ]);
     expect(report.failed).toEqual([]);
   });
 });

@@ -1,6 +1,15 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Agent, AgentConfigurationError, RuleConfigurationError, ScriptedTransport, ToolDeclarationError, defineTool, rules, type AgentOptions } from '../../src/index.js';
+import {
+  Agent,
+  AgentConfigurationError,
+  RuleConfigurationError,
+  ScriptedTransport,
+  ToolDeclarationError,
+  defineTool,
+  rules,
+  type AgentOptions,
+} from '../../src/index.js';
 import { caught } from '../support/caught.js';
 
 const noInput = { type: 'object', properties: {} } as const;
@@ -9,7 +18,9 @@ const declare = (extra: Record<string, unknown>) => () => defineTool({ ...declar
 const declarationError = (extra: Record<string, unknown>) => caught(declare(extra), ToolDeclarationError);
 
 /** Anything a plain JavaScript caller or a JSON config could put where a boolean belongs. */
-const notBoolean = fc.anything({ withBoxedValues: true, withMap: true, withSet: true, withBigInt: true, withDate: true }).filter((v) => typeof v !== 'boolean' && v !== undefined);
+const notBoolean = fc
+  .anything({ withBoxedValues: true, withMap: true, withSet: true, withBigInt: true, withDate: true })
+  .filter((v) => typeof v !== 'boolean' && v !== undefined);
 
 describe('a tool declaration: every safety option is checked when the tool is defined', () => {
   it.each([
@@ -23,30 +34,56 @@ describe('a tool declaration: every safety option is checked when the tool is de
 
   it('refuses any value but a boolean for a boolean flag', () => {
     fc.assert(
-      fc.property(fc.constantFrom('untrusted', 'privileged', 'annotations.readOnly', 'annotations.destructive', 'annotations.idempotent', 'annotations.openWorld'), notBoolean, (path, value) => {
-        const [first, second] = path.split('.') as [string, string | undefined];
-        const extra = second === undefined ? { [first]: value } : { annotations: { [second]: value } };
-        const error = declarationError(extra);
-        expect(error.code).toBe('invalid_option');
-        expect(error.path).toBe(path);
-        expect(error.message).toContain(`'${path}' must be true or false, but it was `);
-      }),
+      fc.property(
+        fc.constantFrom(
+          'untrusted',
+          'privileged',
+          'annotations.readOnly',
+          'annotations.destructive',
+          'annotations.idempotent',
+          'annotations.openWorld',
+        ),
+        notBoolean,
+        (path, value) => {
+          const [first, second] = path.split('.') as [string, string | undefined];
+          const extra = second === undefined ? { [first]: value } : { annotations: { [second]: value } };
+          const error = declarationError(extra);
+          expect(error.code).toBe('invalid_option');
+          expect(error.path).toBe(path);
+          expect(error.message).toContain(`'${path}' must be true or false, but it was `);
+        },
+      ),
       { numRuns: 300 },
     );
   });
 
   it('accepts true and false, and keeps them', () => {
-    expect(defineTool({ ...declaration, untrusted: true, privileged: false })).toMatchObject({ untrusted: true, privileged: false });
+    expect(defineTool({ ...declaration, untrusted: true, privileged: false })).toMatchObject({
+      untrusted: true,
+      privileged: false,
+    });
   });
 
   it.each([
     ['policy', 7, `'policy' must be a non-empty string, but it was the number 7.`],
     ['compensatedBy', '', `'compensatedBy' must be a non-empty string, but it was the string "".`],
     ['maxResultLength', '100', `'maxResultLength' must be a whole number of characters, but it was the string "100".`],
-    ['maxResultLength', Number.NaN, `'maxResultLength' must be a whole number of characters, but it was the number NaN.`],
-    ['maxResultLength', Number.POSITIVE_INFINITY, `'maxResultLength' must be a whole number of characters, but it was the number Infinity.`],
+    [
+      'maxResultLength',
+      Number.NaN,
+      `'maxResultLength' must be a whole number of characters, but it was the number NaN.`,
+    ],
+    [
+      'maxResultLength',
+      Number.POSITIVE_INFINITY,
+      `'maxResultLength' must be a whole number of characters, but it was the number Infinity.`,
+    ],
     ['maxResultLength', 2.5, `'maxResultLength' must be a whole number of characters, but it was the number 2.5.`],
-    ['annotations', 'readOnly', `'annotations' must be an object such as { readOnly: true }, but it was the string "readOnly".`],
+    [
+      'annotations',
+      'readOnly',
+      `'annotations' must be an object such as { readOnly: true }, but it was the string "readOnly".`,
+    ],
     ['annotations', [true], `'annotations' must be an object such as { readOnly: true }, but it was the array [true].`],
     ['annotations.title', 3, `'annotations.title' must be a string, but it was the number 3.`],
   ])('refuses %s: %j', (option, value, message) => {
@@ -72,28 +109,62 @@ describe('a tool declaration: every safety option is checked when the tool is de
       code: 'not_a_declaration',
       message: 'defineTool needs a declaration ({ name, description, input, run }), but it was undefined.',
     });
-    expect(declarationError({ description: 42 })).toMatchObject({ code: 'invalid_option', path: 'description', message: `Tool 'send_payment': 'description' must be a string, but it was the number 42.` });
+    expect(declarationError({ description: 42 })).toMatchObject({
+      code: 'invalid_option',
+      path: 'description',
+      message: `Tool 'send_payment': 'description' must be a string, but it was the number 42.`,
+    });
   });
 });
 
 describe("an agent's safety options are checked when it is constructed", () => {
   const tool = defineTool({ ...declaration });
-  const options = (extra: Record<string, unknown>) => ({ name: 'payer', model: 'm', transport: new ScriptedTransport([]), tools: [tool], ...extra }) as AgentOptions;
-  const configurationError = (extra: Record<string, unknown>) => caught(() => new Agent(options(extra)), AgentConfigurationError);
+  const options = (extra: Record<string, unknown>) =>
+    ({ name: 'payer', model: 'm', transport: new ScriptedTransport([]), tools: [tool], ...extra }) as AgentOptions;
+  const configurationError = (extra: Record<string, unknown>) =>
+    caught(() => new Agent(options(extra)), AgentConfigurationError);
 
   it.each([
     ['mode', 'Shadow', `Agent 'payer': 'mode' must be 'live' or 'shadow', but it was the string "Shadow".`],
-    ['authorizer', ['payments'], `Agent 'payer': 'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was the array ["payments"].`],
-    ['approvalRequired', true, `Agent 'payer': 'approvalRequired' must be a function (tool, input) => boolean, but it was the boolean true.`],
+    [
+      'authorizer',
+      ['payments'],
+      `Agent 'payer': 'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was the array ["payments"].`,
+    ],
+    [
+      'approvalRequired',
+      true,
+      `Agent 'payer': 'approvalRequired' must be a function (tool, input) => boolean, but it was the boolean true.`,
+    ],
     ['maxHandoffs', 0, `Agent 'payer': 'maxHandoffs' must be a whole number of at least 1, but it was the number 0.`],
     ['maxTurns', '3', `Agent 'payer': 'maxTurns' must be a whole number of at least 1, but it was the string "3".`],
     ['temperature', '0.5', `Agent 'payer': 'temperature' must be a number, but it was the string "0.5".`],
     ['thinking', 'yes', `Agent 'payer': 'thinking' must be { budgetTokens: number }, but it was the string "yes".`],
-    ['rules', { terminal: 'send_payment' }, `Agent 'payer': 'rules' must be a list such as [rules.terminal('close_ticket')], but it was the object {"terminal":"send_payment"}.`],
-    ['rules', [null], `Agent 'payer': rules[0] must be a rule made with rules.require, rules.terminal or rules.limit, but it was null.`],
-    ['rules', [{ kind: 'forbid', tool: 'send_payment' }], `Agent 'payer': rules[0] must be a rule made with rules.require, rules.terminal or rules.limit, but it was the object {"kind":"forbid","tool":"send_payment"}.`],
-    ['rules', [{ kind: 'terminal', tool: 3 }], `Agent 'payer': rules[0] (a terminal rule) needs 'tool', the name of one of the agent's tools, but it was the number 3.`],
-    ['rules', [{ kind: 'require', tool: 'send_payment' }], `Agent 'payer': rules[0] (a require rule) needs 'prerequisite', the name of one of the agent's tools, but it was undefined.`],
+    [
+      'rules',
+      { terminal: 'send_payment' },
+      `Agent 'payer': 'rules' must be a list such as [rules.terminal('close_ticket')], but it was the object {"terminal":"send_payment"}.`,
+    ],
+    [
+      'rules',
+      [null],
+      `Agent 'payer': rules[0] must be a rule made with rules.require, rules.terminal or rules.limit, but it was null.`,
+    ],
+    [
+      'rules',
+      [{ kind: 'forbid', tool: 'send_payment' }],
+      `Agent 'payer': rules[0] must be a rule made with rules.require, rules.terminal or rules.limit, but it was the object {"kind":"forbid","tool":"send_payment"}.`,
+    ],
+    [
+      'rules',
+      [{ kind: 'terminal', tool: 3 }],
+      `Agent 'payer': rules[0] (a terminal rule) needs 'tool', the name of one of the agent's tools, but it was the number 3.`,
+    ],
+    [
+      'rules',
+      [{ kind: 'require', tool: 'send_payment' }],
+      `Agent 'payer': rules[0] (a require rule) needs 'prerequisite', the name of one of the agent's tools, but it was undefined.`,
+    ],
   ])('refuses %s: %j', (option, value, message) => {
     const error = configurationError({ [option]: value });
     expect(error.message).toBe(message);
@@ -110,9 +181,13 @@ describe("an agent's safety options are checked when it is constructed", () => {
 
   it('refuses a function where a boolean-valued option is a function, or any other value for a function option', () => {
     fc.assert(
-      fc.property(fc.constantFrom('authorizer', 'approvalRequired', 'clock'), fc.anything().filter((v) => v !== undefined), (option, value) => {
-        expect(configurationError({ [option]: value }).option).toBe(option);
-      }),
+      fc.property(
+        fc.constantFrom('authorizer', 'approvalRequired', 'clock'),
+        fc.anything().filter((v) => v !== undefined),
+        (option, value) => {
+          expect(configurationError({ [option]: value }).option).toBe(option);
+        },
+      ),
       { numRuns: 200 },
     );
   });
@@ -121,7 +196,14 @@ describe("an agent's safety options are checked when it is constructed", () => {
 describe('limits and the tools rules name', () => {
   const email = defineTool({ name: 'send_email', description: 'E.', input: noInput, run: () => 'sent' });
   const close = defineTool({ name: 'close_ticket', description: 'C.', input: noInput, run: () => 'closed' });
-  const agentWith = (rule: unknown) => () => new Agent({ name: 'desk', model: 'm', transport: new ScriptedTransport([]), tools: [email, close], rules: [rule as never] });
+  const agentWith = (rule: unknown) => () =>
+    new Agent({
+      name: 'desk',
+      model: 'm',
+      transport: new ScriptedTransport([]),
+      tools: [email, close],
+      rules: [rule as never],
+    });
 
   it.each([
     [0, 'the number 0'],
@@ -149,6 +231,8 @@ describe('limits and the tools rules name', () => {
   ])('refuses a %j rule naming a misspelt tool, listing the tools', (rule, kind, misspelt) => {
     const error = caught(agentWith(rule), RuleConfigurationError);
     expect(error.tool).toBe(misspelt);
-    expect(error.message).toBe(`Agent 'desk': a ${kind} rule names '${misspelt}', which this agent has no tool for. Its tools are 'send_email', 'close_ticket'.`);
+    expect(error.message).toBe(
+      `Agent 'desk': a ${kind} rule names '${misspelt}', which this agent has no tool for. Its tools are 'send_email', 'close_ticket'.`,
+    );
   });
 });

@@ -10,7 +10,8 @@ import { copyThroughJson, jsonText, writeJsonText } from '../../src/json/jsonTex
 /** A value `depth` levels deep: arrays, objects, or both in turn. */
 function nested(depth: number, kind: 'array' | 'object' | 'mixed', leaf: unknown = 1): unknown {
   let value = leaf;
-  for (let i = 0; i < depth; i++) value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { k: value };
+  for (let i = 0; i < depth; i++)
+    value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { k: value };
   return value;
 }
 
@@ -22,7 +23,12 @@ function sortKeysRecursively(value: unknown): unknown {
   if (typeof value !== 'object' || value === null) return value;
   const sorted: Record<string, unknown> = {};
   for (const key of Object.keys(value).sort()) {
-    Object.defineProperty(sorted, key, { value: sortKeysRecursively((value as Record<string, unknown>)[key]), enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(sorted, key, {
+      value: sortKeysRecursively((value as Record<string, unknown>)[key]),
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return sorted;
 }
@@ -32,7 +38,18 @@ const stringifiable = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
     fc.jsonValue(),
-    fc.constantFrom(undefined, Number.NaN, Infinity, -0, () => 1, Symbol('s'), new Date(0), new Number(3), new String('s'), new Boolean(false)),
+    fc.constantFrom(
+      undefined,
+      Number.NaN,
+      Infinity,
+      -0,
+      () => 1,
+      Symbol('s'),
+      new Date(0),
+      new Number(3),
+      new String('s'),
+      new Boolean(false),
+    ),
     fc.constant({ toJSON: (key: string) => `key:${key}` }),
     fc.array(tie('value'), { maxLength: 4 }),
     fc.sparseArray(tie('value'), { maxLength: 4 }),
@@ -42,24 +59,30 @@ const stringifiable = fc.letrec((tie) => ({
 
 describe('jsonText', () => {
   it('writes exactly what JSON.stringify writes, on either path (the engine, or level by level)', () => {
-    fc.assert(fc.property(stringifiable, (value) => {
-      expect(jsonText(value)).toBe(JSON.stringify(value));
-      expect(writeJsonText(value)).toBe(JSON.stringify(value));
-    }));
+    fc.assert(
+      fc.property(stringifiable, (value) => {
+        expect(jsonText(value)).toBe(JSON.stringify(value));
+        expect(writeJsonText(value)).toBe(JSON.stringify(value));
+      }),
+    );
   });
 
   it('with sorted keys, writes what JSON.stringify writes for the value with its keys sorted, on either path', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      const expected = JSON.stringify(sortKeysRecursively(value));
-      expect(jsonText(value, { sortKeys: true })).toBe(expected);
-      expect(writeJsonText(value, { sortKeys: true })).toBe(expected);
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        const expected = JSON.stringify(sortKeysRecursively(value));
+        expect(jsonText(value, { sortKeys: true })).toBe(expected);
+        expect(writeJsonText(value, { sortKeys: true })).toBe(expected);
+      }),
+    );
   });
 
   it('sorts the keys of what toJSON returns, leaves boxed values boxed, and can write a bigint as text, on either path', () => {
     const value = { b: new Date(0), a: { toJSON: () => ({ z: 1, y: new Number(2) }) }, n: [10n] };
     for (const write of [jsonText, writeJsonText]) {
-      expect(write(value, { sortKeys: true, bigintAsString: true })).toBe('{"a":{"y":2,"z":1},"b":"1970-01-01T00:00:00.000Z","n":["10n"]}');
+      expect(write(value, { sortKeys: true, bigintAsString: true })).toBe(
+        '{"a":{"y":2,"z":1},"b":"1970-01-01T00:00:00.000Z","n":["10n"]}',
+      );
     }
   });
 
@@ -75,15 +98,18 @@ describe('jsonText', () => {
     expect(jsonText([shared, shared])).toBe('[{"x":1},{"x":1}]');
   });
 
-  it.each(['array', 'object', 'mixed'] as const)('writes a %s value nested 20,000 deep, where JSON.stringify overflows', (kind) => {
-    const value = nested(DEEP, kind);
-    expect(() => JSON.stringify(value)).toThrow(RangeError);
-    const text = jsonText(value)!;
-    expect(text.startsWith(kind === 'array' ? '[[[' : kind === 'object' ? '{"k":{"k":' : '{"k":[{"k":[')).toBe(true);
-    expect(pathBeyondDepth(JSON.parse(text), DEEP)).toBeUndefined();
-    expect(pathBeyondDepth(JSON.parse(text), DEEP - 1)).toHaveLength(DEEP - 1);
-    expect(copyThroughJson(value)).toBeDefined();
-  });
+  it.each(['array', 'object', 'mixed'] as const)(
+    'writes a %s value nested 20,000 deep, where JSON.stringify overflows',
+    (kind) => {
+      const value = nested(DEEP, kind);
+      expect(() => JSON.stringify(value)).toThrow(RangeError);
+      const text = jsonText(value)!;
+      expect(text.startsWith(kind === 'array' ? '[[[' : kind === 'object' ? '{"k":{"k":' : '{"k":[{"k":[')).toBe(true);
+      expect(pathBeyondDepth(JSON.parse(text), DEEP)).toBeUndefined();
+      expect(pathBeyondDepth(JSON.parse(text), DEEP - 1)).toHaveLength(DEEP - 1);
+      expect(copyThroughJson(value)).toBeDefined();
+    },
+  );
 
   it('can stop early: the text is then a prefix of the whole', () => {
     fc.assert(
@@ -99,9 +125,11 @@ describe('jsonText', () => {
 
 describe('canonicalJson and digestOf', () => {
   it('give the text they always gave for JSON values (digests already written stay valid)', () => {
-    fc.assert(fc.property(fc.jsonValue(), (value) => {
-      expect(canonicalJson(value)).toBe(JSON.stringify(sortKeysRecursively(value)));
-    }));
+    fc.assert(
+      fc.property(fc.jsonValue(), (value) => {
+        expect(canonicalJson(value)).toBe(JSON.stringify(sortKeysRecursively(value)));
+      }),
+    );
   });
 
   it('have an answer for a value nested 20,000 deep, independent of key order', () => {
@@ -127,7 +155,11 @@ describe('describeValue', () => {
 });
 
 /** The recursive walk firstDifference made before it kept a stack of its own: the reference. */
-function recursiveFirstDifference(expected: unknown, actual: unknown, path = ''): { path: string; expected: unknown; actual: unknown } | undefined {
+function recursiveFirstDifference(
+  expected: unknown,
+  actual: unknown,
+  path = '',
+): { path: string; expected: unknown; actual: unknown } | undefined {
   if (Object.is(expected, actual)) return undefined;
   const plain = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
   if (Array.isArray(expected) && Array.isArray(actual)) {
@@ -142,7 +174,11 @@ function recursiveFirstDifference(expected: unknown, actual: unknown, path = '')
   if (plain(expected) && plain(actual)) {
     const keys = [...Object.keys(expected), ...Object.keys(actual).filter((key) => !Object.hasOwn(expected, key))];
     for (const key of keys) {
-      const difference = recursiveFirstDifference(Object.hasOwn(expected, key) ? expected[key] : undefined, Object.hasOwn(actual, key) ? actual[key] : undefined, path === '' ? key : `${path}.${key}`);
+      const difference = recursiveFirstDifference(
+        Object.hasOwn(expected, key) ? expected[key] : undefined,
+        Object.hasOwn(actual, key) ? actual[key] : undefined,
+        path === '' ? key : `${path}.${key}`,
+      );
       if (difference !== undefined) return difference;
     }
     return undefined;
@@ -171,12 +207,22 @@ describe('firstDifference', () => {
 describe('copyValue', () => {
   it('copies as structuredClone copies', () => {
     fc.assert(
-      fc.property(fc.anything({ withDate: true, withMap: true, withSet: true, withNullPrototype: true, withSparseArray: true, withBoxedValues: true }), (value) => {
-        for (const copy of [copyValue(value), copyByLevel(value)]) {
-          expect(copy).toStrictEqual(structuredClone(value));
-          if (typeof value === 'object' && value !== null) expect(copy).not.toBe(value);
-        }
-      }),
+      fc.property(
+        fc.anything({
+          withDate: true,
+          withMap: true,
+          withSet: true,
+          withNullPrototype: true,
+          withSparseArray: true,
+          withBoxedValues: true,
+        }),
+        (value) => {
+          for (const copy of [copyValue(value), copyByLevel(value)]) {
+            expect(copy).toStrictEqual(structuredClone(value));
+            if (typeof value === 'object' && value !== null) expect(copy).not.toBe(value);
+          }
+        },
+      ),
     );
   });
 
@@ -204,11 +250,16 @@ describe('pathBeyondDepth', () => {
 
   it('for any nesting, finds the limit exactly where the value crosses it', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 300 }), fc.constantFrom('array', 'object', 'mixed'), (depth, limit, kind) => {
-        const path = pathBeyondDepth(nested(depth, kind as 'array'), limit);
-        if (depth <= limit) expect(path).toBeUndefined();
-        else expect(path).toHaveLength(limit);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 300 }),
+        fc.constantFrom('array', 'object', 'mixed'),
+        (depth, limit, kind) => {
+          const path = pathBeyondDepth(nested(depth, kind as 'array'), limit);
+          if (depth <= limit) expect(path).toBeUndefined();
+          else expect(path).toHaveLength(limit);
+        },
+      ),
     );
   });
 

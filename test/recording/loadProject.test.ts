@@ -3,7 +3,14 @@ import { join, relative } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createTriage } from '../../examples/desk/agent.js';
-import { ConfigError, isMatchLevel, loadProject, MATCH_LEVELS, resolveReplaySettings, runTrajectory } from '../../src/index.js';
+import {
+  ConfigError,
+  isMatchLevel,
+  loadProject,
+  MATCH_LEVELS,
+  resolveReplaySettings,
+  runTrajectory,
+} from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
@@ -22,20 +29,34 @@ describe('loadProject: the project as legate finds it', () => {
   it('finds the nearest legate.config.* at or above cwd, never above the package root; the root is its folder', async () => {
     let run = 0;
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 0, max: 3 }), fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }), async (depth, at) => {
-        const folders = nested(join(tempDir(), `p${run++}`), depth);
-        // -1 puts the config above the package root, where legate must not look.
-        const configFolder = at === undefined ? undefined : at === -1 ? join(folders[0]!, '..') : folders[Math.min(at, depth)]!;
-        const configFile = configFolder === undefined ? undefined : join(configFolder, at === -1 ? 'legate.config.js' : 'legate.config.mjs');
-        if (configFile !== undefined) writeFileSync(configFile, CONFIG);
-        const project = await loadProject({ cwd: folders[depth]! });
-        if (configFile === undefined || at === -1) {
-          expect(project).toEqual({ root: folders[0] });
-        } else {
-          expect(project).toEqual({ root: configFolder, configFile, config: { agents: {}, trajectories: 'recorded' } });
-          expect(resolveReplaySettings({ project, cwd: folders[depth]! }).folder).toBe(join(configFolder!, 'recorded'));
-        }
-      }),
+      fc.asyncProperty(
+        fc.integer({ min: 0, max: 3 }),
+        fc.option(fc.integer({ min: -1, max: 3 }), { nil: undefined }),
+        async (depth, at) => {
+          const folders = nested(join(tempDir(), `p${run++}`), depth);
+          // -1 puts the config above the package root, where legate must not look.
+          const configFolder =
+            at === undefined ? undefined : at === -1 ? join(folders[0]!, '..') : folders[Math.min(at, depth)]!;
+          const configFile =
+            configFolder === undefined
+              ? undefined
+              : join(configFolder, at === -1 ? 'legate.config.js' : 'legate.config.mjs');
+          if (configFile !== undefined) writeFileSync(configFile, CONFIG);
+          const project = await loadProject({ cwd: folders[depth]! });
+          if (configFile === undefined || at === -1) {
+            expect(project).toEqual({ root: folders[0] });
+          } else {
+            expect(project).toEqual({
+              root: configFolder,
+              configFile,
+              config: { agents: {}, trajectories: 'recorded' },
+            });
+            expect(resolveReplaySettings({ project, cwd: folders[depth]! }).folder).toBe(
+              join(configFolder!, 'recorded'),
+            );
+          }
+        },
+      ),
       { numRuns: 25 },
     );
   });
@@ -48,7 +69,10 @@ describe('loadProject: the project as legate finds it', () => {
     expect(await loadProject({ cwd: sub!, config: false })).toEqual({ root });
     const none = await loadProject({ cwd: sub!, config: false, requireConfig: true }).catch((e: unknown) => e);
     expect(none).toBeInstanceOf(ConfigError);
-    expect(none).toMatchObject({ code: 'config_not_found', message: expect.stringContaining(`export default defineConfig({ agents: {`) });
+    expect(none).toMatchObject({
+      code: 'config_not_found',
+      message: expect.stringContaining(`export default defineConfig({ agents: {`),
+    });
     const missing = await loadProject({ cwd: sub!, config: 'nowhere.config.ts' }).catch((e: unknown) => e);
     expect(missing).toMatchObject({ code: 'config_not_found', message: 'nowhere.config.ts was not found.' });
   });
@@ -64,9 +88,11 @@ describe('resolveReplaySettings, public', () => {
   });
 
   it('isMatchLevel tells a level from anything else', () => {
-    fc.assert(fc.property(fc.oneof(fc.constantFrom(...MATCH_LEVELS), fc.anything()), (value) => {
-      expect(isMatchLevel(value)).toBe((MATCH_LEVELS as readonly unknown[]).includes(value));
-    }));
+    fc.assert(
+      fc.property(fc.oneof(fc.constantFrom(...MATCH_LEVELS), fc.anything()), (value) => {
+        expect(isMatchLevel(value)).toBe((MATCH_LEVELS as readonly unknown[]).includes(value));
+      }),
+    );
   });
 });
 
@@ -75,10 +101,22 @@ describe('runTrajectory with a loaded project, a cwd and a runner: a file run as
     const dir = tempDir();
     const cwd = join(dir, 'elsewhere');
     mkdirSync(cwd);
-    const project = { root: dir, configFile: join(dir, 'legate.config.ts'), config: { agents: { triage: createTriage } } };
+    const project = {
+      root: dir,
+      configFile: join(dir, 'legate.config.ts'),
+      config: { agents: { triage: createTriage } },
+    };
     // `config` names no file: with a project given it is not looked at.
-    const options = { project, cwd, config: 'nowhere.config.ts', runner: { kind: 'cli' as const }, mode: 'replay' as const };
-    const error = await runTrajectory({ ...options, file: 'recorded/missing.yaml', agent: createTriage }).catch((e: unknown) => e);
+    const options = {
+      project,
+      cwd,
+      config: 'nowhere.config.ts',
+      runner: { kind: 'cli' as const },
+      mode: 'replay' as const,
+    };
+    const error = await runTrajectory({ ...options, file: 'recorded/missing.yaml', agent: createTriage }).catch(
+      (e: unknown) => e,
+    );
     const shown = relative(cwd, join(dir, 'recorded', 'missing.yaml'));
     expect(error).toMatchObject({ message: expect.stringContaining(`LEGATE_MODE=record npx legate replay ${shown}`) });
   });
@@ -86,7 +124,13 @@ describe('runTrajectory with a loaded project, a cwd and a runner: a file run as
   it('replays a corpus file with the project legate loads from the repository', async () => {
     const project = await loadProject({ requireConfig: true });
     const file = 'trajectories/handoff-to-billing.yaml';
-    const run = await runTrajectory({ project, runner: { kind: 'cli' }, mode: 'replay', file, agent: project.config.agents.triage! });
+    const run = await runTrajectory({
+      project,
+      runner: { kind: 'cli' },
+      mode: 'replay',
+      file,
+      agent: project.config.agents.triage!,
+    });
     expect(run).toMatchObject({ mode: 'replay', file: join(project.root, file) });
   });
 });

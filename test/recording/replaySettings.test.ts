@@ -48,7 +48,12 @@ describe('resolveReplaySettings: given, then config, then file, then default', (
 
   it('resolves a relative file and the folder against the project root, not the working directory', () => {
     const project = projectWith({ trajectories: 'recorded' });
-    const settings = resolveReplaySettings({ ...base, cwd: '/work/app/src', given: { file: 'recorded/a.yaml' }, project });
+    const settings = resolveReplaySettings({
+      ...base,
+      cwd: '/work/app/src',
+      given: { file: 'recorded/a.yaml' },
+      project,
+    });
     expect(settings.file).toBe('/work/app/recorded/a.yaml');
     expect(settings.folder).toBe('/work/app/recorded');
     expect(resolveWith({ file: '/elsewhere/b.yaml' }, project).file).toBe('/elsewhere/b.yaml');
@@ -67,8 +72,13 @@ describe('resolveReplaySettings: given, then config, then file, then default', (
 
   it('lets LEGATE_MODE win over the mode given in code, then CI, then the default', () => {
     const mode = (given: GivenSettings, env: NodeJS.ProcessEnv, defaultMode?: 'replay') =>
-      resolveReplaySettings({ ...base, env, given, project: projectWith(), ...(defaultMode === undefined ? {} : { defaultMode }) })
-        .mode;
+      resolveReplaySettings({
+        ...base,
+        env,
+        given,
+        project: projectWith(),
+        ...(defaultMode === undefined ? {} : { defaultMode }),
+      }).mode;
     expect(mode({ mode: 'replay' }, { LEGATE_MODE: 'record' })).toBe('record');
     expect(mode({ mode: 'record' }, { CI: 'true' })).toBe('record');
     expect(mode({}, { CI: 'true' })).toBe('replay');

@@ -8,9 +8,13 @@ const base = { legateModeSet: false };
 describe('rerecordCommand: the command fits where the replay ran', () => {
   it('legate replay: itself, with LEGATE_MODE=record, and the --config it was given', () => {
     const cli = { kind: 'cli' } as const;
-    expect(rerecordCommand({ file: 'trajectories/a.yaml', runner: cli, legateModeSet: true })).toBe(`${LEGATE} trajectories/a.yaml`);
+    expect(rerecordCommand({ file: 'trajectories/a.yaml', runner: cli, legateModeSet: true })).toBe(
+      `${LEGATE} trajectories/a.yaml`,
+    );
     const elsewhere = { kind: 'cli', config: 'ci/legate.config.ts' } as const;
-    expect(rerecordCommand({ ...base, file: 'a.yaml', runner: elsewhere })).toBe(`${LEGATE} a.yaml --config ci/legate.config.ts`);
+    expect(rerecordCommand({ ...base, file: 'a.yaml', runner: elsewhere })).toBe(
+      `${LEGATE} a.yaml --config ci/legate.config.ts`,
+    );
   });
 
   it('vitest: -u where it re-records, else LEGATE_MODE=record', () => {
@@ -18,7 +22,9 @@ describe('rerecordCommand: the command fits where the replay ran', () => {
     expect(rerecordCommand({ ...base, file: 'a.yaml', runner: vitest(true) })).toBe('npx vitest run test/a.test.ts -u');
     const withMode = rerecordCommand({ file: 'a.yaml', runner: vitest(true), legateModeSet: true });
     expect(withMode).toBe('LEGATE_MODE=record npx vitest run test/a.test.ts');
-    expect(rerecordCommand({ ...base, file: 'a.yaml', runner: vitest(false) })).toBe('LEGATE_MODE=record npx vitest run test/a.test.ts');
+    expect(rerecordCommand({ ...base, file: 'a.yaml', runner: vitest(false) })).toBe(
+      'LEGATE_MODE=record npx vitest run test/a.test.ts',
+    );
   });
 
   it('code: legate replay when the config has the agent, else how to add one', () => {
@@ -29,7 +35,9 @@ describe('rerecordCommand: the command fits where the replay ran', () => {
       "run this program again with LEGATE_MODE=record set, or add a factory for agent 'billing' to the agents of " +
         `legate.config.ts and run ${LEGATE} a.yaml`,
     );
-    expect(rerecordCommand({ ...base, file: 'a.yaml', runner: code })).toBe('run this program again with LEGATE_MODE=record set');
+    expect(rerecordCommand({ ...base, file: 'a.yaml', runner: code })).toBe(
+      'run this program again with LEGATE_MODE=record set',
+    );
   });
 
   it('quotes any path a shell would split or expand, so the command runs as printed', () => {

@@ -1,17 +1,29 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Agent, MemoryStateStore, ScriptedTransport, SuspensionError, defineTool, reply, type AgentResult } from '../../src/index.js';
+import {
+  Agent,
+  MemoryStateStore,
+  ScriptedTransport,
+  SuspensionError,
+  defineTool,
+  reply,
+  type AgentResult,
+} from '../../src/index.js';
 
-const scenario = fc
-  .array(fc.boolean(), { minLength: 2, maxLength: 4 })
-  .chain((privileged) =>
-    fc.record({
-      privileged: fc.constant(privileged),
-      batches: fc.array(fc.array(fc.integer({ min: 0, max: privileged.length - 1 }), { minLength: 1, maxLength: 3 }), { minLength: 1, maxLength: 4 }),
-      // One choice per pending call, consumed in order: approve or deny, replay the resume, go through a store.
-      choices: fc.array(fc.record({ approve: fc.boolean(), retry: fc.boolean(), viaStore: fc.boolean() }), { minLength: 12, maxLength: 12 }),
+const scenario = fc.array(fc.boolean(), { minLength: 2, maxLength: 4 }).chain((privileged) =>
+  fc.record({
+    privileged: fc.constant(privileged),
+    batches: fc.array(fc.array(fc.integer({ min: 0, max: privileged.length - 1 }), { minLength: 1, maxLength: 3 }), {
+      minLength: 1,
+      maxLength: 4,
     }),
-  );
+    // One choice per pending call, consumed in order: approve or deny, replay the resume, go through a store.
+    choices: fc.array(fc.record({ approve: fc.boolean(), retry: fc.boolean(), viaStore: fc.boolean() }), {
+      minLength: 12,
+      maxLength: 12,
+    }),
+  }),
+);
 
 describe('approval properties', () => {
   it('every approved privileged call runs exactly once, and no denied one runs, whatever the interleaving', async () => {
@@ -30,7 +42,9 @@ describe('approval properties', () => {
             },
           }),
         );
-        const script = batches.map((batch, b) => reply.toolUses(batch.map((tool, i) => ({ name: `tool_${tool}`, input: {}, id: `t${b + 1}_${i}` }))));
+        const script = batches.map((batch, b) =>
+          reply.toolUses(batch.map((tool, i) => ({ name: `tool_${tool}`, input: {}, id: `t${b + 1}_${i}` }))),
+        );
         const agent = new Agent({
           name: 'gated',
           model: 'm',
@@ -54,7 +68,9 @@ describe('approval properties', () => {
           result = await agent.resume(stored, options);
           if (pick.retry) {
             // A second resume of the same suspension is refused, whatever it decides.
-            await expect(agent.resume(stored, { ...options, approve: !pick.approve })).rejects.toBeInstanceOf(SuspensionError);
+            await expect(agent.resume(stored, { ...options, approve: !pick.approve })).rejects.toBeInstanceOf(
+              SuspensionError,
+            );
           }
         }
         expect(result.stopReason).toBe('end_turn');

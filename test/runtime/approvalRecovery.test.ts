@@ -1,5 +1,16 @@
 import { describe, expect, it } from 'vitest';
-import { Agent, MemoryStateStore, OutcomeUnknownError, ScriptedTransport, SuspensionError, defineTool, reply, type ScriptedReply, type StateStore, type Suspension } from '../../src/index.js';
+import {
+  Agent,
+  MemoryStateStore,
+  OutcomeUnknownError,
+  ScriptedTransport,
+  SuspensionError,
+  defineTool,
+  reply,
+  type ScriptedReply,
+  type StateStore,
+  type Suspension,
+} from '../../src/index.js';
 
 /** A payment system that, like a real one, applies a payment once per idempotency key. */
 class Ledger {
@@ -28,19 +39,36 @@ function setup(options: { hold?: 'before' | 'after'; replies?: ScriptedReply[]; 
       run: async ({ amount }, ctx) => {
         if (hold === 'before') {
           reached();
-          await Promise.race([gate, new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)))]);
+          await Promise.race([
+            gate,
+            new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+          ]);
         }
         ledger.pay(amount, ctx.idempotencyKey);
         if (hold === 'after') {
           reached();
-          await Promise.race([gate, new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason)))]);
+          await Promise.race([
+            gate,
+            new Promise((_, reject) => ctx.signal.addEventListener('abort', () => reject(ctx.signal.reason))),
+          ]);
         }
         return `Wired $${amount}.`;
       },
     });
-    return new Agent({ name: 'treasurer', model: 'm', tools: [wire], transport: new ScriptedTransport(replies), approvalRequired: (tool) => tool.privileged });
+    return new Agent({
+      name: 'treasurer',
+      model: 'm',
+      tools: [wire],
+      transport: new ScriptedTransport(replies),
+      approvalRequired: (tool) => tool.privileged,
+    });
   };
-  const batch = options.second ? [{ name: 'wire', input: { amount: 1 } }, { name: 'wire', input: { amount: 2 } }] : [{ name: 'wire', input: { amount: 250 } }];
+  const batch = options.second
+    ? [
+        { name: 'wire', input: { amount: 1 } },
+        { name: 'wire', input: { amount: 2 } },
+      ]
+    : [{ name: 'wire', input: { amount: 250 } }];
   return {
     ledger,
     release: () => release(),
@@ -56,7 +84,12 @@ async function dieDuringResume(s: ReturnType<typeof setup>, store: StateStore): 
   const { suspension } = await s.first.run('Pay.');
   await store.save(suspension!);
   const controller = new AbortController();
-  const resuming = s.first.resume(suspension!, { approve: true, store, signal: controller.signal, owner: 'dead-worker' });
+  const resuming = s.first.resume(suspension!, {
+    approve: true,
+    store,
+    signal: controller.signal,
+    owner: 'dead-worker',
+  });
   await s.atGate;
   controller.abort(new Error('killed'));
   await expect(resuming).rejects.toThrow('killed');
@@ -69,9 +102,15 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const store = new MemoryStateStore();
     const suspension = await dieDuringResume(s, store);
     expect(await store.list({ status: 'claimed' })).toEqual([suspension.runId]);
-    expect(await store.claimOf(suspension.id)).toMatchObject({ owner: 'dead-worker', status: 'claimed', calls: { [suspension.pending[0]!.id]: { state: 'started' } } });
+    expect(await store.claimOf(suspension.id)).toMatchObject({
+      owner: 'dead-worker',
+      status: 'claimed',
+      calls: { [suspension.pending[0]!.id]: { state: 'started' } },
+    });
     await expect(s.later().recover(suspension, { store })).rejects.toMatchObject({ code: 'claim_active' });
-    await expect(s.later().resume(suspension, { approve: true, store })).rejects.toMatchObject({ code: 'already_resumed' });
+    await expect(s.later().resume(suspension, { approve: true, store })).rejects.toMatchObject({
+      code: 'already_resumed',
+    });
   });
 
   it('after its effect: recovery does not run the call again, tells the model and the caller the outcome is unknown', async () => {
@@ -81,14 +120,21 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const result = await s.later().recover(suspension, { store, staleAfterMs: 0, owner: 'rescuer' });
     expect(s.ledger.calls).toHaveLength(1);
     const call = result.toolCalls.find((c) => c.id === suspension.pending[0]!.id)!;
-    expect(call).toMatchObject({ outcome: 'error', error: { error: 'tool_failed', errorClass: 'OutcomeUnknownError' } });
+    expect(call).toMatchObject({
+      outcome: 'error',
+      error: { error: 'tool_failed', errorClass: 'OutcomeUnknownError' },
+    });
     expect(call.error && 'cause' in call.error ? call.error.cause : undefined).toBeInstanceOf(OutcomeUnknownError);
     expect(String(call.output)).toContain('may or may not have happened');
-    expect(result.events.filter((e) => e.type === 'recovered')).toEqual([{ type: 'recovered', agent: 'treasurer', turn: 1, reused: [], rerun: [], unknown: [suspension.pending[0]!.id] }]);
+    expect(result.events.filter((e) => e.type === 'recovered')).toEqual([
+      { type: 'recovered', agent: 'treasurer', turn: 1, reused: [], rerun: [], unknown: [suspension.pending[0]!.id] },
+    ]);
     expect(result.stopReason).toBe('end_turn');
     expect(await store.claimOf(suspension.id)).toMatchObject({ owner: 'rescuer', status: 'finished' });
     expect(await store.list({ status: 'claimed' })).toEqual([]);
-    await expect(s.later().recover(suspension, { store, staleAfterMs: 0 })).rejects.toMatchObject({ code: 'already_resumed' });
+    await expect(s.later().recover(suspension, { store, staleAfterMs: 0 })).rejects.toMatchObject({
+      code: 'already_resumed',
+    });
   });
 
   it('before its effect: the effect runs at most once; with rerun, the tool runs again under the same idempotency key', async () => {
@@ -97,7 +143,10 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const suspension = await dieDuringResume(s, store);
     expect(s.ledger.calls).toHaveLength(0);
     const result = await s.later().recover(suspension, { store, staleAfterMs: 0, rerun: ['wire'] });
-    expect(result.events.find((e) => e.type === 'recovered')).toMatchObject({ rerun: [suspension.pending[0]!.id], unknown: [] });
+    expect(result.events.find((e) => e.type === 'recovered')).toMatchObject({
+      rerun: [suspension.pending[0]!.id],
+      unknown: [],
+    });
     expect(s.ledger.calls).toHaveLength(1);
     expect(s.ledger.calls[0]!.key).toMatch(/^legate-[0-9a-f]{32}$/);
   });
@@ -119,7 +168,10 @@ describe('a resume whose process stopped between its claim and its end', () => {
     await store.save(suspension!);
     await expect(s.first.resume(suspension!, { approve: true, store })).rejects.toThrow();
     expect(s.ledger.calls).toHaveLength(1);
-    expect(await store.claimOf(suspension!.id)).toMatchObject({ status: 'claimed', calls: { [suspension!.pending[0]!.id]: { state: 'finished', call: { outcome: 'ok', output: 'Wired $250.' } } } });
+    expect(await store.claimOf(suspension!.id)).toMatchObject({
+      status: 'claimed',
+      calls: { [suspension!.pending[0]!.id]: { state: 'finished', call: { outcome: 'ok', output: 'Wired $250.' } } },
+    });
     const result = await s.later().recover(suspension!, { store, staleAfterMs: 0 });
     expect(s.ledger.calls).toHaveLength(1);
     expect(result).toMatchObject({ stopReason: 'end_turn', text: 'Recovered.' });
@@ -164,7 +216,15 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const result = await s.later().recover(suspension!, { store, staleAfterMs: 0, rerun: ['wire'] });
     expect(s.ledger.calls.map((c) => c.amount)).toEqual([2, 2]);
     expect(s.ledger.applied.size).toBe(1);
-    expect(result.approvals).toEqual([{ turn: 1, decisions: [{ id: a.id, tool: 'wire', approve: false, reason: 'Not this one.' }, { id: b.id, tool: 'wire', approve: true }] }]);
+    expect(result.approvals).toEqual([
+      {
+        turn: 1,
+        decisions: [
+          { id: a.id, tool: 'wire', approve: false, reason: 'Not this one.' },
+          { id: b.id, tool: 'wire', approve: true },
+        ],
+      },
+    ]);
     expect(result.blocked).toMatchObject([{ id: a.id, rule: 'approval' }]);
   });
 
@@ -173,18 +233,38 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const store = new MemoryStateStore();
     const { suspension } = await s.first.run('Pay.');
     await store.save(suspension!);
-    await expect(s.first.recover(suspension!, { store, staleAfterMs: 0 })).rejects.toMatchObject({ code: 'not_claimed' });
+    await expect(s.first.recover(suspension!, { store, staleAfterMs: 0 })).rejects.toMatchObject({
+      code: 'not_claimed',
+    });
   });
 
   it('gives approved calls, and only them, a stable idempotency key', async () => {
     const keys: (string | undefined)[] = [];
     const tool = (name: string, privileged: boolean) =>
-      defineTool({ name, description: 'T.', privileged, input: { type: 'object', properties: {} }, run: (_a, ctx) => {
-        keys.push(ctx.idempotencyKey);
-        return 'ok';
-      } });
+      defineTool({
+        name,
+        description: 'T.',
+        privileged,
+        input: { type: 'object', properties: {} },
+        run: (_a, ctx) => {
+          keys.push(ctx.idempotencyKey);
+          return 'ok';
+        },
+      });
     const agent = () =>
-      new Agent({ name: 'a', model: 'm', tools: [tool('plain', false), tool('gated', true)], transport: new ScriptedTransport([reply.toolUses([{ name: 'plain', input: {} }, { name: 'gated', input: {} }]), reply.text('ok')]), approvalRequired: (t) => t.privileged });
+      new Agent({
+        name: 'a',
+        model: 'm',
+        tools: [tool('plain', false), tool('gated', true)],
+        transport: new ScriptedTransport([
+          reply.toolUses([
+            { name: 'plain', input: {} },
+            { name: 'gated', input: {} },
+          ]),
+          reply.text('ok'),
+        ]),
+        approvalRequired: (t) => t.privileged,
+      });
     const gatedAgent = agent();
     const { suspension } = await gatedAgent.run('go');
     await gatedAgent.resume(structuredClone(suspension!), { approve: true });
@@ -193,8 +273,20 @@ describe('a resume whose process stopped between its claim and its end', () => {
   });
 
   it('records an approved call whose output holds a secret as finished, without its output', async () => {
-    const leak = defineTool({ name: 'rotate_key', description: 'R.', privileged: true, input: { type: 'object', properties: {} }, run: () => 'New key: sk-ant-api03-NEWSECRETNEWSECRET' });
-    const agent = new Agent({ name: 'ops', model: 'm', tools: [leak], transport: new ScriptedTransport([reply.toolUse('rotate_key', {}), reply.text('Rotated.')]), approvalRequired: () => true });
+    const leak = defineTool({
+      name: 'rotate_key',
+      description: 'R.',
+      privileged: true,
+      input: { type: 'object', properties: {} },
+      run: () => 'New key: sk-ant-api03-NEWSECRETNEWSECRET',
+    });
+    const agent = new Agent({
+      name: 'ops',
+      model: 'm',
+      tools: [leak],
+      transport: new ScriptedTransport([reply.toolUse('rotate_key', {}), reply.text('Rotated.')]),
+      approvalRequired: () => true,
+    });
     const store = new MemoryStateStore();
     const { suspension } = await agent.run('Rotate the key.');
     await store.save(suspension!);
@@ -202,6 +294,14 @@ describe('a resume whose process stopped between its claim and its end', () => {
     expect(result.toolCalls[0]!.output).toContain('NEWSECRET');
     const claim = await store.claimOf(suspension!.id);
     expect(JSON.stringify(claim)).not.toContain('NEWSECRET');
-    expect(claim).toMatchObject({ status: 'finished', calls: { [suspension!.pending[0]!.id]: { state: 'finished', call: { outcome: 'ok', output: "The output of 'rotate_key' was not stored: it held a secret." } } } });
+    expect(claim).toMatchObject({
+      status: 'finished',
+      calls: {
+        [suspension!.pending[0]!.id]: {
+          state: 'finished',
+          call: { outcome: 'ok', output: "The output of 'rotate_key' was not stored: it held a secret." },
+        },
+      },
+    });
   });
 });

@@ -5,7 +5,18 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, StoreError, SuspensionError, defineTool, reply, type StateStore, type Suspension } from '../../src/index.js';
+import {
+  Agent,
+  FileStateStore,
+  MemoryStateStore,
+  ScriptedTransport,
+  StoreError,
+  SuspensionError,
+  defineTool,
+  reply,
+  type StateStore,
+  type Suspension,
+} from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 
 const KEY = 'a key of thirty-two bytes, at least';
@@ -33,7 +44,11 @@ function harness(kind: 'memory' | 'file' | 'sqlite'): Harness {
     const store = new FileStateStore(folder);
     return {
       store: () => store,
-      writeRaw: (s) => writeFileSync(join(folder, `${encodeURIComponent(s.runId)}.json`), JSON.stringify({ schemaVersion: 1, suspension: s })),
+      writeRaw: (s) =>
+        writeFileSync(
+          join(folder, `${encodeURIComponent(s.runId)}.json`),
+          JSON.stringify({ schemaVersion: 1, suspension: s }),
+        ),
       snapshot: () => {
         rmSync(join(dir, 'backup'), { recursive: true, force: true });
         cpSync(folder, join(dir, 'backup'), { recursive: true });
@@ -59,7 +74,12 @@ function harness(kind: 'memory' | 'file' | 'sqlite'): Harness {
     writeRaw: (s) =>
       reopen(() => {
         const db = new Database(file);
-        db.prepare("INSERT OR REPLACE INTO legate_suspensions VALUES (?, ?, ?, 'suspended', 1, ?, '')").run(s.runId, s.id, s.agent, JSON.stringify(s));
+        db.prepare("INSERT OR REPLACE INTO legate_suspensions VALUES (?, ?, ?, 'suspended', 1, ?, '')").run(
+          s.runId,
+          s.id,
+          s.agent,
+          JSON.stringify(s),
+        );
         db.close();
       }),
     snapshot: () => reopen(() => cpSync(file, `${file}.backup`)),
@@ -83,7 +103,16 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
   fc.record({ op: fc.constant('resume' as const), form: fc.constantFrom('list' as const, 'all' as const) }),
   fc.record({ op: fc.constant('crash' as const), when: fc.constantFrom('before' as const, 'after' as const) }),
   fc.record({ op: fc.constant('recover' as const), rerun: fc.boolean() }),
-  fc.record({ op: fc.constantFrom('resave' as const, 'writeRaw' as const, 'remint' as const, 'snapshot' as const, 'restore' as const, 'delete' as const) }),
+  fc.record({
+    op: fc.constantFrom(
+      'resave' as const,
+      'writeRaw' as const,
+      'remint' as const,
+      'snapshot' as const,
+      'restore' as const,
+      'delete' as const,
+    ),
+  }),
 );
 
 const scenario = fc.record({
@@ -119,7 +148,12 @@ describe('approvals through stores (property)', () => {
             name: 'payer',
             model: 'm',
             tools: [tool],
-            transport: new ScriptedTransport([...(first ? [reply.toolUses(approvals.map((_a, n) => ({ name: 'pay', input: { n }, id: `call_${n}` })))] : []), reply.text('done')]),
+            transport: new ScriptedTransport([
+              ...(first
+                ? [reply.toolUses(approvals.map((_a, n) => ({ name: 'pay', input: { n }, id: `call_${n}` })))]
+                : []),
+              reply.text('done'),
+            ]),
             approvalRequired: () => true,
             ...(signed ? { suspensionKey: KEY } : {}),
           });
@@ -132,7 +166,11 @@ describe('approvals through stores (property)', () => {
         try {
           const { suspension } = await agent(true).run('pay');
           await h.store().save(suspension!);
-          const decisions = suspension!.pending.map((p) => ({ id: p.id, inputDigest: p.inputDigest, approve: decisionOf.get(p.id)! }));
+          const decisions = suspension!.pending.map((p) => ({
+            id: p.id,
+            inputDigest: p.inputDigest,
+            approve: decisionOf.get(p.id)!,
+          }));
           const uniform = approvals.every((a) => a === approvals[0]);
           for (const step of sequence) {
             const store = h.store();
@@ -141,7 +179,10 @@ describe('approvals through stores (property)', () => {
               if (step.op === 'resume' || step.op === 'crash') {
                 if (loaded === undefined) continue;
                 const controller = new AbortController();
-                crash = step.op === 'crash' ? { when: step.when, abort: () => controller.abort(new Error('killed')) } : undefined;
+                crash =
+                  step.op === 'crash'
+                    ? { when: step.when, abort: () => controller.abort(new Error('killed')) }
+                    : undefined;
                 const approve = step.op === 'resume' && step.form === 'all' && uniform ? approvals[0]! : decisions;
                 await agent(false).resume(loaded, { approve, store, signal: controller.signal });
                 continued++;
@@ -154,22 +195,25 @@ describe('approvals through stores (property)', () => {
                 continued++;
               } else if (step.op === 'resave') {
                 const claimed = (await store.claimOf(suspension!.id)) !== undefined;
-                const saved = await store.save(suspension!).then(() => true, (e: unknown) => (e instanceof StoreError && e.code === 'already_claimed' ? false : Promise.reject(e)));
+                const saved = await store.save(suspension!).then(
+                  () => true,
+                  (e: unknown) => (e instanceof StoreError && e.code === 'already_claimed' ? false : Promise.reject(e)),
+                );
                 expect(saved).toBe(!claimed);
               } else if (step.op === 'writeRaw') h.writeRaw?.(suspension!);
               else if (step.op === 'remint' && h.writeRaw !== undefined) {
                 // A spent suspension written back under a new id: a signed one no longer verifies.
                 h.writeRaw({ ...suspension!, id: randomUUID() });
                 if (!signed) forged = true;
-              }
-              else if (step.op === 'snapshot') h.snapshot?.();
+              } else if (step.op === 'snapshot') h.snapshot?.();
               else if (step.op === 'restore' && h.restore !== undefined) {
                 h.restore();
                 restored = true;
               } else if (step.op === 'delete') await store.delete(suspension!.runId);
             } catch (error) {
               // Refusals, and the simulated death, are expected; anything else is a failure.
-              if (!(error instanceof SuspensionError) && !(error instanceof Error && error.message === 'killed')) throw error;
+              if (!(error instanceof SuspensionError) && !(error instanceof Error && error.message === 'killed'))
+                throw error;
             } finally {
               crash = undefined;
             }
@@ -183,7 +227,8 @@ describe('approvals through stores (property)', () => {
           expect(new Set(runs.map((r) => r.key)).size, `${id} ran under more than one key`).toBeLessThanOrEqual(1);
           expect(runs.every((r) => r.key !== undefined)).toBe(true);
           // Without a restore of the whole store, a forged unsigned suspension, or a rerun the caller allowed, the tool itself ran at most once.
-          if (!restored && !reran && !forged) expect(runs.length, `${id} ran ${runs.length} times`).toBeLessThanOrEqual(1);
+          if (!restored && !reran && !forged)
+            expect(runs.length, `${id} ran ${runs.length} times`).toBeLessThanOrEqual(1);
         }
         // Keyed, an approved effect is applied at most once: a restore from backup, and an unsigned suspension re-minted by hand, included.
         expect(applied.size).toBeLessThanOrEqual(approvals.filter(Boolean).length);

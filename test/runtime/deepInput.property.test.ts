@@ -52,7 +52,8 @@ const CARD = '4111111111111111';
 /** A tool input (an object) whose total depth is `depth`, built without recursion. */
 function deepInput(depth: number, kind: Kind): Record<string, unknown> {
   let value: unknown = 'sk-test-0123456789 leaf';
-  for (let i = 1; i < depth; i++) value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { card: CARD, k: value };
+  for (let i = 1; i < depth; i++)
+    value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { card: CARD, k: value };
   return { a: value };
 }
 
@@ -60,14 +61,27 @@ function deepInput(depth: number, kind: Kind): Record<string, unknown> {
 function schemaFor(depth: number, kind: Kind): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: 'string' };
   for (let i = 1; i < Math.min(depth, MAX_INPUT_DEPTH); i++) {
-    schema = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? { type: 'array', items: schema } : { type: 'object', properties: { card: { type: 'string' }, k: schema }, required: ['card', 'k'] };
+    schema =
+      kind === 'array' || (kind === 'mixed' && i % 2 === 0)
+        ? { type: 'array', items: schema }
+        : { type: 'object', properties: { card: { type: 'string' }, k: schema }, required: ['card', 'k'] };
   }
   return { type: 'object', properties: { a: schema }, required: ['a'] };
 }
 
-const keepTool = (depth: number, kind: Kind) => defineTool({ name: 'keep', description: 'Keeps a document.', input: schemaFor(depth, kind) as never, run: () => 'kept' });
+const keepTool = (depth: number, kind: Kind) =>
+  defineTool({
+    name: 'keep',
+    description: 'Keeps a document.',
+    input: schemaFor(depth, kind) as never,
+    run: () => 'kept',
+  });
 
-const depths = fc.oneof(fc.integer({ min: 1, max: MAX_INPUT_DEPTH + 2 }), fc.integer({ min: MAX_INPUT_DEPTH + 1, max: 20_000 }), fc.constantFrom(MAX_INPUT_DEPTH, MAX_INPUT_DEPTH + 1, 20_000));
+const depths = fc.oneof(
+  fc.integer({ min: 1, max: MAX_INPUT_DEPTH + 2 }),
+  fc.integer({ min: MAX_INPUT_DEPTH + 1, max: 20_000 }),
+  fc.constantFrom(MAX_INPUT_DEPTH, MAX_INPUT_DEPTH + 1, 20_000),
+);
 const kinds = fc.constantFrom<Kind>('array', 'object', 'mixed');
 
 const redactions: Redaction[] = [{ pattern: /sk-test-\d+/ }, { path: 'card' }, { pattern: 'hunter2' }];
@@ -87,7 +101,8 @@ describe('a tool input of any depth, end to end (property)', () => {
       fc.asyncProperty(depths, kinds, async (depth, kind) => {
         const file = join(freshDir(), 'deep.yaml');
         const keep = keepTool(depth, kind);
-        const agent = (transport: Transport) => new Agent({ name: 'keeper', model: 'claude-haiku-5-5', tools: [keep], transport });
+        const agent = (transport: Transport) =>
+          new Agent({ name: 'keeper', model: 'claude-haiku-5-5', tools: [keep], transport });
         const recorded = await runTrajectory({
           file,
           agent,
@@ -107,7 +122,9 @@ describe('a tool input of any depth, end to end (property)', () => {
         expect(wrong?.name).toBe('AssertionError');
         const replayed = await runTrajectory({ file, agent, mode: 'replay', redactions, secrets });
         expect(replayed.result.text).toBe('Kept.');
-        expect(replayed.result.toolCalls.map((c) => c.outcome)).toEqual(recorded.result.toolCalls.map((c) => c.outcome));
+        expect(replayed.result.toolCalls.map((c) => c.outcome)).toEqual(
+          recorded.result.toolCalls.map((c) => c.outcome),
+        );
       }),
       { numRuns: 12 },
     );
@@ -136,14 +153,25 @@ describe('a tool input of any depth, end to end (property)', () => {
             model: 'm',
             tools: [keep, pay],
             transport: new ScriptedTransport([
-              ...(first ? [reply.toolUses([{ name: 'keep', input: deepInput(depth, kind), id: 'deep' }, { name: 'pay', input: { n: 1 }, id: 'pay' }])] : []),
+              ...(first
+                ? [
+                    reply.toolUses([
+                      { name: 'keep', input: deepInput(depth, kind), id: 'deep' },
+                      { name: 'pay', input: { n: 1 }, id: 'pay' },
+                    ]),
+                  ]
+                : []),
               reply.text('done'),
             ]),
             approvalRequired: (tool) => tool.name === 'pay',
           });
         const options = { redactions, secrets };
         const store: StateStore =
-          storeKind === 'memory' ? new MemoryStateStore(options) : storeKind === 'file' ? new FileStateStore(freshDir(), options) : new SqliteStateStore(join(freshDir(), 's.db'), options);
+          storeKind === 'memory'
+            ? new MemoryStateStore(options)
+            : storeKind === 'file'
+              ? new FileStateStore(freshDir(), options)
+              : new SqliteStateStore(join(freshDir(), 's.db'), options);
         try {
           const first = await agent(true).run('pay and keep');
           expect(first.stopReason).toBe('suspended');
@@ -155,7 +183,9 @@ describe('a tool input of any depth, end to end (property)', () => {
           // A resume whose process dies inside the approved call, then its recovery.
           const controller = new AbortController();
           crash = () => controller.abort(new Error('killed'));
-          await expect(agent(false).resume(loaded, { approve: true, store, signal: controller.signal })).rejects.toThrow('killed');
+          await expect(
+            agent(false).resume(loaded, { approve: true, store, signal: controller.signal }),
+          ).rejects.toThrow('killed');
           crash = undefined;
           expect(await store.list({ status: 'claimed' })).toEqual([first.suspension!.runId]);
           const recovered = await agent(false).recover(loaded, { store, staleAfterMs: 0, rerun: ['pay'] });

@@ -24,13 +24,22 @@ const paid = vi.fn((args: { amount: number }) => `Paid $${args.amount}.`);
 
 // Tools and agents are built inside each test (beforeEach), so their schemas are compiled
 // while Stryker has a mutant active, not once at module load.
-let agentFor: (name: string, script: ConstructorParameters<typeof ScriptedTransport>[0], options?: { signed?: boolean }) => Agent;
+let agentFor: (
+  name: string,
+  script: ConstructorParameters<typeof ScriptedTransport>[0],
+  options?: { signed?: boolean },
+) => Agent;
 
 beforeEach(() => {
   paid.mockReset();
   paid.mockImplementation((args: { amount: number }) => `Paid $${args.amount}.`);
   const { pay } = paymentTool(paid);
-  const lookup = defineTool({ name: 'lookup', description: 'L.', input: { type: 'object', properties: {} }, run: () => 'balance: $500' });
+  const lookup = defineTool({
+    name: 'lookup',
+    description: 'L.',
+    input: { type: 'object', properties: {} },
+    run: () => 'balance: $500',
+  });
   const broken = defineTool({
     name: 'broken',
     description: 'B.',
@@ -114,7 +123,9 @@ describe('a suspension is refused, before anything runs', () => {
       expect(error.code).toBe('undecided');
     }
     expect(paid).not.toHaveBeenCalled();
-    await expect(agent.resume(suspension, { approve: [decision(suspension, 0, true), decision(suspension, 1, true)] })).resolves.toMatchObject({ stopReason: 'end_turn' });
+    await expect(
+      agent.resume(suspension, { approve: [decision(suspension, 0, true), decision(suspension, 1, true)] }),
+    ).resolves.toMatchObject({ stopReason: 'end_turn' });
   });
 
   it('when a decision was given for another input of one of several calls: stale_approval', async () => {
@@ -128,15 +139,30 @@ describe('a suspension is refused, before anything runs', () => {
 
 describe('an altered suspension is refused (altered), and nothing runs', () => {
   const alterations: [string, (s: Suspension) => void][] = [
-    ['the conversation copy of a pending call has other input', (s) => (lastBlocks(s).find((b) => b.id === s.pending[1]!.id)!.input = { amount: 9000 })],
-    ['the conversation copy of a pending call names another tool', (s) => (lastBlocks(s).find((b) => b.id === s.pending[0]!.id)!.name = 'lookup')],
+    [
+      'the conversation copy of a pending call has other input',
+      (s) => (lastBlocks(s).find((b) => b.id === s.pending[1]!.id)!.input = { amount: 9000 }),
+    ],
+    [
+      'the conversation copy of a pending call names another tool',
+      (s) => (lastBlocks(s).find((b) => b.id === s.pending[0]!.id)!.name = 'lookup'),
+    ],
     ['the conversation copy of a pending call is gone', (s) => lastBlocks(s).splice(2, 1)],
-    ['the conversation copy of a pending call is no longer a tool_use block', (s) => (lastBlocks(s).find((b) => b.id === s.pending[0]!.id)!.type = 'text')],
+    [
+      'the conversation copy of a pending call is no longer a tool_use block',
+      (s) => (lastBlocks(s).find((b) => b.id === s.pending[0]!.id)!.type = 'text'),
+    ],
     ['the conversation is empty', (s) => s.state.messages.splice(0)],
-    ['the conversation ends with a message after the calls', (s) => s.state.messages.push({ role: 'user', content: 'approve it all' })],
+    [
+      'the conversation ends with a message after the calls',
+      (s) => s.state.messages.push({ role: 'user', content: 'approve it all' }),
+    ],
     ['the pending call names another tool', (s) => (s.pending[0]!.tool = 'lookup')],
     ['the pending call has another id', (s) => (s.pending[0]!.id = 'toolu_forged')],
-    ['the pending digest was changed', (s) => (s.pending[1]!.inputDigest = inputDigest(s.pending[0]!.id, 'send_payment', { amount: 10 }))],
+    [
+      'the pending digest was changed',
+      (s) => (s.pending[1]!.inputDigest = inputDigest(s.pending[0]!.id, 'send_payment', { amount: 10 })),
+    ],
   ];
 
   it.each(alterations)('%s', async (_what, alter) => {
@@ -161,7 +187,14 @@ describe('signatures', () => {
   it('refuse a signature of the wrong length, or of the wrong kind, without throwing anything else', async () => {
     const { agent, suspension } = await twoPending({ signed: true });
     const signature = suspension.signature!;
-    for (const wrong of [signature.slice(0, -2), `${signature}00`, '', 'hmac-sha256:', 42 as unknown as string, signature.toUpperCase()]) {
+    for (const wrong of [
+      signature.slice(0, -2),
+      `${signature}00`,
+      '',
+      'hmac-sha256:',
+      42 as unknown as string,
+      signature.toUpperCase(),
+    ]) {
       const error = await refusal(agent.resume({ ...suspension, signature: wrong }, { approve: true }));
       expect(error.code).toBe('altered');
     }
@@ -213,9 +246,17 @@ describe('resuming two pending calls', () => {
     ]);
     expect(answers[0]!.content).toBe('Paid $10.');
     expect(answers[1]!.content).toBe('balance: $500');
-    expect(result.toolCalls.map((c) => `${c.id}:${c.outcome}`)).toEqual(['toolu_s1_1:ok', 'toolu_s1_2:ok', 'toolu_s1_3:blocked']);
-    expect(events.filter((e) => e.type === 'resumed')).toEqual([{ type: 'resumed', agent: 'payer', turn: 1, approved: ['toolu_s1_1'], denied: ['toolu_s1_3'] }]);
-    const finished = events.filter((e): e is Extract<AgentEvent, { type: 'tool_finished' }> => e.type === 'tool_finished');
+    expect(result.toolCalls.map((c) => `${c.id}:${c.outcome}`)).toEqual([
+      'toolu_s1_1:ok',
+      'toolu_s1_2:ok',
+      'toolu_s1_3:blocked',
+    ]);
+    expect(events.filter((e) => e.type === 'resumed')).toEqual([
+      { type: 'resumed', agent: 'payer', turn: 1, approved: ['toolu_s1_1'], denied: ['toolu_s1_3'] },
+    ]);
+    const finished = events.filter(
+      (e): e is Extract<AgentEvent, { type: 'tool_finished' }> => e.type === 'tool_finished',
+    );
     expect(finished.map((e) => [e.agent, e.turn, e.call.id, e.call.outcome])).toEqual([
       ['payer', 1, 'toolu_s1_1', 'ok'],
       ['payer', 1, 'toolu_s1_3', 'blocked'],
@@ -234,7 +275,11 @@ describe('resuming two pending calls', () => {
   it('records one decision for all with the shared reason, and reports every call denied', async () => {
     const { agent, suspension } = await twoPending();
     const events: AgentEvent[] = [];
-    const result = await agent.resume(suspension, { approve: false, reason: 'Disputed.', onEvent: (event) => events.push(event) });
+    const result = await agent.resume(suspension, {
+      approve: false,
+      reason: 'Disputed.',
+      onEvent: (event) => events.push(event),
+    });
     expect(paid).not.toHaveBeenCalled();
     expect(result.approvals).toStrictEqual([
       {
@@ -245,7 +290,13 @@ describe('resuming two pending calls', () => {
         ],
       },
     ]);
-    expect(events.find((e) => e.type === 'resumed')).toEqual({ type: 'resumed', agent: 'payer', turn: 1, approved: [], denied: ['toolu_s1_1', 'toolu_s1_3'] });
+    expect(events.find((e) => e.type === 'resumed')).toEqual({
+      type: 'resumed',
+      agent: 'payer',
+      turn: 1,
+      approved: [],
+      denied: ['toolu_s1_1', 'toolu_s1_3'],
+    });
     expect(result.blocked.map((b) => b.message)).toEqual([
       "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: Disputed. Do not try it again; tell the user.",
       "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: Disputed. Do not try it again; tell the user.",
@@ -263,7 +314,9 @@ describe('resuming two pending calls', () => {
       { id: 'toolu_s1_1', tool: 'send_payment', approve: false },
       { id: 'toolu_s1_3', tool: 'send_payment', approve: false, reason: 'Too much.' },
     ]);
-    expect(result.blocked[0]!.message).toBe("Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Do not try it again; tell the user.");
+    expect(result.blocked[0]!.message).toBe(
+      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Do not try it again; tell the user.",
+    );
     const withShared = await twoPending();
     const shared = await withShared.agent.resume(withShared.suspension, {
       approve: [decision(withShared.suspension, 0, false), decision(withShared.suspension, 1, false, 'Own.')],
@@ -295,13 +348,42 @@ describe('resuming two pending calls', () => {
     expect([...approved.keys()]).toEqual([a, b]);
     expect(Object.keys(approved.get(a)!)).toEqual(['approve']);
     expect(approved.get(a)).toEqual({ approve: true });
-    expect(checkResume(suspension, 'payer', false, 'No.')).toStrictEqual(new Map([[a, { approve: false, reason: 'No.' }], [b, { approve: false, reason: 'No.' }]]));
-    expect(checkResume(suspension, 'payer', [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)], undefined)).toStrictEqual(
-      new Map([[a, { approve: true }], [b, { approve: false, reason: 'Own.' }]]),
+    expect(checkResume(suspension, 'payer', false, 'No.')).toStrictEqual(
+      new Map([
+        [a, { approve: false, reason: 'No.' }],
+        [b, { approve: false, reason: 'No.' }],
+      ]),
     );
-    expect(Object.keys(checkResume(suspension, 'payer', [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)], undefined).get(a)!)).toEqual(['approve']);
-    expect(checkResume(suspension, 'payer', [decision(suspension, 0, true), decision(suspension, 1, false)], 'Shared.')).toStrictEqual(
-      new Map([[a, { approve: true, reason: 'Shared.' }], [b, { approve: false, reason: 'Shared.' }]]),
+    expect(
+      checkResume(
+        suspension,
+        'payer',
+        [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)],
+        undefined,
+      ),
+    ).toStrictEqual(
+      new Map([
+        [a, { approve: true }],
+        [b, { approve: false, reason: 'Own.' }],
+      ]),
+    );
+    expect(
+      Object.keys(
+        checkResume(
+          suspension,
+          'payer',
+          [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)],
+          undefined,
+        ).get(a)!,
+      ),
+    ).toEqual(['approve']);
+    expect(
+      checkResume(suspension, 'payer', [decision(suspension, 0, true), decision(suspension, 1, false)], 'Shared.'),
+    ).toStrictEqual(
+      new Map([
+        [a, { approve: true, reason: 'Shared.' }],
+        [b, { approve: false, reason: 'Shared.' }],
+      ]),
     );
   });
 
@@ -315,13 +397,21 @@ describe('resuming two pending calls', () => {
   it('resumes a suspension saved without planned inputs (none were planned)', async () => {
     const { agent, suspension } = await twoPending();
     const { plannedInputs: _p, ...batch } = suspension.batch;
-    await expect(agent.resume({ ...suspension, batch }, { approve: true })).resolves.toMatchObject({ stopReason: 'end_turn' });
+    await expect(agent.resume({ ...suspension, batch }, { approve: true })).resolves.toMatchObject({
+      stopReason: 'end_turn',
+    });
   });
 });
 
 describe('what a suspension saves', () => {
   it('reduces a thrown value of an earlier call in the batch to its class, as the model was told: its message may hold a credential', async () => {
-    const agent = agentFor('payer', [reply.toolUses([{ name: 'broken', input: {} }, { name: 'send_payment', input: { amount: 1 } }]), reply.text('ok')]);
+    const agent = agentFor('payer', [
+      reply.toolUses([
+        { name: 'broken', input: {} },
+        { name: 'send_payment', input: { amount: 1 } },
+      ]),
+      reply.text('ok'),
+    ]);
     const { suspension } = await agent.run('go');
     expect(suspension!.batch.answered[0]!.error).toMatchObject({ error: 'tool_failed', cause: { name: 'RangeError' } });
     expect(JSON.stringify(suspension)).not.toContain('out of paper');
@@ -333,21 +423,42 @@ describe('what a suspension saves', () => {
     expect(serializable(ok)).toBe(ok);
     const other = { id: 'a', name: 't', outcome: 'error', error: { error: 'invalid_argument' } } as unknown as ToolCall;
     expect(serializable(other)).toBe(other);
-    const thrown = { id: 'a', name: 't', outcome: 'error', error: { error: 'tool_failed', tool: 't', errorClass: 'String', message: 'm', cause: 'just text' } } as unknown as ToolCall;
+    const thrown = {
+      id: 'a',
+      name: 't',
+      outcome: 'error',
+      error: { error: 'tool_failed', tool: 't', errorClass: 'String', message: 'm', cause: 'just text' },
+    } as unknown as ToolCall;
     expect((serializable(thrown).error as { cause: unknown }).cause).toEqual({ name: 'string' });
     const number = { ...thrown, error: { ...(thrown.error as object), cause: 7 } } as unknown as ToolCall;
     expect((serializable(number).error as { cause: unknown }).cause).toEqual({ name: 'number' });
-    const error = { ...thrown, error: { ...(thrown.error as object), cause: new TypeError('bad') } } as unknown as ToolCall;
+    const error = {
+      ...thrown,
+      error: { ...(thrown.error as object), cause: new TypeError('bad') },
+    } as unknown as ToolCall;
     const reduced = serializable(error);
     expect((reduced.error as { cause: unknown }).cause).toEqual({ name: 'TypeError' });
-    expect(reduced).toMatchObject({ id: 'a', name: 't', outcome: 'error', error: { error: 'tool_failed', tool: 't', errorClass: 'String', message: 'm' } });
+    expect(reduced).toMatchObject({
+      id: 'a',
+      name: 't',
+      outcome: 'error',
+      error: { error: 'tool_failed', tool: 't', errorClass: 'String', message: 'm' },
+    });
   });
 
   it('binds each pending call to a digest of its id, tool and input', async () => {
     const { suspension } = await twoPending();
     const [first, second] = suspension.pending;
-    expect(first).toEqual({ id: 'toolu_s1_1', tool: 'send_payment', input: { amount: 10 }, inputDigest: inputDigest('toolu_s1_1', 'send_payment', { amount: 10 }) });
+    expect(first).toEqual({
+      id: 'toolu_s1_1',
+      tool: 'send_payment',
+      input: { amount: 10 },
+      inputDigest: inputDigest('toolu_s1_1', 'send_payment', { amount: 10 }),
+    });
     expect(second!.inputDigest).toBe(inputDigest('toolu_s1_3', 'send_payment', { amount: 20 }));
-    expect(new Set([inputDigest('a', 't', 1), inputDigest('b', 't', 1), inputDigest('a', 'u', 1), inputDigest('a', 't', 2)]).size).toBe(4);
+    expect(
+      new Set([inputDigest('a', 't', 1), inputDigest('b', 't', 1), inputDigest('a', 'u', 1), inputDigest('a', 't', 2)])
+        .size,
+    ).toBe(4);
   });
 });

@@ -37,10 +37,16 @@ const chains = fc.integer({ min: 1, max: 4 }).chain((n) =>
 function build(chain: Chain, readings: Reading[], phase: { resumed: boolean }): Agent {
   const n = chain.shadow.length;
   const stamp = (name: string, privileged: boolean): AnyTool =>
-    defineTool({ name, description: 'Reads the clock.', input: noInput, privileged, run: (_args, ctx) => {
-      readings.push({ tool: name, time: ctx.now().toISOString(), resumed: phase.resumed });
-      return 'ok';
-    } });
+    defineTool({
+      name,
+      description: 'Reads the clock.',
+      input: noInput,
+      privileged,
+      run: (_args, ctx) => {
+        readings.push({ tool: name, time: ctx.now().toISOString(), resumed: phase.resumed });
+        return 'ok';
+      },
+    });
   const script: ScriptStep[] = [];
   for (let i = 0; i < n; i++) {
     script.push(reply.toolUse(`stamp_${i}`, {}), reply.toolUse(`wire_${i}`, {}));
@@ -65,7 +71,7 @@ function build(chain: Chain, readings: Reading[], phase: { resumed: boolean }): 
 }
 
 describe('run settings over handoff chains', () => {
-  it('each tool reads the run\'s clock; a privileged tool runs unless the run or its agent is in shadow', async () => {
+  it("each tool reads the run's clock; a privileged tool runs unless the run or its agent is in shadow", async () => {
     await fc.assert(
       fc.asyncProperty(chains, async (chain) => {
         const readings: Reading[] = [];

@@ -42,8 +42,8 @@ function entryTo(target: Agent, script: ScriptStep[], options: Partial<AgentOpti
   return agent('entry', steps, { handoffs, ...options });
 }
 
-describe('a handoff keeps the run\'s settings', () => {
-  it('a tool of the target reads the run\'s clock, not the clock the target was built with', async () => {
+describe("a handoff keeps the run's settings", () => {
+  it("a tool of the target reads the run's clock, not the clock the target was built with", async () => {
     const readings: string[] = [];
     const target = agent('target', [], { clock: at(TARGET_CLOCK), tools: [stampTool('stamp', readings)] });
     const result = await entryTo(target, [reply.toolUse('stamp', {})], { clock: at(RUN_CLOCK) }).run('stamp it');
@@ -51,7 +51,7 @@ describe('a handoff keeps the run\'s settings', () => {
     expect(readings).toEqual(iso(RUN_CLOCK));
   });
 
-  it('a shadow run stays a dry run after a handoff: the target\'s privileged tools are planned, not run', async () => {
+  it("a shadow run stays a dry run after a handoff: the target's privileged tools are planned, not run", async () => {
     const readings: string[] = [];
     const target = agent('target', [], { tools: [stampTool('wire', readings, { privileged: true })] });
     const result = await entryTo(target, [reply.toolUse('wire', {})], { mode: 'shadow' }).run('wire it');
@@ -69,7 +69,7 @@ describe('a handoff keeps the run\'s settings', () => {
   });
 });
 
-describe('a resume after a handoff keeps the run\'s settings', () => {
+describe("a resume after a handoff keeps the run's settings", () => {
   /** Stamps, hands off, stamps, stops for approval of `wire`, then stamps (or asks the clerk). */
   function suspendingAfterHandoff(readings: string[], clerk?: Agent): Agent {
     const tools = [stampTool('wire', readings, { privileged: true }), stampTool('stamp', readings)];
@@ -80,7 +80,7 @@ describe('a resume after a handoff keeps the run\'s settings', () => {
     return entryTo(target, [reply.toolUse('stamp', {}), reply.toolUse('wire', {}), later], { clock: at(RUN_CLOCK) });
   }
 
-  it('the approved call and later calls read the run\'s clock (the resuming agent\'s), not the target\'s', async () => {
+  it("the approved call and later calls read the run's clock (the resuming agent's), not the target's", async () => {
     const readings: string[] = [];
     const entry = suspendingAfterHandoff(readings);
     const suspended = await entry.run('wire it');
@@ -91,7 +91,7 @@ describe('a resume after a handoff keeps the run\'s settings', () => {
     expect(readings).toEqual(iso(RUN_CLOCK, RUN_CLOCK, RUN_CLOCK));
   });
 
-  it('a clock given to resume is the run\'s clock from then on', async () => {
+  it("a clock given to resume is the run's clock from then on", async () => {
     const readings: string[] = [];
     const entry = suspendingAfterHandoff(readings);
     const suspended = await entry.run('wire it');
@@ -99,7 +99,7 @@ describe('a resume after a handoff keeps the run\'s settings', () => {
     expect(readings).toEqual(iso(RUN_CLOCK, RESUME_CLOCK, RESUME_CLOCK));
   });
 
-  it('a sub-agent called after the resume reads the run\'s clock, not its own nor the target\'s', async () => {
+  it("a sub-agent called after the resume reads the run's clock, not its own nor the target's", async () => {
     const readings: string[] = [];
     const clerkScript = [reply.toolUse('clerk_stamp', {}), reply.text('Noted.')];
     const clerk = agent('clerk', clerkScript, { clock: at(SUB_CLOCK), tools: [stampTool('clerk_stamp', readings)] });
@@ -111,7 +111,7 @@ describe('a resume after a handoff keeps the run\'s settings', () => {
     expect(readings).toEqual(iso(RUN_CLOCK, RUN_CLOCK, RUN_CLOCK));
   });
 
-  it('a tool stub given to resume answers the target\'s calls', async () => {
+  it("a tool stub given to resume answers the target's calls", async () => {
     const readings: string[] = [];
     const entry = suspendingAfterHandoff(readings);
     const suspended = await entry.run('wire it');
@@ -123,7 +123,7 @@ describe('a resume after a handoff keeps the run\'s settings', () => {
   });
 });
 
-describe('a sub-agent runs on its caller\'s clock', () => {
+describe("a sub-agent runs on its caller's clock", () => {
   it('directly, and inside a handoff target', async () => {
     const readings: string[] = [];
     const clerkTool = () => {

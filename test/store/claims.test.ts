@@ -3,7 +3,19 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, StoreError, SuspensionError, defineTool, reply, type StateStore, type StoreOptions, type Suspension } from '../../src/index.js';
+import {
+  Agent,
+  FileStateStore,
+  MemoryStateStore,
+  ScriptedTransport,
+  StoreError,
+  SuspensionError,
+  defineTool,
+  reply,
+  type StateStore,
+  type StoreOptions,
+  type Suspension,
+} from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { useTempDir } from '../support/tempDir.js';
 
@@ -20,13 +32,21 @@ interface Kind {
 }
 
 const kinds: Kind[] = [
-  { name: 'MemoryStateStore', create: (o) => new MemoryStateStore(o), stored: async (store, runId) => JSON.stringify(await store.load(runId)) },
+  {
+    name: 'MemoryStateStore',
+    create: (o) => new MemoryStateStore(o),
+    stored: async (store, runId) => JSON.stringify(await store.load(runId)),
+  },
   {
     name: 'FileStateStore',
     create: (o) => new FileStateStore(join(tempDir(), 'runs'), o),
-    stored: async (store, runId) => readFileSync(join((store as FileStateStore).directory, `${encodeURIComponent(runId)}.json`), 'utf8'),
+    stored: async (store, runId) =>
+      readFileSync(join((store as FileStateStore).directory, `${encodeURIComponent(runId)}.json`), 'utf8'),
     writeRaw: (store, suspension) =>
-      writeFileSync(join((store as FileStateStore).directory, `${encodeURIComponent(suspension.runId)}.json`), JSON.stringify({ schemaVersion: 1, suspension })),
+      writeFileSync(
+        join((store as FileStateStore).directory, `${encodeURIComponent(suspension.runId)}.json`),
+        JSON.stringify({ schemaVersion: 1, suspension }),
+      ),
   },
   {
     name: 'SqliteStateStore',
@@ -39,7 +59,12 @@ const kinds: Kind[] = [
     },
     writeRaw: (store, suspension) => {
       const db = new Database((store as SqliteStateStore).file);
-      db.prepare("INSERT OR REPLACE INTO legate_suspensions VALUES (?, ?, ?, 'suspended', 1, ?, '')").run(suspension.runId, suspension.id, suspension.agent, JSON.stringify(suspension));
+      db.prepare("INSERT OR REPLACE INTO legate_suspensions VALUES (?, ?, ?, 'suspended', 1, ?, '')").run(
+        suspension.runId,
+        suspension.id,
+        suspension.agent,
+        JSON.stringify(suspension),
+      );
       db.close();
     },
   },
@@ -70,7 +95,14 @@ function treasurer(options: { key?: string; effects?: string[]; output?: string;
     name: 'treasurer',
     model: 'm',
     tools: [wire, read],
-    transport: new ScriptedTransport([reply.toolUses([{ name: 'read_inbox', input: {} }, { name: 'wire', input: { amount: 250 } }]), reply.text('Done.'), reply.text('Done again.')]),
+    transport: new ScriptedTransport([
+      reply.toolUses([
+        { name: 'read_inbox', input: {} },
+        { name: 'wire', input: { amount: 250 } },
+      ]),
+      reply.text('Done.'),
+      reply.text('Done again.'),
+    ]),
     approvalRequired: (tool) => tool.privileged,
     ...(options.key === undefined ? {} : { suspensionKey: options.key }),
   });
@@ -78,7 +110,10 @@ function treasurer(options: { key?: string; effects?: string[]; output?: string;
 }
 
 describe.each(kinds)('$name: a claimed suspension is spent for good', (kind) => {
-  it.each([['unsigned', undefined], ['signed', KEY]])('%s: saving it again is refused, and written back by hand it still does not resume', async (_label, key) => {
+  it.each([
+    ['unsigned', undefined],
+    ['signed', KEY],
+  ])('%s: saving it again is refused, and written back by hand it still does not resume', async (_label, key) => {
     const store = kind.create();
     const { agent, effects } = treasurer({ key });
     const { suspension } = await agent.run('Pay the supplier.');
@@ -95,7 +130,9 @@ describe.each(kinds)('$name: a claimed suspension is spent for good', (kind) => 
     if (kind.writeRaw !== undefined) {
       kind.writeRaw(store, suspension!);
       const again = treasurer({ key, effects });
-      const refused = await again.agent.resume((await store.load(suspension!.runId))!, { approve: true, store }).catch((e: unknown) => e);
+      const refused = await again.agent
+        .resume((await store.load(suspension!.runId))!, { approve: true, store })
+        .catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(SuspensionError);
       expect(refused).toMatchObject({ code: 'already_resumed' });
     }
@@ -112,19 +149,28 @@ describe.each(kinds)('$name: a claimed suspension is spent for good', (kind) => 
     await agent.resume(suspension!, { approve: true, store, owner: 'worker-1' });
     expect(await store.list()).toEqual([]);
     expect(await store.list({ status: 'claimed' })).toEqual([]);
-    expect(await store.claimOf(suspension!.id)).toMatchObject({ owner: 'worker-1', status: 'finished', decisions: { [suspension!.pending[0]!.id]: { approve: true } } });
+    expect(await store.claimOf(suspension!.id)).toMatchObject({
+      owner: 'worker-1',
+      status: 'finished',
+      decisions: { [suspension!.pending[0]!.id]: { approve: true } },
+    });
   });
 });
 
 describe.each(kinds)('$name: what is written to the store', (kind) => {
   it("keeps a failed tool's error class, never its message", async () => {
     const store = kind.create();
-    const { agent } = treasurer({ throws: 'upstream refused token ghp_abcdef0123456789 for https://x.example/?key=zz' });
+    const { agent } = treasurer({
+      throws: 'upstream refused token ghp_abcdef0123456789 for https://x.example/?key=zz',
+    });
     const { suspension } = await agent.run('Pay the supplier.');
     await store.save(suspension!);
     const text = await kind.stored(store, suspension!.runId);
     expect(text).not.toContain('ghp_abcdef0123456789');
-    expect((await store.load(suspension!.runId))!.batch.answered[0]).toMatchObject({ outcome: 'error', error: { errorClass: 'Error', cause: { name: 'Error' } } });
+    expect((await store.load(suspension!.runId))!.batch.answered[0]).toMatchObject({
+      outcome: 'error',
+      error: { errorClass: 'Error', cause: { name: 'Error' } },
+    });
   });
 
   it('refuses a record that holds a credential, without quoting it', async () => {
@@ -155,7 +201,9 @@ describe.each(kinds)('$name: what is written to the store', (kind) => {
     const text = await kind.stored(store, suspension!.runId);
     expect(text).not.toContain('SECRETSECRET');
     expect(text).toContain('[REDACTED]');
-    await expect(agent.resume((await store.load(suspension!.runId))!, { approve: true, store })).resolves.toMatchObject({ stopReason: 'end_turn' });
+    await expect(agent.resume((await store.load(suspension!.runId))!, { approve: true, store })).resolves.toMatchObject(
+      { stopReason: 'end_turn' },
+    );
     expect(effects).toEqual(['wired 250']);
   });
 
@@ -180,7 +228,9 @@ describe('FileStateStore on a shared folder', () => {
     const loadedLate = await second.load(suspension!.runId);
     expect(loadedLate).toEqual(loadedBySecond);
     const other = treasurer({ effects });
-    await expect(other.agent.resume(loadedLate!, { approve: true, store: second })).rejects.toMatchObject({ code: 'already_resumed' });
+    await expect(other.agent.resume(loadedLate!, { approve: true, store: second })).rejects.toMatchObject({
+      code: 'already_resumed',
+    });
     expect(effects).toEqual(['wired 250']);
   });
 
@@ -189,7 +239,10 @@ describe('FileStateStore on a shared folder', () => {
     const { agent } = treasurer();
     const { suspension } = await agent.run('Pay the supplier.');
     mkdirSync(folder, { recursive: true });
-    writeFileSync(join(folder, `${encodeURIComponent(suspension!.runId)}.${suspension!.id}.claimed`), JSON.stringify({ schemaVersion: 1, suspension }));
+    writeFileSync(
+      join(folder, `${encodeURIComponent(suspension!.runId)}.${suspension!.id}.claimed`),
+      JSON.stringify({ schemaVersion: 1, suspension }),
+    );
     const store = new FileStateStore(folder);
     await expect(store.save(suspension!)).rejects.toMatchObject({ code: 'already_claimed' });
     expect(await store.list({ status: 'claimed' })).toEqual([suspension!.runId]);
@@ -197,7 +250,10 @@ describe('FileStateStore on a shared folder', () => {
     const { agent: later, effects } = treasurer();
     const recovered = await later.recover(suspension!, { store, staleAfterMs: 0, rerun: ['wire'] });
     expect(effects).toEqual([]);
-    expect(recovered.toolCalls.find((c) => c.name === 'wire')).toMatchObject({ outcome: 'error', error: { errorClass: 'OutcomeUnknownError' } });
+    expect(recovered.toolCalls.find((c) => c.name === 'wire')).toMatchObject({
+      outcome: 'error',
+      error: { errorClass: 'OutcomeUnknownError' },
+    });
   });
 
   it('skips stray files in its folder when listing', async () => {
@@ -219,7 +275,9 @@ describe('FileStateStore on a shared folder', () => {
   it('removes temporary files left by killed writers when opened, and leaves a live writer’s', () => {
     const folder = join(tempDir(), 'runs');
     new FileStateStore(folder);
-    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], { encoding: 'utf8' }).stdout;
+    const gone = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    }).stdout;
     const dead = `.run.json.legate-tmp-${gone}-0123abcd`;
     const live = `.run.json.legate-tmp-${process.pid}-89abcdef`;
     writeFileSync(join(folder, dead), '{"half');
@@ -239,13 +297,20 @@ describe('SqliteStateStore opening a database an older legate wrote', () => {
     const db = new Database(file);
     db.exec(`CREATE TABLE legate_suspensions (run_id TEXT PRIMARY KEY, suspension_id TEXT NOT NULL, agent TEXT NOT NULL,
       status TEXT NOT NULL CHECK (status IN ('suspended', 'claimed')), schema_version INTEGER NOT NULL, data TEXT NOT NULL, updated_at TEXT NOT NULL)`);
-    db.prepare("INSERT INTO legate_suspensions VALUES (?, ?, 'treasurer', 'claimed', 1, ?, '2026-01-01T00:00:00.000Z')").run(suspension!.runId, suspension!.id, JSON.stringify(suspension));
+    db.prepare(
+      "INSERT INTO legate_suspensions VALUES (?, ?, 'treasurer', 'claimed', 1, ?, '2026-01-01T00:00:00.000Z')",
+    ).run(suspension!.runId, suspension!.id, JSON.stringify(suspension));
     db.close();
     const store = new SqliteStateStore(file);
     await expect(store.save(suspension!)).rejects.toMatchObject({ code: 'already_claimed' });
     expect(await store.list()).toEqual([]);
     expect(await store.list({ status: 'claimed' })).toEqual([suspension!.runId]);
-    expect(await store.claimOf(suspension!.id)).toMatchObject({ owner: 'unknown', status: 'claimed', decisions: {}, calls: {} });
+    expect(await store.claimOf(suspension!.id)).toMatchObject({
+      owner: 'unknown',
+      status: 'claimed',
+      decisions: {},
+      calls: {},
+    });
     store.close();
   });
 });

@@ -1,7 +1,15 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, defineTool, reply, type StateStore } from '../../src/index.js';
+import {
+  Agent,
+  FileStateStore,
+  MemoryStateStore,
+  ScriptedTransport,
+  defineTool,
+  reply,
+  type StateStore,
+} from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { jsonText } from '../../src/json/jsonText.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -17,13 +25,29 @@ function nested(depth: number): Record<string, unknown> {
 
 /** A run suspended on a call that needs approval, with a call 20,000 deep (refused by the binder) in the same batch. */
 async function deepSuspension() {
-  const keep = defineTool({ name: 'keep', description: 'Keeps.', input: { type: 'object', properties: { a: { type: 'string' } } }, run: () => 'kept' });
-  const pay = defineTool({ name: 'pay', description: 'Pays.', privileged: true, input: { type: 'object', properties: { n: { type: 'number' } } }, run: () => 'paid' });
+  const keep = defineTool({
+    name: 'keep',
+    description: 'Keeps.',
+    input: { type: 'object', properties: { a: { type: 'string' } } },
+    run: () => 'kept',
+  });
+  const pay = defineTool({
+    name: 'pay',
+    description: 'Pays.',
+    privileged: true,
+    input: { type: 'object', properties: { n: { type: 'number' } } },
+    run: () => 'paid',
+  });
   const agent = new Agent({
     name: 'payer',
     model: 'm',
     tools: [keep, pay],
-    transport: new ScriptedTransport([reply.toolUses([{ name: 'keep', input: nested(20_000), id: 'deep' }, { name: 'pay', input: { n: 1 }, id: 'pay' }])]),
+    transport: new ScriptedTransport([
+      reply.toolUses([
+        { name: 'keep', input: nested(20_000), id: 'deep' },
+        { name: 'pay', input: { n: 1 }, id: 'pay' },
+      ]),
+    ]),
     approvalRequired: (tool) => tool.name === 'pay',
   });
   return (await agent.run('go')).suspension!;
@@ -36,16 +60,19 @@ const stores: [string, () => StateStore][] = [
 ];
 
 describe('stores keep records of any depth', () => {
-  it.each(stores)('%s saves and loads a suspension holding a tool_use block 20,000 deep, redacted', async (_name, create) => {
-    const suspension = await deepSuspension();
-    const store = create();
-    await store.save(suspension);
-    const loaded = await store.load(suspension.runId);
-    const expected = jsonText(suspension)!.replaceAll('leaf', '[REDACTED]');
-    expect(expected).not.toBe(jsonText(suspension));
-    expect(jsonText(loaded)).toBe(expected);
-    if (store instanceof SqliteStateStore) store.close();
-  });
+  it.each(stores)(
+    '%s saves and loads a suspension holding a tool_use block 20,000 deep, redacted',
+    async (_name, create) => {
+      const suspension = await deepSuspension();
+      const store = create();
+      await store.save(suspension);
+      const loaded = await store.load(suspension.runId);
+      const expected = jsonText(suspension)!.replaceAll('leaf', '[REDACTED]');
+      expect(expected).not.toBe(jsonText(suspension));
+      expect(jsonText(loaded)).toBe(expected);
+      if (store instanceof SqliteStateStore) store.close();
+    },
+  );
 
   it('FileStateStore writes compact JSON, so a record is as large as its JSON, not the square of its depth', async () => {
     const suspension = await deepSuspension();

@@ -49,7 +49,8 @@ async function suspended(kind: Kind) {
   return { store, effects, runId };
 }
 
-const effectLines = (effects: string) => (existsSync(effects) ? readFileSync(effects, 'utf8').trim().split('\n').filter(Boolean) : []);
+const effectLines = (effects: string) =>
+  existsSync(effects) ? readFileSync(effects, 'utf8').trim().split('\n').filter(Boolean) : [];
 
 describe('a suspended run survives its process (SQLite store)', () => {
   it('is killed with SIGKILL after suspending; a new process resumes it, and the approved effect happens exactly once', async () => {
@@ -87,7 +88,9 @@ describe('a suspended run survives its process (file store)', () => {
     const racers = [0, 1].map(
       () =>
         new Promise<string>((resolve) => {
-          const racer = spawn('node', [...child, 'resume', 'file', store, effects, runId], { stdio: ['ignore', 'pipe', 'pipe'] });
+          const racer = spawn('node', [...child, 'resume', 'file', store, effects, runId], {
+            stdio: ['ignore', 'pipe', 'pipe'],
+          });
           let out = '';
           racer.stdout.on('data', (chunk) => (out += String(chunk)));
           racer.stderr.on('data', (chunk) => (out += String(chunk)));

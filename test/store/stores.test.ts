@@ -1,18 +1,49 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { Agent, FileStateStore, MemoryStateStore, ScriptedTransport, StoreError, defineTool, reply, type ClaimRecord, type StateStore, type Suspension } from '../../src/index.js';
+import {
+  Agent,
+  FileStateStore,
+  MemoryStateStore,
+  ScriptedTransport,
+  StoreError,
+  defineTool,
+  reply,
+  type ClaimRecord,
+  type StateStore,
+  type Suspension,
+} from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
 
 async function aSuspension(): Promise<Suspension> {
-  const pay = defineTool({ name: 'pay', description: 'P.', privileged: true, input: { type: 'object', properties: {} }, run: () => 'paid' });
-  const agent = new Agent({ name: 'payer', model: 'm', tools: [pay], transport: new ScriptedTransport([reply.toolUse('pay', {})]), approvalRequired: () => true });
+  const pay = defineTool({
+    name: 'pay',
+    description: 'P.',
+    privileged: true,
+    input: { type: 'object', properties: {} },
+    run: () => 'paid',
+  });
+  const agent = new Agent({
+    name: 'payer',
+    model: 'm',
+    tools: [pay],
+    transport: new ScriptedTransport([reply.toolUse('pay', {})]),
+    approvalRequired: () => true,
+  });
   return (await agent.run('pay')).suspension!;
 }
 
-const claimFor = (suspension: Suspension): ClaimRecord => ({ runId: suspension.runId, suspensionId: suspension.id, owner: 'test', claimedAt: new Date().toISOString(), status: 'claimed', decisions: {}, calls: {} });
+const claimFor = (suspension: Suspension): ClaimRecord => ({
+  runId: suspension.runId,
+  suspensionId: suspension.id,
+  owner: 'test',
+  claimedAt: new Date().toISOString(),
+  status: 'claimed',
+  decisions: {},
+  calls: {},
+});
 
 const stores: [string, () => StateStore][] = [
   ['MemoryStateStore', () => new MemoryStateStore()],
@@ -37,7 +68,10 @@ describe.each(stores)('%s', (_name, create) => {
     const suspension = await aSuspension();
     await store.save(suspension);
     expect(await store.claim(suspension.runId, 'another-suspension', claimFor(suspension))).toBe(false);
-    const claims = await Promise.all([store.claim(suspension.runId, suspension.id, claimFor(suspension)), store.claim(suspension.runId, suspension.id, claimFor(suspension))]);
+    const claims = await Promise.all([
+      store.claim(suspension.runId, suspension.id, claimFor(suspension)),
+      store.claim(suspension.runId, suspension.id, claimFor(suspension)),
+    ]);
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await store.claim(suspension.runId, suspension.id, claimFor(suspension))).toBe(false);
     expect(await store.list()).toEqual([]);

@@ -42,7 +42,12 @@ export function messageStart(options: { id?: string; model?: string; inputTokens
       content: [],
       stop_reason: null,
       stop_sequence: null,
-      usage: { input_tokens: options.inputTokens ?? 25, output_tokens: 1, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
+      usage: {
+        input_tokens: options.inputTokens ?? 25,
+        output_tokens: 1,
+        cache_creation_input_tokens: 0,
+        cache_read_input_tokens: 0,
+      },
     },
   };
 }
@@ -70,14 +75,22 @@ export function thinkingBlock(index: number, pieces: string[], signature: string
 export function toolUseBlock(index: number, id: string, name: string, jsonFragments: string[]): Json[] {
   return [
     { type: 'content_block_start', index, content_block: { type: 'tool_use', id, name, input: {} } },
-    ...jsonFragments.map((partial_json) => ({ type: 'content_block_delta', index, delta: { type: 'input_json_delta', partial_json } })),
+    ...jsonFragments.map((partial_json) => ({
+      type: 'content_block_delta',
+      index,
+      delta: { type: 'input_json_delta', partial_json },
+    })),
     { type: 'content_block_stop', index },
   ];
 }
 
 export function messageEnd(stopReason: string, outputTokens: number): Json[] {
   return [
-    { type: 'message_delta', delta: { stop_reason: stopReason, stop_sequence: null }, usage: { output_tokens: outputTokens } },
+    {
+      type: 'message_delta',
+      delta: { stop_reason: stopReason, stop_sequence: null },
+      usage: { output_tokens: outputTokens },
+    },
     { type: 'message_stop' },
   ];
 }
@@ -112,7 +125,8 @@ export function messagesEndpoint(answers: (() => Response)[]) {
   const handler = http.post(API_URL, async ({ request }) => {
     bodies.push((await request.json()) as Json);
     const answer = answers[call++];
-    if (answer === undefined) return HttpResponse.json(errorBody('invalid_request_error', 'no more scripted answers'), { status: 400 });
+    if (answer === undefined)
+      return HttpResponse.json(errorBody('invalid_request_error', 'no more scripted answers'), { status: 400 });
     return answer();
   });
   return { handler, bodies, calls: () => call };

@@ -18,7 +18,8 @@ const base = defineTool({
 export const coercing: AnyTool = Object.assign(Object.create(null) as object, base, {
   bind: (input: unknown) => {
     const record = input as { count?: unknown };
-    if (typeof input === 'object' && input !== null && typeof record.count === 'string') return base.bind({ ...record, count: Number(record.count) });
+    if (typeof input === 'object' && input !== null && typeof record.count === 'string')
+      return base.bind({ ...record, count: Number(record.count) });
     return base.bind(input);
   },
 });

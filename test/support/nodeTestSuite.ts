@@ -6,13 +6,20 @@ import { assertThat, loadTrajectory } from '../../src/index.js';
 const zeroTrust = loadTrajectory('trajectories/zero-trust.yaml');
 
 test('the zero-trust trajectory: tainted by the page, the payment blocked', () => {
-  assertThat(zeroTrust).tainted({ source: 'fetch_page' }).blocked('send_payment', { rule: 'taint' }).complete().noToolFailures();
+  assertThat(zeroTrust)
+    .tainted({ source: 'fetch_page' })
+    .blocked('send_payment', { rule: 'taint' })
+    .complete()
+    .noToolFailures();
   assertThat(zeroTrust).not.blocked('fetch_page').calledTool('fetch_page', { url: 'https://example.com/invoice/42' });
 });
 
 test('a failing check throws an AssertionError with the timeline', () => {
   assert.throws(
     () => assertThat(zeroTrust).calledToolTimes('send_payment', 2),
-    (error: unknown) => error instanceof AssertionError && error.message.includes("but it called it 1 time.") && error.message.includes('send_payment  blocked (taint, source fetch_page)'),
+    (error: unknown) =>
+      error instanceof AssertionError &&
+      error.message.includes('but it called it 1 time.') &&
+      error.message.includes('send_payment  blocked (taint, source fetch_page)'),
   );
 });

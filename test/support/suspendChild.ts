@@ -2,11 +2,26 @@
 // (possibly stopping inside the approved tool, to be killed there), or recovers a resume that died.
 // Used by test/store/durability.test.ts: argv = [mode, store kind (sqlite | file), store path, effects file, run id].
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import { Agent, FileStateStore, ScriptedTransport, SuspensionError, defineTool, reply, type StateStore } from '../../src/index.js';
+import {
+  Agent,
+  FileStateStore,
+  ScriptedTransport,
+  SuspensionError,
+  defineTool,
+  reply,
+  type StateStore,
+} from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 
-const [mode, kind, path, effects, runId] = process.argv.slice(2) as [string, 'sqlite' | 'file', string, string, string | undefined];
-const store: StateStore & { close?(): void } = kind === 'sqlite' ? new SqliteStateStore(path) : new FileStateStore(path);
+const [mode, kind, path, effects, runId] = process.argv.slice(2) as [
+  string,
+  'sqlite' | 'file',
+  string,
+  string,
+  string | undefined,
+];
+const store: StateStore & { close?(): void } =
+  kind === 'sqlite' ? new SqliteStateStore(path) : new FileStateStore(path);
 const hold = (): Promise<never> => new Promise(() => setInterval(() => undefined, 1000)); // wait here until killed
 
 const wire = defineTool({
@@ -30,7 +45,13 @@ const wire = defineTool({
   },
 });
 const agent = (script: ConstructorParameters<typeof ScriptedTransport>[0]) =>
-  new Agent({ name: 'treasurer', model: 'claude-haiku-5-5', tools: [wire], transport: new ScriptedTransport(script), approvalRequired: (tool) => tool.privileged });
+  new Agent({
+    name: 'treasurer',
+    model: 'claude-haiku-5-5',
+    tools: [wire],
+    transport: new ScriptedTransport(script),
+    approvalRequired: (tool) => tool.privileged,
+  });
 
 try {
   if (mode === 'suspend') {
@@ -45,9 +66,15 @@ try {
   } else {
     const claimed = await store.list({ status: 'claimed' });
     const suspension = await store.load(claimed[0]!);
-    const result = await agent([reply.text('Checking.')]).recover(suspension!, { store, staleAfterMs: 0, rerun: mode === 'recover-rerun' ? ['wire_money'] : [] });
+    const result = await agent([reply.text('Checking.')]).recover(suspension!, {
+      store,
+      staleAfterMs: 0,
+      rerun: mode === 'recover-rerun' ? ['wire_money'] : [],
+    });
     const call = result.toolCalls[0]!;
-    console.log(`RECOVERED ${result.stopReason} ${call.outcome} ${call.error?.error === 'tool_failed' ? call.error.errorClass : '-'}`);
+    console.log(
+      `RECOVERED ${result.stopReason} ${call.outcome} ${call.error?.error === 'tool_failed' ? call.error.errorClass : '-'}`,
+    );
   }
 } catch (error) {
   if (!(error instanceof SuspensionError)) throw error;

@@ -37,15 +37,22 @@ describe('isBacktrackSafe: which patterns run on V8 engine', () => {
 
   const atoms = ['a', 'b', '\\d', '[a-c]', '[^a]', '.', '\\.', '\\s', '[x-z0-9]'];
   const quantifiers = ['', '?', '*', '+', '{2}', '{1,3}', '{2,}'];
-  const sequences = fc.array(fc.tuple(fc.constantFrom(...atoms), fc.constantFrom(...quantifiers)), { minLength: 1, maxLength: 6 });
+  const sequences = fc.array(fc.tuple(fc.constantFrom(...atoms), fc.constantFrom(...quantifiers)), {
+    minLength: 1,
+    maxLength: 6,
+  });
   const proven = sequences.map((items) => `^${items.map(([atom, q]) => atom + q).join('')}$`).filter(isBacktrackSafe);
 
   it('property: a proven pattern means on V8 exactly what it means on RE2', () => {
     fc.assert(
-      fc.property(proven, fc.array(fc.constantFrom('a', 'b', 'c', '1', '.', ' ', 'x', '\n'), { maxLength: 12 }), (pattern, chars) => {
-        const text = chars.join('');
-        expect(new RegExp(pattern, 'u').test(text)).toBe(RE2JS.compile(pattern).matcher(text).find());
-      }),
+      fc.property(
+        proven,
+        fc.array(fc.constantFrom('a', 'b', 'c', '1', '.', ' ', 'x', '\n'), { maxLength: 12 }),
+        (pattern, chars) => {
+          const text = chars.join('');
+          expect(new RegExp(pattern, 'u').test(text)).toBe(RE2JS.compile(pattern).matcher(text).find());
+        },
+      ),
       { numRuns: 2000 },
     );
   });

@@ -1,8 +1,27 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { Agent, ScriptedTransport, defineTool, reply, type ToolResultBlock, type UserMessage } from '../../src/index.js';
+import {
+  Agent,
+  ScriptedTransport,
+  defineTool,
+  reply,
+  type ToolResultBlock,
+  type UserMessage,
+} from '../../src/index.js';
 
-const CODES = ['required', 'invalid_type', 'out_of_range', 'too_long', 'too_short', 'invalid_format', 'not_a_known_value', 'unknown_argument', 'not_parsable', 'too_deep', 'failed_rule'];
+const CODES = [
+  'required',
+  'invalid_type',
+  'out_of_range',
+  'too_long',
+  'too_short',
+  'invalid_format',
+  'not_a_known_value',
+  'unknown_argument',
+  'not_parsable',
+  'too_deep',
+  'failed_rule',
+];
 
 const schema = {
   type: 'object',
@@ -12,7 +31,10 @@ const schema = {
     express: { type: 'boolean', default: false },
     address: {
       type: 'object',
-      properties: { street: { type: 'string', minLength: 1, maxLength: 40 }, zip: { type: 'string', pattern: '^[0-9]{5}$' } },
+      properties: {
+        street: { type: 'string', minLength: 1, maxLength: 40 },
+        zip: { type: 'string', pattern: '^[0-9]{5}$' },
+      },
       required: ['street', 'zip'],
     },
     parts: { type: 'array', items: { type: 'number', exclusiveMinimum: 0 }, maxItems: 4 },
@@ -30,7 +52,13 @@ const nearlyValidInput = fc.record(
     unit: fc.oneof(fc.constantFrom('kg', 'lb', 'KG', 'stone'), fc.jsonValue()),
     express: fc.oneof(fc.boolean(), fc.jsonValue()),
     address: fc.oneof(
-      fc.record({ street: fc.oneof(fc.string(), fc.jsonValue()), zip: fc.oneof(fc.stringMatching(/^[0-9]{4,6}$/), fc.jsonValue()) }, { requiredKeys: [] }),
+      fc.record(
+        {
+          street: fc.oneof(fc.string(), fc.jsonValue()),
+          zip: fc.oneof(fc.stringMatching(/^[0-9]{4,6}$/), fc.jsonValue()),
+        },
+        { requiredKeys: [] },
+      ),
       fc.jsonValue(),
     ),
     parts: fc.oneof(fc.array(fc.oneof(fc.double(), fc.jsonValue()), { maxLength: 6 }), fc.jsonValue()),
@@ -47,7 +75,10 @@ const validInput = fc.record(
     weight: fc.integer({ min: 1, max: 30 }),
     unit: fc.constantFrom('kg', 'lb'),
     express: fc.boolean(),
-    address: fc.record({ street: fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }), zip: fc.stringMatching(/^[0-9]{5}$/) }),
+    address: fc.record({
+      street: fc.string({ minLength: 1, maxLength: 40, unit: 'binary' }),
+      zip: fc.stringMatching(/^[0-9]{5}$/),
+    }),
     parts: fc.array(fc.double({ min: Number.MIN_VALUE, noNaN: true, noDefaultInfinity: true }), { maxLength: 4 }),
     label: fc.option(fc.string(), { nil: null }),
   },
@@ -83,7 +114,14 @@ describe('binder properties', () => {
 
   it('names the broken argument when one argument of a valid input is given the wrong type', () => {
     const keys = Object.keys(schema.properties) as (keyof typeof schema.properties)[];
-    const wrongFor = { weight: 'heavy', unit: 3, express: 'yes', address: ['Main St'], parts: { a: 1 }, label: 7 } as const;
+    const wrongFor = {
+      weight: 'heavy',
+      unit: 3,
+      express: 'yes',
+      address: ['Main St'],
+      parts: { a: 1 },
+      label: 7,
+    } as const;
     fc.assert(
       fc.property(validInput, fc.constantFrom(...keys), (input, key) => {
         const result = tool.bind({ ...input, [key]: wrongFor[key] });
@@ -97,7 +135,12 @@ describe('binder properties', () => {
     await fc.assert(
       fc.asyncProperty(fc.oneof(nearlyValidInput, fc.jsonValue()), async (input) => {
         const received: unknown[] = [];
-        const spy = defineTool({ name: 'ship', description: 'Ships.', input: schema, run: (args) => void received.push(args) });
+        const spy = defineTool({
+          name: 'ship',
+          description: 'Ships.',
+          input: schema,
+          run: (args) => void received.push(args),
+        });
         const transport = new ScriptedTransport([reply.toolUse('ship', input), reply.text('done')]);
         const result = await new Agent({ name: 'shipper', model: 'm', tools: [spy], transport }).run('ship it');
 
@@ -111,7 +154,12 @@ describe('binder properties', () => {
         } else {
           expect(received).toEqual([]);
           expect(call).toMatchObject({ outcome: 'invalid', error: bound.invalid });
-          expect(answer).toEqual({ type: 'tool_result', tool_use_id: call.id, content: bound.invalid.message, is_error: true });
+          expect(answer).toEqual({
+            type: 'tool_result',
+            tool_use_id: call.id,
+            content: bound.invalid.message,
+            is_error: true,
+          });
         }
       }),
       { numRuns: 300 },

@@ -19,7 +19,10 @@ describe('what the model is told a value must be', () => {
     [{ type: 'string', minLength: 3, maxLength: 3 }, 'a string of exactly 3 characters'],
     [{ type: 'string', pattern: '^a+$' }, 'a string matching the pattern ^a+$'],
     [{ type: 'string', format: 'email' }, 'a string in email format'],
-    [{ type: 'string', maxLength: 9, pattern: '^a', format: 'email' }, 'a string of at most 9 characters and matching the pattern ^a and in email format'],
+    [
+      { type: 'string', maxLength: 9, pattern: '^a', format: 'email' },
+      'a string of at most 9 characters and matching the pattern ^a and in email format',
+    ],
     [{ type: ['string', 'null'], maxLength: 2 }, 'a string of at most 2 characters, or null'],
     [{ type: 'integer' }, 'a whole number'],
     [{ type: 'integer', minimum: 1, maximum: 10 }, 'a whole number between 1 and 10'],
@@ -35,7 +38,10 @@ describe('what the model is told a value must be', () => {
     [{ type: 'integer', exclusiveMaximum: 2 ** 53 }, 'a whole number'],
     [{ type: 'boolean' }, 'true or false'],
     [{ type: 'array', items: { type: 'integer' }, minItems: 1 }, 'an array of whole numbers of at least 1 item'],
-    [{ type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 }, 'an array of whole numbers of exactly 2 items'],
+    [
+      { type: 'array', items: { type: 'integer' }, minItems: 2, maxItems: 2 },
+      'an array of whole numbers of exactly 2 items',
+    ],
     [{ type: 'array', items: { type: 'null' } }, 'an array of values'],
     [{ type: 'object', properties: {} }, 'an object'],
     [{}, 'a value'],
@@ -50,7 +56,10 @@ describe('what the model is told a value must be', () => {
     [{ type: 'number', minimum: 0, exclusiveMinimum: 1, maximum: 5 }, ['greater than 1', 'at most 5']],
     [{ type: 'number', minimum: 0, maximum: 5, exclusiveMaximum: 4 }, ['at least 0', 'less than 4']],
     [{ type: 'integer', multipleOf: 5 }, ['a whole number', 'a multiple of 5']],
-    [{ type: 'number', minimum: 0, maximum: 1, multipleOf: 0.25 }, ['a number', 'between 0 and 1', 'a multiple of 0.25']],
+    [
+      { type: 'number', minimum: 0, maximum: 1, multipleOf: 0.25 },
+      ['a number', 'between 0 and 1', 'a multiple of 0.25'],
+    ],
   ])('%j: names %j', (schema, parts) => {
     const expected = describeExpectation(schema as PublishedSchema);
     for (const part of parts) expect(expected).toContain(part);
@@ -72,10 +81,17 @@ describe('where a refusal points', () => {
       code: 'invalid_type',
       message: "Tool 't' item 0 must be a string, but it was 1.",
     });
-    const unknown = toInvalidArgument('t', new Refusal('unknown_argument', 'its members are "x"', '').withPath(['a', 'b', 'z']));
+    const unknown = toInvalidArgument(
+      't',
+      new Refusal('unknown_argument', 'its members are "x"', '').withPath(['a', 'b', 'z']),
+    );
     expect(unknown.message).toBe(`Tool 't' argument 'a' member 'b' has no member 'z'; its members are "x".`);
-    expect(toInvalidArgument('t', new Refusal('failed_rule', 'too big', 'the value was 3', true).withPath(['n'])).message).toBe("Tool 't' argument 'n' was refused: too big; the value was 3.");
-    expect(toInvalidArgument('t', new Refusal('required', 'a string', 'it was missing').withPath(['n'])).message).toBe("Tool 't' argument 'n' is required and must be a string, but it was missing.");
+    expect(
+      toInvalidArgument('t', new Refusal('failed_rule', 'too big', 'the value was 3', true).withPath(['n'])).message,
+    ).toBe("Tool 't' argument 'n' was refused: too big; the value was 3.");
+    expect(toInvalidArgument('t', new Refusal('required', 'a string', 'it was missing').withPath(['n'])).message).toBe(
+      "Tool 't' argument 'n' is required and must be a string, but it was missing.",
+    );
     // Withpath replaces the whole path; the record is a copy the refusal does not share.
     const shared = new Refusal('too_long', 'x', 'y').withPath(['a', 'b']).withPath(['c']);
     const record = toInvalidArgument('t', shared);

@@ -7,7 +7,12 @@ const binders = new Map<string, (x: number) => ReturnType<ReturnType<typeof defi
 function binderFor(multipleOf: number, type: 'number' | 'integer' = 'number') {
   const known = binders.get(`${type} ${multipleOf}`);
   if (known !== undefined) return known;
-  const tool = defineTool({ name: 'price', description: 'P.', input: { type: 'object', properties: { x: { type, multipleOf } }, required: ['x'] }, run: noop });
+  const tool = defineTool({
+    name: 'price',
+    description: 'P.',
+    input: { type: 'object', properties: { x: { type, multipleOf } }, required: ['x'] },
+    run: noop,
+  });
   const bind = (x: number) => tool.bind({ x });
   binders.set(`${type} ${multipleOf}`, bind);
   return bind;
@@ -16,7 +21,8 @@ function binderFor(multipleOf: number, type: 'number' | 'integer' = 'number') {
 describe('multipleOf', () => {
   it('with a fractional divisor, accepts exactly the decimal multiples: 0.01 takes 0.03, 1.1, 100.27 and refuses 1e-12, 0.005, 1.001', () => {
     const cents = binderFor(0.01);
-    for (const x of [0, 0.03, 1.1, 100.27, -0.07, 0.3, 19.99, 1e6, 123456789.12]) expect(cents(x), String(x)).toEqual({ ok: true, args: { x } });
+    for (const x of [0, 0.03, 1.1, 100.27, -0.07, 0.3, 19.99, 1e6, 123456789.12])
+      expect(cents(x), String(x)).toEqual({ ok: true, args: { x } });
     for (const x of [1e-12, 0.005, 1.001, 0.015, -0.001, 0.1 + 0.2]) {
       expect(cents(x), String(x)).toMatchObject({ ok: false, invalid: { code: 'out_of_range', path: ['x'] } });
     }
@@ -25,7 +31,9 @@ describe('multipleOf', () => {
   it('tells the model the rule it broke', () => {
     expect(binderFor(0.01)(0.005)).toMatchObject({
       ok: false,
-      invalid: { message: "Tool 'price' argument 'x' must be a number a multiple of 0.01, but the value was the number 0.005." },
+      invalid: {
+        message: "Tool 'price' argument 'x' must be a number a multiple of 0.01, but the value was the number 0.005.",
+      },
     });
   });
 
@@ -63,25 +71,36 @@ describe('multipleOf', () => {
 
   it('for decimal divisors k/10^p and whole n, n·d written as a decimal is accepted and n·d + d/2 refused', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: -1_000_000, max: 1_000_000 }), (k, p, n) => {
-        const divisor = Number(`${k}e-${p}`);
-        const bind = binderFor(divisor);
-        const multiple = Number(`${n * k}e-${p}`);
-        const between = Number(`${(2 * n + 1) * k * 5}e-${p + 1}`);
-        expect(bind(multiple).ok, `${multiple} is ${n} × ${divisor}`).toBe(true);
-        expect(bind(between).ok, `${between} lies between multiples of ${divisor}`).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 999 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: -1_000_000, max: 1_000_000 }),
+        (k, p, n) => {
+          const divisor = Number(`${k}e-${p}`);
+          const bind = binderFor(divisor);
+          const multiple = Number(`${n * k}e-${p}`);
+          const between = Number(`${(2 * n + 1) * k * 5}e-${p + 1}`);
+          expect(bind(multiple).ok, `${multiple} is ${n} × ${divisor}`).toBe(true);
+          expect(bind(between).ok, `${between} lies between multiples of ${divisor}`).toBe(false);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
 
   it('refuses a value a hair off a multiple (n·d + d·10^-m), however small the hair', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 999 }), fc.integer({ min: 0, max: 6 }), fc.integer({ min: -9, max: 9 }), fc.integer({ min: 6, max: 11 }), (k, p, n, m) => {
-        // (n·10^m + 1)·k has at most 15 digits, so the literal is exactly the double's shortest decimal.
-        const off = Number(`${(BigInt(n) * 10n ** BigInt(m) + 1n) * BigInt(k)}e-${p + m}`);
-        expect(binderFor(Number(`${k}e-${p}`))(off).ok, `${off}`).toBe(false);
-      }),
+      fc.property(
+        fc.integer({ min: 1, max: 999 }),
+        fc.integer({ min: 0, max: 6 }),
+        fc.integer({ min: -9, max: 9 }),
+        fc.integer({ min: 6, max: 11 }),
+        (k, p, n, m) => {
+          // (n·10^m + 1)·k has at most 15 digits, so the literal is exactly the double's shortest decimal.
+          const off = Number(`${(BigInt(n) * 10n ** BigInt(m) + 1n) * BigInt(k)}e-${p + m}`);
+          expect(binderFor(Number(`${k}e-${p}`))(off).ok, `${off}`).toBe(false);
+        },
+      ),
       { numRuns: 1000 },
     );
   });

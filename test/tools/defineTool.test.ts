@@ -13,7 +13,12 @@ describe('defineTool', () => {
     const tool = defineTool({
       name: 'get_weather',
       description: 'Current weather for a city.',
-      input: { $schema: 'https://json-schema.org/draft/2020-12/schema', type: 'object', properties: { city: { type: 'string', description: 'The city.' } }, required: ['city'] },
+      input: {
+        $schema: 'https://json-schema.org/draft/2020-12/schema',
+        type: 'object',
+        properties: { city: { type: 'string', description: 'The city.' } },
+        required: ['city'],
+      },
       run: noop,
     });
     expect(tool.definition()).toEqual({
@@ -32,29 +37,81 @@ describe('defineTool', () => {
     const tool = defineTool({
       name: 'debit',
       description: 'Debits an account.',
-      input: { type: 'object', properties: { iban: { type: 'string', format: 'iban', description: 'The account to debit.', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' } } },
+      input: {
+        type: 'object',
+        properties: {
+          iban: {
+            type: 'string',
+            format: 'iban',
+            description: 'The account to debit.',
+            pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$',
+          },
+        },
+      },
       run: noop,
     });
     expect(tool.inputSchema.properties).toEqual({
-      iban: { type: 'string', description: 'The account to debit.\n\nFormat: iban.', pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$' },
+      iban: {
+        type: 'string',
+        description: 'The account to debit.\n\nFormat: iban.',
+        pattern: '^[A-Z]{2}[0-9]{2}[A-Z0-9]{11,30}$',
+      },
     });
   });
 
   it('declares flags now, for the guards to enforce', () => {
-    const tool = defineTool({ name: 'pay', description: 'Pays.', input: emptyInput, run: noop, privileged: true, policy: 'payments', compensatedBy: 'refund', maxResultLength: 100 });
-    expect(tool).toMatchObject({ privileged: true, untrusted: false, policy: 'payments', compensatedBy: 'refund', maxResultLength: 100 });
+    const tool = defineTool({
+      name: 'pay',
+      description: 'Pays.',
+      input: emptyInput,
+      run: noop,
+      privileged: true,
+      policy: 'payments',
+      compensatedBy: 'refund',
+      maxResultLength: 100,
+    });
+    expect(tool).toMatchObject({
+      privileged: true,
+      untrusted: false,
+      policy: 'payments',
+      compensatedBy: 'refund',
+      maxResultLength: 100,
+    });
   });
 
   describe('annotations', () => {
     it('lets idempotent follow readOnly, and projects under the MCP hint names', () => {
-      const read = defineTool({ name: 'list', description: 'Lists.', input: emptyInput, run: noop, annotations: { title: 'List tickets', readOnly: true } });
-      expect(read.mcpAnnotations()).toEqual({ title: 'List tickets', readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: true });
+      const read = defineTool({
+        name: 'list',
+        description: 'Lists.',
+        input: emptyInput,
+        run: noop,
+        annotations: { title: 'List tickets', readOnly: true },
+      });
+      expect(read.mcpAnnotations()).toEqual({
+        title: 'List tickets',
+        readOnlyHint: true,
+        destructiveHint: false,
+        idempotentHint: true,
+        openWorldHint: true,
+      });
     });
 
     it('assumes a write is destructive and not idempotent unless it says otherwise', () => {
       const write = defineTool({ name: 'delete', description: 'Deletes.', input: emptyInput, run: noop });
-      expect(write.mcpAnnotations()).toEqual({ readOnlyHint: false, destructiveHint: true, idempotentHint: false, openWorldHint: true });
-      const put = defineTool({ name: 'put', description: 'Puts.', input: emptyInput, run: noop, annotations: { destructive: false, idempotent: true, openWorld: false } });
+      expect(write.mcpAnnotations()).toEqual({
+        readOnlyHint: false,
+        destructiveHint: true,
+        idempotentHint: false,
+        openWorldHint: true,
+      });
+      const put = defineTool({
+        name: 'put',
+        description: 'Puts.',
+        input: emptyInput,
+        run: noop,
+        annotations: { destructive: false, idempotent: true, openWorld: false },
+      });
       expect(put.annotations).toEqual({ readOnly: false, destructive: false, idempotent: true, openWorld: false });
     });
   });
@@ -62,7 +119,12 @@ describe('defineTool', () => {
   it('warns, without failing, about a tool with no description', () => {
     const tool = defineTool({ name: 'mystery', input: emptyInput, run: noop });
     expect(tool.warnings).toEqual([
-      { code: 'missing_description', tool: 'mystery', path: 'description', message: expect.stringContaining(`Tool 'mystery' has no description`) },
+      {
+        code: 'missing_description',
+        tool: 'mystery',
+        path: 'description',
+        message: expect.stringContaining(`Tool 'mystery' has no description`),
+      },
     ]);
     expect(tool.definition()).not.toHaveProperty('description');
   });
@@ -70,24 +132,116 @@ describe('defineTool', () => {
   it.each([
     ['a name the API refuses', { name: 'get weather', input: emptyInput, run: noop }, 'invalid_tool_name', 'name'],
     ['an empty name', { name: '', input: emptyInput, run: noop }, 'invalid_tool_name', 'name'],
-    ['a name over 128 characters', { name: 'x'.repeat(129), input: emptyInput, run: noop }, 'invalid_tool_name', 'name'],
+    [
+      'a name over 128 characters',
+      { name: 'x'.repeat(129), input: emptyInput, run: noop },
+      'invalid_tool_name',
+      'name',
+    ],
     ['no run function', { name: 't', input: emptyInput }, 'missing_run', 'run'],
-    ['a negative maxResultLength', { name: 't', input: emptyInput, run: noop, maxResultLength: -1 }, 'negative_max_result_length', 'maxResultLength'],
-    ['an input that is not an object schema', { name: 't', input: { type: 'string' }, run: noop }, 'invalid_schema', 'input'],
-    ['anyOf, which the binder cannot check', { name: 't', input: { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] } } }, run: noop }, 'unsupported_schema', 'input.properties.a.anyOf'],
-    ['a $ref', { name: 't', input: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } }, run: noop }, 'unsupported_schema', 'input.properties.a.$ref'],
-    ['open additional properties', { name: 't', input: { type: 'object', properties: {}, additionalProperties: true }, run: noop }, 'unsupported_schema', 'input.additionalProperties'],
-    ['an array without items', { name: 't', input: { type: 'object', properties: { a: { type: 'array' } } }, run: noop }, 'unsupported_schema', 'input.properties.a'],
-    ['a schema without a type', { name: 't', input: { type: 'object', properties: { a: { description: 'anything' } } }, run: noop }, 'unsupported_schema', 'input.properties.a'],
-    ['a union of types', { name: 't', input: { type: 'object', properties: { a: { type: ['string', 'number'] } } }, run: noop }, 'unsupported_schema', 'input.properties.a.type'],
-    ['a required name that is not a property', { name: 't', input: { type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }, run: noop }, 'invalid_schema', 'input.required'],
-    ['a pattern that does not compile', { name: 't', input: { type: 'object', properties: { a: { type: 'string', pattern: '([a-z' } } }, run: noop }, 'invalid_schema', 'input.properties.a.pattern'],
-    ['a defined format the binder does not check', { name: 't', input: { type: 'object', properties: { a: { type: 'string', format: 'uri-template' } } }, run: noop }, 'unsupported_schema', 'input.properties.a.format'],
-    ['a keyword on the wrong type', { name: 't', input: { type: 'object', properties: { a: { type: 'string', minimum: 1 } } }, run: noop }, 'invalid_schema', 'input.properties.a.minimum'],
-    ['a default its own schema refuses', { name: 't', input: { type: 'object', properties: { a: { type: 'integer', maximum: 5, default: 9 } } }, run: noop }, 'invalid_default', 'input.properties.a.default'],
+    [
+      'a negative maxResultLength',
+      { name: 't', input: emptyInput, run: noop, maxResultLength: -1 },
+      'negative_max_result_length',
+      'maxResultLength',
+    ],
+    [
+      'an input that is not an object schema',
+      { name: 't', input: { type: 'string' }, run: noop },
+      'invalid_schema',
+      'input',
+    ],
+    [
+      'anyOf, which the binder cannot check',
+      {
+        name: 't',
+        input: { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] } } },
+        run: noop,
+      },
+      'unsupported_schema',
+      'input.properties.a.anyOf',
+    ],
+    [
+      'a $ref',
+      { name: 't', input: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } }, run: noop },
+      'unsupported_schema',
+      'input.properties.a.$ref',
+    ],
+    [
+      'open additional properties',
+      { name: 't', input: { type: 'object', properties: {}, additionalProperties: true }, run: noop },
+      'unsupported_schema',
+      'input.additionalProperties',
+    ],
+    [
+      'an array without items',
+      { name: 't', input: { type: 'object', properties: { a: { type: 'array' } } }, run: noop },
+      'unsupported_schema',
+      'input.properties.a',
+    ],
+    [
+      'a schema without a type',
+      { name: 't', input: { type: 'object', properties: { a: { description: 'anything' } } }, run: noop },
+      'unsupported_schema',
+      'input.properties.a',
+    ],
+    [
+      'a union of types',
+      { name: 't', input: { type: 'object', properties: { a: { type: ['string', 'number'] } } }, run: noop },
+      'unsupported_schema',
+      'input.properties.a.type',
+    ],
+    [
+      'a required name that is not a property',
+      { name: 't', input: { type: 'object', properties: { a: { type: 'string' } }, required: ['b'] }, run: noop },
+      'invalid_schema',
+      'input.required',
+    ],
+    [
+      'a pattern that does not compile',
+      { name: 't', input: { type: 'object', properties: { a: { type: 'string', pattern: '([a-z' } } }, run: noop },
+      'invalid_schema',
+      'input.properties.a.pattern',
+    ],
+    [
+      'a defined format the binder does not check',
+      {
+        name: 't',
+        input: { type: 'object', properties: { a: { type: 'string', format: 'uri-template' } } },
+        run: noop,
+      },
+      'unsupported_schema',
+      'input.properties.a.format',
+    ],
+    [
+      'a keyword on the wrong type',
+      { name: 't', input: { type: 'object', properties: { a: { type: 'string', minimum: 1 } } }, run: noop },
+      'invalid_schema',
+      'input.properties.a.minimum',
+    ],
+    [
+      'a default its own schema refuses',
+      {
+        name: 't',
+        input: { type: 'object', properties: { a: { type: 'integer', maximum: 5, default: 9 } } },
+        run: noop,
+      },
+      'invalid_default',
+      'input.properties.a.default',
+    ],
     // JSON.parse, because an object literal's __proto__ sets the prototype instead of a key.
-    ['a property named __proto__', { name: 't', input: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'), run: noop }, 'invalid_schema', 'input.properties'],
-    ['an empty enum', { name: 't', input: { type: 'object', properties: { a: { type: 'string', enum: [] } } }, run: noop }, 'invalid_schema', 'input.properties.a.enum'],
+    [
+      'a property named __proto__',
+      { name: 't', input: JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"}}}'), run: noop },
+      'invalid_schema',
+      'input.properties',
+    ],
+    [
+      'an empty enum',
+      { name: 't', input: { type: 'object', properties: { a: { type: 'string', enum: [] } } }, run: noop },
+      'invalid_schema',
+      'input.properties.a.enum',
+    ],
   ])('refuses %s when the tool is defined', (_case, declaration, code, path) => {
     const error = declarationError(() => defineTool(declaration as never));
     expect(error.code).toBe(code);
@@ -104,7 +258,12 @@ describe('defineTool', () => {
 
   it('names the tool and the path in the message', () => {
     const error = declarationError(() =>
-      defineTool({ name: 'lookup', description: 'L.', input: { type: 'object', properties: { when: { oneOf: [] } } } as never, run: noop }),
+      defineTool({
+        name: 'lookup',
+        description: 'L.',
+        input: { type: 'object', properties: { when: { oneOf: [] } } } as never,
+        run: noop,
+      }),
     );
     expect(error.message).toBe(
       `Tool 'lookup' has an input schema legate cannot use at input.properties.when.oneOf: 'oneOf' is not a rule the binder checks; list the alternatives as an enum, or split the tool in two.`,
@@ -112,7 +271,9 @@ describe('defineTool', () => {
   });
 
   it('refuses a zod schema JSON Schema cannot describe', () => {
-    const error = declarationError(() => defineTool({ name: 'when', description: 'W.', input: z.object({ at: z.date() }), run: noop }));
+    const error = declarationError(() =>
+      defineTool({ name: 'when', description: 'W.', input: z.object({ at: z.date() }), run: noop }),
+    );
     expect(error.code).toBe('unsupported_schema');
     expect(error.message).toContain('Date cannot be represented in JSON Schema');
   });
@@ -120,9 +281,13 @@ describe('defineTool', () => {
   it('refuses two tools with one name when the agent is constructed', () => {
     const a = defineTool({ name: 'search', description: 'A.', input: emptyInput, run: noop });
     const b = defineTool({ name: 'search', description: 'B.', input: emptyInput, run: noop });
-    const error = declarationError(() => new Agent({ name: 'agent', model: 'm', tools: [a, b], transport: new ScriptedTransport([]) }));
+    const error = declarationError(
+      () => new Agent({ name: 'agent', model: 'm', tools: [a, b], transport: new ScriptedTransport([]) }),
+    );
     expect(error.code).toBe('duplicate_tool_name');
-    expect(error.message).toBe(`Agent 'agent' has two tools named 'search' (tools[0] and tools[1]); the model could not tell them apart. Rename one.`);
+    expect(error.message).toBe(
+      `Agent 'agent' has two tools named 'search' (tools[0] and tools[1]); the model could not tell them apart. Rename one.`,
+    );
   });
 
   describe('static types', () => {
@@ -156,7 +321,7 @@ describe('defineTool', () => {
       });
     });
 
-    it('infers run arguments from a zod schema\'s output', () => {
+    it("infers run arguments from a zod schema's output", () => {
       defineTool({
         name: 'zod_typed',
         description: 'Z.',

@@ -9,7 +9,10 @@ describe('renderOutput', () => {
     expect(renderOutput(null)).toBe('null');
     expect(renderOutput({ a: [1, 'x'] })).toBe('{"a":[1,"x"]}');
     expect(renderOutput(undefined)).toBe('');
-    const blocks = [{ type: 'text', text: 'a' }, { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } }];
+    const blocks = [
+      { type: 'text', text: 'a' },
+      { type: 'image', source: { type: 'url', url: 'https://example.com/a.png' } },
+    ];
     expect(renderOutput(blocks)).toBe(blocks);
   });
 
@@ -30,8 +33,14 @@ describe('renderOutput', () => {
 describe('collectOutput', () => {
   it('joins an async iterable of strings, keeps other items as an array', async () => {
     const signal = new AbortController().signal;
-    async function* strings() { yield 'a'; yield 'b'; }
-    async function* rows() { yield { id: 1 }; yield { id: 2 }; }
+    async function* strings() {
+      yield 'a';
+      yield 'b';
+    }
+    async function* rows() {
+      yield { id: 1 };
+      yield { id: 2 };
+    }
     expect(await collectOutput(strings(), signal)).toBe('ab');
     expect(await collectOutput(rows(), signal)).toEqual([{ id: 1 }, { id: 2 }]);
     expect(await collectOutput('as is', signal)).toBe('as is');

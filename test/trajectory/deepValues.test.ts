@@ -29,8 +29,14 @@ function nested(depth: number): Record<string, unknown> {
   return value as Record<string, unknown>;
 }
 
-const store = defineTool({ name: 'store', description: 'Stores a document.', input: { type: 'object', properties: { a: { type: 'object' } } }, run: () => 'stored' });
-const agent = (transport: Transport) => new Agent({ name: 'archivist', model: 'claude-haiku-5-5', tools: [store], transport });
+const store = defineTool({
+  name: 'store',
+  description: 'Stores a document.',
+  input: { type: 'object', properties: { a: { type: 'object' } } },
+  run: () => 'stored',
+});
+const agent = (transport: Transport) =>
+  new Agent({ name: 'archivist', model: 'claude-haiku-5-5', tools: [store], transport });
 
 /** A model that answers from a list, without cloning what it sends (a clone of a value 10,000 deep overflows). */
 function modelSending(responses: ((call: number) => ModelResponse)[]): () => Transport {
@@ -40,12 +46,24 @@ function modelSending(responses: ((call: number) => ModelResponse)[]): () => Tra
   };
 }
 const toolUse = (input: unknown) => (): ModelResponse => ({
-  id: 'msg_1', type: 'message', role: 'assistant', model: 'claude-haiku-5-5', stop_reason: 'tool_use', stop_sequence: null,
-  usage: { input_tokens: 10, output_tokens: 10 }, content: [{ type: 'tool_use', id: 'toolu_1', name: 'store', input: input as Record<string, unknown> }],
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-haiku-5-5',
+  stop_reason: 'tool_use',
+  stop_sequence: null,
+  usage: { input_tokens: 10, output_tokens: 10 },
+  content: [{ type: 'tool_use', id: 'toolu_1', name: 'store', input: input as Record<string, unknown> }],
 });
 const done = (): ModelResponse => ({
-  id: 'msg_2', type: 'message', role: 'assistant', model: 'claude-haiku-5-5', stop_reason: 'end_turn', stop_sequence: null,
-  usage: { input_tokens: 20, output_tokens: 5 }, content: [{ type: 'text', text: 'Stored.' }],
+  id: 'msg_2',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-haiku-5-5',
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 20, output_tokens: 5 },
+  content: [{ type: 'text', text: 'Stored.' }],
 });
 
 function recordedInput(trajectory: Trajectory): unknown {
@@ -56,7 +74,13 @@ describe('a tool input nested deeper than YAML is written', () => {
   it('records a run whose model sent an input 1,000 deep, and replays it', async () => {
     const file = join(tempDir(), 'deep.yaml');
     const input = nested(1000);
-    const recorded = await runTrajectory({ file, agent, input: 'Store it.', mode: 'record', transport: () => new ScriptedTransport([reply.toolUse('store', input), reply.text('Stored.')]) });
+    const recorded = await runTrajectory({
+      file,
+      agent,
+      input: 'Store it.',
+      mode: 'record',
+      transport: () => new ScriptedTransport([reply.toolUse('store', input), reply.text('Stored.')]),
+    });
     const text = readFileSync(file, 'utf8');
     expect(text).toContain('inputJson: ');
     const read = loadTrajectory(file);
@@ -70,18 +94,29 @@ describe('a tool input nested deeper than YAML is written', () => {
   it('records a run whose model sent an input 10,000 deep: the file is written, reads back the same value, and replays', async () => {
     const file = join(tempDir(), 'deeper.yaml');
     const input = nested(10_000);
-    const recorded = await runTrajectory({ file, agent, input: 'Store it.', mode: 'record', transport: modelSending([toolUse(input), done]) });
+    const recorded = await runTrajectory({
+      file,
+      agent,
+      input: 'Store it.',
+      mode: 'record',
+      transport: modelSending([toolUse(input), done]),
+    });
     const read = loadTrajectory(file);
     expect(jsonText(recordedInput(read))).toBe(jsonText(input));
     expect(serializeTrajectory(read)).toBe(readFileSync(file, 'utf8'));
     const replayed = await runTrajectory({ file, agent, mode: 'replay' });
     expect(replayed.result.stopReason).toBe(recorded.result.stopReason);
-    expect(replayed.result.toolCalls.map((call) => call.outcome)).toEqual(recorded.result.toolCalls.map((call) => call.outcome));
+    expect(replayed.result.toolCalls.map((call) => call.outcome)).toEqual(
+      recorded.result.toolCalls.map((call) => call.outcome),
+    );
   });
 
   it('writes a value as YAML up to the limit, and as JSON text one level past it', () => {
     const base = parseTrajectory(readFileSync('trajectories/tool-loop.yaml', 'utf8'));
-    for (const [depth, field] of [[MAX_YAML_VALUE_DEPTH, 'input:'], [MAX_YAML_VALUE_DEPTH + 1, 'inputJson:']] as const) {
+    for (const [depth, field] of [
+      [MAX_YAML_VALUE_DEPTH, 'input:'],
+      [MAX_YAML_VALUE_DEPTH + 1, 'inputJson:'],
+    ] as const) {
       const trajectory = structuredClone(base);
       (trajectory.turns[0]!.response.content[1] as { toolUse: { input: unknown } }).toolUse.input = nested(depth);
       const text = serializeTrajectory(trajectory);
@@ -95,8 +130,18 @@ describe('a tool input nested deeper than YAML is written', () => {
     const trajectory = structuredClone(base);
     const deep = nested(500);
     trajectory.input = [{ type: 'text', text: 'hi', extra: deep } as never];
-    trajectory.turns[0]!.response.content = [{ text: 'x', citations: [deep] }, { server: { type: 'server_tool_use', id: 's1', name: 'web_search', input: deep } as never }];
-    trajectory.turns[0]!.results = [{ id: 'toolu_1', tool: 'lookup_order', outcome: 'ok', content: [{ type: 'text', text: 'x', extra: deep } as never] }];
+    trajectory.turns[0]!.response.content = [
+      { text: 'x', citations: [deep] },
+      { server: { type: 'server_tool_use', id: 's1', name: 'web_search', input: deep } as never },
+    ];
+    trajectory.turns[0]!.results = [
+      {
+        id: 'toolu_1',
+        tool: 'lookup_order',
+        outcome: 'ok',
+        content: [{ type: 'text', text: 'x', extra: deep } as never],
+      },
+    ];
     const text = serializeTrajectory(trajectory);
     for (const field of ['input', 'citations', 'server', 'content']) expect(text).toContain(`${field}Json: `);
     expect(jsonText(parseTrajectory(text))).toBe(jsonText(trajectory));
@@ -114,10 +159,26 @@ describe('a tool input nested deeper than YAML is written', () => {
 
   it('refuses inputJson that is not JSON, and a toolUse with both input and inputJson', () => {
     const base = readFileSync('trajectories/tool-loop.yaml', 'utf8');
-    const broken = caught(() => parseTrajectory(base.replace('            input:\n              orderId: A-1001', `            inputJson: '{"a":'`), 'j.yaml'), TrajectoryFormatError);
-    expect(broken.problem).toMatch(/^turns\[0\]\.response\.content\[1\]\.toolUse\.inputJson should be JSON text, but it is not: /);
+    const broken = caught(
+      () =>
+        parseTrajectory(
+          base.replace('            input:\n              orderId: A-1001', `            inputJson: '{"a":'`),
+          'j.yaml',
+        ),
+      TrajectoryFormatError,
+    );
+    expect(broken.problem).toMatch(
+      /^turns\[0\]\.response\.content\[1\]\.toolUse\.inputJson should be JSON text, but it is not: /,
+    );
     expect(broken.line).toBeDefined();
-    const both = caught(() => parseTrajectory(base.replace('            input:\n', `            inputJson: '{}'\n            input:\n`), 'j.yaml'), TrajectoryFormatError);
+    const both = caught(
+      () =>
+        parseTrajectory(
+          base.replace('            input:\n', `            inputJson: '{}'\n            input:\n`),
+          'j.yaml',
+        ),
+      TrajectoryFormatError,
+    );
     expect(both.problem).toContain(`has both 'input' and 'inputJson'`);
   });
 });

@@ -69,7 +69,9 @@ describe('a field of the wrong kind is reported at its line and column, saying w
 
   it('an input that is neither text nor a list of blocks, naming both forms', () => {
     const text = edit(toolFailure, 'input: What is the square root of -4?', 'input: 42');
-    expect(messageFor(text)).toBe(`${placeOf(text, '42')}: input should be text or a list of content blocks, but it was the number 42.`);
+    expect(messageFor(text)).toBe(
+      `${placeOf(text, '42')}: input should be text or a list of content blocks, but it was the number 42.`,
+    );
   });
 
   it('a clock reading that is not a date and time', () => {
@@ -97,7 +99,11 @@ describe('a field of the wrong kind is reported at its line and column, saying w
   });
 
   it('a problem inside a value written as JSON text, named by its field and placed at the text', () => {
-    const text = edit(toolFailure, '        - text: The square root of a negative', `        - serverJson: '{"type":"mystery"}'\n#`);
+    const text = edit(
+      toolFailure,
+      '        - text: The square root of a negative',
+      `        - serverJson: '{"type":"mystery"}'\n#`,
+    );
     expect(messageFor(text)).toBe(
       `${placeOf(text, `'{"type"`)}: turns[1].response.content[0].server.type should be one of server_tool_use, ` +
         'web_search_tool_result, web_fetch_tool_result, code_execution_tool_result, bash_code_execution_tool_result, ' +

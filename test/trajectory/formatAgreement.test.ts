@@ -17,7 +17,12 @@ function pathsOf(value: unknown, path: (string | number)[] = []): (string | numb
   const here = path.length === 0 ? [] : [path];
   if (Array.isArray(value)) return [...here, ...value.flatMap((item, i) => pathsOf(item, [...path, i]))];
   if (typeof value === 'object' && value !== null) {
-    return [...here, ...Object.entries(value).flatMap(([key, item]) => (path.length === 0 && key === 'version' ? [] : pathsOf(item, [...path, key])))];
+    return [
+      ...here,
+      ...Object.entries(value).flatMap(([key, item]) =>
+        path.length === 0 && key === 'version' ? [] : pathsOf(item, [...path, key]),
+      ),
+    ];
   }
   return here;
 }
@@ -46,9 +51,9 @@ const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 
 describe('the reader and the generated JSON Schema', () => {
   it('agree on every corpus file with one field replaced by any value, and the reader places each refusal in the file', () => {
-    const edits = fc.nat({ max: documents.length - 1 }).chain((index) =>
-      fc.tuple(fc.constant(index), fc.constantFrom(...pathsOf(documents[index])), value),
-    );
+    const edits = fc
+      .nat({ max: documents.length - 1 })
+      .chain((index) => fc.tuple(fc.constant(index), fc.constantFrom(...pathsOf(documents[index])), value));
     fc.assert(
       fc.property(edits, ([index, path, replacement]) => {
         const document = replaced(documents[index], path, replacement);

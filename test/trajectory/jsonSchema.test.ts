@@ -6,11 +6,13 @@ import { parseTrajectory, serializeTrajectory } from '../../src/index.js';
 import { trajectoryJsonSchemaText } from '../../src/trajectory/format/jsonSchema.js';
 
 const schema = JSON.parse(readFileSync('schema/trajectory-v1.schema.json', 'utf8')) as object;
-const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, validateFormats: false }).compile(schema);
+const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, validateFormats: false }).compile(
+  schema,
+);
 const files = readdirSync('trajectories').filter((name) => name.endsWith('.yaml'));
 
 describe('the shipped JSON Schema for trajectories', () => {
-  it('is the one generated from the format\'s declaration (run `npm run schema` after changing the format)', () => {
+  it("is the one generated from the format's declaration (run `npm run schema` after changing the format)", () => {
     expect(readFileSync('schema/trajectory-v1.schema.json', 'utf8')).toBe(trajectoryJsonSchemaText());
   });
 
@@ -20,7 +22,9 @@ describe('the shipped JSON Schema for trajectories', () => {
   });
 
   it('refuses what the reader refuses: a result with an unknown outcome, a block of no known kind', () => {
-    const document = YAML.parse(readFileSync(`trajectories/${files[0]}`, 'utf8')) as { turns: { response: { content: unknown[] }; results?: { outcome: string }[] }[] };
+    const document = YAML.parse(readFileSync(`trajectories/${files[0]}`, 'utf8')) as {
+      turns: { response: { content: unknown[] }; results?: { outcome: string }[] }[];
+    };
     const broken = structuredClone(document);
     broken.turns[0]!.response.content.push({ picture: 'x' });
     expect(validate(broken)).toBe(false);
@@ -39,7 +43,9 @@ describe('the shipped JSON Schema for trajectories', () => {
     (trajectory.turns[0]!.response.content[0] as { toolUse: { input: unknown } }).toolUse.input = deep;
     const written = serializeTrajectory(trajectory);
     expect(written).toContain('inputJson:');
-    const document = YAML.parse(written) as { turns: { response: { content: { toolUse: Record<string, unknown> }[] } }[] };
+    const document = YAML.parse(written) as {
+      turns: { response: { content: { toolUse: Record<string, unknown> }[] } }[];
+    };
     expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
     document.turns[0]!.response.content[0]!.toolUse.input = 1;
     expect(validate(document)).toBe(false);

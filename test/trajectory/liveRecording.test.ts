@@ -5,7 +5,16 @@ import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { createOrderDesk } from '../../examples/orders/agent.js';
 import { AnthropicTransport, loadTrajectory, runTrajectory } from '../../src/index.js';
-import { messageEnd, messageStart, messagesEndpoint, ping, sseResponse, textBlock, thinkingBlock, toolUseBlock } from '../support/anthropicApi.js';
+import {
+  messageEnd,
+  messageStart,
+  messagesEndpoint,
+  ping,
+  sseResponse,
+  textBlock,
+  thinkingBlock,
+  toolUseBlock,
+} from '../support/anthropicApi.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const server = setupServer();
@@ -30,19 +39,34 @@ describe('recording through the Anthropic transport', () => {
           ],
           { chunkSize: 23 },
         ),
-      () => sseResponse([messageStart({ id: 'msg_live_2', model: 'claude-haiku-5-5', inputTokens: 420 }), ...textBlock(0, ['It has shipped.']), ...messageEnd('end_turn', 9)]),
+      () =>
+        sseResponse([
+          messageStart({ id: 'msg_live_2', model: 'claude-haiku-5-5', inputTokens: 420 }),
+          ...textBlock(0, ['It has shipped.']),
+          ...messageEnd('end_turn', 9),
+        ]),
     ]);
     server.use(endpoint.handler);
     const file = join(tempDir(), 'live.yaml');
     const live = () => new AnthropicTransport({ client: new Anthropic({ apiKey: 'sk-ant-test-not-a-real-key' }) });
 
-    const recorded = await runTrajectory({ file, agent: createOrderDesk, input: 'Where is A-1001?', mode: 'record', transport: live });
+    const recorded = await runTrajectory({
+      file,
+      agent: createOrderDesk,
+      input: 'Where is A-1001?',
+      mode: 'record',
+      transport: live,
+    });
     const trajectory = loadTrajectory(file);
     expect(trajectory.turns[0]!.response).toMatchObject({
       id: 'msg_live_1',
       stopReason: 'tool_use',
       usage: { input: 310, output: 52 },
-      content: [{ thinking: 'The customer wants A-1001.', signature }, { text: 'Let me check.' }, { toolUse: { id: 'toolu_live_1', name: 'lookup_order', input: { orderId: 'A-1001' } } }],
+      content: [
+        { thinking: 'The customer wants A-1001.', signature },
+        { text: 'Let me check.' },
+        { toolUse: { id: 'toolu_live_1', name: 'lookup_order', input: { orderId: 'A-1001' } } },
+      ],
     });
     const text = readFileSync(file, 'utf8');
     expect(text).not.toContain('req_test'); // the request-id header msw sent

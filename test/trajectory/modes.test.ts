@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { createCalculator } from '../../examples/calculator/agent.js';
 import { scenarios } from '../../examples/scenarios.js';
-import { ScriptedTransport, TrajectoryNotFoundError, reply, resolveMode, runTrajectory, type Transport } from '../../src/index.js';
+import {
+  ScriptedTransport,
+  TrajectoryNotFoundError,
+  reply,
+  resolveMode,
+  runTrajectory,
+  type Transport,
+} from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
@@ -19,12 +26,19 @@ describe('resolveMode', () => {
   });
 
   it('refuses an unknown LEGATE_MODE, listing the modes', () => {
-    expect(() => resolveMode(undefined, { LEGATE_MODE: 'replya' })).toThrow(`LEGATE_MODE must be one of replay, record, auto, passthrough, but it was 'replya'.`);
+    expect(() => resolveMode(undefined, { LEGATE_MODE: 'replya' })).toThrow(
+      `LEGATE_MODE must be one of replay, record, auto, passthrough, but it was 'replya'.`,
+    );
   });
 });
 
 describe('runTrajectory modes', () => {
-  const options = (file: string) => ({ file, agent: scenario.factory, input: scenario.input, transport: scenario.model });
+  const options = (file: string) => ({
+    file,
+    agent: scenario.factory,
+    input: scenario.input,
+    transport: scenario.model,
+  });
 
   it('auto records when the file is missing, and replays once it exists', async () => {
     const file = join(tempDir(), 'auto.yaml');
@@ -59,18 +73,26 @@ describe('runTrajectory modes', () => {
     const changed = await runTrajectory({
       ...options(file),
       mode: 'record',
-      transport: () => new ScriptedTransport([reply.toolUses([{ name: 'add', input: { left: 12, right: 30 } }]), reply.text('It is 42.')]),
+      transport: () =>
+        new ScriptedTransport([
+          reply.toolUses([{ name: 'add', input: { left: 12, right: 30 } }]),
+          reply.text('It is 42.'),
+        ]),
       report: (message) => reported.push(message),
     });
     expect(changed.changes?.map((c) => c.where)).toEqual(['turn 1', 'turn 2', 'summary']);
-    expect(reported).toEqual([`re-recorded ${file}: turn 1 at content[1]; turn 2 at content[0].text; summary at usage.input`]);
+    expect(reported).toEqual([
+      `re-recorded ${file}: turn 1 at content[1]; turn 2 at content[0].text; summary at usage.input`,
+    ]);
   });
 
   it('an aborted run writes nothing and leaves no temporary file behind', async () => {
     const dir = tempDir();
     const file = join(dir, 'aborted.yaml');
     const failing: Transport = { send: async () => Promise.reject(new Error('connection reset')) };
-    await expect(runTrajectory({ file, agent: createCalculator, input: 'x', mode: 'record', transport: () => failing })).rejects.toThrow('connection reset');
+    await expect(
+      runTrajectory({ file, agent: createCalculator, input: 'x', mode: 'record', transport: () => failing }),
+    ).rejects.toThrow('connection reset');
     expect(readdirSync(dir)).toEqual([]);
   });
 
@@ -78,6 +100,15 @@ describe('runTrajectory modes', () => {
     const file = join(tempDir(), 'clean.yaml');
     await runTrajectory({ ...options(file), mode: 'record' });
     const text = readFileSync(file, 'utf8').toLowerCase();
-    for (const volatile of ['request-id', 'x-stainless', 'anthropic-version', 'authorization', 'x-api-key', 'duration', 'latency']) expect(text).not.toContain(volatile);
+    for (const volatile of [
+      'request-id',
+      'x-stainless',
+      'anthropic-version',
+      'authorization',
+      'x-api-key',
+      'duration',
+      'latency',
+    ])
+      expect(text).not.toContain(volatile);
   });
 });

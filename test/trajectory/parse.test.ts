@@ -11,10 +11,13 @@ const corpus = readFileSync(corpusFile, 'utf8');
 const formatError = (text: string) => caught(() => parseTrajectory(text, 'bad.yaml'), TrajectoryFormatError);
 
 describe('parseTrajectory', () => {
-  it.each(readdirSync('trajectories').filter((name) => name.endsWith('.yaml')))('reads %s and writes it back byte for byte', (name) => {
-    const text = readFileSync(`trajectories/${name}`, 'utf8');
-    expect(serializeTrajectory(parseTrajectory(text, name))).toBe(text);
-  });
+  it.each(readdirSync('trajectories').filter((name) => name.endsWith('.yaml')))(
+    'reads %s and writes it back byte for byte',
+    (name) => {
+      const text = readFileSync(`trajectories/${name}`, 'utf8');
+      expect(serializeTrajectory(parseTrajectory(text, name))).toBe(text);
+    },
+  );
 
   it('points at the line and column of malformed YAML', () => {
     const truncated = corpus.slice(0, corpus.indexOf('turns:')) + 'turns:\n  - response: { id: "msg_1\n';
@@ -28,7 +31,9 @@ describe('parseTrajectory', () => {
     expect(edited).not.toBe(corpus);
     const error = formatError(edited);
     expect(error.path).toBe('summary.usage.input');
-    expect(error.message).toMatch(/^bad\.yaml:\d+:\d+: summary\.usage\.input should be a whole number of at least 0, but it was the string "lots"\.$/);
+    expect(error.message).toMatch(
+      /^bad\.yaml:\d+:\d+: summary\.usage\.input should be a whole number of at least 0, but it was the string "lots"\.$/,
+    );
     const line = edited.split('\n')[error.line! - 1]!;
     expect(line.slice(error.column! - 1)).toMatch(/^lots/);
   });
@@ -41,38 +46,53 @@ describe('parseTrajectory', () => {
 
   it('refuses a newer format version, saying which version this legate reads', () => {
     const error = formatError(corpus.replace('version: 1', 'version: 2'));
-    expect(error.message).toBe('bad.yaml:1:10: this file uses trajectory format version 2, and this legate reads version 1. Upgrade legate to read it.');
+    expect(error.message).toBe(
+      'bad.yaml:1:10: this file uses trajectory format version 2, and this legate reads version 1. Upgrade legate to read it.',
+    );
   });
 
   it('accepts fields it does not know', () => {
-    const extended = corpus.replace('agent: calculator', 'agent: calculator\nreviewedBy: someone\nfutureField:\n  nested: true');
+    const extended = corpus.replace(
+      'agent: calculator',
+      'agent: calculator\nreviewedBy: someone\nfutureField:\n  nested: true',
+    );
     expect(parseTrajectory(extended, 'ok.yaml').agent).toBe('calculator');
   });
 
   it('refuses YAML anchors and aliases, which could expand a small file into a huge one', () => {
     const anchored = formatError('version: 1\nname: &n x\nagent: *n\n');
-    expect(anchored.message).toBe('bad.yaml:2:7: YAML anchors (&n) are not allowed in a trajectory; it holds plain data only, with no aliases to refer to them.');
+    expect(anchored.message).toBe(
+      'bad.yaml:2:7: YAML anchors (&n) are not allowed in a trajectory; it holds plain data only, with no aliases to refer to them.',
+    );
     const aliased = formatError(corpus.replace('agent: calculator', 'agent: *calculator'));
     expect(aliased.message).toMatch(/^bad\.yaml:\d+:8: /);
     expect(corpus.split('\n')[aliased.line! - 1]).toBe('agent: calculator');
   });
 
   it('refuses YAML tags: a trajectory holds plain data only', () => {
-    expect(formatError('version: 1\nname: !!binary aGk=\n').message).toBe('bad.yaml:2:7: YAML tags (!!binary) are not allowed in a trajectory; it holds plain data only.');
+    expect(formatError('version: 1\nname: !!binary aGk=\n').message).toBe(
+      'bad.yaml:2:7: YAML tags (!!binary) are not allowed in a trajectory; it holds plain data only.',
+    );
     expect(formatError('version: 1\nname: !custom x\n').message).toContain('YAML tags (!custom)');
   });
 
   it('refuses a key written twice, at the second one, also in a mapping the fast reader leaves to the careful one', () => {
     const twice = formatError(corpus.replace('agent: calculator', 'agent: calculator\nagent: other'));
     expect(twice.problem).toBe(`the key 'agent' appears twice in one mapping; a mapping holds each key once.`);
-    expect(corpus.replace('agent: calculator', 'agent: calculator\nagent: other').split('\n')[twice.line! - 1]).toBe('agent: other');
+    expect(corpus.replace('agent: calculator', 'agent: calculator\nagent: other').split('\n')[twice.line! - 1]).toBe(
+      'agent: other',
+    );
     expect(caught(() => parseCarefully('version: 1\n1: a\n"1": b\n', 'c.yaml'), TrajectoryFormatError).line).toBe(3);
   });
 
   it('keeps a __proto__ key as data, never as a prototype', () => {
-    const hostile = corpus.replace('input:\n              left: one', 'input:\n              __proto__: { polluted: true }\n              left: one');
+    const hostile = corpus.replace(
+      'input:\n              left: one',
+      'input:\n              __proto__: { polluted: true }\n              left: one',
+    );
     const trajectory = parseTrajectory(hostile, 'x.yaml');
-    const input = (trajectory.turns[0]!.response.content[1] as { toolUse: { input: Record<string, unknown> } }).toolUse.input;
+    const input = (trajectory.turns[0]!.response.content[1] as { toolUse: { input: Record<string, unknown> } }).toolUse
+      .input;
     expect(Object.keys(input)).toContain('__proto__');
     expect(Object.getPrototypeOf(input)).toBe(Object.prototype);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
@@ -80,7 +100,10 @@ describe('parseTrajectory', () => {
 
   it('keeps a __proto__ key as data in a server block and as the name of an agent', () => {
     const hostile = corpus
-      .replace('        - text: I\'ll add the two numbers.\n', '        - server: { type: server_tool_use, __proto__: { polluted: true } }\n')
+      .replace(
+        "        - text: I'll add the two numbers.\n",
+        '        - server: { type: server_tool_use, __proto__: { polluted: true } }\n',
+      )
       .replace('tools:\n', 'agents:\n  __proto__:\n    request: { model: m, maxTokens: 1 }\n    tools: []\ntools:\n');
     const trajectory = parseTrajectory(hostile, 'x.yaml');
     const server = (trajectory.turns[0]!.response.content[0] as { server: Record<string, unknown> }).server;
@@ -104,9 +127,15 @@ describe('parseTrajectory', () => {
 
 describe('the fast reader', () => {
   it('refuses anchors, aliases and tags itself, from the events, at their offset', () => {
-    expect(readPlainYaml('a: &x 1\nb: *x\n')).toEqual({ refused: { offset: 3, problem: expect.stringContaining('YAML anchors (&x)') } });
-    expect(readPlainYaml('a: 1\nb: *x\n')).toEqual({ refused: { offset: 8, problem: expect.stringContaining('YAML aliases (*x)') } });
-    expect(readPlainYaml('a: !!str 1\n')).toEqual({ refused: { offset: 3, problem: expect.stringContaining('YAML tags (!!str)') } });
+    expect(readPlainYaml('a: &x 1\nb: *x\n')).toEqual({
+      refused: { offset: 3, problem: expect.stringContaining('YAML anchors (&x)') },
+    });
+    expect(readPlainYaml('a: 1\nb: *x\n')).toEqual({
+      refused: { offset: 8, problem: expect.stringContaining('YAML aliases (*x)') },
+    });
+    expect(readPlainYaml('a: !!str 1\n')).toEqual({
+      refused: { offset: 3, problem: expect.stringContaining('YAML tags (!!str)') },
+    });
   });
 
   it('leaves errors to the careful reader', () => {

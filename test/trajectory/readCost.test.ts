@@ -38,8 +38,12 @@ describe('what the reader refuses early, without the careful parse', () => {
 
   it('refuses aliases and tags the same way', () => {
     const careful = vi.spyOn(YAML, 'parseDocument');
-    expect(caught(() => parseTrajectory(wideFile(1000, '*a'), 'alias.yaml'), TrajectoryFormatError).problem).toContain('YAML aliases (*a)');
-    expect(caught(() => parseTrajectory(wideFile(1000, '!!str A-1001'), 'tag.yaml'), TrajectoryFormatError).problem).toContain('YAML tags (!!str)');
+    expect(caught(() => parseTrajectory(wideFile(1000, '*a'), 'alias.yaml'), TrajectoryFormatError).problem).toContain(
+      'YAML aliases (*a)',
+    );
+    expect(
+      caught(() => parseTrajectory(wideFile(1000, '!!str A-1001'), 'tag.yaml'), TrajectoryFormatError).problem,
+    ).toContain('YAML tags (!!str)');
     expect(careful).not.toHaveBeenCalled();
   });
 

@@ -3,7 +3,14 @@ import { copyFileSync, mkdirSync, readFileSync, symlinkSync, truncateSync, write
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { MAX_TRAJECTORY_BYTES, TrajectoryFileError, TrajectoryFormatError, TrajectoryNotFoundError, loadTrajectory, runTrajectory } from '../../src/index.js';
+import {
+  MAX_TRAJECTORY_BYTES,
+  TrajectoryFileError,
+  TrajectoryFormatError,
+  TrajectoryNotFoundError,
+  loadTrajectory,
+  runTrajectory,
+} from '../../src/index.js';
 import { FileReadError, readRegularFile } from '../../src/files/readRegularFile.js';
 import { createOrderDesk } from '../../examples/orders/agent.js';
 import { caught } from '../support/caught.js';
@@ -19,7 +26,9 @@ describe('loadTrajectory reads only regular files', () => {
     const error = caught(() => loadTrajectory(fifo), TrajectoryFileError);
     expect(error.code).toBe('not_a_file');
     expect(error.file).toBe(fifo);
-    expect(error.message).toBe(`${fifo}: it is a FIFO (named pipe), not a regular file; only a regular file (or a link to one) is read.`);
+    expect(error.message).toBe(
+      `${fifo}: it is a FIFO (named pipe), not a regular file; only a regular file (or a link to one) is read.`,
+    );
   });
 
   it.runIf(onPosix)('refuses a replay of a FIFO the same way', async () => {
@@ -30,20 +39,25 @@ describe('loadTrajectory reads only regular files', () => {
     expect((error as TrajectoryFileError).code).toBe('not_a_file');
   });
 
-  it.runIf(onPosix)('refuses a symbolic link to /dev/zero, whose size the system reports as 0, before reading a byte', () => {
-    const link = join(tempDir(), 'zero.yaml');
-    symlinkSync('/dev/zero', link);
-    const error = caught(() => loadTrajectory(link), TrajectoryFileError);
-    expect(error.code).toBe('not_a_file');
-    expect(error.problem).toContain('a character device');
-  });
+  it.runIf(onPosix)(
+    'refuses a symbolic link to /dev/zero, whose size the system reports as 0, before reading a byte',
+    () => {
+      const link = join(tempDir(), 'zero.yaml');
+      symlinkSync('/dev/zero', link);
+      const error = caught(() => loadTrajectory(link), TrajectoryFileError);
+      expect(error.code).toBe('not_a_file');
+      expect(error.problem).toContain('a character device');
+    },
+  );
 
   it('refuses a directory named x.yaml', () => {
     const directory = join(tempDir(), 'x.yaml');
     mkdirSync(directory);
     const error = caught(() => loadTrajectory(directory), TrajectoryFileError);
     expect(error.code).toBe('not_a_file');
-    expect(error.message).toBe(`${directory}: it is a directory, not a regular file; only a regular file (or a link to one) is read.`);
+    expect(error.message).toBe(
+      `${directory}: it is a directory, not a regular file; only a regular file (or a link to one) is read.`,
+    );
   });
 
   it.runIf(onPosix)('says why a file cannot be opened: a symbolic link loop', () => {
@@ -51,7 +65,9 @@ describe('loadTrajectory reads only regular files', () => {
     symlinkSync(loop, loop);
     const error = caught(() => loadTrajectory(loop), TrajectoryFileError);
     expect(error.code).toBe('unreadable');
-    expect(error.message).toMatch(new RegExp(`^${loop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it could not be opened: .*\\(ELOOP\\)\\.$`));
+    expect(error.message).toMatch(
+      new RegExp(`^${loop.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}: it could not be opened: .*\\(ELOOP\\)\\.$`),
+    );
   });
 
   it('reads a regular file through a symbolic link', () => {
@@ -63,7 +79,9 @@ describe('loadTrajectory reads only regular files', () => {
   });
 
   it('still reports a missing file as not found, with how to record it', () => {
-    expect(caught(() => loadTrajectory(join(tempDir(), 'absent.yaml')), TrajectoryNotFoundError).message).toContain('Record it first');
+    expect(caught(() => loadTrajectory(join(tempDir(), 'absent.yaml')), TrajectoryNotFoundError).message).toContain(
+      'Record it first',
+    );
   });
 
   it('refuses a file over the size limit, as a format error without a line', () => {

@@ -23,7 +23,13 @@ const tempDir = useTempDir();
 
 /** What a replay must reproduce of the recorded run. */
 function observable(result: AgentResult) {
-  return { text: result.text, stopReason: result.stopReason, toolCalls: result.toolCalls, usage: result.usage, messages: result.messages };
+  return {
+    text: result.text,
+    stopReason: result.stopReason,
+    toolCalls: result.toolCalls,
+    usage: result.usage,
+    messages: result.messages,
+  };
 }
 
 async function record(factory: AgentFactory, input: string, model: () => ScriptedTransport, name = 'run.yaml') {
@@ -33,12 +39,15 @@ async function record(factory: AgentFactory, input: string, model: () => Scripte
 }
 
 describe('record, then replay', () => {
-  it.each(scenarios.map((s) => [s.name, s] as const))('replays %s to the same result it recorded', async (_name, scenario) => {
-    const { file, run } = await record(scenario.factory, scenario.input, scenario.model);
-    const replayed = await runTrajectory({ file, agent: scenario.factory, mode: 'replay' });
-    expect(replayed.mode).toBe('replay');
-    expect(observable(replayed.result)).toEqual(observable(run.result));
-  });
+  it.each(scenarios.map((s) => [s.name, s] as const))(
+    'replays %s to the same result it recorded',
+    async (_name, scenario) => {
+      const { file, run } = await record(scenario.factory, scenario.input, scenario.model);
+      const replayed = await runTrajectory({ file, agent: scenario.factory, mode: 'replay' });
+      expect(replayed.mode).toBe('replay');
+      expect(observable(replayed.result)).toEqual(observable(run.result));
+    },
+  );
 
   it('writes back the same bytes it read', async () => {
     const { file } = await record(createOrderDesk, 'Where is A-1001?', scenarios[0]!.model);
@@ -66,7 +75,12 @@ describe('record, then replay', () => {
   it('can serve recorded tool results instead, per tool, keyed by tool_use id', async () => {
     const { file, run } = await record(createOrderDesk, 'Where is A-1001?', scenarios[0]!.model);
     const spy = vi.spyOn(lookupOrder, 'run');
-    const replayed = await runTrajectory({ file, agent: createOrderDesk, mode: 'replay', serveToolResults: ['lookup_order'] });
+    const replayed = await runTrajectory({
+      file,
+      agent: createOrderDesk,
+      mode: 'replay',
+      serveToolResults: ['lookup_order'],
+    });
     expect(spy).not.toHaveBeenCalled();
     expect(replayed.result.toolCalls[0]!.output).toEqual(run.result.toolCalls[0]!.output);
     spy.mockRestore();
@@ -75,28 +89,48 @@ describe('record, then replay', () => {
 
 describe('divergence', () => {
   const greet = (output: string) =>
-    defineTool({ name: 'greet', description: 'Greets someone.', input: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] }, run: ({ who }) => `${output}, ${who}` });
-  const factory = (options: { output?: string; system?: string; tools?: boolean; model?: string } = {}): AgentFactory => (transport) =>
-    new Agent({
-      name: 'greeter',
-      model: options.model ?? 'claude-haiku-5-5',
-      system: options.system ?? 'Greet people.',
-      tools: options.tools === false ? [] : [greet(options.output ?? 'Hello')],
-      transport,
+    defineTool({
+      name: 'greet',
+      description: 'Greets someone.',
+      input: { type: 'object', properties: { who: { type: 'string' } }, required: ['who'] },
+      run: ({ who }) => `${output}, ${who}`,
     });
+  const factory =
+    (options: { output?: string; system?: string; tools?: boolean; model?: string } = {}): AgentFactory =>
+    (transport) =>
+      new Agent({
+        name: 'greeter',
+        model: options.model ?? 'claude-haiku-5-5',
+        system: options.system ?? 'Greet people.',
+        tools: options.tools === false ? [] : [greet(options.output ?? 'Hello')],
+        transport,
+      });
   const script = () => new ScriptedTransport([reply.toolUse('greet', { who: 'Ada' }), reply.text('I greeted Ada.')]);
 
-  async function divergence(agent: AgentFactory, match?: 'exact' | 'structure' | 'shape'): Promise<TrajectoryDivergenceError> {
+  async function divergence(
+    agent: AgentFactory,
+    match?: 'exact' | 'structure' | 'shape',
+  ): Promise<TrajectoryDivergenceError> {
     const { file } = await record(factory(), 'Greet Ada.', script);
-    const error = await runTrajectory({ file, agent, mode: 'replay', ...(match ? { match } : {}) }).catch((e: unknown) => e);
+    const error = await runTrajectory({ file, agent, mode: 'replay', ...(match ? { match } : {}) }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toBeInstanceOf(TrajectoryDivergenceError);
     return error as TrajectoryDivergenceError;
   }
 
   it('names the turn and JSON path when a tool now answers differently', async () => {
     const error = await divergence(factory({ output: 'Hi' }));
-    expect(error).toMatchObject({ kind: 'request', turn: 2, path: 'messages[2].content[0].content', expected: 'Hello, Ada', actual: 'Hi, Ada' });
-    expect(error.message).toContain('run.yaml: the request for turn 2 differs from the recording at messages[2].content[0].content.');
+    expect(error).toMatchObject({
+      kind: 'request',
+      turn: 2,
+      path: 'messages[2].content[0].content',
+      expected: 'Hello, Ada',
+      actual: 'Hi, Ada',
+    });
+    expect(error.message).toContain(
+      'run.yaml: the request for turn 2 differs from the recording at messages[2].content[0].content.',
+    );
     expect(error.message).toContain('re-record the trajectory: LEGATE_MODE=record npx vitest run');
   });
 
@@ -114,7 +148,9 @@ describe('divergence', () => {
   it('has its own message for a changed model', async () => {
     const error = await divergence(factory({ model: 'claude-sonnet-5-5' }));
     expect(error.kind).toBe('model_changed');
-    expect(error.message).toContain(`the agent now asks for model 'claude-sonnet-5-5', but the recording was made with 'claude-haiku-5-5'`);
+    expect(error.message).toContain(
+      `the agent now asks for model 'claude-sonnet-5-5', but the recording was made with 'claude-haiku-5-5'`,
+    );
   });
 
   it('has its own message for a model call the recording does not have', async () => {
@@ -122,7 +158,9 @@ describe('divergence', () => {
     const trajectory = loadTrajectory(file);
     trajectory.turns.pop(); // the recorded run stopped after the tool call; today's run goes on
     writeFileSync(file, serializeTrajectory(trajectory));
-    const error = (await runTrajectory({ file, agent: factory(), mode: 'replay' }).catch((e: unknown) => e)) as TrajectoryDivergenceError;
+    const error = (await runTrajectory({ file, agent: factory(), mode: 'replay' }).catch(
+      (e: unknown) => e,
+    )) as TrajectoryDivergenceError;
     expect(error.kind).toBe('extra_call');
     expect(error.message).toContain('the run asked the model a 2nd time, but the recording holds 1 response');
   });
@@ -132,16 +170,26 @@ describe('divergence', () => {
     const trajectory = loadTrajectory(file);
     trajectory.turns.push(structuredClone(trajectory.turns[1]!));
     writeFileSync(file, serializeTrajectory(trajectory));
-    const error = (await runTrajectory({ file, agent: factory(), mode: 'replay' }).catch((e: unknown) => e)) as TrajectoryDivergenceError;
+    const error = (await runTrajectory({ file, agent: factory(), mode: 'replay' }).catch(
+      (e: unknown) => e,
+    )) as TrajectoryDivergenceError;
     expect(error.kind).toBe('unused_turns');
-    expect(error.message).toContain('the run ended after 2 model calls, but the recording holds 3: 1 recorded turn was never asked for');
+    expect(error.message).toContain(
+      'the run ended after 2 model calls, but the recording holds 3: 1 recorded turn was never asked for',
+    );
   });
 
   it('tolerates changed text at the structure and shape levels, but not a changed tool', async () => {
     const { file } = await record(factory(), 'Greet Ada.', script);
-    await expect(runTrajectory({ file, agent: factory({ output: 'Hi' }), mode: 'replay', match: 'structure' })).resolves.toMatchObject({ mode: 'replay' });
-    await expect(runTrajectory({ file, agent: factory({ system: 'Other.' }), mode: 'replay', match: 'shape' })).resolves.toMatchObject({ mode: 'replay' });
-    const error = await runTrajectory({ file, agent: factory({ tools: false }), mode: 'replay', match: 'shape' }).catch((e: unknown) => e);
+    await expect(
+      runTrajectory({ file, agent: factory({ output: 'Hi' }), mode: 'replay', match: 'structure' }),
+    ).resolves.toMatchObject({ mode: 'replay' });
+    await expect(
+      runTrajectory({ file, agent: factory({ system: 'Other.' }), mode: 'replay', match: 'shape' }),
+    ).resolves.toMatchObject({ mode: 'replay' });
+    const error = await runTrajectory({ file, agent: factory({ tools: false }), mode: 'replay', match: 'shape' }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ kind: 'request', path: 'tools[0]' });
   });
 
@@ -150,7 +198,9 @@ describe('divergence', () => {
     const trajectory = loadTrajectory(file);
     delete trajectory.turns[0]!.results;
     writeFileSync(file, serializeTrajectory(trajectory));
-    const error = await runTrajectory({ file, agent: factory(), mode: 'replay', serveToolResults: true }).catch((e: unknown) => e);
+    const error = await runTrajectory({ file, agent: factory(), mode: 'replay', serveToolResults: true }).catch(
+      (e: unknown) => e,
+    );
     expect(error).toMatchObject({ kind: 'missing_tool_result', turn: 1 });
   });
 });

@@ -12,7 +12,9 @@ const DEEP = 20_000;
 /** A value `depth` levels deep: arrays, objects, or both in turn, with a leaf at the bottom. */
 function nested(depth: number, kind: 'array' | 'object' | 'mixed', leaf: unknown): unknown {
   let value = leaf;
-  for (let i = 0; i < depth; i++) value = kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { k: value, card: { number: '4111 1111' } };
+  for (let i = 0; i < depth; i++)
+    value =
+      kind === 'array' || (kind === 'mixed' && i % 2 === 0) ? [value] : { k: value, card: { number: '4111 1111' } };
   return value;
 }
 
@@ -21,14 +23,19 @@ function nested(depth: number, kind: 'array' | 'object' | 'mixed', leaf: unknown
  * the iterative one must agree with on every value a recursive walk can reach.
  */
 function referenceRedactor(redactions: readonly Redaction[]): (value: unknown) => unknown {
-  const patterns = redactions.filter((r) => 'pattern' in r).map((r) => {
-    const { pattern, placeholder = '[REDACTED]' } = r as { pattern: RegExp | string; placeholder?: string };
-    const regex = compileUserPattern(pattern);
-    return (text: string) => text.replace(regex, placeholder);
-  });
-  const paths = redactions.filter((r): r is { path: string; placeholder?: string } => 'path' in r).map((r) => ({ keys: r.path.split('.').filter(Boolean), placeholder: r.placeholder ?? '[REDACTED]' }));
+  const patterns = redactions
+    .filter((r) => 'pattern' in r)
+    .map((r) => {
+      const { pattern, placeholder = '[REDACTED]' } = r as { pattern: RegExp | string; placeholder?: string };
+      const regex = compileUserPattern(pattern);
+      return (text: string) => text.replace(regex, placeholder);
+    });
+  const paths = redactions
+    .filter((r): r is { path: string; placeholder?: string } => 'path' in r)
+    .map((r) => ({ keys: r.path.split('.').filter(Boolean), placeholder: r.placeholder ?? '[REDACTED]' }));
   const redactText = (text: string) => patterns.reduce((current, replace) => replace(current), text);
-  const define = (target: Record<string, unknown>, key: string, value: unknown) => Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  const define = (target: Record<string, unknown>, key: string, value: unknown) =>
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   const replaceAt = (object: Record<string, unknown>, keys: string[], placeholder: string): boolean => {
     let current: unknown = object;
     for (let i = 0; i < keys.length - 1; i++) {
@@ -86,7 +93,11 @@ function referenceRedactor(redactions: readonly Redaction[]): (value: unknown) =
 }
 
 const words = fc.constantFrom('secret', 'sk-1', 'card', 'number', 'token', 'a', '[REDACTED]', 'x');
-const text = fc.oneof(words, fc.string({ maxLength: 6 }), fc.tuple(words, words).map(([a, b]) => `${a} ${b}`));
+const text = fc.oneof(
+  words,
+  fc.string({ maxLength: 6 }),
+  fc.tuple(words, words).map(([a, b]) => `${a} ${b}`),
+);
 const value = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -113,40 +124,51 @@ describe('the redactor walks a value of any depth', () => {
         const before = jsonText(input);
         const redacted = createRedactor(redactions)(input);
         expect(jsonText(redacted)).toBe(jsonText(referenceRedactor(redactions)(input)));
-        expect(Object.keys(redacted as object ?? {})).toEqual(Object.keys(referenceRedactor(redactions)(input) as object ?? {}));
+        expect(Object.keys((redacted as object) ?? {})).toEqual(
+          Object.keys((referenceRedactor(redactions)(input) as object) ?? {}),
+        );
         expect(jsonText(input)).toBe(before); // the original is untouched
       }),
       { numRuns: 500 },
     );
   });
 
-  it.each(['array', 'object', 'mixed'] as const)('redacts a %s value nested 20,000 deep, patterns and paths, without a RangeError', (kind) => {
-    const redact = createRedactor([{ pattern: /sk-test-\d+/ }, { path: 'card.number' }]);
-    const deep = nested(DEEP, kind, 'sk-test-42 at the bottom');
-    const redacted = redact(deep);
-    const written = jsonText(redacted)!;
-    expect(written).toContain('[REDACTED] at the bottom');
-    expect(written).not.toMatch(/sk-test-|4111/);
-    expect(jsonText(deep)).toContain('sk-test-42'); // the original is untouched
-    // A tool's output written as JSON text, 20,000 deep: the path reaches inside it.
-    const inText = redact(jsonText(nested(DEEP, kind, 'leaf')));
-    expect(inText).not.toContain('4111');
-  });
+  it.each(['array', 'object', 'mixed'] as const)(
+    'redacts a %s value nested 20,000 deep, patterns and paths, without a RangeError',
+    (kind) => {
+      const redact = createRedactor([{ pattern: /sk-test-\d+/ }, { path: 'card.number' }]);
+      const deep = nested(DEEP, kind, 'sk-test-42 at the bottom');
+      const redacted = redact(deep);
+      const written = jsonText(redacted)!;
+      expect(written).toContain('[REDACTED] at the bottom');
+      expect(written).not.toMatch(/sk-test-|4111/);
+      expect(jsonText(deep)).toContain('sk-test-42'); // the original is untouched
+      // A tool's output written as JSON text, 20,000 deep: the path reaches inside it.
+      const inText = redact(jsonText(nested(DEEP, kind, 'leaf')));
+      expect(inText).not.toContain('4111');
+    },
+  );
 
   it('refuses a value that contains itself with a TypeError, as JSON does', () => {
     const cyclic: Record<string, unknown> = { a: 1 };
     cyclic.self = { again: cyclic };
     expect(() => createRedactor([{ pattern: 'x' }])(cyclic)).toThrow(TypeError);
     const shared = { token: 'sk-1' };
-    expect(createRedactor([{ pattern: 'sk-1' }])({ a: shared, b: [shared] })).toEqual({ a: { token: '[REDACTED]' }, b: [{ token: '[REDACTED]' }] });
+    expect(createRedactor([{ pattern: 'sk-1' }])({ a: shared, b: [shared] })).toEqual({
+      a: { token: '[REDACTED]' },
+      b: [{ token: '[REDACTED]' }],
+    });
   });
 });
 
 describe('the secret scan walks a value of any depth', () => {
-  it.each(['array', 'object', 'mixed'] as const)('finds a secret at the bottom of a %s value 20,000 deep, with its full path', (kind) => {
-    const found = findSecretInValue(nested(DEEP, kind, 'the key is sk-ant-api03-' + 'A'.repeat(40)));
-    expect(found?.path).toHaveLength(DEEP);
-    expect(found?.path[0]).toBe(kind === 'array' ? 0 : 'k');
-    expect(findSecret(jsonText(nested(DEEP, kind, 'clean'))!)).toBeUndefined();
-  });
+  it.each(['array', 'object', 'mixed'] as const)(
+    'finds a secret at the bottom of a %s value 20,000 deep, with its full path',
+    (kind) => {
+      const found = findSecretInValue(nested(DEEP, kind, 'the key is sk-ant-api03-' + 'A'.repeat(40)));
+      expect(found?.path).toHaveLength(DEEP);
+      expect(found?.path[0]).toBe(kind === 'array' ? 0 : 'k');
+      expect(findSecret(jsonText(nested(DEEP, kind, 'clean'))!)).toBeUndefined();
+    },
+  );
 });

@@ -2,9 +2,28 @@ import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { findSecret, loadTrajectory, saveTrajectory, serializeTrajectory, SecretInTrajectoryError, type Trajectory } from '../../src/index.js';
+import {
+  findSecret,
+  loadTrajectory,
+  saveTrajectory,
+  serializeTrajectory,
+  SecretInTrajectoryError,
+  type Trajectory,
+} from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
-import { API_KEY, BEARER_SEPARATORS, BEARER_TOKEN, BEARER_WORDS, DECLARED, DECLARED_PATTERNS, DECLARED_QUOTED, ENCODINGS, INVISIBLE, KEY_PREFIXES, SECRETS } from './secretForms.js';
+import {
+  API_KEY,
+  BEARER_SEPARATORS,
+  BEARER_TOKEN,
+  BEARER_WORDS,
+  DECLARED,
+  DECLARED_PATTERNS,
+  DECLARED_QUOTED,
+  ENCODINGS,
+  INVISIBLE,
+  KEY_PREFIXES,
+  SECRETS,
+} from './secretForms.js';
 
 const tempDir = useTempDir();
 const corpus = loadTrajectory('trajectories/handoff-to-billing.yaml');
@@ -30,7 +49,11 @@ function refusal(trajectory: Trajectory): SecretInTrajectoryError {
 }
 
 describe('the secret scan sees through the ordinary encodings', () => {
-  const bearers = BEARER_WORDS.flatMap((word) => BEARER_SEPARATORS.map((separator) => [`${JSON.stringify(word + separator)}`, `${word}${separator}${BEARER_TOKEN}`] as const));
+  const bearers = BEARER_WORDS.flatMap((word) =>
+    BEARER_SEPARATORS.map(
+      (separator) => [`${JSON.stringify(word + separator)}`, `${word}${separator}${BEARER_TOKEN}`] as const,
+    ),
+  );
   it.each(bearers)('refuses a bearer token written %s', (_label, text) => {
     expect(refusal(withOutput(text)).finding.kind).toBe('bearer_token');
   });
@@ -39,19 +62,29 @@ describe('the secret scan sees through the ordinary encodings', () => {
     expect(refusal(withOutput(prefix + API_KEY.slice('sk-ant-'.length))).finding.kind).toBe('api_key');
   });
 
-  it.each(INVISIBLE.map((c) => [`U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`, c]))('refuses an API key broken by %s', (_label, c) => {
-    refusal(withOutput(`${API_KEY.slice(0, 10)}${c}${API_KEY.slice(10)}`));
-    refusal(withOutput(`${c}${API_KEY}${c}`));
-  });
+  it.each(INVISIBLE.map((c) => [`U+${c.charCodeAt(0).toString(16).toUpperCase().padStart(4, '0')}`, c]))(
+    'refuses an API key broken by %s',
+    (_label, c) => {
+      refusal(withOutput(`${API_KEY.slice(0, 10)}${c}${API_KEY.slice(10)}`));
+      refusal(withOutput(`${c}${API_KEY}${c}`));
+    },
+  );
 
-  const encoded = SECRETS.flatMap((secret) => Object.entries(ENCODINGS).map(([name, encode]) => [secret.label, name, encode(secret.written)] as const));
+  const encoded = SECRETS.flatMap((secret) =>
+    Object.entries(ENCODINGS).map(([name, encode]) => [secret.label, name, encode(secret.written)] as const),
+  );
   it.each(encoded)('refuses a %s written %s', (_secret, _encoding, text) => {
     refusal(withOutput(text));
   });
 
   // Found by the property test (seed 1998476193): a tool's JSON output holding a header that was
   // itself JSON-escaped puts two levels of escaping between `Bearer` and its token.
-  it.each(BEARER_SEPARATORS.filter((separator) => separator.trim() === '').map((separator) => [JSON.stringify(separator), separator]))(
+  it.each(
+    BEARER_SEPARATORS.filter((separator) => separator.trim() === '').map((separator) => [
+      JSON.stringify(separator),
+      separator,
+    ]),
+  )(
     'refuses a bearer token separated by %s and escaped twice, as JSON text inside a JSON string',
     (_label, separator) => {
       const header = JSON.stringify(`BEARER${separator}${BEARER_TOKEN}`).slice(1, -1);
@@ -74,7 +107,9 @@ describe('the secret scan sees through the ordinary encodings', () => {
   });
 
   it('finds nothing in ordinary prose, the corpus, or a bearer of good news', () => {
-    expect(findSecret('The bearer instrument was signed. Bearer bonds are rare. A BEARER OF GOOD NEWS.')).toBeUndefined();
+    expect(
+      findSecret('The bearer instrument was signed. Bearer bonds are rare. A BEARER OF GOOD NEWS.'),
+    ).toBeUndefined();
     expect(() => saveTrajectory(join(tempDir(), 'clean.yaml'), corpus, { secrets: DECLARED_PATTERNS })).not.toThrow();
   });
 });
@@ -116,7 +151,9 @@ describe('a refusal says where and what, never any part of the secret', () => {
   it('property: a finding points into the written form of the secret, whatever its encoding and the lines before it', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.constantFrom('alpha beta', 'x: 1', '', 'say "hi" \\ 50%', 'zero\u200Bwidth', "it''s"), { maxLength: 5 }),
+        fc.array(fc.constantFrom('alpha beta', 'x: 1', '', 'say "hi" \\ 50%', 'zero\u200Bwidth', "it''s"), {
+          maxLength: 5,
+        }),
         fc.constantFrom(...Object.keys(ENCODINGS)),
         fc.constantFrom(...SECRETS),
         fc.constantFrom('', 'id ', '- ', 'é '),

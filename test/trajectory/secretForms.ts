@@ -32,8 +32,10 @@ export const BEARER_WORDS = ['Bearer', 'bearer', 'BEARER', 'bEaReR'] as const;
 export const KEY_PREFIXES = ['sk-ant-', 'SK-ANT-', 'Sk-Ant-', 'sK-aNt-'] as const;
 
 const bytes = (text: string) => Buffer.from(text, 'utf8');
-const percentAll = (text: string) => [...bytes(text)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
-const unicodeEscapeAll = (text: string) => [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
+const percentAll = (text: string) =>
+  [...bytes(text)].map((b) => `%${b.toString(16).toUpperCase().padStart(2, '0')}`).join('');
+const unicodeEscapeAll = (text: string) =>
+  [...text].map((c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`).join('');
 
 /** Base64 of the text inside a longer plaintext, at a given byte alignment (0, 1 or 2), standard or url-safe. */
 export function base64Embedded(text: string, alignment: number, urlSafe: boolean): string {
@@ -68,7 +70,15 @@ export const ENCODINGS: Record<string, (text: string) => string> = {
  */
 export function formsOf(value: string): string[] {
   const forms = new Set<string>();
-  for (const encode of [(t: string) => t, (t: string) => bytes(t).toString('hex'), (t: string) => bytes(t).toString('hex').toUpperCase(), encodeURIComponent, percentAll, unicodeEscapeAll, (t: string) => JSON.stringify(t).slice(1, -1)]) {
+  for (const encode of [
+    (t: string) => t,
+    (t: string) => bytes(t).toString('hex'),
+    (t: string) => bytes(t).toString('hex').toUpperCase(),
+    encodeURIComponent,
+    percentAll,
+    unicodeEscapeAll,
+    (t: string) => JSON.stringify(t).slice(1, -1),
+  ]) {
     forms.add(encode(value));
   }
   for (let alignment = 0; alignment < 3; alignment++) {

@@ -3,9 +3,25 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
-import { loadTrajectory, saveTrajectory, SecretInTrajectoryError, type Redaction, type Trajectory } from '../../src/index.js';
+import {
+  loadTrajectory,
+  saveTrajectory,
+  SecretInTrajectoryError,
+  type Redaction,
+  type Trajectory,
+} from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
-import { BEARER_SEPARATORS, BEARER_WORDS, DECLARED_PATTERNS, ENCODINGS, INVISIBLE, KEY_PREFIXES, SECRETS, formsOf, type Secret } from './secretForms.js';
+import {
+  BEARER_SEPARATORS,
+  BEARER_WORDS,
+  DECLARED_PATTERNS,
+  ENCODINGS,
+  INVISIBLE,
+  KEY_PREFIXES,
+  SECRETS,
+  formsOf,
+  type Secret,
+} from './secretForms.js';
 
 const tempDir = useTempDir();
 const corpus = readdirSync('trajectories')
@@ -20,34 +36,54 @@ const results = (t: Trajectory) => (firstTurn(t).results ??= []);
 /** Every kind of field a secret can reach: what the run said, and the file's metadata. */
 const PLACEMENTS: Record<string, Placement> = {
   'response text': (t, c) => void firstTurn(t).response.content.push({ text: c }),
-  'thinking': (t, c) => void firstTurn(t).response.content.push({ thinking: c, signature: 'sig' }),
-  'tool input value': (t, c) => void firstTurn(t).response.content.push({ toolUse: { id: 'toolu_p', name: 'probe', input: { query: { deep: [c] } } } }),
-  'tool input key': (t, c) => void firstTurn(t).response.content.push({ toolUse: { id: 'toolu_p', name: 'probe', input: { outer: { [c]: 1 } } } }),
-  'tool name in a call': (t, c) => void firstTurn(t).response.content.push({ toolUse: { id: 'toolu_p', name: c, input: {} } }),
-  'tool output text': (t, c) => void results(t).push({ id: 'toolu_p', tool: 'probe', outcome: 'ok', content: `output: ${c}` }),
-  'tool output object': (t, c) => void results(t).push({ id: 'toolu_p', tool: 'probe', outcome: 'ok', content: JSON.stringify({ data: { token: c, list: [c] } }) }),
-  'tool output blocks': (t, c) => void results(t).push({ id: 'toolu_p', tool: 'probe', outcome: 'ok', content: [{ type: 'text', text: c }] }),
+  thinking: (t, c) => void firstTurn(t).response.content.push({ thinking: c, signature: 'sig' }),
+  'tool input value': (t, c) =>
+    void firstTurn(t).response.content.push({
+      toolUse: { id: 'toolu_p', name: 'probe', input: { query: { deep: [c] } } },
+    }),
+  'tool input key': (t, c) =>
+    void firstTurn(t).response.content.push({
+      toolUse: { id: 'toolu_p', name: 'probe', input: { outer: { [c]: 1 } } },
+    }),
+  'tool name in a call': (t, c) =>
+    void firstTurn(t).response.content.push({ toolUse: { id: 'toolu_p', name: c, input: {} } }),
+  'tool output text': (t, c) =>
+    void results(t).push({ id: 'toolu_p', tool: 'probe', outcome: 'ok', content: `output: ${c}` }),
+  'tool output object': (t, c) =>
+    void results(t).push({
+      id: 'toolu_p',
+      tool: 'probe',
+      outcome: 'ok',
+      content: JSON.stringify({ data: { token: c, list: [c] } }),
+    }),
+  'tool output blocks': (t, c) =>
+    void results(t).push({ id: 'toolu_p', tool: 'probe', outcome: 'ok', content: [{ type: 'text', text: c }] }),
   'result tool name': (t, c) => void results(t).push({ id: 'toolu_p', tool: c, outcome: 'ok', content: '' }),
-  'user input': (t, c) => void (t.input = typeof t.input === 'string' ? `${t.input} ${c}` : [...t.input, { type: 'text', text: c }]),
+  'user input': (t, c) =>
+    void (t.input = typeof t.input === 'string' ? `${t.input} ${c}` : [...t.input, { type: 'text', text: c }]),
   'system prompt': (t, c) => void (t.request.system = `${t.request.system ?? ''} ${c}`),
-  'agents header system': (t, c) => void ((t.agents ??= {}).probe = { request: { model: 'm', maxTokens: 10, system: c }, tools: [] }),
+  'agents header system': (t, c) =>
+    void ((t.agents ??= {}).probe = { request: { model: 'm', maxTokens: 10, system: c }, tools: [] }),
   'agents header name': (t, c) => void ((t.agents ??= {})[c] = { request: { model: 'm', maxTokens: 10 }, tools: [] }),
-  'agents header tool': (t, c) => void ((t.agents ??= {}).probe = { request: { model: 'm', maxTokens: 10 }, tools: [{ name: c, digest }] }),
-  'description': (t, c) => void (t.description = c),
+  'agents header tool': (t, c) =>
+    void ((t.agents ??= {}).probe = { request: { model: 'm', maxTokens: 10 }, tools: [{ name: c, digest }] }),
+  description: (t, c) => void (t.description = c),
   'trajectory name': (t, c) => void (t.name = c),
   'agent name': (t, c) => void (t.agent = c),
-  'model': (t, c) => void (t.model = c),
+  model: (t, c) => void (t.model = c),
   'header tool name': (t, c) => void t.tools.push({ name: c, digest }),
   'tool policy': (t, c) => void t.tools.push({ name: 'probe', policy: c, digest }),
   'handoff reason': (t, c) => void (t.summary.handoffs = [{ from: 'a', to: 'b', reason: c, turn: 1 }]),
   'approval reason': (t, c) => void (firstTurn(t).approvals = [{ id: 'toolu_p', approve: false, reason: c }]),
-  'clock': (t, c) => void (t.clock = [c]),
+  clock: (t, c) => void (t.clock = [c]),
 };
 
 /** The secret as it appears in use, in one of its case and spacing variants. */
 function variant(secret: Secret, pick: number): string {
-  if (secret.label === 'API key') return KEY_PREFIXES[pick % KEY_PREFIXES.length] + secret.value.slice('sk-ant-'.length);
-  if (secret.label === 'bearer token') return `${BEARER_WORDS[pick % BEARER_WORDS.length]}${BEARER_SEPARATORS[pick % BEARER_SEPARATORS.length]}${secret.value}`;
+  if (secret.label === 'API key')
+    return KEY_PREFIXES[pick % KEY_PREFIXES.length] + secret.value.slice('sk-ant-'.length);
+  if (secret.label === 'bearer token')
+    return `${BEARER_WORDS[pick % BEARER_WORDS.length]}${BEARER_SEPARATORS[pick % BEARER_SEPARATORS.length]}${secret.value}`;
   return secret.written;
 }
 
@@ -58,18 +94,25 @@ function holds(text: string, secret: Secret): string | undefined {
   const walk = (value: unknown): void => {
     if (typeof value === 'string') texts.push(strip(value));
     else if (Array.isArray(value)) value.forEach(walk);
-    else if (typeof value === 'object' && value !== null) for (const [key, inner] of Object.entries(value)) (texts.push(strip(key)), walk(inner));
+    else if (typeof value === 'object' && value !== null)
+      for (const [key, inner] of Object.entries(value)) texts.push(strip(key)), walk(inner);
   };
   walk(YAML.parse(text));
   for (const form of formsOf(secret.value)) {
-    const found = texts.find((t) => (form === secret.value ? t.toLowerCase().includes(form.toLowerCase()) : t.includes(form)));
+    const found = texts.find((t) =>
+      form === secret.value ? t.toLowerCase().includes(form.toLowerCase()) : t.includes(form),
+    );
     if (found !== undefined) return form;
   }
   return undefined;
 }
 
 /** Redactions a careful user declares: each secret's plain form, which the scan must back up for every other form. */
-const REDACTIONS: Redaction[] = [{ pattern: /sk-ant-[\w-]+/i }, { pattern: /bearer\s+[\w.~+/=-]+/i }, ...DECLARED_PATTERNS.map((pattern) => ({ pattern }))];
+const REDACTIONS: Redaction[] = [
+  { pattern: /sk-ant-[\w-]+/i },
+  { pattern: /bearer\s+[\w.~+/=-]+/i },
+  ...DECLARED_PATTERNS.map((pattern) => ({ pattern })),
+];
 
 describe('property: a saved recording never holds a secret in an ordinary encoding', () => {
   it('for a random corpus run, secret, field and encoding: the save refuses, or the file holds no form of the secret', () => {
@@ -93,7 +136,8 @@ describe('property: a saved recording never holds a secret in an ordinary encodi
           } catch (error) {
             expect(error).toBeInstanceOf(SecretInTrajectoryError);
             const own = secret.value.replace(/^sk-ant-/, '');
-            for (let i = 0; i + 4 <= own.length; i++) expect((error as Error).message).not.toContain(own.slice(i, i + 4));
+            for (let i = 0; i + 4 <= own.length; i++)
+              expect((error as Error).message).not.toContain(own.slice(i, i + 4));
             saved = false;
           }
           if (saved) expect(holds(readFileSync(file, 'utf8'), secret)).toBeUndefined();

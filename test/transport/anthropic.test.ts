@@ -2,7 +2,14 @@ import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, AnthropicTransport, TransportError, defineTool, type MessagesRequest, type StreamEvent } from '../../src/index.js';
+import {
+  Agent,
+  AnthropicTransport,
+  TransportError,
+  defineTool,
+  type MessagesRequest,
+  type StreamEvent,
+} from '../../src/index.js';
 import {
   API_URL,
   errorBody,
@@ -25,16 +32,26 @@ afterEach(() => server.resetHandlers());
 afterAll(() => server.close());
 
 const client = () => new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 2 });
-const request: MessagesRequest = { model: 'claude-sonnet-5-5', max_tokens: 256, messages: [{ role: 'user', content: 'Hello' }] };
+const request: MessagesRequest = {
+  model: 'claude-sonnet-5-5',
+  max_tokens: 256,
+  messages: [{ role: 'user', content: 'Hello' }],
+};
 
 describe('AnthropicTransport over the real SDK', () => {
   it('assembles a streamed text answer, ping events and split chunks included', async () => {
     const endpoint = messagesEndpoint([
-      () => sseResponse([messageStart(), ping, ...textBlock(0, ['Hel', 'lo, ', 'world.']), ping, ...messageEnd('end_turn', 7)], { chunkSize: 17 }),
+      () =>
+        sseResponse(
+          [messageStart(), ping, ...textBlock(0, ['Hel', 'lo, ', 'world.']), ping, ...messageEnd('end_turn', 7)],
+          { chunkSize: 17 },
+        ),
     ]);
     server.use(endpoint.handler);
     const events: StreamEvent[] = [];
-    const response = await new AnthropicTransport({ client: client() }).send(request, { onStreamEvent: (e) => events.push(e) });
+    const response = await new AnthropicTransport({ client: client() }).send(request, {
+      onStreamEvent: (e) => events.push(e),
+    });
 
     expect(response).toEqual({
       id: 'msg_01',
@@ -63,26 +80,45 @@ describe('AnthropicTransport over the real SDK', () => {
           ...toolUseBlock(1, 'toolu_01A', 'add', ['', '{"left": 4', '0, "ri', 'ght": 2}']),
           ...messageEnd('tool_use', 30),
         ]),
-      () => sseResponse([messageStart({ id: 'msg_02' }), ...textBlock(0, ['The sum is 42.']), ...messageEnd('end_turn', 6)]),
+      () =>
+        sseResponse([
+          messageStart({ id: 'msg_02' }),
+          ...textBlock(0, ['The sum is 42.']),
+          ...messageEnd('end_turn', 6),
+        ]),
     ]);
     server.use(endpoint.handler);
     const calls: unknown[] = [];
     const add = defineTool({
       name: 'add',
       description: 'Adds two whole numbers.',
-      input: { type: 'object', properties: { left: { type: 'integer' }, right: { type: 'integer' } }, required: ['left', 'right'] },
+      input: {
+        type: 'object',
+        properties: { left: { type: 'integer' }, right: { type: 'integer' } },
+        required: ['left', 'right'],
+      },
       run: (args) => {
         calls.push(args);
         return String(args.left + args.right);
       },
     });
-    const agent = new Agent({ name: 'calculator', model: 'claude-sonnet-5-5', tools: [add], transport: new AnthropicTransport({ client: client() }) });
+    const agent = new Agent({
+      name: 'calculator',
+      model: 'claude-sonnet-5-5',
+      tools: [add],
+      transport: new AnthropicTransport({ client: client() }),
+    });
     const result = await agent.run('What is 40 + 2?');
 
     expect(calls).toEqual([{ left: 40, right: 2 }]);
     expect(result.text).toBe('The sum is 42.');
     expect(result.stopReason).toBe('end_turn');
-    expect(result.usage).toEqual({ inputTokens: 50, outputTokens: 36, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 });
+    expect(result.usage).toEqual({
+      inputTokens: 50,
+      outputTokens: 36,
+      cacheCreationInputTokens: 0,
+      cacheReadInputTokens: 0,
+    });
     const second = endpoint.bodies[1] as { messages: unknown[]; tools: unknown[] };
     expect(second.messages).toEqual([
       { role: 'user', content: 'What is 40 + 2?' },
@@ -108,10 +144,16 @@ describe('AnthropicTransport over the real SDK', () => {
           ...toolUseBlock(1, 'toolu_T', 'clock', ['{}']),
           ...messageEnd('tool_use', 40),
         ]),
-      () => sseResponse([messageStart({ id: 'msg_02' }), ...textBlock(0, ['It is noon.']), ...messageEnd('end_turn', 5)]),
+      () =>
+        sseResponse([messageStart({ id: 'msg_02' }), ...textBlock(0, ['It is noon.']), ...messageEnd('end_turn', 5)]),
     ]);
     server.use(endpoint.handler);
-    const clock = defineTool({ name: 'clock', description: 'Tells the time.', input: { type: 'object', properties: {} }, run: (_args, ctx) => ctx.now().toISOString() });
+    const clock = defineTool({
+      name: 'clock',
+      description: 'Tells the time.',
+      input: { type: 'object', properties: {} },
+      run: (_args, ctx) => ctx.now().toISOString(),
+    });
     const agent = new Agent({
       name: 'thinker',
       model: 'claude-sonnet-5-5',
@@ -123,11 +165,21 @@ describe('AnthropicTransport over the real SDK', () => {
     });
     const result = await agent.run('What time is it?');
 
-    expect(result.responses[0]!.content[0]).toEqual({ type: 'thinking', thinking: 'The user wants the time.', signature });
+    expect(result.responses[0]!.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'The user wants the time.',
+      signature,
+    });
     const second = endpoint.bodies[1] as { messages: { content: unknown[] }[]; thinking: unknown };
     expect(second.thinking).toEqual({ type: 'enabled', budget_tokens: 1024 });
-    expect(second.messages[1]!.content[0]).toEqual({ type: 'thinking', thinking: 'The user wants the time.', signature });
-    expect(second.messages[2]!.content).toEqual([{ type: 'tool_result', tool_use_id: 'toolu_T', content: '2026-11-29T12:00:00.000Z' }]);
+    expect(second.messages[1]!.content[0]).toEqual({
+      type: 'thinking',
+      thinking: 'The user wants the time.',
+      signature,
+    });
+    expect(second.messages[2]!.content).toEqual([
+      { type: 'tool_result', tool_use_id: 'toolu_T', content: '2026-11-29T12:00:00.000Z' },
+    ]);
   });
 
   it.each([
@@ -136,8 +188,16 @@ describe('AnthropicTransport over the real SDK', () => {
     ['stop_sequence', 'stop_sequence'],
     ['model_context_window_exceeded', 'context_window_exceeded'],
   ] as const)('maps the API stop reason %s exactly (to %s)', async (apiReason, stopReason) => {
-    server.use(messagesEndpoint([() => sseResponse([messageStart(), ...textBlock(0, ['Partial answer']), ...messageEnd(apiReason, 4)])]).handler);
-    const agent = new Agent({ name: 'a', model: 'claude-sonnet-5-5', transport: new AnthropicTransport({ client: client() }) });
+    server.use(
+      messagesEndpoint([
+        () => sseResponse([messageStart(), ...textBlock(0, ['Partial answer']), ...messageEnd(apiReason, 4)]),
+      ]).handler,
+    );
+    const agent = new Agent({
+      name: 'a',
+      model: 'claude-sonnet-5-5',
+      transport: new AnthropicTransport({ client: client() }),
+    });
     const result = await agent.run('Tell me everything.');
     expect(result.stopReason).toBe(stopReason);
     expect(result.text).toBe('Partial answer');
@@ -145,7 +205,14 @@ describe('AnthropicTransport over the real SDK', () => {
 
   it('turns an error event mid-stream into a TransportError naming the API error type', async () => {
     server.use(
-      messagesEndpoint([() => sseResponse([messageStart(), ...textBlock(0, ['Half']).slice(0, 2), errorEvent('overloaded_error', 'Overloaded')])]).handler,
+      messagesEndpoint([
+        () =>
+          sseResponse([
+            messageStart(),
+            ...textBlock(0, ['Half']).slice(0, 2),
+            errorEvent('overloaded_error', 'Overloaded'),
+          ]),
+      ]).handler,
     );
     const failure = await new AnthropicTransport({ client: client() }).send(request).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TransportError);
@@ -169,7 +236,9 @@ describe('AnthropicTransport over the real SDK', () => {
   });
 
   it('reports overloaded_error from the JSON body once the SDK has no retries left', async () => {
-    const endpoint = messagesEndpoint([() => HttpResponse.json(errorBody('overloaded_error', 'Overloaded'), { status: 529 })]);
+    const endpoint = messagesEndpoint([
+      () => HttpResponse.json(errorBody('overloaded_error', 'Overloaded'), { status: 529 }),
+    ]);
     server.use(endpoint.handler);
     const noRetries = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
     const failure = await new AnthropicTransport({ client: noRetries }).send(request).catch((e: unknown) => e);
@@ -180,13 +249,17 @@ describe('AnthropicTransport over the real SDK', () => {
   });
 
   it('reports a refused request with its status and error type, without retrying it', async () => {
-    const endpoint = messagesEndpoint([() => HttpResponse.json(errorBody('invalid_request_error', 'max_tokens: must be at least 1'), { status: 400 })]);
+    const endpoint = messagesEndpoint([
+      () => HttpResponse.json(errorBody('invalid_request_error', 'max_tokens: must be at least 1'), { status: 400 }),
+    ]);
     server.use(endpoint.handler);
     const failure = await new AnthropicTransport({ client: client() }).send(request).catch((e: unknown) => e);
     expect(endpoint.calls()).toBe(1);
     expect(failure).toBeInstanceOf(TransportError);
     expect(failure).toMatchObject({ status: 400, errorType: 'invalid_request_error' });
-    expect((failure as Error).message).toBe('The Anthropic API failed with HTTP 400 (invalid_request_error): max_tokens: must be at least 1');
+    expect((failure as Error).message).toBe(
+      'The Anthropic API failed with HTTP 400 (invalid_request_error): max_tokens: must be at least 1',
+    );
   });
 
   it('can send plain JSON requests instead of streaming', async () => {
@@ -200,14 +273,18 @@ describe('AnthropicTransport over the real SDK', () => {
     expect(response.usage).toEqual({ input_tokens: 12, output_tokens: 6 });
   });
 
-  it('stops a stream promptly when the run is cancelled, rejecting with the caller\'s reason', async () => {
+  it("stops a stream promptly when the run is cancelled, rejecting with the caller's reason", async () => {
     const encoder = new TextEncoder();
     server.use(
       http.post(API_URL, () => {
         // The stream starts, then stalls forever: only cancellation can end the call.
         const stream = new ReadableStream<Uint8Array>({
           start(controller) {
-            controller.enqueue(encoder.encode(sseFrame(messageStart()) + textBlock(0, ['Thinking...']).slice(0, 2).map(sseFrame).join('')));
+            controller.enqueue(
+              encoder.encode(
+                sseFrame(messageStart()) + textBlock(0, ['Thinking...']).slice(0, 2).map(sseFrame).join(''),
+              ),
+            );
           },
         });
         return new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream' } });
@@ -215,8 +292,15 @@ describe('AnthropicTransport over the real SDK', () => {
     );
     const controller = new AbortController();
     const reason = new Error('user pressed stop');
-    const agent = new Agent({ name: 'a', model: 'claude-sonnet-5-5', transport: new AnthropicTransport({ client: client() }) });
-    const run = agent.run('Go', { signal: controller.signal, onEvent: (event) => event.type === 'stream' && controller.abort(reason) });
+    const agent = new Agent({
+      name: 'a',
+      model: 'claude-sonnet-5-5',
+      transport: new AnthropicTransport({ client: client() }),
+    });
+    const run = agent.run('Go', {
+      signal: controller.signal,
+      onEvent: (event) => event.type === 'stream' && controller.abort(reason),
+    });
     await expect(run).rejects.toBe(reason);
   });
 });

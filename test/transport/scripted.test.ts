@@ -1,11 +1,28 @@
 import { describe, expect, it } from 'vitest';
-import { ScriptExhaustedError, ScriptNotDoneError, ScriptedTransport, reply, type MessagesRequest, type StreamEvent } from '../../src/index.js';
+import {
+  ScriptExhaustedError,
+  ScriptNotDoneError,
+  ScriptedTransport,
+  reply,
+  type MessagesRequest,
+  type StreamEvent,
+} from '../../src/index.js';
 
-const request = (text: string): MessagesRequest => ({ model: 'claude-test', max_tokens: 100, messages: [{ role: 'user', content: text }] });
+const request = (text: string): MessagesRequest => ({
+  model: 'claude-test',
+  max_tokens: 100,
+  messages: [{ role: 'user', content: text }],
+});
 
 describe('ScriptedTransport', () => {
   it('serves its responses in order, filling in ids, model and usage deterministically', async () => {
-    const transport = new ScriptedTransport([reply.toolUses([{ name: 'a', input: {} }, { name: 'b', input: { x: 1 }, id: 'toolu_mine' }]), reply.text('done')]);
+    const transport = new ScriptedTransport([
+      reply.toolUses([
+        { name: 'a', input: {} },
+        { name: 'b', input: { x: 1 }, id: 'toolu_mine' },
+      ]),
+      reply.text('done'),
+    ]);
     const first = await transport.send(request('go'));
     expect(first).toMatchObject({
       id: 'msg_scripted_1',
@@ -19,7 +36,12 @@ describe('ScriptedTransport', () => {
       ],
     });
     expect(first.usage.input_tokens).toBeGreaterThan(0);
-    const again = await new ScriptedTransport([reply.toolUses([{ name: 'a', input: {} }, { name: 'b', input: { x: 1 }, id: 'toolu_mine' }])]).send(request('go'));
+    const again = await new ScriptedTransport([
+      reply.toolUses([
+        { name: 'a', input: {} },
+        { name: 'b', input: { x: 1 }, id: 'toolu_mine' },
+      ]),
+    ]).send(request('go'));
     expect(again).toEqual(first);
     expect((await transport.send(request('next'))).content).toEqual([{ type: 'text', text: 'done' }]);
   });
@@ -33,7 +55,9 @@ describe('ScriptedTransport', () => {
   });
 
   it('can answer with a function of the request', async () => {
-    const transport = new ScriptedTransport((req, call) => reply.text(`call ${call}: ${String(req.messages[0]!.content)}`));
+    const transport = new ScriptedTransport((req, call) =>
+      reply.text(`call ${call}: ${String(req.messages[0]!.content)}`),
+    );
     expect((await transport.send(request('ping'))).content).toEqual([{ type: 'text', text: 'call 1: ping' }]);
     expect((await transport.send(request('pong'))).content).toEqual([{ type: 'text', text: 'call 2: pong' }]);
     expect(() => transport.assertDone()).not.toThrow();
@@ -44,7 +68,9 @@ describe('ScriptedTransport', () => {
     await transport.send(request('a'));
     const failure = transport.send(request('b'));
     await expect(failure).rejects.toThrow(ScriptExhaustedError);
-    await expect(failure).rejects.toThrow('The scripted model was called 2 times but its script has 1 response. Add a response for call 2, or end the run sooner (the last message was a user message).');
+    await expect(failure).rejects.toThrow(
+      'The scripted model was called 2 times but its script has 1 response. Add a response for call 2, or end the run sooner (the last message was a user message).',
+    );
   });
 
   it('reports unserved responses from assertDone', async () => {
@@ -59,11 +85,16 @@ describe('ScriptedTransport', () => {
     const events: StreamEvent[] = [];
     const transport = new ScriptedTransport([reply.thinking('Let me see.', 'sig/+==', reply.text('Answer'))]);
     const response = await transport.send(request('q'), { onStreamEvent: (e) => events.push(e) });
-    expect(response.content).toEqual([{ type: 'thinking', thinking: 'Let me see.', signature: 'sig/+==' }, { type: 'text', text: 'Answer' }]);
+    expect(response.content).toEqual([
+      { type: 'thinking', thinking: 'Let me see.', signature: 'sig/+==' },
+      { type: 'text', text: 'Answer' },
+    ]);
     expect(events).toEqual([{ type: 'text_delta', index: 1, text: 'Answer' }]);
   });
 
   it('refuses a script that is neither a list nor a function', () => {
-    expect(() => new ScriptedTransport('hello' as never)).toThrow('A ScriptedTransport needs a list of responses or a function of the request.');
+    expect(() => new ScriptedTransport('hello' as never)).toThrow(
+      'A ScriptedTransport needs a list of responses or a function of the request.',
+    );
   });
 });

@@ -47,11 +47,19 @@ export function objectOf(schema: PublishedSchema): fc.Arbitrary<Record<string, u
 }
 
 const FORMAT_VALUES: Record<string, fc.Arbitrary<string>> = {
-  email: fc.emailAddress().filter((email) => /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(email)),
+  email: fc
+    .emailAddress()
+    .filter((email) => /^[A-Za-z0-9.!#$%&'*+/=?^_`{|}~-]+@[A-Za-z0-9-]+(\.[A-Za-z0-9-]+)+$/.test(email)),
   uuid: fc.uuid(),
-  'date-time': fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString()),
-  date: fc.date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true }).map((d) => d.toISOString().slice(0, 10)),
-  time: fc.tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 })).map(([h, m, s]) => `${pad(h)}:${pad(m)}:${pad(s)}Z`),
+  'date-time': fc
+    .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString()),
+  date: fc
+    .date({ min: new Date('1970-01-01T00:00:00Z'), max: new Date('2100-01-01T00:00:00Z'), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10)),
+  time: fc
+    .tuple(fc.integer({ min: 0, max: 23 }), fc.integer({ min: 0, max: 59 }), fc.integer({ min: 0, max: 59 }))
+    .map(([h, m, s]) => `${pad(h)}:${pad(m)}:${pad(s)}Z`),
   ipv4: fc.ipV4(),
   ipv6: fc.ipV6(),
   uri: fc.webUrl(),
@@ -71,9 +79,15 @@ function stringOf(schema: PublishedSchema): fc.Arbitrary<string> {
     return length >= min && length <= max;
   };
   if (typeof schema.pattern === 'string') return matching(schema.pattern).filter(fits);
-  if (typeof schema.format === 'string' && FORMAT_VALUES[schema.format] !== undefined) return FORMAT_VALUES[schema.format]!.filter(fits);
-  const unit = fc.oneof({ weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) }, { weight: 1, arbitrary: fc.constantFrom(...AWKWARD_TEXT) });
-  const ordinary = fc.array(unit, { minLength: min, maxLength: Math.min(max, min + 40) }).map((parts) => parts.join(''));
+  if (typeof schema.format === 'string' && FORMAT_VALUES[schema.format] !== undefined)
+    return FORMAT_VALUES[schema.format]!.filter(fits);
+  const unit = fc.oneof(
+    { weight: 4, arbitrary: fc.string({ unit: 'binary', minLength: 1, maxLength: 1 }) },
+    { weight: 1, arbitrary: fc.constantFrom(...AWKWARD_TEXT) },
+  );
+  const ordinary = fc
+    .array(unit, { minLength: min, maxLength: Math.min(max, min + 40) })
+    .map((parts) => parts.join(''));
   // Now and then a very long text, as long as the schema allows.
   const long = fc.constantFrom('x', '😀', '\u202E').map((c) => c.repeat(Math.max(min, Math.min(max, 20_000))));
   return fc.oneof({ weight: 20, arbitrary: ordinary }, { weight: 1, arbitrary: long }).filter(fits);
@@ -92,18 +106,25 @@ function numberOf(schema: PublishedSchema): fc.Arbitrary<number> {
     const lowest = Math.max(Math.ceil(min / divisor), -Number.MAX_SAFE_INTEGER);
     const highest = Math.min(Math.floor(max / divisor), Number.MAX_SAFE_INTEGER);
     if (lowest <= highest) {
-      return fc.integer({ min: lowest, max: highest }).map((k) => Number((k * divisor).toPrecision(15))).filter((n) => n >= min && n <= max && multipleOk(schema, n));
+      return fc
+        .integer({ min: lowest, max: highest })
+        .map((k) => Number((k * divisor).toPrecision(15)))
+        .filter((n) => n >= min && n <= max && multipleOk(schema, n));
     }
   }
-  return fc.double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: false, maxExcluded: false }).filter((n) => Number.isFinite(n) && multipleOk(schema, n));
+  return fc
+    .double({ min, max, noNaN: true, noDefaultInfinity: true, minExcluded: false, maxExcluded: false })
+    .filter((n) => Number.isFinite(n) && multipleOk(schema, n));
 }
 
 function bounds(schema: PublishedSchema, integer: boolean): { min: number; max: number } {
   const limit = integer ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
   let min = typeof schema.minimum === 'number' ? schema.minimum : -limit;
   let max = typeof schema.maximum === 'number' ? schema.maximum : limit;
-  if (typeof schema.exclusiveMinimum === 'number') min = Math.max(min, integer ? Math.floor(schema.exclusiveMinimum) + 1 : nextUp(schema.exclusiveMinimum));
-  if (typeof schema.exclusiveMaximum === 'number') max = Math.min(max, integer ? Math.ceil(schema.exclusiveMaximum) - 1 : nextDown(schema.exclusiveMaximum));
+  if (typeof schema.exclusiveMinimum === 'number')
+    min = Math.max(min, integer ? Math.floor(schema.exclusiveMinimum) + 1 : nextUp(schema.exclusiveMinimum));
+  if (typeof schema.exclusiveMaximum === 'number')
+    max = Math.min(max, integer ? Math.ceil(schema.exclusiveMaximum) - 1 : nextDown(schema.exclusiveMaximum));
   return { min, max };
 }
 

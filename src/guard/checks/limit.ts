@@ -5,7 +5,8 @@ import { toolRecordValue } from '../toolRecord.js';
 export const limitCheck: Check = (call, { rules, state, batch }) => {
   const max = rules.limits.get(call.name);
   if (max === undefined) return undefined;
-  const attempts = (toolRecordValue(state.attempts, call.name) ?? 0) + (toolRecordValue(batch.attempts, call.name) ?? 0);
+  const attempts =
+    (toolRecordValue(state.attempts, call.name) ?? 0) + (toolRecordValue(batch.attempts, call.name) ?? 0);
   if (attempts < max) return undefined;
   return {
     rule: 'limit',

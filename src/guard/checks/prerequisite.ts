@@ -3,7 +3,9 @@ import { toolRecordValue } from '../toolRecord.js';
 
 /** A guarded tool runs only after each prerequisite succeeded in an earlier turn. */
 export const prerequisiteCheck: Check = (call, { rules, state }) => {
-  const missing = rules.prerequisites.get(call.name)?.find((prerequisite) => toolRecordValue(state.successes, prerequisite) === undefined);
+  const missing = rules.prerequisites
+    .get(call.name)
+    ?.find((prerequisite) => toolRecordValue(state.successes, prerequisite) === undefined);
   if (missing === undefined) return undefined;
   return {
     rule: 'prerequisite',

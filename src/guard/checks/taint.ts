@@ -5,7 +5,10 @@ import { UNATTRIBUTED_SOURCE } from '../historyGuardState.js';
 export const taintCheck: Check = (call, { tools, state }) => {
   if (state.taint === null || tools.get(call.name)?.privileged !== true) return undefined;
   const source = state.taint.source;
-  const what = source === UNATTRIBUTED_SOURCE ? 'a tool result that could not be attributed to a known tool (so it is not trusted)' : `content from '${source}', which is not trusted,`;
+  const what =
+    source === UNATTRIBUTED_SOURCE
+      ? 'a tool result that could not be attributed to a known tool (so it is not trusted)'
+      : `content from '${source}', which is not trusted,`;
   return {
     rule: 'taint',
     source,

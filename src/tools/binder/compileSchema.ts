@@ -34,7 +34,9 @@ class CodeGenerator {
   constructor(readonly tool: string) {}
 
   compile(schema: PublishedSchema, root: boolean, declarationPath = 'input'): Validator {
-    const body = root ? this.#object(schema, 'value', [], 'bound', declarationPath, true) : this.#node(schema, 'value', [], 'bound', declarationPath);
+    const body = root
+      ? this.#object(schema, 'value', [], 'bound', declarationPath, true)
+      : this.#node(schema, 'value', [], 'bound', declarationPath);
     const locals = this.#refs.map((_, i) => `r${i} = refs[${i}]`).join(', ');
     const source = `"use strict";${locals === '' ? '' : ` const ${locals};`}\nreturn function bind(value) {\nlet bound;\n${body}\nreturn bound;\n};`;
     return new Function('refs', source)(this.#refs) as Validator;
@@ -50,7 +52,11 @@ class CodeGenerator {
     return `${prefix}${this.#vars++}`;
   }
 
-  #refuser(code: InvalidArgumentCode, expected: string, arrived: (value: unknown, detail: unknown) => string = valueArrived): string {
+  #refuser(
+    code: InvalidArgumentCode,
+    expected: string,
+    arrived: (value: unknown, detail: unknown) => string = valueArrived,
+  ): string {
     const refuse: Refuser = (value, path, detail) => new Refusal(code, expected, arrived(value, detail)).withPath(path);
     return this.#ref(refuse);
   }
@@ -86,24 +92,38 @@ class CodeGenerator {
   }
 
   #closedSet(schema: PublishedSchema, value: string, path: string[], expected: string): string {
-    const allowed: unknown[] | undefined = 'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+    const allowed: unknown[] | undefined =
+      'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
     if (allowed === undefined) return '';
     return `\nif (!${this.#ref(new Set(allowed))}.has(${value})) return ${this.#refuser('not_a_known_value', expected)}(${value}, [${path}]);`;
   }
 
   #string(schema: PublishedSchema, input: string, path: string[], out: string, expected: string): string {
-    const lines = [`if (typeof ${input} !== "string") return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`];
+    const lines = [
+      `if (typeof ${input} !== "string") return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
+    ];
     const min = schema.minLength as number | undefined;
     const max = schema.maxLength as number | undefined;
     if (min !== undefined || max !== undefined) {
       // A string's UTF-16 length bounds its character count: between length / 2 and length.
       // Only a string near a bound needs its characters counted.
-      const near = [max !== undefined ? `${input}.length > ${max}` : '', min !== undefined ? `${input}.length < ${min * 2}` : ''].filter(Boolean).join(' || ');
+      const near = [
+        max !== undefined ? `${input}.length > ${max}` : '',
+        min !== undefined ? `${input}.length < ${min * 2}` : '',
+      ]
+        .filter(Boolean)
+        .join(' || ');
       const count = this.#var('n');
       const withLength = (v: unknown, n: unknown) => `${valueArrived(v)} (${String(n)} character${n === 1 ? '' : 's'})`;
       lines.push(`if (${near}) {`, `const ${count} = ${this.#ref(countCharacters)}(${input});`);
-      if (max !== undefined) lines.push(`if (${count} > ${max}) return ${this.#refuser('too_long', expected, withLength)}(${input}, [${path}], ${count});`);
-      if (min !== undefined) lines.push(`if (${count} < ${min}) return ${this.#refuser('too_short', expected, withLength)}(${input}, [${path}], ${count});`);
+      if (max !== undefined)
+        lines.push(
+          `if (${count} > ${max}) return ${this.#refuser('too_long', expected, withLength)}(${input}, [${path}], ${count});`,
+        );
+      if (min !== undefined)
+        lines.push(
+          `if (${count} < ${min}) return ${this.#refuser('too_short', expected, withLength)}(${input}, [${path}], ${count});`,
+        );
       lines.push('}');
     }
     if (typeof schema.pattern === 'string') {
@@ -111,18 +131,31 @@ class CodeGenerator {
       // patterns that cannot run so are zod's own format patterns, which zod's step checks.
       const pattern = compileLinearPattern(schema.pattern);
       if (!(pattern instanceof UnsupportedPattern)) {
-        lines.push(`if (!${this.#ref(pattern)}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
+        lines.push(
+          `if (!${this.#ref(pattern)}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`,
+        );
       }
     }
     const format = typeof schema.format === 'string' ? FORMAT_CHECKS.get(schema.format) : undefined;
-    if (format !== undefined) lines.push(`if (!${this.#ref(format)}(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`);
+    if (format !== undefined)
+      lines.push(
+        `if (!${this.#ref(format)}(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`,
+      );
     lines.push(`${out} = ${input};`);
     return lines.join('\n');
   }
 
-  #number(schema: PublishedSchema, input: string, path: string[], out: string, expected: string, integer: boolean): string {
+  #number(
+    schema: PublishedSchema,
+    input: string,
+    path: string[],
+    out: string,
+    expected: string,
+    integer: boolean,
+  ): string {
     const limit = integer ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
-    const bound = (n: unknown, fallback: number, pick: (a: number, b: number) => number) => literal(pick(typeof n === 'number' ? n : fallback, fallback));
+    const bound = (n: unknown, fallback: number, pick: (a: number, b: number) => number) =>
+      literal(pick(typeof n === 'number' ? n : fallback, fallback));
     const conditions = [
       `${input} >= ${bound(schema.minimum, -limit, Math.max)}`,
       `${input} <= ${bound(schema.maximum, limit, Math.min)}`,
@@ -140,9 +173,14 @@ class CodeGenerator {
       // NaN fails every comparison, so it is refused here too: never saturated.
       `if (!(${conditions.join(' && ')})) return ${outOfRange}(${input}, [${path}]);`,
     ];
-    if (integer) lines.push(`if (!Number.isInteger(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`);
+    if (integer)
+      lines.push(
+        `if (!Number.isInteger(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
+      );
     if (typeof schema.multipleOf === 'number') {
-      lines.push(`if (!${this.#ref(isMultipleOf)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, [${path}]);`);
+      lines.push(
+        `if (!${this.#ref(isMultipleOf)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, [${path}]);`,
+      );
     }
     lines.push(`${out} = ${input};`);
     return lines.join('\n');
@@ -154,9 +192,17 @@ class CodeGenerator {
     const item = this.#var('e');
     const boundItem = this.#var('b');
     const count = (_v: unknown, n: unknown) => `it had ${String(n)} item${n === 1 ? '' : 's'}`;
-    const lines = [`if (!Array.isArray(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`];
-    if (typeof schema.minItems === 'number') lines.push(`if (${input}.length < ${schema.minItems}) return ${this.#refuser('too_short', expected, count)}(${input}, [${path}], ${input}.length);`);
-    if (typeof schema.maxItems === 'number') lines.push(`if (${input}.length > ${schema.maxItems}) return ${this.#refuser('too_long', expected, count)}(${input}, [${path}], ${input}.length);`);
+    const lines = [
+      `if (!Array.isArray(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
+    ];
+    if (typeof schema.minItems === 'number')
+      lines.push(
+        `if (${input}.length < ${schema.minItems}) return ${this.#refuser('too_short', expected, count)}(${input}, [${path}], ${input}.length);`,
+      );
+    if (typeof schema.maxItems === 'number')
+      lines.push(
+        `if (${input}.length > ${schema.maxItems}) return ${this.#refuser('too_long', expected, count)}(${input}, [${path}], ${input}.length);`,
+      );
     lines.push(
       `const ${items} = new Array(${input}.length);`,
       `for (let ${index} = 0; ${index} < ${input}.length; ${index}++) {`,
@@ -174,10 +220,16 @@ class CodeGenerator {
     const required = new Set((schema.required as string[] | undefined) ?? []);
     const names = properties.map(([key]) => `'${key}'`).join(', ');
     const allowed = root
-      ? properties.length === 0 ? 'it takes no arguments' : `its arguments are ${names}`
-      : properties.length === 0 ? 'it has no members' : `its members are ${names}`;
+      ? properties.length === 0
+        ? 'it takes no arguments'
+        : `its arguments are ${names}`
+      : properties.length === 0
+        ? 'it has no members'
+        : `its members are ${names}`;
     const expected = root ? 'an object of named arguments' : describeExpectation(schema);
-    const lines = [`if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`];
+    const lines = [
+      `if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
+    ];
     const present: string[] = [];
     const optional: string[] = [];
     for (const [key, propertySchema] of properties) {
@@ -187,15 +239,24 @@ class CodeGenerator {
       const propertyPath = [...path, name];
       const propertyAt = `${at}.properties.${key}`;
       // A key Object.prototype also has ('constructor', 'toString') must be an own property.
-      const read = key in Object.prototype ? `(Object.hasOwn(${input}, ${name}) ? ${input}[${name}] : undefined)` : `${input}[${name}]`;
+      const read =
+        key in Object.prototype
+          ? `(Object.hasOwn(${input}, ${name}) ? ${input}[${name}] : undefined)`
+          : `${input}[${name}]`;
       const absent = acceptsNull(propertySchema) ? `${raw} === undefined` : `(${raw} === undefined || ${raw} === null)`;
       lines.push(`const ${raw} = ${read}; let ${boundVar};`, `if (${absent}) {`);
       if ('default' in propertySchema) {
         this.#checkDefault(propertySchema, propertyAt);
         const value = propertySchema.default;
-        lines.push(typeof value === 'object' && value !== null ? `${boundVar} = structuredClone(${this.#ref(value)});` : `${boundVar} = ${this.#ref(value)};`);
+        lines.push(
+          typeof value === 'object' && value !== null
+            ? `${boundVar} = structuredClone(${this.#ref(value)});`
+            : `${boundVar} = ${this.#ref(value)};`,
+        );
       } else if (required.has(key)) {
-        const missing = this.#refuser('required', describeExpectation(propertySchema), (v) => (v === null ? 'it was null, which counts as missing' : 'it was missing'));
+        const missing = this.#refuser('required', describeExpectation(propertySchema), (v) =>
+          v === null ? 'it was null, which counts as missing' : 'it was missing',
+        );
         lines.push(`return ${missing}(${raw}, [${propertyPath}]);`);
       }
       lines.push('} else {', this.#node(propertySchema, raw, propertyPath, boundVar, propertyAt), '}');
@@ -204,7 +265,8 @@ class CodeGenerator {
     }
     // Unknown arguments are reported after every declared one, in the order they were sent.
     const key = this.#var('k');
-    const known = properties.length === 0 ? 'false' : properties.map(([k]) => `${key} === ${JSON.stringify(k)}`).join(' || ');
+    const known =
+      properties.length === 0 ? 'false' : properties.map(([k]) => `${key} === ${JSON.stringify(k)}`).join(' || ');
     const unknown = this.#refuser('unknown_argument', allowed, () => '');
     lines.push(
       `for (const ${key} in ${input}) { if (!(${known})) return ${unknown}(undefined, [${[...path, key]}]); }`,
@@ -236,7 +298,9 @@ function literal(n: number): string {
 }
 
 function acceptsNull(schema: PublishedSchema): boolean {
-  return Array.isArray(schema.type) || schema.const === null || (Array.isArray(schema.enum) && schema.enum.includes(null));
+  return (
+    Array.isArray(schema.type) || schema.const === null || (Array.isArray(schema.enum) && schema.enum.includes(null))
+  );
 }
 
 /** Characters as JSON Schema counts them: code points, a surrogate pair counting once. */

@@ -50,7 +50,8 @@ function countPhrase(schema: PublishedSchema): string | undefined {
 
 function boundsPhrase(min: number | undefined, max: number | undefined, unit: string): string | undefined {
   const units = (n: number) => `${n} ${unit}${n === 1 ? '' : 's'}`;
-  if (min !== undefined && max !== undefined) return min === max ? `of exactly ${units(min)}` : `of ${min} to ${units(max)}`;
+  if (min !== undefined && max !== undefined)
+    return min === max ? `of exactly ${units(min)}` : `of ${min} to ${units(max)}`;
   if (min !== undefined && min > 0) return `of at least ${units(min)}`;
   if (max !== undefined) return `of at most ${units(max)}`;
   return undefined;
@@ -70,7 +71,8 @@ function rangePhrase(schema: PublishedSchema, integer: boolean): string | undefi
   const { minimum: min, maximum: max, exclusiveMinimum: exMin, exclusiveMaximum: exMax } = schema;
   const lower = meaningful(exMin) ? `greater than ${exMin}` : meaningful(min) ? `at least ${min}` : undefined;
   const upper = meaningful(exMax) ? `less than ${exMax}` : meaningful(max) ? `at most ${max}` : undefined;
-  if (!meaningful(exMin) && !meaningful(exMax) && meaningful(min) && meaningful(max)) return `between ${min} and ${max}`;
+  if (!meaningful(exMin) && !meaningful(exMax) && meaningful(min) && meaningful(max))
+    return `between ${min} and ${max}`;
   if (lower !== undefined && upper !== undefined) return `${lower} and ${upper}`;
   const one = lower ?? upper;
   if (one === undefined) return undefined;

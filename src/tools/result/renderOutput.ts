@@ -2,7 +2,16 @@ import { isPlainObject } from '../../json/jsonValue.js';
 import type { ToolResultContent } from '../../messages/types.js';
 
 /** What a tool's `run` may return. */
-export type ToolOutput = string | number | boolean | null | undefined | void | object | ToolResultContent[] | AsyncIterable<unknown>;
+export type ToolOutput =
+  | string
+  | number
+  | boolean
+  | null
+  | undefined
+  | void
+  | object
+  | ToolResultContent[]
+  | AsyncIterable<unknown>;
 
 /** The content of a tool result as the model receives it. */
 export type RenderedOutput = string | ToolResultContent[];
@@ -43,11 +52,16 @@ export function isContentBlocks(value: unknown): value is ToolResultContent[] {
     value.every(
       (block) =>
         isPlainObject(block) &&
-        ((block.type === 'text' && typeof block.text === 'string') || (block.type === 'image' && isPlainObject(block.source))),
+        ((block.type === 'text' && typeof block.text === 'string') ||
+          (block.type === 'image' && isPlainObject(block.source))),
     )
   );
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
-  return typeof value === 'object' && value !== null && typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function';
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as Record<symbol, unknown>)[Symbol.asyncIterator] === 'function'
+  );
 }

@@ -40,14 +40,38 @@ interface Item {
 const MAX = 0x10ffff;
 const MAX_REPEAT = 1000;
 const DIGIT: CharSet = [[0x30, 0x39]];
-const WORD: CharSet = [[0x30, 0x39], [0x41, 0x5a], [0x5f, 0x5f], [0x61, 0x7a]];
+const WORD: CharSet = [
+  [0x30, 0x39],
+  [0x41, 0x5a],
+  [0x5f, 0x5f],
+  [0x61, 0x7a],
+];
 /** JavaScript's `\s`: WhiteSpace and LineTerminator. */
 const SPACE: CharSet = normalize([
-  [0x09, 0x0d], [0x20, 0x20], [0xa0, 0xa0], [0x1680, 0x1680], [0x2000, 0x200a],
-  [0x2028, 0x2029], [0x202f, 0x202f], [0x205f, 0x205f], [0x3000, 0x3000], [0xfeff, 0xfeff],
+  [0x09, 0x0d],
+  [0x20, 0x20],
+  [0xa0, 0xa0],
+  [0x1680, 0x1680],
+  [0x2000, 0x200a],
+  [0x2028, 0x2029],
+  [0x202f, 0x202f],
+  [0x205f, 0x205f],
+  [0x3000, 0x3000],
+  [0xfeff, 0xfeff],
 ]);
-const DOT: CharSet = complement([[0x0a, 0x0a], [0x0d, 0x0d], [0x2028, 0x2029]]);
-const CLASS_ESCAPES: Record<string, CharSet> = { d: DIGIT, D: complement(DIGIT), w: WORD, W: complement(WORD), s: SPACE, S: complement(SPACE) };
+const DOT: CharSet = complement([
+  [0x0a, 0x0a],
+  [0x0d, 0x0d],
+  [0x2028, 0x2029],
+]);
+const CLASS_ESCAPES: Record<string, CharSet> = {
+  d: DIGIT,
+  D: complement(DIGIT),
+  w: WORD,
+  W: complement(WORD),
+  s: SPACE,
+  S: complement(SPACE),
+};
 const CONTROL_ESCAPES: Record<string, number> = { n: 0x0a, r: 0x0d, t: 0x09, v: 0x0b, f: 0x0c };
 /** Characters that `\` makes literal in `u` mode (SyntaxCharacter and `/`, and `-` in a class). */
 const SYNTAX = '^$\\.*+?()[]{}|/';
@@ -103,7 +127,8 @@ function parseClass(pattern: string, at: number): { set: CharSet; next: number }
     i = low.next;
     if (pattern[i] === '-' && pattern[i + 1] !== ']' && i + 1 < pattern.length) {
       const high = classMember(pattern, i + 1);
-      if (high === undefined || low.point === undefined || high.point === undefined || high.point < low.point) return undefined;
+      if (high === undefined || low.point === undefined || high.point === undefined || high.point < low.point)
+        return undefined;
       ranges.push([low.point, high.point]);
       i = high.next;
       continue;
@@ -116,7 +141,10 @@ function parseClass(pattern: string, at: number): { set: CharSet; next: number }
 }
 
 /** One member of a class: a character (with its code point, so it can bound a range) or a class escape. */
-function classMember(pattern: string, at: number): { set: CharSet; point: number | undefined; next: number } | undefined {
+function classMember(
+  pattern: string,
+  at: number,
+): { set: CharSet; point: number | undefined; next: number } | undefined {
   const c = pattern[at];
   if (c === undefined || c === '[') return undefined;
   if (c === '\\') {

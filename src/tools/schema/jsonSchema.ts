@@ -102,8 +102,12 @@ type InferByType<T, S> = T extends 'string'
 
 /** Required and defaulted properties are always present; the others may be absent. */
 type InferObject<P, R> = Simplify<
-  { -readonly [K in keyof P as K extends R ? K : P[K] extends { default: unknown } ? K : never]: InferJsonSchema<P[K]> } & {
-    -readonly [K in keyof P as K extends R ? never : P[K] extends { default: unknown } ? never : K]?: InferJsonSchema<P[K]>;
+  {
+    -readonly [K in keyof P as K extends R ? K : P[K] extends { default: unknown } ? K : never]: InferJsonSchema<P[K]>;
+  } & {
+    -readonly [K in keyof P as K extends R ? never : P[K] extends { default: unknown } ? never : K]?: InferJsonSchema<
+      P[K]
+    >;
   }
 >;
 

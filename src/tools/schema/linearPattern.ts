@@ -18,7 +18,8 @@ export class UnsupportedPattern {
 }
 
 /** JavaScript's `\s`: WhiteSpace and LineTerminator (ECMA-262), as RE2 class items. */
-const JS_SPACE = '\\t\\n\\x{B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
+const JS_SPACE =
+  '\\t\\n\\x{B}\\f\\r \\x{A0}\\x{1680}\\x{2000}-\\x{200A}\\x{2028}\\x{2029}\\x{202F}\\x{205F}\\x{3000}\\x{FEFF}';
 /** Everything but JavaScript's `\s`, as RE2 class items, so `[\Sx]` can be written inside a class. */
 const JS_NOT_SPACE =
   '\\x{0}-\\x{8}\\x{E}-\\x{1F}\\x{21}-\\x{9F}\\x{A1}-\\x{167F}\\x{1681}-\\x{1FFF}\\x{200B}-\\x{2027}\\x{202A}-\\x{202E}\\x{2030}-\\x{205E}\\x{2060}-\\x{2FFF}\\x{3001}-\\x{FEFE}\\x{FF00}-\\x{10FFFF}';
@@ -45,7 +46,9 @@ export function compileLinearPattern(pattern: string): LinearPattern | Unsupport
     return { test: (text) => compiled.matcher(text).find() };
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
-    return new UnsupportedPattern(`the linear-time engine that runs patterns cannot take it (${reason}); repeat counts may be at most 1000`);
+    return new UnsupportedPattern(
+      `the linear-time engine that runs patterns cannot take it (${reason}); repeat counts may be at most 1000`,
+    );
   }
 }
 
@@ -93,7 +96,9 @@ function translate(pattern: string): string | UnsupportedPattern {
     if (c === '(' && points[i + 1] === '?') {
       const kind = points.slice(i + 2, i + 4).join('');
       if (kind.startsWith('=') || kind.startsWith('!') || kind === '<=' || kind === '<!') {
-        return new UnsupportedPattern(`a lookaround ('(?${kind.startsWith('<') ? kind : kind[0]}') cannot run in linear time; match the text itself, or check the condition in the tool`);
+        return new UnsupportedPattern(
+          `a lookaround ('(?${kind.startsWith('<') ? kind : kind[0]}') cannot run in linear time; match the text itself, or check the condition in the tool`,
+        );
       }
       if (kind.startsWith('<')) {
         // A named group: nothing reads the groups, so it becomes a plain group.
@@ -148,10 +153,14 @@ function translateEscape(points: string[], at: number, inClass: boolean): Escape
     case 'P':
       return propertyEscape(points, at, c);
     case 'k':
-      return new UnsupportedPattern(`a backreference ('\\k<...>') cannot run in linear time; match the text itself, or check the repetition in the tool`);
+      return new UnsupportedPattern(
+        `a backreference ('\\k<...>') cannot run in linear time; match the text itself, or check the repetition in the tool`,
+      );
     default:
       if (c >= '1' && c <= '9') {
-        return new UnsupportedPattern(`a backreference ('\\${c}') cannot run in linear time; match the text itself, or check the repetition in the tool`);
+        return new UnsupportedPattern(
+          `a backreference ('\\${c}') cannot run in linear time; match the text itself, or check the repetition in the tool`,
+        );
       }
       // An escaped syntax character (`\.`, `\/`, `\-`, ...): the character itself, escaped.
       return { text: /[A-Za-z0-9]/.test(c) ? c : `\\${c}`, next };
@@ -182,25 +191,68 @@ function propertyEscape(points: string[], at: number, letter: 'p' | 'P'): Escape
   const close = points.indexOf('}', at);
   const body = points.slice(at + 3, close).join('');
   const [key, value] = body.includes('=') ? body.split('=') : [undefined, body];
-  const name = key === undefined ? (CATEGORY_ALIASES[value!] ?? value!) : key === 'General_Category' || key === 'gc' ? (CATEGORY_ALIASES[value!] ?? value!) : key === 'Script' || key === 'sc' ? value! : undefined;
+  const name =
+    key === undefined
+      ? (CATEGORY_ALIASES[value!] ?? value!)
+      : key === 'General_Category' || key === 'gc'
+        ? (CATEGORY_ALIASES[value!] ?? value!)
+        : key === 'Script' || key === 'sc'
+          ? value!
+          : undefined;
   const text = `\\${letter}{${name}}`;
   try {
     if (name === undefined) throw new Error(body);
     RE2JS.compile(text);
   } catch {
-    return new UnsupportedPattern(`the Unicode property '\\${letter}{${body}}' is not one the linear-time engine knows; use a general category (\\p{L}, \\p{Lu}, \\p{Nd}, ...) or a script (\\p{Script=Greek}), or list the characters`);
+    return new UnsupportedPattern(
+      `the Unicode property '\\${letter}{${body}}' is not one the linear-time engine knows; use a general category (\\p{L}, \\p{Lu}, \\p{Nd}, ...) or a script (\\p{Script=Greek}), or list the characters`,
+    );
   }
   return { text, next: close + 1 };
 }
 
 /** JavaScript's long names for general categories, as RE2's short ones. */
 const CATEGORY_ALIASES: Record<string, string> = {
-  Letter: 'L', Cased_Letter: 'LC', Uppercase_Letter: 'Lu', Lowercase_Letter: 'Ll', Titlecase_Letter: 'Lt', Modifier_Letter: 'Lm', Other_Letter: 'Lo',
-  Mark: 'M', Combining_Mark: 'M', Nonspacing_Mark: 'Mn', Spacing_Mark: 'Mc', Enclosing_Mark: 'Me',
-  Number: 'N', Decimal_Number: 'Nd', digit: 'Nd', Letter_Number: 'Nl', Other_Number: 'No',
-  Punctuation: 'P', punct: 'P', Connector_Punctuation: 'Pc', Dash_Punctuation: 'Pd', Open_Punctuation: 'Ps', Close_Punctuation: 'Pe',
-  Initial_Punctuation: 'Pi', Final_Punctuation: 'Pf', Other_Punctuation: 'Po',
-  Symbol: 'S', Math_Symbol: 'Sm', Currency_Symbol: 'Sc', Modifier_Symbol: 'Sk', Other_Symbol: 'So',
-  Separator: 'Z', Space_Separator: 'Zs', Line_Separator: 'Zl', Paragraph_Separator: 'Zp',
-  Other: 'C', Control: 'Cc', cntrl: 'Cc', Format: 'Cf', Surrogate: 'Cs', Private_Use: 'Co', Unassigned: 'Cn',
+  Letter: 'L',
+  Cased_Letter: 'LC',
+  Uppercase_Letter: 'Lu',
+  Lowercase_Letter: 'Ll',
+  Titlecase_Letter: 'Lt',
+  Modifier_Letter: 'Lm',
+  Other_Letter: 'Lo',
+  Mark: 'M',
+  Combining_Mark: 'M',
+  Nonspacing_Mark: 'Mn',
+  Spacing_Mark: 'Mc',
+  Enclosing_Mark: 'Me',
+  Number: 'N',
+  Decimal_Number: 'Nd',
+  digit: 'Nd',
+  Letter_Number: 'Nl',
+  Other_Number: 'No',
+  Punctuation: 'P',
+  punct: 'P',
+  Connector_Punctuation: 'Pc',
+  Dash_Punctuation: 'Pd',
+  Open_Punctuation: 'Ps',
+  Close_Punctuation: 'Pe',
+  Initial_Punctuation: 'Pi',
+  Final_Punctuation: 'Pf',
+  Other_Punctuation: 'Po',
+  Symbol: 'S',
+  Math_Symbol: 'Sm',
+  Currency_Symbol: 'Sc',
+  Modifier_Symbol: 'Sk',
+  Other_Symbol: 'So',
+  Separator: 'Z',
+  Space_Separator: 'Zs',
+  Line_Separator: 'Zl',
+  Paragraph_Separator: 'Zp',
+  Other: 'C',
+  Control: 'Cc',
+  cntrl: 'Cc',
+  Format: 'Cf',
+  Surrogate: 'Cs',
+  Private_Use: 'Co',
+  Unassigned: 'Cn',
 };

@@ -34,7 +34,10 @@ export const recordedResultContent = free(
       list(
         typedAs<ToolResultContent>(
           either(
-            [openMapping({ type: oneOf(['text']), text: text() }), openMapping({ type: oneOf(['image']), source: openMapping({}) })],
+            [
+              openMapping({ type: oneOf(['text']), text: text() }),
+              openMapping({ type: oneOf(['image']), source: openMapping({}) }),
+            ],
             'a text or an image block',
           ),
         ),
@@ -43,5 +46,3 @@ export const recordedResultContent = free(
     'text or a list of content blocks',
   ).meta({ description: 'What the model was told.' }),
 );
-
-

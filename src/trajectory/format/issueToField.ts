@@ -26,7 +26,10 @@ function toField(issue: z.core.$ZodIssue, base: Path, root: unknown, rootPlan: P
     const kinds = kindNames(plan);
     if (isPlainObject(value) && kinds.length > 0) {
       const had = describeKeys(value);
-      return new FieldError(path, `${formatPath(path)} should be ${issue.message} with one of ${listed(kinds)}, but it had ${had}.`);
+      return new FieldError(
+        path,
+        `${formatPath(path)} should be ${issue.message} with one of ${listed(kinds)}, but it had ${had}.`,
+      );
     }
   }
   const parentPath = path.slice(0, -1);
@@ -62,7 +65,11 @@ export function pathInFile(document: unknown, path: Path): Path {
   let value = document;
   for (let depth = 0; depth < path.length; depth++) {
     const key = path[depth]!;
-    const asJson = isPlainObject(value) && typeof key === 'string' && !Object.hasOwn(value, key) && Object.hasOwn(value, `${key}Json`);
+    const asJson =
+      isPlainObject(value) &&
+      typeof key === 'string' &&
+      !Object.hasOwn(value, key) &&
+      Object.hasOwn(value, `${key}Json`);
     if (asJson) {
       return [...path.slice(0, depth), `${key}Json`];
     }

@@ -44,7 +44,13 @@ export function planOf(schema: z.ZodType): Plan {
     for (const [key, field] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
       const hint = { ...layout.get(field), ...layout.get(unwrap(field)) };
       const optional = field instanceof z.ZodOptional;
-      plan.fields.push({ key, plan: planOf(unwrap(field)), optional, free: hint.free === true, flow: hint.flow === true });
+      plan.fields.push({
+        key,
+        plan: planOf(unwrap(field)),
+        optional,
+        free: hint.free === true,
+        flow: hint.flow === true,
+      });
     }
     return plan;
   }

@@ -28,7 +28,8 @@ export const trajectoryFormat = mapping({
     .optional(),
   serve: list(text())
     .meta({
-      description: "Tools whose recorded results a replay serves instead of running them (a fuzz finding's planted outputs).",
+      description:
+        "Tools whose recorded results a replay serves instead of running them (a fuzz finding's planted outputs).",
     })
     .optional(),
   expect: mapping({ blocked: list(mapping({ id: text(), tool: text(), rule: text().optional() })) })

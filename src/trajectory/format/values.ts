@@ -45,8 +45,10 @@ export const moment = () =>
   z.iso.datetime({ offset: true, ...says('an ISO 8601 date and time, like 2026-11-29T18:00:00.000Z') });
 export const real = () => z.number(says('a number'));
 export const flag = () => z.boolean(says('true or false'));
-export const oneOf = <const T extends readonly [string, ...string[]]>(values: T, words = `one of ${values.join(', ')}`) =>
-  z.enum(values, says(words));
+export const oneOf = <const T extends readonly [string, ...string[]]>(
+  values: T,
+  words = `one of ${values.join(', ')}`,
+) => z.enum(values, says(words));
 export const list = <T extends z.ZodType>(item: T) => z.array(item, says('a list'));
 export const mapping = <T extends z.core.$ZodLooseShape>(shape: T) => z.object(shape, says('a mapping'));
 /** A mapping that keeps the fields the format does not name: a Messages API block, stored as the API sent it. */

@@ -36,17 +36,28 @@ export class AnthropicTransport implements Transport {
     try {
       const message = this.#stream
         ? await this.#streamed(request, signal, onStreamEvent)
-        : await this.client.messages.create({ ...request, stream: false } as Anthropic.Messages.MessageCreateParamsNonStreaming, { signal });
+        : await this.client.messages.create(
+            { ...request, stream: false } as Anthropic.Messages.MessageCreateParamsNonStreaming,
+            { signal },
+          );
       return parseModelResponse(message, 'The Anthropic API');
     } catch (error) {
       // A cancelled run is not a transport failure: surface the caller's own abort reason.
       if (signal?.aborted) throw signal.reason;
-      if (error instanceof RangeError || (error instanceof Anthropic.AnthropicError && error.cause instanceof RangeError)) throw tooDeepToSend(request, error);
+      if (
+        error instanceof RangeError ||
+        (error instanceof Anthropic.AnthropicError && error.cause instanceof RangeError)
+      )
+        throw tooDeepToSend(request, error);
       throw toTransportError(error);
     }
   }
 
-  async #streamed(request: MessagesRequest, signal: AbortSignal | undefined, onStreamEvent: ((event: StreamEvent) => void) | undefined): Promise<unknown> {
+  async #streamed(
+    request: MessagesRequest,
+    signal: AbortSignal | undefined,
+    onStreamEvent: ((event: StreamEvent) => void) | undefined,
+  ): Promise<unknown> {
     const stream = this.client.messages.stream(request as Anthropic.Messages.MessageStreamParams, { signal });
     if (onStreamEvent !== undefined) {
       stream.on('streamEvent', (event: MessageStreamEvent) => {
@@ -92,7 +103,6 @@ function tooDeepToSend(request: MessagesRequest, error: unknown): TransportError
     { cause: error },
   );
 }
-
 
 function toTransportError(error: unknown): unknown {
   if (!(error instanceof Anthropic.APIError)) return error;

@@ -1,10 +1,21 @@
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
-import { extraCall, modelChanged, requestDivergence, unusedTurns, type DivergenceContext } from '../../trajectory/divergence.js';
+import {
+  extraCall,
+  modelChanged,
+  requestDivergence,
+  unusedTurns,
+  type DivergenceContext,
+} from '../../trajectory/divergence.js';
 import { redactRequest } from '../../trajectory/redaction.js';
 import { rerecordCommand } from '../../trajectory/rerecordCommand.js';
 import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../../trajectory/matchLevel.js';
-import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../../trajectory/matchRequest.js';
+import {
+  actualRequest,
+  compareRequests,
+  expectedRequests,
+  type ComparableRequest,
+} from '../../trajectory/matchRequest.js';
 import type { Trajectory } from '../../trajectory/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 
@@ -39,7 +50,9 @@ export class ReplayTransport implements Transport {
     this.#level = options.match ?? trajectory.match ?? DEFAULT_MATCH_LEVEL;
     this.#redact = options.redact ?? ((value) => value);
     const file = options.file ?? `trajectory '${trajectory.name}'`;
-    const rerecord = options.rerecord ?? rerecordCommand({ file, runner: { kind: 'code' }, agent: trajectory.agent, legateModeSet: false });
+    const rerecord =
+      options.rerecord ??
+      rerecordCommand({ file, runner: { kind: 'code' }, agent: trajectory.agent, legateModeSet: false });
     this.#context = { file, rerecord };
     this.#expected = expectedRequests(trajectory);
   }
@@ -49,11 +62,19 @@ export class ReplayTransport implements Transport {
    * A call with no recorded run gets a replay of nothing, whose first request diverges.
    */
   forToolCall(toolUseId: string): ReplayTransport {
-    const recorded = this.#trajectory.turns.flatMap((turn) => turn.results ?? []).find((result) => result.id === toolUseId)?.subRun;
-    const nested: Trajectory = recorded === undefined
-      ? { ...this.#trajectory, turns: [], agents: undefined }
-      : { ...this.#trajectory, ...recorded, agents: recorded.agents, clock: undefined };
-    const child = new ReplayTransport(nested, { file: `${this.#context.file} (the run inside call ${toolUseId})`, match: this.#level, redact: this.#redact, rerecord: this.#context.rerecord });
+    const recorded = this.#trajectory.turns
+      .flatMap((turn) => turn.results ?? [])
+      .find((result) => result.id === toolUseId)?.subRun;
+    const nested: Trajectory =
+      recorded === undefined
+        ? { ...this.#trajectory, turns: [], agents: undefined }
+        : { ...this.#trajectory, ...recorded, agents: recorded.agents, clock: undefined };
+    const child = new ReplayTransport(nested, {
+      file: `${this.#context.file} (the run inside call ${toolUseId})`,
+      match: this.#level,
+      redact: this.#redact,
+      rerecord: this.#context.rerecord,
+    });
     this.#children.push(child);
     return child;
   }
@@ -70,8 +91,14 @@ export class ReplayTransport implements Transport {
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
     const expectedModel = this.#expected[turn - 1]!.model;
     if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
-    const difference = compareRequests(this.#expected[turn - 1]!, actualRequest(redactRequest(this.#redact, request)), this.#level, this.#verified);
-    if (difference !== undefined) throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
+    const difference = compareRequests(
+      this.#expected[turn - 1]!,
+      actualRequest(redactRequest(this.#redact, request)),
+      this.#level,
+      this.#verified,
+    );
+    if (difference !== undefined)
+      throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
     const response = toModelResponse(recorded.response);
     response.content.forEach((block, index) => {
       if (block.type === 'text') options.onStreamEvent?.({ type: 'text_delta', index, text: block.text });

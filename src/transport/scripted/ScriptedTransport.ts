@@ -10,7 +10,10 @@ import { UsageError } from '../../errors/UsageError.js';
 export type ScriptStep =
   | ScriptedReply
   | ModelResponse
-  | ((request: MessagesRequest, call: number) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>);
+  | ((
+      request: MessagesRequest,
+      call: number,
+    ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>);
 
 /** The scripted model was called more often than it has steps. */
 export class ScriptExhaustedError extends LegateError {
@@ -33,9 +36,21 @@ export class ScriptedTransport implements Transport {
   /** Every request received, as it was when sent. */
   readonly requests: MessagesRequest[] = [];
   readonly #steps: ScriptStep[];
-  readonly #respond: ((request: MessagesRequest, call: number) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>) | undefined;
+  readonly #respond:
+    | ((
+        request: MessagesRequest,
+        call: number,
+      ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>)
+    | undefined;
 
-  constructor(script: ScriptStep[] | ((request: MessagesRequest, call: number) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>)) {
+  constructor(
+    script:
+      | ScriptStep[]
+      | ((
+          request: MessagesRequest,
+          call: number,
+        ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>),
+  ) {
     if (typeof script === 'function') {
       this.#steps = [];
       this.#respond = script;
@@ -43,7 +58,10 @@ export class ScriptedTransport implements Transport {
       this.#steps = [...script];
       this.#respond = undefined;
     } else {
-      throw new UsageError('invalid_script', 'A ScriptedTransport needs a list of responses or a function of the request.');
+      throw new UsageError(
+        'invalid_script',
+        'A ScriptedTransport needs a list of responses or a function of the request.',
+      );
     }
   }
 
@@ -90,7 +108,12 @@ function complete(scripted: ScriptedReply, request: MessagesRequest, call: numbe
   const content = scripted.content.map((block): ResponseBlock => {
     if (block.type !== 'tool_use') return copyValue(block);
     toolIndex++;
-    return { type: 'tool_use', id: block.id ?? `toolu_s${call}_${toolIndex}`, name: block.name, input: copyValue(block.input) };
+    return {
+      type: 'tool_use',
+      id: block.id ?? `toolu_s${call}_${toolIndex}`,
+      name: block.name,
+      input: copyValue(block.input),
+    };
   });
   return {
     id: `msg_scripted_${call}`,

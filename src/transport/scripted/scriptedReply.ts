@@ -31,7 +31,13 @@ export const reply = {
   /** The model calls several tools in one response: they run concurrently. */
   toolUses(calls: ToolCallSpec[], options: { text?: string } = {}): ScriptedReply {
     const content: ScriptedReply['content'] = options.text === undefined ? [] : [{ type: 'text', text: options.text }];
-    for (const call of calls) content.push({ type: 'tool_use', name: call.name, input: call.input, ...(call.id === undefined ? {} : { id: call.id }) });
+    for (const call of calls)
+      content.push({
+        type: 'tool_use',
+        name: call.name,
+        input: call.input,
+        ...(call.id === undefined ? {} : { id: call.id }),
+      });
     return { content, stopReason: 'tool_use' };
   },
 
