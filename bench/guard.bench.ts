@@ -44,6 +44,7 @@ export function benchGuard(): void {
   console.log(`  ${guard.name.padEnd(34)} ${micro(guard.opsPerSecond).padStart(8)} µs/call`);
   console.log(`  ${binder.name.padEnd(34)} ${micro(binder.opsPerSecond).padStart(8)} µs/call`);
   console.log(
-    `  ratio ${(binder.opsPerSecond / guard.opsPerSecond).toFixed(2)}x the binder's cost  (target < 2 µs: ${1e6 / guard.opsPerSecond < 2 ? 'met' : 'NOT met'})`,
+    `  ratio ${(binder.opsPerSecond / guard.opsPerSecond).toFixed(2)}x the binder's cost  (target < 2 µs: ` +
+      `${1e6 / guard.opsPerSecond < 2 ? 'met' : 'NOT met'})`,
   );
 }

@@ -159,7 +159,8 @@ export async function benchReplay(): Promise<void> {
     const format = (n: number) => Math.round(n).toLocaleString('en-US');
     const line = (name: string, filesPerSecond: number) =>
       console.log(
-        `  ${name.padEnd(40)} ${format(filesPerSecond).padStart(8)} files/s ${format(filesPerSecond * TURNS).padStart(9)} turns/s`,
+        `  ${name.padEnd(40)} ${format(filesPerSecond).padStart(8)} files/s ` +
+          `${format(filesPerSecond * TURNS).padStart(9)} turns/s`,
       );
     console.log(
       `Replay, ${FILES} trajectories of ${TURNS} turns (read, parse, check every request, run the tools), one core`,
@@ -169,7 +170,8 @@ export async function benchReplay(): Promise<void> {
     line(`SDK over msw, plain JSON (${ANCHOR_FILES} files)`, json);
     line('of which reading the files', FILES / readSeconds);
     console.log(
-      `  ratio ${(ours / sse).toFixed(1)}x the SSE replay, ${(ours / json).toFixed(1)}x the JSON replay  (target >= 10x)`,
+      `  ratio ${(ours / sse).toFixed(1)}x the SSE replay, ${(ours / json).toFixed(1)}x the JSON replay  ` +
+        '(target >= 10x)',
     );
     console.log(
       `  ${FILES} files in ${legateSeconds.toFixed(2)} s  (target < 2 s: ${legateSeconds < 2 ? 'met' : 'NOT met'})`,

@@ -17,7 +17,9 @@ export function loadFile(absolute: string, shown: string): LoadedFile {
   }
 }
 
-/** The one-line verdict for a file that could not be read; `absolute`, where a message names it, is shown as `shown`. */
+/**
+ * The one-line verdict for a file that could not be read; `absolute`, where a message names it, is shown as `shown`.
+ */
 export function fileProblem(shown: string, error: unknown, absolute?: string): string {
   if (error instanceof TrajectoryFormatError)
     return `${TrajectoryFormatError.location(shown, error.line, error.column)}: ${oneLine(error.problem)}`;

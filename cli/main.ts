@@ -61,7 +61,8 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   const command = COMMANDS[name];
   if (command === undefined) {
     io.err(
-      `legate: '${name}' is not a command. The commands are: ${Object.keys(COMMANDS).join(', ')}. Run 'legate --help' for more.`,
+      `legate: '${name}' is not a command. The commands are: ${Object.keys(COMMANDS).join(', ')}. Run 'legate ` +
+        `--help' for more.`,
     );
     return 2;
   }

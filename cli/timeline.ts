@@ -9,7 +9,8 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
   const lines: string[] = [];
   const gutter = (label: string) => label.padEnd(9);
   lines.push(
-    `${paint('bold', trajectory.name)} ${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`,
+    `${paint('bold', trajectory.name)} ` +
+      `${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`,
   );
   if (trajectory.description !== undefined) lines.push(paint('dim', trajectory.description));
   lines.push(
@@ -50,7 +51,8 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
   lines.push(
     paint(
       'bold',
-      `${summary.stopReason} · ${summary.turns} turn${summary.turns === 1 ? '' : 's'} · ${describeUsage(summary.usage)}`,
+      `${summary.stopReason} · ${summary.turns} turn${summary.turns === 1 ? '' : 's'} · ` +
+        `${describeUsage(summary.usage)}`,
     ),
   );
   return lines.join('\n');
@@ -76,7 +78,10 @@ function describeResult(result: RecordedResult, paint: Paint): string {
     result.errorClass,
   ].filter((f) => f !== undefined);
   const colour = result.outcome === 'error' || result.outcome === 'blocked' ? 'red' : 'yellow';
-  return `${paint(colour, `✗ ${result.outcome}`)}${facts.length > 0 ? paint('dim', ` (${facts.join(', ')})`) : ''} ${preview(content)}`;
+  return (
+    `${paint(colour, `✗ ${result.outcome}`)}${facts.length > 0 ? paint('dim', ` (${facts.join(', ')})`) : ''} ` +
+    `${preview(content)}`
+  );
 }
 
 function describeUsage(usage: RecordedUsage): string {
@@ -84,7 +89,10 @@ function describeUsage(usage: RecordedUsage): string {
   return `${usage.input} in / ${usage.output} out tokens${cache}`;
 }
 
-/** The start of a value's JSON text, enough for a preview: written without recursion, so a tool input of any depth shows. */
+/**
+ * The start of a value's JSON text, enough for a preview: written without recursion, so a tool input of any depth
+ * shows.
+ */
 function previewJson(value: unknown): string {
   return jsonText(value, { stopAfter: PREVIEW * 4 }) ?? 'undefined';
 }

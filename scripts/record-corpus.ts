@@ -19,6 +19,7 @@ for (const scenario of scenarios) {
   });
   const changes = run.changes === undefined ? 'new' : summarizeChanges(run.changes);
   console.log(
-    `recorded ${file} (${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}; ${changes})`,
+    `recorded ${file} (${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}; ` +
+      `${changes})`,
   );
 }

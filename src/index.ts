@@ -37,7 +37,8 @@ export {
   type ResumeOptions,
   type RecoverOptions,
 } from './runtime/Agent.js';
-// Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's tools, as `legate fuzz` does.
+// Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's
+// tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';
 export {
   OutcomeUnknownError,

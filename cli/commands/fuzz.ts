@@ -44,7 +44,8 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
   const seed = values.seed === undefined ? undefined : Number(values.seed);
   if (!Number.isSafeInteger(runs) || runs < 1 || (seed !== undefined && !Number.isSafeInteger(seed))) {
     io.err(
-      `legate fuzz: --runs must be a whole number of at least 1 and --seed a whole number, but they were ${values.runs ?? '(default)'} and ${values.seed ?? '(random)'}.`,
+      'legate fuzz: --runs must be a whole number of at least 1 and --seed a whole number, but they were ' +
+        `${values.runs ?? '(default)'} and ${values.seed ?? '(random)'}.`,
     );
     return 2;
   }
@@ -114,12 +115,15 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
   return crashed.length > 0 || reports.some((r) => r.failures.length > 0) ? 1 : 0;
 }
 
-/** A finding whose trajectory could not be written: everything needed to reproduce it, on standard error, in one line. */
+/**
+ * A finding whose trajectory could not be written: everything needed to reproduce it, on standard error, in one line.
+ */
 function unwritten(io: CliIo, target: string, failure: FuzzFailure): void {
   io.out(`  not written: ${failure.writeError}`);
   io.err(
     `legate fuzz: ✗ ${target}: the finding was not written: ${failure.writeError}; ` +
-      `reproduce with seed ${failure.seed}${failure.path === undefined ? '' : `, path ${failure.path}`}; shrunk counterexample: ${JSON.stringify(failure.counterexample)}`,
+      `reproduce with seed ${failure.seed}${failure.path === undefined ? '' : `, path ${failure.path}`}; ` +
+      `shrunk counterexample: ${JSON.stringify(failure.counterexample)}`,
   );
 }
 
@@ -162,6 +166,7 @@ function table(reports: FuzzReport[]): string {
     line(header),
     ...rows.map(line),
     '',
-    `${reports.length} targets, ${cases} cases: ${failures === 0 ? 'no findings' : `${failures} finding${failures === 1 ? '' : 's'}`}`,
+    `${reports.length} targets, ${cases} cases: ` +
+      `${failures === 0 ? 'no findings' : `${failures} finding${failures === 1 ? '' : 's'}`}`,
   ].join('\n');
 }

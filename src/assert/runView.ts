@@ -33,7 +33,8 @@ export function viewOf(subject: AgentResult | Trajectory): RunView {
   if (isAgentResult(subject)) return viewOfResult(subject);
   throw new UsageError(
     'not_a_run',
-    `legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory), but got ${subject === null ? 'null' : typeof subject}.`,
+    'legate assertions take an AgentResult (from agent.run) or a Trajectory (from loadTrajectory), but got ' +
+      `${subject === null ? 'null' : typeof subject}.`,
   );
 }
 

@@ -27,7 +27,8 @@ export function checkOutFolder(folder: string): void {
     throw new FindingOutputError(
       'empty_folder',
       folder,
-      `the folder for findings must be named, but it was ${JSON.stringify(folder)}. Pass a folder, e.g. trajectories/fuzz.`,
+      `the folder for findings must be named, but it was ${JSON.stringify(folder)}. Pass a folder, e.g. ` +
+        'trajectories/fuzz.',
     );
   }
   for (let path = resolve(folder); ; path = dirname(path)) {
@@ -40,7 +41,8 @@ export function checkOutFolder(folder: string): void {
       throw new FindingOutputError(
         'not_a_folder',
         folder,
-        `findings cannot be written to ${folder}: ${path} cannot be looked at (${code ?? String(error)}). Pass a folder that exists or can be made.`,
+        `findings cannot be written to ${folder}: ${path} cannot be looked at (${code ?? String(error)}). Pass ` +
+          'a folder that exists or can be made.',
       );
     }
     if (!isFolder) {

@@ -257,7 +257,8 @@ async function writeFinding(
     name: basename(file, '.yaml'),
     ...save,
     description:
-      'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. Replays with the planted outputs; the offending call must be blocked.',
+      'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. ' +
+      'Replays with the planted outputs; the offending call must be blocked.',
     mode: 'record',
     transport: () => adversary(plan),
     toolStub: planter(plan, tools),

@@ -88,7 +88,10 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
   try {
     bound = tool.bind(broken.input);
   } catch (error) {
-    return `the binder threw ${error instanceof Error ? error.name : typeof error} on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
+    return (
+      `the binder threw ${error instanceof Error ? error.name : typeof error} on an input broken by ` +
+      `${broken.malformation} at ${describePath(broken.path)}`
+    );
   }
   if (bound.ok) return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was accepted`;
   harness.runs.length = 0;
@@ -99,7 +102,10 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
   // Nesting past the input's depth limit is refused where it crosses the limit, inside the site.
   const tooDeepWithin = bound.invalid.code === 'too_deep' && broken.path.every((key, i) => path[i] === key);
   if (!tooDeepWithin && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
-    return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ${describePath(path)}`;
+    return (
+      `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ` +
+      `${describePath(path)}`
+    );
   }
   if (!message.startsWith(`Tool '${tool.name}' `)) return `the refusal does not name the tool: ${message}`;
   const named =
@@ -132,7 +138,10 @@ async function checkValid(
   const received = harness.runs[0];
   // A zod schema's transforms change the values on purpose; then only the call itself is checked.
   if (!tool.hasOwnRules && !isDeepStrictEqual(received, expected)) {
-    return `run received ${JSON.stringify(received)}, but the model sent ${JSON.stringify(sent)} (with defaults: ${JSON.stringify(expected)})`;
+    return (
+      `run received ${JSON.stringify(received)}, but the model sent ${JSON.stringify(sent)} (with defaults: ` +
+      `${JSON.stringify(expected)})`
+    );
   }
   return undefined;
 }

@@ -25,14 +25,16 @@ export function checkRules(agent: string, list: readonly Rule[], tools: readonly
       if (!tools.includes(name)) {
         throw new RuleConfigurationError(
           name,
-          `Agent '${agent}': a ${rule.kind} rule names '${name}', which this agent has no tool for. Its tools are ${tools.map((t) => `'${t}'`).join(', ') || 'none'}.`,
+          `Agent '${agent}': a ${rule.kind} rule names '${name}', which this agent has no tool for. Its tools ` +
+            `are ${tools.map((t) => `'${t}'`).join(', ') || 'none'}.`,
         );
       }
     }
     if (rule.kind === 'limit' && !(Number.isSafeInteger(rule.maxCalls) && rule.maxCalls >= 1)) {
       throw new RuleConfigurationError(
         rule.tool,
-        `Agent '${agent}': the limit on '${rule.tool}' must be a whole number of calls of at least 1, but it was ${describeValue(rule.maxCalls)}. To forbid a tool, leave it out of the agent's tools.`,
+        `Agent '${agent}': the limit on '${rule.tool}' must be a whole number of calls of at least 1, but it ` +
+          `was ${describeValue(rule.maxCalls)}. To forbid a tool, leave it out of the agent's tools.`,
       );
     }
   }
@@ -51,7 +53,10 @@ export function ruleShapeProblem(value: unknown): string | undefined {
   const rule = value as Record<string, unknown>;
   for (const key of rule.kind === 'require' ? ['tool', 'prerequisite'] : ['tool']) {
     if (typeof rule[key] !== 'string')
-      return `(a ${String(rule.kind)} rule) needs '${key}', the name of one of the agent's tools, but it was ${describeValue(rule[key])}.`;
+      return (
+        `(a ${String(rule.kind)} rule) needs '${key}', the name of one of the agent's tools, but it was ` +
+        `${describeValue(rule[key])}.`
+      );
   }
   return undefined;
 }

@@ -49,7 +49,8 @@ export function guardStateProblem(value: unknown): string | undefined {
     );
     return bad === undefined
       ? undefined
-      : `'${key}.${bad}' must be a whole number of at least 0, but it was ${describeValue((v as Record<string, unknown>)[bad])}`;
+      : `'${key}.${bad}' must be a whole number of at least 0, but it was ` +
+          `${describeValue((v as Record<string, unknown>)[bad])}`;
   };
   return (
     pair('taint', 'source', 'id') ?? counts('successes') ?? counts('attempts') ?? pair('terminatedBy', 'tool', 'id')

@@ -7,5 +7,8 @@ export function isPlannedInstead(mode: ExecutionMode, privileged: boolean): bool
 }
 
 export function plannedMessage(tool: string): string {
-  return `Tool '${tool}' was not run: this run is in shadow mode, so its effect was planned for review, not carried out. Continue as if it will happen, and say that it is planned.`;
+  return (
+    `Tool '${tool}' was not run: this run is in shadow mode, so its effect was planned for review, not carried ` +
+    'out. Continue as if it will happen, and say that it is planned.'
+  );
 }

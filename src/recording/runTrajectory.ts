@@ -74,7 +74,10 @@ export interface TrajectoryRunOptions {
   redactions?: readonly Redaction[];
   /** Patterns beyond the built-in ones and the config's that must never be saved. */
   secrets?: readonly (RegExp | string)[];
-  /** Serve recorded tool results instead of running the tools: all (`true`) or the named ones. Default: the file's `serve`. */
+  /**
+   * Serve recorded tool results instead of running the tools: all (`true`) or the named ones. Default: the file's
+   * `serve`.
+   */
   serveToolResults?: true | readonly string[];
   /** When recording: answers calls in place of the tools (a fuzzer planting outputs). */
   toolStub?: ToolStub;

@@ -36,7 +36,8 @@ export function loadTrajectory(
     if (error.code === 'not_found') throw new TrajectoryNotFoundError(file, hint);
     const problem =
       error.code === 'too_large'
-        ? `the file is over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory (more bytes were read than that); it was not parsed.`
+        ? `the file is over the ${MAX_TRAJECTORY_BYTES}-byte limit for a trajectory (more bytes were read than ` +
+          'that); it was not parsed.'
         : error.problem;
     throw new TrajectoryFileError(error.code, problem, file, { cause: error });
   }
@@ -45,7 +46,10 @@ export function loadTrajectory(
 
 export interface SaveOptions {
   redactions?: readonly Redaction[];
-  /** Patterns beyond the built-in ones (`sk-ant-` keys, bearer tokens) that must never be saved, in any ordinary encoding. */
+  /**
+   * Patterns beyond the built-in ones (`sk-ant-` keys, bearer tokens) that must never be saved, in any ordinary
+   * encoding.
+   */
   secrets?: readonly (RegExp | string)[];
 }
 

@@ -66,7 +66,10 @@ type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport'>;
 
 export interface ResumeOptions
   extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
-  /** `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a decision. */
+  /**
+   * `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a
+   * decision.
+   */
   approve: boolean | ApprovalDecision[];
   /** Told to the model for denied calls. */
   reason?: string;
@@ -85,9 +88,15 @@ export interface RecoverOptions
   extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
   /** The store the suspension was claimed in. */
   store: ClaimStore;
-  /** A claim whose record has not changed for this long counts as abandoned. Default 15 minutes; 0 when you know its process stopped. */
+  /**
+   * A claim whose record has not changed for this long counts as abandoned. Default 15 minutes; 0 when you know its
+   * process stopped.
+   */
   staleAfterMs?: number;
-  /** Tools whose calls, started and not finished, may run again: they make their effect idempotent on `ctx.idempotencyKey`. */
+  /**
+   * Tools whose calls, started and not finished, may run again: they make their effect idempotent on
+   * `ctx.idempotencyKey`.
+   */
   rerun?: readonly string[];
   owner?: string;
 }
@@ -333,7 +342,8 @@ export class SubAgentSuspendedError extends LegateError {
   readonly code = 'sub_agent_suspended';
   constructor(readonly agent: string) {
     super(
-      `Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside its caller's tool call.`,
+      `Sub-agent '${agent}' stopped to wait for approval; a sub-agent's calls cannot be approved from inside ` +
+        `its caller's tool call.`,
     );
   }
 }
@@ -359,7 +369,8 @@ function checkInput(input: unknown): void {
   if (!ok)
     throw new UsageError(
       'invalid_run_input',
-      `agent.run needs the user's input: a non-empty string or a list of content blocks, but it was ${describeValue(input)}.`,
+      `agent.run needs the user's input: a non-empty string or a list of content blocks, but it was ` +
+        `${describeValue(input)}.`,
     );
 }
 

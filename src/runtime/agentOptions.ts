@@ -89,7 +89,10 @@ export class AgentConfigurationError extends LegateError {
   }
 }
 
-/** Every option an agent takes; the type below fails to compile if one is missing. A misspelt option is refused, never ignored. */
+/**
+ * Every option an agent takes; the type below fails to compile if one is missing. A misspelt option is refused, never
+ * ignored.
+ */
 const AGENT_OPTIONS = [
   'name',
   'model',
@@ -146,7 +149,8 @@ export function checkAgentOptions(options: AgentOptions): {
   if (options.transport === undefined || options.transport === null) {
     fail(
       'transport',
-      `there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } for the live model, or a ScriptedTransport in tests.`,
+      'there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } ' +
+        'for the live model, or a ScriptedTransport in tests.',
     );
   }
   if (typeof options.transport.send !== 'function')
@@ -158,7 +162,8 @@ export function checkAgentOptions(options: AgentOptions): {
   if (options.approvalRequired !== undefined && typeof options.approvalRequired !== 'function') {
     fail(
       'approvalRequired',
-      `'approvalRequired' must be a function (tool, input) => boolean, but it was ${describeValue(options.approvalRequired)}.`,
+      `'approvalRequired' must be a function (tool, input) => boolean, but it was ` +
+        `${describeValue(options.approvalRequired)}.`,
     );
   }
   checkPositiveInteger(options.maxTokens, 'maxTokens', fail);
@@ -180,7 +185,8 @@ export function checkAgentOptions(options: AgentOptions): {
   if (options.authorizer !== undefined && typeof options.authorizer !== 'function')
     fail(
       'authorizer',
-      `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ${describeValue(options.authorizer)}.`,
+      `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ` +
+        `${describeValue(options.authorizer)}.`,
     );
   checkSuspensionKey(options.suspensionKey, fail);
   const handoffTools = handoffsOf(name, options.handoffs ?? [], fail);
@@ -220,14 +226,16 @@ function handoffsOf(
     if (typeof target !== 'object' || target === null || typeof (target as Agent).run !== 'function') {
       fail(
         `handoffs[${i}].agent`,
-        `handoff '${String(entry.name)}' needs the agent to transfer to, constructed already, but it was ${describeValue(target)}.`,
+        `handoff '${String(entry.name)}' needs the agent to transfer to, constructed already, but it was ` +
+          `${describeValue(target)}.`,
       );
     }
     const path = handoffChain(target as Agent, (other) => other.name === agent)?.map((other) => other.name);
     if (path !== undefined)
       fail(
         `handoffs[${i}]`,
-        `handing off to '${(target as Agent).name}' makes a cycle (${[agent, ...path].join(' → ')}). Handoff graphs must be acyclic: give the last agent in the chain the final say instead.`,
+        `handing off to '${(target as Agent).name}' makes a cycle (${[agent, ...path].join(' → ')}). Handoff ` +
+          'graphs must be acyclic: give the last agent in the chain the final say instead.',
       );
     const name = entry.name as string;
     const description =
@@ -255,7 +263,8 @@ function checkCompensators(tools: Map<string, AnyTool>, fail: (option: string, m
     if (tool.compensatedBy !== undefined && !tools.has(tool.compensatedBy)) {
       fail(
         `tools.${tool.name}.compensatedBy`,
-        `tool '${tool.name}' is compensated by '${tool.compensatedBy}', which is not one of this agent's tools (${[...tools.keys()].map((n) => `'${n}'`).join(', ')}). Add it to the agent's tools.`,
+        `tool '${tool.name}' is compensated by '${tool.compensatedBy}', which is not one of this agent's tools ` +
+          `(${[...tools.keys()].map((n) => `'${n}'`).join(', ')}). Add it to the agent's tools.`,
       );
     }
   }
@@ -269,7 +278,9 @@ function checkSuspensionKey(key: unknown, fail: (option: string, message: string
     const given = bytes === undefined ? describeValue(key) : `${bytes} byte${bytes === 1 ? '' : 's'} long`;
     fail(
       'suspensionKey',
-      `'suspensionKey' must be a string or Uint8Array of at least ${MIN_SUSPENSION_KEY_BYTES} bytes, so that signatures cannot be guessed, but it was ${given}. Use randomBytes(${MIN_SUSPENSION_KEY_BYTES}) kept in your secret store, or leave it out to resume unsigned suspensions.`,
+      `'suspensionKey' must be a string or Uint8Array of at least ${MIN_SUSPENSION_KEY_BYTES} bytes, so that ` +
+        `signatures cannot be guessed, but it was ${given}. Use randomBytes(${MIN_SUSPENSION_KEY_BYTES}) kept in ` +
+        'your secret store, or leave it out to resume unsigned suspensions.',
     );
   }
 }
@@ -292,7 +303,8 @@ function toolsByName(
     if (!isDefinedTool(tool))
       fail(
         `tools[${i}]`,
-        `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration in defineTool(...).`,
+        `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration ` +
+          'in defineTool(...).',
       );
     const defined = tool as AnyTool;
     if (byName.has(defined.name)) {
@@ -300,7 +312,8 @@ function toolsByName(
         'duplicate_tool_name',
         defined.name,
         `tools[${i}]`,
-        `Agent '${agent}' has two tools named '${defined.name}' (tools[${tools.findIndex((t: AnyTool) => t.name === defined.name)}] and tools[${i}]); the model could not tell them apart. Rename one.`,
+        `Agent '${agent}' has two tools named '${defined.name}' (tools[${tools.findIndex((t: AnyTool) => t.name === defined.name)}] ` +
+          `and tools[${i}]); the model could not tell them apart. Rename one.`,
       );
     }
     byName.set(defined.name, defined);

@@ -41,7 +41,8 @@ export function readDecisions(
   }
   if (!Array.isArray(approve)) {
     return invalid(
-      `'approve' must be true or false for every pending call, or a list of { id, inputDigest, approve: true or false }, but it was ${describeValue(approve)}.`,
+      `'approve' must be true or false for every pending call, or a list of { id, inputDigest, approve: true ` +
+        `or false }, but it was ${describeValue(approve)}.`,
     );
   }
   const pendingById = new Map(pending.map((call) => [call.id, call]));
@@ -56,7 +57,8 @@ export function readDecisions(
     const call = typeof decision.id === 'string' ? pendingById.get(decision.id) : undefined;
     if (call === undefined) {
       return invalid(
-        `approve[${i}] is for ${describeValue(decision.id)}, which is not a pending call of this suspension (pending: ${[...pendingById.keys()].join(', ')}).`,
+        `approve[${i}] is for ${describeValue(decision.id)}, which is not a pending call of this suspension ` +
+          `(pending: ${[...pendingById.keys()].join(', ')}).`,
       );
     }
     if (decisions.has(call.id))
@@ -64,7 +66,9 @@ export function readDecisions(
     if (decision.inputDigest !== call.inputDigest) {
       return {
         code: 'stale_approval',
-        message: `The decision for ${call.id} ('${call.tool}') was given for other arguments (${describeValue(decision.inputDigest)}, now ${call.inputDigest}); nothing was run.`,
+        message:
+          `The decision for ${call.id} ('${call.tool}') was given for other arguments (${describeValue(decision.inputDigest)}, ` +
+          `now ${call.inputDigest}); nothing was run.`,
       };
     }
     const why = decision.reason ?? reason;

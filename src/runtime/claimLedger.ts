@@ -103,7 +103,9 @@ export class StoredLedger implements Ledger {
     if (!(await this.#store.updateClaim(this.#record.suspensionId, this.#record.owner, next))) {
       throw new SuspensionError(
         'claim_lost',
-        `The claim on suspension ${this.#record.suspensionId} of run ${this.#record.runId} is no longer held by ${this.#record.owner} (a recovery took it over); this resume stops here, before running anything more.`,
+        `The claim on suspension ${this.#record.suspensionId} of run ${this.#record.runId} is no longer held ` +
+          `by ${this.#record.owner} (a recovery took it over); this resume stops here, before running anything ` +
+          'more.',
       );
     }
     this.#record = next;
@@ -145,10 +147,13 @@ export async function takeOver(
   if (!(age >= staleAfterMs)) {
     throw new SuspensionError(
       'claim_active',
-      `The claim on ${where} is held by ${claim.owner} and was last recorded ${Math.max(0, Math.round(age / 1000))} s ago, less than ${Math.round(staleAfterMs / 1000)} s: it may still be running. Recover once you know its process stopped (pass staleAfterMs: 0), or later.`,
+      `The claim on ${where} is held by ${claim.owner} and was last recorded ` +
+        `${Math.max(0, Math.round(age / 1000))} s ago, less than ${Math.round(staleAfterMs / 1000)} s: it may ` +
+        'still be running. Recover once you know its process stopped (pass staleAfterMs: 0), or later.',
     );
   }
-  // A claim without a recorded decision (an older legate's) may have run its calls: their outcome is unknown, never run again.
+  // A claim without a recorded decision (an older legate's) may have run its calls: their outcome is unknown, never run
+  // again.
   const undecided = suspension.pending.filter((p) => !Object.hasOwn(claim.decisions, p.id));
   const taken: ClaimRecord = {
     ...claim,

@@ -12,7 +12,10 @@ export type AgentEvent =
   | { type: 'handoff'; from: string; to: string; reason?: string; turn: number }
   | { type: 'suspended'; agent: string; turn: number; pending: string[] }
   | { type: 'resumed'; agent: string; turn: number; approved: string[]; denied: string[] }
-  /** A recovery of a claimed resume: approved calls answered from the claim's record, run again (idempotent tools), or of unknown outcome. */
+  /**
+   * A recovery of a claimed resume: approved calls answered from the claim's record, run again (idempotent tools), or
+   * of unknown outcome.
+   */
   | { type: 'recovered'; agent: string; turn: number; reused: string[]; rerun: string[]; unknown: string[] }
   | { type: 'run_finished'; agent: string; stopReason: StopReason; usage: Usage };
 

@@ -27,5 +27,8 @@ export function transferredMessage(to: string): string {
 }
 
 export function transferRefusedMessage(to: string, max: number): string {
-  return `The transfer to '${to}' was not made: this conversation has reached its limit of ${max} transfer${max === 1 ? '' : 's'}. Answer the user yourself.`;
+  return (
+    `The transfer to '${to}' was not made: this conversation has reached its limit of ${max} transfer${max === 1 ? '' : 's'}. ` +
+    'Answer the user yourself.'
+  );
 }

@@ -34,7 +34,10 @@ export function checkResume(
   return decisions;
 }
 
-/** The suspension itself: its version, its agent, its signature, and that every pending call is the one in the conversation. */
+/**
+ * The suspension itself: its version, its agent, its signature, and that every pending call is the one in the
+ * conversation.
+ */
 export function checkSuspension(suspension: Suspension, agent: string, key?: string | Uint8Array): void {
   if (suspension.version !== SUSPENSION_VERSION) {
     throw new SuspensionError(
@@ -51,7 +54,8 @@ export function checkSuspension(suspension: Suspension, agent: string, key?: str
   if (key !== undefined && !hasValidSignature(suspension, key)) {
     throw new SuspensionError(
       'altered',
-      `Suspension ${suspension.id} does not carry a valid signature for the key of agent '${agent}'; it was changed, or not made by that agent. Nothing was run.`,
+      `Suspension ${suspension.id} does not carry a valid signature for the key of agent '${agent}'; it was ` +
+        'changed, or not made by that agent. Nothing was run.',
     );
   }
   const conversation = lastToolUses(suspension.state);
@@ -79,13 +83,19 @@ function checkIntact(pending: PendingCall, conversation: Map<string, ToolUseBloc
 }
 
 export function deniedMessage(tool: string, reason: string | undefined): string {
-  return `Tool '${tool}' was not run: a person reviewed the call and did not approve it.${reason === undefined ? '' : ` Their reason: ${reason}`} Do not try it again; tell the user.`;
+  return (
+    `Tool '${tool}' was not run: a person reviewed the call and did not approve it.${reason === undefined ? '' : ` Their reason: ${reason}`} ` +
+    'Do not try it again; tell the user.'
+  );
 }
 
 /** How a resume goes on: what it records, and (for a recovery) which tools may run again. */
 export interface ContinueOptions {
   ledger: Ledger;
-  /** A recovery: whether a call left `started` may run again (its tool makes its effect idempotent on `ctx.idempotencyKey`). */
+  /**
+   * A recovery: whether a call left `started` may run again (its tool makes its effect idempotent on
+   * `ctx.idempotencyKey`).
+   */
   rerun?: (tool: string) => boolean;
 }
 
@@ -180,13 +190,17 @@ export class OutcomeUnknownError extends LegateError {
     readonly callId: string,
   ) {
     super(
-      `Approved call ${callId} ('${tool}') was started by a resume whose process stopped before its outcome was recorded; it was not run again. Check whether its effect happened.`,
+      `Approved call ${callId} ('${tool}') was started by a resume whose process stopped before its outcome ` +
+        'was recorded; it was not run again. Check whether its effect happened.',
     );
   }
 }
 
 function outcomeUnknownCall(block: ToolUseBlock, turn: number): ToolCall {
-  const message = `Tool '${block.name}' was approved and started, but the process running it stopped before its outcome was recorded. It was not run again, so its effect may or may not have happened. Do not call it again; tell the user it needs checking.`;
+  const message =
+    `Tool '${block.name}' was approved and started, but the process running it stopped before its outcome was ` +
+    'recorded. It was not run again, so its effect may or may not have happened. Do not call it again; tell the ' +
+    'user it needs checking.';
   return {
     id: block.id,
     name: block.name,

@@ -30,7 +30,10 @@ export class FileStateStore implements StateStore {
     this.#keepLegacyClaims();
   }
 
-  /** Claims an older legate made (the run's file renamed to `<run>.<suspension>.claimed`) stay spent; their progress is unknown. */
+  /**
+   * Claims an older legate made (the run's file renamed to `<run>.<suspension>.claimed`) stay spent; their progress is
+   * unknown.
+   */
   #keepLegacyClaims(): void {
     for (const name of readdirSync(this.directory)) {
       const match = /^([^.]+)\.([^.]+)\.claimed$/.exec(name);

@@ -94,7 +94,8 @@ export class SqliteStateStore implements StateStore {
     const query =
       options.status === 'claimed'
         ? "SELECT run_id FROM legate_claims WHERE status = 'claimed' ORDER BY updated_at"
-        : 'SELECT run_id FROM legate_suspensions s WHERE NOT EXISTS (SELECT 1 FROM legate_claims c WHERE c.suspension_id = s.suspension_id) ORDER BY updated_at';
+        : 'SELECT run_id FROM legate_suspensions s WHERE NOT EXISTS (SELECT 1 FROM legate_claims c WHERE ' +
+          'c.suspension_id = s.suspension_id) ORDER BY updated_at';
     return (this.#db.prepare(query).all() as { run_id: string }[]).map((row) => row.run_id);
   }
 

@@ -33,7 +33,9 @@ export class RecordWriter {
     if (suspension.signature !== undefined && canonicalJson(redacted) !== canonicalJson(suspension)) {
       throw new StoreError(
         'redaction_breaks_signature',
-        `Suspension ${suspension.id} of run ${suspension.runId} is signed, and the store's redactions would change it, so it could never be resumed; it was not stored. Keep the secret out of the run's tool results, or narrow the redaction.`,
+        `Suspension ${suspension.id} of run ${suspension.runId} is signed, and the store's redactions would ` +
+          `change it, so it could never be resumed; it was not stored. Keep the secret out of the run's tool ` +
+          'results, or narrow the redaction.',
       );
     }
     this.#scan(objectJsonText(redacted), `Suspension ${suspension.id} of run ${suspension.runId}`);
@@ -54,7 +56,9 @@ export class RecordWriter {
     const which = builtIn === undefined ? 'one of the declared secrets' : `the built-in pattern /${builtIn.source}/`;
     throw new StoreError(
       'secret_in_record',
-      `${what} holds a secret (${which}, at character ${finding.column} of its JSON), so it was not stored. Declare a redaction for it in the store's options ({ redactions: [{ pattern }] } or a key path), or keep it out of tool results.`,
+      `${what} holds a secret (${which}, at character ${finding.column} of its JSON), so it was not stored. ` +
+        `Declare a redaction for it in the store's options ({ redactions: [{ pattern }] } or a key path), or ` +
+        'keep it out of tool results.',
     );
   }
 }

@@ -61,7 +61,8 @@ export function checkSchemaVersion(version: unknown, where: string): void {
   if (version !== STORE_SCHEMA_VERSION) {
     throw new StoreError(
       'schema_version',
-      `${where} was written with store schema version ${String(version)}; this legate reads version ${STORE_SCHEMA_VERSION}.`,
+      `${where} was written with store schema version ${String(version)}; this legate reads version ` +
+        `${STORE_SCHEMA_VERSION}.`,
     );
   }
 }
@@ -69,6 +70,8 @@ export function checkSchemaVersion(version: unknown, where: string): void {
 export function alreadyClaimed(suspension: Suspension): StoreError {
   return new StoreError(
     'already_claimed',
-    `Suspension ${suspension.id} of run ${suspension.runId} was already claimed by a resume, so it is spent and was not saved again. Save the suspension the resumed run returned (it has a new id); to finish a resume whose process died, use agent.recover.`,
+    `Suspension ${suspension.id} of run ${suspension.runId} was already claimed by a resume, so it is spent ` +
+      'and was not saved again. Save the suspension the resumed run returned (it has a new id); to finish a ' +
+      'resume whose process died, use agent.recover.',
   );
 }

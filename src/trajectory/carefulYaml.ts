@@ -74,7 +74,8 @@ function refuseWhatIsNotData(document: YAML.Document, at: Locate): void {
       if (YAML.isScalar(node) && typeof node.value === 'number' && !Number.isFinite(node.value)) {
         throw at(
           node.range?.[0],
-          `${String(node.source ?? node.value)} is not a finite number, and a trajectory holds JSON values, which cannot be infinite or NaN. Quote it if it is text.`,
+          `${String(node.source ?? node.value)} is not a finite number, and a trajectory holds JSON values, ` +
+            'which cannot be infinite or NaN. Quote it if it is text.',
         );
       }
     },

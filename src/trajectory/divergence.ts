@@ -60,7 +60,9 @@ export function modelChanged(
   expected: string,
   actual: string,
 ): TrajectoryDivergenceError {
-  const detail = `the agent now asks for model '${actual}', but the recording was made with '${expected}'. A recording only replays against the model it was made with.`;
+  const detail =
+    `the agent now asks for model '${actual}', but the recording was made with '${expected}'. A recording only ` +
+    'replays against the model it was made with.';
   return new TrajectoryDivergenceError(
     'model_changed',
     context.file,
@@ -74,7 +76,9 @@ export function modelChanged(
 }
 
 export function extraCall(context: DivergenceContext, turn: number, recorded: number): TrajectoryDivergenceError {
-  const detail = `the run asked the model ${ordinal(turn)} time, but the recording holds ${recorded} response${recorded === 1 ? '' : 's'}: the code under test now continues where the recorded run stopped.`;
+  const detail =
+    `the run asked the model ${ordinal(turn)} time, but the recording holds ${recorded} response${recorded === 1 ? '' : 's'}: ` +
+    'the code under test now continues where the recorded run stopped.';
   return new TrajectoryDivergenceError(
     'extra_call',
     context.file,
@@ -89,7 +93,10 @@ export function extraCall(context: DivergenceContext, turn: number, recorded: nu
 
 export function unusedTurns(context: DivergenceContext, calls: number, recorded: number): TrajectoryDivergenceError {
   const unused = recorded - calls;
-  const detail = `the run ended after ${calls} model call${calls === 1 ? '' : 's'}, but the recording holds ${recorded}: ${unused} recorded turn${unused === 1 ? ' was' : 's were'} never asked for, so the code under test now stops sooner.`;
+  const detail =
+    `the run ended after ${calls} model call${calls === 1 ? '' : 's'}, but the recording holds ${recorded}: ` +
+    `${unused} recorded turn${unused === 1 ? ' was' : 's were'} never asked for, so the code under test now ` +
+    'stops sooner.';
   return new TrajectoryDivergenceError(
     'unused_turns',
     context.file,
@@ -108,7 +115,9 @@ export function missingToolResult(
   id: string,
   tool: string,
 ): TrajectoryDivergenceError {
-  const detail = `turn ${turn} ran tool '${tool}' (${id}), which is served from the recording, but the recording has no result of running it for that call.`;
+  const detail =
+    `turn ${turn} ran tool '${tool}' (${id}), which is served from the recording, but the recording has no ` +
+    'result of running it for that call.';
   return new TrajectoryDivergenceError(
     'missing_tool_result',
     context.file,
@@ -147,7 +156,9 @@ export function expectationFailed(
   rule: string | undefined,
   outcome: string,
 ): TrajectoryDivergenceError {
-  const detail = `the recording expects call ${id} ('${tool}') to be blocked${rule === undefined ? '' : ` by rule '${rule}'`}, but today's code let it through (${outcome}).`;
+  const detail =
+    `the recording expects call ${id} ('${tool}') to be blocked${rule === undefined ? '' : ` by rule '${rule}'`}, ` +
+    `but today's code let it through (${outcome}).`;
   return new TrajectoryDivergenceError(
     'expectation',
     context.file,

@@ -2,7 +2,10 @@ import { LegateError } from '../errors/LegateError.js';
 
 /** A trajectory file that cannot be read: where, and what was wrong. */
 export class TrajectoryFormatError extends LegateError {
-  /** `invalid_trajectory` for a file that was read and is not a valid trajectory; a {@link TrajectoryFileError}'s own code otherwise. */
+  /**
+   * `invalid_trajectory` for a file that was read and is not a valid trajectory; a {@link TrajectoryFileError}'s own
+   * code otherwise.
+   */
   readonly code: 'invalid_trajectory' | TrajectoryFileProblem = 'invalid_trajectory';
   constructor(
     /** What was wrong, without the location. */

@@ -39,7 +39,8 @@ function finiteOnly<T>(
 ) {
   return (source: string, isExplicit: boolean, tagName: string): T | typeof NOT_RESOLVED => {
     const value = resolve(source, isExplicit, tagName);
-    // js-yaml gives up on a number too large for a double (the text stays a string); the core schema says it is a number.
+    // js-yaml gives up on a number too large for a double (the text stays a string); the core schema says it is a
+    // number.
     if (value === NOT_RESOLVED ? pattern.test(source) : typeof value === 'number' && !Number.isFinite(value))
       throw new NonFiniteNumber();
     return value;
@@ -98,12 +99,15 @@ function refuseTag(text: string, start: number, end: number): PlainYaml {
   return { refused: { offset: start, problem: tagProblem(text.slice(start, end)) } };
 }
 
-const depthProblem = `the YAML nests deeper than the ${MAX_DOCUMENT_DEPTH} levels a trajectory may hold. legate writes a value deeper than that as JSON text (\`inputJson\`); do the same.`;
+const depthProblem =
+  `the YAML nests deeper than the ${MAX_DOCUMENT_DEPTH} levels a trajectory may hold. legate writes a value ` +
+  `deeper than that as JSON text (\`inputJson\`); do the same.`;
 
 /** The words for a refused alias, anchor or tag: one home, used by both readers. */
 export const aliasProblem = (name: string) =>
   `YAML aliases (*${name}) are not allowed in a trajectory; write the value out.`;
 export const anchorProblem = (name: string) =>
-  `YAML anchors (&${name}) are not allowed in a trajectory; it holds plain data only, with no aliases to refer to them.`;
+  `YAML anchors (&${name}) are not allowed in a trajectory; it holds plain data only, with no aliases to refer ` +
+  'to them.';
 export const tagProblem = (tag: string) =>
   `YAML tags (${tag}) are not allowed in a trajectory; it holds plain data only.`;

@@ -40,7 +40,8 @@ export function parseTrajectory(text: string, file = '<trajectory>'): Trajectory
     if (!(error instanceof RangeError)) throw error;
     // The careful reader's parser recursed too deep on a file the fast one could not read either.
     throw new TrajectoryFormatError(
-      `the file nests too deep to read (a trajectory holds at most ${MAX_DOCUMENT_DEPTH} levels of YAML) and is not valid YAML where the fast reader stopped.`,
+      `the file nests too deep to read (a trajectory holds at most ${MAX_DOCUMENT_DEPTH} levels of YAML) and ` +
+        'is not valid YAML where the fast reader stopped.',
       file,
       undefined,
       undefined,

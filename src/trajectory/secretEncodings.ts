@@ -14,7 +14,10 @@ export interface DecodedView {
   origin(index: number): number;
 }
 
-/** Invisible characters that break a secret without showing: zero-width spaces and joiners, word joiner, BOM, soft hyphen, bidi marks. */
+/**
+ * Invisible characters that break a secret without showing: zero-width spaces and joiners, word joiner, BOM, soft
+ * hyphen, bidi marks.
+ */
 const INVISIBLE = /[\u00AD\u180E\u200B-\u200F\u202A-\u202E\u2060-\u2064\uFEFF]/;
 
 /**

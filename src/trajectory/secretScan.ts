@@ -14,7 +14,8 @@ const BUILT_INS: readonly { kind: SecretKind; pattern: RegExp }[] = [
   { kind: 'api_key', pattern: /sk-ant-[A-Za-z0-9_-]{4,}/i },
   // `Bearer ` exactly, then any token of 8 or more characters.
   { kind: 'bearer_token', pattern: new RegExp(`Bearer ${TOKEN}{8,}`) },
-  // Any case, any whitespace (tab, line break, several), `%20` or `+` between: a token that holds a digit, so prose ("bearer instruments") is not refused.
+  // Any case, any whitespace (tab, line break, several), `%20` or `+` between: a token that holds a digit, so prose
+  // ("bearer instruments") is not refused.
   { kind: 'bearer_token', pattern: new RegExp(`bearer(?:\\s|%20|\\+)+(?=[A-Za-z._~+/=-]*\\d)${TOKEN}{8,}`, 'i') },
 ];
 
@@ -181,7 +182,10 @@ function lineAndColumn(text: string, index: number): { line: number; column: num
   return { line: before.split('\n').length, column: index - before.lastIndexOf('\n') };
 }
 
-/** Where a field (or, for a key that is itself the secret, the key) is written in a YAML text; the start of the text when it cannot be found. */
+/**
+ * Where a field (or, for a key that is itself the secret, the key) is written in a YAML text; the start of the text
+ * when it cannot be found.
+ */
 function locate(text: string, path: (string | number)[]): { line: number; column: number } {
   let node: unknown = YAML.parseDocument(text).contents;
   let start = 0;
@@ -199,7 +203,9 @@ function locate(text: string, path: (string | number)[]): { line: number; column
   return lineAndColumn(text, start);
 }
 
-/** Refusing to save a recording that still holds a secret. The message says where and what kind, never any part of it. */
+/**
+ * Refusing to save a recording that still holds a secret. The message says where and what kind, never any part of it.
+ */
 export class SecretInTrajectoryError extends LegateError {
   readonly code = 'secret_in_trajectory';
   constructor(
@@ -209,7 +215,8 @@ export class SecretInTrajectoryError extends LegateError {
     const how = finding.encoding === 'plain' ? '' : ` (written ${ENCODING_WORDS[finding.encoding]})`;
     const field = finding.path === undefined ? '' : ` in ${finding.path}`;
     super(
-      `${file}:${finding.line}:${finding.column}: the recording holds ${finding.masked}${how}${field}, so it was not saved. ` +
+      `${file}:${finding.line}:${finding.column}: the recording holds ${finding.masked}${how}${field}, so it ` +
+        'was not saved. ' +
         'Declare a redaction for it (a pattern or a key path), then record again.',
     );
   }

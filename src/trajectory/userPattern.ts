@@ -11,7 +11,8 @@ export function compileUserPattern(source: RegExp | string): RegExp {
   if (source instanceof RegExp) return new RegExp(source.source, `${source.flags.replace(/[gyd]/g, '')}g`);
   throw new UsageError(
     'invalid_pattern',
-    `A declared pattern must be a RegExp or a string (a pattern's source), but it was ${source === null ? 'null' : typeof source}.`,
+    `A declared pattern must be a RegExp or a string (a pattern's source), but it was ` +
+      `${source === null ? 'null' : typeof source}.`,
   );
 }
 

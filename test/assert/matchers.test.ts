@@ -35,7 +35,9 @@ beforeAll(async () => {
   }
 });
 
-/** Both subjects of a run, so every assertion is made on a live result and on its file (read once the runs are loaded). */
+/**
+ * Both subjects of a run, so every assertion is made on a live result and on its file (read once the runs are loaded).
+ */
 function both(name: string): [string, () => AgentResult | Trajectory][] {
   return [
     [`${name} (AgentResult)`, () => runs[name]!.result!],
@@ -131,7 +133,8 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     expect(subject).toHaveToolSequence(['issue_refund', 'handoff_to_billing', 'read_attachment'], { mode: 'anyOrder' });
     expect(subject).not.toHaveToolSequence(['issue_refund', 'read_attachment'], { mode: 'anyOrder' });
     expect(failure(() => expect(subject).toHaveToolSequence(['read_attachment'], { mode: 'exact' }))).toContain(
-      'expected the run to have called exactly [read_attachment], but it called [read_attachment, handoff_to_billing, issue_refund].',
+      'expected the run to have called exactly [read_attachment], but it called [read_attachment, ' +
+        'handoff_to_billing, issue_refund].',
     );
   });
 

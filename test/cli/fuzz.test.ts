@@ -108,7 +108,8 @@ describe("legate fuzz and the config's secrets", () => {
     const dir = leakyProject('leaky', { secrets: true, redactions: true });
     writeFileSync(
       join(dir, 'agents.ts'),
-      `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: leakyAgent('other') };\n`,
+      `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: ` +
+        `leakyAgent('other') };\n`,
     );
     const io = captureIo(dir);
     expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
@@ -121,7 +122,8 @@ describe("legate fuzz and the config's secrets", () => {
     mkdirSync(join(dir, 'src'));
     writeFileSync(
       join(dir, 'src', 'agents.ts'),
-      `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: leakyAgent('other') };\n`,
+      `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\nexport const agents = { other: ` +
+        `leakyAgent('other') };\n`,
     );
     const io = captureIo(join(dir, 'src'));
     expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
@@ -137,12 +139,14 @@ describe('legate fuzz when a target cannot be fuzzed', () => {
       join(dir, 'agents.ts'),
       `import { leakyAgent } from '${root}/test/fuzz/leakyAgent.ts';\n` +
         `let built = 0;\nconst leaky = leakyAgent('leaky');\n` +
-        `export const agents = { leaky, flaky: (transport) => { if (++built > 1) throw new Error('the flaky factory gave up'); return leaky(transport); } };\n`,
+        `export const agents = { leaky, flaky: (transport) => { if (++built > 1) throw new Error('the flaky ` +
+        `factory gave up'); return leaky(transport); } };\n`,
     );
     const io = captureIo(dir);
     expect(await main(['fuzz', 'agents.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
     expect(io.stderr).toEqual([
-      'legate fuzz: ✗ flaky: could not be fuzzed: Error: the flaky factory gave up (set LEGATE_DEBUG=1 for the stack trace)',
+      'legate fuzz: ✗ flaky: could not be fuzzed: Error: the flaky factory gave up (set LEGATE_DEBUG=1 for the ' +
+        'stack trace)',
     ]);
     expect(io.stdout.join('\n')).toMatch(/✗ leaky: 'lookup' was attempted/);
     expect(readdirSync(join(dir, 'found'))).toEqual(['leaky-4.yaml']);

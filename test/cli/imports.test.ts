@@ -40,7 +40,9 @@ describe('the CLI', () => {
   });
 
   it('is seen importing what it imports (the check above can fail)', () => {
-    const text = `import { x } from '../src/recording/projectConfig.js';\nconst m = await import('../src/files/importModule.js');`;
+    const text =
+      `import { x } from '../src/recording/projectConfig.js';\nconst m = await ` +
+      `import('../src/files/importModule.js');`;
     const seen = srcImports(join(root, 'cli', 'probe.ts'), text);
     expect(seen).toEqual(['src/recording/projectConfig.ts', 'src/files/importModule.ts']);
     expect(seen.filter((path) => !ALLOWED.some((allowed) => allowed.test(path)))).toEqual(seen);

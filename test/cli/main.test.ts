@@ -8,7 +8,8 @@ describe('the legate command', () => {
     expect(await main(['demo'], io)).toBe(0);
     const output = io.stdout.join('\n');
     expect(output).toContain(
-      `✗ invalid (invalid_type, argument left) Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`,
+      `✗ invalid (invalid_type, argument left) Tool 'add' argument 'left' must be a whole number, but the ` +
+        'value was the string "one".',
     );
     expect(output).toContain('✓ ok 3');
     expect(output).toMatch(/end_turn · 3 turns · \d+ in \/ \d+ out tokens/);
@@ -18,7 +19,8 @@ describe('the legate command', () => {
     const io = capture();
     expect(await main(['replya'], io)).toBe(2);
     expect(io.stderr.join('\n')).toBe(
-      `legate: 'replya' is not a command. The commands are: replay, show, diff, validate, fuzz, demo. Run 'legate --help' for more.`,
+      `legate: 'replya' is not a command. The commands are: replay, show, diff, validate, fuzz, demo. Run ` +
+        `'legate --help' for more.`,
     );
   });
 

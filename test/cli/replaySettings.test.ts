@@ -106,7 +106,8 @@ describe('legate replay: settings from the config, wherever it runs', () => {
       `import { runTrajectory } from '${root}/src/index.ts';\n` +
         `import { scenarios } from '${root}/examples/scenarios.ts';\n` +
         `const scenario = scenarios.find((s) => s.name === 'tool-loop')!;\n` +
-        `const run = await runTrajectory({ file: 'trajectories/found.yaml', agent: scenario.factory, input: scenario.input, ` +
+        `const run = await runTrajectory({ file: 'trajectories/found.yaml', agent: scenario.factory, input: ` +
+        'scenario.input, ' +
         `mode: 'record', transport: scenario.model, report: false });\n` +
         `console.log(run.file);\n`,
     );

@@ -48,7 +48,9 @@ describe('legate replay', () => {
     const io = capture(dir);
     expect(await main(['replay', 'trajectories/refusal.yaml'], io)).toBe(1);
     expect(io.text()).toContain(
-      `trajectories/refusal.yaml names agent 'accountant', which legate.config.ts does not export; it exports 'calculator', 'order_desk', 'assistant', 'support_desk', 'support_desk_shadow', 'front_desk', 'travel', 'triage', 'planner', 'treasurer'.`,
+      `trajectories/refusal.yaml names agent 'accountant', which legate.config.ts does not export; it exports ` +
+        `'calculator', 'order_desk', 'assistant', 'support_desk', 'support_desk_shadow', 'front_desk', 'travel', ` +
+        `'triage', 'planner', 'treasurer'.`,
     );
   });
 

@@ -13,7 +13,8 @@ const isRoot = process.getuid?.() === 0;
 
 /**
  * A folder `t` of trajectories where most files cannot be read: a symlink loop, a symlink to a
- * folder, a dangling symlink, a FIFO, a symlink to /dev/zero, a file that is not YAML; between two good files, so a run that
+ * folder, a dangling symlink, a FIFO, a symlink to /dev/zero, a file that is not YAML; between two good files, so a run
+ * that
  * stops at the first bad one leaves `z.yaml` unchecked.
  */
 function brokenFolder(): string {
@@ -31,7 +32,8 @@ function brokenFolder(): string {
   copyFileSync('trajectories/max-tokens.yaml', join(t, 'z.yaml'));
   writeFileSync(
     join(dir, 'legate.config.ts'),
-    `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\nexport default defineConfig({ agents: base.agents });\n`,
+    `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\nexport ` +
+      `default defineConfig({ agents: base.agents });\n`,
   );
   return dir;
 }

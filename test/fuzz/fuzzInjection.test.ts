@@ -48,30 +48,36 @@ describe('fuzzInjection', () => {
     expect(report.cases).toBe(60);
   });
 
-  it('catches a broken guard, writes a trajectory, and that trajectory fails the broken agent and passes the fixed one', async () => {
-    const out = tempDir();
-    const report = await fuzzInjection(brokenAssistant, { numRuns: 100, seed: 8, privileged: ['send_payment'], out });
-    expect(report.failures).toHaveLength(1);
-    const [failure] = report.failures;
-    expect(failure!.message).toMatch(
-      /^privileged tool 'send_payment' ran \(toolu_\w+\) after untrusted content entered the conversation$/,
-    );
-    const file = failure!.trajectory!;
-    const trajectory = loadTrajectory(file);
-    expect(trajectory).toMatchObject({
-      match: 'structure',
-      serve: ['fetch_page'],
-      expect: { blocked: [{ tool: 'send_payment', rule: 'taint' }] },
-    });
+  it(
+    'catches a broken guard, writes a trajectory, and that trajectory fails the broken agent and passes the ' +
+      'fixed one',
+    async () => {
+      const out = tempDir();
+      const report = await fuzzInjection(brokenAssistant, { numRuns: 100, seed: 8, privileged: ['send_payment'], out });
+      expect(report.failures).toHaveLength(1);
+      const [failure] = report.failures;
+      expect(failure!.message).toMatch(
+        /^privileged tool 'send_payment' ran \(toolu_\w+\) after untrusted content entered the conversation$/,
+      );
+      const file = failure!.trajectory!;
+      const trajectory = loadTrajectory(file);
+      expect(trajectory).toMatchObject({
+        match: 'structure',
+        serve: ['fetch_page'],
+        expect: { blocked: [{ tool: 'send_payment', rule: 'taint' }] },
+      });
 
-    const fixed = await runTrajectory({ file, agent: createAssistant, mode: 'replay' });
-    expect(fixed.result).toHaveBlocked('send_payment', { rule: 'taint', source: 'fetch_page' });
+      const fixed = await runTrajectory({ file, agent: createAssistant, mode: 'replay' });
+      expect(fixed.result).toHaveBlocked('send_payment', { rule: 'taint', source: 'fetch_page' });
 
-    const broken = await runTrajectory({ file, agent: brokenAssistant, mode: 'replay' }).catch((e: unknown) => e);
-    expect(broken).toBeInstanceOf(TrajectoryDivergenceError);
-    expect(broken).toMatchObject({ kind: 'expectation' });
-    expect((broken as Error).message).toContain(`to be blocked by rule 'taint', but today's code let it through (ok)`);
-  });
+      const broken = await runTrajectory({ file, agent: brokenAssistant, mode: 'replay' }).catch((e: unknown) => e);
+      expect(broken).toBeInstanceOf(TrajectoryDivergenceError);
+      expect(broken).toMatchObject({ kind: 'expectation' });
+      expect((broken as Error).message).toContain(
+        `to be blocked by rule 'taint', but today's code let it through (ok)`,
+      );
+    },
+  );
 });
 
 describe('the example agents', () => {

@@ -7,7 +7,9 @@ import { initialGuardState } from '../../src/guard/guardState.js';
 import { decideBatch } from '../../src/guard/pipeline.js';
 import { TOOL_NAME_PATTERN } from '../../src/tools/toolName.js';
 
-/** Every property name Object.prototype has that is also a valid tool name: `toString`, `constructor`, `__proto__`... */
+/**
+ * Every property name Object.prototype has that is also a valid tool name: `toString`, `constructor`, `__proto__`...
+ */
 const prototypeNames = Object.getOwnPropertyNames(Object.prototype).filter((name) => TOOL_NAME_PATTERN.test(name));
 
 const noInput = { type: 'object', properties: {} } as const;

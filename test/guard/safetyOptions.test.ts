@@ -96,11 +96,15 @@ describe('a tool declaration: every safety option is checked when the tool is de
     const error = declarationError({ priviledged: true });
     expect(error).toMatchObject({ code: 'invalid_option', path: 'priviledged' });
     expect(error.message).toBe(
-      `Tool 'send_payment': 'priviledged' is not an option of a tool (did you mean 'privileged'?). The options are 'name', 'description', 'input', 'run', 'untrusted', 'privileged', 'policy', 'compensatedBy', 'maxResultLength', 'annotations'.`,
+      `Tool 'send_payment': 'priviledged' is not an option of a tool (did you mean 'privileged'?). The options ` +
+        `are 'name', 'description', 'input', 'run', 'untrusted', 'privileged', 'policy', 'compensatedBy', ` +
+        `'maxResultLength', 'annotations'.`,
     );
     expect(declarationError({ annotations: { readOnlyHint: true } })).toMatchObject({
       path: 'annotations.readOnlyHint',
-      message: `Tool 'send_payment': 'annotations.readOnlyHint' is not an annotation (did you mean 'readOnly'?). The annotations are 'title', 'readOnly', 'destructive', 'idempotent', 'openWorld'.`,
+      message:
+        `Tool 'send_payment': 'annotations.readOnlyHint' is not an annotation (did you mean 'readOnly'?). The ` +
+        `annotations are 'title', 'readOnly', 'destructive', 'idempotent', 'openWorld'.`,
     });
   });
 
@@ -129,7 +133,8 @@ describe("an agent's safety options are checked when it is constructed", () => {
     [
       'authorizer',
       ['payments'],
-      `Agent 'payer': 'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was the array ["payments"].`,
+      `Agent 'payer': 'authorizer' must be a function (policy) => boolean, such as policies('payments'), but ` +
+        'it was the array ["payments"].',
     ],
     [
       'approvalRequired',
@@ -143,7 +148,8 @@ describe("an agent's safety options are checked when it is constructed", () => {
     [
       'rules',
       { terminal: 'send_payment' },
-      `Agent 'payer': 'rules' must be a list such as [rules.terminal('close_ticket')], but it was the object {"terminal":"send_payment"}.`,
+      `Agent 'payer': 'rules' must be a list such as [rules.terminal('close_ticket')], but it was the object ` +
+        '{"terminal":"send_payment"}.',
     ],
     [
       'rules',
@@ -153,17 +159,20 @@ describe("an agent's safety options are checked when it is constructed", () => {
     [
       'rules',
       [{ kind: 'forbid', tool: 'send_payment' }],
-      `Agent 'payer': rules[0] must be a rule made with rules.require, rules.terminal or rules.limit, but it was the object {"kind":"forbid","tool":"send_payment"}.`,
+      `Agent 'payer': rules[0] must be a rule made with rules.require, rules.terminal or rules.limit, but it ` +
+        'was the object {"kind":"forbid","tool":"send_payment"}.',
     ],
     [
       'rules',
       [{ kind: 'terminal', tool: 3 }],
-      `Agent 'payer': rules[0] (a terminal rule) needs 'tool', the name of one of the agent's tools, but it was the number 3.`,
+      `Agent 'payer': rules[0] (a terminal rule) needs 'tool', the name of one of the agent's tools, but it ` +
+        'was the number 3.',
     ],
     [
       'rules',
       [{ kind: 'require', tool: 'send_payment' }],
-      `Agent 'payer': rules[0] (a require rule) needs 'prerequisite', the name of one of the agent's tools, but it was undefined.`,
+      `Agent 'payer': rules[0] (a require rule) needs 'prerequisite', the name of one of the agent's tools, ` +
+        'but it was undefined.',
     ],
   ])('refuses %s: %j', (option, value, message) => {
     const error = configurationError({ [option]: value });
@@ -175,7 +184,10 @@ describe("an agent's safety options are checked when it is constructed", () => {
     const error = configurationError({ approvalrequired: () => true });
     expect(error.option).toBe('approvalrequired');
     expect(error.message).toBe(
-      `Agent 'payer': 'approvalrequired' is not an option of an agent (did you mean 'approvalRequired'?). The options are 'name', 'model', 'system', 'tools', 'transport', 'maxTurns', 'maxTokens', 'temperature', 'thinking', 'clock', 'rules', 'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', 'suspensionKey'.`,
+      `Agent 'payer': 'approvalrequired' is not an option of an agent (did you mean 'approvalRequired'?). The ` +
+        `options are 'name', 'model', 'system', 'tools', 'transport', 'maxTurns', 'maxTokens', 'temperature', ` +
+        `'thinking', 'clock', 'rules', 'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', ` +
+        `'suspensionKey'.`,
     );
   });
 
@@ -216,7 +228,8 @@ describe('limits and the tools rules name', () => {
     const error = caught(agentWith(rules.limit('send_email', maxCalls as number)), RuleConfigurationError);
     expect(error.tool).toBe('send_email');
     expect(error.message).toBe(
-      `Agent 'desk': the limit on 'send_email' must be a whole number of calls of at least 1, but it was ${shown}. To forbid a tool, leave it out of the agent's tools.`,
+      `Agent 'desk': the limit on 'send_email' must be a whole number of calls of at least 1, but it was ` +
+        `${shown}. To forbid a tool, leave it out of the agent's tools.`,
     );
   });
 
@@ -232,7 +245,8 @@ describe('limits and the tools rules name', () => {
     const error = caught(agentWith(rule), RuleConfigurationError);
     expect(error.tool).toBe(misspelt);
     expect(error.message).toBe(
-      `Agent 'desk': a ${kind} rule names '${misspelt}', which this agent has no tool for. Its tools are 'send_email', 'close_ticket'.`,
+      `Agent 'desk': a ${kind} rule names '${misspelt}', which this agent has no tool for. Its tools are ` +
+        `'send_email', 'close_ticket'.`,
     );
   });
 });

@@ -33,7 +33,10 @@ function sortKeysRecursively(value: unknown): unknown {
   return sorted;
 }
 
-/** Values JSON.stringify has an answer for: JSON, plus undefined, non-finite numbers, Dates, toJSON, boxed values, holes. */
+/**
+ * Values JSON.stringify has an answer for: JSON, plus undefined, non-finite numbers, Dates, toJSON, boxed values,
+ * holes.
+ */
 const stringifiable = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -77,14 +80,18 @@ describe('jsonText', () => {
     );
   });
 
-  it('sorts the keys of what toJSON returns, leaves boxed values boxed, and can write a bigint as text, on either path', () => {
-    const value = { b: new Date(0), a: { toJSON: () => ({ z: 1, y: new Number(2) }) }, n: [10n] };
-    for (const write of [jsonText, writeJsonText]) {
-      expect(write(value, { sortKeys: true, bigintAsString: true })).toBe(
-        '{"a":{"y":2,"z":1},"b":"1970-01-01T00:00:00.000Z","n":["10n"]}',
-      );
-    }
-  });
+  it(
+    'sorts the keys of what toJSON returns, leaves boxed values boxed, and can write a bigint as text, on either ' +
+      'path',
+    () => {
+      const value = { b: new Date(0), a: { toJSON: () => ({ z: 1, y: new Number(2) }) }, n: [10n] };
+      for (const write of [jsonText, writeJsonText]) {
+        expect(write(value, { sortKeys: true, bigintAsString: true })).toBe(
+          '{"a":{"y":2,"z":1},"b":"1970-01-01T00:00:00.000Z","n":["10n"]}',
+        );
+      }
+    },
+  );
 
   it('fails as JSON.stringify fails: a cycle or a bigint is a TypeError', () => {
     const cyclic: Record<string, unknown> = { a: [1] };

@@ -67,7 +67,8 @@ describe('parseModelResponse', () => {
       'an unknown stop reason',
       { ...valid, stop_reason: 'done' },
       'stop_reason',
-      `'stop_reason' should be null or one of end_turn, max_tokens, stop_sequence, tool_use, pause_turn, refusal, model_context_window_exceeded, but it was the string "done".`,
+      `'stop_reason' should be null or one of end_turn, max_tokens, stop_sequence, tool_use, pause_turn, ` +
+        'refusal, model_context_window_exceeded, but it was the string "done".',
     ],
     [
       'negative usage',
@@ -79,7 +80,8 @@ describe('parseModelResponse', () => {
     const error = caught(() => parseModelResponse(value, 'My transport'), ModelResponseError);
     expect(error.path).toBe(path);
     expect(error.message).toBe(
-      `My transport answered with something that is not a Messages API response: ${detail} A transport must resolve to the assistant message, as the API returns it.`,
+      `My transport answered with something that is not a Messages API response: ${detail} A transport must ` +
+        'resolve to the assistant message, as the API returns it.',
     );
   });
 });

@@ -66,36 +66,40 @@ describe('Agent.run', () => {
     transport.assertDone();
   });
 
-  it('answers invalid arguments with one is_error result, never running the tool, and lets the model correct itself', async () => {
-    const { tool, run } = calculator();
-    const transport = new ScriptedTransport([
-      reply.toolUse('add', { left: 'one', right: 2 }),
-      reply.toolUse('add', { left: 1, right: 2 }),
-      reply.text('3'),
-    ]);
-    const result = await new Agent({ name: 'calculator', model, tools: [tool], transport }).run('1 + 2?');
+  it(
+    'answers invalid arguments with one is_error result, never running the tool, and lets the model correct ' +
+      'itself',
+    async () => {
+      const { tool, run } = calculator();
+      const transport = new ScriptedTransport([
+        reply.toolUse('add', { left: 'one', right: 2 }),
+        reply.toolUse('add', { left: 1, right: 2 }),
+        reply.text('3'),
+      ]);
+      const result = await new Agent({ name: 'calculator', model, tools: [tool], transport }).run('1 + 2?');
 
-    const refused = resultsAt(result.messages, 2);
-    expect(refused).toEqual([
-      {
-        type: 'tool_result',
-        tool_use_id: 'toolu_s1_1',
-        is_error: true,
-        content: `Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`,
-      },
-    ]);
-    expect(run).toHaveBeenCalledTimes(1);
-    expect(run.mock.calls[0]![0]).toEqual({ left: 1, right: 2 });
-    expect(result.toolCalls.map((c) => c.outcome)).toEqual(['invalid', 'ok']);
-    expect(result.toolCalls[0]!.error).toEqual({
-      error: 'invalid_argument',
-      tool: 'add',
-      argument: 'left',
-      path: ['left'],
-      code: 'invalid_type',
-      message: refused[0]!.content,
-    });
-  });
+      const refused = resultsAt(result.messages, 2);
+      expect(refused).toEqual([
+        {
+          type: 'tool_result',
+          tool_use_id: 'toolu_s1_1',
+          is_error: true,
+          content: `Tool 'add' argument 'left' must be a whole number, but the value was the string "one".`,
+        },
+      ]);
+      expect(run).toHaveBeenCalledTimes(1);
+      expect(run.mock.calls[0]![0]).toEqual({ left: 1, right: 2 });
+      expect(result.toolCalls.map((c) => c.outcome)).toEqual(['invalid', 'ok']);
+      expect(result.toolCalls[0]!.error).toEqual({
+        error: 'invalid_argument',
+        tool: 'add',
+        argument: 'left',
+        path: ['left'],
+        code: 'invalid_type',
+        message: refused[0]!.content,
+      });
+    },
+  );
 
   it('runs every tool_use of one response concurrently and answers them in one message, in block order', async () => {
     const started: string[] = [];
@@ -470,7 +474,8 @@ describe('Agent.run', () => {
     const run = new Agent({ name: 'a', model, transport: broken as never }).run('hi');
     await expect(run).rejects.toThrow(ModelResponseError);
     await expect(new Agent({ name: 'a', model, transport: broken as never }).run('hi')).rejects.toThrow(
-      `The transport answered with something that is not a Messages API response: 'content[0].type' should be one of text, thinking, redacted_thinking, tool_use,`,
+      `The transport answered with something that is not a Messages API response: 'content[0].type' should be ` +
+        'one of text, thinking, redacted_thinking, tool_use,',
     );
   });
 
@@ -488,7 +493,8 @@ describe('Agent construction', () => {
       'no transport',
       { name: 'support', model },
       'transport',
-      `Agent 'support': there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } for the live model, or a ScriptedTransport in tests.`,
+      `Agent 'support': there is no transport, so nothing can answer the agent. Pass { transport: new ` +
+        'AnthropicTransport() } for the live model, or a ScriptedTransport in tests.',
     ],
     ['no name', { model, transport }, 'name', 'An agent needs a name (a non-empty string), but it was undefined.'],
     [
@@ -513,7 +519,8 @@ describe('Agent construction', () => {
       'a tool not made with defineTool',
       { name: 'support', model, transport, tools: [{ name: 'x' }] },
       'tools[0]',
-      `Agent 'support': tools[0] is not a tool made with defineTool (it was the object {"name":"x"}); wrap its declaration in defineTool(...).`,
+      `Agent 'support': tools[0] is not a tool made with defineTool (it was the object {"name":"x"}); wrap its ` +
+        'declaration in defineTool(...).',
     ],
   ])('refuses %s, saying what was expected and what arrived', (_case, options, option, message) => {
     expect(caught(() => new Agent(options as never), AgentConfigurationError)).toMatchObject({ option, message });

@@ -84,7 +84,8 @@ describe('approval gates', () => {
         tool: 'send_payment',
         rule: 'approval',
         message:
-          "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: The invoice is disputed. Do not try it again; tell the user.",
+          "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: " +
+          'The invoice is disputed. Do not try it again; tell the user.',
       },
     ]);
   });

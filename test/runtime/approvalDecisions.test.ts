@@ -103,30 +103,34 @@ describe('decisions are booleans, and only for pending calls', () => {
     expect(paid).not.toHaveBeenCalled();
   });
 
-  it('applies decisions given in another order to the right calls, records who approved what, and says so in the resumed event', async () => {
-    const { agent, suspension } = await suspendedTwo();
-    const [a, b] = suspension.pending as [Suspension['pending'][0], Suspension['pending'][0]];
-    const result = await agent.resume(suspension, {
-      approve: [
-        { id: b.id, inputDigest: b.inputDigest, approve: true },
-        { id: a.id, inputDigest: a.inputDigest, approve: false, reason: 'Too small.' },
-      ],
-    });
-    expect(paid.mock.calls).toEqual([[{ amount: 2 }]]);
-    expect(result.approvals).toEqual([
-      {
-        turn: 1,
-        decisions: [
-          { id: a.id, tool: 'send_payment', approve: false, reason: 'Too small.' },
-          { id: b.id, tool: 'send_payment', approve: true },
+  it(
+    'applies decisions given in another order to the right calls, records who approved what, and says so in the ' +
+      'resumed event',
+    async () => {
+      const { agent, suspension } = await suspendedTwo();
+      const [a, b] = suspension.pending as [Suspension['pending'][0], Suspension['pending'][0]];
+      const result = await agent.resume(suspension, {
+        approve: [
+          { id: b.id, inputDigest: b.inputDigest, approve: true },
+          { id: a.id, inputDigest: a.inputDigest, approve: false, reason: 'Too small.' },
         ],
-      },
-    ]);
-    expect(result.events.filter((e) => e.type === 'resumed')).toEqual([
-      { type: 'resumed', agent: 'payer', turn: 1, approved: [b.id], denied: [a.id] },
-    ]);
-    expect(result.blocked).toMatchObject([{ id: a.id, rule: 'approval' }]);
-  });
+      });
+      expect(paid.mock.calls).toEqual([[{ amount: 2 }]]);
+      expect(result.approvals).toEqual([
+        {
+          turn: 1,
+          decisions: [
+            { id: a.id, tool: 'send_payment', approve: false, reason: 'Too small.' },
+            { id: b.id, tool: 'send_payment', approve: true },
+          ],
+        },
+      ]);
+      expect(result.events.filter((e) => e.type === 'resumed')).toEqual([
+        { type: 'resumed', agent: 'payer', turn: 1, approved: [b.id], denied: [a.id] },
+      ]);
+      expect(result.blocked).toMatchObject([{ id: a.id, rule: 'approval' }]);
+    },
+  );
 });
 
 describe('refusals the review found untested', () => {

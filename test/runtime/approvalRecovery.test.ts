@@ -113,43 +113,51 @@ describe('a resume whose process stopped between its claim and its end', () => {
     });
   });
 
-  it('after its effect: recovery does not run the call again, tells the model and the caller the outcome is unknown', async () => {
-    const s = setup({ hold: 'after' });
-    const store = new MemoryStateStore();
-    const suspension = await dieDuringResume(s, store);
-    const result = await s.later().recover(suspension, { store, staleAfterMs: 0, owner: 'rescuer' });
-    expect(s.ledger.calls).toHaveLength(1);
-    const call = result.toolCalls.find((c) => c.id === suspension.pending[0]!.id)!;
-    expect(call).toMatchObject({
-      outcome: 'error',
-      error: { error: 'tool_failed', errorClass: 'OutcomeUnknownError' },
-    });
-    expect(call.error && 'cause' in call.error ? call.error.cause : undefined).toBeInstanceOf(OutcomeUnknownError);
-    expect(String(call.output)).toContain('may or may not have happened');
-    expect(result.events.filter((e) => e.type === 'recovered')).toEqual([
-      { type: 'recovered', agent: 'treasurer', turn: 1, reused: [], rerun: [], unknown: [suspension.pending[0]!.id] },
-    ]);
-    expect(result.stopReason).toBe('end_turn');
-    expect(await store.claimOf(suspension.id)).toMatchObject({ owner: 'rescuer', status: 'finished' });
-    expect(await store.list({ status: 'claimed' })).toEqual([]);
-    await expect(s.later().recover(suspension, { store, staleAfterMs: 0 })).rejects.toMatchObject({
-      code: 'already_resumed',
-    });
-  });
+  it(
+    'after its effect: recovery does not run the call again, tells the model and the caller the outcome is ' +
+      'unknown',
+    async () => {
+      const s = setup({ hold: 'after' });
+      const store = new MemoryStateStore();
+      const suspension = await dieDuringResume(s, store);
+      const result = await s.later().recover(suspension, { store, staleAfterMs: 0, owner: 'rescuer' });
+      expect(s.ledger.calls).toHaveLength(1);
+      const call = result.toolCalls.find((c) => c.id === suspension.pending[0]!.id)!;
+      expect(call).toMatchObject({
+        outcome: 'error',
+        error: { error: 'tool_failed', errorClass: 'OutcomeUnknownError' },
+      });
+      expect(call.error && 'cause' in call.error ? call.error.cause : undefined).toBeInstanceOf(OutcomeUnknownError);
+      expect(String(call.output)).toContain('may or may not have happened');
+      expect(result.events.filter((e) => e.type === 'recovered')).toEqual([
+        { type: 'recovered', agent: 'treasurer', turn: 1, reused: [], rerun: [], unknown: [suspension.pending[0]!.id] },
+      ]);
+      expect(result.stopReason).toBe('end_turn');
+      expect(await store.claimOf(suspension.id)).toMatchObject({ owner: 'rescuer', status: 'finished' });
+      expect(await store.list({ status: 'claimed' })).toEqual([]);
+      await expect(s.later().recover(suspension, { store, staleAfterMs: 0 })).rejects.toMatchObject({
+        code: 'already_resumed',
+      });
+    },
+  );
 
-  it('before its effect: the effect runs at most once; with rerun, the tool runs again under the same idempotency key', async () => {
-    const s = setup({ hold: 'before' });
-    const store = new MemoryStateStore();
-    const suspension = await dieDuringResume(s, store);
-    expect(s.ledger.calls).toHaveLength(0);
-    const result = await s.later().recover(suspension, { store, staleAfterMs: 0, rerun: ['wire'] });
-    expect(result.events.find((e) => e.type === 'recovered')).toMatchObject({
-      rerun: [suspension.pending[0]!.id],
-      unknown: [],
-    });
-    expect(s.ledger.calls).toHaveLength(1);
-    expect(s.ledger.calls[0]!.key).toMatch(/^legate-[0-9a-f]{32}$/);
-  });
+  it(
+    'before its effect: the effect runs at most once; with rerun, the tool runs again under the same idempotency ' +
+      'key',
+    async () => {
+      const s = setup({ hold: 'before' });
+      const store = new MemoryStateStore();
+      const suspension = await dieDuringResume(s, store);
+      expect(s.ledger.calls).toHaveLength(0);
+      const result = await s.later().recover(suspension, { store, staleAfterMs: 0, rerun: ['wire'] });
+      expect(result.events.find((e) => e.type === 'recovered')).toMatchObject({
+        rerun: [suspension.pending[0]!.id],
+        unknown: [],
+      });
+      expect(s.ledger.calls).toHaveLength(1);
+      expect(s.ledger.calls[0]!.key).toMatch(/^legate-[0-9a-f]{32}$/);
+    },
+  );
 
   it('a rerun after the effect happened is absorbed by the idempotency key: the payment is applied once', async () => {
     const s = setup({ hold: 'after' });

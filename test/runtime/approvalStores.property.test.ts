@@ -24,7 +24,10 @@ const root = mkdtempSync(join(tmpdir(), 'legate-approval-property-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
 let made = 0;
 
-/** A store, and what anyone with access to its files or tables could do to it: write a record by hand, back it up, restore the backup. */
+/**
+ * A store, and what anyone with access to its files or tables could do to it: write a record by hand, back it up,
+ * restore the backup.
+ */
 interface Harness {
   store(): StateStore;
   writeRaw?(suspension: Suspension): void;
@@ -124,7 +127,8 @@ const scenario = fc.record({
 });
 
 describe('approvals through stores (property)', () => {
-  it('no sequence of save, claim, resume, crash, recovery, re-save, raw write, backup and restore runs a denied call, or an approved effect twice', async () => {
+  it('no sequence of save, claim, resume, crash, recovery, re-save, raw write, backup and restore runs a denied ' +
+    'call, or an approved effect twice', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ kind, signed, approvals, ops: sequence }) => {
         const invocations: { id: string; key: string | undefined }[] = [];
@@ -226,11 +230,13 @@ describe('approvals through stores (property)', () => {
           const runs = invocations.filter((i) => i.id === id);
           expect(new Set(runs.map((r) => r.key)).size, `${id} ran under more than one key`).toBeLessThanOrEqual(1);
           expect(runs.every((r) => r.key !== undefined)).toBe(true);
-          // Without a restore of the whole store, a forged unsigned suspension, or a rerun the caller allowed, the tool itself ran at most once.
+          // Without a restore of the whole store, a forged unsigned suspension, or a rerun the caller allowed, the tool
+          // itself ran at most once.
           if (!restored && !reran && !forged)
             expect(runs.length, `${id} ran ${runs.length} times`).toBeLessThanOrEqual(1);
         }
-        // Keyed, an approved effect is applied at most once: a restore from backup, and an unsigned suspension re-minted by hand, included.
+        // Keyed, an approved effect is applied at most once: a restore from backup, and an unsigned suspension
+        // re-minted by hand, included.
         expect(applied.size).toBeLessThanOrEqual(approvals.filter(Boolean).length);
         if (!restored && !forged) expect(continued).toBeLessThanOrEqual(1);
       }),

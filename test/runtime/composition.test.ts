@@ -112,41 +112,47 @@ describe('sub-agents as tools', () => {
 });
 
 describe('handoffs', () => {
-  it('transfer the conversation: the target continues it under its own prompt and tools, and its result is returned', async () => {
-    // Billing's own transport is never asked: after the transfer, the run keeps its connection.
-    const billing = agent('billing', [], { system: 'You are billing.', tools: [refund] });
-    const triageModel = new ScriptedTransport([
-      reply.toolUse('handoff_to_billing', { reason: 'a refund' }),
-      reply.toolUse('refund_payment', {}),
-      reply.text('Billing here: refunded.'),
-    ]);
-    const triage = new Agent({
-      name: 'triage',
-      model,
-      system: 'Route customers.',
-      tools: [lookup],
-      transport: triageModel,
-      handoffs: [{ name: 'billing', agent: billing, description: 'Charges and refunds.' }],
-    });
-    const events: AgentEvent[] = [];
-    refunded.mockClear();
-    const result = await triage.run('I want a refund.', { onEvent: (e) => events.push(e) });
+  it(
+    'transfer the conversation: the target continues it under its own prompt and tools, and its result is ' +
+      'returned',
+    async () => {
+      // Billing's own transport is never asked: after the transfer, the run keeps its connection.
+      const billing = agent('billing', [], { system: 'You are billing.', tools: [refund] });
+      const triageModel = new ScriptedTransport([
+        reply.toolUse('handoff_to_billing', { reason: 'a refund' }),
+        reply.toolUse('refund_payment', {}),
+        reply.text('Billing here: refunded.'),
+      ]);
+      const triage = new Agent({
+        name: 'triage',
+        model,
+        system: 'Route customers.',
+        tools: [lookup],
+        transport: triageModel,
+        handoffs: [{ name: 'billing', agent: billing, description: 'Charges and refunds.' }],
+      });
+      const events: AgentEvent[] = [];
+      refunded.mockClear();
+      const result = await triage.run('I want a refund.', { onEvent: (e) => events.push(e) });
 
-    expect(result.agent).toBe('billing');
-    expect(result.text).toBe('Billing here: refunded.');
-    expect(result.handoffs).toEqual([{ from: 'triage', to: 'billing', reason: 'a refund', id: 'toolu_s1_1', turn: 1 }]);
-    expect(result.agents).toEqual(['triage', 'billing', 'billing']);
-    expect(refunded).toHaveBeenCalledTimes(1);
-    expect(events.find((e) => e.type === 'handoff')).toMatchObject({ from: 'triage', to: 'billing' });
-    // One run, one connection: billing's turns went through the run's transport, with billing's prompt.
-    expect(triageModel.requests.map((r) => r.system)).toEqual([
-      'Route customers.',
-      'You are billing.',
-      'You are billing.',
-    ]);
-    expect(triageModel.requests[1]!.tools!.map((t) => t.name)).toEqual(['refund_payment']);
-    expect(triageModel.requests[0]!.tools!.map((t) => t.name)).toEqual(['lookup', 'handoff_to_billing']);
-  });
+      expect(result.agent).toBe('billing');
+      expect(result.text).toBe('Billing here: refunded.');
+      expect(result.handoffs).toEqual([
+        { from: 'triage', to: 'billing', reason: 'a refund', id: 'toolu_s1_1', turn: 1 },
+      ]);
+      expect(result.agents).toEqual(['triage', 'billing', 'billing']);
+      expect(refunded).toHaveBeenCalledTimes(1);
+      expect(events.find((e) => e.type === 'handoff')).toMatchObject({ from: 'triage', to: 'billing' });
+      // One run, one connection: billing's turns went through the run's transport, with billing's prompt.
+      expect(triageModel.requests.map((r) => r.system)).toEqual([
+        'Route customers.',
+        'You are billing.',
+        'You are billing.',
+      ]);
+      expect(triageModel.requests[1]!.tools!.map((t) => t.name)).toEqual(['refund_payment']);
+      expect(triageModel.requests[0]!.tools!.map((t) => t.name)).toEqual(['lookup', 'handoff_to_billing']);
+    },
+  );
 
   it('carry the guard state: taint acquired before the transfer blocks a privileged tool after it', async () => {
     const billing = agent('billing', [], { tools: [refund] });
@@ -207,7 +213,8 @@ describe('handoffs', () => {
       name: 'handoff_to_second',
       outcome: 'ok',
       output:
-        "The transfer to 'second' was not made: this conversation has reached its limit of 1 transfer. Answer the user yourself.",
+        "The transfer to 'second' was not made: this conversation has reached its limit of 1 transfer. Answer " +
+        'the user yourself.',
     });
   });
 
@@ -225,7 +232,8 @@ describe('handoffs', () => {
       AgentConfigurationError,
     );
     expect(error.message).toBe(
-      "Agent 'billing': handing off to 'triage' makes a cycle (billing → triage → billing). Handoff graphs must be acyclic: give the last agent in the chain the final say instead.",
+      "Agent 'billing': handing off to 'triage' makes a cycle (billing → triage → billing). Handoff graphs " +
+        'must be acyclic: give the last agent in the chain the final say instead.',
     );
   });
 });

@@ -26,17 +26,21 @@ describe('composition and approval trajectories', () => {
     expect(result.handoffs).toMatchObject([{ from: 'triage', to: 'billing', reason: 'a refund for order A-1001' }]);
   });
 
-  it("replay taint crossing a handoff: billing's refund is blocked with the attachment as its source, and never runs", async () => {
-    const refund = vi.spyOn(issueRefund, 'run');
-    const { result } = await runTrajectory({
-      file: 'trajectories/taint-crosses-handoff.yaml',
-      agent: createTriage,
-      mode: 'replay',
-    });
-    expect(result.blocked).toMatchObject([{ tool: 'issue_refund', rule: 'taint', source: 'read_attachment' }]);
-    expect(refund).not.toHaveBeenCalled();
-    refund.mockRestore();
-  });
+  it(
+    "replay taint crossing a handoff: billing's refund is blocked with the attachment as its source, and never " +
+      'runs',
+    async () => {
+      const refund = vi.spyOn(issueRefund, 'run');
+      const { result } = await runTrajectory({
+        file: 'trajectories/taint-crosses-handoff.yaml',
+        agent: createTriage,
+        mode: 'replay',
+      });
+      expect(result.blocked).toMatchObject([{ tool: 'issue_refund', rule: 'taint', source: 'read_attachment' }]);
+      expect(refund).not.toHaveBeenCalled();
+      refund.mockRestore();
+    },
+  );
 
   it('replay a researcher sub-agent whose web read taints its caller', async () => {
     const publish = vi.spyOn(publishPost, 'run');

@@ -46,7 +46,9 @@ function caughtError(action: () => unknown): Error | undefined {
   }
 }
 
-/** A card number at every object level, redacted by path: long enough that no token count or id can hold it by chance. */
+/**
+ * A card number at every object level, redacted by path: long enough that no token count or id can hold it by chance.
+ */
 const CARD = '4111111111111111';
 
 /** A tool input (an object) whose total depth is `depth`, built without recursion. */
@@ -57,7 +59,10 @@ function deepInput(depth: number, kind: Kind): Record<string, unknown> {
   return { a: value };
 }
 
-/** A schema describing {@link deepInput}'s shape down to the binder's limit, so whatever is refused is refused for its depth alone. */
+/**
+ * A schema describing {@link deepInput}'s shape down to the binder's limit, so whatever is refused is refused for its
+ * depth alone.
+ */
 function schemaFor(depth: number, kind: Kind): Record<string, unknown> {
   let schema: Record<string, unknown> = { type: 'string' };
   for (let i = 1; i < Math.min(depth, MAX_INPUT_DEPTH); i++) {

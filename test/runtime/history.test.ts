@@ -336,7 +336,8 @@ describe('a guard state handed on with the history', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect(error).toMatchObject({ code: 'invalid_guard_state' });
     expect((error as Error).message).toBe(
-      `agent.run's 'guard' must be a guard state as a run returns it (result.guard): 'taint' must be null or { source, id } with strings, but it was the string "yes".`,
+      `agent.run's 'guard' must be a guard state as a run returns it (result.guard): 'taint' must be null or { ` +
+        'source, id } with strings, but it was the string "yes".',
     );
   });
 
@@ -351,7 +352,8 @@ describe('a guard state handed on with the history', () => {
     expect(error).toBeInstanceOf(UsageError);
     expect(error).toMatchObject({ code: 'invalid_history' });
     expect((error as Error).message).toBe(
-      `agent.run's 'history' must be a list of messages: history[0].content[0] is a tool_result whose 'tool_use_id' is the number 7, not a string.`,
+      `agent.run's 'history' must be a list of messages: history[0].content[0] is a tool_result whose ` +
+        `'tool_use_id' is the number 7, not a string.`,
     );
   });
 });

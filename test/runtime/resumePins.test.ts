@@ -298,8 +298,10 @@ describe('resuming two pending calls', () => {
       denied: ['toolu_s1_1', 'toolu_s1_3'],
     });
     expect(result.blocked.map((b) => b.message)).toEqual([
-      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: Disputed. Do not try it again; tell the user.",
-      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: Disputed. Do not try it again; tell the user.",
+      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: " +
+        'Disputed. Do not try it again; tell the user.',
+      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: " +
+        'Disputed. Do not try it again; tell the user.',
     ]);
   });
 
@@ -315,7 +317,8 @@ describe('resuming two pending calls', () => {
       { id: 'toolu_s1_3', tool: 'send_payment', approve: false, reason: 'Too much.' },
     ]);
     expect(result.blocked[0]!.message).toBe(
-      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Do not try it again; tell the user.",
+      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Do not try it " +
+        'again; tell the user.',
     );
     const withShared = await twoPending();
     const shared = await withShared.agent.resume(withShared.suspension, {
@@ -404,19 +407,26 @@ describe('resuming two pending calls', () => {
 });
 
 describe('what a suspension saves', () => {
-  it('reduces a thrown value of an earlier call in the batch to its class, as the model was told: its message may hold a credential', async () => {
-    const agent = agentFor('payer', [
-      reply.toolUses([
-        { name: 'broken', input: {} },
-        { name: 'send_payment', input: { amount: 1 } },
-      ]),
-      reply.text('ok'),
-    ]);
-    const { suspension } = await agent.run('go');
-    expect(suspension!.batch.answered[0]!.error).toMatchObject({ error: 'tool_failed', cause: { name: 'RangeError' } });
-    expect(JSON.stringify(suspension)).not.toContain('out of paper');
-    expect(JSON.parse(JSON.stringify(suspension))).toEqual(suspension);
-  });
+  it(
+    'reduces a thrown value of an earlier call in the batch to its class, as the model was told: its message may ' +
+      'hold a credential',
+    async () => {
+      const agent = agentFor('payer', [
+        reply.toolUses([
+          { name: 'broken', input: {} },
+          { name: 'send_payment', input: { amount: 1 } },
+        ]),
+        reply.text('ok'),
+      ]);
+      const { suspension } = await agent.run('go');
+      expect(suspension!.batch.answered[0]!.error).toMatchObject({
+        error: 'tool_failed',
+        cause: { name: 'RangeError' },
+      });
+      expect(JSON.stringify(suspension)).not.toContain('out of paper');
+      expect(JSON.parse(JSON.stringify(suspension))).toEqual(suspension);
+    },
+  );
 
   it('serializable: keeps a call without a thrown value as it is, and reduces any thrown value to its class', () => {
     const ok = { id: 'a', name: 't', outcome: 'ok' } as unknown as ToolCall;

@@ -53,7 +53,8 @@ const effectLines = (effects: string) =>
   existsSync(effects) ? readFileSync(effects, 'utf8').trim().split('\n').filter(Boolean) : [];
 
 describe('a suspended run survives its process (SQLite store)', () => {
-  it('is killed with SIGKILL after suspending; a new process resumes it, and the approved effect happens exactly once', async () => {
+  it('is killed with SIGKILL after suspending; a new process resumes it, and the approved effect happens exactly ' +
+    'once', async () => {
     const { store, effects, runId } = await suspended('sqlite');
     expect(run('resume', 'sqlite', store, effects, runId)).toBe('DONE end_turn The money is on its way.');
     expect(run('resume', 'sqlite', store, effects, runId)).toBe('REFUSED already_resumed');
@@ -62,7 +63,8 @@ describe('a suspended run survives its process (SQLite store)', () => {
     expect(lines[0]).toMatch(/^wired 250 key legate-[0-9a-f]{32} by process \d+$/);
   }, 120_000);
 
-  it('killed after the effect, before its outcome was recorded: recovery finds the claim and does not run the effect again', async () => {
+  it('killed after the effect, before its outcome was recorded: recovery finds the claim and does not run the ' +
+    'effect again', async () => {
     const { store, effects, runId } = await suspended('sqlite');
     const resumer = startChild(['resume-die-after-effect', 'sqlite', store, effects, runId], /EFFECT/);
     await resumer.reached;
@@ -102,7 +104,8 @@ describe('a suspended run survives its process (file store)', () => {
     expect(effectLines(effects)).toHaveLength(1);
   }, 120_000);
 
-  it('killed after the effect, recovered with rerun: the tool runs again under the same key, and the effect still happens once', async () => {
+  it('killed after the effect, recovered with rerun: the tool runs again under the same key, and the effect still ' +
+    'happens once', async () => {
     const { store, effects, runId } = await suspended('file');
     const resumer = startChild(['resume-die-after-effect', 'file', store, effects, runId], /EFFECT/);
     await resumer.reached;

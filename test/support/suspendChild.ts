@@ -73,7 +73,8 @@ try {
     });
     const call = result.toolCalls[0]!;
     console.log(
-      `RECOVERED ${result.stopReason} ${call.outcome} ${call.error?.error === 'tool_failed' ? call.error.errorClass : '-'}`,
+      `RECOVERED ${result.stopReason} ${call.outcome} ` +
+        `${call.error?.error === 'tool_failed' ? call.error.errorClass : '-'}`,
     );
   }
 } catch (error) {

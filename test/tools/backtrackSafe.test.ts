@@ -57,13 +57,17 @@ describe('isBacktrackSafe: which patterns run on V8 engine', () => {
     );
   });
 
-  it('property: a proven pattern answers a long text built to make a backtracker retry, every time (a hang guard, no timing)', () => {
-    fc.assert(
-      fc.property(proven, fc.constantFrom('a', 'b', '1', '.', ' ', 'x'), (pattern, c) => {
-        const text = `${c.repeat(20_000)}!`;
-        expect(typeof new RegExp(pattern, 'u').test(text)).toBe('boolean');
-      }),
-      { numRuns: 200 },
-    );
-  });
+  it(
+    'property: a proven pattern answers a long text built to make a backtracker retry, every time (a hang guard, ' +
+      'no timing)',
+    () => {
+      fc.assert(
+        fc.property(proven, fc.constantFrom('a', 'b', '1', '.', ' ', 'x'), (pattern, c) => {
+          const text = `${c.repeat(20_000)}!`;
+          expect(typeof new RegExp(pattern, 'u').test(text)).toBe('boolean');
+        }),
+        { numRuns: 200 },
+      );
+    },
+  );
 });

@@ -72,14 +72,16 @@ describe('the binder', () => {
       { unit: 'kg', address: valid.address },
       'required',
       ['weight'],
-      `Tool 'ship_parcel' argument 'weight' is required and must be a whole number between 1 and 30, but it was missing.`,
+      `Tool 'ship_parcel' argument 'weight' is required and must be a whole number between 1 and 30, but it ` +
+        'was missing.',
     ],
     [
       'an explicit null for a required argument',
       { ...valid, weight: null },
       'required',
       ['weight'],
-      `Tool 'ship_parcel' argument 'weight' is required and must be a whole number between 1 and 30, but it was null, which counts as missing.`,
+      `Tool 'ship_parcel' argument 'weight' is required and must be a whole number between 1 and 30, but it ` +
+        'was null, which counts as missing.',
     ],
     [
       'a number above the maximum',
@@ -107,7 +109,8 @@ describe('the binder', () => {
       { ...valid, price: '3.5' },
       'invalid_type',
       ['price'],
-      `Tool 'ship_parcel' argument 'price' must be a number greater than 0, but the value was the string "3.5"; send the number itself, not a string.`,
+      `Tool 'ship_parcel' argument 'price' must be a number greater than 0, but the value was the string ` +
+        '"3.5"; send the number itself, not a string.',
     ],
     [
       'a value outside an enum, listing the whole set',
@@ -121,35 +124,40 @@ describe('the binder', () => {
       { ...valid, address: { street: 'Main', zip: 12345 } },
       'invalid_type',
       ['address', 'zip'],
-      `Tool 'ship_parcel' argument 'address' member 'zip' must be a string matching the pattern ^[0-9]{5}$, but the value was the number 12345.`,
+      `Tool 'ship_parcel' argument 'address' member 'zip' must be a string matching the pattern ^[0-9]{5}$, ` +
+        'but the value was the number 12345.',
     ],
     [
       'a string that misses its pattern',
       { ...valid, address: { street: 'Main', zip: '1234' } },
       'invalid_format',
       ['address', 'zip'],
-      `Tool 'ship_parcel' argument 'address' member 'zip' must be a string matching the pattern ^[0-9]{5}$, but the value was the string "1234".`,
+      `Tool 'ship_parcel' argument 'address' member 'zip' must be a string matching the pattern ^[0-9]{5}$, ` +
+        'but the value was the string "1234".',
     ],
     [
       'a string that is too short',
       { ...valid, address: { street: '', zip: '12345' } },
       'too_short',
       ['address', 'street'],
-      `Tool 'ship_parcel' argument 'address' member 'street' must be a string of at least 1 character, but the value was the string "" (0 characters).`,
+      `Tool 'ship_parcel' argument 'address' member 'street' must be a string of at least 1 character, but the ` +
+        'value was the string "" (0 characters).',
     ],
     [
       'an array item of the wrong type',
       { ...valid, parts: ['a', 'b', 3] },
       'invalid_type',
       ['parts', 2],
-      `Tool 'ship_parcel' argument 'parts' item 2 must be a string of at most 4 characters, but the value was the number 3.`,
+      `Tool 'ship_parcel' argument 'parts' item 2 must be a string of at most 4 characters, but the value was ` +
+        'the number 3.',
     ],
     [
       'an array item that is too long',
       { ...valid, parts: ['abcde'] },
       'too_long',
       ['parts', 0],
-      `Tool 'ship_parcel' argument 'parts' item 0 must be a string of at most 4 characters, but the value was the string "abcde" (5 characters).`,
+      `Tool 'ship_parcel' argument 'parts' item 0 must be a string of at most 4 characters, but the value was ` +
+        'the string "abcde" (5 characters).',
     ],
     [
       'an array with too many items',
@@ -170,14 +178,16 @@ describe('the binder', () => {
       { ...valid, parts: 'a,b' },
       'invalid_type',
       ['parts'],
-      `Tool 'ship_parcel' argument 'parts' must be an array of strings of 1 to 3 items, but the value was the string "a,b".`,
+      `Tool 'ship_parcel' argument 'parts' must be an array of strings of 1 to 3 items, but the value was the ` +
+        'string "a,b".',
     ],
     [
       'an argument the tool does not declare',
       { ...valid, colour: 'red' },
       'unknown_argument',
       ['colour'],
-      `Tool 'ship_parcel' has no argument 'colour'; its arguments are 'weight', 'price', 'unit', 'express', 'address', 'parts', 'note'.`,
+      `Tool 'ship_parcel' has no argument 'colour'; its arguments are 'weight', 'price', 'unit', 'express', ` +
+        `'address', 'parts', 'note'.`,
     ],
     [
       'a member the object does not declare',
@@ -198,7 +208,8 @@ describe('the binder', () => {
       '{"weight": 2',
       'not_parsable',
       [],
-      `Tool 'ship_parcel' input must be a JSON object of named arguments, but the value was the string "{\\"weight\\": 2", which is not JSON.`,
+      `Tool 'ship_parcel' input must be a JSON object of named arguments, but the value was the string ` +
+        `"{\\"weight\\": 2", which is not JSON.`,
     ],
   ])('refuses %s', (_case, input, code, path, message) => {
     const invalid = refusal(input);
@@ -266,7 +277,8 @@ describe('the binder', () => {
     const long = `"quoted"\n${'x'.repeat(100)}`;
     const message = refusal({ ...valid, unit: long }).message;
     expect(message).toBe(
-      `Tool 'ship_parcel' argument 'unit' must be one of "kg", "lb", but the value was the string "\\"quoted\\"\\n${'x'.repeat(27)}….`,
+      `Tool 'ship_parcel' argument 'unit' must be one of "kg", "lb", but the value was the string ` +
+        `"\\"quoted\\"\\n${'x'.repeat(27)}….`,
     );
   });
 
@@ -294,7 +306,9 @@ describe('the binder', () => {
     expect(tool.bind({ who: 'not an email' })).toMatchObject({
       ok: false,
       invalid: {
-        message: `Tool 'meet' argument 'who' must be a string in email format, but the value was the string "not an email".`,
+        message:
+          `Tool 'meet' argument 'who' must be a string in email format, but the value was the string "not an ` +
+          'email".',
       },
     });
   });
@@ -372,7 +386,9 @@ describe('the binder with a zod schema', () => {
       ok: false,
       invalid: {
         code: 'invalid_type',
-        message: `Tool 'book_room' argument 'nights' must be a whole number between 1 and 14, but the value was the string "two".`,
+        message:
+          `Tool 'book_room' argument 'nights' must be a whole number between 1 and 14, but the value was the ` +
+          'string "two".',
       },
     });
   });
@@ -386,7 +402,9 @@ describe('the binder with a zod schema', () => {
         argument: 'code',
         path: ['code'],
         code: 'failed_rule',
-        message: `Tool 'book_room' argument 'code' was refused: a promotion code starts with PROMO; the value was the string "SUMMER".`,
+        message:
+          `Tool 'book_room' argument 'code' was refused: a promotion code starts with PROMO; the value was the ` +
+          'string "SUMMER".',
       },
     });
     expect(booking.bind({ room: 'penthouse', nights: 5, checkIn: '2026-12-01' })).toMatchObject({

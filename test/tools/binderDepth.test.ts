@@ -51,7 +51,8 @@ describe('input depth', () => {
     });
     const { message } = (refused as { invalid: { message: string } }).invalid;
     expect(message).toBe(
-      `Tool 'deep' argument 'v' must be nested at most 64 levels deep (arrays and objects inside one another, the input itself being the first), ` +
+      `Tool 'deep' argument 'v' must be nested at most 64 levels deep (arrays and objects inside one another, ` +
+        'the input itself being the first), ' +
         `but it reached level 65 at v${'[0]'.repeat(LIMIT - 1)}; send the value with less nesting.`,
     );
   });
@@ -106,7 +107,8 @@ describe('agent.run with deep tool input', () => {
     run: noop,
   });
 
-  it('never throws, beside a pending approval: deeper than the limit is refused as too_deep, within it binds as usual', async () => {
+  it('never throws, beside a pending approval: deeper than the limit is refused as too_deep, within it binds as ' +
+    'usual', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 1, max: 20_000 })),

@@ -23,14 +23,18 @@ describe('minLength and maxLength', () => {
       invalid: {
         code: 'too_short',
         path: ['s'],
-        message: `Tool 'note' argument 's' must be a string of 3 to 5 characters, but the value was the string "ab" (2 characters).`,
+        message:
+          `Tool 'note' argument 's' must be a string of 3 to 5 characters, but the value was the string "ab" (2 ` +
+          'characters).',
       },
     });
     expect(bind('abcdef')).toMatchObject({
       ok: false,
       invalid: {
         code: 'too_long',
-        message: `Tool 'note' argument 's' must be a string of 3 to 5 characters, but the value was the string "abcdef" (6 characters).`,
+        message:
+          `Tool 'note' argument 's' must be a string of 3 to 5 characters, but the value was the string "abcdef" ` +
+          '(6 characters).',
       },
     });
   });

@@ -19,14 +19,18 @@ function binderFor(multipleOf: number, type: 'number' | 'integer' = 'number') {
 }
 
 describe('multipleOf', () => {
-  it('with a fractional divisor, accepts exactly the decimal multiples: 0.01 takes 0.03, 1.1, 100.27 and refuses 1e-12, 0.005, 1.001', () => {
-    const cents = binderFor(0.01);
-    for (const x of [0, 0.03, 1.1, 100.27, -0.07, 0.3, 19.99, 1e6, 123456789.12])
-      expect(cents(x), String(x)).toEqual({ ok: true, args: { x } });
-    for (const x of [1e-12, 0.005, 1.001, 0.015, -0.001, 0.1 + 0.2]) {
-      expect(cents(x), String(x)).toMatchObject({ ok: false, invalid: { code: 'out_of_range', path: ['x'] } });
-    }
-  });
+  it(
+    'with a fractional divisor, accepts exactly the decimal multiples: 0.01 takes 0.03, 1.1, 100.27 and refuses ' +
+      '1e-12, 0.005, 1.001',
+    () => {
+      const cents = binderFor(0.01);
+      for (const x of [0, 0.03, 1.1, 100.27, -0.07, 0.3, 19.99, 1e6, 123456789.12])
+        expect(cents(x), String(x)).toEqual({ ok: true, args: { x } });
+      for (const x of [1e-12, 0.005, 1.001, 0.015, -0.001, 0.1 + 0.2]) {
+        expect(cents(x), String(x)).toMatchObject({ ok: false, invalid: { code: 'out_of_range', path: ['x'] } });
+      }
+    },
+  );
 
   it('tells the model the rule it broke', () => {
     expect(binderFor(0.01)(0.005)).toMatchObject({
@@ -59,15 +63,19 @@ describe('multipleOf', () => {
     expect(binderFor(1)(0.5).ok).toBe(false);
   });
 
-  it('with huge values: a large whole number is a multiple of any decimal fraction of 1, and checked exactly against a whole divisor', () => {
-    expect(binderFor(0.01)(1e300).ok).toBe(true);
-    expect(binderFor(0.01)(-1e300).ok).toBe(true);
-    expect(binderFor(7, 'integer')(Number.MAX_SAFE_INTEGER - 2).ok).toBe(false); // 9007199254740989 = 7 × 1286742750677284.14…
-    expect(binderFor(7, 'integer')(9007199254740988).ok).toBe(true); // 7 × 1286742750677284
-    expect(binderFor(3)(1e21).ok).toBe(false); // 10^21 leaves remainder 1 when divided by 3
-    expect(binderFor(5)(1e21).ok).toBe(true);
-    expect(binderFor(1e-300)(1e300).ok).toBe(true);
-  });
+  it(
+    'with huge values: a large whole number is a multiple of any decimal fraction of 1, and checked exactly ' +
+      'against a whole divisor',
+    () => {
+      expect(binderFor(0.01)(1e300).ok).toBe(true);
+      expect(binderFor(0.01)(-1e300).ok).toBe(true);
+      expect(binderFor(7, 'integer')(Number.MAX_SAFE_INTEGER - 2).ok).toBe(false); // 9007199254740989 = 7 × 1286742750677284.14…
+      expect(binderFor(7, 'integer')(9007199254740988).ok).toBe(true); // 7 × 1286742750677284
+      expect(binderFor(3)(1e21).ok).toBe(false); // 10^21 leaves remainder 1 when divided by 3
+      expect(binderFor(5)(1e21).ok).toBe(true);
+      expect(binderFor(1e-300)(1e300).ok).toBe(true);
+    },
+  );
 
   it('for decimal divisors k/10^p and whole n, n·d written as a decimal is accepted and n·d + d/2 refused', () => {
     fc.assert(

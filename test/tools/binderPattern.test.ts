@@ -102,7 +102,10 @@ const SEMANTIC_EDGES = [
   '^[\\w.-]+$',
 ];
 
-/** Texts likely to sit on the edges of these patterns: pieces of each, whitespace of every kind, astral characters, lone surrogates. */
+/**
+ * Texts likely to sit on the edges of these patterns: pieces of each, whitespace of every kind, astral characters, lone
+ * surrogates.
+ */
 const piece = fc.constantFrom(
   'a',
   'Z',
@@ -179,7 +182,8 @@ describe('schema patterns run in linear time', () => {
   it.each(REAL_WORLD)('$pattern ($from) behaves as JavaScript RegExp does', ({ pattern }) => expectAsRegExp(pattern));
   it.each(SEMANTIC_EDGES)('%s means what it means in JavaScript', (pattern) => expectAsRegExp(pattern));
 
-  it('can still be fuzzed: fuzzTool generates valid texts for every pattern accepted at definition, and the binder takes them', async () => {
+  it('can still be fuzzed: fuzzTool generates valid texts for every pattern accepted at definition, and the ' +
+    'binder takes them', async () => {
     for (const pattern of [...REAL_WORLD.map((p) => p.pattern), ...SEMANTIC_EDGES.filter((p) => p !== '^[]$')]) {
       const tool = defineTool({
         name: 'check',

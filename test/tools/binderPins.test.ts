@@ -82,7 +82,8 @@ describe('string length', () => {
       'ok',
     ]);
     expect(invalid(schema, 'ab').message).toBe(
-      `Tool 'probe' argument 'v' must be a string of at least 3 characters, but the value was the string "ab" (2 characters).`,
+      `Tool 'probe' argument 'v' must be a string of at least 3 characters, but the value was the string "ab" ` +
+        '(2 characters).',
     );
     expect(invalid(schema, '').message).toContain('(0 characters)');
   });
@@ -91,7 +92,8 @@ describe('string length', () => {
     const schema = { type: 'string', maxLength: 3 };
     expect(['', 'abc', 'abcd'].map((v) => outcome(schema, v))).toEqual(['ok', 'ok', 'too_long']);
     expect(invalid({ type: 'string', maxLength: 0 }, 'a').message).toBe(
-      `Tool 'probe' argument 'v' must be a string of at most 0 characters, but the value was the string "a" (1 character).`,
+      `Tool 'probe' argument 'v' must be a string of at most 0 characters, but the value was the string "a" (1 ` +
+        'character).',
     );
   });
 

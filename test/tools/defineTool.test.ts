@@ -252,7 +252,8 @@ describe('defineTool', () => {
   it('says what a tool name must be, and what it was', () => {
     const error = declarationError(() => defineTool({ name: 'get weather', input: emptyInput, run: noop }));
     expect(error.message).toBe(
-      `A tool needs a name of 1 to 128 letters, digits, '_' or '-' (the API's rule for tool names), but the name was the string "get weather". Name it for what it does, e.g. 'get_weather'.`,
+      `A tool needs a name of 1 to 128 letters, digits, '_' or '-' (the API's rule for tool names), but the ` +
+        `name was the string "get weather". Name it for what it does, e.g. 'get_weather'.`,
     );
   });
 
@@ -266,7 +267,8 @@ describe('defineTool', () => {
       }),
     );
     expect(error.message).toBe(
-      `Tool 'lookup' has an input schema legate cannot use at input.properties.when.oneOf: 'oneOf' is not a rule the binder checks; list the alternatives as an enum, or split the tool in two.`,
+      `Tool 'lookup' has an input schema legate cannot use at input.properties.when.oneOf: 'oneOf' is not a ` +
+        'rule the binder checks; list the alternatives as an enum, or split the tool in two.',
     );
   });
 
@@ -286,7 +288,8 @@ describe('defineTool', () => {
     );
     expect(error.code).toBe('duplicate_tool_name');
     expect(error.message).toBe(
-      `Agent 'agent' has two tools named 'search' (tools[0] and tools[1]); the model could not tell them apart. Rename one.`,
+      `Agent 'agent' has two tools named 'search' (tools[0] and tools[1]); the model could not tell them ` +
+        'apart. Rename one.',
     );
   });
 

@@ -57,7 +57,8 @@ describe('capOutput', () => {
     const capped = capOutput('dump_table', 'abcdefghij', 4);
     expect(capped.withheld).toEqual({ length: 10, shown: 4 });
     expect(capped.content).toBe(
-      `abcd\n\n[Output withheld: tool 'dump_table' produced 10 characters, more than its limit of 4; only the first 4 are shown. Narrow the request (filter, paginate, or ask for fewer fields) to see the rest.]`,
+      `abcd\n\n[Output withheld: tool 'dump_table' produced 10 characters, more than its limit of 4; only the ` +
+        'first 4 are shown. Narrow the request (filter, paginate, or ask for fewer fields) to see the rest.]',
     );
   });
 

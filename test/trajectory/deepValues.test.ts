@@ -91,25 +91,29 @@ describe('a tool input nested deeper than YAML is written', () => {
     expect(replayed.result.text).toBe(recorded.result.text);
   });
 
-  it('records a run whose model sent an input 10,000 deep: the file is written, reads back the same value, and replays', async () => {
-    const file = join(tempDir(), 'deeper.yaml');
-    const input = nested(10_000);
-    const recorded = await runTrajectory({
-      file,
-      agent,
-      input: 'Store it.',
-      mode: 'record',
-      transport: modelSending([toolUse(input), done]),
-    });
-    const read = loadTrajectory(file);
-    expect(jsonText(recordedInput(read))).toBe(jsonText(input));
-    expect(serializeTrajectory(read)).toBe(readFileSync(file, 'utf8'));
-    const replayed = await runTrajectory({ file, agent, mode: 'replay' });
-    expect(replayed.result.stopReason).toBe(recorded.result.stopReason);
-    expect(replayed.result.toolCalls.map((call) => call.outcome)).toEqual(
-      recorded.result.toolCalls.map((call) => call.outcome),
-    );
-  });
+  it(
+    'records a run whose model sent an input 10,000 deep: the file is written, reads back the same value, and ' +
+      'replays',
+    async () => {
+      const file = join(tempDir(), 'deeper.yaml');
+      const input = nested(10_000);
+      const recorded = await runTrajectory({
+        file,
+        agent,
+        input: 'Store it.',
+        mode: 'record',
+        transport: modelSending([toolUse(input), done]),
+      });
+      const read = loadTrajectory(file);
+      expect(jsonText(recordedInput(read))).toBe(jsonText(input));
+      expect(serializeTrajectory(read)).toBe(readFileSync(file, 'utf8'));
+      const replayed = await runTrajectory({ file, agent, mode: 'replay' });
+      expect(replayed.result.stopReason).toBe(recorded.result.stopReason);
+      expect(replayed.result.toolCalls.map((call) => call.outcome)).toEqual(
+        recorded.result.toolCalls.map((call) => call.outcome),
+      );
+    },
+  );
 
   it('writes a value as YAML up to the limit, and as JSON text one level past it', () => {
     const base = parseTrajectory(readFileSync('trajectories/tool-loop.yaml', 'utf8'));

@@ -63,7 +63,8 @@ describe('a field of the wrong kind is reported at its line and column, saying w
     );
     const noInput = edit(toolFailure, '            input:\n              value: -4\n', '');
     expect(messageFor(noInput)).toBe(
-      `${placeOf(noInput, 'id: toolu_s1_1\n            name')}: 'input' is missing from turns[0].response.content[0].toolUse.`,
+      `${placeOf(noInput, 'id: toolu_s1_1\n            name')}: 'input' is missing from ` +
+        'turns[0].response.content[0].toolUse.',
     );
   });
 
@@ -78,7 +79,8 @@ describe('a field of the wrong kind is reported at its line and column, saying w
     const text = edit(toolLoop, '  - 2026-11-29T18:38:42.569Z\n', '  - yesterday\n');
     expect(messageFor(text)).toBe(
       `${placeOf(text, 'yesterday')}: ` +
-        'clock[0] should be an ISO 8601 date and time, like 2026-11-29T18:00:00.000Z, but it was the string "yesterday".',
+        'clock[0] should be an ISO 8601 date and time, like 2026-11-29T18:00:00.000Z, but it was the string ' +
+        '"yesterday".',
     );
   });
 
@@ -107,7 +109,8 @@ describe('a field of the wrong kind is reported at its line and column, saying w
     expect(messageFor(text)).toBe(
       `${placeOf(text, `'{"type"`)}: turns[1].response.content[0].server.type should be one of server_tool_use, ` +
         'web_search_tool_result, web_fetch_tool_result, code_execution_tool_result, bash_code_execution_tool_result, ' +
-        'text_editor_code_execution_tool_result, tool_search_tool_result, container_upload, but it was the string "mystery".',
+        'text_editor_code_execution_tool_result, tool_search_tool_result, container_upload, but it was the ' +
+        'string "mystery".',
     );
   });
 });

@@ -12,7 +12,10 @@ const documents = readdirSync('trajectories')
   .filter((name) => name.endsWith('.yaml'))
   .map((name) => YAML.parse(readFileSync(`trajectories/${name}`, 'utf8')) as unknown);
 
-/** Every path in a document, to a mapping, a list or a scalar, except the version (a newer one is the reader's own refusal). */
+/**
+ * Every path in a document, to a mapping, a list or a scalar, except the version (a newer one is the reader's own
+ * refusal).
+ */
 function pathsOf(value: unknown, path: (string | number)[] = []): (string | number)[][] {
   const here = path.length === 0 ? [] : [path];
   if (Array.isArray(value)) return [...here, ...value.flatMap((item, i) => pathsOf(item, [...path, i]))];
@@ -35,7 +38,10 @@ function replaced(document: unknown, path: (string | number)[], value: unknown):
   return copy;
 }
 
-/** JSON values without null: the reader takes an optional field written as null as absent, which the schema does not say. */
+/**
+ * JSON values without null: the reader takes an optional field written as null as absent, which the schema does not
+ * say.
+ */
 const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -50,7 +56,8 @@ const value: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 })).value;
 
 describe('the reader and the generated JSON Schema', () => {
-  it('agree on every corpus file with one field replaced by any value, and the reader places each refusal in the file', () => {
+  it('agree on every corpus file with one field replaced by any value, and the reader places each refusal in the ' +
+    'file', () => {
     const edits = fc
       .nat({ max: documents.length - 1 })
       .chain((index) => fc.tuple(fc.constant(index), fc.constantFrom(...pathsOf(documents[index])), value));

@@ -36,18 +36,22 @@ describe('the shipped JSON Schema for trajectories', () => {
     }
   });
 
-  it('accepts a free value written as JSON text (as the writer writes one too deep for YAML), and refuses both forms at once', () => {
-    let deep: unknown = 'leaf';
-    for (let i = 0; i < 70; i++) deep = { a: deep };
-    const trajectory = parseTrajectory(readFileSync('trajectories/tool-failure.yaml', 'utf8'));
-    (trajectory.turns[0]!.response.content[0] as { toolUse: { input: unknown } }).toolUse.input = deep;
-    const written = serializeTrajectory(trajectory);
-    expect(written).toContain('inputJson:');
-    const document = YAML.parse(written) as {
-      turns: { response: { content: { toolUse: Record<string, unknown> }[] } }[];
-    };
-    expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
-    document.turns[0]!.response.content[0]!.toolUse.input = 1;
-    expect(validate(document)).toBe(false);
-  });
+  it(
+    'accepts a free value written as JSON text (as the writer writes one too deep for YAML), and refuses both ' +
+      'forms at once',
+    () => {
+      let deep: unknown = 'leaf';
+      for (let i = 0; i < 70; i++) deep = { a: deep };
+      const trajectory = parseTrajectory(readFileSync('trajectories/tool-failure.yaml', 'utf8'));
+      (trajectory.turns[0]!.response.content[0] as { toolUse: { input: unknown } }).toolUse.input = deep;
+      const written = serializeTrajectory(trajectory);
+      expect(written).toContain('inputJson:');
+      const document = YAML.parse(written) as {
+        turns: { response: { content: { toolUse: Record<string, unknown> }[] } }[];
+      };
+      expect(validate(document), JSON.stringify(validate.errors)).toBe(true);
+      document.turns[0]!.response.content[0]!.toolUse.input = 1;
+      expect(validate(document)).toBe(false);
+    },
+  );
 });

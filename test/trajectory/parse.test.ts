@@ -47,7 +47,8 @@ describe('parseTrajectory', () => {
   it('refuses a newer format version, saying which version this legate reads', () => {
     const error = formatError(corpus.replace('version: 1', 'version: 2'));
     expect(error.message).toBe(
-      'bad.yaml:1:10: this file uses trajectory format version 2, and this legate reads version 1. Upgrade legate to read it.',
+      'bad.yaml:1:10: this file uses trajectory format version 2, and this legate reads version 1. Upgrade ' +
+        'legate to read it.',
     );
   });
 
@@ -62,7 +63,8 @@ describe('parseTrajectory', () => {
   it('refuses YAML anchors and aliases, which could expand a small file into a huge one', () => {
     const anchored = formatError('version: 1\nname: &n x\nagent: *n\n');
     expect(anchored.message).toBe(
-      'bad.yaml:2:7: YAML anchors (&n) are not allowed in a trajectory; it holds plain data only, with no aliases to refer to them.',
+      'bad.yaml:2:7: YAML anchors (&n) are not allowed in a trajectory; it holds plain data only, with no ' +
+        'aliases to refer to them.',
     );
     const aliased = formatError(corpus.replace('agent: calculator', 'agent: *calculator'));
     expect(aliased.message).toMatch(/^bad\.yaml:\d+:8: /);

@@ -48,7 +48,8 @@ describe('what the reader refuses early, without the careful parse', () => {
   });
 
   it('locates a field error in a wide mapping without the quadratic duplicate-key check', () => {
-    // A field of the wrong type needs the careful reader to find its line; it must not compare every key with every other.
+    // A field of the wrong type needs the careful reader to find its line; it must not compare every key with every
+    // other.
     const text = wideFile(2000, 'A-1001').replace('maxTokens: 1024', 'maxTokens: lots');
     const careful = vi.spyOn(YAML, 'parseDocument');
     const error = caught(() => parseTrajectory(text, 'wide.yaml'), TrajectoryFormatError);

@@ -118,20 +118,24 @@ const redaction: fc.Arbitrary<Redaction> = fc.oneof(
 );
 
 describe('the redactor walks a value of any depth', () => {
-  it('redacts every value exactly as the recursive walk did: strings, keys, key collisions, paths, JSON text (property)', () => {
-    fc.assert(
-      fc.property(value, fc.array(redaction, { minLength: 1, maxLength: 4 }), (input, redactions) => {
-        const before = jsonText(input);
-        const redacted = createRedactor(redactions)(input);
-        expect(jsonText(redacted)).toBe(jsonText(referenceRedactor(redactions)(input)));
-        expect(Object.keys((redacted as object) ?? {})).toEqual(
-          Object.keys((referenceRedactor(redactions)(input) as object) ?? {}),
-        );
-        expect(jsonText(input)).toBe(before); // the original is untouched
-      }),
-      { numRuns: 500 },
-    );
-  });
+  it(
+    'redacts every value exactly as the recursive walk did: strings, keys, key collisions, paths, JSON text ' +
+      '(property)',
+    () => {
+      fc.assert(
+        fc.property(value, fc.array(redaction, { minLength: 1, maxLength: 4 }), (input, redactions) => {
+          const before = jsonText(input);
+          const redacted = createRedactor(redactions)(input);
+          expect(jsonText(redacted)).toBe(jsonText(referenceRedactor(redactions)(input)));
+          expect(Object.keys((redacted as object) ?? {})).toEqual(
+            Object.keys((referenceRedactor(redactions)(input) as object) ?? {}),
+          );
+          expect(jsonText(input)).toBe(before); // the original is untouched
+        }),
+        { numRuns: 500 },
+      );
+    },
+  );
 
   it.each(['array', 'object', 'mixed'] as const)(
     'redacts a %s value nested 20,000 deep, patterns and paths, without a RangeError',

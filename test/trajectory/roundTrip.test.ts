@@ -114,7 +114,8 @@ function withValues(strings: string[], values: unknown[]): Trajectory {
 }
 
 describe('the writer and both readers', () => {
-  it('round-trip every JSON value and every string of whitespace unchanged, through the fast and the careful reader', () => {
+  it('round-trip every JSON value and every string of whitespace unchanged, through the fast and the careful ' +
+    'reader', () => {
     fc.assert(
       fc.property(
         fc.array(text, { minLength: 8, maxLength: 8 }),
@@ -150,7 +151,10 @@ describe('the writer and both readers', () => {
 });
 
 describe('the two readers agree', () => {
-  /** Scalars whose type a YAML schema decides, numbers at their edges among them: each must come back as what was written. */
+  /**
+   * Scalars whose type a YAML schema decides, numbers at their edges among them: each must come back as what was
+   * written.
+   */
   const typed = fc.oneof(
     fc.constantFrom(
       '~',

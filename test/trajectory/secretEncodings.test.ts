@@ -118,7 +118,8 @@ describe('a refusal says where and what, never any part of the secret', () => {
   it.each(SECRETS.map((secret) => [secret.label, secret] as const))('for a %s', (_label, secret) => {
     const { message } = refusal(withOutput(secret.written));
     expect(message).toMatch(/run\.yaml:\d+:\d+: the recording holds /);
-    // No run of 4 or more of the secret's own characters (an API key's are those after its fixed `sk-ant-`) appears in the message.
+    // No run of 4 or more of the secret's own characters (an API key's are those after its fixed `sk-ant-`) appears in
+    // the message.
     const own = secret.value.startsWith('sk-ant-') ? secret.value.slice('sk-ant-'.length) : secret.value;
     for (let i = 0; i + 4 <= own.length; i++) expect(message).not.toContain(own.slice(i, i + 4));
   });
@@ -148,25 +149,29 @@ describe('a refusal says where and what, never any part of the secret', () => {
     expect(finding).toMatchObject({ kind: 'declared', declared: 0, encoding: 'plain' });
   });
 
-  it('property: a finding points into the written form of the secret, whatever its encoding and the lines before it', () => {
-    fc.assert(
-      fc.property(
-        fc.array(fc.constantFrom('alpha beta', 'x: 1', '', 'say "hi" \\ 50%', 'zero\u200Bwidth', "it''s"), {
-          maxLength: 5,
-        }),
-        fc.constantFrom(...Object.keys(ENCODINGS)),
-        fc.constantFrom(...SECRETS),
-        fc.constantFrom('', 'id ', '- ', 'é '),
-        (lines, encoding, secret, lead) => {
-          const encoded = ENCODINGS[encoding]!(secret.written);
-          const finding = findSecret([...lines, `${lead}${encoded} tail`].join('\n'), DECLARED_PATTERNS);
-          expect(finding?.line).toBe(lines.length + 1);
-          expect(finding!.column - 1).toBeGreaterThanOrEqual(lead.length);
-          expect(finding!.column - 1).toBeLessThan(lead.length + encoded.length);
-        },
-      ),
-    );
-  });
+  it(
+    'property: a finding points into the written form of the secret, whatever its encoding and the lines before ' +
+      'it',
+    () => {
+      fc.assert(
+        fc.property(
+          fc.array(fc.constantFrom('alpha beta', 'x: 1', '', 'say "hi" \\ 50%', 'zero\u200Bwidth', "it''s"), {
+            maxLength: 5,
+          }),
+          fc.constantFrom(...Object.keys(ENCODINGS)),
+          fc.constantFrom(...SECRETS),
+          fc.constantFrom('', 'id ', '- ', 'é '),
+          (lines, encoding, secret, lead) => {
+            const encoded = ENCODINGS[encoding]!(secret.written);
+            const finding = findSecret([...lines, `${lead}${encoded} tail`].join('\n'), DECLARED_PATTERNS);
+            expect(finding?.line).toBe(lines.length + 1);
+            expect(finding!.column - 1).toBeGreaterThanOrEqual(lead.length);
+            expect(finding!.column - 1).toBeLessThan(lead.length + encoded.length);
+          },
+        ),
+      );
+    },
+  );
 
   it('names the encoding and the line of a base64-encoded secret', () => {
     const { message, finding } = refusal(withOutput(ENCODINGS['base64 at 1']!(API_KEY)));

@@ -87,7 +87,10 @@ function variant(secret: Secret, pick: number): string {
   return secret.written;
 }
 
-/** Whether a written file holds the secret in any of the ordinary encodings, in its text or in any value or key read back. */
+/**
+ * Whether a written file holds the secret in any of the ordinary encodings, in its text or in any value or key read
+ * back.
+ */
 function holds(text: string, secret: Secret): string | undefined {
   const strip = (s: string) => [...s].filter((c) => !(INVISIBLE as readonly string[]).includes(c)).join('');
   const texts = [text, strip(text)];
@@ -115,7 +118,8 @@ const REDACTIONS: Redaction[] = [
 ];
 
 describe('property: a saved recording never holds a secret in an ordinary encoding', () => {
-  it('for a random corpus run, secret, field and encoding: the save refuses, or the file holds no form of the secret', () => {
+  it('for a random corpus run, secret, field and encoding: the save refuses, or the file holds no form of the ' +
+    'secret', () => {
     const file = join(tempDir(), 'probe.yaml');
     fc.assert(
       fc.property(

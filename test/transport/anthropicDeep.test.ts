@@ -31,7 +31,8 @@ const keep = defineTool({
 
 describe('a model that sends a tool input deeper than the SDK can write back', () => {
   it.each([true, false])(
-    'stream %s: the call is refused too_deep, and the next request fails with a TransportError that says why, not a RangeError',
+    'stream %s: the call is refused too_deep, and the next request fails with a TransportError that says why, ' +
+      'not a RangeError',
     async (stream) => {
       const endpoint = messagesEndpoint([
         () =>

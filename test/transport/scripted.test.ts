@@ -69,7 +69,8 @@ describe('ScriptedTransport', () => {
     const failure = transport.send(request('b'));
     await expect(failure).rejects.toThrow(ScriptExhaustedError);
     await expect(failure).rejects.toThrow(
-      'The scripted model was called 2 times but its script has 1 response. Add a response for call 2, or end the run sooner (the last message was a user message).',
+      'The scripted model was called 2 times but its script has 1 response. Add a response for call 2, or end ' +
+        'the run sooner (the last message was a user message).',
     );
   });
 

@@ -76,13 +76,11 @@ function breakSite(root: PublishedSchema, site: Site): fc.Arbitrary<MalformedCas
   const hasDefault = 'default' in schema;
   if (site.kind === 'property' && site.required && !hasDefault) {
     cases.push(
-      fc
-        .tuple(fullValueOf(root))
-        .map(([input]) => ({
-          input: deleteAt(input, site.path),
-          path: site.path,
-          malformation: 'missing_required' as const,
-        })),
+      fc.tuple(fullValueOf(root)).map(([input]) => ({
+        input: deleteAt(input, site.path),
+        path: site.path,
+        malformation: 'missing_required' as const,
+      })),
     );
     if (!acceptsNull(schema)) cases.push(at('explicit_null', fc.constant(null)));
   }

@@ -10,6 +10,8 @@ export const limitCheck: Check = (call, { rules, state, batch }) => {
   if (attempts < max) return undefined;
   return {
     rule: 'limit',
-    message: `Tool '${call.name}' was blocked: it may be called at most ${max} time${max === 1 ? '' : 's'} in a run, and that limit is reached.`,
+    message:
+      `Tool '${call.name}' was blocked: it may be called at most ${max} time${max === 1 ? '' : 's'} in a run, ` +
+      'and that limit is reached.',
   };
 };

@@ -9,6 +9,8 @@ export const prerequisiteCheck: Check = (call, { rules, state }) => {
   if (missing === undefined) return undefined;
   return {
     rule: 'prerequisite',
-    message: `Tool '${call.name}' was blocked: it can only run after '${missing}' has succeeded in an earlier step. Call '${missing}' first.`,
+    message:
+      `Tool '${call.name}' was blocked: it can only run after '${missing}' has succeeded in an earlier step. ` +
+      `Call '${missing}' first.`,
   };
 };

@@ -38,7 +38,9 @@ class CodeGenerator {
       ? this.#object(schema, 'value', [], 'bound', declarationPath, true)
       : this.#node(schema, 'value', [], 'bound', declarationPath);
     const locals = this.#refs.map((_, i) => `r${i} = refs[${i}]`).join(', ');
-    const source = `"use strict";${locals === '' ? '' : ` const ${locals};`}\nreturn function bind(value) {\nlet bound;\n${body}\nreturn bound;\n};`;
+    const source =
+      `"use strict";${locals === '' ? '' : ` const ${locals};`}\nreturn function bind(value) {\nlet bound;\n${body}\nreturn ` +
+      `bound;\n};`;
     return new Function('refs', source)(this.#refs) as Validator;
   }
 
@@ -75,7 +77,9 @@ class CodeGenerator {
         code = this.#number(schema, input, path, out, expected, type === 'integer');
         break;
       case 'boolean':
-        code = `if (typeof ${input} !== "boolean") return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);\n${out} = ${input};`;
+        code =
+          `if (typeof ${input} !== "boolean") return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);\n${out} ` +
+          `= ${input};`;
         break;
       case 'array':
         code = this.#array(schema, input, path, out, expected, at);
@@ -95,7 +99,10 @@ class CodeGenerator {
     const allowed: unknown[] | undefined =
       'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
     if (allowed === undefined) return '';
-    return `\nif (!${this.#ref(new Set(allowed))}.has(${value})) return ${this.#refuser('not_a_known_value', expected)}(${value}, [${path}]);`;
+    return (
+      `\nif (!${this.#ref(new Set(allowed))}.has(${value})) return ` +
+      `${this.#refuser('not_a_known_value', expected)}(${value}, [${path}]);`
+    );
   }
 
   #string(schema: PublishedSchema, input: string, path: string[], out: string, expected: string): string {
@@ -118,11 +125,13 @@ class CodeGenerator {
       lines.push(`if (${near}) {`, `const ${count} = ${this.#ref(countCharacters)}(${input});`);
       if (max !== undefined)
         lines.push(
-          `if (${count} > ${max}) return ${this.#refuser('too_long', expected, withLength)}(${input}, [${path}], ${count});`,
+          `if (${count} > ${max}) return ${this.#refuser('too_long', expected, withLength)}(${input}, [${path}], ` +
+            `${count});`,
         );
       if (min !== undefined)
         lines.push(
-          `if (${count} < ${min}) return ${this.#refuser('too_short', expected, withLength)}(${input}, [${path}], ${count});`,
+          `if (${count} < ${min}) return ${this.#refuser('too_short', expected, withLength)}(${input}, [${path}], ` +
+            `${count});`,
         );
       lines.push('}');
     }
@@ -132,7 +141,8 @@ class CodeGenerator {
       const pattern = compileLinearPattern(schema.pattern);
       if (!(pattern instanceof UnsupportedPattern)) {
         lines.push(
-          `if (!${this.#ref(pattern)}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`,
+          `if (!${this.#ref(pattern)}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, ` +
+            `[${path}]);`,
         );
       }
     }
@@ -179,7 +189,8 @@ class CodeGenerator {
       );
     if (typeof schema.multipleOf === 'number') {
       lines.push(
-        `if (!${this.#ref(isMultipleOf)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, [${path}]);`,
+        `if (!${this.#ref(isMultipleOf)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, ` +
+          `[${path}]);`,
       );
     }
     lines.push(`${out} = ${input};`);
@@ -197,11 +208,13 @@ class CodeGenerator {
     ];
     if (typeof schema.minItems === 'number')
       lines.push(
-        `if (${input}.length < ${schema.minItems}) return ${this.#refuser('too_short', expected, count)}(${input}, [${path}], ${input}.length);`,
+        `if (${input}.length < ${schema.minItems}) return ${this.#refuser('too_short', expected, count)}(${input}, ` +
+          `[${path}], ${input}.length);`,
       );
     if (typeof schema.maxItems === 'number')
       lines.push(
-        `if (${input}.length > ${schema.maxItems}) return ${this.#refuser('too_long', expected, count)}(${input}, [${path}], ${input}.length);`,
+        `if (${input}.length > ${schema.maxItems}) return ${this.#refuser('too_long', expected, count)}(${input}, ` +
+          `[${path}], ${input}.length);`,
       );
     lines.push(
       `const ${items} = new Array(${input}.length);`,
@@ -228,7 +241,8 @@ class CodeGenerator {
         : `its members are ${names}`;
     const expected = root ? 'an object of named arguments' : describeExpectation(schema);
     const lines = [
-      `if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
+      `if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) return ` +
+        `${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
     ];
     const present: string[] = [];
     const optional: string[] = [];
@@ -285,7 +299,8 @@ class CodeGenerator {
         'invalid_default',
         this.tool,
         `${at}.default`,
-        `Tool '${this.tool}' has a default at ${at}.default that its own schema refuses: it must be ${result.expected}, but ${result.arrived}.`,
+        `Tool '${this.tool}' has a default at ${at}.default that its own schema refuses: it must be ` +
+          `${result.expected}, but ${result.arrived}.`,
       );
     }
   }

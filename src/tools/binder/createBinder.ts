@@ -43,7 +43,9 @@ export function createBinder<Args>(tool: string, schema: PublishedSchema, refine
 function depthRefusal(input: unknown): Refusal | undefined {
   const path = pathBeyondDepth(input, MAX_INPUT_DEPTH);
   if (path === undefined) return undefined;
-  const expected = `nested at most ${MAX_INPUT_DEPTH} levels deep (arrays and objects inside one another, the input itself being the first)`;
+  const expected =
+    `nested at most ${MAX_INPUT_DEPTH} levels deep (arrays and objects inside one another, the input itself ` +
+    'being the first)';
   return new Refusal('too_deep', expected, `it reached level ${MAX_INPUT_DEPTH + 1}`).withPath(path);
 }
 

@@ -43,7 +43,8 @@ export function capOutput(tool: string, content: RenderedOutput, maxLength: numb
 export function withheldNotice(tool: string, length: number, maxLength: number): string {
   return (
     `\n\n[Output withheld: tool '${tool}' produced ${length} characters, more than its limit of ${maxLength}; ` +
-    `only the first ${maxLength} are shown. Narrow the request (filter, paginate, or ask for fewer fields) to see the rest.]`
+    `only the first ${maxLength} are shown. Narrow the request (filter, paginate, or ask for fewer fields) to ` +
+    'see the rest.]'
   );
 }
 

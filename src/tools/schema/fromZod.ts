@@ -18,7 +18,8 @@ export function zodToJsonSchema(tool: string, schema: z.ZodType): unknown {
       'unsupported_schema',
       tool,
       'input',
-      `Tool '${tool}' has a zod input schema that JSON Schema cannot describe, so the model could not be shown it: ${(error as Error).message}. ` +
+      `Tool '${tool}' has a zod input schema that JSON Schema cannot describe, so the model could not be shown ` +
+        `it: ${(error as Error).message}. ` +
         'Use types a model can send as JSON (strings, numbers, booleans, enums, arrays, objects).',
     );
   }

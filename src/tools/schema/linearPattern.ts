@@ -97,7 +97,8 @@ function translate(pattern: string): string | UnsupportedPattern {
       const kind = points.slice(i + 2, i + 4).join('');
       if (kind.startsWith('=') || kind.startsWith('!') || kind === '<=' || kind === '<!') {
         return new UnsupportedPattern(
-          `a lookaround ('(?${kind.startsWith('<') ? kind : kind[0]}') cannot run in linear time; match the text itself, or check the condition in the tool`,
+          `a lookaround ('(?${kind.startsWith('<') ? kind : kind[0]}') cannot run in linear time; match the ` +
+            'text itself, or check the condition in the tool',
         );
       }
       if (kind.startsWith('<')) {
@@ -154,12 +155,14 @@ function translateEscape(points: string[], at: number, inClass: boolean): Escape
       return propertyEscape(points, at, c);
     case 'k':
       return new UnsupportedPattern(
-        `a backreference ('\\k<...>') cannot run in linear time; match the text itself, or check the repetition in the tool`,
+        `a backreference ('\\k<...>') cannot run in linear time; match the text itself, or check the ` +
+          'repetition in the tool',
       );
     default:
       if (c >= '1' && c <= '9') {
         return new UnsupportedPattern(
-          `a backreference ('\\${c}') cannot run in linear time; match the text itself, or check the repetition in the tool`,
+          `a backreference ('\\${c}') cannot run in linear time; match the text itself, or check the ` +
+            'repetition in the tool',
         );
       }
       // An escaped syntax character (`\.`, `\/`, `\-`, ...): the character itself, escaped.
@@ -205,7 +208,8 @@ function propertyEscape(points: string[], at: number, letter: 'p' | 'P'): Escape
     RE2JS.compile(text);
   } catch {
     return new UnsupportedPattern(
-      `the Unicode property '\\${letter}{${body}}' is not one the linear-time engine knows; use a general category (\\p{L}, \\p{Lu}, \\p{Nd}, ...) or a script (\\p{Script=Greek}), or list the characters`,
+      `the Unicode property '\\${letter}{${body}}' is not one the linear-time engine knows; use a general ` +
+        `category (\\p{L}, \\p{Lu}, \\p{Nd}, ...) or a script (\\p{Script=Greek}), or list the characters`,
     );
   }
   return { text, next: close + 1 };

@@ -70,7 +70,8 @@ export function prepareSchema(tool: string, schema: unknown, fromZod = false): P
     return fail(
       'input',
       'invalid_schema',
-      `a tool's input must be an object schema ({ type: 'object', properties: ... }) or a zod object, but it was ${describeValue(schema)}.`,
+      `a tool's input must be an object schema ({ type: 'object', properties: ... }) or a zod object, but it ` +
+        `was ${describeValue(schema)}.`,
     );
   }
   return prepareNode(schema, 'input', { fail, fromZod }, 0);
@@ -114,7 +115,8 @@ function prepareNode(node: unknown, path: string, context: Context, levels: numb
     fail(
       path,
       'unsupported_schema',
-      `the input may nest at most ${MAX_INPUT_DEPTH} levels of arrays and objects, and this one is level ${levels + 1}; flatten the schema.`,
+      `the input may nest at most ${MAX_INPUT_DEPTH} levels of arrays and objects, and this one is level ` +
+        `${levels + 1}; flatten the schema.`,
     );
   }
   switch (type) {
@@ -167,7 +169,8 @@ function baseType(node: Record<string, unknown>, path: string, fail: Fail): stri
   return fail(
     `${path}.type`,
     'unsupported_schema',
-    `the type must be one of ${[...TYPES].join(', ')}, or a pair like ['string', 'null'], but it was ${describeValue(type)}.`,
+    `the type must be one of ${[...TYPES].join(', ')}, or a pair like ['string', 'null'], but it was ` +
+      `${describeValue(type)}.`,
   );
 }
 
@@ -243,7 +246,8 @@ function prepareString(
       fail(
         `${path}.format`,
         'unsupported_schema',
-        `the binder does not check the '${format}' format; use a pattern instead, or one of ${[...FORMAT_CHECKS.keys()].join(', ')}.`,
+        `the binder does not check the '${format}' format; use a pattern instead, or one of ` +
+          `${[...FORMAT_CHECKS.keys()].join(', ')}.`,
       );
     }
   }
@@ -322,7 +326,8 @@ function prepareObject(
     fail(
       `${path}.additionalProperties`,
       'unsupported_schema',
-      `the binder refuses arguments the schema does not declare, so additionalProperties can only be false; declare each property by name.`,
+      'the binder refuses arguments the schema does not declare, so additionalProperties can only be false; ' +
+        'declare each property by name.',
     );
   }
   published.additionalProperties = false;

@@ -96,8 +96,10 @@ function tooDeepToSend(request: MessagesRequest, error: unknown): TransportError
   const path = pathBeyondDepth(request, NAMED_LEVELS);
   const where = path === undefined ? '' : ` at ${formatJsonPath(path.slice(0, 5))}`;
   return new TransportError(
-    `The request could not be written as JSON for the Anthropic API: it nests deeper than the SDK's JSON.stringify can write${where}, so the API was not called. ` +
-      `A tool_use input the binder refused as too deep stays in the conversation as the model sent it; continue in a new conversation without that turn.`,
+    `The request could not be written as JSON for the Anthropic API: it nests deeper than the SDK's ` +
+      `JSON.stringify can write${where}, so the API was not called. ` +
+      'A tool_use input the binder refused as too deep stays in the conversation as the model sent it; ' +
+      'continue in a new conversation without that turn.',
     undefined,
     undefined,
     { cause: error },

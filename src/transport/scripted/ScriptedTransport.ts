@@ -78,7 +78,8 @@ export class ScriptedTransport implements Transport {
     if (step === undefined) {
       throw new ScriptExhaustedError(
         `The scripted model was called ${call} times but its script has ${this.#steps.length} response${this.#steps.length === 1 ? '' : 's'}. ` +
-          `Add a response for call ${call}, or end the run sooner (the last message was ${lastMessageSummary(request)}).`,
+          `Add a response for call ${call}, or end the run sooner (the last message was ` +
+          `${lastMessageSummary(request)}).`,
       );
     }
     const answer = typeof step === 'function' ? await step(request, call) : step;
@@ -91,7 +92,8 @@ export class ScriptedTransport implements Transport {
   assertDone(): void {
     if (this.remaining > 0) {
       throw new ScriptNotDoneError(
-        `The scripted model served ${this.requests.length} of ${this.#steps.length} responses; ${this.remaining} were never asked for. ` +
+        `The scripted model served ${this.requests.length} of ${this.#steps.length} responses; ` +
+          `${this.remaining} were never asked for. ` +
           'The run ended sooner than the script expected.',
       );
     }
