@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync, statSync } from 'node:fs';
+import { type Dirent, lstatSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileProblem } from './fileProblem.js';
 
@@ -51,7 +51,7 @@ function kindOf(path: string): 'folder' | 'missing' | 'file' {
 }
 
 function walk(directory: string, into: Set<string>, cannotList: (folder: string, error: unknown) => void): void {
-  let entries;
+  let entries: Dirent[];
   try {
     entries = readdirSync(directory, { withFileTypes: true });
   } catch (error) {

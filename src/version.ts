@@ -10,7 +10,10 @@ export function legateVersion(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   while (!existsSync(join(dir, 'package.json'))) {
     const parent = dirname(dir);
-    if (parent === dir) return (cached = 'unknown');
+    if (parent === dir) {
+      cached = 'unknown';
+      return cached;
+    }
     dir = parent;
   }
   cached = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version: string }).version;

@@ -14,14 +14,20 @@ export const bookRoom = defineTool({
   description: 'Books a hotel room.',
   input: bookingInput,
   compensatedBy: 'cancel_room',
-  run: ({ reference }) => (ledger.push(`booked room ${reference}`), `Room ${reference} booked.`),
+  run: ({ reference }) => {
+    ledger.push(`booked room ${reference}`);
+    return `Room ${reference} booked.`;
+  },
 });
 
 export const cancelRoom = defineTool({
   name: 'cancel_room',
   description: 'Cancels a hotel room booking.',
   input: bookingInput,
-  run: ({ reference }) => (ledger.push(`cancelled room ${reference}`), `Room ${reference} cancelled.`),
+  run: ({ reference }) => {
+    ledger.push(`cancelled room ${reference}`);
+    return `Room ${reference} cancelled.`;
+  },
 });
 
 export const bookFlight = defineTool({
@@ -29,14 +35,20 @@ export const bookFlight = defineTool({
   description: 'Books a flight.',
   input: bookingInput,
   compensatedBy: 'cancel_flight',
-  run: ({ reference }) => (ledger.push(`booked flight ${reference}`), `Flight ${reference} booked.`),
+  run: ({ reference }) => {
+    ledger.push(`booked flight ${reference}`);
+    return `Flight ${reference} booked.`;
+  },
 });
 
 export const cancelFlight = defineTool({
   name: 'cancel_flight',
   description: 'Cancels a flight booking.',
   input: bookingInput,
-  run: ({ reference }) => (ledger.push(`cancelled flight ${reference}`), `Flight ${reference} cancelled.`),
+  run: ({ reference }) => {
+    ledger.push(`cancelled flight ${reference}`);
+    return `Flight ${reference} cancelled.`;
+  },
 });
 
 /** A travel agent whose bookings can be undone with `agent.compensate(result)`. */

@@ -44,8 +44,7 @@ function assertions(run: CheckedRun, negated: boolean): RunAssertions {
   return chain as unknown as RunAssertions;
 }
 
-// eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
-function failure(outcome: CheckOutcome, negated: boolean, caller: Function): AssertionError {
+function failure(outcome: CheckOutcome, negated: boolean, caller: (...args: never[]) => unknown): AssertionError {
   return new AssertionError({
     message: outcome.message(negated),
     ...(outcome.expected === undefined && outcome.actual === undefined

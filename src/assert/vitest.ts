@@ -11,7 +11,7 @@ export type { LegateMatchers } from './matchers.js';
 export { replayTrajectory, type ReplayTrajectoryOptions } from './replayTrajectory.js';
 
 declare module 'vitest' {
-  // eslint-disable-next-line @typescript-eslint/no-empty-object-type
+  // biome-ignore lint/suspicious/noExplicitAny: vitest declares Matchers<T = any>; a merged declaration must match it.
   interface Matchers<T = any> extends LegateMatchers<T> {}
 }
 

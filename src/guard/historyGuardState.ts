@@ -35,7 +35,9 @@ export function guardStateOfHistory(
   toolOf: (name: string) => HistoryTool | undefined,
 ): GuardState {
   const state = initialGuardState();
-  const taint = (source: string, id: string) => void (state.taint ??= { source, id });
+  const taint = (source: string, id: string) => {
+    state.taint ??= { source, id };
+  };
   /** The tool_uses of the assistant message just before, by id; null where two share an id. */
   let uses = new Map<string, string | null>();
   for (const message of messages) {

@@ -98,7 +98,9 @@ export async function executeToolCall(
       reportUsage: scope.reportUsage,
       // Called only by tools that make model calls (sub-agents): a scoped transport is made then.
       subTransport: () => scope.transportFor(block.id),
-      reportSubRun: (result) => void (subRun = result),
+      reportSubRun: (result) => {
+        subRun = result;
+      },
     };
     if (scope.idempotencyKey !== undefined) context.idempotencyKey = scope.idempotencyKey;
     const raw = await abortable(

@@ -9,9 +9,8 @@ const RUNS = {
 /** Each base64 character's value, standard and url-safe alphabets both; -1 for any other. */
 const BASE64_VALUES = (() => {
   const values = new Int8Array(128).fill(-1);
-  [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].forEach(
-    (c, i) => (values[c.charCodeAt(0)] = i),
-  );
+  for (const [i, c] of [...'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/'].entries())
+    values[c.charCodeAt(0)] = i;
   values['-'.charCodeAt(0)] = 62;
   values['_'.charCodeAt(0)] = 63;
   return values;

@@ -71,9 +71,9 @@ function redactValue(
     const redactedKeys = entries.map(([key]) => redactText(key));
     // A key left as it was keeps its name; a redacted key that would take another's is numbered.
     const kept = new Set(entries.filter(([key], i) => redactedKeys[i] === key).map(([key]) => key));
-    entries.forEach(([key, inner], i) =>
-      define(copy, redactedKeys[i] === key ? key : freeKey(copy, kept, redactedKeys[i]!), copyOf(inner)),
-    );
+    for (const [i, [key, inner]] of entries.entries()) {
+      define(copy, redactedKeys[i] === key ? key : freeKey(copy, kept, redactedKeys[i]!), copyOf(inner));
+    }
   }
   // Every object is visited, so a path matches wherever it starts; an object's descendants
   // are redacted before it, as a recursive walk would do it.

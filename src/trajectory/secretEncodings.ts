@@ -146,7 +146,7 @@ function replacing(text: string, pattern: RegExp, decode: (match: RegExpExecArra
   return out.done();
 }
 
-const INVISIBLE_RUNS = new RegExp(INVISIBLE.source + '+', 'g');
+const INVISIBLE_RUNS = new RegExp(`${INVISIBLE.source}+`, 'g');
 
 function stripInvisible(text: string): Mapped {
   if (!INVISIBLE.test(text)) return identity(text);
@@ -196,12 +196,12 @@ const SIMPLE_ESCAPES: Record<string, string> = {
 
 /** Backslash escapes as JSON, JavaScript and YAML double-quoted strings write them. */
 function unescapeBackslashes(text: string): Mapped {
-  return replacing(text, /\\(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|[\s\S])/g, ([escape]) => {
-    const kind = escape[1]!;
-    if (escape.length > 2) {
-      const code = Number.parseInt(escape.slice(2), 16);
+  return replacing(text, /\\(?:u[0-9A-Fa-f]{4}|U[0-9A-Fa-f]{8}|x[0-9A-Fa-f]{2}|[\s\S])/g, ([sequence]) => {
+    const kind = sequence[1]!;
+    if (sequence.length > 2) {
+      const code = Number.parseInt(sequence.slice(2), 16);
       return code <= 0x10ffff ? String.fromCodePoint(code) : '\ufffd';
     }
-    return Object.hasOwn(SIMPLE_ESCAPES, kind) ? SIMPLE_ESCAPES[kind]! : escape;
+    return Object.hasOwn(SIMPLE_ESCAPES, kind) ? SIMPLE_ESCAPES[kind]! : sequence;
   });
 }

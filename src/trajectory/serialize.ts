@@ -68,9 +68,10 @@ function ordered(value: unknown, plan: Plan): unknown {
     }
     case 'list':
       return (value as unknown[]).map((item) => ordered(item, plan.item));
-    case 'record':
+    case 'record': {
       const entries = Object.entries(value as Record<string, unknown>);
       return Object.fromEntries(entries.map(([name, item]) => [name, ordered(item, plan.value)]));
+    }
     case 'union': {
       const option = optionFor(plan, value);
       return option === undefined ? value : ordered(value, option);

@@ -269,7 +269,7 @@ describe('Agent.run', () => {
     const transport = new ScriptedTransport([reply.toolUse('dump_table', {}), reply.text('.')]);
     const result = await new Agent({ name: 'a', model, tools: [dump], transport }).run('dump');
     const content = resultsAt(result.messages, 2)[0]!.content as string;
-    expect(content.startsWith('x'.repeat(10) + '\n\n[Output withheld')).toBe(true);
+    expect(content.startsWith(`${'x'.repeat(10)}\n\n[Output withheld`)).toBe(true);
     expect(content).toContain('Narrow the request');
     expect(content).not.toContain('x'.repeat(11));
     expect(result.toolCalls[0]!.withheld).toEqual({ length: 25, shown: 10 });

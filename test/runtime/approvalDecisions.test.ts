@@ -1,11 +1,10 @@
 import fc from 'fast-check';
-import { describe, expect, it, vi } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import {
   Agent,
   AgentConfigurationError,
   ScriptedTransport,
   SuspensionError,
-  defineTool,
   reply,
   type ApprovalDecision,
   type Suspension,

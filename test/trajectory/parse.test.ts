@@ -20,14 +20,14 @@ describe('parseTrajectory', () => {
   );
 
   it('points at the line and column of malformed YAML', () => {
-    const truncated = corpus.slice(0, corpus.indexOf('turns:')) + 'turns:\n  - response: { id: "msg_1\n';
+    const truncated = `${corpus.slice(0, corpus.indexOf('turns:'))}turns:\n  - response: { id: "msg_1\n`;
     const error = formatError(truncated);
     expect(error.line).toBeGreaterThan(10);
     expect(error.message).toMatch(/^bad\.yaml:\d+:\d+: this is not valid YAML: /);
   });
 
   it('points at the field of the wrong type, with its path', () => {
-    const edited = corpus.replace(/(summary:\n.*\n.*\n  usage: \{ input: )\d+/, '$1lots');
+    const edited = corpus.replace(/(summary:\n.*\n.*\n {2}usage: \{ input: )\d+/, '$1lots');
     expect(edited).not.toBe(corpus);
     const error = formatError(edited);
     expect(error.path).toBe('summary.usage.input');

@@ -169,7 +169,7 @@ describe('the secret scan walks a value of any depth', () => {
   it.each(['array', 'object', 'mixed'] as const)(
     'finds a secret at the bottom of a %s value 20,000 deep, with its full path',
     (kind) => {
-      const found = findSecretInValue(nested(DEEP, kind, 'the key is sk-ant-api03-' + 'A'.repeat(40)));
+      const found = findSecretInValue(nested(DEEP, kind, `the key is sk-ant-api03-${'A'.repeat(40)}`));
       expect(found?.path).toHaveLength(DEEP);
       expect(found?.path[0]).toBe(kind === 'array' ? 0 : 'k');
       expect(findSecret(jsonText(nested(DEEP, kind, 'clean'))!)).toBeUndefined();

@@ -127,8 +127,8 @@ describe('a refusal says where and what, never any part of the secret', () => {
   it('names the object whose key holds a secret, never the key', () => {
     // Escaped three times as JSON, and once more by the YAML writer: the text's escapes nest one
     // level deeper than the scan undoes, so only the scan of the values finds it.
-    const escape = (text: string) => JSON.stringify(text).slice(1, -1);
-    const key = `${escape(escape(escape(DECLARED_QUOTED)))}\nnext line`;
+    const jsonEscaped = (text: string) => JSON.stringify(text).slice(1, -1);
+    const key = `${jsonEscaped(jsonEscaped(jsonEscaped(DECLARED_QUOTED)))}\nnext line`;
     const trajectory = structuredClone(corpus);
     const block = trajectory.turns[0]!.response.content[0] as { toolUse: { input: Record<string, unknown> } };
     block.toolUse.input = { outer: { [key]: 1 } };

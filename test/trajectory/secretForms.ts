@@ -39,7 +39,7 @@ const unicodeEscapeAll = (text: string) =>
 
 /** Base64 of the text inside a longer plaintext, at a given byte alignment (0, 1 or 2), standard or url-safe. */
 export function base64Embedded(text: string, alignment: number, urlSafe: boolean): string {
-  const plain = Buffer.concat([Buffer.from('x'.repeat(alignment) + 'data: '), bytes(text), Buffer.from(' end')]);
+  const plain = Buffer.concat([Buffer.from(`${'x'.repeat(alignment)}data: `), bytes(text), Buffer.from(' end')]);
   return plain.toString(urlSafe ? 'base64url' : 'base64');
 }
 

@@ -59,23 +59,47 @@ const PLACEMENTS: Record<string, Placement> = {
   'tool output blocks': (t, c) =>
     void results(t).push({ id: 'toolu_p', tool: 'probe', outcome: 'ok', content: [{ type: 'text', text: c }] }),
   'result tool name': (t, c) => void results(t).push({ id: 'toolu_p', tool: c, outcome: 'ok', content: '' }),
-  'user input': (t, c) =>
-    void (t.input = typeof t.input === 'string' ? `${t.input} ${c}` : [...t.input, { type: 'text', text: c }]),
-  'system prompt': (t, c) => void (t.request.system = `${t.request.system ?? ''} ${c}`),
-  'agents header system': (t, c) =>
-    void ((t.agents ??= {}).probe = { request: { model: 'm', maxTokens: 10, system: c }, tools: [] }),
-  'agents header name': (t, c) => void ((t.agents ??= {})[c] = { request: { model: 'm', maxTokens: 10 }, tools: [] }),
-  'agents header tool': (t, c) =>
-    void ((t.agents ??= {}).probe = { request: { model: 'm', maxTokens: 10 }, tools: [{ name: c, digest }] }),
-  description: (t, c) => void (t.description = c),
-  'trajectory name': (t, c) => void (t.name = c),
-  'agent name': (t, c) => void (t.agent = c),
-  model: (t, c) => void (t.model = c),
+  'user input': (t, c) => {
+    t.input = typeof t.input === 'string' ? `${t.input} ${c}` : [...t.input, { type: 'text', text: c }];
+  },
+  'system prompt': (t, c) => {
+    t.request.system = `${t.request.system ?? ''} ${c}`;
+  },
+  'agents header system': (t, c) => {
+    t.agents ??= {};
+    t.agents.probe = { request: { model: 'm', maxTokens: 10, system: c }, tools: [] };
+  },
+  'agents header name': (t, c) => {
+    t.agents ??= {};
+    t.agents[c] = { request: { model: 'm', maxTokens: 10 }, tools: [] };
+  },
+  'agents header tool': (t, c) => {
+    t.agents ??= {};
+    t.agents.probe = { request: { model: 'm', maxTokens: 10 }, tools: [{ name: c, digest }] };
+  },
+  description: (t, c) => {
+    t.description = c;
+  },
+  'trajectory name': (t, c) => {
+    t.name = c;
+  },
+  'agent name': (t, c) => {
+    t.agent = c;
+  },
+  model: (t, c) => {
+    t.model = c;
+  },
   'header tool name': (t, c) => void t.tools.push({ name: c, digest }),
   'tool policy': (t, c) => void t.tools.push({ name: 'probe', policy: c, digest }),
-  'handoff reason': (t, c) => void (t.summary.handoffs = [{ from: 'a', to: 'b', reason: c, turn: 1 }]),
-  'approval reason': (t, c) => void (firstTurn(t).approvals = [{ id: 'toolu_p', approve: false, reason: c }]),
-  clock: (t, c) => void (t.clock = [c]),
+  'handoff reason': (t, c) => {
+    t.summary.handoffs = [{ from: 'a', to: 'b', reason: c, turn: 1 }];
+  },
+  'approval reason': (t, c) => {
+    firstTurn(t).approvals = [{ id: 'toolu_p', approve: false, reason: c }];
+  },
+  clock: (t, c) => {
+    t.clock = [c];
+  },
 };
 
 /** The secret as it appears in use, in one of its case and spacing variants. */
@@ -98,7 +122,10 @@ function holds(text: string, secret: Secret): string | undefined {
     if (typeof value === 'string') texts.push(strip(value));
     else if (Array.isArray(value)) value.forEach(walk);
     else if (typeof value === 'object' && value !== null)
-      for (const [key, inner] of Object.entries(value)) texts.push(strip(key)), walk(inner);
+      for (const [key, inner] of Object.entries(value)) {
+        texts.push(strip(key));
+        walk(inner);
+      }
   };
   walk(YAML.parse(text));
   for (const form of formsOf(secret.value)) {

@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import type { AnyTool } from '../../tools/tool.js';
-import { AWKWARD_TEXT, valueOf } from './valueOf.js';
+import { AWKWARD_TEXT, arbitraryOf } from './arbitraryOf.js';
 
 /** How an input was broken. */
 export type Malformation =
@@ -130,7 +130,10 @@ function breakSite(root: PublishedSchema, site: Site): fc.Arbitrary<MalformedCas
     if (typeof schema.maxItems === 'number') {
       const max = schema.maxItems as number;
       cases.push(
-        at('too_long', fc.array(valueOf(schema.items as PublishedSchema), { minLength: max + 1, maxLength: max + 1 })),
+        at(
+          'too_long',
+          fc.array(arbitraryOf(schema.items as PublishedSchema), { minLength: max + 1, maxLength: max + 1 }),
+        ),
       );
     }
     if (typeof schema.minItems === 'number' && schema.minItems > 0) cases.push(at('too_short', fc.constant([])));
@@ -230,7 +233,7 @@ function fullValueOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
     const max = Math.max(min, Math.min((schema.maxItems as number | undefined) ?? min + 2, min + 2));
     return fc.array(fullValueOf(schema.items as PublishedSchema), { minLength: min, maxLength: max });
   }
-  return valueOf(schema).filter((v) => v !== null);
+  return arbitraryOf(schema).filter((v) => v !== null);
 }
 
 function isType(schema: PublishedSchema, type: string): boolean {

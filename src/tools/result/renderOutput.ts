@@ -8,7 +8,7 @@ export type ToolOutput =
   | boolean
   | null
   | undefined
-  | void
+  | undefined
   | object
   | ToolResultContent[]
   | AsyncIterable<unknown>;

@@ -61,10 +61,10 @@ function translate(pattern: string): string | UnsupportedPattern {
   while (i < points.length) {
     const c = points[i]!;
     if (c === '\\') {
-      const escape = translateEscape(points, i, inClass);
-      if (escape instanceof UnsupportedPattern) return escape;
-      out += escape.text;
-      i = escape.next;
+      const translated = translateEscape(points, i, inClass);
+      if (translated instanceof UnsupportedPattern) return translated;
+      out += translated.text;
+      i = translated.next;
       continue;
     }
     if (inClass) {

@@ -15,6 +15,7 @@ const UNCHECKED_KEYWORDS: Record<string, string> = {
   allOf: 'merge the schemas into one object',
   not: 'state what is allowed instead',
   if: 'state what is allowed instead',
+  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword; this object is never awaited.
   then: 'state what is allowed instead',
   else: 'state what is allowed instead',
   $ref: 'write the referenced schema inline',

@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import { API_STOP_REASONS } from '../../messages/types.js';
 import { recordedBlock, recordedInput, recordedResultContent } from './blocks.js';
 import { recordedAgents, recordedRequest, recordedTools } from './header.js';

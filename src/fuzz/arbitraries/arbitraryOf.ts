@@ -9,7 +9,7 @@ export const AWKWARD_TEXT = ['\u200B', '\u202E', '\u0301', '😀', '\uFEFF', '\u
  * Values a schema node accepts, as the binder reads it: every constraint the model was shown
  * is met, so the binder must accept each one.
  */
-export function valueOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
+export function arbitraryOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
   const base = nonNullValueOf(schema);
   return Array.isArray(schema.type) ? fc.oneof(base, fc.constant(null)) : base;
 }
@@ -30,7 +30,7 @@ function nonNullValueOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
     case 'array': {
       const min = (schema.minItems as number | undefined) ?? 0;
       const max = Math.min((schema.maxItems as number | undefined) ?? min + 4, min + 4);
-      return fc.array(valueOf(schema.items as PublishedSchema), { minLength: min, maxLength: max });
+      return fc.array(arbitraryOf(schema.items as PublishedSchema), { minLength: min, maxLength: max });
     }
     case 'object':
       return objectOf(schema);
@@ -42,7 +42,7 @@ function nonNullValueOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
 export function objectOf(schema: PublishedSchema): fc.Arbitrary<Record<string, unknown>> {
   const properties = (schema.properties as Record<string, PublishedSchema> | undefined) ?? {};
   const required = (schema.required as string[] | undefined) ?? [];
-  const record = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, valueOf(property)]));
+  const record = Object.fromEntries(Object.entries(properties).map(([key, property]) => [key, arbitraryOf(property)]));
   return fc.record(record, { requiredKeys: required.filter((key) => key in properties) });
 }
 
