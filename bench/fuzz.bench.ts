@@ -9,13 +9,17 @@ export async function benchFuzz(): Promise<void> {
   const injection = await fuzzInjection(createAssistant, { numRuns: 2_000, seed: 3, out: false });
   const format = (n: number) => Math.round(n).toLocaleString('en-US');
   console.log('Fuzzing (generation, binding, checking; one core)');
+  const toolRate = format(tool.casesPerSecond).padStart(9);
+  const toolTarget = tool.casesPerSecond >= 20_000 ? 'met' : 'NOT met';
   console.log(
-    `  fuzzTool, 5-argument tool              ${format(tool.casesPerSecond).padStart(9)} cases/s (${format(tool.cases)} ` +
-      `cases; target >= 20,000: ${tool.casesPerSecond >= 20_000 ? 'met' : 'NOT met'})`,
+    `  fuzzTool, 5-argument tool              ${toolRate} cases/s (${format(tool.cases)} ` +
+      `cases; target >= 20,000: ${toolTarget})`,
   );
+  const injectionRate = format(injection.casesPerSecond).padStart(9);
+  const injectionTarget = injection.casesPerSecond >= 1_000 ? 'met' : 'NOT met';
   console.log(
-    `  fuzzInjection, zero-trust assistant    ${format(injection.casesPerSecond).padStart(9)} runs/s  (${format(injection.cases)} ` +
-      `runs; target >= 1,000: ${injection.casesPerSecond >= 1_000 ? 'met' : 'NOT met'})`,
+    `  fuzzInjection, zero-trust assistant    ${injectionRate} runs/s  (${format(injection.cases)} ` +
+      `runs; target >= 1,000: ${injectionTarget})`,
   );
   if (tool.failures.length + injection.failures.length > 0)
     throw new Error('the benchmarked targets must have no findings');

@@ -13,9 +13,8 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
       `${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`,
   );
   if (trajectory.description !== undefined) lines.push(paint('dim', trajectory.description));
-  lines.push(
-    `${paint('dim', gutter('user'))}${preview(typeof trajectory.input === 'string' ? trajectory.input : previewJson(trajectory.input))}`,
-  );
+  const input = typeof trajectory.input === 'string' ? trajectory.input : previewJson(trajectory.input);
+  lines.push(`${paint('dim', gutter('user'))}${preview(input)}`);
   trajectory.turns.forEach((turn, i) => {
     let label = gutter(`turn ${i + 1}`);
     if (turn.agent !== undefined) {
@@ -30,10 +29,11 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
       emit(describeBlock(block, paint));
       if ('toolUse' in block) {
         const decision = turn.approvals?.find((a) => a.id === block.toolUse.id);
-        if (decision !== undefined)
-          emit(
-            `  ${paint('yellow', decision.approve ? '⏸ approved by a person' : '⏸ denied by a person')}${decision.reason === undefined ? '' : paint('dim', `: ${decision.reason}`)}`,
-          );
+        if (decision !== undefined) {
+          const verdict = decision.approve ? '⏸ approved by a person' : '⏸ denied by a person';
+          const reason = decision.reason === undefined ? '' : paint('dim', `: ${decision.reason}`);
+          emit(`  ${paint('yellow', verdict)}${reason}`);
+        }
         const result = turn.results?.find((r) => r.id === block.toolUse.id);
         if (result !== undefined) emit(`  ${describeResult(result, paint)}`);
       }
@@ -41,13 +41,10 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
     emit(paint('dim', `${turn.response.stopReason ?? 'no stop reason'} · ${describeUsage(turn.response.usage)}`));
   });
   const { summary } = trajectory;
-  for (const handoff of summary.handoffs ?? [])
-    lines.push(
-      paint(
-        'dim',
-        `handoff in turn ${handoff.turn}: ${handoff.from} → ${handoff.to}${handoff.reason === undefined ? '' : ` (${handoff.reason})`}`,
-      ),
-    );
+  for (const handoff of summary.handoffs ?? []) {
+    const reason = handoff.reason === undefined ? '' : ` (${handoff.reason})`;
+    lines.push(paint('dim', `handoff in turn ${handoff.turn}: ${handoff.from} → ${handoff.to}${reason}`));
+  }
   lines.push(
     paint(
       'bold',

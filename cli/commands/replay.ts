@@ -67,9 +67,10 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   }
   const verb = mode === 'record' ? 'recorded' : 'replayed';
   io.out('');
-  io.out(
-    `${files.length} ${verb}: ${files.length - failed} passed, ${failed} failed${missing.length > 0 ? `, ${missing.length} missing` : ''}${unreadable.length > 0 ? `, ${unreadable.length} unreadable folder${unreadable.length === 1 ? '' : 's'}` : ''}`,
-  );
+  const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
+  const folders = unreadable.length === 1 ? 'folder' : 'folders';
+  const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
+  io.out(`${files.length} ${verb}: ${files.length - failed} passed, ${failed} failed${missingNote}${unreadableNote}`);
   return failed + missing.length + unreadable.length > 0 ? 1 : 0;
 }
 

@@ -11,7 +11,8 @@ export function describeTimeline(view: RunView): string {
       call.code,
       call.argument === undefined ? undefined : `argument ${call.argument}`,
     ].filter((fact): fact is string => fact !== undefined);
-    return `  ${String(i + 1).padStart(2)}. ${call.name.padEnd(width)}  ${call.outcome}${facts.length > 0 ? ` (${facts.join(', ')})` : ''}`;
+    const detail = facts.length > 0 ? ` (${facts.join(', ')})` : '';
+    return `  ${String(i + 1).padStart(2)}. ${call.name.padEnd(width)}  ${call.outcome}${detail}`;
   });
   const taint = view.tainted ? `; tainted by ${view.taintSource ?? 'an untrusted tool'}` : '';
   return `Tool calls:\n${lines.join('\n')}\nStopped with ${view.stopReason}${taint}.`;

@@ -127,7 +127,8 @@ function checkConfig(config: unknown, file: string): LegateConfig {
     throw new ConfigError('invalid_config', `${file}: ${problem}`);
   }
   if (trajectories !== undefined && (typeof trajectories !== 'string' || trajectories.trim() === '')) {
-    const problem = `trajectories must name a folder (relative to the config), but it is ${JSON.stringify(trajectories)}.`;
+    const given = JSON.stringify(trajectories);
+    const problem = `trajectories must name a folder (relative to the config), but it is ${given}.`;
     throw new ConfigError('invalid_config', `${file}: ${problem}`);
   }
   return config as LegateConfig;

@@ -308,11 +308,12 @@ function toolsByName(
       );
     const defined = tool as AnyTool;
     if (byName.has(defined.name)) {
+      const first = tools.findIndex((t: AnyTool) => t.name === defined.name);
       throw new ToolDeclarationError(
         'duplicate_tool_name',
         defined.name,
         `tools[${i}]`,
-        `Agent '${agent}' has two tools named '${defined.name}' (tools[${tools.findIndex((t: AnyTool) => t.name === defined.name)}] ` +
+        `Agent '${agent}' has two tools named '${defined.name}' (tools[${first}] ` +
           `and tools[${i}]); the model could not tell them apart. Rename one.`,
       );
     }

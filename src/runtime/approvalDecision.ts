@@ -64,10 +64,11 @@ export function readDecisions(
     if (decisions.has(call.id))
       return invalid(`approve[${i}] decides ${call.id} a second time; give one decision per pending call.`);
     if (decision.inputDigest !== call.inputDigest) {
+      const given = describeValue(decision.inputDigest);
       return {
         code: 'stale_approval',
         message:
-          `The decision for ${call.id} ('${call.tool}') was given for other arguments (${describeValue(decision.inputDigest)}, ` +
+          `The decision for ${call.id} ('${call.tool}') was given for other arguments (${given}, ` +
           `now ${call.inputDigest}); nothing was run.`,
       };
     }

@@ -27,8 +27,9 @@ export function transferredMessage(to: string): string {
 }
 
 export function transferRefusedMessage(to: string, max: number): string {
+  const transfers = max === 1 ? 'transfer' : 'transfers';
   return (
-    `The transfer to '${to}' was not made: this conversation has reached its limit of ${max} transfer${max === 1 ? '' : 's'}. ` +
+    `The transfer to '${to}' was not made: this conversation has reached its limit of ${max} ${transfers}. ` +
     'Answer the user yourself.'
   );
 }

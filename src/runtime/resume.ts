@@ -83,8 +83,9 @@ function checkIntact(pending: PendingCall, conversation: Map<string, ToolUseBloc
 }
 
 export function deniedMessage(tool: string, reason: string | undefined): string {
+  const theirReason = reason === undefined ? '' : ` Their reason: ${reason}`;
   return (
-    `Tool '${tool}' was not run: a person reviewed the call and did not approve it.${reason === undefined ? '' : ` Their reason: ${reason}`} ` +
+    `Tool '${tool}' was not run: a person reviewed the call and did not approve it.${theirReason} ` +
     'Do not try it again; tell the user.'
   );
 }

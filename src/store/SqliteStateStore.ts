@@ -52,7 +52,8 @@ export class SqliteStateStore implements StateStore {
       -- Claims made before the claims table existed stay spent (their progress is unknown).
       INSERT OR IGNORE INTO legate_claims (suspension_id, run_id, owner, status, data, updated_at)
         SELECT suspension_id, run_id, 'unknown', 'claimed',
-               json_object('runId', run_id, 'suspensionId', suspension_id, 'owner', 'unknown', 'claimedAt', updated_at, 'status', 'claimed', 'decisions', json('{}'), 'calls', json('{}')),
+               json_object('runId', run_id, 'suspensionId', suspension_id, 'owner', 'unknown',
+                           'claimedAt', updated_at, 'status', 'claimed', 'decisions', json('{}'), 'calls', json('{}')),
                updated_at
         FROM legate_suspensions WHERE status = 'claimed';`);
   }
@@ -67,7 +68,8 @@ export class SqliteStateStore implements StateStore {
           .prepare(
             `INSERT INTO legate_suspensions (run_id, suspension_id, agent, status, schema_version, data, updated_at)
              VALUES (@runId, @id, @agent, 'suspended', @version, @data, @now)
-             ON CONFLICT (run_id) DO UPDATE SET suspension_id = @id, agent = @agent, status = 'suspended', schema_version = @version, data = @data, updated_at = @now`,
+             ON CONFLICT (run_id) DO UPDATE SET suspension_id = @id, agent = @agent, status = 'suspended',
+               schema_version = @version, data = @data, updated_at = @now`,
           )
           .run({
             runId: suspension.runId,
@@ -111,7 +113,8 @@ export class SqliteStateStore implements StateStore {
         const inserted = this.#db
           .prepare(
             `INSERT INTO legate_claims (suspension_id, run_id, owner, status, data, updated_at)
-             SELECT suspension_id, run_id, @owner, 'claimed', @data, @now FROM legate_suspensions WHERE run_id = @runId AND suspension_id = @suspensionId
+             SELECT suspension_id, run_id, @owner, 'claimed', @data, @now FROM legate_suspensions
+             WHERE run_id = @runId AND suspension_id = @suspensionId
              ON CONFLICT (suspension_id) DO NOTHING`,
           )
           .run({ owner: record.owner, data, now, runId, suspensionId });

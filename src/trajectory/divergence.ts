@@ -76,8 +76,9 @@ export function modelChanged(
 }
 
 export function extraCall(context: DivergenceContext, turn: number, recorded: number): TrajectoryDivergenceError {
+  const responses = recorded === 1 ? 'response' : 'responses';
   const detail =
-    `the run asked the model ${ordinal(turn)} time, but the recording holds ${recorded} response${recorded === 1 ? '' : 's'}: ` +
+    `the run asked the model ${ordinal(turn)} time, but the recording holds ${recorded} ${responses}: ` +
     'the code under test now continues where the recorded run stopped.';
   return new TrajectoryDivergenceError(
     'extra_call',

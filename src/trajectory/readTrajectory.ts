@@ -17,7 +17,8 @@ export function readTrajectory(document: unknown): Trajectory {
   // A newer major version may change anything: say so before looking at anything else.
   const version = isPlainObject(document) ? document.version : undefined;
   if (Number.isSafeInteger(version) && (version as number) > TRAJECTORY_VERSION) {
-    const problem = `this file uses trajectory format version ${version}, and this legate reads version ${TRAJECTORY_VERSION}.`;
+    const problem =
+      `this file uses trajectory format version ${version}, ` + `and this legate reads version ${TRAJECTORY_VERSION}.`;
     throw new FieldError(['version'], `${problem} Upgrade legate to read it.`);
   }
   const read = normalize(document, plan);

@@ -64,7 +64,10 @@ describe('legate fuzz --out', () => {
     expect(await main(['fuzz', 'legate.config.ts', '--runs', '5', '--seed', '1', '--out', out(dir)], io)).toBe(2);
     expect(io.stderr).toEqual([
       expect.stringMatching(
-        /^legate fuzz: --out: findings cannot be written to .*|^legate fuzz: --out: the folder for findings must be named/,
+        new RegExp(
+          '^legate fuzz: --out: findings cannot be written to .*|' +
+            '^legate fuzz: --out: the folder for findings must be named',
+        ),
       ),
     ]);
     expect(io.stdout).toEqual([]);
@@ -91,14 +94,17 @@ describe("legate fuzz and the config's secrets", () => {
     expect(text).not.toContain(LEAKED_SECRET);
   }, 60_000);
 
-  it('does not write a finding holding a declared secret with no redaction, and prints the finding to stderr', async () => {
+  it('does not write a finding holding a declared secret with no redaction, and prints it to stderr', async () => {
     const dir = leakyProject('leaky', { secrets: true });
     const io = captureIo(dir);
     expect(await main(['fuzz', 'legate.config.ts', '--runs', '20', '--seed', '4', '--out', 'found'], io)).toBe(1);
     expect(existsSync(join(dir, 'found')) ? readdirSync(join(dir, 'found')) : []).toEqual([]);
     expect(io.stderr).toEqual([
       expect.stringMatching(
-        /^legate fuzz: ✗ leaky: the finding was not written: .*holds declared secret #1, so it was not saved.*; reproduce with seed 4, path [\d:]+; shrunk counterexample: \{"input":/,
+        new RegExp(
+          '^legate fuzz: ✗ leaky: the finding was not written: .*holds declared secret #1, so it was not saved.*; ' +
+            'reproduce with seed 4, path [\\d:]+; shrunk counterexample: \\{"input":',
+        ),
       ),
     ]);
     expect(io.text()).not.toContain(LEAKED_SECRET);

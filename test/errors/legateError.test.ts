@@ -119,7 +119,7 @@ describe('LegateError: the base of every error legate throws', () => {
     for (const code of Object.values(CODES).flat()) expect(code).toMatch(/^[a-z]+(_[a-z]+)*$/);
   });
 
-  it('stops a whole run only when it says so: a divergence and an exhausted script abort, a look-alike does not', async () => {
+  it('aborts a run only when it says so: a divergence and an exhausted script do, a look-alike does not', async () => {
     expect(instanceOf('TrajectoryDivergenceError', 'trajectory_divergence').abortsRun).toBe(true);
     expect(instanceOf('ScriptExhaustedError', 'script_exhausted').abortsRun).toBe(true);
     const runWith = (thrown: unknown) => {

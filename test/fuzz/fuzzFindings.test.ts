@@ -48,7 +48,7 @@ describe('fuzzInjection findings and the secrets of the config', () => {
     ]);
   });
 
-  it('refuses to write a finding that holds a declared secret it may not redact, and still reports the finding', async () => {
+  it('refuses to write a finding that holds a declared secret it may not redact, and still reports it', async () => {
     const out = tempDir();
     const report = await fuzzInjection(leakyAgent('leaky'), { numRuns: 20, seed: 4, out, secrets: [SECRET_PATTERN] });
     const [failure] = report.failures;

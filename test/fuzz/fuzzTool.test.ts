@@ -30,7 +30,7 @@ describe('fuzzTool', () => {
     },
   );
 
-  it('catches a broken binder that accepts strings for integers, with a shrunk counterexample naming the path', async () => {
+  it('catches a broken binder accepting strings for integers; a shrunk counterexample names the path', async () => {
     const broken: AnyTool = {
       ...add,
       // A fixture: the binder turns numeric strings into numbers instead of refusing them.

@@ -80,7 +80,7 @@ describe('guard state and tool names that Object.prototype also has', () => {
     expect(Object.keys(next.attempts)).toEqual(['__proto__']);
   });
 
-  it('decides the same for any tool names, prototype names included, whether or not the state went through JSON', () => {
+  it('decides alike for any tool names, prototype names included, whether or not the state went through JSON', () => {
     const name = fc.oneof(fc.constantFrom(...prototypeNames), fc.stringMatching(/^[a-z][a-z_]{0,8}$/));
     const scenario = fc.uniqueArray(name, { minLength: 2, maxLength: 4 }).chain((names) => {
       const pick = fc.constantFrom(...names);

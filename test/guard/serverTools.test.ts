@@ -13,7 +13,7 @@ const fetched = (text: string): ScriptStep => ({
 });
 
 describe("a server tool's result in a live run", () => {
-  it('taints the run, and blocks a privileged call in the same response: the model wrote it after reading the page', async () => {
+  it('taints the run and blocks a privileged call in the same response: the model read the page first', async () => {
     const pay = vi.fn(() => 'paid');
     const sendPayment = defineTool({
       name: 'send_payment',

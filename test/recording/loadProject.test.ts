@@ -26,7 +26,7 @@ function nested(dir: string, depth: number): string[] {
 }
 
 describe('loadProject: the project as legate finds it', () => {
-  it('finds the nearest legate.config.* at or above cwd, never above the package root; the root is its folder', async () => {
+  it('finds the nearest legate.config.* at or above cwd, up to the package root; the root is its folder', async () => {
     let run = 0;
     await fc.assert(
       fc.asyncProperty(

@@ -154,7 +154,7 @@ describe('Agent.run', () => {
     });
   });
 
-  it('tells the model only the tool and the error class when a tool throws; the caller gets the error itself', async () => {
+  it('tells the model only the tool and error class when a tool throws; the caller gets the error itself', async () => {
     const failure = new TypeError('card 4111-1111 declined by gateway secret-host');
     const charge = defineTool({
       name: 'charge_card',

@@ -26,7 +26,7 @@ const scenario = fc.array(fc.boolean(), { minLength: 2, maxLength: 4 }).chain((p
 );
 
 describe('approval properties', () => {
-  it('every approved privileged call runs exactly once, and no denied one runs, whatever the interleaving', async () => {
+  it('every approved privileged call runs exactly once and no denied one runs, whatever the interleaving', async () => {
     await fc.assert(
       fc.asyncProperty(scenario, async ({ privileged, batches, choices }) => {
         const runs = new Map<string, number>();

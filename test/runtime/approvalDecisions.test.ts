@@ -220,7 +220,7 @@ describe('suspension keys', () => {
     ).not.toThrow();
   });
 
-  it('a handoff target signs with its own key, and a forgery is refused when resumed through the starting agent', async () => {
+  it('a handoff target signs with its own key; a forgery is refused when resumed via the starting agent', async () => {
     paid.mockClear();
     const script = new ScriptedTransport([
       reply.toolUse('handoff_to_billing', {}),

@@ -187,7 +187,7 @@ describe('a resume whose process stopped between its claim and its end', () => {
     expect(result.events.find((e) => e.type === 'recovered')).toMatchObject({ reused: [suspension!.pending[0]!.id] });
   });
 
-  it('a resume that outlived its claim stops at its next record (claim_lost): each call runs once, between the two', async () => {
+  it('a resume that lost its claim stops at its next record (claim_lost): each call runs once over both', async () => {
     const s = setup({ hold: 'before', second: true });
     const store = new MemoryStateStore();
     const { suspension } = await s.first.run('Pay both.');

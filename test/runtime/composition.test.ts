@@ -191,7 +191,7 @@ describe('handoffs', () => {
     expect((await triage.run('go')).usage).toMatchObject({ inputTokens: 20, outputTokens: 10 });
   });
 
-  it('stop at maxHandoffs: the transfer tool then answers with an acknowledgement and the agent answers itself', async () => {
+  it('stop at maxHandoffs: the transfer tool answers with an acknowledgement; the agent answers itself', async () => {
     const second = agent('second', []);
     const first = agent('first', [], { handoffs: [{ name: 'second', agent: second, description: 'S.' }] });
     const script = new ScriptedTransport([

@@ -299,7 +299,7 @@ describe('a guard state handed on with the history', () => {
     expect(second.guard.taint).toEqual(first.guard.taint);
   });
 
-  it('is never cleaner than the history: a success it claims that the history does not show unlocks nothing', async () => {
+  it('is never cleaner than the history: a claimed success the history does not show unlocks nothing', async () => {
     const t = tools();
     const agent = agentFor(
       {

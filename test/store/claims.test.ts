@@ -296,7 +296,8 @@ describe('SqliteStateStore opening a database an older legate wrote', () => {
     const { suspension } = await agent.run('Pay the supplier.');
     const db = new Database(file);
     db.exec(`CREATE TABLE legate_suspensions (run_id TEXT PRIMARY KEY, suspension_id TEXT NOT NULL, agent TEXT NOT NULL,
-      status TEXT NOT NULL CHECK (status IN ('suspended', 'claimed')), schema_version INTEGER NOT NULL, data TEXT NOT NULL, updated_at TEXT NOT NULL)`);
+      status TEXT NOT NULL CHECK (status IN ('suspended', 'claimed')), schema_version INTEGER NOT NULL,
+      data TEXT NOT NULL, updated_at TEXT NOT NULL)`);
     db.prepare(
       "INSERT INTO legate_suspensions VALUES (?, ?, 'treasurer', 'claimed', 1, ?, '2026-01-01T00:00:00.000Z')",
     ).run(suspension!.runId, suspension!.id, JSON.stringify(suspension));

@@ -74,7 +74,7 @@ describe('stores keep records of any depth', () => {
     },
   );
 
-  it('FileStateStore writes compact JSON, so a record is as large as its JSON, not the square of its depth', async () => {
+  it('FileStateStore writes compact JSON: a record is as large as its JSON, not the square of its depth', async () => {
     const suspension = await deepSuspension();
     const store = new FileStateStore(join(tempDir(), 'runs'));
     await store.save(suspension);

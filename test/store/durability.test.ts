@@ -85,7 +85,7 @@ describe('a suspended run survives its process (SQLite store)', () => {
 });
 
 describe('a suspended run survives its process (file store)', () => {
-  it('two processes resume it at once: one does, the other is told already_resumed, never a raw file error', async () => {
+  it('two processes resume it at once: one does, the other gets already_resumed, never a raw file error', async () => {
     const { store, effects, runId } = await suspended('file');
     const racers = [0, 1].map(
       () =>

@@ -42,7 +42,7 @@ describe('input depth', () => {
     run: noop,
   });
 
-  it('binds a value exactly at the limit, and refuses one level more as too_deep, with the path where it crossed', () => {
+  it('binds a value exactly at the limit; refuses one level more as too_deep, with the path where it crossed', () => {
     expect(deepest.bind({ v: nested(LIMIT - 1, ['array']) }).ok).toBe(true);
     const refused = deepest.bind({ v: nested(LIMIT, ['array']) });
     expect(refused).toMatchObject({

@@ -50,7 +50,8 @@ const REAL_WORLD: { pattern: string; from: string }[] = [
   },
   {
     pattern:
-      '^(https?:\\/\\/)?(www\\.)?[-a-zA-Z0-9@:%._\\+~#=]{1,256}\\.[a-zA-Z0-9()]{1,6}\\b([-a-zA-Z0-9()@:%_\\+.~#?&//=]*)$',
+      '^(https?:\\/\\/)?(www\\.)?[-a-zA-Z0-9@:%._\\+~#=]{1,256}\\.[a-zA-Z0-9()]{1,6}' +
+      '\\b([-a-zA-Z0-9()@:%_\\+.~#?&//=]*)$',
     from: 'menuchi-project/menuchi-app src/types/TypeAliases.ts (URL)',
   },
   {
@@ -59,7 +60,8 @@ const REAL_WORLD: { pattern: string; from: string }[] = [
   },
   {
     pattern:
-      "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$",
+      "^[a-z0-9!#$%&'*+/=?^_`{|}~-]+(?:\\.[a-z0-9!#$%&'*+/=?^_`{|}~-]+)*@" +
+      '(?:[a-z0-9](?:[a-z0-9-]*[a-z0-9])?\\.)+[a-z0-9](?:[a-z0-9-]*[a-z0-9])?$',
     from: 'Antonio-Gabriel/jsonschema_validator src/validator/schema.py (email)',
   },
   {

@@ -23,7 +23,7 @@ function placeOf(text: string, marker: string): string {
 
 const messageFor = (text: string) => caught(() => parseTrajectory(text, 'bad.yaml'), TrajectoryFormatError).message;
 
-describe('a field of the wrong kind is reported at its line and column, saying what was expected and what arrived', () => {
+describe('a field of the wrong kind is reported at line and column, saying what was expected and what arrived', () => {
   it('a usage count that is not a number (turns[i].response.usage)', () => {
     const text = edit(toolFailure, 'usage: { input: 348, output: 27 }', 'usage: { input: 348, output: many }');
     expect(messageFor(text)).toBe(

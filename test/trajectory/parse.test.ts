@@ -32,7 +32,10 @@ describe('parseTrajectory', () => {
     const error = formatError(edited);
     expect(error.path).toBe('summary.usage.input');
     expect(error.message).toMatch(
-      /^bad\.yaml:\d+:\d+: summary\.usage\.input should be a whole number of at least 0, but it was the string "lots"\.$/,
+      new RegExp(
+        '^bad\\.yaml:\\d+:\\d+: summary\\.usage\\.input should be a whole number of at least 0, ' +
+          'but it was the string "lots"\\.$',
+      ),
     );
     const line = edited.split('\n')[error.line! - 1]!;
     expect(line.slice(error.column! - 1)).toMatch(/^lots/);
@@ -78,7 +81,7 @@ describe('parseTrajectory', () => {
     expect(formatError('version: 1\nname: !custom x\n').message).toContain('YAML tags (!custom)');
   });
 
-  it('refuses a key written twice, at the second one, also in a mapping the fast reader leaves to the careful one', () => {
+  it('refuses a key written twice, at the second, also in a mapping the fast reader leaves to the careful one', () => {
     const twice = formatError(corpus.replace('agent: calculator', 'agent: calculator\nagent: other'));
     expect(twice.problem).toBe(`the key 'agent' appears twice in one mapping; a mapping holds each key once.`);
     expect(corpus.replace('agent: calculator', 'agent: calculator\nagent: other').split('\n')[twice.line! - 1]).toBe(

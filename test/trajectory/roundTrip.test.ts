@@ -137,7 +137,7 @@ describe('the writer and both readers', () => {
     );
   }, 120_000);
 
-  it('writes " \\n" so that it reads back as " \\n" (it was written as a block holding only spaces, read as "\\n")', () => {
+  it('writes " \\n" so it reads back as " \\n" (it was written as a block holding only spaces, read as "\\n")', () => {
     for (const value of [' \n', '  \n', ' \n\n', '\t \n', ' \n ', '\u00a0\n', ' \r\n']) {
       const trajectory = withValues(
         [value, value, value, value, value, value, value, value],

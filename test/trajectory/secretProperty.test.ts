@@ -106,8 +106,11 @@ const PLACEMENTS: Record<string, Placement> = {
 function variant(secret: Secret, pick: number): string {
   if (secret.label === 'API key')
     return KEY_PREFIXES[pick % KEY_PREFIXES.length] + secret.value.slice('sk-ant-'.length);
-  if (secret.label === 'bearer token')
-    return `${BEARER_WORDS[pick % BEARER_WORDS.length]}${BEARER_SEPARATORS[pick % BEARER_SEPARATORS.length]}${secret.value}`;
+  if (secret.label === 'bearer token') {
+    const word = BEARER_WORDS[pick % BEARER_WORDS.length];
+    const separator = BEARER_SEPARATORS[pick % BEARER_SEPARATORS.length];
+    return `${word}${separator}${secret.value}`;
+  }
   return secret.written;
 }
 

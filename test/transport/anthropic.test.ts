@@ -71,7 +71,7 @@ describe('AnthropicTransport over the real SDK', () => {
     expect(endpoint.bodies[0]).toMatchObject({ ...request, stream: true });
   });
 
-  it('runs a two-turn tool loop: input_json_delta fragments become the bound arguments, and the result goes back', async () => {
+  it('runs a two-turn tool loop: input_json_delta fragments become bound arguments; the result goes back', async () => {
     const endpoint = messagesEndpoint([
       () =>
         sseResponse([

@@ -38,9 +38,9 @@ class CodeGenerator {
       ? this.#object(schema, 'value', [], 'bound', declarationPath, true)
       : this.#node(schema, 'value', [], 'bound', declarationPath);
     const locals = this.#refs.map((_, i) => `r${i} = refs[${i}]`).join(', ');
+    const declarations = locals === '' ? '' : ` const ${locals};`;
     const source =
-      `"use strict";${locals === '' ? '' : ` const ${locals};`}\nreturn function bind(value) {\nlet bound;\n${body}\nreturn ` +
-      `bound;\n};`;
+      `"use strict";${declarations}\n` + `return function bind(value) {\nlet bound;\n${body}\nreturn bound;\n};`;
     return new Function('refs', source)(this.#refs) as Validator;
   }
 
@@ -78,8 +78,8 @@ class CodeGenerator {
         break;
       case 'boolean':
         code =
-          `if (typeof ${input} !== "boolean") return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);\n${out} ` +
-          `= ${input};`;
+          `if (typeof ${input} !== "boolean") ` +
+          `return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);\n${out} = ${input};`;
         break;
       case 'array':
         code = this.#array(schema, input, path, out, expected, at);
@@ -149,7 +149,8 @@ class CodeGenerator {
     const format = typeof schema.format === 'string' ? FORMAT_CHECKS.get(schema.format) : undefined;
     if (format !== undefined)
       lines.push(
-        `if (!${this.#ref(format)}(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`,
+        `if (!${this.#ref(format)}(${input})) ` +
+          `return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`,
       );
     lines.push(`${out} = ${input};`);
     return lines.join('\n');

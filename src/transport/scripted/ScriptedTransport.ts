@@ -76,8 +76,10 @@ export class ScriptedTransport implements Transport {
     this.requests.push(copyValue(request));
     const step = this.#respond ?? this.#steps[call - 1];
     if (step === undefined) {
+      const scripted = this.#steps.length;
+      const responses = scripted === 1 ? 'response' : 'responses';
       throw new ScriptExhaustedError(
-        `The scripted model was called ${call} times but its script has ${this.#steps.length} response${this.#steps.length === 1 ? '' : 's'}. ` +
+        `The scripted model was called ${call} times but its script has ${scripted} ${responses}. ` +
           `Add a response for call ${call}, or end the run sooner (the last message was ` +
           `${lastMessageSummary(request)}).`,
       );
