@@ -76,8 +76,10 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
 /** The first config in `cwd` or a folder above it, stopping after the project root. */
 function findConfigFile(cwd: string): string | undefined {
   for (let folder = resolve(cwd); ; folder = dirname(folder)) {
-    const found = CONFIG_NAMES.map((name) => join(folder, name)).find((path) => existsSync(path));
-    if (found !== undefined) return found;
+    for (const name of CONFIG_NAMES) {
+      const path = join(folder, name);
+      if (existsSync(path)) return path;
+    }
     if (existsSync(join(folder, 'package.json')) || dirname(folder) === folder) return undefined;
   }
 }

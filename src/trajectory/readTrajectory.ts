@@ -21,7 +21,8 @@ export function readTrajectory(document: unknown): Trajectory {
       `this file uses trajectory format version ${version}, ` + `and this legate reads version ${TRAJECTORY_VERSION}.`;
     throw new FieldError(['version'], `${problem} Upgrade legate to read it.`);
   }
-  const read = normalize(document, plan);
+  const { value: read, fits } = normalize(document, plan);
+  if (fits) return read as Trajectory;
   const checked = trajectoryFormat.safeParse(read);
   if (checked.success) return read as Trajectory;
   const problem = issueToField(checked.error.issues[0]!, read, plan);

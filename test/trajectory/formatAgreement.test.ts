@@ -4,6 +4,9 @@ import fc from 'fast-check';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { TrajectoryFormatError, parseTrajectory } from '../../src/index.js';
+import { normalize } from '../../src/trajectory/format/normalize.js';
+import { planOf } from '../../src/trajectory/format/plan.js';
+import { trajectoryFormat } from '../../src/trajectory/format/trajectory.js';
 import { readTrajectory } from '../../src/trajectory/readTrajectory.js';
 
 const schema = JSON.parse(readFileSync('schema/trajectory-v1.schema.json', 'utf8')) as object;
@@ -86,4 +89,57 @@ describe('the reader and the generated JSON Schema', () => {
       { numRuns: 400 },
     );
   }, 60_000);
+
+  it("the reader's walk and the format's schema give the same verdict, so a file that fits skips the schema", () => {
+    const plan = planOf(trajectoryFormat);
+    // Nulls too: an optional field written as null is absent for both, a required one is refused by both.
+    const anyValue = fc.oneof(value, fc.constant(null));
+    const edits = fc
+      .nat({ max: documents.length - 1 })
+      .chain((index) => fc.tuple(fc.constant(index), fc.constantFrom(...pathsOf(documents[index])), anyValue));
+    let misfits = 0;
+    fc.assert(
+      fc.property(edits, ([index, path, replacement]) => {
+        let walked: { value: unknown; fits: boolean };
+        try {
+          walked = normalize(replaced(documents[index], path, replacement), plan);
+        } catch {
+          return; // a free value's JSON text refused by the walk itself
+        }
+        if (!walked.fits) misfits++;
+        const schemaSays = trajectoryFormat.safeParse(walked.value).success;
+        expect(walked.fits, `${path.join('.')} = ${JSON.stringify(replacement)}`).toBe(schemaSays);
+      }),
+      { numRuns: 1500 },
+    );
+    // The edits reach both verdicts, so the agreement is not vacuous.
+    expect(misfits).toBeGreaterThan(100);
+  }, 60_000);
+
+  it('agree at every place of every corpus file, for each kind of scalar put there', () => {
+    const plan = planOf(trajectoryFormat);
+    const scalars = [null, true, -1, 0, 1.5, '', 'text', '2026-11-29T18:00:00.000Z'];
+    let disagreements: string[] = [];
+    for (const document of documents) {
+      for (const path of pathsOf(document)) {
+        for (const scalar of scalars) {
+          let walked: { value: unknown; fits: boolean };
+          try {
+            walked = normalize(replaced(document, path, scalar), plan);
+          } catch {
+            continue;
+          }
+          if (walked.fits !== trajectoryFormat.safeParse(walked.value).success) {
+            disagreements = [...disagreements, `${path.join('.')} = ${JSON.stringify(scalar)}`];
+          }
+        }
+      }
+    }
+    expect(disagreements).toEqual([]);
+  }, 60_000);
+
+  it('agree on every corpus file as it is', () => {
+    const plan = planOf(trajectoryFormat);
+    for (const document of documents) expect(normalize(document, plan).fits).toBe(true);
+  });
 });

@@ -1,63 +1,88 @@
 import { describeValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { FieldError, formatPath } from '../field.js';
-import { optionFor, type Plan } from './plan.js';
+import { optionFor, type ObjectPlan, type Plan } from './plan.js';
 
 /**
  * A parsed document, walked by the format's plan, made into the value the format describes:
  * free values written as JSON text (`inputJson`) read back, an optional field written as null
  * taken as absent, and fields the format does not know left out (files from a newer minor
- * version still read). Whatever does not fit the plan is passed on as it is, for the check
- * that follows to report; only a free value's JSON text is refused here.
+ * version still read). Whatever does not fit the plan is passed on as it is, for the format's
+ * schema to report; only a free value's JSON text is refused here.
+ *
+ * The same walk checks the value: `fits` is true when every mapping has its required fields,
+ * every list is a list, every union takes one of its forms and every scalar and free value
+ * passes its own schema, which is exactly what the format's schema checks (a test holds the two
+ * to the same verdict). A file that fits needs no second walk; one that does not is given to
+ * the schema, whose first issue becomes the located error.
  */
-export function normalize(value: unknown, plan: Plan): unknown {
-  return walk(value, plan, []);
+export function normalize(value: unknown, plan: Plan): { value: unknown; fits: boolean } {
+  const walker = new Walker();
+  const read = walker.walk(value, plan);
+  return { value: read, fits: walker.fits };
 }
 
-/** `path` is the way down to `value`, kept as one stack (pushed and popped) so a walk allocates no paths. */
-function walk(value: unknown, plan: Plan, path: (string | number)[]): unknown {
-  switch (plan.kind) {
-    case 'object': {
-      if (!isPlainObject(value)) return value;
-      const object: Record<string, unknown> = {};
-      for (const field of plan.fields) {
-        const { key } = field;
-        const item = field.free ? freeValue(value, key, path) : value[key];
-        if (item === undefined || (item === null && field.optional)) continue;
-        if (field.free) {
-          object[key] = item;
-          continue;
-        }
-        path.push(key);
-        object[key] = walk(item, field.plan, path);
-        path.pop();
+class Walker {
+  fits = true;
+  /** The way down to the value being walked, one stack (pushed and popped) so a walk allocates no paths. */
+  readonly path: (string | number)[] = [];
+
+  walk(value: unknown, plan: Plan): unknown {
+    switch (plan.kind) {
+      case 'object':
+        return this.#object(value, plan);
+      case 'list':
+        if (!Array.isArray(value)) return this.#misfit(value);
+        return value.map((item, i) => this.#at(i, item, plan.item));
+      case 'record':
+        if (!isPlainObject(value)) return this.#misfit(value);
+        return Object.fromEntries(
+          Object.entries(value).map(([name, item]) => [name, this.#at(name, item, plan.value)]),
+        );
+      case 'union': {
+        const option = optionFor(plan, value);
+        if (option === undefined) return this.#misfit(value);
+        // A scalar may take any of the union's scalar forms (a path key: a string or a count).
+        if (option.kind === 'leaf') return this.#checked(value, plan.check);
+        return this.walk(value, option);
       }
-      return object;
+      case 'leaf':
+        return this.#checked(value, plan.check);
     }
-    case 'list':
-      if (!Array.isArray(value)) return value;
-      return value.map((item, i) => {
-        path.push(i);
-        const read = walk(item, plan.item, path);
-        path.pop();
-        return read;
-      });
-    case 'record':
-      if (!isPlainObject(value)) return value;
-      return Object.fromEntries(
-        Object.entries(value).map(([name, item]) => {
-          path.push(name);
-          const read = walk(item, plan.value, path);
-          path.pop();
-          return [name, read];
-        }),
-      );
-    case 'union': {
-      const option = optionFor(plan, value);
-      return option === undefined ? value : walk(value, option, path);
+  }
+
+  #object(value: unknown, plan: ObjectPlan): unknown {
+    if (!isPlainObject(value)) return this.#misfit(value);
+    const object: Record<string, unknown> = {};
+    for (const field of plan.fields) {
+      const { key } = field;
+      const item = field.free ? freeValue(value, key, this.path) : value[key];
+      if (item === undefined || (item === null && field.optional)) {
+        if (!field.optional) this.fits = false;
+        continue;
+      }
+      if (field.free) object[key] = this.#checked(item, field.check);
+      else if (item === null && field.nullable) object[key] = null;
+      else object[key] = this.#at(key, item, field.plan);
     }
-    case 'leaf':
-      return value;
+    return object;
+  }
+
+  #at(key: string | number, value: unknown, plan: Plan): unknown {
+    this.path.push(key);
+    const read = this.walk(value, plan);
+    this.path.pop();
+    return read;
+  }
+
+  #checked(value: unknown, check: (value: unknown) => boolean): unknown {
+    if (this.fits && !check(value)) this.fits = false;
+    return value;
+  }
+
+  #misfit(value: unknown): unknown {
+    this.fits = false;
+    return value;
   }
 }
 

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import { isPlainObject } from '../../json/jsonValue.js';
+import { valueCheck } from './valueCheck.js';
 import { layout } from './values.js';
 
 /**
@@ -12,7 +13,8 @@ export type Plan =
   | { kind: 'list'; item: Plan }
   | { kind: 'record'; value: Plan }
   | UnionPlan
-  | { kind: 'leaf' };
+  /** A value the plan does not look inside (a string, a number, ...): its schema checks it. */
+  | { kind: 'leaf'; check: (value: unknown) => boolean };
 
 export interface ObjectPlan {
   kind: 'object';
@@ -22,12 +24,18 @@ export interface ObjectPlan {
 export interface UnionPlan {
   kind: 'union';
   options: Plan[];
+  /** The whole union's check: a scalar may take any of its scalar forms. */
+  check: (value: unknown) => boolean;
 }
 
 export interface FieldPlan {
   key: string;
   plan: Plan;
+  /** The field's check as declared: for a free value, which the plan does not walk. */
+  check: (value: unknown) => boolean;
   optional: boolean;
+  /** Null is one of its values (`stopReason: null`), not an absent optional field. */
+  nullable: boolean;
   free: boolean;
   flow: boolean;
 }
@@ -39,6 +47,9 @@ export function planOf(schema: z.ZodType): Plan {
   if (known !== undefined) return known;
   const inner = unwrap(schema);
   if (inner instanceof z.ZodObject) {
+    if ((inner._zod.def.checks?.length ?? 0) > 0) {
+      throw new Error("The trajectory format puts a check on a mapping; the reader's walk does not apply it.");
+    }
     const plan: ObjectPlan = { kind: 'object', fields: [] };
     plans.set(schema, plan); // before the fields: a run holds sub-runs
     for (const [key, field] of Object.entries(inner.shape as Record<string, z.ZodType>)) {
@@ -47,7 +58,9 @@ export function planOf(schema: z.ZodType): Plan {
       plan.fields.push({
         key,
         plan: planOf(unwrap(field)),
+        check: valueCheck(field),
         optional,
+        nullable: field.safeParse(null).success,
         free: hint.free === true,
         flow: hint.flow === true,
       });
@@ -60,8 +73,13 @@ export function planOf(schema: z.ZodType): Plan {
       : inner instanceof z.ZodRecord
         ? { kind: 'record', value: planOf(inner.valueType as z.ZodType) }
         : inner instanceof z.ZodUnion
-          ? { kind: 'union', options: (inner.options as z.ZodType[]).map(planOf) }
-          : { kind: 'leaf' };
+          ? { kind: 'union', options: (inner.options as z.ZodType[]).map(planOf), check: valueCheck(inner) }
+          : { kind: 'leaf', check: valueCheck(inner) };
+  if (plan.kind !== 'leaf' && (inner._zod.def.checks?.length ?? 0) > 0) {
+    // The reader's walk checks containers by their shape alone (see normalize): a check on a
+    // list, a mapping or a union (a length, a refinement) would need a walk of its own.
+    throw new Error(`The trajectory format puts a check on a ${plan.kind}; the reader's walk does not apply it.`);
+  }
   plans.set(schema, plan);
   return plan;
 }
