@@ -6,7 +6,7 @@ import type { Agent } from '../runtime/Agent.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import { loadTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
-import { runTrajectory, type AgentFactory } from '../recording/runTrajectory.js';
+import { recordTrajectory, type AgentFactory } from '../recording/runTrajectory.js';
 import { agentsReachableFrom, toolsReachableFrom } from '../runtime/agentGraph.js';
 import type { AnyTool } from '../tools/tool.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
@@ -250,7 +250,7 @@ async function writeFinding(
   save: SaveOptions,
 ): Promise<string> {
   mkdirSync(dirname(file), { recursive: true });
-  const run = await runTrajectory({
+  const run = await recordTrajectory({
     file,
     agent: factory,
     input: plan.input,
@@ -259,7 +259,6 @@ async function writeFinding(
     description:
       'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. ' +
       'Replays with the planted outputs; the offending call must be blocked.',
-    mode: 'record',
     transport: () => adversary(plan),
     toolStub: planter(plan, tools),
     report: false,

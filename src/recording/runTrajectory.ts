@@ -112,6 +112,29 @@ export interface TrajectoryRun {
  * its `project`, `cwd` and `runner`.
  */
 export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
+  const { settings, settingsFor, file, shown } = await resolveRun(options);
+  if (settings.mode === 'replay' || (settings.mode === 'auto' && existsSync(file))) {
+    return replay(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
+  }
+  if (settings.mode === 'passthrough') {
+    const result = await options.agent(settings.transport()).run(requireInput(options, shown, undefined));
+    return { mode: 'passthrough', file, result };
+  }
+  return record(options, file, shown, settings);
+}
+
+/**
+ * Records a run to its file whatever mode is in force (`LEGATE_MODE` included), with the same
+ * settings otherwise: for a file that is new by construction, such as a fuzz finding, where a
+ * replay would have nothing to replay.
+ */
+export async function recordTrajectory(options: Omit<TrajectoryRunOptions, 'mode'>): Promise<TrajectoryRun> {
+  const { settings, file, shown } = await resolveRun(options);
+  return record(options, file, shown, settings);
+}
+
+/** The project, the settings (again once the file is read, for its own fields) and the file, absolute and as shown. */
+async function resolveRun(options: TrajectoryRunOptions) {
   const cwd = options.cwd ?? process.cwd();
   const config = options.config === undefined ? {} : { config: options.config };
   const project = options.project ?? (await loadProject({ cwd, ...config }));
@@ -127,14 +150,7 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
   const settings = settingsFor();
   const file = settings.file!;
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
-  if (settings.mode === 'replay' || (settings.mode === 'auto' && existsSync(file))) {
-    return replay(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
-  }
-  if (settings.mode === 'passthrough') {
-    const result = await options.agent(settings.transport()).run(requireInput(options, shown, undefined));
-    return { mode: 'passthrough', file, result };
-  }
-  return record(options, file, shown, settings);
+  return { settings, settingsFor, file, shown };
 }
 
 type Where = { file: string; shown: string; rerecord: string };

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { loadTrajectory, type AgentFactory } from '../../src/index.js';
 import { FindingOutputError, fuzzInjection } from '../../src/fuzz/index.js';
 import { findingFile } from '../../src/fuzz/findingFile.js';
@@ -26,6 +26,28 @@ function counted(factory: AgentFactory): { factory: AgentFactory; built: () => n
     built: () => built,
   };
 }
+
+describe('fuzzInjection findings and the mode in force', () => {
+  it('writes a finding whatever LEGATE_MODE says: a finding is new, there is nothing to replay', async () => {
+    for (const mode of ['replay', 'passthrough', 'auto']) {
+      vi.stubEnv('LEGATE_MODE', mode);
+      try {
+        const out = tempDir();
+        const report = await fuzzInjection(leakyAgent('leaky'), {
+          numRuns: 20,
+          seed: 4,
+          out,
+          redactions: [{ pattern: SECRET_PATTERN }],
+        });
+        const [failure] = report.failures;
+        expect(failure!.writeError, mode).toBeUndefined();
+        expect(existsSync(failure!.trajectory!), mode).toBe(true);
+      } finally {
+        vi.unstubAllEnvs();
+      }
+    }
+  });
+});
 
 describe('fuzzInjection findings and the secrets of the config', () => {
   it('redacts a declared secret from the finding it writes', async () => {
