@@ -4,6 +4,7 @@ import { issueToField, pathInFile } from './format/issueToField.js';
 import { normalize } from './format/normalize.js';
 import { planOf } from './format/plan.js';
 import { trajectoryFormat } from './format/trajectory.js';
+import { undescribedTurnAgent } from './turnAgent.js';
 import { TRAJECTORY_VERSION, type Trajectory } from './types.js';
 
 const plan = planOf(trajectoryFormat);
@@ -22,9 +23,13 @@ export function readTrajectory(document: unknown): Trajectory {
     throw new FieldError(['version'], `${problem} Upgrade legate to read it.`);
   }
   const { value: read, fits } = normalize(document, plan);
-  if (fits) return read as Trajectory;
-  const checked = trajectoryFormat.safeParse(read);
-  if (checked.success) return read as Trajectory;
-  const problem = issueToField(checked.error.issues[0]!, read, plan);
-  throw new FieldError(pathInFile(document, problem.path), problem.message);
+  const checked = fits ? undefined : trajectoryFormat.safeParse(read);
+  if (checked !== undefined && !checked.success) {
+    const problem = issueToField(checked.error.issues[0]!, read, plan);
+    throw new FieldError(pathInFile(document, problem.path), problem.message);
+  }
+  const trajectory = read as Trajectory;
+  const undescribed = undescribedTurnAgent(trajectory, 'file');
+  if (undescribed !== undefined) throw new FieldError(pathInFile(document, undescribed.path), undescribed.message);
+  return trajectory;
 }

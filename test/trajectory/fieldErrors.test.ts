@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { TrajectoryFormatError, parseTrajectory } from '../../src/index.js';
+import { ReplayTransport, TrajectoryFormatError, parseTrajectory } from '../../src/index.js';
 import { caught } from '../support/caught.js';
 
 const toolFailure = readFileSync('trajectories/tool-failure.yaml', 'utf8');
@@ -111,6 +111,28 @@ describe('a field of the wrong kind is reported at line and column, saying what 
         'web_search_tool_result, web_fetch_tool_result, code_execution_tool_result, bash_code_execution_tool_result, ' +
         'text_editor_code_execution_tool_result, tool_search_tool_result, container_upload, but it was the ' +
         'string "mystery".',
+    );
+  });
+});
+
+describe('a turn made by an agent the file does not describe', () => {
+  const handoff = readFileSync('trajectories/handoff-to-billing.yaml', 'utf8');
+
+  it('is refused where the turn names it, with the agents the file does describe', () => {
+    const text = edit(handoff, '  - agent: triage\n', '  - agent: tirage\n');
+    expect(messageFor(text)).toBe(
+      `${placeOf(text, 'tirage')}: turns[0].agent names 'tirage', which the file does not describe: ` +
+        "it should be 'triage' (the run's agent) or one under 'agents' (billing).",
+    );
+  });
+
+  it('is refused by a replay of a trajectory built in code, as a format error', () => {
+    const trajectory = parseTrajectory(handoff, 'handoff.yaml');
+    trajectory.turns[1]!.agent = 'payments';
+    const error = caught(() => new ReplayTransport(trajectory, { file: 'handoff.yaml' }), TrajectoryFormatError);
+    expect(error.message).toBe(
+      "handoff.yaml: turns[1].agent names 'payments', which the trajectory does not describe: " +
+        "it should be 'triage' (the run's agent) or one under 'agents' (billing).",
     );
   });
 });

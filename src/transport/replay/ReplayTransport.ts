@@ -16,6 +16,9 @@ import {
   expectedRequests,
   type ComparableRequest,
 } from '../../trajectory/matchRequest.js';
+import { TrajectoryFormatError } from '../../trajectory/errors.js';
+import { formatPath } from '../../trajectory/field.js';
+import { undescribedTurnAgent } from '../../trajectory/turnAgent.js';
 import type { Trajectory } from '../../trajectory/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 
@@ -54,6 +57,12 @@ export class ReplayTransport implements Transport {
       options.rerecord ??
       rerecordCommand({ file, runner: { kind: 'code' }, agent: trajectory.agent, legateModeSet: false });
     this.#context = { file, rerecord };
+    // A file read from disk was checked by the reader; a trajectory built in code is checked here.
+    const undescribed = undescribedTurnAgent(trajectory, 'trajectory');
+    if (undescribed !== undefined) {
+      const { message, path } = undescribed;
+      throw new TrajectoryFormatError(message, file, undefined, undefined, formatPath(path));
+    }
     this.#expected = expectedRequests(trajectory);
   }
 
