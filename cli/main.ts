@@ -81,11 +81,17 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     }
     // An option the command does not know, or one missing its value: a usage error.
     if (String((error as { code?: unknown } | null)?.code).startsWith('ERR_PARSE_ARGS_')) {
-      io.err(`legate ${name}: ${(error as Error).message} Run 'legate ${name} --help' for its options.`);
+      io.err(`legate ${name}: ${usageProblem(error as Error)} Run 'legate ${name} --help' for its options.`);
       return 2;
     }
     // Anything else is a bug or a broken module of the user's: one line, unless they ask for the stack.
     io.err(`legate ${name}: ${describeUnexpected(error)}`);
     return 1;
   }
+}
+
+/** node:util's parseArgs message, said shortly: `unknown option '--bogus'.` instead of its advice on `--`. */
+function usageProblem(error: Error): string {
+  const unknown = /^Unknown option '([^']*)'/.exec(error.message);
+  return unknown === null ? error.message : `unknown option '${unknown[1]}'.`;
 }

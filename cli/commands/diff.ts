@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { diffTrajectories } from '../../src/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
 import { loadFile } from '../fileProblem.js';
@@ -11,7 +12,8 @@ turn and in the summary, with its path and both values. Recording times and vers
 ignored. Exits 0 when they are the same, 1 when they differ, 2 when either cannot be read
 (each such file gets one line, 'file: problem').`;
 
-export async function diff(args: string[], io: CliIo): Promise<number> {
+export async function diff(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs({ args: argv, allowPositionals: true, options: {} }).positionals;
   if (args.length !== 2) {
     io.err('legate diff: give two trajectory files, e.g. legate diff old.yaml new.yaml');
     return 2;

@@ -1,4 +1,5 @@
 import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
 import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
 import { renderTimeline } from '../timeline.js';
@@ -10,7 +11,8 @@ their arguments and outcomes, and the usage. Coloured on a terminal (NO_COLOR tu
 Given several files, shows each under a heading; a file that cannot be read gets one line
 ('file: problem') and the others are still shown. Exits 1 if any file could not be shown.`;
 
-export async function show(args: string[], io: CliIo): Promise<number> {
+export async function show(argv: string[], io: CliIo): Promise<number> {
+  const args = parseArgs({ args: argv, allowPositionals: true, options: {} }).positionals;
   if (args.length === 0) {
     io.err('legate show: give a trajectory file, e.g. legate show trajectories/tool-loop.yaml');
     return 2;
