@@ -50,9 +50,14 @@ function usage(): string {
 /** Runs the `legate` command line and returns its exit code. */
 export async function main(argv: string[], io: CliIo): Promise<number> {
   const [name, ...args] = argv;
-  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+  if (name === undefined) {
+    // No command is a mistake: usage goes where errors go, and the exit code says so.
+    io.err(usage());
+    return 1;
+  }
+  if (name === '--help' || name === '-h' || name === 'help') {
     io.out(usage());
-    return name === undefined ? 1 : 0;
+    return 0;
   }
   if (name === '--version' || name === '-v') {
     io.out(legateVersion());

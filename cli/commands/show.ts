@@ -7,7 +7,7 @@ import { renderTimeline } from '../timeline.js';
 export const showHelp = `legate show <file...>
 
 Prints a trajectory as a readable timeline: the input, each turn's text and tool calls with
-their arguments and outcomes, and the usage. Coloured on a terminal (NO_COLOR turns it off).
+their arguments and outcomes, and the usage. Coloured on a terminal (a non-empty NO_COLOR turns it off).
 Given several files, shows each under a heading; a file that cannot be read gets one line
 ('file: problem') and the others are still shown. Exits 1 if any file could not be shown.`;
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
+import { createPaint } from '../../cli/style.js';
 import { captureIo as capture } from '../support/captureIo.js';
 
 describe('the legate command', () => {
@@ -30,5 +31,23 @@ describe('the legate command', () => {
     expect(await main(['--version'], io)).toBe(0);
     expect(io.stdout[0]).toContain('Usage: legate <command>');
     expect(io.stdout[1]).toMatch(/^\d+\.\d+\.\d+$/);
+  });
+
+  it('prints usage to stderr and exits 1 when given no command (a mistake, not a request for help)', async () => {
+    const io = capture();
+    expect(await main([], io)).toBe(1);
+    expect(io.stdout).toEqual([]);
+    expect(io.stderr[0]).toContain('Usage: legate <command>');
+  });
+});
+
+describe('colour', () => {
+  const tty = { isTTY: true };
+  it('is on at a terminal, off when NO_COLOR is set to anything but the empty string', () => {
+    expect(createPaint(tty, {})('red', 'x')).not.toBe('x');
+    expect(createPaint(tty, { NO_COLOR: '1' })('red', 'x')).toBe('x');
+    expect(createPaint(tty, { NO_COLOR: '' })('red', 'x')).not.toBe('x');
+    expect(createPaint(tty, { TERM: 'dumb' })('red', 'x')).toBe('x');
+    expect(createPaint({ isTTY: false }, {})('red', 'x')).toBe('x');
   });
 });
