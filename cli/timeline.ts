@@ -45,11 +45,12 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
     const reason = handoff.reason === undefined ? '' : ` (${handoff.reason})`;
     lines.push(paint('dim', `handoff in turn ${handoff.turn}: ${handoff.from} → ${handoff.to}${reason}`));
   }
+  const taint = summary.tainted === true ? ` · tainted by ${summary.taintSource ?? 'an untrusted tool'}` : '';
   lines.push(
     paint(
       'bold',
       `${summary.stopReason} · ${summary.turns} turn${summary.turns === 1 ? '' : 's'} · ` +
-        `${describeUsage(summary.usage)}`,
+        `${describeUsage(summary.usage)}${taint}`,
     ),
   );
   return lines.join('\n');

@@ -89,6 +89,15 @@ describe('legate show and diff', () => {
     expect(text).toContain('assistant: Both are 42.');
   });
 
+  it("ends with the run's taint, when untrusted content entered it, and says nothing of taint otherwise", async () => {
+    const tainted = capture();
+    expect(await main(['show', 'trajectories/zero-trust.yaml'], tainted)).toBe(0);
+    expect(tainted.text().split('\n').at(-1)).toMatch(/^end_turn · \d+ turns · .* · tainted by fetch_page$/);
+    const clean = capture();
+    expect(await main(['show', 'trajectories/parallel-tool-calls.yaml'], clean)).toBe(0);
+    expect(clean.text()).not.toContain('tainted');
+  });
+
   it('shows a missing file plainly', async () => {
     const io = capture();
     expect(await main(['show', 'trajectories/nope.yaml'], io)).toBe(1);
