@@ -121,9 +121,18 @@ async function replayOne(
 }
 
 function describeRun(run: TrajectoryRun): string {
-  const turns = `${run.result.turns} turn${run.result.turns === 1 ? '' : 's'}, ${run.result.stopReason}`;
-  if (run.mode !== 'record') return turns;
-  return `${turns}; recorded (${run.changes === undefined ? 'new' : summarizeChanges(run.changes)})`;
+  const { result } = run;
+  const facts = [`${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.stopReason}`];
+  // The safety facts a reviewer looks for first: what was refused and why, taint, a pending approval.
+  for (const call of result.blocked) {
+    facts.push(`blocked ${call.tool} (${call.rule}${call.source === undefined ? '' : ` from ${call.source}`})`);
+  }
+  if (result.tainted) facts.push(`tainted by ${result.taintSource ?? 'an untrusted tool'}`);
+  if (result.suspension !== undefined) facts.push('suspended for approval');
+  if (run.mode === 'record') {
+    facts.push(`recorded (${run.changes === undefined ? 'new' : summarizeChanges(run.changes)})`);
+  }
+  return facts.join('; ');
 }
 
 function indent(text: string): string {

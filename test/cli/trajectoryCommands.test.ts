@@ -28,6 +28,14 @@ describe('legate replay', () => {
     const files = io.stdout.filter((line) => line.startsWith('✓ trajectories/')).length;
     expect(files).toBeGreaterThanOrEqual(13);
     expect(io.stdout.at(-1)).toBe(`${files} replayed: ${files} passed, 0 failed`);
+    // Each verdict line carries the run's safety facts: what was blocked and why, taint, suspension.
+    const line = (name: string) => io.stdout.find((text) => text.startsWith(`✓ trajectories/${name} `));
+    expect(line('zero-trust.yaml')).toBe(
+      `✓ trajectories/zero-trust.yaml  3 turns, end_turn; blocked send_payment (taint from fetch_page); ` +
+        'tainted by fetch_page',
+    );
+    expect(line('approval-denied.yaml')).toMatch(/blocked \w+ \(approval\)/);
+    expect(line('tool-loop.yaml')).toMatch(/^✓ trajectories\/tool-loop\.yaml {2}\d+ turns?, end_turn$/);
   }, 60_000);
 
   it('exits 1 and names the turn and path when one file no longer matches', async () => {
