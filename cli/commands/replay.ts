@@ -19,7 +19,7 @@ import { loadFile } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 
-export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file]
+export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
@@ -30,13 +30,15 @@ any file diverged or could not be read.
 The match level is --match, else the config's 'match', else the file's own 'match:', else
 exact. The config's redactions, secrets and transport apply to every file.
 
+--bail stops at the first file that fails; the summary says how many were not run.
+
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseArgs({
     args,
     allowPositionals: true,
-    options: { match: { type: 'string' }, config: { type: 'string' } },
+    options: { match: { type: 'string' }, config: { type: 'string' }, bail: { type: 'boolean' } },
   });
   if (values.match !== undefined && !isMatchLevel(values.match)) {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
@@ -58,19 +60,23 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     return 1;
   }
   let failed = 0;
+  let run = 0;
   for (const file of files) {
     const verdict = await replayOne(resolve(io.cwd, file), file, context, values.match as MatchLevel | undefined);
+    run++;
     if (!verdict.ok) failed++;
     if (verdict.ok) io.out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
     else if (verdict.unreadable) io.out(`${io.paint('red', '✗')} ${verdict.detail}`);
     else io.out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
+    if (!verdict.ok && values.bail === true) break;
   }
   const verb = mode === 'record' ? 'recorded' : 'replayed';
   io.out('');
   const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
   const folders = unreadable.length === 1 ? 'folder' : 'folders';
   const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
-  io.out(`${files.length} ${verb}: ${files.length - failed} passed, ${failed} failed${missingNote}${unreadableNote}`);
+  const notRun = files.length > run ? `, ${files.length - run} not run (--bail)` : '';
+  io.out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
   return failed + missing.length + unreadable.length > 0 ? 1 : 0;
 }
 

@@ -49,6 +49,21 @@ describe('legate replay', () => {
     expect(io.stdout.at(-1)).toMatch(/^(\d+) replayed: \d+ passed, 1 failed$/);
   }, 60_000);
 
+  it('with --bail, stops at the first file that fails and says how many were not run', async () => {
+    const dir = project();
+    for (const name of ['approval-denied.yaml', 'tool-failure.yaml']) {
+      const file = join(dir, 'trajectories', name);
+      writeFileSync(file, readFileSync(file, 'utf8').replace(/^name: .*$/m, 'name: [not, a, name]'));
+    }
+    const io = capture(dir);
+    expect(await main(['replay', '--bail'], io)).toBe(1);
+    const verdicts = io.stdout.filter((line) => /^[✓✗] /.test(line));
+    // Files run in name order: approval-denied.yaml is first, and nothing after it runs.
+    expect(verdicts).toHaveLength(1);
+    expect(verdicts[0]).toMatch(/^✗ trajectories\/approval-denied\.yaml/);
+    expect(io.stdout.at(-1)).toMatch(/^1 replayed: 0 passed, 1 failed, (\d+) not run \(--bail\)$/);
+  }, 60_000);
+
   it('says which agents the config exports when a file names another', async () => {
     const dir = project();
     const file = join(dir, 'trajectories/refusal.yaml');
