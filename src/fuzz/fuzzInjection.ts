@@ -220,7 +220,7 @@ function findViolation(
         // As the guard counts them: calls that reached the tool. One refused as an unknown tool (made
         // while an agent without it was in charge, after a handoff) never did.
         const attempts = result.toolCalls.filter(
-          (c) => c.name === call.name && c.outcome !== 'blocked' && !isUnknownTool(c),
+          (c) => c.name === call.name && c.outcome !== 'blocked' && c.error?.error !== 'unknown_tool',
         );
         if (attempts.length > rule.maxCalls)
           return {
@@ -279,9 +279,4 @@ async function writeFinding(
 
 function uniqueByName(tools: AnyTool[]): AnyTool[] {
   return [...new Map(tools.map((t) => [t.name, t])).values()];
-}
-
-/** A call answered as to a tool the agent in charge does not have. */
-function isUnknownTool(call: ToolCall): boolean {
-  return call.outcome === 'invalid' && (call.error as { error?: unknown } | undefined)?.error === 'unknown_tool';
 }
