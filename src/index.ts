@@ -27,6 +27,8 @@ export {
   type ToolCallSpec,
 } from './transport/scripted/scriptedReply.js';
 export { ReplayTransport, type ReplayOptions } from './transport/replay/ReplayTransport.js';
+export type { CallReplay, CallDecision, DecidedCall, ServedResult } from './transport/callReplay.js';
+export type { RunTools, RunToolsChoice } from './transport/replay/runTools.js';
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.

@@ -18,6 +18,8 @@ export type UsageErrorCode =
   | 'invalid_redaction_path'
   /** `LEGATE_MODE` is set to something other than a recording mode. */
   | 'invalid_recording_mode'
+  /** A `runTools` setting (config, option, `--run-tools`) is not `safe`, `all`, `none` or `{ default, run, serve }`. */
+  | 'invalid_run_tools'
   /** Recording a trajectory needs the user's `input`, and none was given. */
   | 'missing_input'
   /** A recorded run made no model call, so there is nothing to write. */

@@ -71,6 +71,7 @@ function spyHarness(tool: AnyTool): Harness {
     now: () => new Date(0),
     mode: 'live',
     stub: undefined,
+    replay: undefined,
     needsApproval: undefined,
     handoffs: new Map(),
     reportUsage: () => undefined,

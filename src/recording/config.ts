@@ -1,6 +1,7 @@
 import type { Transport } from '../transport/transport.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
+import type { RunTools } from '../transport/replay/runTools.js';
 import type { AgentFactory } from './runTrajectory.js';
 
 /** What `legate.config.ts` exports (as its default export) for the `legate` command. */
@@ -18,6 +19,14 @@ export interface LegateConfig {
    * file's, else `exact`. See docs/trajectory-format.md, "Replay settings".
    */
   match?: MatchLevel;
+  /**
+   * Which tools every replay in the project runs for real; the others are served from the
+   * recording. Default `safe`: privileged tools, and tools whose annotations say they are not
+   * read-only, are served, so a replay in CI never repeats a side effect; the rest run, so a
+   * regression in a tool's own code still shows. Under `--run-tools` and a `runTools` option in
+   * code. See docs/trajectory-format.md, "What runs in a replay".
+   */
+  runTools?: RunTools;
   /** Applied to every recording in the project, and the same way to each request at replay, before the code's own. */
   redactions?: Redaction[];
   /** Patterns beyond the built-in ones that must never be saved, in every recording, before the code's own. */

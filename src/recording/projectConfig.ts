@@ -3,6 +3,7 @@ import { dirname, join, resolve } from 'node:path';
 import { LegateError } from '../errors/LegateError.js';
 import { importModule } from '../files/importModule.js';
 import { isMatchLevel, MATCH_LEVELS } from '../trajectory/matchLevel.js';
+import { runToolsProblem } from '../transport/replay/runTools.js';
 import type { LegateConfig } from './config.js';
 
 const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
@@ -123,7 +124,7 @@ function checkConfig(config: unknown, file: string): LegateConfig {
       throw new ConfigError('invalid_config', `${file}: ${problem}`);
     }
   }
-  const { match, trajectories } = config as { match?: unknown; trajectories?: unknown };
+  const { match, trajectories, runTools } = config as { match?: unknown; trajectories?: unknown; runTools?: unknown };
   if (match !== undefined && !isMatchLevel(match)) {
     const problem = `match must be one of ${MATCH_LEVELS.join(', ')}, but it is ${JSON.stringify(match)}.`;
     throw new ConfigError('invalid_config', `${file}: ${problem}`);
@@ -133,5 +134,7 @@ function checkConfig(config: unknown, file: string): LegateConfig {
     const problem = `trajectories must name a folder (relative to the config), but it is ${given}.`;
     throw new ConfigError('invalid_config', `${file}: ${problem}`);
   }
+  const runToolsIssue = runTools === undefined ? undefined : runToolsProblem(runTools);
+  if (runToolsIssue !== undefined) throw new ConfigError('invalid_config', `${file}: runTools ${runToolsIssue}.`);
   return config as LegateConfig;
 }

@@ -5,6 +5,7 @@ import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.j
 import type { Redaction } from '../trajectory/redaction.js';
 import { rerecordCommand, type ReplayRunner } from '../trajectory/rerecordCommand.js';
 import type { Trajectory } from '../trajectory/types.js';
+import { DEFAULT_RUN_TOOLS, type RunTools } from '../transport/replay/runTools.js';
 import { legateMode, resolveMode, type RecordingMode } from './mode.js';
 import type { Project } from './projectConfig.js';
 
@@ -16,7 +17,7 @@ export interface GivenSettings {
   match?: MatchLevel;
   redactions?: readonly Redaction[];
   secrets?: readonly (RegExp | string)[];
-  serveToolResults?: true | readonly string[];
+  runTools?: RunTools;
   transport?: () => Transport;
   rerecord?: string;
 }
@@ -52,7 +53,8 @@ export interface ReplaySettings {
   redactions: Redaction[];
   /** The config's, then the given ones. */
   secrets: (RegExp | string)[];
-  serve?: true | readonly string[];
+  /** Which tools run for real in a replay (a file's `serve:` adds tools always served). */
+  runTools: RunTools;
   /** The live transport, to record and for passthrough. */
   transport: () => Transport;
   /** How to re-record the file, for divergence and missing-file messages. */
@@ -65,7 +67,7 @@ export interface ReplaySettings {
  * | setting | 1. given (flag / option) | 2. legate.config.ts | 3. the file | 4. default |
  * |---|---|---|---|---|
  * | match level | `--match`, `match` | `match` | `match:` | `exact` |
- * | served tool results | `serveToolResults` | | `serve:` | none: tools run |
+ * | tools run in replay | `--run-tools`, `runTools` | `runTools` | (`serve:` adds) | `safe` |
  * | live transport | `transport` | `transport` | | `AnthropicTransport` |
  * | re-record command | `rerecord` | `rerecord(file)` | | built for the context |
  * | trajectory folder | paths given | `trajectories` | | `trajectories` |
@@ -93,6 +95,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
     match: given.match ?? config?.match ?? trajectory?.match ?? DEFAULT_MATCH_LEVEL,
     redactions: union(config?.redactions, given.redactions),
     secrets: union(config?.secrets, given.secrets),
+    runTools: given.runTools ?? config?.runTools ?? DEFAULT_RUN_TOOLS,
     transport: given.transport ?? config?.transport ?? (() => new AnthropicTransport()),
     rerecord:
       given.rerecord ??
@@ -105,8 +108,6 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
         legateModeSet: legateMode(env) !== undefined,
       }),
   };
-  const serve = given.serveToolResults ?? trajectory?.serve;
-  if (serve !== undefined) settings.serve = serve;
   if (file !== undefined) settings.file = file;
   return settings;
 }

@@ -6,6 +6,7 @@ import { toolsReachableFrom } from '../runtime/agentGraph.js';
 import type { ApprovalDecision } from '../runtime/resume.js';
 import type { Suspension } from '../runtime/suspension.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
+import type { RunTools } from '../transport/replay/runTools.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { RecordingTransport } from '../transport/recording/RecordingTransport.js';
 import { ReplayTransport } from '../transport/replay/ReplayTransport.js';
@@ -13,15 +14,16 @@ import type { Transport } from '../transport/transport.js';
 import { diffTrajectories, summarizeChanges, type TrajectoryChange } from '../trajectory/diffTrajectories.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
+import { callsWithRedactedInput } from '../trajectory/redactedInputs.js';
 import type { ReplayRunner } from '../trajectory/rerecordCommand.js';
 import { expectationFailed } from '../trajectory/divergence.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { fromRun, type RunRecord } from './fromRun.js';
+import { checkRunFacts } from './runFacts.js';
 import type { RecordingMode } from './mode.js';
 import { loadProject, type Project } from './projectConfig.js';
 import { recordedClock, recordingClock } from './recordedClock.js';
 import { resolveReplaySettings, type ReplaySettings } from './replaySettings.js';
-import { servedResults } from './servedResults.js';
 import { loadTrajectory, prepareTrajectory, saveTrajectory } from './trajectoryFile.js';
 import { sdkVersion } from './sdkVersion.js';
 import { UsageError } from '../errors/UsageError.js';
@@ -75,15 +77,18 @@ export interface TrajectoryRunOptions {
   /** Patterns beyond the built-in ones and the config's that must never be saved. */
   secrets?: readonly (RegExp | string)[];
   /**
-   * Serve recorded tool results instead of running the tools: all (`true`) or the named ones. Default: the file's
-   * `serve`.
+   * Which tools run for real in a replay; the others are served from the recording. Default: the
+   * config's, else `safe` (tools with side effects are served). See {@link RunTools}.
    */
-  serveToolResults?: true | readonly string[];
+  runTools?: RunTools;
   /** When recording: answers calls in place of the tools (a fuzzer planting outputs). */
   toolStub?: ToolStub;
   /** The command that re-records this file, quoted in divergence messages. Default: the config's, else built to fit. */
   rerecord?: string;
-  /** Told what changed when a recording replaces one that differed. Default: standard error; false: silent. */
+  /**
+   * Told what a recording should know: what changed when it replaces a file that differed, and each
+   * call whose input a redaction changed. Default: standard error; false: silent.
+   */
   report?: ((message: string) => void) | false;
   /**
    * When recording, decides the calls a run stops for, so the suspension and the decision are
@@ -168,13 +173,10 @@ async function replay(
     ...context,
     match: settings.match,
     redact: createRedactor(settings.redactions),
+    runTools: settings.runTools,
   });
   const agent = options.agent(transport);
-  const serve = settings.serve;
-  const runOptions = {
-    clock: recordedClock(trajectory),
-    ...(serve === undefined ? {} : { toolStub: servedResults(trajectory, serve, context) }),
-  };
+  const runOptions = { clock: recordedClock(trajectory) };
   let result = await agent.run(trajectory.input, runOptions);
   // A recorded decision resumes the run where the recording did; none means it ended suspended.
   for (
@@ -185,6 +187,7 @@ async function replay(
     result = await agent.resume(result.suspension!, { ...runOptions, approve: decisions });
   }
   transport.assertDone();
+  checkRunFacts(trajectory, result, context);
   checkExpectations(trajectory, result, context);
   return { mode: 'replay', file, result, trajectory };
 }
@@ -233,9 +236,16 @@ async function record(
   const saved =
     changes !== undefined && changes.length === 0 ? previous! : saveTrajectory(file, trajectory, saveOptions);
   const run: TrajectoryRun = { mode: 'record', file, result, trajectory: saved };
+  for (const call of callsWithRedactedInput(redacted.turns)) {
+    tell(
+      options,
+      `recorded ${shown}: a redaction changed the input of call ${call.id} ('${call.tool}'), so a replay serves ` +
+        'its recorded result instead of running the tool with the placeholder.',
+    );
+  }
   if (changes !== undefined) {
     run.changes = changes;
-    if (changes.length > 0) reportChanges(options, `re-recorded ${shown}: ${summarizeChanges(changes)}`);
+    if (changes.length > 0) tell(options, `re-recorded ${shown}: ${summarizeChanges(changes)}`);
   }
   return run;
 }
@@ -289,7 +299,7 @@ function recordedDecisions(trajectory: Trajectory, result: AgentResult): Approva
   });
 }
 
-function reportChanges(options: TrajectoryRunOptions, message: string): void {
+function tell(options: TrajectoryRunOptions, message: string): void {
   if (options.report === false) return;
   if (options.report !== undefined) options.report(message);
   else process.stderr.write(`legate: ${message}\n`);

@@ -5,6 +5,7 @@ import { MAX_TRAJECTORY_BYTES, parseTrajectory } from '../trajectory/parseTrajec
 import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/redaction.js';
 import { findSecretInYaml, SecretInTrajectoryError } from '../trajectory/secretScan.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
+import { markRedactedInputs } from '../trajectory/redactedInputs.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { writeFileAtomic } from '../files/writeFileAtomic.js';
 import { LegateError } from '../errors/LegateError.js';
@@ -53,9 +54,11 @@ export interface SaveOptions {
   secrets?: readonly (RegExp | string)[];
 }
 
-/** The trajectory as it would be saved: redacted. */
+/** The trajectory as it would be saved: redacted, each call whose input a redaction changed marked as such. */
 export function prepareTrajectory(trajectory: Trajectory, options: SaveOptions = {}): Trajectory {
-  return redactTrajectory(createRedactor(options.redactions ?? []), trajectory);
+  const redacted = redactTrajectory(createRedactor(options.redactions ?? []), trajectory);
+  markRedactedInputs(trajectory.turns, redacted.turns);
+  return redacted;
 }
 
 /**

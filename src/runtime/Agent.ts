@@ -55,7 +55,10 @@ export interface RunOptions {
   keepStreamEvents?: boolean;
   /** The clock tools read for this run, in place of the agent's (a replay serves recorded readings). */
   clock?: () => Date;
-  /** Answers tool calls in place of the tools, where it returns a call (a replay serving recorded results). */
+  /**
+   * Answers tool calls in place of the tools, where it returns a call (a fuzzer planting outputs).
+   * A replay serves recorded results through its transport instead (`transport.toolCalls`).
+   */
   toolStub?: ToolStub;
   /** The transport for this run, in place of the agent's (a sub-agent inside a recorded or replayed call). */
   transport?: Transport;

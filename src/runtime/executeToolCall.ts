@@ -5,6 +5,7 @@ import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
 import type { AnyTool, ToolContext } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
 import { LegateError } from '../errors/LegateError.js';
+import type { CallDecision, CallReplay, ServedResult } from '../transport/callReplay.js';
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
 import { transferRefusedMessage, transferredMessage } from './handoff.js';
@@ -19,8 +20,10 @@ export interface ToolCallScope {
   signal: AbortSignal;
   now: () => Date;
   mode: ExecutionMode;
-  /** Answers a call without running the tool (a replay serving recorded results), or returns undefined. */
+  /** Answers a call without running the tool (a fuzzer planting outputs), or returns undefined. */
   stub: ToolStub | undefined;
+  /** The recording's say over calls, when the run's transport replays one. */
+  replay: CallReplay | undefined;
   /** Whether a call must wait for a person's approval; undefined when nothing needs approval (or it was given). */
   needsApproval: ((tool: AnyTool, args: unknown) => boolean) | undefined;
   /** For a call a person approved: the key its effect is made under, the same in every process. */
@@ -43,16 +46,20 @@ export interface ExecutedToolCall {
   plannedInput?: unknown;
 }
 
+/** What a call the guard let through will do, decided before anything of its response runs. */
+export type PreparedCall =
+  /** Answered without running anything: an unknown tool, an input the binder refused, a planned effect. */
+  | { kind: 'answered'; executed: ExecutedToolCall }
+  /** Waits for a person's approval. */
+  | { kind: 'pending'; pending: PendingCall }
+  /** Reaches its tool (or transfers the conversation), with the bound arguments. */
+  | { kind: 'run'; tool: AnyTool; args: unknown };
+
 /**
- * Answers one tool_use block the guard let through: finds the tool, binds the model's input,
- * plans it (shadow mode) or runs it, and shapes what it returned. Every refusal and failure
- * becomes an `is_error` result the model can act on, and the same fact, as data, on the call
- * record. Only cancellation rejects.
+ * Decides what one tool_use block the guard let through will do, running nothing: finds the
+ * tool, binds the model's input, and plans it (shadow mode) or holds it for approval.
  */
-export async function executeToolCall(
-  block: ToolUseBlock,
-  scope: ToolCallScope,
-): Promise<ExecutedToolCall | { pending: PendingCall }> {
+export function prepareToolCall(block: ToolUseBlock, scope: ToolCallScope): PreparedCall {
   const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
   const tool = scope.tools.get(block.name);
   if (tool === undefined) {
@@ -63,20 +70,59 @@ export async function executeToolCall(
       message: unknownToolMessage(block.name, available),
       available,
     };
-    return answered({ ...base, outcome: 'invalid', output: error.message, error });
+    return { kind: 'answered', executed: answered({ ...base, outcome: 'invalid', output: error.message, error }) };
   }
   const bound = tool.bind(block.input);
-  if (!bound.ok) return answered({ ...base, outcome: 'invalid', output: bound.invalid.message, error: bound.invalid });
-  if (isPlannedInstead(scope.mode, tool.privileged)) {
-    return {
-      ...answered({ ...base, outcome: 'planned', output: plannedMessage(tool.name), rule: 'shadow' }),
-      plannedInput: bound.args,
-    };
+  if (!bound.ok) {
+    const call: ToolCall = { ...base, outcome: 'invalid', output: bound.invalid.message, error: bound.invalid };
+    return { kind: 'answered', executed: answered(call) };
   }
-  if (scope.needsApproval?.(tool, bound.args) === true) return { pending: pendingCall(block) };
+  if (isPlannedInstead(scope.mode, tool.privileged)) {
+    const call: ToolCall = { ...base, outcome: 'planned', output: plannedMessage(tool.name), rule: 'shadow' };
+    return { kind: 'answered', executed: { ...answered(call), plannedInput: bound.args } };
+  }
+  if (scope.needsApproval?.(tool, bound.args) === true) return { kind: 'pending', pending: pendingCall(block) };
+  return { kind: 'run', tool, args: bound.args };
+}
+
+/** A prepared call's decision, as a replay compares it with the recorded one. */
+export function decisionOf(prepared: PreparedCall): CallDecision {
+  if (prepared.kind === 'pending') return { outcome: 'suspended' };
+  if (prepared.kind === 'run') return { outcome: 'run' };
+  const { call } = prepared.executed;
+  if (call.outcome === 'planned') return { outcome: 'planned' };
+  const error = call.error;
+  if (error?.error === 'invalid_argument')
+    return { outcome: 'invalid', code: error.code, ...(error.argument === null ? {} : { argument: error.argument }) };
+  return { outcome: 'invalid', code: 'unknown_tool' };
+}
+
+/**
+ * Answers one tool_use block the guard let through: decides it (see prepareToolCall), then
+ * transfers, serves or runs it, and shapes what the tool returned. Every refusal and failure
+ * becomes an `is_error` result the model can act on, and the same fact, as data, on the call
+ * record. Only cancellation rejects.
+ */
+export function executeToolCall(
+  block: ToolUseBlock,
+  scope: ToolCallScope,
+): Promise<ExecutedToolCall | { pending: PendingCall }> {
+  return carryOut(block, scope, prepareToolCall(block, scope));
+}
+
+/** Carries out a call already decided: a replay's check of the decision comes between the two. */
+export async function carryOut(
+  block: ToolUseBlock,
+  scope: ToolCallScope,
+  prepared: PreparedCall,
+): Promise<ExecutedToolCall | { pending: PendingCall }> {
+  if (prepared.kind === 'answered') return prepared.executed;
+  if (prepared.kind === 'pending') return { pending: prepared.pending };
+  const { tool, args } = prepared;
+  const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
   const handoff = scope.handoffs.get(tool.name);
   if (handoff !== undefined) {
-    const reason = (bound.args as { reason?: unknown }).reason;
+    const reason = (args as { reason?: unknown }).reason;
     const call: ToolCall = {
       ...base,
       outcome: 'ok',
@@ -87,6 +133,8 @@ export async function executeToolCall(
   }
   const stubbed = scope.stub?.(block, scope.turn);
   if (stubbed !== undefined) return answered(stubbed);
+  const served = scope.replay?.serve(block, scope.turn, tool);
+  if (served !== undefined) return answered(servedCall(served, base));
 
   try {
     let subRun: unknown;
@@ -104,7 +152,7 @@ export async function executeToolCall(
     };
     if (scope.idempotencyKey !== undefined) context.idempotencyKey = scope.idempotencyKey;
     const raw = await abortable(
-      Promise.resolve().then(() => tool.run(bound.args, context)),
+      Promise.resolve().then(() => tool.run(args, context)),
       scope.signal,
     );
     const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
@@ -129,6 +177,17 @@ export function answered(call: ToolCall): ExecutedToolCall {
   const result: ToolResultBlock = { type: 'tool_result', tool_use_id: call.id, content: call.output };
   if (call.outcome !== 'ok') result.is_error = true;
   return { call, result };
+}
+
+/** A recorded result in place of the tool's: what the model was told then, and the facts kept of it. */
+function servedCall(served: ServedResult, base: Pick<ToolCall, 'id' | 'name' | 'input' | 'turn'>): ToolCall {
+  const call: ToolCall = { ...base, outcome: served.outcome, output: served.content };
+  if (served.errorClass !== undefined) {
+    const message = typeof served.content === 'string' ? served.content : '';
+    call.error = { error: 'tool_failed', tool: base.name, errorClass: served.errorClass, message, cause: undefined };
+  }
+  if (served.withheld !== undefined) call.withheld = served.withheld;
+  return call;
 }
 
 /** The model learns the tool and the error's class only: messages and stacks can hold secrets. */

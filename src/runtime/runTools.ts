@@ -4,7 +4,16 @@ import type { Block } from '../guard/guardContext.js';
 import { decideBatch } from '../guard/pipeline.js';
 import type { ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
-import { answered, executeToolCall, type ExecutedToolCall, type ToolCallScope } from './executeToolCall.js';
+import type { CallDecision } from '../transport/callReplay.js';
+import {
+  answered,
+  carryOut,
+  decisionOf,
+  prepareToolCall,
+  type ExecutedToolCall,
+  type PreparedCall,
+  type ToolCallScope,
+} from './executeToolCall.js';
 import { executionMode, type RunConfig } from './runConfig.js';
 import type { RunState } from './runState.js';
 import type { PendingCall } from './suspension.js';
@@ -37,6 +46,14 @@ export async function runTools(
     visible: [...config.agent.visibleTools.keys()],
   });
   const scope = toolScope(config, state, turn, signal);
+  // Every call is decided before any runs: a replay compares the decisions with the recorded ones first.
+  const prepared = toolUses.map((block, i) =>
+    decisions[i] === undefined ? prepareToolCall(block, scope) : decisions[i],
+  );
+  scope.replay?.checkDecisions(
+    turn,
+    toolUses.map((block, i) => ({ id: block.id, name: block.name, decision: decided(prepared[i]!) })),
+  );
   const outcomes = await Promise.all(
     toolUses.map(async (block, i) => {
       log.emit({
@@ -47,9 +64,8 @@ export async function runTools(
         name: block.name,
         input: block.input,
       });
-      const decision = decisions[i];
-      const outcome =
-        decision === undefined ? await executeToolCall(block, scope) : answered(blockedCall(block, decision, turn));
+      const call = prepared[i]!;
+      const outcome = 'rule' in call ? answered(blockedCall(block, call, turn)) : await carryOut(block, scope, call);
       if ('call' in outcome) log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
       return outcome;
     }),
@@ -59,6 +75,12 @@ export async function runTools(
     pending: outcomes.flatMap((outcome) => ('pending' in outcome ? [outcome.pending] : [])),
     allowed: decisions.map((decision) => decision === undefined),
   };
+}
+
+/** The decision a replay compares: the guard's refusal, or what the call would do. */
+function decided(call: Block | PreparedCall): CallDecision {
+  if (!('rule' in call)) return decisionOf(call);
+  return { outcome: 'blocked', rule: call.rule, ...(call.source === undefined ? {} : { source: call.source }) };
 }
 
 /** What a call needs from its run; `approved` lifts the approval gate for calls a person approved. */
@@ -79,6 +101,7 @@ export function toolScope(
     now: run.now,
     mode: executionMode(config),
     stub: run.stub,
+    replay: run.transport.toolCalls,
     needsApproval: approved ? undefined : agent.approvalRequired,
     handoffs: new Map(
       [...agent.handoffs].map(([tool, target]) => [

@@ -56,6 +56,8 @@ export interface Tool<Args = unknown> {
   /** Characters of output shown to the model before the rest is withheld; 0 for no cap. */
   readonly maxResultLength: number;
   readonly annotations: ResolvedAnnotations;
+  /** The tool declared annotations; otherwise `annotations` holds MCP's defaults. */
+  readonly annotated: boolean;
   /** True when rules of the tool's own (a zod schema's refinements and transforms) run after the structural check. */
   readonly hasOwnRules: boolean;
   /** Non-fatal findings about the declaration (e.g. no description). */

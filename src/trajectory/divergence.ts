@@ -1,5 +1,6 @@
 import { quoteValue } from '../json/describeValue.js';
 import { LegateError } from '../errors/LegateError.js';
+import { describeDecision, type CallDecision } from './callDecision.js';
 
 export type DivergenceKind =
   | 'request'
@@ -7,6 +8,8 @@ export type DivergenceKind =
   | 'extra_call'
   | 'unused_turns'
   | 'missing_tool_result'
+  | 'decision'
+  | 'run_facts'
   | 'expectation';
 
 /**
@@ -126,6 +129,64 @@ export function missingToolResult(
     undefined,
     'a recorded result',
     undefined,
+    context.rerecord,
+    detail,
+  );
+}
+
+/**
+ * Today's code decides a recorded call differently: said in words, before the call runs.
+ * `expected` and `actual` are the two decisions as data; `cause` adds what changed since the
+ * recording (e.g. a tool's flags), when that is known.
+ */
+export function decisionDivergence(
+  context: DivergenceContext,
+  turn: number,
+  call: { id: string; name: string },
+  recorded: CallDecision | undefined,
+  today: CallDecision,
+  cause: readonly string[] = [],
+  /** `expected` when the recorded decision is the file's expectation (`expect.blocked`), not what happened. */
+  source: 'recorded' | 'expected' = 'recorded',
+): TrajectoryDivergenceError {
+  const rule = recorded?.outcome === 'blocked' && recorded.rule !== 'any' ? ` by rule '${recorded.rule}'` : '';
+  const was =
+    recorded === undefined
+      ? 'was never answered when recorded'
+      : source === 'expected'
+        ? `must be blocked${rule} (the file expects it)`
+        : `${describeDecision(recorded, 'past')} when recorded`;
+  const detail =
+    `call ${call.id} ${call.name} (turn ${turn}) ${was}; today's code ${describeDecision(today, 'today')}. ` +
+    'Nothing was run after this difference.' +
+    (cause.length === 0 ? '' : `\nChanged since the recording: ${cause.join('; ')}.`);
+  return new TrajectoryDivergenceError(
+    'decision',
+    context.file,
+    turn,
+    undefined,
+    recorded,
+    today,
+    context.rerecord,
+    detail,
+  );
+}
+
+/** The run ended differently from the recording: its stop reason, taint, handoffs or suspension. */
+export function runFactsDiffer(
+  context: DivergenceContext,
+  turn: number,
+  differences: readonly { fact: string; expected: unknown; actual: unknown }[],
+): TrajectoryDivergenceError {
+  const lines = differences.map((d) => `  ${d.fact}: recorded ${show(d.expected)}, today ${show(d.actual)}`);
+  const detail = `the run ended differently from the recording:\n${lines.join('\n')}`;
+  return new TrajectoryDivergenceError(
+    'run_facts',
+    context.file,
+    turn,
+    undefined,
+    Object.fromEntries(differences.map((d) => [d.fact, d.expected])),
+    Object.fromEntries(differences.map((d) => [d.fact, d.actual])),
     context.rerecord,
     detail,
   );

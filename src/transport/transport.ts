@@ -1,5 +1,6 @@
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
 import { LegateError } from '../errors/LegateError.js';
+import type { CallReplay } from './callReplay.js';
 
 /** Partial output as it streams, for observers; the response itself is what `send` resolves to. */
 export type StreamEvent =
@@ -27,6 +28,12 @@ export interface Transport {
    * them from there. Without it, a sub-agent uses its own transport.
    */
   forToolCall?(toolUseId: string): Transport;
+  /**
+   * On a transport that replays a recording: the recording's say over tool calls. The runtime has
+   * it check each response's decisions before any call runs, and serve recorded results in place
+   * of the tools it serves (see docs/trajectory-format.md, "Replay").
+   */
+  readonly toolCalls?: CallReplay;
 }
 
 /** A transport call failed (the API refused, the connection broke, the stream reported an error). */

@@ -31,6 +31,7 @@ const CODES = {
     'invalid_pattern',
     'invalid_redaction_path',
     'invalid_recording_mode',
+    'invalid_run_tools',
     'missing_input',
     'nothing_to_record',
     'invalid_script',

@@ -72,9 +72,10 @@ describe('fuzzInjection', () => {
 
       const broken = await runTrajectory({ file, agent: brokenAssistant, mode: 'replay' }).catch((e: unknown) => e);
       expect(broken).toBeInstanceOf(TrajectoryDivergenceError);
-      expect(broken).toMatchObject({ kind: 'expectation' });
-      expect((broken as Error).message).toContain(
-        `to be blocked by rule 'taint', but today's code let it through (ok)`,
+      // The offending call is refused before it runs: today's decision is compared with the expectation.
+      expect(broken).toMatchObject({ kind: 'decision' });
+      expect((broken as Error).message).toMatch(
+        /call toolu_\w+ send_payment \(turn \d+\) must be blocked by rule 'taint' \(the file expects it\); today/,
       );
     },
   );

@@ -30,11 +30,12 @@ describe('resolveReplaySettings: given, then config, then file, then default', (
     );
   });
 
-  it('serves the given tool results, else the file’s', () => {
-    const trajectory = trajectoryWith({ serve: ['fetch_page'] });
-    expect(resolveWith({}, projectWith(), trajectory).serve).toEqual(['fetch_page']);
-    expect(resolveWith({ serveToolResults: true }, projectWith(), trajectory).serve).toBe(true);
-    expect(resolveWith({}, projectWith(), trajectoryWith({})).serve).toBeUndefined();
+  it('runs the tools the given choice says, else the config’s, else the safe ones', () => {
+    expect(resolveWith({}, projectWith()).runTools).toBe('safe');
+    expect(resolveWith({}, projectWith({ runTools: 'none' })).runTools).toBe('none');
+    expect(resolveWith({ runTools: 'all' }, projectWith({ runTools: 'none' })).runTools).toBe('all');
+    const named = { default: 'all', serve: ['send_email'] } as const;
+    expect(resolveWith({}, projectWith({ runTools: named })).runTools).toEqual(named);
   });
 
   it('adds redactions and secrets up, the config’s first, each once', () => {

@@ -63,11 +63,22 @@ describe('composition and approval trajectories', () => {
       mode: 'replay',
     });
     expect(granted.result.stopReason).toBe('end_turn');
+    // wire_money is privileged: the approved call is answered from the recording, never made again.
+    expect(wire).not.toHaveBeenCalled();
+    expect(granted.result.toolCalls[0]).toMatchObject({ outcome: 'ok', output: 'Wired $1200 to Acme Supplies.' });
+    // Asked to run every tool, the replay makes the approved call, once.
+    await runTrajectory({
+      file: 'trajectories/approval-granted.yaml',
+      agent: createTreasurer,
+      mode: 'replay',
+      runTools: 'all',
+    });
     expect(wire).toHaveBeenCalledTimes(1);
     const denied = await runTrajectory({
       file: 'trajectories/approval-denied.yaml',
       agent: createTreasurer,
       mode: 'replay',
+      runTools: 'all',
     });
     expect(denied.result.blocked).toMatchObject([{ tool: 'wire_money', rule: 'approval' }]);
     expect(wire).toHaveBeenCalledTimes(1);

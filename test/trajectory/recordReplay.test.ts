@@ -79,7 +79,7 @@ describe('record, then replay', () => {
       file,
       agent: createOrderDesk,
       mode: 'replay',
-      serveToolResults: ['lookup_order'],
+      runTools: { default: 'all', serve: ['lookup_order'] },
     });
     expect(spy).not.toHaveBeenCalled();
     expect(replayed.result.toolCalls[0]!.output).toEqual(run.result.toolCalls[0]!.output);
@@ -193,15 +193,16 @@ describe('divergence', () => {
     expect(error).toMatchObject({ kind: 'request', path: 'tools[0]' });
   });
 
-  it('reports a served tool call with no recorded result as a divergence', async () => {
+  it('reports a call the recording never answered as a decision divergence, before it runs', async () => {
     const { file } = await record(factory(), 'Greet Ada.', script);
     const trajectory = loadTrajectory(file);
     delete trajectory.turns[0]!.results;
     writeFileSync(file, serializeTrajectory(trajectory));
-    const error = await runTrajectory({ file, agent: factory(), mode: 'replay', serveToolResults: true }).catch(
+    const error = await runTrajectory({ file, agent: factory(), mode: 'replay', runTools: 'none' }).catch(
       (e: unknown) => e,
     );
-    expect(error).toMatchObject({ kind: 'missing_tool_result', turn: 1 });
+    expect(error).toMatchObject({ kind: 'decision', turn: 1 });
+    expect((error as Error).message).toContain('was never answered when recorded; today');
   });
 });
 

@@ -40,6 +40,13 @@ export const recordedResult = mapping({
   source: text()
     .meta({ description: 'For a call blocked by taint: the untrusted tool whose content entered the conversation.' })
     .optional(),
+  redactedInput: flag()
+    .meta({
+      description:
+        'Present (true) when a redaction changed the input of this call when it was recorded: a replay serves ' +
+        'this result instead of running the tool with the placeholder.',
+    })
+    .optional(),
   withheld: flow(
     mapping({ length: count(), shown: count() }).meta({
       description: 'Characters the tool produced, where maxResultLength withheld some.',

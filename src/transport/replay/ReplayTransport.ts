@@ -21,6 +21,8 @@ import { formatPath } from '../../trajectory/field.js';
 import { undescribedTurnAgent } from '../../trajectory/turnAgent.js';
 import type { Trajectory } from '../../trajectory/types.js';
 import type { SendOptions, Transport } from '../transport.js';
+import { RecordedCalls } from './recordedCalls.js';
+import type { RunTools } from './runTools.js';
 
 export interface ReplayOptions {
   /** Names the recording in divergence messages. */
@@ -31,12 +33,19 @@ export interface ReplayOptions {
   redact?: <T>(value: T) => T;
   /** The command that re-records the file, for divergence messages. */
   rerecord?: string;
+  /**
+   * Which tools run for real; the others are served from the recording. Default `safe`: the
+   * tools without side effects run (see servedInReplay). A file's `serve:` adds tools always served.
+   */
+  runTools?: RunTools;
 }
 
 /**
  * Serves a recording's responses in order, offline, and checks that each request the runtime
  * makes is the one the recording says it made. The first difference is a
- * `TrajectoryDivergenceError` naming the file, the turn and the JSON path.
+ * `TrajectoryDivergenceError` naming the file, the turn and the JSON path. Through `toolCalls`,
+ * it has the runtime compare each call's decision with the recorded one before anything runs,
+ * and serves the recorded results of tools with side effects instead of running them.
  */
 export class ReplayTransport implements Transport {
   readonly #trajectory: Trajectory;
@@ -46,7 +55,10 @@ export class ReplayTransport implements Transport {
   readonly #expected: ComparableRequest[];
   readonly #verified = new WeakMap<object, object>();
   readonly #children: ReplayTransport[] = [];
+  readonly #runTools: RunTools | undefined;
   #calls = 0;
+  /** The recording's say over tool calls: decisions compared before anything runs, side effects served. */
+  readonly toolCalls: RecordedCalls;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
     this.#trajectory = trajectory;
@@ -64,6 +76,11 @@ export class ReplayTransport implements Transport {
       throw new TrajectoryFormatError(message, file, undefined, undefined, formatPath(path));
     }
     this.#expected = expectedRequests(trajectory);
+    this.#runTools = options.runTools;
+    this.toolCalls = new RecordedCalls(trajectory, {
+      context: this.#context,
+      ...(options.runTools === undefined ? {} : { runTools: options.runTools }),
+    });
   }
 
   /**
@@ -83,6 +100,7 @@ export class ReplayTransport implements Transport {
       match: this.#level,
       redact: this.#redact,
       rerecord: this.#context.rerecord,
+      ...(this.#runTools === undefined ? {} : { runTools: this.#runTools }),
     });
     this.#children.push(child);
     return child;
