@@ -69,7 +69,7 @@ function agentOf(version: Code, ran: string[]) {
 }
 
 describe('a replay against changed safety code', () => {
-  it('never runs a call the recording did not run, and passes only when every decision is the recorded one', async () => {
+  it('never runs a call the recording did not run; passes only when every decision is the recorded one', async () => {
     await fc.assert(
       fc.asyncProperty(
         code,
