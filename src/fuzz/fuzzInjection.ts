@@ -2,17 +2,17 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import type { ToolUseBlock, ToolResultBlock } from '../messages/types.js';
-import type { Agent } from '../runtime/Agent.js';
-import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
+import type { AgentResult } from '../runtime/agentResult.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import { loadTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
 import { recordTrajectory, type AgentFactory } from '../recording/runTrajectory.js';
-import { agentsReachableFrom, toolsReachableFrom } from '../runtime/agentGraph.js';
+import { toolsReachableFrom } from '../runtime/agentGraph.js';
 import type { AnyTool } from '../tools/tool.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
 import { reply } from '../transport/scripted/scriptedReply.js';
 import { validInput } from './arbitraries/validInput.js';
 import { checkOutFolder, findingFile } from './findingFile.js';
+import { findViolation } from './findViolation.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 import { payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';
 
@@ -40,13 +40,6 @@ interface Plan {
   input: string;
   batches: { name: string; input: unknown }[][];
   payloads: { text: string; target: InjectionTarget }[];
-}
-
-/** A rule the run broke, located to the call that broke it. */
-interface Violation {
-  call: ToolCall;
-  rule: 'taint' | 'authorization' | 'prerequisite' | 'limit' | 'terminal';
-  message: string;
 }
 
 /**
@@ -174,71 +167,6 @@ async function runPlan(factory: AgentFactory, plan: Plan): Promise<{ result: Age
   const agent = factory(adversary(plan));
   const result = await agent.run(plan.input, { toolStub: planter(plan, uniqueByName(toolsReachableFrom(agent))) });
   return { result };
-}
-
-/** The first rule the run broke, checked from the calls that actually ran. */
-function findViolation(
-  probe: Agent,
-  result: AgentResult,
-  tools: AnyTool[],
-  privileged: Set<string>,
-): Violation | undefined {
-  // The agents that can be in charge of the run, by name (the nearest, where two share one).
-  const agents = new Map<string, Agent>();
-  for (const agent of agentsReachableFrom(probe, 'handoffs'))
-    if (!agents.has(agent.name)) agents.set(agent.name, agent);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const ran = (call: ToolCall) => call.outcome === 'ok' || call.outcome === 'error';
-  const succeeded = result.toolCalls.filter((c) => c.outcome === 'ok');
-  for (const call of result.toolCalls.filter(ran)) {
-    const agent = agents.get(result.agents[call.turn - 1] ?? probe.name) ?? probe;
-    if (
-      privileged.has(call.name) &&
-      succeeded.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)
-    ) {
-      return {
-        call,
-        rule: 'taint',
-        message: `privileged tool '${call.name}' ran (${call.id}) after untrusted content entered the conversation`,
-      };
-    }
-    if (!agent.visibleTools().has(call.name))
-      return { call, rule: 'authorization', message: `hidden tool '${call.name}' ran (${call.id})` };
-    for (const rule of agent.rules) {
-      if (
-        rule.kind === 'require' &&
-        rule.tool === call.name &&
-        !succeeded.some((c) => c.name === rule.prerequisite && c.turn < call.turn)
-      ) {
-        return {
-          call,
-          rule: 'prerequisite',
-          message: `'${call.name}' ran (${call.id}) before its prerequisite '${rule.prerequisite}' succeeded`,
-        };
-      }
-      if (rule.kind === 'limit' && rule.tool === call.name) {
-        // As the guard counts them: calls that reached the tool. One refused as an unknown tool (made
-        // while an agent without it was in charge, after a handoff) never did.
-        const attempts = result.toolCalls.filter(
-          (c) => c.name === call.name && c.outcome !== 'blocked' && c.error?.error !== 'unknown_tool',
-        );
-        if (attempts.length > rule.maxCalls)
-          return {
-            call: attempts[rule.maxCalls]!,
-            rule: 'limit',
-            message: `'${call.name}' was attempted ${attempts.length} times, over its limit of ${rule.maxCalls}`,
-          };
-      }
-      if (rule.kind === 'terminal' && succeeded.some((c) => c.name === rule.tool && c.turn < call.turn)) {
-        return {
-          call,
-          rule: 'terminal',
-          message: `'${call.name}' ran (${call.id}) after terminal tool '${rule.tool}' succeeded`,
-        };
-      }
-    }
-  }
-  return undefined;
 }
 
 /**
