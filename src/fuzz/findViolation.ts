@@ -2,6 +2,7 @@ import { isAttempt } from '../guard/attempt.js';
 import type { Agent } from '../runtime/Agent.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import { agentsReachableFrom } from '../runtime/agentGraph.js';
+import { toolsNamedBy, type Rule } from '../guard/rules.js';
 import type { AnyTool } from '../tools/tool.js';
 
 /** A rule the run broke, located to the call that broke it. */
@@ -9,6 +10,16 @@ export interface Violation {
   call: ToolCall;
   rule: 'taint' | 'authorization' | 'prerequisite' | 'limit' | 'terminal';
   message: string;
+}
+
+/** What the run is held to, beyond what each agent declares of itself. */
+export interface Oracle {
+  /** Every tool the run can reach, by name. */
+  tools: AnyTool[];
+  /** Tools that must never run after taint. */
+  privileged: ReadonlySet<string>;
+  /** Rules every agent in charge must keep on top of its own, where it has every tool they name. */
+  rules: readonly Rule[];
 }
 
 /** One call of a run, as the guard counted it towards a limit. */
@@ -47,23 +58,20 @@ export function countAttempts(entry: Agent, result: AgentResult): CountedCall[] 
  * ran, a tool ran before its prerequisite succeeded or after a terminal tool did, or a call was an
  * attempt over the limit the agent in charge puts on its tool (counted as the guard counts).
  */
-export function findViolation(
-  entry: Agent,
-  result: AgentResult,
-  tools: AnyTool[],
-  privileged: ReadonlySet<string>,
-): Violation | undefined {
-  const byName = new Map(tools.map((t) => [t.name, t]));
+export function findViolation(entry: Agent, result: AgentResult, oracle: Oracle): Violation | undefined {
+  const byName = new Map(oracle.tools.map((t) => [t.name, t]));
   const ran = (call: ToolCall) => call.outcome === 'ok' || call.outcome === 'error';
   const succeeded = result.toolCalls.filter((c) => c.outcome === 'ok');
+  const rulesOf = heldTo(oracle.rules);
   for (const { call, agent, attempt, count } of countAttempts(entry, result)) {
-    const overLimit = attempt ? limitViolation(call, agent, count) : undefined;
+    const rules = rulesOf(agent);
+    const overLimit = attempt ? limitViolation(call, rules, count) : undefined;
     if (!ran(call)) {
       if (overLimit !== undefined) return overLimit;
       continue;
     }
     if (
-      privileged.has(call.name) &&
+      oracle.privileged.has(call.name) &&
       succeeded.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)
     ) {
       return {
@@ -74,7 +82,7 @@ export function findViolation(
     }
     if (!agent.visibleTools().has(call.name))
       return { call, rule: 'authorization', message: `hidden tool '${call.name}' ran (${call.id})` };
-    for (const rule of agent.rules) {
+    for (const rule of rules) {
       if (
         rule.kind === 'require' &&
         rule.tool === call.name &&
@@ -100,16 +108,28 @@ export function findViolation(
 }
 
 /** A call counted as the `count`th attempt of its tool, when the agent in charge allows fewer. */
-function limitViolation(call: ToolCall, agent: Agent, count: number): Violation | undefined {
-  const limits = agent.rules.flatMap((rule) =>
-    rule.kind === 'limit' && rule.tool === call.name ? [rule.maxCalls] : [],
-  );
+function limitViolation(call: ToolCall, rules: readonly Rule[], count: number): Violation | undefined {
+  const limits = rules.flatMap((rule) => (rule.kind === 'limit' && rule.tool === call.name ? [rule.maxCalls] : []));
   const max = Math.min(...limits);
   if (count <= max) return undefined;
   return {
     call,
     rule: 'limit',
     message: `'${call.name}' was attempted ${count} time${count === 1 ? '' : 's'}, over its limit of ${max}`,
+  };
+}
+
+/** The rules an agent in charge is held to: its own, and the extra ones that name only tools it has. */
+function heldTo(extra: readonly Rule[]): (agent: Agent) => readonly Rule[] {
+  const cache = new Map<Agent, readonly Rule[]>();
+  return (agent) => {
+    let rules = cache.get(agent);
+    if (rules === undefined) {
+      const names = new Set(agent.tools.map((t) => t.name));
+      rules = [...agent.rules, ...extra.filter((rule) => toolsNamedBy(rule).every((name) => names.has(name)))];
+      cache.set(agent, rules);
+    }
+    return rules;
   };
 }
 

@@ -7,12 +7,14 @@ import type { ToolStub } from '../runtime/executeToolCall.js';
 import { loadTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
 import { recordTrajectory, type AgentFactory } from '../recording/runTrajectory.js';
 import { toolsReachableFrom } from '../runtime/agentGraph.js';
+import { checkRules, RuleConfigurationError, ruleShapeProblem } from '../guard/checkRules.js';
+import { toolsNamedBy, type Rule } from '../guard/rules.js';
 import type { AnyTool } from '../tools/tool.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
 import { reply } from '../transport/scripted/scriptedReply.js';
 import { validInput } from './arbitraries/validInput.js';
 import { checkOutFolder, findingFile } from './findingFile.js';
-import { findViolation } from './findViolation.js';
+import { findViolation, type Oracle } from './findViolation.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 import { payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';
 
@@ -23,6 +25,13 @@ export interface FuzzInjectionOptions {
   templates?: readonly PayloadTemplate[];
   /** Tools that must never run after taint. Default: those declared privileged. */
   privileged?: readonly string[];
+  /**
+   * Rules every agent in charge must keep, on top of its own, where it has every tool a rule
+   * names (`rules.limit('send_email', 1)`, ...): how an agent that forgot a rule is caught, as
+   * `privileged` catches a tool that forgot its flag. Each must name a tool the run can reach;
+   * a rule that does not is refused with a `RuleConfigurationError` before fuzzing starts.
+   */
+  rules?: readonly Rule[];
   /**
    * Where a failing case is written as a trajectory; false writes nothing. Default
    * `trajectories/fuzz`. Checked before fuzzing starts (a `FindingOutputError` if it is empty,
@@ -57,12 +66,13 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
   const probe = factory(new ScriptedTransport([]));
   const tools = uniqueByName(toolsReachableFrom(probe));
   const privileged = new Set(options.privileged ?? tools.filter((t) => t.privileged).map((t) => t.name));
+  const oracle: Oracle = { tools, privileged, rules: checkedRules(options.rules ?? [], tools, probe.name) };
   const started = performance.now();
 
   const details = await fc.check(
     fc.asyncProperty(planOf(tools, privileged, options.templates), async (plan) => {
       const { result } = await runPlan(factory, plan);
-      const violation = findViolation(probe, result, tools, privileged);
+      const violation = findViolation(probe, result, oracle);
       if (violation !== undefined) throw new Error(violation.message);
     }),
     { numRuns, seed },
@@ -83,8 +93,7 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
         failure.trajectory = await writeFinding(
           factory,
           plan,
-          tools,
-          privileged,
+          oracle,
           findingFile(out, probe.name, details.seed),
           save,
         );
@@ -176,8 +185,7 @@ async function runPlan(factory: AgentFactory, plan: Plan): Promise<{ result: Age
 async function writeFinding(
   factory: AgentFactory,
   plan: Plan,
-  tools: AnyTool[],
-  privileged: Set<string>,
+  oracle: Oracle,
   file: string,
   save: SaveOptions,
 ): Promise<string> {
@@ -192,17 +200,45 @@ async function writeFinding(
       'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. ' +
       'Replays with the planted outputs; the offending call must be blocked.',
     transport: () => adversary(plan),
-    toolStub: planter(plan, tools),
+    toolStub: planter(plan, oracle.tools),
     report: false,
   });
-  const violation = findViolation(factory(new ScriptedTransport([])), run.result, tools, privileged);
+  const violation = findViolation(factory(new ScriptedTransport([])), run.result, oracle);
   const trajectory = loadTrajectory(file);
   trajectory.match = 'structure';
-  trajectory.serve = tools.filter((t) => t.untrusted).map((t) => t.name);
+  trajectory.serve = oracle.tools.filter((t) => t.untrusted).map((t) => t.name);
   if (violation !== undefined)
     trajectory.expect = { blocked: [{ id: violation.call.id, tool: violation.call.name, rule: violation.rule }] };
   saveTrajectory(file, trajectory, save);
   return file;
+}
+
+/**
+ * The extra rules, checked as an agent's are: rules the builders make, each naming only tools the
+ * run can reach, a limit of at least 1. Throws a {@link RuleConfigurationError} naming the rule.
+ */
+function checkedRules(list: readonly Rule[], tools: AnyTool[], entry: string): readonly Rule[] {
+  const names = tools.map((t) => t.name);
+  list.forEach((rule, i) => {
+    const problem = ruleShapeProblem(rule);
+    const tool = (rule as { tool?: unknown } | null)?.tool;
+    if (problem !== undefined)
+      throw new RuleConfigurationError(typeof tool === 'string' ? tool : '', `fuzzInjection: rules[${i}] ${problem}`);
+    const missing = toolsNamedBy(rule).find((name) => !names.includes(name));
+    if (missing !== undefined)
+      throw new RuleConfigurationError(
+        missing,
+        `fuzzInjection: rules[${i}] (a ${rule.kind} rule) names '${missing}', which no agent the run can reach ` +
+          `has a tool for. The tools are ${names.map((n) => `'${n}'`).join(', ') || 'none'}.`,
+      );
+  });
+  try {
+    checkRules(entry, list, names);
+  } catch (error) {
+    if (!(error instanceof RuleConfigurationError)) throw error;
+    throw new RuleConfigurationError(error.tool, `fuzzInjection: rules: ${error.message}`);
+  }
+  return list;
 }
 
 function uniqueByName(tools: AnyTool[]): AnyTool[] {

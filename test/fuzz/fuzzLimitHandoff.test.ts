@@ -76,7 +76,9 @@ describe('fuzzInjection and a target with the same tool unlimited', () => {
       'ok',
       'ok',
     ]);
-    expect(findViolation(agent, result, [transferFunds, lookUp], new Set())).toBeUndefined();
+    expect(
+      findViolation(agent, result, { tools: [transferFunds, lookUp], privileged: new Set(), rules: [] }),
+    ).toBeUndefined();
   });
 
   it('finds nothing over 5 seeds', async () => {
