@@ -4,7 +4,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, defineTool, reply, rules, type AnyTool, type Rule } from '../../src/index.js';
-import { countAttempts } from '../../src/fuzz/findViolation.js';
+import { countAttempts, findViolation } from '../../src/fuzz/findViolation.js';
 
 const model = 'claude-haiku-5-5';
 const NAMES = ['a', 'b', 'c'] as const;
@@ -80,7 +80,7 @@ function build(entry: Side, target: Side, steps: { name: string; input: unknown 
 }
 
 describe("the fuzzer's count of attempts", () => {
-  it("equals the guard's record, tool by tool, for random runs", async () => {
+  it("equals the guard's record, tool by tool, and finds no violation the guard let by, for random runs", async () => {
     await fc.assert(
       fc.asyncProperty(side, side, script, async (entry, target, steps) => {
         const agent = build(entry, target, steps);
@@ -88,6 +88,9 @@ describe("the fuzzer's count of attempts", () => {
         const counted: Record<string, number> = {};
         for (const { call, count } of countAttempts(agent, result)) if (count > 0) counted[call.name] = count;
         expect(counted).toEqual({ ...result.guard.attempts });
+        // The guard enforced every rule, so the fuzzer, reading the same run, finds nothing to report.
+        const tools = [...NAMES].map((n) => tool(n, undefined));
+        expect(findViolation(agent, result, { tools, privileged: new Set(), rules: [] })).toBeUndefined();
       }),
       { numRuns: 300, seed: 12 },
     );
