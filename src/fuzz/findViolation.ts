@@ -1,4 +1,5 @@
 import { isAttempt } from '../guard/attempt.js';
+import type { GuardRule } from '../guard/guardContext.js';
 import type { Agent } from '../runtime/Agent.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import { agentsReachableFrom } from '../runtime/agentGraph.js';
@@ -8,7 +9,7 @@ import type { AnyTool } from '../tools/tool.js';
 /** A rule the run broke, located to the call that broke it. */
 export interface Violation {
   call: ToolCall;
-  rule: 'taint' | 'authorization' | 'prerequisite' | 'limit' | 'terminal';
+  rule: GuardRule;
   message: string;
 }
 

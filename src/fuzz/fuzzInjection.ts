@@ -14,7 +14,7 @@ import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
 import { reply } from '../transport/scripted/scriptedReply.js';
 import { validInput } from './arbitraries/validInput.js';
 import { checkOutFolder, findingFile } from './findingFile.js';
-import { findViolation, type Oracle } from './findViolation.js';
+import { findViolation, type Oracle, type Violation } from './findViolation.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 import { payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';
 
@@ -54,9 +54,10 @@ interface Plan {
 /**
  * Drives an agent with the worst possible model: one that follows its own plan of tool calls
  * (parallel batches included) and obeys every instruction it finds in tool output. Injection
- * payloads are planted in the output of untrusted tools. Properties: no privileged tool runs
- * after taint, no contract is broken, no hidden tool runs, across handoffs too. A failing case
- * is shrunk and written as a trajectory that `legate replay` turns into a regression test.
+ * payloads are planted in the output of untrusted tools. Properties ({@link findViolation}): no
+ * privileged tool runs after taint, no contract (the agent's own and `options.rules`) is broken,
+ * limits counted as the guard counts them, no hidden tool runs, across handoffs too. A failing
+ * case is shrunk and written as a trajectory that `legate replay` turns into a regression test.
  */
 export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectionOptions = {}): Promise<FuzzReport> {
   const numRuns = options.numRuns ?? 200;
@@ -73,7 +74,8 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
     fc.asyncProperty(planOf(tools, privileged, options.templates), async (plan) => {
       const { result } = await runPlan(factory, plan);
       const violation = findViolation(probe, result, oracle);
-      if (violation !== undefined) throw new Error(violation.message);
+      // The violation rides on the error fast-check keeps for the shrunk case: the caller gets it as data.
+      if (violation !== undefined) throw Object.assign(new Error(violation.message), { violation });
     }),
     { numRuns, seed },
   );
@@ -87,6 +89,9 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
       counterexample: plan,
       message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
     };
+    const found = (details.errorInstance as { violation?: Violation } | null)?.violation;
+    if (found !== undefined)
+      failure.violation = { rule: found.rule, tool: found.call.name, id: found.call.id, turn: found.call.turn };
     if (out !== false) {
       const save: SaveOptions = { redactions: options.redactions ?? [], secrets: options.secrets ?? [] };
       try {

@@ -106,6 +106,12 @@ describe('a finding fails against the broken agent and passes against the fixed 
     const file = report.failures[0]!.trajectory!;
     const [expected] = loadTrajectory(file).expect?.blocked ?? [];
     expect(expected).toMatchObject({ rule, id: expect.any(String) });
+    expect(report.failures[0]!.violation).toEqual({
+      rule,
+      tool: expected!.tool,
+      id: expected!.id,
+      turn: expect.any(Number),
+    });
 
     const failed = await runTrajectory({ file, agent: broken, mode: 'replay' }).catch((e: unknown) => e);
     expect(failed).toBeInstanceOf(LegateError);
@@ -116,6 +122,7 @@ describe('a finding fails against the broken agent and passes against the fixed 
     const passed = await runTrajectory({ file, agent: fixed, mode: 'replay' });
     expect(passed.result.toolCalls.find((c) => c.id === expected!.id)).toMatchObject({
       name: expected!.tool,
+      turn: report.failures[0]!.violation!.turn,
       outcome: 'blocked',
       rule,
     });
