@@ -2,17 +2,19 @@ import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import fc from 'fast-check';
 import type { ToolUseBlock, ToolResultBlock } from '../messages/types.js';
-import type { Agent } from '../runtime/Agent.js';
-import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
+import type { AgentResult } from '../runtime/agentResult.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import { loadTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
 import { recordTrajectory, type AgentFactory } from '../recording/runTrajectory.js';
-import { agentsReachableFrom, toolsReachableFrom } from '../runtime/agentGraph.js';
+import { toolsReachableFrom } from '../runtime/agentGraph.js';
+import { checkRules, RuleConfigurationError, ruleShapeProblem } from '../guard/checkRules.js';
+import { toolsNamedBy, type Rule } from '../guard/rules.js';
 import type { AnyTool } from '../tools/tool.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
 import { reply } from '../transport/scripted/scriptedReply.js';
 import { validInput } from './arbitraries/validInput.js';
 import { checkOutFolder, findingFile } from './findingFile.js';
+import { findViolation, type Oracle, type Violation } from './findViolation.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
 import { payloadFor, type InjectionTarget, type PayloadTemplate } from './payloads.js';
 
@@ -23,6 +25,13 @@ export interface FuzzInjectionOptions {
   templates?: readonly PayloadTemplate[];
   /** Tools that must never run after taint. Default: those declared privileged. */
   privileged?: readonly string[];
+  /**
+   * Rules every agent in charge must keep, on top of its own, where it has every tool a rule
+   * names (`rules.limit('send_email', 1)`, ...): how an agent that forgot a rule is caught, as
+   * `privileged` catches a tool that forgot its flag. Each must name a tool the run can reach;
+   * a rule that does not is refused with a `RuleConfigurationError` before fuzzing starts.
+   */
+  rules?: readonly Rule[];
   /**
    * Where a failing case is written as a trajectory; false writes nothing. Default
    * `trajectories/fuzz`. Checked before fuzzing starts (a `FindingOutputError` if it is empty,
@@ -42,19 +51,13 @@ interface Plan {
   payloads: { text: string; target: InjectionTarget }[];
 }
 
-/** A rule the run broke, located to the call that broke it. */
-interface Violation {
-  call: ToolCall;
-  rule: 'taint' | 'authorization' | 'prerequisite' | 'limit' | 'terminal';
-  message: string;
-}
-
 /**
  * Drives an agent with the worst possible model: one that follows its own plan of tool calls
  * (parallel batches included) and obeys every instruction it finds in tool output. Injection
- * payloads are planted in the output of untrusted tools. Properties: no privileged tool runs
- * after taint, no contract is broken, no hidden tool runs, across handoffs too. A failing case
- * is shrunk and written as a trajectory that `legate replay` turns into a regression test.
+ * payloads are planted in the output of untrusted tools. Properties ({@link findViolation}): no
+ * privileged tool runs after taint, no contract (the agent's own and `options.rules`) is broken,
+ * limits counted as the guard counts them, no hidden tool runs, across handoffs too. A failing
+ * case is shrunk and written as a trajectory that `legate replay` turns into a regression test.
  */
 export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectionOptions = {}): Promise<FuzzReport> {
   const numRuns = options.numRuns ?? 200;
@@ -64,13 +67,15 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
   const probe = factory(new ScriptedTransport([]));
   const tools = uniqueByName(toolsReachableFrom(probe));
   const privileged = new Set(options.privileged ?? tools.filter((t) => t.privileged).map((t) => t.name));
+  const oracle: Oracle = { tools, privileged, rules: checkedRules(options.rules ?? [], tools, probe.name) };
   const started = performance.now();
 
   const details = await fc.check(
     fc.asyncProperty(planOf(tools, privileged, options.templates), async (plan) => {
       const { result } = await runPlan(factory, plan);
-      const violation = findViolation(probe, result, tools, privileged);
-      if (violation !== undefined) throw new Error(violation.message);
+      const violation = findViolation(probe, result, oracle);
+      // The violation rides on the error fast-check keeps for the shrunk case: the caller gets it as data.
+      if (violation !== undefined) throw Object.assign(new Error(violation.message), { violation });
     }),
     { numRuns, seed },
   );
@@ -84,14 +89,16 @@ export async function fuzzInjection(factory: AgentFactory, options: FuzzInjectio
       counterexample: plan,
       message: details.errorInstance instanceof Error ? details.errorInstance.message : String(details.errorInstance),
     };
+    const found = (details.errorInstance as { violation?: Violation } | null)?.violation;
+    if (found !== undefined)
+      failure.violation = { rule: found.rule, tool: found.call.name, id: found.call.id, turn: found.call.turn };
     if (out !== false) {
       const save: SaveOptions = { redactions: options.redactions ?? [], secrets: options.secrets ?? [] };
       try {
         failure.trajectory = await writeFinding(
           factory,
           plan,
-          tools,
-          privileged,
+          oracle,
           findingFile(out, probe.name, details.seed),
           save,
         );
@@ -176,71 +183,6 @@ async function runPlan(factory: AgentFactory, plan: Plan): Promise<{ result: Age
   return { result };
 }
 
-/** The first rule the run broke, checked from the calls that actually ran. */
-function findViolation(
-  probe: Agent,
-  result: AgentResult,
-  tools: AnyTool[],
-  privileged: Set<string>,
-): Violation | undefined {
-  // The agents that can be in charge of the run, by name (the nearest, where two share one).
-  const agents = new Map<string, Agent>();
-  for (const agent of agentsReachableFrom(probe, 'handoffs'))
-    if (!agents.has(agent.name)) agents.set(agent.name, agent);
-  const byName = new Map(tools.map((t) => [t.name, t]));
-  const ran = (call: ToolCall) => call.outcome === 'ok' || call.outcome === 'error';
-  const succeeded = result.toolCalls.filter((c) => c.outcome === 'ok');
-  for (const call of result.toolCalls.filter(ran)) {
-    const agent = agents.get(result.agents[call.turn - 1] ?? probe.name) ?? probe;
-    if (
-      privileged.has(call.name) &&
-      succeeded.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)
-    ) {
-      return {
-        call,
-        rule: 'taint',
-        message: `privileged tool '${call.name}' ran (${call.id}) after untrusted content entered the conversation`,
-      };
-    }
-    if (!agent.visibleTools().has(call.name))
-      return { call, rule: 'authorization', message: `hidden tool '${call.name}' ran (${call.id})` };
-    for (const rule of agent.rules) {
-      if (
-        rule.kind === 'require' &&
-        rule.tool === call.name &&
-        !succeeded.some((c) => c.name === rule.prerequisite && c.turn < call.turn)
-      ) {
-        return {
-          call,
-          rule: 'prerequisite',
-          message: `'${call.name}' ran (${call.id}) before its prerequisite '${rule.prerequisite}' succeeded`,
-        };
-      }
-      if (rule.kind === 'limit' && rule.tool === call.name) {
-        // As the guard counts them: calls that reached the tool. One refused as an unknown tool (made
-        // while an agent without it was in charge, after a handoff) never did.
-        const attempts = result.toolCalls.filter(
-          (c) => c.name === call.name && c.outcome !== 'blocked' && c.error?.error !== 'unknown_tool',
-        );
-        if (attempts.length > rule.maxCalls)
-          return {
-            call: attempts[rule.maxCalls]!,
-            rule: 'limit',
-            message: `'${call.name}' was attempted ${attempts.length} times, over its limit of ${rule.maxCalls}`,
-          };
-      }
-      if (rule.kind === 'terminal' && succeeded.some((c) => c.name === rule.tool && c.turn < call.turn)) {
-        return {
-          call,
-          rule: 'terminal',
-          message: `'${call.name}' ran (${call.id}) after terminal tool '${rule.tool}' succeeded`,
-        };
-      }
-    }
-  }
-  return undefined;
-}
-
 /**
  * Records the shrunk case as a trajectory whose replay demands the offending call be blocked:
  * redacted and scanned for secrets like any recording, to a file inside the out folder.
@@ -248,8 +190,7 @@ function findViolation(
 async function writeFinding(
   factory: AgentFactory,
   plan: Plan,
-  tools: AnyTool[],
-  privileged: Set<string>,
+  oracle: Oracle,
   file: string,
   save: SaveOptions,
 ): Promise<string> {
@@ -264,17 +205,45 @@ async function writeFinding(
       'Found by fuzzInjection: an adversarial model obeying instructions planted in untrusted tool output. ' +
       'Replays with the planted outputs; the offending call must be blocked.',
     transport: () => adversary(plan),
-    toolStub: planter(plan, tools),
+    toolStub: planter(plan, oracle.tools),
     report: false,
   });
-  const violation = findViolation(factory(new ScriptedTransport([])), run.result, tools, privileged);
+  const violation = findViolation(factory(new ScriptedTransport([])), run.result, oracle);
   const trajectory = loadTrajectory(file);
   trajectory.match = 'structure';
-  trajectory.serve = tools.filter((t) => t.untrusted).map((t) => t.name);
+  trajectory.serve = oracle.tools.filter((t) => t.untrusted).map((t) => t.name);
   if (violation !== undefined)
     trajectory.expect = { blocked: [{ id: violation.call.id, tool: violation.call.name, rule: violation.rule }] };
   saveTrajectory(file, trajectory, save);
   return file;
+}
+
+/**
+ * The extra rules, checked as an agent's are: rules the builders make, each naming only tools the
+ * run can reach, a limit of at least 1. Throws a {@link RuleConfigurationError} naming the rule.
+ */
+function checkedRules(list: readonly Rule[], tools: AnyTool[], entry: string): readonly Rule[] {
+  const names = tools.map((t) => t.name);
+  list.forEach((rule, i) => {
+    const problem = ruleShapeProblem(rule);
+    const tool = (rule as { tool?: unknown } | null)?.tool;
+    if (problem !== undefined)
+      throw new RuleConfigurationError(typeof tool === 'string' ? tool : '', `fuzzInjection: rules[${i}] ${problem}`);
+    const missing = toolsNamedBy(rule).find((name) => !names.includes(name));
+    if (missing !== undefined)
+      throw new RuleConfigurationError(
+        missing,
+        `fuzzInjection: rules[${i}] (a ${rule.kind} rule) names '${missing}', which no agent the run can reach ` +
+          `has a tool for. The tools are ${names.map((n) => `'${n}'`).join(', ') || 'none'}.`,
+      );
+  });
+  try {
+    checkRules(entry, list, names);
+  } catch (error) {
+    if (!(error instanceof RuleConfigurationError)) throw error;
+    throw new RuleConfigurationError(error.tool, `fuzzInjection: rules: ${error.message}`);
+  }
+  return list;
 }
 
 function uniqueByName(tools: AnyTool[]): AnyTool[] {

@@ -1,3 +1,5 @@
+import type { GuardRule } from '../guard/guardContext.js';
+
 /** One property that did not hold, with what it takes to reproduce it. */
 export interface FuzzFailure {
   property: string;
@@ -7,6 +9,11 @@ export interface FuzzFailure {
   /** The shrunk input that broke the property. */
   counterexample: unknown;
   message: string;
+  /**
+   * For an injection failure: the rule the run broke and the call that broke it, as data (the
+   * call a written finding expects to be blocked).
+   */
+  violation?: { rule: GuardRule; tool: string; id: string; turn: number };
   /** For an injection failure: the trajectory written for it. */
   trajectory?: string;
   /**

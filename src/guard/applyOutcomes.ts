@@ -1,3 +1,4 @@
+import { isAttempt } from './attempt.js';
 import type { CompiledRules, ToolFacts } from './guardContext.js';
 import type { GuardState } from './guardState.js';
 import { copyToolRecord, toolRecordValue } from './toolRecord.js';
@@ -6,14 +7,14 @@ import { copyToolRecord, toolRecordValue } from './toolRecord.js';
 export interface CallOutcome {
   id: string;
   name: string;
-  /** True when the guard let the call through (it counts as an attempt). */
+  /** True when the guard let the call through (an attempt, if the agent has a tool of its name). */
   allowed: boolean;
   /** True when the tool ran and succeeded. */
   succeeded: boolean;
 }
 
 /**
- * The state after a response's calls finished: attempts counted, successes remembered for
+ * The state after a response's calls finished: attempts counted ({@link isAttempt}), successes remembered for
  * prerequisites, the first untrusted success taints, the first terminal success ends the run.
  * Pure: returns a new state.
  */
@@ -31,7 +32,8 @@ export function applyOutcomes(
     terminatedBy: state.terminatedBy,
   };
   for (const outcome of outcomes) {
-    if (outcome.allowed) next.attempts[outcome.name] = (toolRecordValue(next.attempts, outcome.name) ?? 0) + 1;
+    if (isAttempt(outcome, tools))
+      next.attempts[outcome.name] = (toolRecordValue(next.attempts, outcome.name) ?? 0) + 1;
     if (!outcome.succeeded) continue;
     if (toolRecordValue(next.successes, outcome.name) === undefined) next.successes[outcome.name] = turn;
     if (next.taint === null && tools.get(outcome.name)?.untrusted === true)

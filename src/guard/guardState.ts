@@ -10,7 +10,7 @@ export interface GuardState {
   taint: { source: string; id: string } | null;
   /** Tools that have succeeded at least once, with the turn of their first success. */
   successes: ToolRecord;
-  /** Attempts per tool (every call the guard let through). */
+  /** Attempts per tool towards a limit: calls the guard let through to a tool the agent in charge has (isAttempt). */
   attempts: ToolRecord;
   /** Set once a terminal tool succeeded. */
   terminatedBy: { tool: string; id: string } | null;

@@ -1,3 +1,4 @@
+import { isAttempt } from './attempt.js';
 import { authorizationCheck } from './checks/authorization.js';
 import { limitCheck } from './checks/limit.js';
 import { prerequisiteCheck } from './checks/prerequisite.js';
@@ -41,7 +42,8 @@ export function decideBatch(
       const block = check(call, full);
       if (block !== undefined) return block;
     }
-    batch.attempts[call.name] = (toolRecordValue(batch.attempts, call.name) ?? 0) + 1;
+    if (isAttempt({ name: call.name, allowed: true }, context.tools))
+      batch.attempts[call.name] = (toolRecordValue(batch.attempts, call.name) ?? 0) + 1;
     if (context.rules.terminal.has(call.name)) batch.terminalCall ??= call.name;
     return undefined;
   });

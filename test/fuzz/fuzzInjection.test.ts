@@ -7,7 +7,9 @@ import {
   Agent,
   TrajectoryDivergenceError,
   defineTool,
+  RuleConfigurationError,
   loadTrajectory,
+  rules,
   runTrajectory,
   type Transport,
 } from '../../src/index.js';
@@ -89,4 +91,34 @@ describe('the example agents', () => {
       expect(report.failures, name).toEqual([]);
     }
   }, 120_000);
+});
+
+describe('fuzzInjection rules', () => {
+  it.each([
+    [
+      'a tool the run cannot reach',
+      rules.limit('send_email', 1),
+      'send_email',
+      /rules\[0\] \(a limit rule\) names 'send_email', which no agent/,
+    ],
+    [
+      'a limit of 0',
+      rules.limit('send_payment', 0),
+      'send_payment',
+      /^fuzzInjection: rules: .*the limit on 'send_payment' must be a whole number of calls of at least 1/,
+    ],
+    ['something that is not a rule', { kind: 'never', tool: 'fetch_page' }, 'fetch_page', /rules\[0\] must be a rule/],
+  ])('refuses %s before it fuzzes anything', async (_name, rule, tool, message) => {
+    let built = 0;
+    const factory = (transport: Transport) => {
+      built++;
+      return brokenAssistant(transport);
+    };
+    const error = await fuzzInjection(factory, { numRuns: 5, seed: 1, out: false, rules: [rule as never] }).catch(
+      (e: unknown) => e,
+    );
+    expect(error).toBeInstanceOf(RuleConfigurationError);
+    expect(error).toMatchObject({ code: 'invalid_rule', tool, message: expect.stringMatching(message) });
+    expect(built).toBe(1); // the probe only: no case ran
+  });
 });

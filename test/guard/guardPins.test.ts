@@ -330,7 +330,7 @@ describe('the guard state after a response', () => {
     expect(next).toEqual({
       taint: null,
       successes: { transfer_to_billing: 1 },
-      attempts: { transfer_to_billing: 1 },
+      attempts: {}, // an attempt is a call of a tool the agent in charge has (isAttempt)
       terminatedBy: null,
     });
   });
