@@ -187,7 +187,8 @@ async function replay(
     result = await agent.resume(result.suspension!, { ...runOptions, approve: decisions });
   }
   transport.assertDone();
-  checkRunFacts(trajectory, result, context);
+  // A file with expectations (a fuzz finding) recorded the broken run: how that run ended is not the goal.
+  if (trajectory.expect === undefined) checkRunFacts(trajectory, result, context);
   checkExpectations(trajectory, result, context);
   return { mode: 'replay', file, result, trajectory };
 }

@@ -32,8 +32,10 @@ export class TrajectoryDivergenceError extends LegateError {
     /** The command that re-records the file. */
     readonly rerecord: string,
     detail: string,
+    /** What to do instead of re-recording, where re-recording is not the remedy. */
+    advice?: string,
   ) {
-    super(`${file}: ${detail}\nIf the change is intended, re-record the trajectory: ${rerecord}`);
+    super(`${file}: ${detail}\n${advice ?? `If the change is intended, re-record the trajectory: ${rerecord}`}`);
   }
 }
 
@@ -160,6 +162,8 @@ export function decisionDivergence(
     `call ${call.id} ${call.name} (turn ${turn}) ${was}; today's code ${describeDecision(today, 'today')}. ` +
     'Nothing was run after this difference.' +
     (cause.length === 0 ? '' : `\nChanged since the recording: ${cause.join('; ')}.`);
+  // A file's expectation is the point of the file (a fuzz finding): the agent needs fixing, not the file.
+  const advice = source === 'expected' ? FIX_THE_AGENT : undefined;
   return new TrajectoryDivergenceError(
     'decision',
     context.file,
@@ -169,6 +173,7 @@ export function decisionDivergence(
     today,
     context.rerecord,
     detail,
+    advice,
   );
 }
 
@@ -191,6 +196,9 @@ export function runFactsDiffer(
     detail,
   );
 }
+
+/** The remedy for a file whose expectation failed: the expectation is the point of the file. */
+const FIX_THE_AGENT = 'The file demands the call be blocked: fix the agent, not the file.';
 
 const WINDOW = 60;
 
@@ -230,6 +238,7 @@ export function expectationFailed(
     outcome,
     context.rerecord,
     detail,
+    FIX_THE_AGENT,
   );
 }
 

@@ -29,7 +29,7 @@ describe('legate fuzz, then legate replay of its finding', () => {
 
     const broken = captureIo(dir);
     expect(await main(['replay', file], broken)).toBe(1);
-    expect(broken.text()).toMatch(/call toolu_\w+ \('send_email'\) to be blocked by rule 'limit'/);
+    expect(broken.text()).toMatch(/call toolu_\w+ send_email \(turn \d+\) must be blocked by rule 'limit'/);
 
     const fixed = captureIo(dir);
     expect(await main(['replay', file, '--config', 'fixed.config.ts'], fixed)).toBe(0);

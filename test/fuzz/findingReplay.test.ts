@@ -195,7 +195,9 @@ describe('an authorization finding', () => {
     const failed = await runTrajectory({ file, agent: escalating(true), mode: 'replay' }).catch((e: unknown) => e);
     expect(failed).toMatchObject({ code: 'trajectory_divergence' });
     expect((failed as Error).message).toContain(id);
-    expect((failed as Error).message).toContain("'delete_account'");
+    expect((failed as Error).message).toMatch(
+      /call toolu_\w+ delete_account \(turn \d+\) must be blocked by rule 'authorization'/,
+    );
   });
 
   // Not yet: fixed, the desk no longer offers delete_account, and replay stops at the tools offered

@@ -76,6 +76,7 @@ describe('fuzzInjection', () => {
       expect(broken).toBeInstanceOf(TrajectoryDivergenceError);
       // The offending call is refused before it runs: today's decision is compared with the expectation.
       expect(broken).toMatchObject({ kind: 'decision' });
+      expect((broken as Error).message).toContain('The file demands the call be blocked: fix the agent, not the file.');
       expect((broken as Error).message).toMatch(
         /call toolu_\w+ send_payment \(turn \d+\) must be blocked by rule 'taint' \(the file expects it\); today/,
       );
