@@ -1,16 +1,13 @@
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
+import { readmeSnippets } from './support/readmeSnippets.js';
 
 // Runs the README's testing guide: every code block marked `<!-- tested: name -->`, with its
 // imports of 'legate' pointed at this repository's source.
 const root = resolve('.');
 const folder = join(root, '.legate-readme');
-const readme = readFileSync('README.md', 'utf8');
-const snippets = [...readme.matchAll(/<!-- tested: ([\w-]+) -->\n```ts\n([\s\S]*?)```/g)].map(([, name, code]) => ({
-  name: name!,
-  code: code!,
-}));
+const snippets = readmeSnippets();
 
 /** The modules a reader's project has: legate's entry points, vitest, and the reader's own agent. */
 const READER_HAS = ['legate', 'legate/vitest', 'vitest', './agent.js'];

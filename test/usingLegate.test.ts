@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startMessagesStandIn, type MessagesStandIn } from './support/messagesStandIn.js';
 import { workFolder } from './support/packedProject.js';
 import { packedProjectCopy } from './support/packedProjectCache.js';
+import { readmeSnippets } from './support/readmeSnippets.js';
 
 // Follows docs/using-legate.md in a new project: legate installed from its packed tarball, every
 // `<!-- file: path -->` block written as printed, every `<!-- run -->` block's commands run in order,
@@ -84,6 +85,15 @@ function installDevDependencies(): void {
   }
 }
 
+/** The page's files written into the project, and its dev dependencies installed. */
+function writeProject(): void {
+  for (const file of files) {
+    mkdirSync(dirname(join(project, file.path)), { recursive: true });
+    writeFileSync(join(project, file.path), file.text);
+  }
+  installDevDependencies();
+}
+
 /** Runs one of the page's command lines in the project, in a shell, offline; resolves with its output and status. */
 async function run(command: string): Promise<{ status: number; stdout: string; stderr: string }> {
   const inherited = Object.entries(process.env).filter(
@@ -129,11 +139,7 @@ describe('docs/using-legate.md', () => {
   });
 
   it('works as printed: records against the stand-in, then replays, typechecks, tests and fuzzes offline', async () => {
-    for (const file of files) {
-      mkdirSync(dirname(join(project, file.path)), { recursive: true });
-      writeFileSync(join(project, file.path), file.text);
-    }
-    installDevDependencies();
+    writeProject();
     const outputs: Record<string, string> = {};
     for (const command of commands) {
       const { status, stdout, stderr } = await run(command);
@@ -158,4 +164,12 @@ describe('docs/using-legate.md', () => {
     // Everything after the recording ran offline: the stand-in was asked nothing more.
     expect(standIn.requests).toHaveLength(3);
   }, 600_000);
+
+  it("typechecks the README's tested examples against the installed legate, beside this page's agent", async () => {
+    // The page's src/agent.ts exports a createAssistant, as the README's ./agent.js does.
+    writeProject();
+    for (const { name, code } of readmeSnippets()) writeFileSync(join(project, `src/readme-${name}.ts`), code);
+    const { status, stdout, stderr } = await run('npm run typecheck');
+    expect({ status, output: status === 0 ? '' : stdout + stderr }).toEqual({ status: 0, output: '' });
+  }, 300_000);
 });
