@@ -11,7 +11,7 @@ import { installPacked, PACKED_INPUTS, packLegate } from './packedProject.js';
 /** A hang guard for waiting on another test file's packing, not a speed check. */
 const HANG = 480_000;
 /** Packings older than this, of other contents, are removed when a new one is made. */
-const STALE_MS = 6 * 3_600_000;
+const STALE_MS = 3_600_000;
 const PREFIX = 'legate-packed-';
 
 /**
