@@ -3,7 +3,8 @@ import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, syml
 import { createRequire } from 'node:module';
 import { join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { installPacked, packLegate, workFolder } from './support/packedProject.js';
+import { workFolder } from './support/packedProject.js';
+import { packedProjectCopy } from './support/packedProjectCache.js';
 
 // legate as npm publishes it, installed into a new project that has none of its optional peers
 // (better-sqlite3, tsx, vitest): offline, from the npm cache `npm ci` filled.
@@ -11,13 +12,12 @@ const root = resolve('.');
 let work: string;
 let project: string;
 
-beforeAll(() => {
+beforeAll(async () => {
   work = workFolder();
-  const { tarball, integrity } = packLegate(root, work);
-  project = installPacked(root, work, tarball, integrity);
-}, 300_000);
+  project = await packedProjectCopy(root, work);
+}, 600_000);
 
-afterAll(() => rmSync(work, { recursive: true, force: true }));
+afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
 /** Runs an ES module in the project, as a user's code would; returns what it printed as JSON. */
 function runInProject(code: string): unknown {

@@ -67,18 +67,27 @@ export const matchers = {
     );
   },
 
-  /** The conversation ended with this agent after a handoff, or went along exactly this chain. */
+  /**
+   * The conversation ended with this agent after a handoff, or was handed along exactly this chain: the agents
+   * handed to, in order, without the agent that started the run (`[]`: no handoff).
+   */
   toHaveHandedOffTo({ view }: CheckedRun, agents: string | readonly string[]): CheckOutcome {
+    const start = view.startedWith;
     if (typeof agents !== 'string') {
       const pass = view.handoffs.length === agents.length && agents.every((agent, i) => view.handoffs[i] === agent);
-      const but = `but it handed off along ${view.handoffs.join(' → ') || '(no handoff)'}`;
+      const hint =
+        agents[0] === start && view.handoffs[0] !== start
+          ? ` (the chain lists the agents handed to: it leaves out ${quote(start)}, which started the run)`
+          : '';
+      const but = `but it handed off along ${view.handoffs.join(' → ') || '(no handoff)'}${hint}`;
       return outcome(view, pass, `have handed off along ${agents.join(' → ')}`, but, 'but it did', {
         expected: [...agents],
         actual: view.handoffs,
       });
     }
     const last = view.handoffs[view.handoffs.length - 1];
-    const but = last === undefined ? 'but it made no handoff' : `but it ended with ${quote(last)}`;
+    const hint = agents === start && last !== start ? ` (${quote(start)} started the run: it was not handed to)` : '';
+    const but = `${last === undefined ? 'but it made no handoff' : `but it ended with ${quote(last)}`}${hint}`;
     return outcome(view, last === agents, `have handed off to ${quote(agents)}`, but, 'but it did');
   },
 

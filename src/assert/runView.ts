@@ -22,6 +22,8 @@ export interface RunView {
   stopReason: string;
   tainted: boolean;
   taintSource: string | undefined;
+  /** The agent that started the run (never in `handoffs` unless it was handed back to). */
+  startedWith: string;
   /** The agents the conversation was handed to, in order. */
   handoffs: string[];
   usage: { inputTokens: number; outputTokens: number };
@@ -68,6 +70,7 @@ function viewOfResult(result: AgentResult): RunView {
     stopReason: result.stopReason,
     tainted: result.tainted,
     taintSource: result.taintSource,
+    startedWith: result.handoffs[0]?.from ?? result.agent,
     handoffs: result.handoffs.map((h) => h.to),
     usage: { inputTokens: result.usage.inputTokens, outputTokens: result.usage.outputTokens },
   };
@@ -100,6 +103,7 @@ function viewOfTrajectory(trajectory: Trajectory): RunView {
     stopReason: trajectory.summary.stopReason,
     tainted: trajectory.summary.tainted === true,
     taintSource: trajectory.summary.taintSource,
+    startedWith: trajectory.agent,
     handoffs: trajectory.summary.handoffs?.map((h) => h.to) ?? [],
     usage: { inputTokens: trajectory.summary.usage.input, outputTokens: trajectory.summary.usage.output },
   };

@@ -1,3 +1,5 @@
+import { readdirSync } from 'node:fs';
+import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import '../../src/assert/vitest.js';
 import { createAssistant } from '../../examples/payments/agent.js';
@@ -100,6 +102,29 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     );
   });
 
+  it.each(both('handoff-to-billing'))(
+    "toHaveHandedOffTo's chain leaves out the agent that started the run, and says so: %s",
+    (_name, subjectOf) => {
+      const subject = subjectOf();
+      expect(subject).not.toHaveHandedOffTo(['triage', 'billing']);
+      expect(failure(() => expect(subject).toHaveHandedOffTo(['triage', 'billing']))).toContain(
+        'but it handed off along billing ' +
+          "(the chain lists the agents handed to: it leaves out 'triage', which started the run).",
+      );
+      expect(failure(() => expect(subject).toHaveHandedOffTo('triage'))).toContain(
+        "but it ended with 'billing' ('triage' started the run: it was not handed to).",
+      );
+    },
+  );
+
+  it.each(both('zero-trust'))('toHaveHandedOffTo on a run without handoffs: %s', (_name, subjectOf) => {
+    const subject = subjectOf();
+    expect(subject).toHaveHandedOffTo([]);
+    expect(failure(() => expect(subject).toHaveHandedOffTo('assistant'))).toContain(
+      "but it made no handoff ('assistant' started the run: it was not handed to).",
+    );
+  });
+
   it.each(both('email-limit'))(
     'toHaveCalledTool, toHaveCalledToolTimes and toHaveToolSequence: %s',
     (_name, subjectOf) => {
@@ -186,6 +211,23 @@ describe('legate/vitest matchers, on a live result and on its trajectory alike',
     expect(result).toBeSuspended();
     expect(result).toHaveStopped('suspended');
     expect(failure(() => expect(result).not.toBeSuspended())).toContain(`but it waits for approval of 'wire_money'.`);
+  });
+
+  it('toHaveHandedOffTo over the corpus: the chain is the agents handed to, not the starting agent', () => {
+    const files = readdirSync('trajectories').filter((file) => file.endsWith('.yaml'));
+    fc.assert(
+      fc.property(fc.constantFrom(...files), (file) => {
+        const trajectory = loadTrajectory(`trajectories/${file}`);
+        const handedTo = trajectory.summary.handoffs?.map((handoff) => handoff.to) ?? [];
+        expect(trajectory).toHaveHandedOffTo(handedTo);
+        if (handedTo[0] === trajectory.agent) return;
+        expect(trajectory).not.toHaveHandedOffTo([trajectory.agent, ...handedTo]);
+        expect(failure(() => expect(trajectory).toHaveHandedOffTo([trajectory.agent, ...handedTo]))).toContain(
+          `it leaves out '${trajectory.agent}', which started the run`,
+        );
+      }),
+      { numRuns: files.length * 2 },
+    );
   });
 
   it('says what it was given when it is not a run', () => {

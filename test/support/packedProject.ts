@@ -1,4 +1,4 @@
-// Used by test/packedInstall.test.ts: legate packed as npm publishes it, installed into a new project.
+// Used through packedProjectCache.ts: legate packed as npm publishes it, installed into a new project.
 import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -18,7 +18,7 @@ type Manifest = LockEntry & { name: string; version: string };
 const HANG = 240_000;
 
 /** What `npm pack` ships: the build's inputs and the files listed in package.json. */
-const PACKED_INPUTS = [
+export const PACKED_INPUTS = [
   'package.json',
   'tsconfig.json',
   'tsconfig.build.json',
