@@ -163,6 +163,18 @@ describe('docs/using-legate.md', () => {
     expect(outputs['npx legate fuzz legate.config.ts --runs 20']).toContain('no findings');
     // Everything after the recording ran offline: the stand-in was asked nothing more.
     expect(standIn.requests).toHaveLength(3);
+    // The regression replay exists for: the invoice reader no longer marked untrusted. The replay
+    // fails before the payment runs, saying what changed.
+    const agentFile = join(project, 'src/agent.ts');
+    const agent = readFileSync(agentFile, 'utf8');
+    expect(agent.match(/ untrusted: true,.*\n/g)).toHaveLength(1);
+    writeFileSync(agentFile, agent.replace(/ untrusted: true,.*\n/, '\n'));
+    const regressed = await run('npx legate replay');
+    expect(regressed.status).toBe(1);
+    expect(regressed.stdout).toMatch(
+      /send_payment \(turn \d\) was blocked by rule 'taint' \(source read_invoice\) when recorded; today's code would run it/,
+    );
+    expect(standIn.requests).toHaveLength(3);
   }, 600_000);
 
   it("typechecks the README's tested examples against the installed legate, beside this page's agent", async () => {
