@@ -1,5 +1,6 @@
-import { quoteValue } from '../json/describeValue.js';
 import { LegateError } from '../errors/LegateError.js';
+import { contrast } from './contrast.js';
+import type { ReplayToolChange, ToolChange } from './toolChanges.js';
 
 export type DivergenceKind =
   | 'request'
@@ -7,7 +8,8 @@ export type DivergenceKind =
   | 'extra_call'
   | 'unused_turns'
   | 'missing_tool_result'
-  | 'expectation';
+  | 'expectation'
+  | 'tool_changed';
 
 /**
  * A replayed run did something the recording did not. Carries `expected` and `actual`, so a
@@ -45,12 +47,15 @@ export function requestDivergence(
   path: string,
   expected: unknown,
   actual: unknown,
+  /** Tools whose posture changed: a likely cause, said after the difference. */
+  postureChanges: readonly ReplayToolChange[] = [],
 ): TrajectoryDivergenceError {
   const [shownExpected, shownActual] = contrast(expected, actual);
   const detail =
     `the request for turn ${turn} differs from the recording at ${path === '' ? 'the request' : path}.\n` +
     `  expected: ${shownExpected}\n` +
-    `  actual:   ${shownActual}`;
+    `  actual:   ${shownActual}` +
+    likelyCause(postureChanges);
   return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
 }
 
@@ -131,24 +136,6 @@ export function missingToolResult(
   );
 }
 
-const WINDOW = 60;
-
-/**
- * Both values, quoted; for two strings, a window around where they first differ, so a change
- * at the end of a long text is shown rather than cut off.
- */
-function contrast(expected: unknown, actual: unknown): [string, string] {
-  if (typeof expected !== 'string' || typeof actual !== 'string') return [show(expected), show(actual)];
-  let at = 0;
-  while (at < expected.length && at < actual.length && expected[at] === actual[at]) at++;
-  const start = Math.max(0, at - 20);
-  const cut = (text: string) => {
-    const window = JSON.stringify(text.slice(start, start + WINDOW));
-    return `${start > 0 ? '…' : ''}${window}${start + WINDOW < text.length ? '…' : ''}`;
-  };
-  return [cut(expected), cut(actual)];
-}
-
 export function expectationFailed(
   context: DivergenceContext,
   turn: number,
@@ -172,11 +159,60 @@ export function expectationFailed(
   );
 }
 
-function show(value: unknown): string {
-  return value === undefined ? '(nothing)' : quoteValue(value);
-}
-
 function ordinal(n: number): string {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `a ${n}${suffix}`;
+}
+
+// Tool definitions compared by meaning (see toolChanges.ts).
+
+/** The request offers the tools differently from the recording: each change by tool name, in words. */
+export function toolsOffered(
+  context: DivergenceContext,
+  turn: number,
+  difference: { path: string; expected: unknown; actual: unknown },
+  changes: readonly ToolChange[],
+  postureChanges: readonly ReplayToolChange[],
+): TrajectoryDivergenceError {
+  const detail =
+    `the request for turn ${turn} offers the tools differently from the recording:` +
+    changes.map((change) => `\n  - ${change.message}`).join('') +
+    likelyCause(postureChanges);
+  const { path, expected, actual } = difference;
+  return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
+}
+
+/**
+ * The safety posture of tools changed since the recording (a flag, a policy, annotations...):
+ * the recorded decisions were made under the old one. `expected` and `actual` map each changed
+ * field (`read_email.untrusted`) to its value then and now.
+ */
+export function toolChanged(
+  context: DivergenceContext,
+  changes: readonly ReplayToolChange[],
+): TrajectoryDivergenceError {
+  const several = new Set(changes.map((change) => change.agent)).size > 1;
+  const key = ({ agent, tool, field, path }: ReplayToolChange) =>
+    `${several ? `${agent}: ` : ''}${tool}.${field}${path === undefined ? '' : `.${path}`}`;
+  const detail =
+    `the safety posture of the tools changed since the recording, which decided its calls under the old one:` +
+    changes.map((change) => `\n  - ${change.message}${several ? ` (agent '${change.agent}')` : ''}`).join('');
+  return new TrajectoryDivergenceError(
+    'tool_changed',
+    context.file,
+    changes[0]?.turn ?? 1,
+    undefined,
+    Object.fromEntries(changes.map((change) => [key(change), change.expected])),
+    Object.fromEntries(changes.map((change) => [key(change), change.actual])),
+    context.rerecord,
+    detail,
+  );
+}
+
+function likelyCause(changes: readonly ReplayToolChange[]): string {
+  if (changes.length === 0) return '';
+  return (
+    "\n  The tools' safety posture also changed since the recording, a likely cause:" +
+    changes.map((change) => `\n  - ${change.message}`).join('')
+  );
 }

@@ -1,9 +1,12 @@
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
+import { describeTools } from '../../trajectory/describeTool.js';
 import {
   extraCall,
   modelChanged,
   requestDivergence,
+  toolChanged,
+  toolsOffered,
   unusedTurns,
   type DivergenceContext,
 } from '../../trajectory/divergence.js';
@@ -12,14 +15,16 @@ import { rerecordCommand } from '../../trajectory/rerecordCommand.js';
 import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../../trajectory/matchLevel.js';
 import {
   actualRequest,
+  agentOfTurn,
   compareRequests,
   expectedRequests,
   type ComparableRequest,
 } from '../../trajectory/matchRequest.js';
+import { toolChanges, type ReplayToolChange } from '../../trajectory/toolChanges.js';
 import { TrajectoryFormatError } from '../../trajectory/errors.js';
 import { formatPath } from '../../trajectory/field.js';
 import { undescribedTurnAgent } from '../../trajectory/turnAgent.js';
-import type { Trajectory } from '../../trajectory/types.js';
+import type { RecordedTool, Trajectory } from '../../trajectory/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 
 export interface ReplayOptions {
@@ -46,6 +51,9 @@ export class ReplayTransport implements Transport {
   readonly #expected: ComparableRequest[];
   readonly #verified = new WeakMap<object, object>();
   readonly #children: ReplayTransport[] = [];
+  /** Agents whose tools' posture was compared: once each. */
+  readonly #postureCompared = new Set<string>();
+  readonly #toolChanges: ReplayToolChange[] = [];
   #calls = 0;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
@@ -88,6 +96,15 @@ export class ReplayTransport implements Transport {
     return child;
   }
 
+  /**
+   * The tools whose safety posture differs from the recording (flags, policy, compensating tool,
+   * output cap, annotations), this run's and its sub-agents', each once. Kept rather than thrown:
+   * `assertDone` reports them, unless a divergence reported them first as its likely cause.
+   */
+  get toolChanges(): readonly ReplayToolChange[] {
+    return [...this.#toolChanges, ...this.#children.flatMap((child) => child.toolChanges)];
+  }
+
   /** Model calls served so far. */
   get calls(): number {
     return this.#calls;
@@ -100,14 +117,30 @@ export class ReplayTransport implements Transport {
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
     const expectedModel = this.#expected[turn - 1]!.model;
     if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
+    const agent = recorded.agent ?? this.#trajectory.agent;
+    const recordedTools = () => this.#redact(agentOfTurn(this.#trajectory, recorded.agent).tools);
+    if (options.tools !== undefined && !this.#postureCompared.has(agent)) {
+      this.#postureCompared.add(agent);
+      for (const change of toolChanges(recordedTools(), this.#describe(request, options), 'posture'))
+        this.#toolChanges.push({ ...change, agent, turn });
+    }
     const difference = compareRequests(
       this.#expected[turn - 1]!,
       actualRequest(redactRequest(this.#redact, request)),
       this.#level,
       this.#verified,
     );
-    if (difference !== undefined)
-      throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
+    if (difference !== undefined) {
+      const { path, expected, actual } = difference;
+      if (path === 'tools' || path.startsWith('tools[')) {
+        // Said by tool name: at `exact` what changed in what the model saw; otherwise which tools.
+        const seen = toolChanges(recordedTools(), this.#describe(request, options), 'seen').filter(
+          (change) => this.#level === 'exact' || change.field === 'tool' || change.field === 'order',
+        );
+        if (seen.length > 0) throw toolsOffered(this.#context, turn, difference, seen, this.#toolChanges);
+      }
+      throw requestDivergence(this.#context, turn, path, expected, actual, this.#toolChanges);
+    }
     const response = toModelResponse(recorded.response);
     response.content.forEach((block, index) => {
       if (block.type === 'text') options.onStreamEvent?.({ type: 'text_delta', index, text: block.text });
@@ -115,8 +148,17 @@ export class ReplayTransport implements Transport {
     return response;
   }
 
-  /** Throws unless every recorded turn was asked for. */
+  /**
+   * Today's tools as the header describes them, redacted as the recording was (a handoff
+   * target's entry and a sub-run are; redacting twice changes nothing).
+   */
+  #describe(request: MessagesRequest, options: SendOptions): RecordedTool[] {
+    return this.#redact(describeTools(request.tools ?? [], options.tools ?? []));
+  }
+
+  /** Throws unless every recorded turn was asked for and no tool's posture changed. */
   assertDone(): void {
+    if (this.#toolChanges.length > 0) throw toolChanged(this.#context, this.#toolChanges);
     const recorded = this.#trajectory.turns.length;
     if (this.#calls < recorded) throw unusedTurns(this.#context, this.#calls, recorded);
     for (const child of this.#children) child.assertDone();
