@@ -1,0 +1,139 @@
+import { describe, expect, it } from 'vitest';
+import { issueRefund, lookupInvoice, readAttachment } from '../../examples/desk/agent.js';
+import { fetchArticle, publishPost } from '../../examples/research/agent.js';
+import {
+  Agent,
+  ReplayTransport,
+  TrajectoryDivergenceError,
+  defineTool,
+  loadTrajectory,
+  runTrajectory,
+  type AgentFactory,
+  type AnyTool,
+  type JsonObjectSchema,
+  type Transport,
+} from '../../src/index.js';
+
+/** A copy of a defined tool, declared again with some of its facts changed. */
+function redeclared(tool: AnyTool, changes: Record<string, unknown>): AnyTool {
+  return defineTool({
+    name: tool.name,
+    description: tool.description,
+    input: tool.inputSchema as JsonObjectSchema,
+    untrusted: tool.untrusted,
+    privileged: tool.privileged,
+    ...(tool.annotated ? { annotations: tool.annotations } : {}),
+    run: (args, context) => tool.run(args, context),
+    ...changes,
+  });
+}
+
+/** The corpus's triage and billing desk (examples/desk), with the tools given. */
+function desk(triageTools: AnyTool[], billingTools: AnyTool[]): AgentFactory {
+  return (transport: Transport) =>
+    new Agent({
+      name: 'triage',
+      model: 'claude-haiku-5-5',
+      system: 'You route customers to the right team. Read attachments when there are any.',
+      tools: triageTools,
+      handoffs: [
+        {
+          name: 'billing',
+          description: 'Charges, invoices and refunds.',
+          agent: new Agent({
+            name: 'billing',
+            model: 'claude-haiku-5-5',
+            system: 'You are the billing team. Check invoices before refunding, and refund what was paid.',
+            tools: billingTools,
+            transport,
+            maxTurns: 6,
+          }),
+        },
+      ],
+      transport,
+      maxTurns: 4,
+    });
+}
+
+/** The corpus's planner and its researcher sub-agent (examples/research), the researcher with the tool given. */
+function planner(researcherTool: AnyTool): AgentFactory {
+  return (transport: Transport) => {
+    const researcher = new Agent({
+      name: 'researcher',
+      model: 'claude-haiku-5-5',
+      system: 'You research questions on the web and report what you found.',
+      tools: [researcherTool],
+      transport,
+    });
+    return new Agent({
+      name: 'planner',
+      model: 'claude-haiku-5-5',
+      system: 'You plan blog posts. Ask the researcher for facts.',
+      tools: [researcher.asTool('ask_researcher', 'Asks the researcher to find facts on the web.'), publishPost],
+      transport,
+      maxTurns: 5,
+    });
+  };
+}
+
+async function divergence(file: string, agent: AgentFactory): Promise<TrajectoryDivergenceError> {
+  const error = await runTrajectory({ file, agent, mode: 'replay' }).catch((e: unknown) => e);
+  expect(error).toBeInstanceOf(TrajectoryDivergenceError);
+  return error as TrajectoryDivergenceError;
+}
+
+describe('posture compared for the agent in charge of each turn', () => {
+  const file = 'trajectories/handoff-to-billing.yaml';
+
+  it('replays the corpus file unchanged with the same tools', async () => {
+    const run = await runTrajectory({
+      file,
+      agent: desk([readAttachment], [lookupInvoice, issueRefund]),
+      mode: 'replay',
+    });
+    expect(run.mode).toBe('replay');
+  });
+
+  it("compares a handoff target's tools with its own entry in the header", async () => {
+    const refund = redeclared(issueRefund, { privileged: false });
+    const error = await divergence(file, desk([readAttachment], [lookupInvoice, refund]));
+    expect(error.kind).toBe('tool_changed');
+    expect(error.message).toContain("tool 'issue_refund' was privileged when recorded and is not privileged now");
+    expect(error.turn).toBe(2); // billing's first turn
+  });
+
+  it('names the agent when the tools of more than one changed', async () => {
+    const read = redeclared(readAttachment, { untrusted: false });
+    const refund = redeclared(issueRefund, { privileged: false });
+    const transport = new ReplayTransport(loadTrajectory(file), { file });
+    await desk([read], [lookupInvoice, refund])(transport).run(loadTrajectory(file).input as string);
+    expect(transport.toolChanges.map(({ agent, tool, field }) => [agent, tool, field])).toEqual([
+      ['triage', 'read_attachment', 'untrusted'],
+      ['billing', 'issue_refund', 'privileged'],
+    ]);
+    const error = (() => {
+      try {
+        transport.assertDone();
+      } catch (e) {
+        return e as TrajectoryDivergenceError;
+      }
+    })();
+    expect(error?.message).toContain(
+      "tool 'read_attachment' was untrusted when recorded and is trusted now (agent 'triage')",
+    );
+    expect(error?.expected).toEqual({
+      'triage: read_attachment.untrusted': true,
+      'billing: issue_refund.privileged': true,
+    });
+  });
+});
+
+describe("a sub-agent's run compares its own tools", () => {
+  it('reports a changed annotation of a tool the sub-agent used, naming the call it ran in', async () => {
+    const fetch = redeclared(fetchArticle, { annotations: { readOnly: false, destructive: false } });
+    const error = await divergence('trajectories/researcher-taints-caller.yaml', planner(fetch));
+    expect(error.kind).toBe('tool_changed');
+    expect(error.message).toContain('(the run inside call toolu_');
+    expect(error.message).toContain("tool 'fetch_article' was read-only when recorded and is not read-only now");
+  });
+});
