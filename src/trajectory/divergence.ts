@@ -209,7 +209,8 @@ export function toolChanged(
   );
 }
 
-function likelyCause(changes: readonly ReplayToolChange[]): string {
+/** Tools whose posture changed, as lines a divergence adds after its own words: they are its likely cause. */
+export function likelyCause(changes: readonly ReplayToolChange[]): string {
   if (changes.length === 0) return '';
   return (
     "\n  The tools' safety posture also changed since the recording, a likely cause:" +
