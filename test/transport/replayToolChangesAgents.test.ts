@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { issueRefund, lookupInvoice, readAttachment } from '../../examples/desk/agent.js';
+import { fetchPage, sendPayment } from '../../examples/payments/agent.js';
 import { fetchArticle, publishPost } from '../../examples/research/agent.js';
 import {
   Agent,
@@ -11,6 +12,7 @@ import {
   type AgentFactory,
   type AnyTool,
   type JsonObjectSchema,
+  type MatchLevel,
   type Transport,
 } from '../../src/index.js';
 
@@ -135,5 +137,37 @@ describe("a sub-agent's run compares its own tools", () => {
     expect(error.kind).toBe('tool_changed');
     expect(error.message).toContain('(the run inside call toolu_');
     expect(error.message).toContain("tool 'fetch_article' was read-only when recorded and is not read-only now");
+  });
+});
+
+describe("the issue's case: the untrusted flag removed from the tool that reads outside content", () => {
+  const file = 'trajectories/zero-trust.yaml';
+  const assistant =
+    (page: AnyTool): AgentFactory =>
+    (transport) =>
+      new Agent({
+        name: 'assistant',
+        model: 'claude-haiku-5-5',
+        system: 'You help with invoices. Read what the user points you to, and pay only what the user asks you to pay.',
+        tools: [page, sendPayment],
+        transport,
+        maxTurns: 6,
+      });
+  const trusted = redeclared(fetchPage, { untrusted: false });
+  const says = "tool 'fetch_page' was untrusted when recorded and is trusted now";
+
+  it.each(['structure', 'shape'] as MatchLevel[])(
+    '%s: fails at the end, naming the tool and the flag',
+    async (match) => {
+      const error = await runTrajectory({ file, agent: assistant(trusted), mode: 'replay', match }).catch((e) => e);
+      expect(error).toMatchObject({ kind: 'tool_changed' });
+      expect((error as Error).message).toContain(says);
+    },
+  );
+
+  it('exact: the request that differs names the flag as the likely cause', async () => {
+    const error = await divergence(file, assistant(trusted));
+    expect(error.kind).toBe('request');
+    expect(error.message).toContain(`likely cause:\n  - ${says}`);
   });
 });
