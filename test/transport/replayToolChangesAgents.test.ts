@@ -1,13 +1,17 @@
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { issueRefund, lookupInvoice, readAttachment } from '../../examples/desk/agent.js';
+import { useTempDir } from '../support/tempDir.js';
 import { fetchPage, sendPayment } from '../../examples/payments/agent.js';
 import { fetchArticle, publishPost } from '../../examples/research/agent.js';
 import {
   Agent,
   ReplayTransport,
+  ScriptedTransport,
   TrajectoryDivergenceError,
   defineTool,
   loadTrajectory,
+  reply,
   runTrajectory,
   type AgentFactory,
   type AnyTool,
@@ -169,5 +173,53 @@ describe("the issue's case: the untrusted flag removed from the tool that reads 
     const error = await divergence(file, assistant(trusted));
     expect(error.kind).toBe('request');
     expect(error.message).toContain(`likely cause:\n  - ${says}`);
+  });
+});
+
+describe('redactions apply to both sides of the comparison, as the recording applied them', () => {
+  const tempDir = useTempDir();
+  const tool = (name: string) =>
+    defineTool({
+      name,
+      description: 'Opens the vault.',
+      input: { type: 'object', properties: {} },
+      policy: 'vault-4242',
+      run: () => 'opened',
+    });
+  const factory: AgentFactory = (transport) =>
+    new Agent({
+      name: 'front',
+      model: 'claude-haiku-5-5',
+      tools: [tool('peek')],
+      authorizer: () => true,
+      handoffs: [
+        {
+          name: 'back',
+          description: 'The back office.',
+          agent: new Agent({
+            name: 'back',
+            model: 'claude-haiku-5-5',
+            tools: [tool('open')],
+            authorizer: () => true,
+            transport,
+          }),
+        },
+      ],
+      transport,
+    });
+
+  it("replays a file whose handoff target's posture was redacted, at every level, with no change found", async () => {
+    const file = join(tempDir(), 'vault.yaml');
+    const redactions = [{ pattern: /vault-\d+/ }];
+    const script = () =>
+      new ScriptedTransport([reply.toolUse('handoff_to_back', { reason: 'the vault' }), reply.text('Done.')]);
+    await runTrajectory({ file, agent: factory, input: 'Open it.', mode: 'record', transport: script, redactions });
+    const saved = loadTrajectory(file);
+    expect(saved.tools[0]!.policy).toBe('vault-4242'); // the file's own header is not redacted
+    expect(saved.agents!.back!.tools[0]!.policy).toBe('[REDACTED]');
+    for (const match of ['exact', 'structure', 'shape'] as const)
+      await expect(runTrajectory({ file, agent: factory, mode: 'replay', match, redactions })).resolves.toMatchObject({
+        mode: 'replay',
+      });
   });
 });

@@ -54,6 +54,8 @@ export class ReplayTransport implements Transport {
   /** Agents whose tools' posture was compared: once each. */
   readonly #postureCompared = new Set<string>();
   readonly #toolChanges: ReplayToolChange[] = [];
+  /** Serving a sub-agent's run recorded under a call (see forToolCall). */
+  #isSubRun = false;
   #calls = 0;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
@@ -92,6 +94,7 @@ export class ReplayTransport implements Transport {
       redact: this.#redact,
       rerecord: this.#context.rerecord,
     });
+    child.#isSubRun = true;
     this.#children.push(child);
     return child;
   }
@@ -118,7 +121,11 @@ export class ReplayTransport implements Transport {
     const expectedModel = this.#expected[turn - 1]!.model;
     if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
     const agent = recorded.agent ?? this.#trajectory.agent;
-    const recordedTools = () => this.#redact(agentOfTurn(this.#trajectory, recorded.agent).tools);
+    const recordedTools = () => {
+      const { tools } = agentOfTurn(this.#trajectory, recorded.agent);
+      // The recording redacted a sub-run's header and a handoff target's entry, not the file's own tools.
+      return this.#isSubRun || agent !== this.#trajectory.agent ? tools : this.#redact(tools);
+    };
     if (options.tools !== undefined && !this.#postureCompared.has(agent)) {
       this.#postureCompared.add(agent);
       for (const change of toolChanges(recordedTools(), this.#describe(request, options), 'posture'))
@@ -148,10 +155,7 @@ export class ReplayTransport implements Transport {
     return response;
   }
 
-  /**
-   * Today's tools as the header describes them, redacted as the recording was (a handoff
-   * target's entry and a sub-run are; redacting twice changes nothing).
-   */
+  /** Today's tools as the header describes them, redacted as the recording's redacted header parts were. */
   #describe(request: MessagesRequest, options: SendOptions): RecordedTool[] {
     return this.#redact(describeTools(request.tools ?? [], options.tools ?? []));
   }
