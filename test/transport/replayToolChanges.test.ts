@@ -191,6 +191,17 @@ describe('posture changes are reported by name, at the end of the replay, at eve
     expect(() => transport.assertDone()).toThrow(TrajectoryDivergenceError);
   });
 
+  it("leaves a file that states what must hold (a fuzz finding's `expect`) to that, keeping the changes", async () => {
+    const file = await recording();
+    const trajectory = loadTrajectory(file);
+    trajectory.expect = { blocked: [] };
+    writeFileSync(file, serializeTrajectory(trajectory));
+    const transport = new ReplayTransport(loadTrajectory(file), { file });
+    await factory({ archivePrivileged: true })(transport).run('Read m1.');
+    expect(transport.toolChanges.map((change) => change.field)).toEqual(['privileged']);
+    expect(() => transport.assertDone()).not.toThrow();
+  });
+
   it('passes when nothing changed', async () => {
     const file = await recording();
     for (const match of LEVELS)
