@@ -144,6 +144,16 @@ describe("a sub-agent's run compares its own tools", () => {
   });
 });
 
+describe('a divergence names the posture changes of its sub-agents too', () => {
+  it("exact: the caller's request that differs names the sub-agent's tool made trusted", async () => {
+    const trusting = redeclared(fetchArticle, { untrusted: false });
+    const error = await divergence('trajectories/researcher-taints-caller.yaml', planner(trusting));
+    expect(error.kind).toBe('request');
+    expect(error.message).toContain('likely cause:');
+    expect(error.message).toContain("tool 'fetch_article' was untrusted when recorded and is trusted now");
+  });
+});
+
 describe("the issue's case: the untrusted flag removed from the tool that reads outside content", () => {
   const file = 'trajectories/zero-trust.yaml';
   const assistant =

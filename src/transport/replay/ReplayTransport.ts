@@ -144,9 +144,9 @@ export class ReplayTransport implements Transport {
         const seen = toolChanges(recordedTools(), this.#describe(request, options), 'seen').filter(
           (change) => this.#level === 'exact' || change.field === 'tool' || change.field === 'order',
         );
-        if (seen.length > 0) throw toolsOffered(this.#context, turn, difference, seen, this.#toolChanges);
+        if (seen.length > 0) throw toolsOffered(this.#context, turn, difference, seen, this.toolChanges);
       }
-      throw requestDivergence(this.#context, turn, path, expected, actual, this.#toolChanges);
+      throw requestDivergence(this.#context, turn, path, expected, actual, this.toolChanges);
     }
     const response = toModelResponse(recorded.response);
     response.content.forEach((block, index) => {
