@@ -106,6 +106,13 @@ export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem 
 export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
+export {
+  toolChanges,
+  type ReplayToolChange,
+  type ToolChange,
+  type ToolChangeField,
+  type ToolChangePart,
+} from './trajectory/toolChanges.js';
 export { DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
 export {
   findSecret,

@@ -67,6 +67,7 @@ const SURFACE = {
     'saveTrajectory',
     'diffTrajectories',
     'summarizeChanges',
+    'toolChanges',
     'MATCH_LEVELS',
     'DEFAULT_PLACEHOLDER',
     'findSecret',

@@ -2,14 +2,8 @@ import type { MessagesRequest, ModelResponse, UserBlock } from '../messages/type
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toRecordedBlock, toRecordedUsage } from '../trajectory/conversation.js';
-import { toolDigest } from '../trajectory/matchRequest.js';
-import {
-  TRAJECTORY_VERSION,
-  type RecordedResult,
-  type RecordedSubRun,
-  type RecordedTool,
-  type Trajectory,
-} from '../trajectory/types.js';
+import { describeTools } from '../trajectory/describeTool.js';
+import { TRAJECTORY_VERSION, type RecordedResult, type RecordedSubRun, type Trajectory } from '../trajectory/types.js';
 import { legateVersion } from '../version.js';
 
 export interface RunRecord {
@@ -42,7 +36,7 @@ export function fromRun(record: RunRecord): Trajectory {
     agent: record.agent.name,
     model: result.responses[0]?.model ?? firstRequest.model,
     request: recordedRequest(firstRequest),
-    tools: (firstRequest.tools ?? []).map((definition) => recordedTool(definition, record.tools)),
+    tools: describeTools(firstRequest.tools ?? [], record.tools),
     input: record.input,
     turns: result.responses.map((response, i) => {
       const turn = recordedTurn(response, callsOfTurn(result, i + 1, record));
@@ -80,7 +74,7 @@ export function fromRun(record: RunRecord): Trajectory {
           name,
           {
             request: recordedRequest(request),
-            tools: (request.tools ?? []).map((definition) => recordedTool(definition, record.tools)),
+            tools: describeTools(request.tools ?? [], record.tools),
           },
         ];
       }),
@@ -104,18 +98,6 @@ function recordedRequest(request: MessagesRequest): Trajectory['request'] {
   if (request.system !== undefined) recorded.system = request.system;
   if (request.temperature !== undefined) recorded.temperature = request.temperature;
   if (request.thinking?.type === 'enabled') recorded.thinking = { budgetTokens: request.thinking.budget_tokens };
-  return recorded;
-}
-
-function recordedTool(
-  definition: NonNullable<MessagesRequest['tools']>[number],
-  tools: readonly AnyTool[],
-): RecordedTool {
-  const tool = tools.find((t) => t.name === definition.name);
-  const recorded: RecordedTool = { name: definition.name, digest: toolDigest(definition) };
-  if (tool?.untrusted) recorded.untrusted = true;
-  if (tool?.privileged) recorded.privileged = true;
-  if (tool?.policy !== undefined) recorded.policy = tool.policy;
   return recorded;
 }
 

@@ -137,6 +137,7 @@ async function askModel(
     config.run.transport.send(request, {
       signal,
       onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
+      tools: [...config.agent.visibleTools.values()],
     }),
     signal,
   );

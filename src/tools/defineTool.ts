@@ -98,7 +98,7 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
     compensatedBy: declaration.compensatedBy,
     maxResultLength,
     annotations,
-    annotated: declaration.annotations !== undefined,
+    annotated: Object.values(declaration.annotations ?? {}).some((value) => value !== undefined),
     hasOwnRules: zod !== undefined,
     warnings,
     bind: binder,

@@ -55,8 +55,9 @@ export interface Tool<Args = unknown> {
   readonly compensatedBy: string | undefined;
   /** Characters of output shown to the model before the rest is withheld; 0 for no cap. */
   readonly maxResultLength: number;
+  /** What the tool declared about its effects, with MCP's defaults for what it left out. */
   readonly annotations: ResolvedAnnotations;
-  /** The tool declared annotations; otherwise `annotations` holds MCP's defaults. */
+  /** The tool declared at least one annotation; otherwise `annotations` holds MCP's defaults. */
   readonly annotated: boolean;
   /** True when rules of the tool's own (a zod schema's refinements and transforms) run after the structural check. */
   readonly hasOwnRules: boolean;

@@ -1,6 +1,7 @@
-import { quoteValue } from '../json/describeValue.js';
 import { LegateError } from '../errors/LegateError.js';
 import { describeDecision, type CallDecision } from './callDecision.js';
+import { contrast, showValue } from './contrast.js';
+import type { ReplayToolChange, ToolChange } from './toolChanges.js';
 
 export type DivergenceKind =
   | 'request'
@@ -10,7 +11,8 @@ export type DivergenceKind =
   | 'missing_tool_result'
   | 'decision'
   | 'run_facts'
-  | 'expectation';
+  | 'expectation'
+  | 'tool_changed';
 
 /**
  * A replayed run did something the recording did not. Carries `expected` and `actual`, so a
@@ -50,12 +52,15 @@ export function requestDivergence(
   path: string,
   expected: unknown,
   actual: unknown,
+  /** Tools whose posture changed: a likely cause, said after the difference. */
+  postureChanges: readonly ReplayToolChange[] = [],
 ): TrajectoryDivergenceError {
   const [shownExpected, shownActual] = contrast(expected, actual);
   const detail =
     `the request for turn ${turn} differs from the recording at ${path === '' ? 'the request' : path}.\n` +
     `  expected: ${shownExpected}\n` +
-    `  actual:   ${shownActual}`;
+    `  actual:   ${shownActual}` +
+    likelyCause(postureChanges);
   return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
 }
 
@@ -147,7 +152,7 @@ export function decisionDivergence(
   call: { id: string; name: string },
   recorded: CallDecision | undefined,
   today: CallDecision,
-  cause: readonly string[] = [],
+  cause: readonly ReplayToolChange[] = [],
   /** `expected` when the recorded decision is the file's expectation (`expect.blocked`), not what happened. */
   source: 'recorded' | 'expected' = 'recorded',
 ): TrajectoryDivergenceError {
@@ -161,7 +166,7 @@ export function decisionDivergence(
   const detail =
     `call ${call.id} ${call.name} (turn ${turn}) ${was}; today's code ${describeDecision(today, 'today')}. ` +
     'Nothing was run after this difference.' +
-    (cause.length === 0 ? '' : `\nChanged since the recording: ${cause.join('; ')}.`);
+    likelyCause(cause);
   // A file's expectation is the point of the file (a fuzz finding): the agent needs fixing, not the file.
   const advice = source === 'expected' ? FIX_THE_AGENT : undefined;
   return new TrajectoryDivergenceError(
@@ -183,7 +188,7 @@ export function runFactsDiffer(
   turn: number,
   differences: readonly { fact: string; expected: unknown; actual: unknown }[],
 ): TrajectoryDivergenceError {
-  const lines = differences.map((d) => `  ${d.fact}: recorded ${show(d.expected)}, today ${show(d.actual)}`);
+  const lines = differences.map((d) => `  ${d.fact}: recorded ${showValue(d.expected)}, today ${showValue(d.actual)}`);
   const detail = `the run ended differently from the recording:\n${lines.join('\n')}`;
   return new TrajectoryDivergenceError(
     'run_facts',
@@ -199,24 +204,6 @@ export function runFactsDiffer(
 
 /** The remedy for a file whose expectation failed: the expectation is the point of the file. */
 const FIX_THE_AGENT = 'The file demands the call be blocked: fix the agent, not the file.';
-
-const WINDOW = 60;
-
-/**
- * Both values, quoted; for two strings, a window around where they first differ, so a change
- * at the end of a long text is shown rather than cut off.
- */
-function contrast(expected: unknown, actual: unknown): [string, string] {
-  if (typeof expected !== 'string' || typeof actual !== 'string') return [show(expected), show(actual)];
-  let at = 0;
-  while (at < expected.length && at < actual.length && expected[at] === actual[at]) at++;
-  const start = Math.max(0, at - 20);
-  const cut = (text: string) => {
-    const window = JSON.stringify(text.slice(start, start + WINDOW));
-    return `${start > 0 ? '…' : ''}${window}${start + WINDOW < text.length ? '…' : ''}`;
-  };
-  return [cut(expected), cut(actual)];
-}
 
 export function expectationFailed(
   context: DivergenceContext,
@@ -242,11 +229,61 @@ export function expectationFailed(
   );
 }
 
-function show(value: unknown): string {
-  return value === undefined ? '(nothing)' : quoteValue(value);
-}
-
 function ordinal(n: number): string {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `a ${n}${suffix}`;
+}
+
+// Tool definitions compared by meaning (see toolChanges.ts).
+
+/** The request offers the tools differently from the recording: each change by tool name, in words. */
+export function toolsOffered(
+  context: DivergenceContext,
+  turn: number,
+  difference: { path: string; expected: unknown; actual: unknown },
+  changes: readonly ToolChange[],
+  postureChanges: readonly ReplayToolChange[],
+): TrajectoryDivergenceError {
+  const detail =
+    `the request for turn ${turn} offers the tools differently from the recording:` +
+    changes.map((change) => `\n  - ${change.message}`).join('') +
+    likelyCause(postureChanges);
+  const { path, expected, actual } = difference;
+  return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
+}
+
+/**
+ * The safety posture of tools changed since the recording (a flag, a policy, annotations...):
+ * the recorded decisions were made under the old one. `expected` and `actual` map each changed
+ * field (`read_email.untrusted`) to its value then and now.
+ */
+export function toolChanged(
+  context: DivergenceContext,
+  changes: readonly ReplayToolChange[],
+): TrajectoryDivergenceError {
+  const several = new Set(changes.map((change) => change.agent)).size > 1;
+  const key = ({ agent, tool, field, path }: ReplayToolChange) =>
+    `${several ? `${agent}: ` : ''}${tool}.${field}${path === undefined ? '' : `.${path}`}`;
+  const detail =
+    `the safety posture of the tools changed since the recording, which decided its calls under the old one:` +
+    changes.map((change) => `\n  - ${change.message}${several ? ` (agent '${change.agent}')` : ''}`).join('');
+  return new TrajectoryDivergenceError(
+    'tool_changed',
+    context.file,
+    changes[0]?.turn ?? 1,
+    undefined,
+    Object.fromEntries(changes.map((change) => [key(change), change.expected])),
+    Object.fromEntries(changes.map((change) => [key(change), change.actual])),
+    context.rerecord,
+    detail,
+  );
+}
+
+/** Tools whose posture changed, as lines a divergence adds after its own words: they are its likely cause. */
+export function likelyCause(changes: readonly ReplayToolChange[]): string {
+  if (changes.length === 0) return '';
+  return (
+    "\n  The tools' safety posture also changed since the recording, a likely cause:" +
+    changes.map((change) => `\n  - ${change.message}`).join('')
+  );
 }

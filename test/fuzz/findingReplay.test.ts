@@ -200,11 +200,9 @@ describe('an authorization finding', () => {
     );
   });
 
-  // Not yet: fixed, the desk no longer offers delete_account, and replay stops at the tools offered
-  // ("differs from the recording at tools[0]") before it reaches the call. Replay must take a tool the
-  // file expects blocked by 'authorization' being hidden now as the fix (src/transport/replay, the
-  // lead's). This test starts failing, and `.fails` should go, once it does.
-  it.fails('passes once fixed', async () => {
+  // Fixed, the desk no longer offers delete_account: the replay takes the tool the file expects
+  // refused by authorization being hidden as the fix, and the model's call of it is refused.
+  it('passes once fixed', async () => {
     const { file, id } = await finding();
     const passed = await runTrajectory({ file, agent: escalating(false), mode: 'replay' });
     expect(passed.result.toolCalls.find((c) => c.id === id)).toMatchObject({

@@ -114,6 +114,17 @@ describe('defineTool', () => {
       });
       expect(put.annotations).toEqual({ readOnly: false, destructive: false, idempotent: true, openWorld: false });
     });
+
+    it('says whether the tool declared annotations, or holds MCP defaults', () => {
+      const declared = (annotations?: object) =>
+        defineTool({ name: 'act', description: 'Acts.', input: emptyInput, run: noop, annotations }).annotated;
+      expect(declared()).toBe(false);
+      expect(declared({})).toBe(false);
+      expect(declared({ readOnly: undefined })).toBe(false);
+      expect(declared({ readOnly: false })).toBe(true);
+      expect(declared({ title: 'Act' })).toBe(true);
+      expect(declared({ openWorld: true })).toBe(true);
+    });
   });
 
   it('warns, without failing, about a tool with no description', () => {

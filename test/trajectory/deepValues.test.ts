@@ -157,7 +157,7 @@ describe('a tool input nested deeper than YAML is written', () => {
       const edited = base.replace('orderId: A-1001', `orderId: ${'['.repeat(depth)}${']'.repeat(depth)}`);
       const error = caught(() => parseTrajectory(edited, 'deep.yaml'), TrajectoryFormatError);
       expect(error.problem).toContain(`deeper than the ${MAX_DOCUMENT_DEPTH} levels`);
-      expect(error.line).toBe(base.split('\n').findIndex((line) => line.includes('orderId')) + 1);
+      expect(error.line).toBe(base.split('\n').findIndex((line) => line.includes('orderId: A-1001')) + 1);
     }
   });
 

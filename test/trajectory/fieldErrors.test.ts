@@ -76,7 +76,7 @@ describe('a field of the wrong kind is reported at line and column, saying what 
   });
 
   it('a clock reading that is not a date and time', () => {
-    const text = edit(toolLoop, '  - 2026-11-29T18:38:42.569Z\n', '  - yesterday\n');
+    const text = edit(toolLoop, `  - ${parseTrajectory(toolLoop).clock![0]}\n`, '  - yesterday\n');
     expect(messageFor(text)).toBe(
       `${placeOf(text, 'yesterday')}: ` +
         'clock[0] should be an ISO 8601 date and time, like 2026-11-29T18:00:00.000Z, but it was the string ' +

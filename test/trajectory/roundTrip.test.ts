@@ -100,6 +100,12 @@ function withValues(strings: string[], values: unknown[]): Trajectory {
   trajectory.description = description;
   trajectory.request.system = system;
   trajectory.input = input;
+  trajectory.tools[0] = {
+    ...trajectory.tools[0]!,
+    annotations: { title: reason, readOnly: true, destructive: false, idempotent: true, openWorld: false },
+    description: said,
+    inputSchema: { type: 'object', default: values[1] },
+  };
   trajectory.turns[0]!.response.content = [
     { thinking, signature },
     { text: said, citations: [values[1]] },

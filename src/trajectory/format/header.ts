@@ -1,4 +1,17 @@
-import { count, flag, flow, list, mapping, namedMappings, real, text } from './values.js';
+import {
+  count,
+  flag,
+  flow,
+  free,
+  list,
+  mapping,
+  namedMappings,
+  openMapping,
+  real,
+  text,
+  typedAs,
+  wholeFrom,
+} from './values.js';
 
 /** What a run's requests carried: the parameters, and the tools offered. */
 
@@ -10,14 +23,40 @@ export const recordedRequest = mapping({
   system: text().optional(),
 }).meta({ description: 'The request parameters the agent sent on every turn.' });
 
+/** What a tool declared about its effects, with MCP's defaults filled in for what it left out. */
+export const recordedAnnotations = flow(
+  mapping({
+    title: text().optional(),
+    readOnly: flag(),
+    destructive: flag(),
+    idempotent: flag(),
+    openWorld: flag(),
+  }).meta({ description: 'The annotations, present only when the tool declared some.' }),
+);
+
+/**
+ * A tool as offered: its safety posture first (short, what a reviewer looks for), then what the
+ * model was shown. Files recorded before `inputSchema` was kept hold only name, flags and digest.
+ */
 export const recordedTool = mapping({
   name: text(),
   untrusted: flag().optional(),
   privileged: flag().optional(),
   policy: text().optional(),
+  compensatedBy: text().meta({ description: 'The tool that undoes it.' }).optional(),
+  maxResultLength: wholeFrom(1)
+    .meta({ description: 'Characters of output shown to the model before the rest is withheld, where capped.' })
+    .optional(),
+  annotations: recordedAnnotations.optional(),
   digest: text()
     .regex(/^sha256:[0-9a-f]+$/, { error: () => 'a digest: sha256: and hexadecimal digits' })
     .meta({ description: 'Digest of the tool as the model was shown it (name, description, input schema).' }),
+  description: text().meta({ description: 'The description the model was shown.' }).optional(),
+  inputSchema: free(
+    typedAs<Record<string, unknown>>(
+      openMapping({}).meta({ description: 'The JSON Schema of its input, as the model was shown it.' }),
+    ),
+  ).optional(),
 });
 
 export const recordedTools = list(recordedTool).meta({ description: 'The tools offered to the model.' });

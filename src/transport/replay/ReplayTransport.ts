@@ -1,9 +1,12 @@
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
+import { describeTools } from '../../trajectory/describeTool.js';
 import {
   extraCall,
   modelChanged,
   requestDivergence,
+  toolChanged,
+  toolsOffered,
   unusedTurns,
   type DivergenceContext,
 } from '../../trajectory/divergence.js';
@@ -12,14 +15,16 @@ import { rerecordCommand } from '../../trajectory/rerecordCommand.js';
 import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../../trajectory/matchLevel.js';
 import {
   actualRequest,
+  agentOfTurn,
   compareRequests,
   expectedRequests,
   type ComparableRequest,
 } from '../../trajectory/matchRequest.js';
+import { toolChanges, type ReplayToolChange } from '../../trajectory/toolChanges.js';
 import { TrajectoryFormatError } from '../../trajectory/errors.js';
 import { formatPath } from '../../trajectory/field.js';
 import { undescribedTurnAgent } from '../../trajectory/turnAgent.js';
-import type { Trajectory } from '../../trajectory/types.js';
+import type { RecordedTool, Trajectory } from '../../trajectory/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 import { RecordedCalls } from './recordedCalls.js';
 import type { RunTools } from './runTools.js';
@@ -56,6 +61,11 @@ export class ReplayTransport implements Transport {
   readonly #verified = new WeakMap<object, object>();
   readonly #children: ReplayTransport[] = [];
   readonly #runTools: RunTools | undefined;
+  /** Agents whose tools' posture was compared: once each. */
+  readonly #postureCompared = new Set<string>();
+  readonly #toolChanges: ReplayToolChange[] = [];
+  /** Serving a sub-agent's run recorded under a call (see forToolCall). */
+  #isSubRun = false;
   #calls = 0;
   /** The recording's say over tool calls: decisions compared before anything runs, side effects served. */
   readonly toolCalls: RecordedCalls;
@@ -80,6 +90,8 @@ export class ReplayTransport implements Transport {
     this.toolCalls = new RecordedCalls(trajectory, {
       context: this.#context,
       ...(options.runTools === undefined ? {} : { runTools: options.runTools }),
+      // A call decided differently is most likely explained by a tool's posture changed since the recording.
+      changes: () => this.toolChanges,
     });
   }
 
@@ -102,8 +114,18 @@ export class ReplayTransport implements Transport {
       rerecord: this.#context.rerecord,
       ...(this.#runTools === undefined ? {} : { runTools: this.#runTools }),
     });
+    child.#isSubRun = true;
     this.#children.push(child);
     return child;
+  }
+
+  /**
+   * The tools whose safety posture differs from the recording (flags, policy, compensating tool,
+   * output cap, annotations), this run's and its sub-agents', each once. Kept rather than thrown:
+   * `assertDone` reports them, unless a divergence reported them first as its likely cause.
+   */
+  get toolChanges(): readonly ReplayToolChange[] {
+    return [...this.#toolChanges, ...this.#children.flatMap((child) => child.toolChanges)];
   }
 
   /** Model calls served so far. */
@@ -118,14 +140,34 @@ export class ReplayTransport implements Transport {
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
     const expectedModel = this.#expected[turn - 1]!.model;
     if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
+    const agent = recorded.agent ?? this.#trajectory.agent;
+    const recordedTools = () => {
+      const { tools } = agentOfTurn(this.#trajectory, recorded.agent);
+      // The recording redacted a sub-run's header and a handoff target's entry, not the file's own tools.
+      return this.#isSubRun || agent !== this.#trajectory.agent ? tools : this.#redact(tools);
+    };
+    if (options.tools !== undefined && !this.#postureCompared.has(agent)) {
+      this.#postureCompared.add(agent);
+      for (const change of toolChanges(recordedTools(), this.#describe(request, options), 'posture'))
+        this.#toolChanges.push({ ...change, agent, turn });
+    }
     const difference = compareRequests(
-      this.#expected[turn - 1]!,
+      this.#withoutHiddenByFix(this.#expected[turn - 1]!, request),
       actualRequest(redactRequest(this.#redact, request)),
       this.#level,
       this.#verified,
     );
-    if (difference !== undefined)
-      throw requestDivergence(this.#context, turn, difference.path, difference.expected, difference.actual);
+    if (difference !== undefined) {
+      const { path, expected, actual } = difference;
+      if (path === 'tools' || path.startsWith('tools[')) {
+        // Said by tool name: at `exact` what changed in what the model saw; otherwise which tools.
+        const seen = toolChanges(recordedTools(), this.#describe(request, options), 'seen').filter(
+          (change) => this.#level === 'exact' || change.field === 'tool' || change.field === 'order',
+        );
+        if (seen.length > 0) throw toolsOffered(this.#context, turn, difference, seen, this.toolChanges);
+      }
+      throw requestDivergence(this.#context, turn, path, expected, actual, this.toolChanges);
+    }
     const response = toModelResponse(recorded.response);
     response.content.forEach((block, index) => {
       if (block.type === 'text') options.onStreamEvent?.({ type: 'text_delta', index, text: block.text });
@@ -133,8 +175,33 @@ export class ReplayTransport implements Transport {
     return response;
   }
 
-  /** Throws unless every recorded turn was asked for. */
+  /**
+   * The expected request without the tools a file demands be refused by authorization
+   * (`expect.blocked` with rule `authorization`: a fuzz finding's) that today's agent no longer
+   * offers: hiding the tool is how such a finding is fixed. A call of it is then refused, which
+   * the decision check holds the file's expectation to.
+   */
+  #withoutHiddenByFix(expected: ComparableRequest, request: MessagesRequest): ComparableRequest {
+    const hidden = (this.#trajectory.expect?.blocked ?? []).filter((b) => b.rule === 'authorization');
+    if (hidden.length === 0) return expected;
+    const offered = new Set((request.tools ?? []).map((tool) => tool.name));
+    const gone = (name: string) => !offered.has(name) && hidden.some((b) => b.tool === name);
+    return { ...expected, tools: expected.tools.filter((tool) => !gone(tool.name)) };
+  }
+
+  /** Today's tools as the header describes them, redacted as the recording's redacted header parts were. */
+  #describe(request: MessagesRequest, options: SendOptions): RecordedTool[] {
+    return this.#redact(describeTools(request.tools ?? [], options.tools ?? []));
+  }
+
+  /**
+   * Throws unless every recorded turn was asked for and no tool's posture changed. A file that
+   * states what must hold (`expect`: a fuzz finding) is checked by that instead: fixing the agent
+   * it caught usually changes a tool's posture, and its replay must then pass.
+   */
   assertDone(): void {
+    if (this.#toolChanges.length > 0 && this.#trajectory.expect === undefined)
+      throw toolChanged(this.#context, this.#toolChanges);
     const recorded = this.#trajectory.turns.length;
     if (this.#calls < recorded) throw unusedTurns(this.#context, this.#calls, recorded);
     for (const child of this.#children) child.assertDone();

@@ -2,6 +2,7 @@ import type { ToolUseBlock } from '../../messages/types.js';
 import type { AnyTool } from '../../tools/tool.js';
 import { recordedDecision, sameDecision, type CallDecision } from '../../trajectory/callDecision.js';
 import { decisionDivergence, missingToolResult, type DivergenceContext } from '../../trajectory/divergence.js';
+import type { ReplayToolChange } from '../../trajectory/toolChanges.js';
 import type { RecordedResult, Trajectory } from '../../trajectory/types.js';
 import type { CallReplay, DecidedCall, ServedResult } from '../callReplay.js';
 import { DEFAULT_RUN_TOOLS, servedInReplay, type RunTools } from './runTools.js';
@@ -11,7 +12,7 @@ export interface RecordedCallsOptions {
   /** Which tools run for real. Default `safe`. */
   runTools?: RunTools;
   /** What is known to have changed since the recording, told with a decision divergence as its likely cause. */
-  changes?: () => readonly string[];
+  changes?: () => readonly ReplayToolChange[];
 }
 
 interface RecordedCall {
@@ -32,7 +33,7 @@ export class RecordedCalls implements CallReplay {
   readonly #context: DivergenceContext;
   readonly #runTools: RunTools;
   readonly #served: readonly string[];
-  readonly #changes: () => readonly string[];
+  readonly #changes: () => readonly ReplayToolChange[];
 
   constructor(trajectory: Pick<Trajectory, 'turns' | 'serve' | 'expect'>, options: RecordedCallsOptions) {
     this.#context = options.context;

@@ -1,0 +1,61 @@
+import { copyValue } from '../json/copyValue.js';
+import type { ToolDefinition } from '../messages/types.js';
+import { toolDigest } from './matchRequest.js';
+import type { RecordedTool } from './types.js';
+
+/** What the header records of a tool besides its definition: its safety posture (a defined tool has it all). */
+export interface ToolPosture {
+  readonly untrusted: boolean;
+  readonly privileged: boolean;
+  readonly policy: string | undefined;
+  readonly compensatedBy: string | undefined;
+  /** 0 for no cap. */
+  readonly maxResultLength: number;
+  readonly annotations: {
+    readonly title?: string;
+    readonly readOnly: boolean;
+    readonly destructive: boolean;
+    readonly idempotent: boolean;
+    readonly openWorld: boolean;
+  };
+  /** The tool declared annotations; otherwise `annotations` holds MCP's defaults and is not recorded. */
+  readonly annotated: boolean;
+}
+
+/**
+ * A tool as a trajectory's header records it: what the model was shown (its definition: name,
+ * description, input schema, and their digest) and the posture of the tool behind it, where
+ * there is one. The one description of a tool: a recording writes it, and a replay describes
+ * today's tools with it to compare them with the recorded ones.
+ */
+export function describeTool(definition: Readonly<ToolDefinition>, tool: ToolPosture | undefined): RecordedTool {
+  const described: RecordedTool = { name: definition.name, digest: toolDigest(definition) };
+  if (tool?.untrusted) described.untrusted = true;
+  if (tool?.privileged) described.privileged = true;
+  if (tool?.policy !== undefined) described.policy = tool.policy;
+  if (tool?.compensatedBy !== undefined) described.compensatedBy = tool.compensatedBy;
+  if (tool !== undefined && tool.maxResultLength > 0) described.maxResultLength = tool.maxResultLength;
+  if (tool?.annotated) {
+    const { title, readOnly, destructive, idempotent, openWorld } = tool.annotations;
+    described.annotations = { ...(title === undefined ? {} : { title }), readOnly, destructive, idempotent, openWorld };
+  }
+  if (definition.description !== undefined) described.description = definition.description;
+  described.inputSchema = copyValue(definition.input_schema);
+  return described;
+}
+
+/**
+ * The tools a request offered, each described with the tool behind its definition: the very
+ * tool whose definition it is, else the first of its name, else none (a definition alone).
+ */
+export function describeTools<T extends ToolPosture & { definition(): unknown; readonly name: string }>(
+  definitions: readonly Readonly<ToolDefinition>[],
+  tools: readonly T[],
+): RecordedTool[] {
+  return definitions.map((definition) =>
+    describeTool(
+      definition,
+      tools.find((tool) => tool.definition() === definition) ?? tools.find((tool) => tool.name === definition.name),
+    ),
+  );
+}
