@@ -234,8 +234,26 @@ describe('what the model saw is reported by name, never only as a digest', () =>
     const file = await recording();
     for (const match of ['structure', 'shape'] as const)
       await expect(
-        runTrajectory({ file, agent: factory({ readDescription: 'Other.', idType: 'number' }), mode: 'replay', match }),
+        runTrajectory({ file, agent: factory({ readDescription: 'Other.' }), mode: 'replay', match }),
       ).resolves.toMatchObject({ mode: 'replay' });
+  });
+
+  it('at every level, a schema change that refuses a recorded call is a decision divergence', async () => {
+    const file = await recording();
+    for (const match of LEVELS) {
+      const error = await runTrajectory({ file, agent: factory({ idType: 'number' }), mode: 'replay', match }).catch(
+        (e: unknown) => e,
+      );
+      // exact stops sooner, at the schema the request shows the model.
+      if (match === 'exact') {
+        expect(error, match).toMatchObject({ kind: 'request' });
+        continue;
+      }
+      expect(error, match).toMatchObject({ kind: 'decision' });
+      expect((error as Error).message, match).toMatch(
+        /read_email \(turn 1\) ran when recorded; today's code would refuse it as invalid \(invalid_type at 'id'\)/,
+      );
+    }
   });
 
   it.each(LEVELS)('%s: a removed tool is named', async (match) => {

@@ -148,7 +148,9 @@ describe('a divergence names the posture changes of its sub-agents too', () => {
   it("exact: the caller's request that differs names the sub-agent's tool made trusted", async () => {
     const trusting = redeclared(fetchArticle, { untrusted: false });
     const error = await divergence('trajectories/researcher-taints-caller.yaml', planner(trusting));
-    expect(error.kind).toBe('request');
+    // The caller's publish_post, blocked by the researcher's taint when recorded, would run today.
+    expect(error.kind).toBe('decision');
+    expect(error.message).toMatch(/publish_post \(turn \d\) was blocked by rule 'taint' \(source ask_researcher\)/);
     expect(error.message).toContain('likely cause:');
     expect(error.message).toContain("tool 'fetch_article' was untrusted when recorded and is trusted now");
   });
@@ -170,20 +172,17 @@ describe("the issue's case: the untrusted flag removed from the tool that reads 
   const trusted = redeclared(fetchPage, { untrusted: false });
   const says = "tool 'fetch_page' was untrusted when recorded and is trusted now";
 
-  it.each(['structure', 'shape'] as MatchLevel[])(
-    '%s: fails at the end, naming the tool and the flag',
+  it.each(['exact', 'structure', 'shape'] as MatchLevel[])(
+    '%s: the payment decided differently fails before it runs, naming the flag as the likely cause',
     async (match) => {
       const error = await runTrajectory({ file, agent: assistant(trusted), mode: 'replay', match }).catch((e) => e);
-      expect(error).toMatchObject({ kind: 'tool_changed' });
-      expect((error as Error).message).toContain(says);
+      expect(error).toMatchObject({ kind: 'decision' });
+      expect((error as Error).message).toMatch(
+        /send_payment \(turn \d\) was blocked by rule 'taint' \(source fetch_page\) when recorded; today's code would/,
+      );
+      expect((error as Error).message).toContain(`likely cause:\n  - ${says}`);
     },
   );
-
-  it('exact: the request that differs names the flag as the likely cause', async () => {
-    const error = await divergence(file, assistant(trusted));
-    expect(error.kind).toBe('request');
-    expect(error.message).toContain(`likely cause:\n  - ${says}`);
-  });
 });
 
 describe('redactions apply to both sides of the comparison, as the recording applied them', () => {
