@@ -63,6 +63,7 @@ export type { StoreOptions } from './store/recordWriter.js';
 export { MemoryStateStore } from './store/MemoryStateStore.js';
 export { FileStateStore } from './store/FileStateStore.js';
 export { MissingPeerDependencyError } from './errors/MissingPeerDependencyError.js';
+export { ModuleImportError, type ModuleImportProblem } from './files/ModuleImportError.js';
 export {
   AgentConfigurationError,
   DEFAULT_MAX_TOKENS,

@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../parseOptions.js';
 import {
   isMatchLevel,
   loadProject,
@@ -15,7 +15,7 @@ import {
   type TrajectoryRun,
 } from '../../src/index.js';
 import { describeError } from '../describeError.js';
-import { loadFile } from '../fileProblem.js';
+import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 
@@ -24,8 +24,9 @@ export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
 legate.config.ts (found here or in a folder above), tools run for real, and every request
-must match the recording. One verdict line per file, then a summary; the exit code is 1 if
-any file diverged or could not be read.
+must match the recording. One verdict line per file, then a summary. Exit codes: 0 every
+file passed; 1 a file diverged or is not a valid trajectory; 2 a path is missing or could not
+be read, or the options, the config or a module are unusable (one line says which and what to do).
 
 The match level is --match, else the config's 'match', else the file's own 'match:', else
 exact. The config's redactions, secrets and transport apply to every file.
@@ -35,7 +36,7 @@ exact. The config's redactions, secrets and transport apply to every file.
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: { match: { type: 'string' }, config: { type: 'string' }, bail: { type: 'boolean' } },
@@ -52,19 +53,24 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
   const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
-  for (const path of missing) io.err(`legate replay: ${path} does not exist.`);
+  for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
   for (const problem of unreadable) io.err(`legate replay: ${problem}`);
   if (files.length === 0) {
+    if (missing.length + unreadable.length > 0) return 2; // each path given already has its line
     const shown = paths.map((p) => relative(io.cwd, p) || p);
-    io.err(`legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}.`);
-    return 1;
+    io.err(
+      `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; give a file or a folder that holds some.`,
+    );
+    return 2;
   }
   let failed = 0;
+  let notRead = 0;
   let run = 0;
   for (const file of files) {
     const verdict = await replayOne(resolve(io.cwd, file), file, context, values.match as MatchLevel | undefined);
     run++;
     if (!verdict.ok) failed++;
+    if (verdict.notRead === true) notRead++;
     if (verdict.ok) io.out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
     else if (verdict.unreadable) io.out(`${io.paint('red', '✗')} ${verdict.detail}`);
     else io.out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
@@ -77,11 +83,15 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
   const notRun = files.length > run ? `, ${files.length - run} not run (--bail)` : '';
   io.out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
-  return failed + missing.length + unreadable.length > 0 ? 1 : 0;
+  // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
+  return notRead + missing.length + unreadable.length > 0 ? 2 : failed > 0 ? 1 : 0;
 }
 
-/** A file's verdict; an unreadable file's detail is its one-line problem, starting with its path. */
-type Verdict = { ok: boolean; detail: string; unreadable?: true };
+/**
+ * A file's verdict; an unreadable file's detail is its one-line problem, starting with its path; `notRead` when
+ * the file could not be read at all (missing, not a regular file, refused by the system).
+ */
+type Verdict = { ok: boolean; detail: string; unreadable?: true; notRead?: boolean };
 
 /** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
@@ -93,7 +103,7 @@ async function replayOne(
   match: MatchLevel | undefined,
 ): Promise<Verdict> {
   const loaded = loadFile(path, shown);
-  if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true };
+  if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead };
   try {
     const agentName = loaded.trajectory.agent;
     const agents = context.project.config.agents;
