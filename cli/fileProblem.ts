@@ -6,7 +6,9 @@ import { debugging, describeError, oneLine } from './describeError.js';
  * the file was not read at all (missing, not a regular file, refused by the system): bad input, exit 2, where a
  * file that was read and is not a valid trajectory is a finding.
  */
-export type LoadedFile = { ok: true; trajectory: Trajectory } | { ok: false; problem: string; notRead: boolean };
+export type LoadedFile =
+  | { ok: true; trajectory: Trajectory }
+  | { ok: false; problem: string; notRead: boolean; code: string };
 
 /**
  * Reads one trajectory file for a command. Whatever goes wrong with this file (missing, not a
@@ -17,7 +19,7 @@ export function loadFile(absolute: string, shown: string): LoadedFile {
   try {
     return { ok: true, trajectory: loadTrajectory(absolute) };
   } catch (error) {
-    return { ok: false, problem: fileProblem(shown, error, absolute), notRead: notRead(error) };
+    return { ok: false, problem: fileProblem(shown, error, absolute), notRead: notRead(error), code: errorCode(error) };
   }
 }
 
@@ -26,6 +28,13 @@ export function notRead(error: unknown): boolean {
   if (error instanceof TrajectoryNotFoundError) return true;
   if (error instanceof TrajectoryFormatError) return error.code !== 'invalid_trajectory';
   return /^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException | undefined)?.code));
+}
+
+/** An error's stable code: legate's own, else the system's (`EACCES`), else the class's name. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : typeof error;
 }
 
 /** The one line for a path that is not there. */

@@ -15,11 +15,14 @@ import {
   type TrajectoryRun,
 } from '../../src/index.js';
 import { describeError } from '../describeError.js';
-import { loadFile, missingProblem } from '../fileProblem.js';
+import { errorCode, loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
+import { junitXml, type ReportCase } from '../junit.js';
+import { reportTarget, writeReport } from '../reportOutput.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
+              [--reporter junit --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
@@ -33,18 +36,45 @@ exact. The config's redactions, secrets and transport apply to every file.
 
 --bail stops at the first file that fails; the summary says how many were not run.
 
+--reporter junit --output report.xml also writes a JUnit XML report (one test case per file;
+a divergence is a <failure>, a file that could not be replayed an <error>, a file not run
+after --bail <skipped/>), whole or not at all. --output - writes it to standard output, and
+the verdict lines go to standard error. --output's folder must exist.
+
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
-    options: { match: { type: 'string' }, config: { type: 'string' }, bail: { type: 'boolean' } },
+    options: {
+      match: { type: 'string' },
+      config: { type: 'string' },
+      bail: { type: 'boolean' },
+      reporter: { type: 'string' },
+      output: { type: 'string' },
+    },
   });
   if (values.match !== undefined && !isMatchLevel(values.match)) {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
   }
+  const report = reportTarget(values.reporter, values.output, io.cwd);
+  if (typeof report === 'string') {
+    io.err(`legate replay: ${report}`);
+    return 2;
+  }
+  const cases: ReportCase[] = [];
+  const started = performance.now();
+  // With the report on standard output, the verdict lines go to standard error.
+  const out = report?.kind === 'stdout' ? io.err : io.out;
+  /** The exit code, once the report (if asked for) is written: 2 if it could not be. */
+  const finish = (code: number): number => {
+    if (report === undefined) return code;
+    const problem = writeReport(report, junitXml(cases, (performance.now() - started) / 1000), io.out);
+    if (problem !== undefined) io.err(`legate replay: ${problem}`);
+    return problem === undefined ? code : 2;
+  };
   const config = values.config === undefined ? {} : { config: values.config };
   const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
   const runner: ReplayRunner = { kind: 'cli', ...config };
@@ -55,43 +85,57 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
   for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
   for (const problem of unreadable) io.err(`legate replay: ${problem}`);
+  for (const path of missing)
+    cases.push({ file: path, outcome: 'error', seconds: 0, code: 'not_found', message: missingProblem(path) });
+  for (const problem of unreadable) {
+    cases.push({
+      file: problem.slice(0, problem.indexOf(': ')),
+      outcome: 'error',
+      seconds: 0,
+      code: 'unreadable',
+      message: problem,
+    });
+  }
   if (files.length === 0) {
-    if (missing.length + unreadable.length > 0) return 2; // each path given already has its line
+    if (missing.length + unreadable.length > 0) return finish(2); // each path given already has its line
     const shown = paths.map((p) => relative(io.cwd, p) || p);
     io.err(
       `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; give a file or a folder that holds some.`,
     );
-    return 2;
+    return finish(2);
   }
   let failed = 0;
   let notRead = 0;
   let run = 0;
   for (const file of files) {
+    const fileStarted = performance.now();
     const verdict = await replayOne(resolve(io.cwd, file), file, context, values.match as MatchLevel | undefined);
+    cases.push(reportCase(file, verdict, (performance.now() - fileStarted) / 1000));
     run++;
     if (!verdict.ok) failed++;
     if (verdict.notRead === true) notRead++;
-    if (verdict.ok) io.out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
-    else if (verdict.unreadable) io.out(`${io.paint('red', '✗')} ${verdict.detail}`);
-    else io.out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
+    if (verdict.ok) out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
+    else if (verdict.unreadable) out(`${io.paint('red', '✗')} ${verdict.detail}`);
+    else out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
     if (!verdict.ok && values.bail === true) break;
   }
+  for (const file of files.slice(run)) cases.push({ file, outcome: 'skipped', seconds: 0 });
   const verb = mode === 'record' ? 'recorded' : 'replayed';
-  io.out('');
+  out('');
   const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
   const folders = unreadable.length === 1 ? 'folder' : 'folders';
   const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
   const notRun = files.length > run ? `, ${files.length - run} not run (--bail)` : '';
-  io.out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
+  out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
   // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
-  return notRead + missing.length + unreadable.length > 0 ? 2 : failed > 0 ? 1 : 0;
+  return finish(notRead + missing.length + unreadable.length > 0 ? 2 : failed > 0 ? 1 : 0);
 }
 
 /**
  * A file's verdict; an unreadable file's detail is its one-line problem, starting with its path; `notRead` when
  * the file could not be read at all (missing, not a regular file, refused by the system).
  */
-type Verdict = { ok: boolean; detail: string; unreadable?: true; notRead?: boolean };
+type Verdict = { ok: boolean; detail: string; unreadable?: true; notRead?: boolean; code?: string };
 
 /** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
@@ -103,7 +147,9 @@ async function replayOne(
   match: MatchLevel | undefined,
 ): Promise<Verdict> {
   const loaded = loadFile(path, shown);
-  if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead };
+  if (!loaded.ok) {
+    return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
+  }
   try {
     const agentName = loaded.trajectory.agent;
     const agents = context.project.config.agents;
@@ -116,7 +162,7 @@ async function replayOne(
       const detail =
         `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
         `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
-      return { ok: false, detail };
+      return { ok: false, detail, code: 'unknown_agent' };
     }
     // The other settings (the config's redactions, match and transport; the file's match and
     // serve) resolve in runTrajectory. The verdict line says what changed: no report.
@@ -130,10 +176,17 @@ async function replayOne(
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
     if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {
-      return { ok: false, detail: error.message.replaceAll(path, shown) };
+      return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code };
     }
-    return { ok: false, detail: describeError(error) };
+    return { ok: false, detail: describeError(error), code: errorCode(error) };
   }
+}
+
+/** A file's verdict as a report's test case: a divergence is a failure; anything else that went wrong, an error. */
+function reportCase(file: string, verdict: Verdict, seconds: number): ReportCase {
+  if (verdict.ok) return { file, outcome: 'passed', seconds };
+  const outcome = verdict.code === 'trajectory_divergence' ? 'failed' : 'error';
+  return { file, outcome, seconds, code: verdict.code ?? 'error', message: verdict.detail };
 }
 
 function describeRun(run: TrajectoryRun): string {
