@@ -8,6 +8,7 @@ import {
   runTrajectory,
   TrajectoryDivergenceError,
   TrajectoryFormatError,
+  TransportError,
   summarizeChanges,
   type ConfiguredProject,
   type MatchLevel,
@@ -175,6 +176,9 @@ async function replayOne(
     });
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
+    // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
+    // one line naming the setting, exit 2, as any other bad input.
+    if (error instanceof TransportError && error.setting !== undefined) throw error;
     if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {
       return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code };
     }

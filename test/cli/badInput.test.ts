@@ -1,5 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
@@ -265,6 +266,42 @@ describe('paths that cannot be read', () => {
       expect.stringMatching(/^legate replay: legate\.config\.mjs(:\d+:\d+)?: cannot be imported: .*Fix the module/),
     ]);
   });
+});
+
+describe('recording against the live API with a setting wrong', () => {
+  /** `legate replay t/good.yaml` with LEGATE_MODE=record (re-records it live), in the given environment. */
+  async function record(env: Record<string, string | undefined>) {
+    vi.stubEnv('LEGATE_MODE', 'record');
+    for (const [name, value] of Object.entries(env)) vi.stubEnv(name, value);
+    try {
+      const io = captureIo(project());
+      const code = await main(['replay', 't/good.yaml'], io);
+      return { code, io };
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }
+
+  it('without ANTHROPIC_API_KEY: one line naming the variable and how to set it, exit 2', async () => {
+    const { code, io } = await record({ ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined });
+    expect(io.stderr).toEqual([
+      expect.stringMatching(/^legate replay: ANTHROPIC_API_KEY is not set: .*export ANTHROPIC_API_KEY=/),
+    ]);
+    expect(io.stdout).toEqual([]);
+    expect(code).toBe(2);
+  });
+
+  it('with nothing at ANTHROPIC_BASE_URL: one line naming the URL and the variable, exit 2', async () => {
+    const probe = createServer();
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done));
+    const url = `http://127.0.0.1:${(probe.address() as { port: number }).port}`;
+    await new Promise<void>((done) => probe.close(() => done()));
+    const { code, io } = await record({ ANTHROPIC_API_KEY: 'sk-ant-test', ANTHROPIC_BASE_URL: url });
+    expect(io.stderr).toEqual([
+      expect.stringMatching(new RegExp(`^legate replay: could not connect to ${url} \\(ANTHROPIC_BASE_URL\\): `)),
+    ]);
+    expect(code).toBe(2);
+  }, 60_000);
 });
 
 describe('LEGATE_DEBUG=1', () => {

@@ -36,7 +36,7 @@ const CODES = {
     'invalid_script',
   ],
   ModelResponseError: ['invalid_model_response'],
-  TransportError: ['transport_failed'],
+  TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],
   ScriptExhaustedError: ['script_exhausted'],
   ScriptNotDoneError: ['script_not_done'],
   ToolDeclarationError: [
