@@ -5,6 +5,8 @@ import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
+import { findFuzzTargets } from '../../src/fuzz/index.js';
+import { loadProject, ModuleImportError } from '../../src/index.js';
 import { captureIo } from '../support/captureIo.js';
 import { runLegate } from '../support/runLegate.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -265,6 +267,24 @@ describe('paths that cannot be read', () => {
     expect(io.stderr).toEqual([
       expect.stringMatching(/^legate replay: legate\.config\.mjs(:\d+:\d+)?: cannot be imported: .*Fix the module/),
     ]);
+  });
+});
+
+describe('a module that cannot be imported, for code that imports it through legate', () => {
+  it("is a ModuleImportError with its code, its file and the module's own error as the cause", async () => {
+    const dir = project();
+    const caught = (modules: string[]) => findFuzzTargets(modules, { cwd: dir }).catch((error: unknown) => error);
+    expect(await caught(['nothere.ts'])).toMatchObject({
+      name: 'ModuleImportError',
+      code: 'module_not_found',
+      file: join(dir, 'nothere.ts'),
+    });
+    const thrown = await caught(['throws.mjs']);
+    expect(thrown).toBeInstanceOf(ModuleImportError);
+    expect(thrown).toMatchObject({ code: 'module_import_failed', file: join(dir, 'throws.mjs') });
+    expect((thrown as ModuleImportError).cause).toMatchObject({ message: 'the module is broken' });
+    const config = await loadProject({ cwd: dir, config: 'needs-package.mjs' }).catch((error: unknown) => error);
+    expect(config).toMatchObject({ code: 'module_import_failed', file: join(dir, 'needs-package.mjs') });
   });
 });
 
