@@ -19,8 +19,7 @@ import { describeError } from '../describeError.js';
 import { errorCode, loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
-import { junitXml, type ReportCase } from '../junit.js';
-import { reportTarget, writeReport } from '../reportOutput.js';
+import { ReplayReport } from '../replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
               [--reporter junit --output file|-]
@@ -60,22 +59,12 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
   }
-  const report = reportTarget(values.reporter, values.output, io.cwd);
+  const report = ReplayReport.fromOptions(values.reporter, values.output, io.cwd);
   if (typeof report === 'string') {
     io.err(`legate replay: ${report}`);
     return 2;
   }
-  const cases: ReportCase[] = [];
-  const started = performance.now();
-  // With the report on standard output, the verdict lines go to standard error.
-  const out = report?.kind === 'stdout' ? io.err : io.out;
-  /** The exit code, once the report (if asked for) is written: 2 if it could not be. */
-  const finish = (code: number): number => {
-    if (report === undefined) return code;
-    const problem = writeReport(report, junitXml(cases, (performance.now() - started) / 1000), io.out);
-    if (problem !== undefined) io.err(`legate replay: ${problem}`);
-    return problem === undefined ? code : 2;
-  };
+  const out = report.verdictsTo(io);
   const config = values.config === undefined ? {} : { config: values.config };
   const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
   const runner: ReplayRunner = { kind: 'cli', ...config };
@@ -86,24 +75,15 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
   for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
   for (const problem of unreadable) io.err(`legate replay: ${problem}`);
-  for (const path of missing)
-    cases.push({ file: path, outcome: 'error', seconds: 0, code: 'not_found', message: missingProblem(path) });
-  for (const problem of unreadable) {
-    cases.push({
-      file: problem.slice(0, problem.indexOf(': ')),
-      outcome: 'error',
-      seconds: 0,
-      code: 'unreadable',
-      message: problem,
-    });
-  }
+  for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
+  for (const problem of unreadable) report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
   if (files.length === 0) {
-    if (missing.length + unreadable.length > 0) return finish(2); // each path given already has its line
+    if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
     const shown = paths.map((p) => relative(io.cwd, p) || p);
     io.err(
       `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; give a file or a folder that holds some.`,
     );
-    return finish(2);
+    return report.finish(2, io);
   }
   let failed = 0;
   let notRead = 0;
@@ -111,7 +91,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   for (const file of files) {
     const fileStarted = performance.now();
     const verdict = await replayOne(resolve(io.cwd, file), file, context, values.match as MatchLevel | undefined);
-    cases.push(reportCase(file, verdict, (performance.now() - fileStarted) / 1000));
+    report.file(file, verdict, (performance.now() - fileStarted) / 1000);
     run++;
     if (!verdict.ok) failed++;
     if (verdict.notRead === true) notRead++;
@@ -120,7 +100,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     else out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
     if (!verdict.ok && values.bail === true) break;
   }
-  for (const file of files.slice(run)) cases.push({ file, outcome: 'skipped', seconds: 0 });
+  for (const file of files.slice(run)) report.skipped(file);
   const verb = mode === 'record' ? 'recorded' : 'replayed';
   out('');
   const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
@@ -129,7 +109,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const notRun = files.length > run ? `, ${files.length - run} not run (--bail)` : '';
   out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
   // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
-  return finish(notRead + missing.length + unreadable.length > 0 ? 2 : failed > 0 ? 1 : 0);
+  return report.finish(notRead + missing.length + unreadable.length > 0 ? 2 : failed > 0 ? 1 : 0, io);
 }
 
 /**
@@ -184,13 +164,6 @@ async function replayOne(
     }
     return { ok: false, detail: describeError(error), code: errorCode(error) };
   }
-}
-
-/** A file's verdict as a report's test case: a divergence is a failure; anything else that went wrong, an error. */
-function reportCase(file: string, verdict: Verdict, seconds: number): ReportCase {
-  if (verdict.ok) return { file, outcome: 'passed', seconds };
-  const outcome = verdict.code === 'trajectory_divergence' ? 'failed' : 'error';
-  return { file, outcome, seconds, code: verdict.code ?? 'error', message: verdict.detail };
 }
 
 function describeRun(run: TrajectoryRun): string {
