@@ -32,7 +32,8 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
       io.err(loaded.problem);
     }
   }
-  if (files.length > 0) {
+  if (files.length > 0 || missing.length + unreadable.length === 0) {
+    // (When every path given was a problem, its own line says so: no summary of nothing.)
     io.out('');
     io.out(`${files.length} checked: ${files.length - invalid - notRead} valid, ${invalid + notRead} invalid`);
   }

@@ -33,6 +33,7 @@ function project(): string {
   writeFileSync(join(dir, 'throws.mjs'), `throw new Error('the module is broken');\n`);
   writeFileSync(join(dir, 'syntax.mjs'), `export const x = ;\n`);
   writeFileSync(join(dir, 'needs-package.mjs'), `import 'legate-no-such-package';\nexport const x = 1;\n`);
+  writeFileSync(join(dir, 'needs-agent.mjs'), `import './agents/gone.mjs';\nexport default { agents: {} };\n`);
   return dir;
 }
 
@@ -70,6 +71,11 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
         argv: ['replay', '--config', 'needs-package.mjs'],
         names: 'needs-package.mjs',
         says: /imports 'legate-no-such-package', which is not installed.*npm install legate-no-such-package/,
+      },
+      {
+        argv: ['replay', '--config', 'needs-agent.mjs'],
+        names: 'needs-agent.mjs',
+        says: /imports '.*agents\/gone\.mjs', which does not exist\. Fix the import's path\./,
       },
     ],
   },
