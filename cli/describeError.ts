@@ -1,4 +1,5 @@
 import { sep } from 'node:path';
+import { ModuleImportError } from '../src/index.js';
 
 /** Whether the user asked for stack traces (`LEGATE_DEBUG=1`). */
 export function debugging(): boolean {
@@ -36,5 +37,9 @@ export function describeRefusal(error: Error, cwd: string): string {
     const cause = error.cause instanceof Error ? `\nCaused by: ${error.cause.stack ?? error.cause.message}` : '';
     return `${error.stack ?? error.message}${cause}`;
   }
-  return oneLine(error.message.replaceAll(`${cwd}${sep}`, ''));
+  const message = oneLine(error.message.replaceAll(`${cwd}${sep}`, ''));
+  // A module's own error is the cause: its stack is where to look (unless what it imports is just not there).
+  return error instanceof ModuleImportError && error.cause instanceof Error && error.missingImport === undefined
+    ? `${message.replace(/\.$/, '')} (set LEGATE_DEBUG=1 for the stack trace).`
+    : message;
 }

@@ -7,7 +7,8 @@ export type ModuleImportProblem = 'module_not_found' | 'module_import_failed';
  * A module of the user's (a config, a module to fuzz) that legate could not import: the file is
  * not there (`module_not_found`), or importing it failed (`module_import_failed`: a syntax error,
  * an import that cannot be found, an error thrown at its top level). `cause` is the error the
- * import raised; `line` and `column` say where a syntax error is, when the loader says.
+ * import raised; `line` and `column` say where a syntax error is, when the loader says;
+ * `missingImport`, what it imports that cannot be found.
  */
 export class ModuleImportError extends LegateError {
   constructor(
@@ -18,10 +19,14 @@ export class ModuleImportError extends LegateError {
     readonly problem: string,
     readonly line?: number,
     readonly column?: number,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; missingImport?: string },
   ) {
     super(`${line === undefined ? file : `${file}:${line}:${column ?? 1}`}: ${problem}`, options);
+    this.missingImport = options?.missingImport;
   }
+
+  /** The module or package the module imports that cannot be found, when that is why it failed. */
+  readonly missingImport: string | undefined;
 
   /** The module `file` does not exist. */
   static notFound(file: string): ModuleImportError {
@@ -38,12 +43,13 @@ export class ModuleImportError extends LegateError {
     const missing = missingImport(error, file);
     const problem =
       missing === undefined
-        ? `cannot be imported: ${describe(error)}. Fix the module (LEGATE_DEBUG=1 shows the stack).`
+        ? `cannot be imported: ${describe(error)}. Fix the module.`
         : missing.startsWith('.') || missing.startsWith('/') || missing.startsWith('file:')
           ? `cannot be imported: it imports '${missing}', which does not exist. Fix the import's path.`
           : `cannot be imported: it imports '${missing}', which is not installed. Install it ` +
             `(npm install ${packageName(missing)}) or fix the import.`;
-    return new ModuleImportError('module_import_failed', file, problem, line, column, { cause: error });
+    const options = { cause: error, ...(missing === undefined ? {} : { missingImport: missing }) };
+    return new ModuleImportError('module_import_failed', file, problem, line, column, options);
   }
 }
 

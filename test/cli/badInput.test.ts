@@ -290,7 +290,11 @@ describe('a module that cannot be imported, for code that imports it through leg
     expect(thrown).toMatchObject({ code: 'module_import_failed', file: join(dir, 'throws.mjs') });
     expect((thrown as ModuleImportError).cause).toMatchObject({ message: 'the module is broken' });
     const config = await loadProject({ cwd: dir, config: 'needs-package.mjs' }).catch((error: unknown) => error);
-    expect(config).toMatchObject({ code: 'module_import_failed', file: join(dir, 'needs-package.mjs') });
+    expect(config).toMatchObject({
+      code: 'module_import_failed',
+      file: join(dir, 'needs-package.mjs'),
+      missingImport: 'legate-no-such-package',
+    });
   });
 });
 

@@ -162,8 +162,8 @@ describe('the legate command on an error it did not expect', () => {
     const plain = legate(['fuzz', 'throws.mjs'], dir);
     expect(plain.status).toBe(2);
     expect(plain.stderr.trim().split('\n')).toEqual([
-      `legate fuzz: throws.mjs: cannot be imported: Error: the module is broken. Fix the module (LEGATE_DEBUG=1 ` +
-        `shows the stack).`,
+      `legate fuzz: throws.mjs: cannot be imported: Error: the module is broken. Fix the module (set LEGATE_DEBUG=1 ` +
+        `for the stack trace).`,
     ]);
     const debug = legate(['fuzz', 'throws.mjs'], dir, { LEGATE_DEBUG: '1' });
     expect(debug.status).toBe(2);
