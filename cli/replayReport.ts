@@ -1,5 +1,5 @@
 import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { basename, dirname, join, resolve } from 'node:path';
 import { oneLine } from './describeError.js';
 import type { CliIo } from './io.js';
 import { junitXml, type ReportCase } from './junit.js';
@@ -34,7 +34,7 @@ function reportTarget(
   if (folder !== 'folder') return `--output ${output}: the folder ${dirname(output)} ${folder}; create it first.`;
   if (kindOf(path) === 'folder')
     return `--output ${output} is a folder; name a file in it, e.g. ${join(output, 'junit.xml')}.`;
-  return { kind: 'file', path, shown: relative(cwd, path) || output };
+  return { kind: 'file', path, shown: output };
 }
 
 function kindOf(path: string): 'folder' | 'does not exist' | 'is not a folder' {

@@ -114,6 +114,20 @@ describe('legate replay --reporter junit', () => {
     expect(io.stderr[0]).toMatch(/^✓ t\/a-pass\.yaml/);
   }, 60_000);
 
+  it.skipIf(process.platform !== 'linux')(
+    'says in one line, exit 2, when the report cannot be written after the replay (/proc takes no new file)',
+    async () => {
+      const io = captureIo(project());
+      expect(await main(['replay', 't/a-pass.yaml', '--reporter', 'junit', '--output', '/proc/legate.xml'], io)).toBe(
+        2,
+      );
+      expect(io.stdout[0]).toMatch(/^✓ t\/a-pass\.yaml/);
+      expect(io.stderr).toEqual([
+        expect.stringMatching(/^legate replay: --output \/proc\/legate\.xml: the report could not be written: .+\.$/),
+      ]);
+    },
+  );
+
   it.each([
     [['--reporter', 'tap', '--output', 'r.xml'], "--reporter must be one of junit, but it was 'tap'."],
     [['--reporter', 'junit'], '--reporter junit needs --output <file> (or --output - for standard output).'],
