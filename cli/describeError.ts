@@ -1,3 +1,6 @@
+import { sep } from 'node:path';
+import { ModuleImportError } from '../src/index.js';
+
 /** Whether the user asked for stack traces (`LEGATE_DEBUG=1`). */
 export function debugging(): boolean {
   return process.env.LEGATE_DEBUG === '1';
@@ -22,4 +25,21 @@ export function describeUnexpected(error: unknown): string {
 /** Text on one line: line breaks and the space around them become one space. */
 export function oneLine(text: string): string {
   return text.replace(/\s*\n\s*/g, ' ').trim();
+}
+
+/**
+ * One of legate's refusals (a missing file, a config or module that cannot be loaded), for a person
+ * at a terminal: its message on one line, with paths under `cwd` shown relative to it. With
+ * LEGATE_DEBUG=1, its stack and its cause's (a module's own error, for one that cannot be imported).
+ */
+export function describeRefusal(error: Error, cwd: string): string {
+  if (debugging()) {
+    const cause = error.cause instanceof Error ? `\nCaused by: ${error.cause.stack ?? error.cause.message}` : '';
+    return `${error.stack ?? error.message}${cause}`;
+  }
+  const message = oneLine(error.message.replaceAll(`${cwd}${sep}`, ''));
+  // A module's own error is the cause: its stack is where to look (unless what it imports is just not there).
+  return error instanceof ModuleImportError && error.cause instanceof Error && error.missingImport === undefined
+    ? `${message.replace(/\.$/, '')} (set LEGATE_DEBUG=1 for the stack trace).`
+    : message;
 }

@@ -1,8 +1,14 @@
 import { TrajectoryFormatError, TrajectoryNotFoundError, loadTrajectory, type Trajectory } from '../src/index.js';
 import { debugging, describeError, oneLine } from './describeError.js';
 
-/** A trajectory read from disk, or why it could not be: one line, starting with the path as shown. */
-export type LoadedFile = { ok: true; trajectory: Trajectory } | { ok: false; problem: string };
+/**
+ * A trajectory read from disk, or why it could not be: one line, starting with the path as shown. `notRead` says
+ * the file was not read at all (missing, not a regular file, refused by the system): bad input, exit 2, where a
+ * file that was read and is not a valid trajectory is a finding.
+ */
+export type LoadedFile =
+  | { ok: true; trajectory: Trajectory }
+  | { ok: false; problem: string; notRead: boolean; code: string };
 
 /**
  * Reads one trajectory file for a command. Whatever goes wrong with this file (missing, not a
@@ -13,8 +19,27 @@ export function loadFile(absolute: string, shown: string): LoadedFile {
   try {
     return { ok: true, trajectory: loadTrajectory(absolute) };
   } catch (error) {
-    return { ok: false, problem: fileProblem(shown, error, absolute) };
+    return { ok: false, problem: fileProblem(shown, error, absolute), notRead: notRead(error), code: errorCode(error) };
   }
+}
+
+/** Whether `error` says a file was not read at all, rather than read and found wrong. */
+export function notRead(error: unknown): boolean {
+  if (error instanceof TrajectoryNotFoundError) return true;
+  if (error instanceof TrajectoryFormatError) return error.code !== 'invalid_trajectory';
+  return /^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException | undefined)?.code));
+}
+
+/** An error's stable code: legate's own, else the system's (`EACCES`), else the class's name. */
+export function errorCode(error: unknown): string {
+  const code = (error as { code?: unknown } | null)?.code;
+  if (typeof code === 'string') return code;
+  return error instanceof Error ? error.name : typeof error;
+}
+
+/** The one line for a path that is not there. */
+export function missingProblem(shown: string): string {
+  return `${shown}: does not exist; check the path (a relative one is resolved from the working folder)`;
 }
 
 /**
@@ -22,11 +47,14 @@ export function loadFile(absolute: string, shown: string): LoadedFile {
  */
 export function fileProblem(shown: string, error: unknown, absolute?: string): string {
   if (error instanceof TrajectoryFormatError)
-    return `${TrajectoryFormatError.location(shown, error.line, error.column)}: ${oneLine(error.problem)}`;
-  if (error instanceof TrajectoryNotFoundError) return `${shown}: does not exist`;
+    return withAdvice(
+      `${TrajectoryFormatError.location(shown, error.line, error.column)}: ${oneLine(error.problem)}`,
+      error,
+    );
+  if (error instanceof TrajectoryNotFoundError) return missingProblem(shown);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code))
-    return `${shown}: cannot be read: ${systemReason(error, code)}`;
+    return withAdvice(`${shown}: cannot be read: ${systemReason(error, code)}`, error);
   // Any other error (one the reader adds later, or a bug): its own words, naming the file once, as shown.
   const message =
     error instanceof Error
@@ -41,4 +69,19 @@ export function fileProblem(shown: string, error: unknown, absolute?: string): s
 function systemReason(error: Error, code: string): string {
   const reason = error.message.replace(new RegExp(`^${code}: `), '').replace(/, \w+ '.*'$/s, '');
   return `${oneLine(reason)} (${code})`;
+}
+
+/** What to do about a file the system would not open, by its error code (that of `error` or of its cause). */
+const ADVICE: Record<string, string> = {
+  ELOOP: 'a symbolic link on the path leads back to itself: fix or remove the link',
+  EACCES: 'give yourself read permission (chmod u+r), or run as a user who may read it',
+  EPERM: 'give yourself read permission (chmod u+r), or run as a user who may read it',
+};
+
+function withAdvice(line: string, error: Error): string {
+  let advice: string | undefined;
+  for (let at: unknown = error; advice === undefined && at instanceof Error; at = at.cause) {
+    advice = ADVICE[String((at as NodeJS.ErrnoException).code)];
+  }
+  return advice === undefined ? line : `${line.replace(/\.$/, '')}; ${advice}.`;
 }

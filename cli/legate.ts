@@ -4,6 +4,14 @@ import { describeUnexpected } from './describeError.js';
 import { main } from './main.js';
 
 const io = processIo();
+// An error nobody awaited (a module's stray rejection, a timer that throws) ends the process as Node would, but said
+// in one line like every other error, unless LEGATE_DEBUG=1 asks for the stack.
+const lastResort = (error: unknown) => {
+  io.err(`legate: ${describeUnexpected(error)}`);
+  process.exit(1);
+};
+process.on('uncaughtException', lastResort);
+process.on('unhandledRejection', lastResort);
 main(process.argv.slice(2), io).then(
   (code) => {
     process.exitCode = code;

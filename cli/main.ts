@@ -6,7 +6,7 @@ import { fuzz, fuzzHelp } from './commands/fuzz.js';
 import { replay, replayHelp } from './commands/replay.js';
 import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
-import { describeUnexpected } from './describeError.js';
+import { describeRefusal, describeUnexpected, oneLine } from './describeError.js';
 import type { CliIo } from './io.js';
 
 interface Command {
@@ -78,18 +78,18 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
   try {
     return await command.run(args, io);
   } catch (error) {
-    // legate's own refusals (a missing file, a malformed one, a bad config, a missing optional peer)
-    // say what to do in their message: that message, not a stack.
+    // legate's own refusals (a missing file, a malformed config, a module that cannot be imported, a missing
+    // optional peer) are about what the command was given, and say what to do: that message, not a stack; exit 2.
     if (error instanceof LegateError) {
-      io.err(`legate ${name}: ${error.message}`);
-      return 1;
+      io.err(`legate ${name}: ${describeRefusal(error, io.cwd)}`);
+      return 2;
     }
     // An option the command does not know, or one missing its value: a usage error.
     if (String((error as { code?: unknown } | null)?.code).startsWith('ERR_PARSE_ARGS_')) {
       io.err(`legate ${name}: ${usageProblem(error as Error)} Run 'legate ${name} --help' for its options.`);
       return 2;
     }
-    // Anything else is a bug or a broken module of the user's: one line, unless they ask for the stack.
+    // Anything else is a bug, ours or in the code under test: one line, unless they ask for the stack; exit 1.
     io.err(`legate ${name}: ${describeUnexpected(error)}`);
     return 1;
   }
@@ -98,5 +98,5 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
 /** node:util's parseArgs message, said shortly: `unknown option '--bogus'.` instead of its advice on `--`. */
 function usageProblem(error: Error): string {
   const unknown = /^Unknown option '([^']*)'/.exec(error.message);
-  return unknown === null ? error.message : `unknown option '${unknown[1]}'.`;
+  return unknown === null ? oneLine(error.message) : `unknown option '${unknown[1]}'.`;
 }

@@ -12,7 +12,14 @@ export type * from './messages/types.js';
 export { ModelResponseError } from './messages/parseModelResponse.js';
 
 // Transports: where responses come from.
-export { TransportError, type Transport, type SendOptions, type StreamEvent } from './transport/transport.js';
+export {
+  TransportError,
+  type TransportErrorCode,
+  type TransportSetting,
+  type Transport,
+  type SendOptions,
+  type StreamEvent,
+} from './transport/transport.js';
 export { AnthropicTransport, type AnthropicTransportOptions } from './transport/anthropic/AnthropicTransport.js';
 export {
   ScriptedTransport,
@@ -65,6 +72,7 @@ export type { StoreOptions } from './store/recordWriter.js';
 export { MemoryStateStore } from './store/MemoryStateStore.js';
 export { FileStateStore } from './store/FileStateStore.js';
 export { MissingPeerDependencyError } from './errors/MissingPeerDependencyError.js';
+export { ModuleImportError, type ModuleImportProblem } from './files/ModuleImportError.js';
 export {
   AgentConfigurationError,
   DEFAULT_MAX_TOKENS,

@@ -51,6 +51,7 @@ const SURFACE = {
     'MemoryStateStore',
     'FileStateStore',
     'MissingPeerDependencyError',
+    'ModuleImportError',
     'STORE_SCHEMA_VERSION',
     'SUSPENSION_VERSION',
     // The agent graph (legate fuzz lists an agent's tools with it).

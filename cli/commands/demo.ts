@@ -1,6 +1,6 @@
 import { calculatorQuestion, createCalculator, scriptedCalculatorModel } from '../../examples/calculator/agent.js';
 import { RecordingTransport, fromRun } from '../../src/index.js';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../parseOptions.js';
 import type { CliIo } from '../io.js';
 import { renderTimeline } from '../timeline.js';
 
@@ -10,7 +10,7 @@ Runs the shipped calculator agent against a scripted model that sends "one" wher
 number belongs, so you can watch the binder refuse it and the model correct itself. Offline.`;
 
 export async function demo(args: string[], io: CliIo): Promise<number> {
-  parseArgs({ args, options: {} }); // no options, no arguments: anything else is a usage error
+  parseOptions({ args, options: {} }); // no options, no arguments: anything else is a usage error
   const model = scriptedCalculatorModel();
   const transport = new RecordingTransport(model);
   const agent = createCalculator(transport);

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../parseOptions.js';
 import { diffTrajectories } from '../../src/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
 import { loadFile } from '../fileProblem.js';
@@ -13,7 +13,7 @@ ignored. Exits 0 when they are the same, 1 when they differ, 2 when either canno
 (each such file gets one line, 'file: problem').`;
 
 export async function diff(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs({ args: argv, allowPositionals: true, options: {} }).positionals;
+  const args = parseOptions({ args: argv, allowPositionals: true, options: {} }).positionals;
   if (args.length !== 2) {
     io.err('legate diff: give two trajectory files, e.g. legate diff old.yaml new.yaml');
     return 2;

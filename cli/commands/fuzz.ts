@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../parseOptions.js';
 import {
   checkOutFolder,
   findFuzzTargets,
@@ -10,6 +10,7 @@ import {
   type FuzzReport,
 } from '../../src/fuzz/index.js';
 import { loadProject, type LegateConfig } from '../../src/index.js';
+import { quoteValue } from '../../src/json/describeValue.js';
 import { describeUnexpected } from '../describeError.js';
 import type { CliIo } from '../io.js';
 
@@ -26,7 +27,7 @@ project's config (--config, else the legate.config.* legate replay uses, found f
 finding that still holds a secret is not written, and is printed on standard error instead.`;
 
 export async function fuzz(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
     options: {
@@ -40,15 +41,13 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
     io.err(`legate fuzz: give a module to fuzz, e.g. legate fuzz legate.config.ts`);
     return 2;
   }
-  const runs = values.runs === undefined ? 500 : Number(values.runs);
-  const seed = values.seed === undefined ? undefined : Number(values.seed);
-  if (!Number.isSafeInteger(runs) || runs < 1 || (seed !== undefined && !Number.isSafeInteger(seed))) {
-    io.err(
-      'legate fuzz: --runs must be a whole number of at least 1 and --seed a whole number, but they were ' +
-        `${values.runs ?? '(default)'} and ${values.seed ?? '(random)'}.`,
-    );
+  const runs = wholeNumber('--runs', values.runs, 1);
+  const seed = wholeNumber('--seed', values.seed);
+  if (typeof runs === 'string' || typeof seed === 'string') {
+    io.err(`legate fuzz: ${typeof runs === 'string' ? runs : seed}`);
     return 2;
   }
+  const numRuns = runs ?? 500;
   // The folder is checked before anything is fuzzed: a finding must never be lost to a bad --out.
   const out =
     values.out === undefined
@@ -73,7 +72,7 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
     secrets: [...(project?.secrets ?? []), ...secrets],
   };
   const injection = {
-    numRuns: Math.max(1, Math.floor(runs / 5)),
+    numRuns: Math.max(1, Math.floor(numRuns / 5)),
     ...(seed === undefined ? {} : { seed }),
     out,
     ...save,
@@ -81,7 +80,7 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
   const targets = [
     ...tools.map((tool) => ({
       label: tool.name,
-      run: () => fuzzTool(tool, { numRuns: runs, ...(seed === undefined ? {} : { seed }) }),
+      run: () => fuzzTool(tool, { numRuns, ...(seed === undefined ? {} : { seed }) }),
     })),
     ...[...agents].map(([name, factory]) => ({ label: name, run: () => fuzzInjection(factory, injection) })),
   ];
@@ -113,6 +112,19 @@ export async function fuzz(args: string[], io: CliIo): Promise<number> {
     }
   }
   return crashed.length > 0 || reports.some((r) => r.failures.length > 0) ? 1 : 0;
+}
+
+/**
+ * A whole number option, written in digits (`-` only where `min` allows it): the number, undefined when not given,
+ * or the one-line problem.
+ */
+function wholeNumber(option: string, given: string | undefined, min?: number): number | undefined | string {
+  if (given === undefined) return undefined;
+  const number = /^-?\d+$/.test(given) ? Number(given) : Number.NaN;
+  if (Number.isSafeInteger(number) && (min === undefined || number >= min)) return number;
+  const expected = min === undefined ? 'a whole number' : `a whole number of at least ${min}`;
+  const example = `${option} ${min ?? 42}`;
+  return `${option} must be ${expected}, but it was ${quoteValue(given)}. Write it in digits, e.g. ${example}.`;
 }
 
 /**

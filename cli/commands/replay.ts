@@ -1,5 +1,5 @@
 import { relative, resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../parseOptions.js';
 import {
   isMatchLevel,
   loadProject,
@@ -8,6 +8,7 @@ import {
   runTrajectory,
   TrajectoryDivergenceError,
   TrajectoryFormatError,
+  TransportError,
   summarizeChanges,
   type ConfiguredProject,
   type MatchLevel,
@@ -15,35 +16,55 @@ import {
   type TrajectoryRun,
 } from '../../src/index.js';
 import { describeError } from '../describeError.js';
-import { loadFile } from '../fileProblem.js';
+import { errorCode, loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
+import { ReplayReport } from '../replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
+              [--reporter junit --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
 legate.config.ts (found here or in a folder above), tools run for real, and every request
-must match the recording. One verdict line per file, then a summary; the exit code is 1 if
-any file diverged or could not be read.
+must match the recording. One verdict line per file, then a summary. Exit codes: 0 every
+file passed; 1 a file diverged or is not a valid trajectory; 2 a path is missing or could not
+be read, or the options, the config or a module are unusable (one line says which and what to do).
 
 The match level is --match, else the config's 'match', else the file's own 'match:', else
 exact. The config's redactions, secrets and transport apply to every file.
 
 --bail stops at the first file that fails; the summary says how many were not run.
 
+--reporter junit --output report.xml also writes a JUnit XML report (one test case per file;
+a divergence is a <failure>, a file that could not be replayed an <error>, a file not run
+after --bail <skipped/>), whole or not at all. --output - writes it to standard output, and
+the verdict lines go to standard error. --output's folder must exist.
+
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseArgs({
+  const { values, positionals } = parseOptions({
     args,
     allowPositionals: true,
-    options: { match: { type: 'string' }, config: { type: 'string' }, bail: { type: 'boolean' } },
+    options: {
+      match: { type: 'string' },
+      config: { type: 'string' },
+      bail: { type: 'boolean' },
+      reporter: { type: 'string' },
+      output: { type: 'string' },
+    },
   });
   if (values.match !== undefined && !isMatchLevel(values.match)) {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
   }
+  const report = ReplayReport.fromOptions(values.reporter, values.output, io.cwd);
+  if (typeof report === 'string') {
+    io.err(`legate replay: ${report}`);
+    return 2;
+  }
+  const out = report.verdictsTo(io);
   const config = values.config === undefined ? {} : { config: values.config };
   const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
   const runner: ReplayRunner = { kind: 'cli', ...config };
@@ -52,36 +73,50 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
   const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
-  for (const path of missing) io.err(`legate replay: ${path} does not exist.`);
+  for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
   for (const problem of unreadable) io.err(`legate replay: ${problem}`);
+  for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
+  for (const problem of unreadable) report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
   if (files.length === 0) {
+    if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
     const shown = paths.map((p) => relative(io.cwd, p) || p);
-    io.err(`legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}.`);
-    return 1;
+    io.err(
+      `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; give a file or a folder that holds some.`,
+    );
+    return report.finish(2, io);
   }
   let failed = 0;
+  let notRead = 0;
   let run = 0;
   for (const file of files) {
+    const fileStarted = performance.now();
     const verdict = await replayOne(resolve(io.cwd, file), file, context, values.match as MatchLevel | undefined);
+    report.file(file, verdict, (performance.now() - fileStarted) / 1000);
     run++;
     if (!verdict.ok) failed++;
-    if (verdict.ok) io.out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
-    else if (verdict.unreadable) io.out(`${io.paint('red', '✗')} ${verdict.detail}`);
-    else io.out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
+    if (verdict.notRead === true) notRead++;
+    if (verdict.ok) out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
+    else if (verdict.unreadable) out(`${io.paint('red', '✗')} ${verdict.detail}`);
+    else out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
     if (!verdict.ok && values.bail === true) break;
   }
+  for (const file of files.slice(run)) report.skipped(file);
   const verb = mode === 'record' ? 'recorded' : 'replayed';
-  io.out('');
+  out('');
   const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
   const folders = unreadable.length === 1 ? 'folder' : 'folders';
   const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
   const notRun = files.length > run ? `, ${files.length - run} not run (--bail)` : '';
-  io.out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
-  return failed + missing.length + unreadable.length > 0 ? 1 : 0;
+  out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
+  // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
+  return report.finish(notRead + missing.length + unreadable.length > 0 ? 2 : failed > 0 ? 1 : 0, io);
 }
 
-/** A file's verdict; an unreadable file's detail is its one-line problem, starting with its path. */
-type Verdict = { ok: boolean; detail: string; unreadable?: true };
+/**
+ * A file's verdict; an unreadable file's detail is its one-line problem, starting with its path; `notRead` when
+ * the file could not be read at all (missing, not a regular file, refused by the system).
+ */
+type Verdict = { ok: boolean; detail: string; unreadable?: true; notRead?: boolean; code?: string };
 
 /** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
@@ -93,7 +128,9 @@ async function replayOne(
   match: MatchLevel | undefined,
 ): Promise<Verdict> {
   const loaded = loadFile(path, shown);
-  if (!loaded.ok) return { ok: false, detail: loaded.problem, unreadable: true };
+  if (!loaded.ok) {
+    return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
+  }
   try {
     const agentName = loaded.trajectory.agent;
     const agents = context.project.config.agents;
@@ -106,7 +143,7 @@ async function replayOne(
       const detail =
         `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
         `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
-      return { ok: false, detail };
+      return { ok: false, detail, code: 'unknown_agent' };
     }
     // The other settings (the config's redactions, match and transport; the file's match and
     // serve) resolve in runTrajectory. The verdict line says what changed: no report.
@@ -119,10 +156,13 @@ async function replayOne(
     });
     return { ok: true, detail: describeRun(run) };
   } catch (error) {
+    // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
+    // one line naming the setting, exit 2, as any other bad input.
+    if (error instanceof TransportError && error.setting !== undefined) throw error;
     if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {
-      return { ok: false, detail: error.message.replaceAll(path, shown) };
+      return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code };
     }
-    return { ok: false, detail: describeError(error) };
+    return { ok: false, detail: describeError(error), code: errorCode(error) };
   }
 }
 

@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
+import { parseOptions } from '../parseOptions.js';
 import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
 import { renderTimeline } from '../timeline.js';
@@ -9,19 +9,22 @@ export const showHelp = `legate show <file...>
 Prints a trajectory as a readable timeline: the input, each turn's text and tool calls with
 their arguments and outcomes, and the usage. Coloured on a terminal (a non-empty NO_COLOR turns it off).
 Given several files, shows each under a heading; a file that cannot be read gets one line
-('file: problem') and the others are still shown. Exits 1 if any file could not be shown.`;
+('file: problem') and the others are still shown. Exits 2 if any file is missing or could not
+be read, else 1 if any is not a valid trajectory, else 0.`;
 
 export async function show(argv: string[], io: CliIo): Promise<number> {
-  const args = parseArgs({ args: argv, allowPositionals: true, options: {} }).positionals;
+  const args = parseOptions({ args: argv, allowPositionals: true, options: {} }).positionals;
   if (args.length === 0) {
     io.err('legate show: give a trajectory file, e.g. legate show trajectories/tool-loop.yaml');
     return 2;
   }
   let failed = 0;
+  let notRead = 0;
   for (const [i, file] of args.entries()) {
     const loaded = loadFile(resolve(io.cwd, file), file);
     if (!loaded.ok) {
-      failed++;
+      if (loaded.notRead) notRead++;
+      else failed++;
       io.err(loaded.problem);
       continue;
     }
@@ -31,5 +34,5 @@ export async function show(argv: string[], io: CliIo): Promise<number> {
     }
     io.out(renderTimeline(loaded.trajectory, io.paint));
   }
-  return failed > 0 ? 1 : 0;
+  return notRead > 0 ? 2 : failed > 0 ? 1 : 0;
 }

@@ -1,4 +1,4 @@
-import { closeSync, constants, fstatSync, openSync, readSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { LegateError } from '../errors/LegateError.js';
 
 /** Why a file could not be read: absent, not a regular file, over the limit, or refused by the system. */
@@ -18,7 +18,8 @@ export class FileReadError extends LegateError {
 }
 
 // Opening a FIFO for reading blocks until a writer appears; O_NONBLOCK makes the open return at
-// once, so the fstat below can refuse it. It changes nothing for a regular file. (Not on Windows.)
+// once, so the fstat below can refuse one that took the place of a file after the stat. It changes
+// nothing for a regular file. (Not on Windows.)
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const FIRST_READ = 64 * 1024;
 
@@ -29,6 +30,10 @@ const FIRST_READ = 64 * 1024;
  * the system reports (a device reports 0, a file may grow): reading stops one byte past it.
  */
 export function readRegularFile(file: string, maxBytes: number): string {
+  // What the path leads to is looked at before it is opened: a FIFO is never opened (that would release a writer
+  // waiting on it). The fstat after the open still decides, for a path that changes in between.
+  const before = statOrUndefined(file);
+  if (before !== undefined && !before.isFile()) throw notAFile(file, before);
   let fd: number;
   try {
     fd = openSync(file, OPEN_FLAGS);
@@ -39,12 +44,7 @@ export function readRegularFile(file: string, maxBytes: number): string {
   }
   try {
     const stats = fstatSync(fd);
-    if (!stats.isFile())
-      throw new FileReadError(
-        'not_a_file',
-        file,
-        `it is ${kindOf(stats)}, not a regular file; only a regular file (or a link to one) is read.`,
-      );
+    if (!stats.isFile()) throw notAFile(file, stats);
     return readAtMost(fd, file, stats.size, maxBytes).toString('utf8');
   } finally {
     closeSync(fd);
@@ -76,6 +76,20 @@ function readAtMost(fd: number, file: string, reportedSize: number, maxBytes: nu
     if (read === 0) return buffer.subarray(0, length);
     length += read;
   }
+}
+
+/** The path's stats (symbolic links followed), or undefined where it cannot be looked at: the open says why. */
+function statOrUndefined(file: string): Stats | undefined {
+  try {
+    return statSync(file);
+  } catch {
+    return undefined;
+  }
+}
+
+function notAFile(file: string, stats: Stats): FileReadError {
+  const problem = `it is ${kindOf(stats)}, not a regular file; only a regular file (or a link to one) is read.`;
+  return new FileReadError('not_a_file', file, problem);
 }
 
 function kindOf(stats: Stats): string {

@@ -98,7 +98,10 @@ const loaded = new Map<string, Promise<LegateConfig>>();
 function loadConfigFile(file: string, shown: string): Promise<LegateConfig> {
   let config = loaded.get(file);
   if (config === undefined) {
-    if (!existsSync(file)) throw new ConfigError('config_not_found', `${shown} was not found.`);
+    if (!existsSync(file)) {
+      const problem = 'does not exist; check the path (a relative one is resolved from the working folder).';
+      throw new ConfigError('config_not_found', `${shown} ${problem}`);
+    }
     config = importModule(file).then((module) => checkConfig(unwrapDefault(module.default), file));
     loaded.set(file, config);
     config.catch(() => loaded.delete(file));

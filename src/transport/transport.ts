@@ -39,17 +39,33 @@ export interface Transport {
   readonly toolCalls?: CallReplay;
 }
 
+/**
+ * Why a transport call failed: `transport_failed` (the API refused, the stream broke or reported an error),
+ * `missing_api_key` (no key is set, so no request was made), `connection_failed` (nothing answered at the URL).
+ */
+export type TransportErrorCode = 'transport_failed' | 'missing_api_key' | 'connection_failed';
+
+/** The environment variable that sets what a failure points at. */
+export type TransportSetting = 'ANTHROPIC_API_KEY' | 'ANTHROPIC_BASE_URL';
+
 /** A transport call failed (the API refused, the connection broke, the stream reported an error). */
 export class TransportError extends LegateError {
-  readonly code = 'transport_failed';
+  readonly code: TransportErrorCode;
+  /** For `missing_api_key` and `connection_failed`: the setting to check. */
+  readonly setting: TransportSetting | undefined;
+  /** For `connection_failed`: the URL nothing answered at. */
+  readonly url: string | undefined;
   constructor(
     message: string,
     /** The HTTP status, where there was one. */
     readonly status: number | undefined,
     /** The API's error type, e.g. `overloaded_error`, where it gave one. */
     readonly errorType: string | undefined,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; code?: TransportErrorCode; setting?: TransportSetting; url?: string },
   ) {
     super(message, options);
+    this.code = options?.code ?? 'transport_failed';
+    this.setting = options?.setting;
+    this.url = options?.url;
   }
 }

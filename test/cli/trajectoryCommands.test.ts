@@ -77,10 +77,13 @@ describe('legate replay', () => {
     );
   });
 
-  it('explains a missing config', async () => {
+  it('explains a missing config in one line, exit 2', async () => {
     const io = capture(tempDir());
-    expect(await main(['replay'], io)).toBe(1);
-    expect(io.text()).toContain('legate.config.ts was not found');
+    expect(await main(['replay'], io)).toBe(2);
+    expect(io.stderr).toEqual([expect.stringContaining('legate.config.ts was not found')]);
+    expect(io.stderr[0]).toContain(
+      `Write one that exports your agent factories: import { defineConfig } from 'legate';`,
+    );
   });
 
   it('refuses an unknown match level', async () => {
@@ -121,10 +124,12 @@ describe('legate show and diff', () => {
     expect(clean.text()).not.toContain('tainted');
   });
 
-  it('shows a missing file plainly', async () => {
+  it('shows a missing file plainly, exit 2', async () => {
     const io = capture();
-    expect(await main(['show', 'trajectories/nope.yaml'], io)).toBe(1);
-    expect(io.stderr).toEqual(['trajectories/nope.yaml: does not exist']);
+    expect(await main(['show', 'trajectories/nope.yaml'], io)).toBe(2);
+    expect(io.stderr).toEqual([
+      'trajectories/nope.yaml: does not exist; check the path (a relative one is resolved from the working folder)',
+    ]);
   });
 
   it('diffs two trajectories turn by turn, exiting 1 when they differ and 0 when they match', async () => {

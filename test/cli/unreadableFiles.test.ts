@@ -58,16 +58,18 @@ function expectOneLineEach(lines: string[], files: string[]): void {
 }
 
 describe('legate validate on files that cannot be read', () => {
-  it('gives every file its own verdict line, checks them all, and exits 1', async () => {
+  it('gives every file its own verdict line, checks them all, and exits 2 (some could not be read)', async () => {
     const io = capture(brokenFolder());
-    expect(await main(['validate', 't'], io)).toBe(1);
+    expect(await main(['validate', 't'], io)).toBe(2);
     expect(io.stdout).toContain('✓ t/a.yaml');
     expect(io.stdout).toContain('✓ t/z.yaml');
     expectOneLineEach(io.stderr, BROKEN);
     expect(io.stderr.find((line) => line.startsWith('t/loop.yaml:'))).toMatch(
-      /^t\/loop\.yaml: it could not be opened: .*symbolic links.*\(ELOOP\)/,
+      /^t\/loop\.yaml: it could not be opened: .*\(ELOOP\); a symbolic link .* fix or remove the link\.$/,
     );
-    expect(io.stderr.find((line) => line.startsWith('t/dangling.yaml:'))).toBe('t/dangling.yaml: does not exist');
+    expect(io.stderr.find((line) => line.startsWith('t/dangling.yaml:'))).toMatch(
+      /^t\/dangling\.yaml: does not exist;/,
+    );
     expect(io.stderr.find((line) => line.startsWith('t/not-yaml.yaml:'))).toMatch(
       /^t\/not-yaml\.yaml:\d+:\d+: this is not valid YAML/,
     );
@@ -78,17 +80,19 @@ describe('legate validate on files that cannot be read', () => {
 
   it('reports paths given one by one the same way, as they were given', async () => {
     const io = capture(brokenFolder());
-    expect(await main(['validate', 't/loop.yaml', 't/missing.yaml', 't/a.yaml'], io)).toBe(1);
+    expect(await main(['validate', 't/loop.yaml', 't/missing.yaml', 't/a.yaml'], io)).toBe(2);
     expect(io.stdout).toContain('✓ t/a.yaml');
     expectOneLineEach(io.stderr, ['t/loop.yaml', 't/missing.yaml']);
-    expect(io.stderr).toContain('t/missing.yaml: does not exist');
+    expect(io.stderr).toContain(
+      't/missing.yaml: does not exist; check the path (a relative one is resolved from the working folder)',
+    );
   });
 
   it.skipIf(isRoot)('reports a file it may not read (skipped as root: root reads any file)', async () => {
     const dir = brokenFolder();
     chmodSync(join(dir, 't/a.yaml'), 0o000);
     const io = capture(dir);
-    expect(await main(['validate', 't/a.yaml', 't/z.yaml'], io)).toBe(1);
+    expect(await main(['validate', 't/a.yaml', 't/z.yaml'], io)).toBe(2);
     expect(io.stderr).toEqual([expect.stringMatching(/^t\/a\.yaml: cannot be read: permission denied/)]);
     expect(io.stdout).toContain('✓ t/z.yaml');
   });
@@ -97,7 +101,7 @@ describe('legate validate on files that cannot be read', () => {
     const dir = brokenFolder();
     symlinkSync('.', join(dir, 't', 'again'));
     const io = capture(dir);
-    expect(await main(['validate', 't'], io)).toBe(1);
+    expect(await main(['validate', 't'], io)).toBe(2);
     expect(io.stderr.find((line) => line.startsWith('t/fifo.yaml:'))).toMatch(/not a regular file/);
     expect(io.stderr.find((line) => line.startsWith('t/zero.yaml:'))).toMatch(/not a regular file/);
     expect(io.stdout.at(-1)).toBe('8 checked: 2 valid, 6 invalid');
@@ -105,14 +109,14 @@ describe('legate validate on files that cannot be read', () => {
 });
 
 describe('legate show on files that cannot be read', () => {
-  it('shows each readable file, gives each unreadable one a line, and exits 1', async () => {
+  it('shows each readable file, gives each unreadable one a line, and exits 2', async () => {
     const io = capture(brokenFolder());
     expect(
       await main(
         ['show', 't/a.yaml', 't/loop.yaml', 't/folder', 't/folder-link.yaml', 't/dangling.yaml', 't/z.yaml'],
         io,
       ),
-    ).toBe(1);
+    ).toBe(2);
     expectOneLineEach(io.stderr, ['t/loop.yaml', 't/folder', 't/folder-link.yaml', 't/dangling.yaml']);
     expect(io.stdout.filter((line) => /^── t\/[az]\.yaml/.test(line))).toHaveLength(2);
     expect(io.stdout.join('\n')).toContain('max_tokens');
@@ -134,9 +138,9 @@ describe('legate diff and replay on files that cannot be read', () => {
     expect(io.stdout).toEqual([]);
   });
 
-  it('replay gives an unreadable file a failed verdict and replays the rest', async () => {
+  it('replay gives an unreadable file a failed verdict, replays the rest, and exits 2', async () => {
     const io = capture(brokenFolder());
-    expect(await main(['replay', 't'], io)).toBe(1);
+    expect(await main(['replay', 't'], io)).toBe(2);
     expect(io.stdout.filter((line) => line.startsWith('✓ '))).toEqual([
       expect.stringMatching(/^✓ t\/a\.yaml /),
       expect.stringMatching(/^✓ t\/z\.yaml /),
@@ -152,16 +156,17 @@ describe('legate diff and replay on files that cannot be read', () => {
 });
 
 describe('the legate command on an error it did not expect', () => {
-  it('prints one line, no stack trace, and exits 1; LEGATE_DEBUG=1 prints the stack', () => {
+  it('prints one line, no stack trace, and exits 2 for a module that throws; LEGATE_DEBUG=1 prints the stack', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'throws.mjs'), `throw new Error('the module is broken');\n`);
     const plain = legate(['fuzz', 'throws.mjs'], dir);
-    expect(plain.status).toBe(1);
+    expect(plain.status).toBe(2);
     expect(plain.stderr.trim().split('\n')).toEqual([
-      `legate fuzz: Error: the module is broken (set LEGATE_DEBUG=1 for the stack trace)`,
+      `legate fuzz: throws.mjs: cannot be imported: Error: the module is broken. Fix the module (set LEGATE_DEBUG=1 ` +
+        `for the stack trace).`,
     ]);
     const debug = legate(['fuzz', 'throws.mjs'], dir, { LEGATE_DEBUG: '1' });
-    expect(debug.status).toBe(1);
+    expect(debug.status).toBe(2);
     expect(debug.stderr).toMatch(/the module is broken\n\s+at /);
   }, 60_000);
 
@@ -173,7 +178,7 @@ describe('the legate command on an error it did not expect', () => {
 
   it('validates a folder with unreadable files in a real process, without a stack', () => {
     const run = legate(['validate', 't'], brokenFolder());
-    expect(run.status).toBe(1);
+    expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(BROKEN.length);
     expect(run.stdout).toContain('8 checked: 2 valid, 6 invalid');
   }, 60_000);

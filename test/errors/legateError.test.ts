@@ -37,7 +37,7 @@ const CODES = {
     'invalid_script',
   ],
   ModelResponseError: ['invalid_model_response'],
-  TransportError: ['transport_failed'],
+  TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],
   ScriptExhaustedError: ['script_exhausted'],
   ScriptNotDoneError: ['script_not_done'],
   ToolDeclarationError: [
@@ -83,6 +83,7 @@ const CODES = {
   FindingOutputError: ['empty_folder', 'not_a_folder', 'not_writable', 'outside_folder'],
   ConfigError: ['config_not_found', 'invalid_config'],
   MissingPeerDependencyError: ['missing_peer_dependency'],
+  ModuleImportError: ['module_not_found', 'module_import_failed'],
 } as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };
 
 type Unlisted = { [K in Concrete]: Exclude<CodeOf<K>, (typeof CODES)[K][number]> }[Concrete];

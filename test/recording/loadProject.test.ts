@@ -74,7 +74,10 @@ describe('loadProject: the project as legate finds it', () => {
       message: expect.stringContaining(`export default defineConfig({ agents: {`),
     });
     const missing = await loadProject({ cwd: sub!, config: 'nowhere.config.ts' }).catch((e: unknown) => e);
-    expect(missing).toMatchObject({ code: 'config_not_found', message: 'nowhere.config.ts was not found.' });
+    expect(missing).toMatchObject({
+      code: 'config_not_found',
+      message: 'nowhere.config.ts does not exist; check the path (a relative one is resolved from the working folder).',
+    });
   });
 });
 

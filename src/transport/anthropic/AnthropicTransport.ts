@@ -49,8 +49,43 @@ export class AnthropicTransport implements Transport {
         (error instanceof Anthropic.AnthropicError && error.cause instanceof RangeError)
       )
         throw tooDeepToSend(request, error);
-      throw toTransportError(error);
+      throw this.#settingError(error) ?? toTransportError(error);
     }
+  }
+
+  /**
+   * A failure that comes from a setting, said as the setting to check: no key (the SDK refuses before any
+   * request), or no server at the URL (the connection was refused, the name did not resolve, ...).
+   */
+  #settingError(error: unknown): TransportError | undefined {
+    const { apiKey, authToken, baseURL } = this.client;
+    if (
+      error instanceof Error &&
+      !(error instanceof Anthropic.APIError) &&
+      apiKey == null &&
+      authToken == null &&
+      /authentication/i.test(error.message)
+    ) {
+      return new TransportError(
+        'ANTHROPIC_API_KEY is not set: the Anthropic API needs a key, so no request was made. Set it ' +
+          '(export ANTHROPIC_API_KEY=sk-ant-...), or give the transport a configured client: ' +
+          'new AnthropicTransport({ client: new Anthropic({ apiKey }) }).',
+        undefined,
+        undefined,
+        { cause: error, code: 'missing_api_key', setting: 'ANTHROPIC_API_KEY' },
+      );
+    }
+    if (error instanceof Anthropic.APIConnectionError && !(error instanceof Anthropic.APIConnectionTimeoutError)) {
+      return new TransportError(
+        `could not connect to ${baseURL} (ANTHROPIC_BASE_URL): ${deepestReason(error)}. Check that ` +
+          'ANTHROPIC_BASE_URL names a server that is up and reachable from here ' +
+          '(unset, it is https://api.anthropic.com).',
+        undefined,
+        undefined,
+        { cause: error, code: 'connection_failed', setting: 'ANTHROPIC_BASE_URL', url: baseURL },
+      );
+    }
+    return undefined;
   }
 
   async #streamed(
@@ -67,6 +102,13 @@ export class AnthropicTransport implements Transport {
     }
     return stream.finalMessage();
   }
+}
+
+/** The innermost cause's message (`connect ECONNREFUSED 127.0.0.1:9`), on one line, without a final full stop. */
+function deepestReason(error: Error): string {
+  let deepest: Error = error;
+  while (deepest.cause instanceof Error) deepest = deepest.cause;
+  return deepest.message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
 }
 
 function toStreamEvent(event: MessageStreamEvent): StreamEvent | undefined {
