@@ -35,7 +35,7 @@ export {
 } from './transport/scripted/scriptedReply.js';
 export { ReplayTransport, type ReplayOptions } from './transport/replay/ReplayTransport.js';
 export type { CallReplay, CallDecision, DecidedCall, ServedResult } from './transport/callReplay.js';
-export type { RunTools, RunToolsChoice } from './transport/replay/runTools.js';
+export { RUN_TOOLS_CHOICES, type RunTools, type RunToolsChoice } from './transport/replay/runTools.js';
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.

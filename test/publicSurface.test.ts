@@ -70,6 +70,7 @@ const SURFACE = {
     'summarizeChanges',
     'toolChanges',
     'MATCH_LEVELS',
+    'RUN_TOOLS_CHOICES',
     'DEFAULT_PLACEHOLDER',
     'findSecret',
     'BUILT_IN_SECRET_PATTERNS',

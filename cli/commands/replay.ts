@@ -5,6 +5,7 @@ import {
   loadProject,
   MATCH_LEVELS,
   resolveReplaySettings,
+  RUN_TOOLS_CHOICES,
   runTrajectory,
   TrajectoryDivergenceError,
   TrajectoryFormatError,
@@ -13,6 +14,7 @@ import {
   type ConfiguredProject,
   type MatchLevel,
   type ReplayRunner,
+  type RunToolsChoice,
   type TrajectoryRun,
 } from '../../src/index.js';
 import { describeError } from '../describeError.js';
@@ -22,17 +24,23 @@ import type { CliIo } from '../io.js';
 import { ReplayReport } from '../replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
-              [--reporter junit --output file|-]
+              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
-legate.config.ts (found here or in a folder above), tools run for real, and every request
-must match the recording. One verdict line per file, then a summary. Exit codes: 0 every
+legate.config.ts (found here or in a folder above), and every request and every tool call's
+decision (ran, refused, blocked, held for approval) must match the recording, the decisions
+compared before anything runs. One verdict line per file, then a summary. Exit codes: 0 every
 file passed; 1 a file diverged or is not a valid trajectory; 2 a path is missing or could not
 be read, or the options, the config or a module are unusable (one line says which and what to do).
 
 The match level is --match, else the config's 'match', else the file's own 'match:', else
 exact. The config's redactions, secrets and transport apply to every file.
+
+--run-tools says which tools run for real: safe (the default, else the config's 'runTools')
+runs the tools without side effects and serves the privileged and the not-read-only ones from
+the recording, so a replay never repeats a payment or an email; all runs every tool; none
+serves every tool. A call whose recorded input was redacted is always served.
 
 --bail stops at the first file that fails; the summary says how many were not run.
 
@@ -53,8 +61,14 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
       bail: { type: 'boolean' },
       reporter: { type: 'string' },
       output: { type: 'string' },
+      'run-tools': { type: 'string' },
     },
   });
+  const runTools = values['run-tools'];
+  if (runTools !== undefined && !(RUN_TOOLS_CHOICES as readonly string[]).includes(runTools)) {
+    io.err(`legate replay: --run-tools must be one of ${RUN_TOOLS_CHOICES.join(', ')}, but it was '${runTools}'.`);
+    return 2;
+  }
   if (values.match !== undefined && !isMatchLevel(values.match)) {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
@@ -90,7 +104,10 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   let run = 0;
   for (const file of files) {
     const fileStarted = performance.now();
-    const verdict = await replayOne(resolve(io.cwd, file), file, context, values.match as MatchLevel | undefined);
+    const verdict = await replayOne(resolve(io.cwd, file), file, context, {
+      match: values.match as MatchLevel | undefined,
+      runTools: runTools as RunToolsChoice | undefined,
+    });
     report.file(file, verdict, (performance.now() - fileStarted) / 1000);
     run++;
     if (!verdict.ok) failed++;
@@ -125,7 +142,7 @@ async function replayOne(
   path: string,
   shown: string,
   context: ReplayContext,
-  match: MatchLevel | undefined,
+  given: { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined },
 ): Promise<Verdict> {
   const loaded = loadFile(path, shown);
   if (!loaded.ok) {
@@ -145,13 +162,14 @@ async function replayOne(
         `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
       return { ok: false, detail, code: 'unknown_agent' };
     }
-    // The other settings (the config's redactions, match and transport; the file's match and
+    // The other settings (the config's redactions, match, runTools and transport; the file's match and
     // serve) resolve in runTrajectory. The verdict line says what changed: no report.
     const run = await runTrajectory({
       ...context,
       file: path,
       agent: factory,
-      ...(match === undefined ? {} : { match }),
+      ...(given.match === undefined ? {} : { match: given.match }),
+      ...(given.runTools === undefined ? {} : { runTools: given.runTools }),
       report: false,
     });
     return { ok: true, detail: describeRun(run) };

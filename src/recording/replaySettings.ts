@@ -5,7 +5,7 @@ import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.j
 import type { Redaction } from '../trajectory/redaction.js';
 import { rerecordCommand, type ReplayRunner } from '../trajectory/rerecordCommand.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { DEFAULT_RUN_TOOLS, type RunTools } from '../transport/replay/runTools.js';
+import { checkRunTools, DEFAULT_RUN_TOOLS, type RunTools } from '../transport/replay/runTools.js';
 import { legateMode, resolveMode, type RecordingMode } from './mode.js';
 import type { Project } from './projectConfig.js';
 
@@ -95,7 +95,10 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
     match: given.match ?? config?.match ?? trajectory?.match ?? DEFAULT_MATCH_LEVEL,
     redactions: union(config?.redactions, given.redactions),
     secrets: union(config?.secrets, given.secrets),
-    runTools: given.runTools ?? config?.runTools ?? DEFAULT_RUN_TOOLS,
+    runTools:
+      (given.runTools === undefined ? undefined : checkRunTools(given.runTools, "The 'runTools' option")) ??
+      config?.runTools ??
+      DEFAULT_RUN_TOOLS,
     transport: given.transport ?? config?.transport ?? (() => new AnthropicTransport()),
     rerecord:
       given.rerecord ??

@@ -116,6 +116,23 @@ describe('the settings themselves are checked', () => {
       const error = await loadProject({ cwd: dir }).catch((e: unknown) => e);
       const problem = 'match must be one of exact, structure, shape, but it is "loose".';
       expect(error).toMatchObject({ code: 'invalid_config', message: `${join(dir, 'legate.config.mjs')}: ${problem}` });
+      // Another folder: the first config's module is cached under its path.
+      const { mkdirSync } = await import('node:fs');
+      mkdirSync(join(dir, 'other'));
+      writeFileSync(
+        join(dir, 'other', 'legate.config.mjs'),
+        `export default { agents: {}, runTools: { run: ['a'], serve: ['a'] } };\n`,
+      );
+      const both = await loadProject({ cwd: join(dir, 'other') }).catch((e: unknown) => e);
+      expect(both).toMatchObject({ code: 'invalid_config' });
+      expect((both as Error).message).toMatch(/runTools names 'a' in both 'run' and 'serve': keep it in one\.$/);
+      const badRunTools = () => resolveWith({ runTools: 'most' as never }, projectWith());
+      expect(badRunTools).toThrow(
+        expect.objectContaining({
+          code: 'invalid_run_tools',
+          message: "The 'runTools' option must be one of 'safe', 'all', 'none', but it was the string \"most\".",
+        }),
+      );
       const badMode = () => resolveMode(undefined, { LEGATE_MODE: 'replya' });
       expect(badMode).toThrow(expect.objectContaining({ code: 'invalid_recording_mode' }));
       const missing = await loadProject({ config: 'nowhere.config.ts', cwd: dir }).catch((e: unknown) => e);

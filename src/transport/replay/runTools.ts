@@ -22,7 +22,9 @@ export type RunTools =
 
 export const DEFAULT_RUN_TOOLS: RunToolsChoice = 'safe';
 
-const CHOICES: readonly RunToolsChoice[] = ['safe', 'all', 'none'];
+/** Every choice, for a command line or a config to check against. */
+export const RUN_TOOLS_CHOICES: readonly RunToolsChoice[] = ['safe', 'all', 'none'];
+const CHOICES = RUN_TOOLS_CHOICES;
 
 /**
  * A tool a replay must not run by default: privileged (it acts on the world), or, where the tool
@@ -45,10 +47,7 @@ export function servedInReplay(policy: RunTools, tool: AnyTool, served: readonly
   return chosen === 'none' || (chosen === 'safe' && hasSideEffects(tool));
 }
 
-/**
- * The problem with a `runTools` value, or undefined when it is one. `where` names the setting in
- * the message (`legate.config.ts's 'runTools'`, `--run-tools`).
- */
+/** The problem with a `runTools` value (after the words naming the setting), or undefined when it is one. */
 export function runToolsProblem(value: unknown): string | undefined {
   const choices = CHOICES.map((c) => `'${c}'`).join(', ');
   if (typeof value === 'string') {
