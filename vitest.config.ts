@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
@@ -7,6 +8,9 @@ export default defineConfig({
     environment: 'node',
     // A hang guard, not a speed check: a loaded 2-core machine must not fail a correct test.
     testTimeout: 30_000,
+    // vitest's default leaves a core idle (one worker on two cores); many files here wait on child
+    // processes and disk, so one worker per core keeps both busy.
+    maxWorkers: availableParallelism(),
     reporters: ['default', './test/support/summaryReporter.ts'],
   },
 });
