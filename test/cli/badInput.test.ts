@@ -167,18 +167,17 @@ describe('every legate verb, given input it cannot use', () => {
     for (const row of Object.values(TABLE)) expect(Object.keys(row)).toHaveLength(5);
   });
 
+  // A case that does not apply to a verb is stated in the table with the reason, and has no test.
   const cells = Object.entries(TABLE).flatMap(([verb, row]) =>
-    Object.entries(row).flatMap(([kind, cell]): { title: string; cell: Cell | undefined }[] =>
+    Object.entries(row).flatMap(([kind, cell]): { title: string; cell: Cell }[] =>
       'notApplicable' in cell
-        ? [{ title: `${verb} × ${kind}: not applicable, ${cell.notApplicable}`, cell: undefined }]
+        ? []
         : [cell].flat().map((one) => ({ title: `${verb} × ${kind}: ${one.argv.join(' ')}`, cell: one })),
     ),
   );
 
-  for (const { title, cell } of cells) {
-    if (cell === undefined) it.skip(title, () => undefined);
-    else it(`${title} → one line naming ${cell.names}, exit 2`, () => expectOneLine(cell), 30_000);
-  }
+  for (const { title, cell } of cells)
+    it(`${title} → one line naming ${cell.names}, exit 2`, () => expectOneLine(cell), 30_000);
 
   it('replay --match with a level it does not know: one line listing the levels, exit 2', () =>
     expectOneLine({ argv: ['replay', '--match', 'loose'], names: "'loose'", says: /exact, structure, shape/ }));
