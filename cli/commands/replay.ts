@@ -38,9 +38,9 @@ The match level is --match, else the config's 'match', else the file's own 'matc
 exact. The config's redactions, secrets and transport apply to every file.
 
 --run-tools says which tools run for real: safe (the default, else the config's 'runTools')
-runs the tools without side effects and serves the privileged and the not-read-only ones from
-the recording, so a replay never repeats a payment or an email; all runs every tool; none
-serves every tool. A call whose recorded input was redacted is always served.
+runs the tools without side effects and serves the privileged, compensated and not-read-only
+ones from the recording, so a replay never repeats a payment or an email; all runs every tool;
+none serves every tool. A call whose recorded input was redacted is always served.
 
 --bail stops at the first file that fails; the summary says how many were not run.
 
@@ -193,6 +193,9 @@ function describeRun(run: TrajectoryRun): string {
   }
   if (result.tainted) facts.push(`tainted by ${result.taintSource ?? 'an untrusted tool'}`);
   if (result.suspension !== undefined) facts.push('suspended for approval');
+  // What the replay did not run, so nobody mistakes a served payment for one made.
+  const served = [...new Set((run.served ?? []).map((call) => call.tool))];
+  if (served.length > 0) facts.push(`served ${served.join(', ')} from the recording`);
   if (run.mode === 'record') {
     facts.push(`recorded (${run.changes === undefined ? 'new' : summarizeChanges(run.changes)})`);
   }

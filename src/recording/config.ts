@@ -21,10 +21,10 @@ export interface LegateConfig {
   match?: MatchLevel;
   /**
    * Which tools every replay in the project runs for real; the others are served from the
-   * recording. Default `safe`: privileged tools, and tools whose annotations say they are not
-   * read-only, are served, so a replay in CI never repeats a side effect; the rest run, so a
-   * regression in a tool's own code still shows. Under `--run-tools` and a `runTools` option in
-   * code. See docs/trajectory-format.md, "What runs in a replay".
+   * recording. Default `safe`: privileged tools, tools with a `compensatedBy`, and tools whose
+   * annotations say they are not read-only, are served, so a replay in CI never repeats a side
+   * effect; the rest run, so a regression in a tool's own code still shows. Under `--run-tools`
+   * and a `runTools` option in code. See docs/trajectory-format.md, "What runs in a replay".
    */
   runTools?: RunTools;
   /** Applied to every recording in the project, and the same way to each request at replay, before the code's own. */

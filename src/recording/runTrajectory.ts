@@ -107,6 +107,11 @@ export interface TrajectoryRun {
   trajectory?: Trajectory;
   /** For a re-recording: what changed against the file it replaced. */
   changes?: TrajectoryChange[];
+  /**
+   * For a replay: the calls answered from the recording instead of running their tools (tools with
+   * side effects, by default; see `runTools`), sub-agents' included, in order.
+   */
+  served?: { id: string; tool: string }[];
 }
 
 /**
@@ -190,7 +195,7 @@ async function replay(
   // A file with expectations (a fuzz finding) recorded the broken run: how that run ended is not the goal.
   if (trajectory.expect === undefined) checkRunFacts(trajectory, result, context);
   checkExpectations(trajectory, result, context);
-  return { mode: 'replay', file, result, trajectory };
+  return { mode: 'replay', file, result, trajectory, served: [...transport.served] };
 }
 
 async function record(

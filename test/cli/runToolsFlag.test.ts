@@ -11,6 +11,7 @@ describe('legate replay --run-tools', () => {
     const io = capture();
     expect(await main(['replay', 'trajectories/approval-granted.yaml'], io)).toBe(0);
     expect(wire).not.toHaveBeenCalled();
+    expect(io.stdout[0]).toContain('served wire_money from the recording');
     expect(await main(['replay', 'trajectories/approval-granted.yaml', '--run-tools', 'all'], io)).toBe(0);
     expect(wire).toHaveBeenCalledTimes(1);
   });

@@ -20,6 +20,7 @@ const tempDir = useTempDir();
 interface ToolSpec {
   name: string;
   privileged?: boolean;
+  compensatedBy?: string;
   annotations?: ToolAnnotations;
 }
 
@@ -36,6 +37,7 @@ function agentWith(specs: readonly ToolSpec[], ran: string[], answer = 'done'): 
           description: `Does ${spec.name}.`,
           input: { type: 'object', properties: { what: { type: 'string' } }, required: ['what'] },
           ...(spec.privileged === undefined ? {} : { privileged: spec.privileged }),
+          ...(spec.compensatedBy === undefined ? {} : { compensatedBy: spec.compensatedBy }),
           ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
           run: ({ what }: { what: string }) => {
             ran.push(spec.name);
@@ -62,14 +64,14 @@ async function record(specs: readonly ToolSpec[], script: ScriptedReply[], optio
 
 async function replay(file: string, specs: readonly ToolSpec[], runTools?: RunTools) {
   const ran: string[] = [];
-  const { result } = await runTrajectory({
+  const { result, served } = await runTrajectory({
     file,
     agent: agentWith(specs, ran, 'today'),
     mode: 'replay',
     match: 'structure',
     ...(runTools === undefined ? {} : { runTools }),
   });
-  return { ran, result };
+  return { ran, result, served };
 }
 
 const callEach = (specs: readonly ToolSpec[]): ScriptedReply[] => [
@@ -84,12 +86,19 @@ describe('what a replay runs', () => {
     { name: 'write_note', annotations: { destructive: false } },
     { name: 'read_file', annotations: { readOnly: true } },
     { name: 'add_numbers' },
+    { name: 'book_room', compensatedBy: 'cancel_room' },
+    { name: 'cancel_room' },
   ];
 
-  it('by default serves the privileged and the not-read-only tools, and runs the rest', async () => {
+  it('by default serves the privileged, the compensated and the not-read-only tools, and runs the rest', async () => {
     const file = await record(specs, callEach(specs));
-    const { ran, result } = await replay(file, specs);
-    expect(ran.sort()).toEqual(['add_numbers', 'read_file']);
+    const { ran, result, served } = await replay(file, specs);
+    expect(ran.sort()).toEqual(['add_numbers', 'cancel_room', 'read_file']);
+    // The run says which calls were answered from the recording: exactly those not run.
+    expect(served!.map((call) => call.tool).sort()).toEqual(['book_room', 'delete_file', 'wire_money', 'write_note']);
+    expect(served!.map((call) => call.id)).toEqual(
+      result.toolCalls.filter((call) => !ran.includes(call.name)).map((call) => call.id),
+    );
     expect(result.toolCalls.find((c) => c.name === 'wire_money')).toMatchObject({
       outcome: 'ok',
       output: 'wire_money recorded: x',
@@ -106,7 +115,7 @@ describe('what a replay runs', () => {
   it('takes named exceptions over the default', async () => {
     const file = await record(specs, callEach(specs));
     const { ran } = await replay(file, specs, { run: ['delete_file'], serve: ['add_numbers'] });
-    expect(ran.sort()).toEqual(['delete_file', 'read_file']);
+    expect(ran.sort()).toEqual(['cancel_room', 'delete_file', 'read_file']);
   });
 
   it('never runs a tool with side effects by default (any flags, any annotations)', async () => {

@@ -34,6 +34,7 @@ export class RecordedCalls implements CallReplay {
   readonly #runTools: RunTools;
   readonly #served: readonly string[];
   readonly #changes: () => readonly ReplayToolChange[];
+  readonly #servedCalls: { id: string; tool: string }[] = [];
 
   constructor(trajectory: Pick<Trajectory, 'turns' | 'serve' | 'expect'>, options: RecordedCallsOptions) {
     this.#context = options.context;
@@ -67,6 +68,11 @@ export class RecordedCalls implements CallReplay {
     }
   }
 
+  /** The calls answered from the recording so far, in the order they were: their tools did not run. */
+  get served(): readonly { id: string; tool: string }[] {
+    return this.#servedCalls;
+  }
+
   serve(block: ToolUseBlock, turn: number, tool: AnyTool): ServedResult | undefined {
     const recorded = this.#calls.get(block.id)?.result;
     if (recorded?.redactedInput !== true && !servedInReplay(this.#runTools, tool, this.#served)) return undefined;
@@ -78,6 +84,7 @@ export class RecordedCalls implements CallReplay {
     ) {
       throw missingToolResult(this.#context, turn, block.id, block.name);
     }
+    this.#servedCalls.push({ id: block.id, tool: block.name });
     const served: ServedResult = { outcome: recorded.outcome, content: recorded.content };
     if (recorded.errorClass !== undefined) served.errorClass = recorded.errorClass;
     if (recorded.withheld !== undefined) served.withheld = recorded.withheld;

@@ -27,11 +27,12 @@ export const RUN_TOOLS_CHOICES: readonly RunToolsChoice[] = ['safe', 'all', 'non
 const CHOICES = RUN_TOOLS_CHOICES;
 
 /**
- * A tool a replay must not run by default: privileged (it acts on the world), or, where the tool
- * declares annotations, not read-only (MCP's reading of a tool that may write or destroy).
+ * A tool a replay must not run by default: privileged (it acts on the world), undone by another
+ * tool (`compensatedBy`: an effect someone declared a way to undo), or, where the tool declares
+ * annotations, not read-only (MCP's reading of a tool that may write or destroy).
  */
 export function hasSideEffects(tool: AnyTool): boolean {
-  return tool.privileged || (tool.annotated && !tool.annotations.readOnly);
+  return tool.privileged || tool.compensatedBy !== undefined || (tool.annotated && !tool.annotations.readOnly);
 }
 
 /**
