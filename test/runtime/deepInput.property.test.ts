@@ -115,6 +115,7 @@ describe('a tool input of any depth, end to end (property)', () => {
           mode: 'record',
           redactions,
           secrets,
+          report: false,
           transport: () => new ScriptedTransport([reply.toolUse('keep', deepInput(depth, kind)), reply.text('Kept.')]),
         });
         expect(existsSync(file)).toBe(true);
