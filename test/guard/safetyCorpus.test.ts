@@ -48,14 +48,24 @@ describe('the shadow trajectory', () => {
 
 describe('the compensated booking', () => {
   it('replays the bookings, then compensation cancels them, the flight first', async () => {
-    ledger.length = 0;
-    let agent: ReturnType<typeof createTravelAgent> | undefined;
-    const { result } = await runTrajectory({
-      file: 'trajectories/compensated-booking.yaml',
-      agent: (transport) => (agent = createTravelAgent(transport)),
-      mode: 'replay',
-    });
-    const report = await agent!.compensate(result);
+    const replayed = async (runTools?: 'all') => {
+      ledger.length = 0;
+      let agent: ReturnType<typeof createTravelAgent> | undefined;
+      const { result, served } = await runTrajectory({
+        file: 'trajectories/compensated-booking.yaml',
+        agent: (transport) => (agent = createTravelAgent(transport)),
+        mode: 'replay',
+        ...(runTools === undefined ? {} : { runTools }),
+      });
+      return { result, served, agent: agent! };
+    };
+    // A booking has an effect someone declared a way to undo: a default replay serves it, books nothing.
+    const safe = await replayed();
+    expect(safe.served!.map((call) => call.tool)).toEqual(['book_room', 'book_flight']);
+    expect(ledger).toEqual([]);
+    // Asked to run every tool, the replay books again, and compensation undoes it, the flight first.
+    const { result, agent } = await replayed('all');
+    const report = await agent.compensate(result);
     expect(ledger).toEqual([
       'booked room R-12',
       'booked flight LH-400',
