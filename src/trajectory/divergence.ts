@@ -150,31 +150,36 @@ export function decisionDivergence(
   context: DivergenceContext,
   turn: number,
   call: { id: string; name: string },
-  recorded: CallDecision | undefined,
+  /** What the file holds for the call: the recorded decision (none: never answered), or its demand to be blocked. */
+  wanted: { recorded: CallDecision | undefined } | { mustBlock: { rule: string | undefined } },
   today: CallDecision,
   cause: readonly ReplayToolChange[] = [],
-  /** `expected` when the recorded decision is the file's expectation (`expect.blocked`), not what happened. */
-  source: 'recorded' | 'expected' = 'recorded',
 ): TrajectoryDivergenceError {
-  const rule = recorded?.outcome === 'blocked' && recorded.rule !== 'any' ? ` by rule '${recorded.rule}'` : '';
-  const was =
-    recorded === undefined
-      ? 'was never answered when recorded'
-      : source === 'expected'
-        ? `must be blocked${rule} (the file expects it)`
-        : `${describeDecision(recorded, 'past')} when recorded`;
+  let was: string;
+  let expected: unknown;
+  if ('mustBlock' in wanted) {
+    const { rule } = wanted.mustBlock;
+    was = `must be blocked${rule === undefined ? '' : ` by rule '${rule}'`} (the file expects it)`;
+    expected = { outcome: 'blocked', ...(rule === undefined ? {} : { rule }) };
+  } else {
+    was =
+      wanted.recorded === undefined
+        ? 'was never answered when recorded'
+        : `${describeDecision(wanted.recorded, 'past')} when recorded`;
+    expected = wanted.recorded;
+  }
   const detail =
     `call ${call.id} ${call.name} (turn ${turn}) ${was}; today's code ${describeDecision(today, 'today')}. ` +
     'Nothing was run after this difference.' +
     likelyCause(cause);
   // A file's expectation is the point of the file (a fuzz finding): the agent needs fixing, not the file.
-  const advice = source === 'expected' ? FIX_THE_AGENT : undefined;
+  const advice = 'mustBlock' in wanted ? FIX_THE_AGENT : undefined;
   return new TrajectoryDivergenceError(
     'decision',
     context.file,
     turn,
     undefined,
-    recorded,
+    expected,
     today,
     context.rerecord,
     detail,

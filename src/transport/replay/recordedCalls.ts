@@ -60,11 +60,12 @@ export class RecordedCalls implements CallReplay {
       if (recorded?.mustBlock !== undefined) {
         const { rule } = recorded.mustBlock;
         if (decision.outcome === 'blocked' && (rule === undefined || decision.rule === rule)) continue;
-        const expected: CallDecision = { outcome: 'blocked', rule: rule ?? 'any' };
-        throw decisionDivergence(this.#context, turn, call, expected, decision, this.#changes(), 'expected');
+        throw decisionDivergence(this.#context, turn, call, { mustBlock: { rule } }, decision, this.#changes());
       }
-      if (recorded === undefined || recorded.result.tool !== call.name || !sameDecision(recorded.decision, decision))
-        throw decisionDivergence(this.#context, turn, call, recorded?.decision, decision, this.#changes());
+      if (recorded === undefined || recorded.result.tool !== call.name || !sameDecision(recorded.decision, decision)) {
+        const wanted = { recorded: recorded?.decision };
+        throw decisionDivergence(this.#context, turn, call, wanted, decision, this.#changes());
+      }
     }
   }
 

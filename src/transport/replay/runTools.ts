@@ -24,7 +24,10 @@ export const DEFAULT_RUN_TOOLS: RunToolsChoice = 'safe';
 
 /** Every choice, for a command line or a config to check against. */
 export const RUN_TOOLS_CHOICES: readonly RunToolsChoice[] = ['safe', 'all', 'none'];
-const CHOICES = RUN_TOOLS_CHOICES;
+
+function isChoice(value: unknown): value is RunToolsChoice {
+  return (RUN_TOOLS_CHOICES as readonly unknown[]).includes(value);
+}
 
 /**
  * A tool a replay must not run by default: privileged (it acts on the world), undone by another
@@ -41,8 +44,11 @@ export function hasSideEffects(tool: AnyTool): boolean {
  */
 export function servedInReplay(policy: RunTools, tool: AnyTool, served: readonly string[] = []): boolean {
   if (served.includes(tool.name)) return true;
-  const { default: choice = DEFAULT_RUN_TOOLS, run = [], serve = [] } = typeof policy === 'string' ? {} : policy;
-  const chosen = typeof policy === 'string' ? policy : choice;
+  const {
+    default: chosen = DEFAULT_RUN_TOOLS,
+    run = [],
+    serve = [],
+  } = typeof policy === 'string' ? { default: policy } : policy;
   if (serve.includes(tool.name)) return true;
   if (run.includes(tool.name)) return false;
   return chosen === 'none' || (chosen === 'safe' && hasSideEffects(tool));
@@ -50,12 +56,9 @@ export function servedInReplay(policy: RunTools, tool: AnyTool, served: readonly
 
 /** The problem with a `runTools` value (after the words naming the setting), or undefined when it is one. */
 export function runToolsProblem(value: unknown): string | undefined {
-  const choices = CHOICES.map((c) => `'${c}'`).join(', ');
-  if (typeof value === 'string') {
-    return (CHOICES as readonly string[]).includes(value)
-      ? undefined
-      : `must be one of ${choices}, but it was ${describeValue(value)}`;
-  }
+  const choices = RUN_TOOLS_CHOICES.map((c) => `'${c}'`).join(', ');
+  if (typeof value === 'string')
+    return isChoice(value) ? undefined : `must be one of ${choices}, but it was ${describeValue(value)}`;
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return `must be one of ${choices} or { default, run, serve }, but it was ${describeValue(value)}`;
   const record = value as Record<string, unknown>;
@@ -63,16 +66,15 @@ export function runToolsProblem(value: unknown): string | undefined {
     if (!['default', 'run', 'serve'].includes(key))
       return `has no setting '${key}': it takes 'default', 'run' and 'serve'`;
   }
-  if (record.default !== undefined && !(CHOICES as readonly unknown[]).includes(record.default))
+  if (record.default !== undefined && !isChoice(record.default))
     return `'default' must be one of ${choices}, but it was ${describeValue(record.default)}`;
   for (const key of ['run', 'serve'] as const) {
     const list = record[key];
     if (list !== undefined && !(Array.isArray(list) && list.every((name) => typeof name === 'string')))
       return `'${key}' must be a list of tool names, but it was ${describeValue(list)}`;
   }
-  const both = ((record.run as string[] | undefined) ?? []).filter((name) =>
-    ((record.serve as string[] | undefined) ?? []).includes(name),
-  );
+  const serve = (record.serve as string[] | undefined) ?? [];
+  const both = ((record.run as string[] | undefined) ?? []).filter((name) => serve.includes(name));
   if (both.length > 0) return `names '${both[0]}' in both 'run' and 'serve': keep it in one`;
   return undefined;
 }
