@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import type { AnyTool } from '../../tools/tool.js';
-import { AWKWARD_TEXT, arbitraryOf } from './arbitraryOf.js';
+import { arbitraryOf } from './arbitraryOf.js';
+import { AWKWARD_TEXT } from './stringOf.js';
 
 /** How an input was broken. */
 export type Malformation =
@@ -132,7 +133,7 @@ function breakSite(root: PublishedSchema, site: Site): fc.Arbitrary<MalformedCas
       cases.push(
         at(
           'too_long',
-          fc.array(arbitraryOf(schema.items as PublishedSchema), { minLength: max + 1, maxLength: max + 1 }),
+          fc.array(arbitraryOf(schema.items as PublishedSchema, root), { minLength: max + 1, maxLength: max + 1 }),
         ),
       );
     }
@@ -233,7 +234,7 @@ function fullValueOf(schema: PublishedSchema): fc.Arbitrary<unknown> {
     const max = Math.max(min, Math.min((schema.maxItems as number | undefined) ?? min + 2, min + 2));
     return fc.array(fullValueOf(schema.items as PublishedSchema), { minLength: min, maxLength: max });
   }
-  return arbitraryOf(schema).filter((v) => v !== null);
+  return arbitraryOf(schema, schema).filter((v) => v !== null);
 }
 
 function isType(schema: PublishedSchema, type: string): boolean {
