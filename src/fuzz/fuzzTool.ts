@@ -1,6 +1,5 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { isPlainObject } from '../json/jsonValue.js';
 import type { ToolUseBlock } from '../messages/types.js';
 import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';
 import type { ArgumentPath } from '../tools/binder/invalidArgument.js';
@@ -10,6 +9,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { malformedInput, type MalformedCase } from './arbitraries/malformedInput.js';
 import { validInput } from './arbitraries/validInput.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
+import { withDefaults } from './withDefaults.js';
 
 export interface FuzzToolOptions {
   /** Cases per property. Default 1000. */
@@ -145,24 +145,6 @@ async function checkValid(
     );
   }
   return undefined;
-}
-
-/** What the binder should hand `run`: the input, defaults filled in and nulls-for-absent dropped. */
-export function withDefaults(schema: PublishedSchema, value: unknown): unknown {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === 'array' && Array.isArray(value))
-    return value.map((item) => withDefaults(schema.items as PublishedSchema, item));
-  if (type !== 'object' || !isPlainObject(value)) return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, property] of Object.entries(
-    (schema.properties as Record<string, PublishedSchema> | undefined) ?? {},
-  )) {
-    const nullable = Array.isArray(property.type) || (Array.isArray(property.enum) && property.enum.includes(null));
-    const present = Object.hasOwn(value, key) && value[key] !== undefined && (value[key] !== null || nullable);
-    if (present) result[key] = withDefaults(property, value[key]);
-    else if ('default' in property) result[key] = structuredClone(property.default);
-  }
-  return result;
 }
 
 /** Whether `a` comes before `b` in declaration order (property order, then item index). */

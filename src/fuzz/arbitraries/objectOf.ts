@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
-import { accepts, patternOf } from './accepts.js';
+import { accepts, patternOf, withoutAbsentNulls } from './accepts.js';
 import { valuesOf } from './arbitraryOf.js';
 import { costOf, FREE_REF_DEPTH, type Generation } from './generation.js';
 import { keepOnly } from './keepOnly.js';
@@ -57,7 +57,7 @@ export function objectOf(
       if (entry.value === 'absent') delete object[entry.key];
       else object[entry.key] = entry.value;
     }
-    return withDependents(node, object, required);
+    return withDependents(node, object, required, root);
   });
   const counted = node.minProperties !== undefined || node.maxProperties !== undefined;
   if (placed === undefined && (counted || node.patternProperties !== undefined || node.propertyNames !== undefined))
@@ -103,18 +103,21 @@ function requiredClosure(node: PublishedSchema): Set<string> {
   return required;
 }
 
-/** The object without the optional keys whose dependents (dependentRequired) are missing. */
+/** The object without the optional keys whose dependents (dependentRequired) are missing, as the binder reads it. */
 function withDependents(
   node: PublishedSchema,
   object: Record<string, unknown>,
   required: Set<string>,
+  root: PublishedSchema,
 ): Record<string, unknown> {
   const dependencies = (node.dependentRequired as Record<string, string[]> | undefined) ?? {};
   for (let changed = true; changed; ) {
     changed = false;
+    // A null the binder reads as absent does not count as present.
+    const read = withoutAbsentNulls(node, object, root);
     for (const [key, needed] of Object.entries(dependencies)) {
-      if (!Object.hasOwn(object, key) || required.has(key)) continue;
-      if (needed.every((other) => Object.hasOwn(object, other))) continue;
+      if (!Object.hasOwn(read, key) || required.has(key)) continue;
+      if (needed.every((other) => Object.hasOwn(read, other))) continue;
       delete object[key];
       changed = true;
     }
