@@ -4,11 +4,11 @@ import type { ToolUseBlock } from '../messages/types.js';
 import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';
 import type { ArgumentPath } from '../tools/binder/invalidArgument.js';
 import { describePath } from '../tools/binder/invalidArgument.js';
-import type { PublishedSchema } from '../tools/schema/prepareSchema.js';
 import type { AnyTool } from '../tools/tool.js';
 import { malformedInput, type MalformedCase } from './arbitraries/malformedInput.js';
 import { validInput } from './arbitraries/validInput.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
+import { isEarlier } from './isEarlier.js';
 import { withDefaults } from './withDefaults.js';
 
 export interface FuzzToolOptions {
@@ -100,9 +100,12 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
   if (harness.runs.length > 0)
     return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
   const { path, message } = bound.invalid;
-  // Nesting past the input's depth limit is refused where it crosses the limit, inside the site.
-  const tooDeepWithin = bound.invalid.code === 'too_deep' && broken.path.every((key, i) => path[i] === key);
-  if (!tooDeepWithin && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
+  // Nesting past the input's depth limit is refused where it crosses the limit, inside the site; a value no
+  // union alternative takes, where the closest alternative refused it, maybe inside too.
+  const within =
+    (bound.invalid.code === 'too_deep' || broken.malformation === 'no_alternative') &&
+    broken.path.every((key, i) => path[i] === key);
+  if (!within && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
     return (
       `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ` +
       `${describePath(path)}`
@@ -145,31 +148,6 @@ async function checkValid(
     );
   }
   return undefined;
-}
-
-/** Whether `a` comes before `b` in declaration order (property order, then item index). */
-function isEarlier(schema: PublishedSchema, a: ArgumentPath, b: ArgumentPath): boolean {
-  const rank = (path: ArgumentPath): number[] => {
-    const ranks: number[] = [];
-    let node: PublishedSchema | undefined = schema;
-    for (const key of path) {
-      if (node === undefined) return [...ranks, Infinity];
-      if (typeof key === 'number') {
-        ranks.push(key);
-        node = node.items as PublishedSchema | undefined;
-      } else {
-        const keys = Object.keys((node.properties as Record<string, unknown> | undefined) ?? {});
-        const index = keys.indexOf(key);
-        ranks.push(index === -1 ? keys.length : index); // an unknown argument comes after all declared ones
-        node = (node.properties as Record<string, PublishedSchema> | undefined)?.[key];
-      }
-    }
-    return ranks;
-  };
-  const ra = rank(a);
-  const rb = rank(b);
-  for (let i = 0; i < Math.min(ra.length, rb.length); i++) if (ra[i] !== rb[i]) return ra[i]! < rb[i]!;
-  return ra.length < rb.length;
 }
 
 function failure<T extends [unknown]>(property: string, details: fc.RunDetails<T>): FuzzFailure {

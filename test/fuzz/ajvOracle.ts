@@ -6,7 +6,8 @@ import addFormats from 'ajv-formats';
  * decimal multiples through (0.3 of 0.1), the binder's intentional difference from float division.
  */
 export function ajvOracle(): (schema: object, value: unknown) => { ok: boolean; errors: string } {
-  const ajv = new Ajv2020({ strict: false, allErrors: false, multipleOfPrecision: 9 });
+  // strictNumbers: NaN and Infinity are not JSON numbers (no JSON text holds one); the binder refuses them.
+  const ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors: false, multipleOfPrecision: 9 });
   addFormats.default(ajv);
   const compiled = new Map<object, ReturnType<typeof ajv.compile>>();
   return (schema, value) => {

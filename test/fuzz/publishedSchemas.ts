@@ -83,6 +83,7 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
       choice: { enum: [1, 'one', [1], { n: 1 }, null] },
       price: { type: 'number', multipleOf: 0.01, exclusiveMinimum: 0, exclusiveMaximum: 1000 },
       count: { type: 'integer', multipleOf: 5, minimum: -20, maximum: 20 },
+      code: { type: 'string', pattern: '^[A-Z]{3}$' },
     },
     required: ['either', 'kind'],
     additionalProperties: false,

@@ -31,7 +31,7 @@ export function objectOf(
 ): fc.Arbitrary<Record<string, unknown>> | undefined {
   const root = generation.root;
   const minimal = depth >= FREE_REF_DEPTH;
-  const required = requiredClosure(node);
+  const required = requiredClosure(node, placed?.declared);
   const declared: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [key, property] of Object.entries(propertiesOf(node))) {
     if (key === placed?.declared) continue;
@@ -95,10 +95,11 @@ function extraEntries(node: PublishedSchema, generation: Generation, depth: numb
   return fc.tuple(...parts).map((lists) => lists.flat());
 }
 
-/** The required properties and every property they depend on (dependentRequired), transitively. */
-function requiredClosure(node: PublishedSchema): Set<string> {
+/** The required properties (and the one placed) and every property they depend on (dependentRequired), transitively. */
+function requiredClosure(node: PublishedSchema, placed: string | undefined): Set<string> {
   const dependencies = (node.dependentRequired as Record<string, string[]> | undefined) ?? {};
   const required = new Set(requiredOf(node));
+  if (placed !== undefined) required.add(placed);
   for (const key of required) for (const other of dependencies[key] ?? []) required.add(other);
   return required;
 }

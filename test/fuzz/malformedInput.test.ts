@@ -1,0 +1,74 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { malformedInput, type Malformation } from '../../src/fuzz/index.js';
+import type { AnyTool } from '../../src/index.js';
+import { ajvOracle } from './ajvOracle.js';
+import { PUBLISHED_SCHEMAS } from './publishedSchemas.js';
+
+const oracle = ajvOracle();
+
+/** malformedInput reads only the published schema: a tool shell carrying one is enough to test it. */
+function shell(name: string, inputSchema: Record<string, unknown>): AnyTool {
+  return { name, inputSchema } as unknown as AnyTool;
+}
+
+describe('malformedInput over the published form', () => {
+  const seen = new Set<Malformation>();
+
+  it.each(Object.entries(PUBLISHED_SCHEMAS))('breaks %s only in ways ajv refuses', (name, schema) => {
+    fc.assert(
+      fc.property(malformedInput(shell(name, schema)), (broken) => {
+        seen.add(broken.malformation);
+        expect(oracle(schema, broken.input).ok, `${broken.malformation} at ${JSON.stringify(broken.path)}`).toBe(false);
+      }),
+      { numRuns: 1500, seed: 31 },
+    );
+  });
+
+  it('breaks each new shape the way its schema gives a handle for', () => {
+    for (const kind of [
+      'wrong_type',
+      'missing_required',
+      'explicit_null',
+      'too_long',
+      'too_short',
+      'extra_property',
+      'too_many_properties',
+      'too_few_properties',
+      'bad_property_name',
+      'duplicate_item',
+      'contains_unmet',
+      'unknown_discriminator',
+      'no_alternative',
+      'out_of_range',
+      'not_an_integer',
+      'enum_near_miss',
+      'pattern_miss',
+      'deep_nesting',
+      'not_an_object',
+    ] satisfies Malformation[]) {
+      expect(seen, kind).toContain(kind);
+    }
+  });
+
+  it('breaks a recursive schema below its first level, and inside a discriminated union alternative', () => {
+    const paths: string[] = [];
+    const tree = PUBLISHED_SCHEMAS.recursiveTree!;
+    const unions = PUBLISHED_SCHEMAS.unions!;
+    for (const [name, schema] of [
+      ['tree', tree],
+      ['unions', unions],
+    ] as const)
+      fc.assert(
+        fc.property(malformedInput(shell(name, schema)), (broken) => {
+          paths.push(`${broken.malformation} ${JSON.stringify(broken.path)}`);
+        }),
+        { numRuns: 2000, seed: 3 },
+      );
+    expect(paths).toContain('wrong_type ["root","children",0,"label"]');
+    expect(paths).toContain('missing_required ["root","children",0,"children"]');
+    expect(paths).toContain('unknown_discriminator ["shape","kind"]');
+    expect(paths).toContain('wrong_type ["shape","radius"]');
+    expect(paths).toContain('extra_property ["shape","extra"]');
+  });
+});
