@@ -128,7 +128,7 @@ function follow(
   return typeof current === 'boolean' ? undefined : { node: current, seen };
 }
 
-/** The alternatives of a union a value pins: all of a discriminated one, or the one alternative allowing objects/arrays. */
+/** The alternatives a value pins: all of a discriminated union, or the one alternative allowing objects (arrays). */
 export function pinnedAlternatives(node: PublishedSchema, root: PublishedSchema): number[] {
   const alternatives = alternativesOf(node) ?? [];
   if (discriminatorOf(node, root) !== undefined) return alternatives.map((_, index) => index);
