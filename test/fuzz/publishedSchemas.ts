@@ -63,6 +63,13 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
         minProperties: 1,
       },
       headers: { type: 'object', propertyNames: { pattern: '^x-[a-z]+$' }, additionalProperties: true },
+    },
+    required: ['env'],
+    additionalProperties: true,
+  },
+  dependentRequired: {
+    type: 'object',
+    properties: {
       card: {
         type: 'object',
         properties: { number: { type: 'string' }, cvc: { type: 'string' } },
@@ -70,8 +77,7 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
         additionalProperties: false,
       },
     },
-    required: ['env'],
-    additionalProperties: true,
+    additionalProperties: false,
   },
   typesAndValues: {
     type: 'object',

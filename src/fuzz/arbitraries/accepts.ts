@@ -9,7 +9,8 @@ import { alternativesOf, itemSchemaAt, propertiesOf, requiredOf, type SchemaNode
 /**
  * Whether the binder takes `value` for `node`: JSON Schema 2020-12 validation of the published
  * form with the binder's own differences (a declared property whose value is null and whose schema
- * refuses null counts as absent, or as its default; multipleOf is decimal; formats are legate's).
+ * refuses null counts as absent, or as its default; multipleOf is decimal; formats are legate's; an
+ * integer lies within the safe range).
  * Written apart from the binder, so the fuzzers can predict what it should do without asking it.
  */
 export function accepts(node: SchemaNode, value: unknown, root: PublishedSchema): boolean {
@@ -51,7 +52,10 @@ function hasType(node: PublishedSchema, value: unknown): boolean {
   return types.some((type) => isOfType(value, type));
 }
 
-/** Whether a value is of a JSON type (an integer is a number without a fraction, 1.0 included). */
+/**
+ * Whether a value is of a JSON type. An integer is a number without a fraction (1.0 included) within
+ * the safe range, as the binder reads it (docs/tools.md: beyond ±2^53 a whole number is refused).
+ */
 export function isOfType(value: unknown, type: string): boolean {
   switch (type) {
     case 'null':
@@ -59,7 +63,7 @@ export function isOfType(value: unknown, type: string): boolean {
     case 'boolean':
       return typeof value === 'boolean';
     case 'integer':
-      return typeof value === 'number' && Number.isInteger(value);
+      return Number.isSafeInteger(value);
     case 'number':
       return typeof value === 'number' && Number.isFinite(value);
     case 'string':
