@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { malformedInput, type Malformation } from '../../src/fuzz/index.js';
+import { malformedInput, type Malformation, validInput } from '../../src/fuzz/index.js';
 import type { AnyTool } from '../../src/index.js';
 import { ajvOracle } from './ajvOracle.js';
 import { PUBLISHED_SCHEMAS } from './publishedSchemas.js';
@@ -70,5 +70,20 @@ describe('malformedInput over the published form', () => {
     expect(paths).toContain('unknown_discriminator ["shape","kind"]');
     expect(paths).toContain('wrong_type ["shape","radius"]');
     expect(paths).toContain('extra_property ["shape","extra"]');
+  });
+});
+
+describe('a schema no value satisfies', () => {
+  it('is refused with a UsageError naming the tool, not searched forever', () => {
+    const schema = { type: 'object', properties: { never: false }, required: ['never'], additionalProperties: false };
+    const tool = shell('impossible', schema);
+    expect(() => validInput(tool)).toThrow(
+      expect.objectContaining({
+        name: 'UsageError',
+        code: 'unsatisfiable_schema',
+        message: expect.stringContaining("Tool 'impossible'"),
+      }),
+    );
+    expect(() => malformedInput(tool)).toThrow(expect.objectContaining({ code: 'unsatisfiable_schema' }));
   });
 });

@@ -6,6 +6,7 @@ import { containerBreaks } from './containerBreaks.js';
 import { generationFor } from './generation.js';
 import { hostOf, replacedAt } from './hostOf.js';
 import type { Break, Broken, Malformation } from './malformation.js';
+import { inputsOf } from './validInput.js';
 import { valueBreaks } from './valueBreaks.js';
 
 export type { Malformation } from './malformation.js';
@@ -20,9 +21,11 @@ export interface MalformedCase {
 /**
  * Inputs broken in exactly one place, every way a model (or an attacker) breaks them: each place
  * of the schema (see breakSites) is broken every way its schema gives a handle for, inside an
- * input that is valid everywhere else.
+ * input that is valid everywhere else. Throws a UsageError (`unsatisfiable_schema`) when no
+ * input is valid.
  */
 export function malformedInput(tool: AnyTool): fc.Arbitrary<MalformedCase> {
+  inputsOf(tool, false); // a schema no value satisfies has no valid input to break
   const generation = generationFor(tool.inputSchema);
   const cases: fc.Arbitrary<MalformedCase>[] = [notAnObject()];
   for (const site of breakSites(tool.inputSchema)) {
