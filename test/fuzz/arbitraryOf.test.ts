@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { JSON_SCHEMA_FORMATS } from '../../src/tools/schema/formats.js';
-import { arbitraryOf } from '../../src/fuzz/arbitraries/arbitraryOf.js';
+import { arbitraryOf, valuesOf } from '../../src/fuzz/arbitraries/arbitraryOf.js';
+import { generationFor } from '../../src/fuzz/arbitraries/generation.js';
 import { ajvOracle } from './ajvOracle.js';
 import { PUBLISHED_SCHEMAS } from './publishedSchemas.js';
 
@@ -61,6 +62,39 @@ function published(node: unknown): Record<string, unknown> {
       : value,
   );
 }
+
+describe('arbitraryOf reaches what a schema allows beyond the least', () => {
+  it('extra keys, pattern keys, both union alternatives, tuples short and full, null for an absent property', () => {
+    const seen = new Set<string>();
+    const open = PUBLISHED_SCHEMAS.openObjects!;
+    for (const value of fc.sample(arbitraryOf(open, open), { numRuns: 400, seed: 1 }) as Record<string, any>[]) {
+      if (Object.keys(value.labels ?? {}).length > 0) seen.add('additionalProperties schema');
+      if (Object.keys(value.headers ?? {}).length > 0) seen.add('propertyNames');
+      if (Object.keys(value).some((key) => !['labels', 'env', 'headers'].includes(key))) seen.add('open root');
+    }
+    const unions = PUBLISHED_SCHEMAS.unions!;
+    for (const value of fc.sample(arbitraryOf(unions, unions), { numRuns: 200, seed: 1 }) as Record<string, any>[])
+      seen.add(`shape ${value.shape.kind}`);
+    const arrays = PUBLISHED_SCHEMAS.arrays!;
+    for (const value of fc.sample(arbitraryOf(arrays, arrays), { numRuns: 200, seed: 1 }) as Record<string, any>[])
+      if (value.row !== undefined) seen.add(`row of ${Math.min(value.row.length, 2)}`);
+    const defs = PUBLISHED_SCHEMAS.pydanticDefs!;
+    const withNulls = valuesOf(defs, generationFor(defs, true), 0)!;
+    for (const value of fc.sample(withNulls, { numRuns: 300, seed: 1 }) as Record<string, any>[])
+      if (value.sort === null) seen.add('null for absent');
+    expect([...seen].sort()).toEqual([
+      'additionalProperties schema',
+      'null for absent',
+      'open root',
+      'propertyNames',
+      'row of 0',
+      'row of 1',
+      'row of 2',
+      'shape circle',
+      'shape square',
+    ]);
+  });
+});
 
 describe('arbitraryOf over real schemas already in the published form', () => {
   const schemas = realSchemasInPublishedForm();

@@ -79,6 +79,14 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
     },
     additionalProperties: false,
   },
+  nullInAmbiguousUnion: {
+    type: 'object',
+    properties: {
+      // As OpenAI's createChatCompletion publishes `stop`: null matches two alternatives, so oneOf refuses it.
+      stop: { oneOf: [{ type: ['string', 'null'] }, { type: 'array', items: { type: 'string' } }, { type: 'null' }] },
+    },
+    additionalProperties: false,
+  },
   typesAndValues: {
     type: 'object',
     properties: {

@@ -87,12 +87,20 @@ function extraEntries(node: PublishedSchema, generation: Generation, depth: numb
   }
   const additional = (node.additionalProperties as SchemaNode | undefined) ?? true;
   const values = valuesOf(additional, generation, depth);
-  const free = typeof names === 'object' && names.type === 'string' ? stringOf(names) : fc.string({ maxLength: 12 });
+  const free = typeof names === 'object' ? keysOf(names) : fc.string({ maxLength: 12 });
   const keys = keepOnly(free, (key) => nameOk(key) && !patterns.some(([pattern]) => patternOf(pattern).test(key)));
   if (values !== undefined && keys !== undefined)
     parts.push(fc.array(fc.tuple(keys, values), { maxLength: EXTRA_KEYS }));
   if (parts.length === 0) return fc.constant([]);
   return fc.tuple(...parts).map((lists) => lists.flat());
+}
+
+/** Keys a propertyNames schema takes: its enum or const, or texts of its length, pattern and format. */
+function keysOf(names: PublishedSchema): fc.Arbitrary<string> {
+  const listed = 'const' in names ? [names.const] : Array.isArray(names.enum) ? names.enum : undefined;
+  const strings = listed?.filter((key): key is string => typeof key === 'string');
+  if (strings !== undefined) return strings.length > 0 ? fc.constantFrom(...strings) : fc.constant('');
+  return stringOf(names);
 }
 
 /** The required properties (and the one placed) and every property they depend on (dependentRequired), transitively. */
