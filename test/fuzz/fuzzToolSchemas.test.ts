@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { z } from 'zod';
 import { describe, expect, it } from 'vitest';
 import { fuzzTool } from '../../src/fuzz/index.js';
 import { defineTool } from '../../src/index.js';
@@ -48,4 +49,33 @@ describe('fuzzTool over every shape of the published form', () => {
       expect(report.failures).toEqual([]);
     });
   }
+});
+
+describe('fuzzTool over the zod shapes issue 13 lists', () => {
+  type Node = { label: string; children: Node[] };
+  const node: z.ZodType<Node> = z.lazy(() => z.object({ label: z.string().max(5), children: z.array(node) }));
+  const shapes: Record<string, z.ZodObject> = {
+    union: z.object({ id: z.union([z.number().int(), z.string().min(1)]) }),
+    discriminatedUnion: z.object({
+      shape: z.discriminatedUnion('kind', [
+        z.object({ kind: z.literal('a'), x: z.number() }),
+        z.object({ kind: z.literal('b'), y: z.string() }),
+      ]),
+    }),
+    record: z.object({ labels: z.record(z.string(), z.number()) }),
+    tuple: z.object({ point: z.tuple([z.number(), z.number()]) }),
+    lazy: z.object({ root: node }),
+    nullableOptionalDefault: z.object({
+      a: z.string().nullable(),
+      b: z.number().optional(),
+      c: z.string().default('x'),
+      d: z.string().nullable().default(null),
+    }),
+    refined: z.object({ n: z.number().refine((v) => v > 0, 'positive') }),
+  };
+  it.each(Object.entries(shapes))('finds nothing wrong with %s', async (name, input) => {
+    const tool = defineTool({ name, description: 'A tool.', input, run: () => 'ok' });
+    const report = await fuzzTool(tool, { numRuns: 500, seed: 4 });
+    expect(report.failures).toEqual([]);
+  });
 });
