@@ -71,6 +71,21 @@ describe('malformedInput over the published form', () => {
     expect(paths).toContain('wrong_type ["shape","radius"]');
     expect(paths).toContain('extra_property ["shape","extra"]');
   });
+
+  it('breaks the values of keys patternProperties and additionalProperties bind', () => {
+    const paths = new Set<string>();
+    const schema = PUBLISHED_SCHEMAS.openObjects!;
+    fc.assert(
+      fc.property(malformedInput(shell('open', schema)), (broken) => {
+        paths.add(
+          `${broken.malformation} ${JSON.stringify(broken.path.map((key) => (key === 'labels' || key === 'env' ? key : typeof key)))}`,
+        );
+      }),
+      { numRuns: 2000, seed: 3 },
+    );
+    expect(paths).toContain('wrong_type ["labels","string"]');
+    expect(paths).toContain('wrong_type ["env","string"]');
+  });
 });
 
 describe('a schema no value satisfies', () => {

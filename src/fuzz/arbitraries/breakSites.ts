@@ -1,8 +1,10 @@
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
-import { accepts } from './accepts.js';
+import fc from 'fast-check';
+import { accepts, patternOf } from './accepts.js';
 import { discriminatorOf, resolved } from './discriminatorOf.js';
 import { resolveRef } from './resolveRef.js';
+import { matching } from './stringOf.js';
 import {
   alternativesOf,
   itemSchemaAt,
@@ -17,7 +19,9 @@ import {
 export type RouteStep =
   | { into: 'property'; key: string }
   | { into: 'item'; index: number }
-  | { into: 'alternative'; index: number };
+  | { into: 'alternative'; index: number }
+  /** A key no property declares, whose value `schema` (of patternProperties or additionalProperties) binds. */
+  | { into: 'extra'; key: string; schema: SchemaNode };
 
 /** A place in the input where a malformed case breaks the value, and how the schema got there. */
 export interface BreakSite {
@@ -28,7 +32,7 @@ export interface BreakSite {
   /** The node with refs followed. */
   target: SchemaNode;
   /** An alternative is a union's alternative pinned by the value, at the union's place: broken as a container only. */
-  kind: 'root' | 'property' | 'item' | 'alternative';
+  kind: 'root' | 'property' | 'item' | 'extra' | 'alternative';
   required: boolean;
 }
 
@@ -83,6 +87,11 @@ export function breakSites(root: PublishedSchema): BreakSite[] {
           seen,
         );
       }
+      for (const [key, schema] of extraKeys(node, root)) {
+        const route: RouteStep[] = [...site.route, { into: 'extra', key, schema }];
+        const target = resolved(schema, root);
+        visit({ route, path: [...site.path, key], node: schema, target, kind: 'extra', required: false }, seen);
+      }
     }
     if (typesOf(node).includes('array') && maxItemsOf(node) > 0) {
       const prefix = ((node.prefixItems as SchemaNode[] | undefined) ?? []).length;
@@ -108,6 +117,34 @@ export function breakSites(root: PublishedSchema): BreakSite[] {
   };
   visit({ route: [], path: [], node: root, target: root, kind: 'root', required: true }, new Map());
   return sites;
+}
+
+/**
+ * One key per patternProperties pattern (a text it matches and no other pattern does) and one for an
+ * additionalProperties schema, each with the schema that binds its value; none where that schema is
+ * a boolean or no such key is found.
+ */
+function extraKeys(node: PublishedSchema, root: PublishedSchema): [string, SchemaNode][] {
+  const declared = propertiesOf(node);
+  const patterns = Object.entries((node.patternProperties as Record<string, SchemaNode> | undefined) ?? {});
+  const names = node.propertyNames as SchemaNode | undefined;
+  const free = (key: string, except?: string) =>
+    key !== '__proto__' &&
+    !Object.hasOwn(declared, key) &&
+    (names === undefined || accepts(names, key, root)) &&
+    patterns.every(([pattern]) => pattern === except || !patternOf(pattern).test(key));
+  const keys: [string, SchemaNode][] = [];
+  for (const [pattern, schema] of patterns) {
+    if (typeof schema === 'boolean') continue;
+    const key = fc.sample(matching(pattern), { numRuns: 20, seed: 7 }).find((text) => free(text, pattern));
+    if (key !== undefined) keys.push([key, schema]);
+  }
+  const additional = node.additionalProperties;
+  if (typeof additional === 'object' && additional !== null) {
+    const key = ['extra_value', 'x_extra', 'k'].find((text) => free(text));
+    if (key !== undefined) keys.push([key, additional as SchemaNode]);
+  }
+  return keys;
 }
 
 /** The node with refs followed, counting each ref; undefined once a ref was followed REF_VISITS times. */

@@ -37,6 +37,12 @@ export function hostOf(
         if (values === undefined) return undefined;
         return objectOf(node, generation, depth, { key: fc.constant(next.key), values, declared: next.key });
       }
+      case 'extra': {
+        const values = around(next.schema, step + 1, depth);
+        return values === undefined
+          ? undefined
+          : objectOf(node, generation, depth, { key: fc.constant(next.key), values });
+      }
       case 'item': {
         const values = around(itemSchemaAt(node, next.index), step + 1, depth);
         return values === undefined ? undefined : arrayOf(node, generation, depth, { index: next.index, values });

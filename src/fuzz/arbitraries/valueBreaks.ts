@@ -20,7 +20,8 @@ export function valueBreaks(site: BreakSite, generation: Generation): Break[] {
   const breaks: Break[] = [];
   const at = (malformation: Malformation, values: fc.Arbitrary<unknown>) => breaks.push(broken(malformation, values));
   const wrong = PROBES.filter((value) => !accepts(target, value, root) && refusedHere(target, value, root));
-  if (site.kind === 'item' && !accepts(target, null, root)) wrong.push(null);
+  // Null is a value for an item or an extra key (absence is a property's alone).
+  if ((site.kind === 'item' || site.kind === 'extra') && !accepts(target, null, root)) wrong.push(null);
   if (wrong.length > 0) at('wrong_type', fc.constantFrom(...wrong));
   const hasDefault = typeof site.node === 'object' && 'default' in site.node;
   if (site.kind === 'property' && site.required && !hasDefault) {
