@@ -499,3 +499,49 @@ describe('what the model is shown', () => {
     });
   });
 });
+
+describe('conditions', () => {
+  const order = withArgument({
+    type: 'object',
+    properties: { kind: { enum: ['pickup', 'delivery'] }, address: { type: 'string' } },
+    required: ['kind'],
+    if: { properties: { kind: { const: 'delivery' } } },
+    then: { required: ['address'] },
+  });
+
+  it('applies then where the if matches, with the other keys of the object present', () => {
+    expect(order({ kind: 'delivery', address: 'Main St 1' })).toEqual({
+      args: { a: { kind: 'delivery', address: 'Main St 1' } },
+    });
+    expect(order({ kind: 'delivery' })).toEqual(
+      refusal(
+        'required',
+        ['a', 'address'],
+        "argument 'a' member 'address' is required and must be a value, but it was missing.",
+      ),
+    );
+    expect(order({ kind: 'pickup' })).toEqual({ args: { a: { kind: 'pickup' } } });
+  });
+
+  it('does not close a condition: contains and not see objects with other keys too', () => {
+    const tasks = withArgument({
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'string' }, done: { type: 'boolean' } } },
+      contains: { properties: { done: { const: false } }, required: ['done'] },
+    });
+    expect(
+      tasks([
+        { id: 'a', done: true },
+        { id: 'b', done: false },
+      ]),
+    ).toEqual({
+      args: {
+        a: [
+          { id: 'a', done: true },
+          { id: 'b', done: false },
+        ],
+      },
+    });
+    expect(tasks([{ id: 'a', done: true }])).toMatchObject({ code: 'missing_item', path: ['a'] });
+  });
+});
