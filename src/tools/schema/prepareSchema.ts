@@ -72,7 +72,8 @@ class Normaliser {
 
   run(): PublishedSchema {
     const root = this.node(this.document, [], 0);
-    if (!isPlainObject(root) || !this.#isObjectRoot(root)) {
+    const union = isPlainObject(root) && ('anyOf' in root || 'oneOf' in root); // reported where it is
+    if (!isPlainObject(root) || (!union && !this.#isObjectRoot(root))) {
       this.problems.add(
         'input',
         'invalid_schema',
@@ -161,8 +162,15 @@ class Normaliser {
     const merged = this.#mergeParts(schema, tokens, open);
     if (typeof merged === 'boolean') return merged;
     schema = open ? merged : close(merged);
-    // The Messages API wants an object at the root: a root union keeps the type all its alternatives have.
-    if (isRoot && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) schema.type = 'object';
+    if (isRoot && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) {
+      const union = Array.isArray(schema.anyOf) ? 'anyOf' : 'oneOf';
+      this.problems.add(
+        `input.${union}`,
+        'unsupported_schema',
+        `the Messages API refuses a tool whose input is a union ('anyOf', 'oneOf' or 'allOf' at the top level); ` +
+          'make the union one argument of the input object, or declare one tool per alternative.',
+      );
+    }
     checkKeywordValues(schema, schema, path, this.problems, this.fromZod);
     return schema;
   }
