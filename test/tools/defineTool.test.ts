@@ -163,44 +163,50 @@ describe('defineTool', () => {
       'input',
     ],
     [
-      'anyOf, which the binder cannot check',
-      {
-        name: 't',
-        input: { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] } } },
-        run: noop,
-      },
+      'unevaluatedProperties, which the binder does not check',
+      { name: 't', input: { type: 'object', properties: {}, unevaluatedProperties: false }, run: noop },
       'unsupported_schema',
-      'input.properties.a.anyOf',
+      'input.unevaluatedProperties',
     ],
     [
-      'a $ref',
+      'a $ref to nothing',
       { name: 't', input: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } }, run: noop },
+      'invalid_schema',
+      'input.properties.a.$ref',
+    ],
+    [
+      'a $ref to another document',
+      { name: 't', input: { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } }, run: noop },
       'unsupported_schema',
       'input.properties.a.$ref',
     ],
     [
-      'open additional properties',
-      { name: 't', input: { type: 'object', properties: {}, additionalProperties: true }, run: noop },
+      'dependentSchemas',
+      { name: 't', input: { type: 'object', properties: { a: { type: 'object', dependentSchemas: {} } } }, run: noop },
       'unsupported_schema',
-      'input.additionalProperties',
+      'input.properties.a.dependentSchemas',
     ],
     [
-      'an array without items',
-      { name: 't', input: { type: 'object', properties: { a: { type: 'array' } } }, run: noop },
+      'an $id below the root',
+      { name: 't', input: { type: 'object', properties: { a: { $id: 'a', type: 'string' } } }, run: noop },
       'unsupported_schema',
-      'input.properties.a',
+      'input.properties.a.$id',
     ],
     [
-      'a schema without a type',
-      { name: 't', input: { type: 'object', properties: { a: { description: 'anything' } } }, run: noop },
-      'unsupported_schema',
-      'input.properties.a',
-    ],
-    [
-      'a union of types',
-      { name: 't', input: { type: 'object', properties: { a: { type: ['string', 'number'] } } }, run: noop },
-      'unsupported_schema',
+      'a type that is not a JSON type',
+      { name: 't', input: { type: 'object', properties: { a: { type: ['string', 'text'] } } }, run: noop },
+      'invalid_schema',
       'input.properties.a.type',
+    ],
+    [
+      'allOf parts that contradict each other',
+      {
+        name: 't',
+        input: { type: 'object', properties: { a: { allOf: [{ type: 'string' }, { type: 'number' }] } } },
+        run: noop,
+      },
+      'unsupported_schema',
+      'input.properties.a.allOf.1.type',
     ],
     [
       'a required name that is not a property',
@@ -273,13 +279,14 @@ describe('defineTool', () => {
       defineTool({
         name: 'lookup',
         description: 'L.',
-        input: { type: 'object', properties: { when: { oneOf: [] } } } as never,
+        input: { type: 'object', properties: { when: { type: 'object', unevaluatedProperties: false } } } as never,
         run: noop,
       }),
     );
     expect(error.message).toBe(
-      `Tool 'lookup' has an input schema legate cannot use at input.properties.when.oneOf: 'oneOf' is not a ` +
-        'rule the binder checks; list the alternatives as an enum, or split the tool in two.',
+      `Tool 'lookup' has an input schema legate cannot use at input.properties.when.unevaluatedProperties: ` +
+        "'unevaluatedProperties' is not a rule the binder checks; declare the properties in one object (legate " +
+        "merges allOf parts) and use 'additionalProperties'.",
     );
   });
 
