@@ -118,7 +118,7 @@ describe('z.union', () => {
     const invalid = await refused(pick(), { id: true, by: { index: 2 } });
     expect(invalid).toMatchObject({ code: 'invalid_type', path: ['id'] });
     expect(invalid.message).toBe(
-      `Tool 'pick' argument 'id' must be a string or a whole number, but the value was the boolean true.`,
+      `Tool 'pick' argument 'id' must be a string, or a whole number, but the value was the boolean true.`,
     );
   });
 
@@ -126,8 +126,9 @@ describe('z.union', () => {
     const invalid = await refused(pick(), { id: 1, by: { name: 3 } });
     expect(invalid).toMatchObject({ code: 'invalid_type', path: ['by', 'name'] });
     expect(invalid.message).toBe(
-      `Tool 'pick' argument 'by' must be one of: an object with 'name', an object with 'index'; the closest, ` +
-        `an object with 'name', failed: member 'name' must be a string, but the value was the number 3.`,
+      `Tool 'pick' argument 'by' member 'name' must be a string, but the value was the number 3; argument 'by' ` +
+        `matches none of its alternatives (an object with 'name', or an object with 'index'), and an object with ` +
+        `'name' came closest.`,
     );
   });
 });
@@ -248,7 +249,7 @@ describe('z.record', () => {
     const invalid = await refused(rank(), { scores: {}, labels: { low: 'L', high: 'H', mid: 'M' } });
     expect(invalid).toMatchObject({ code: 'unknown_argument', path: ['labels', 'mid'] });
     expect(invalid.message).toBe(
-      `Tool 'rank' argument 'labels' has no member 'mid'; its member names must be one of "low", "high".`,
+      `Tool 'rank' argument 'labels' has no member 'mid'; member names must be one of "low", "high".`,
     );
   });
 });
