@@ -3,6 +3,7 @@ import * as z from 'zod';
 import {
   Agent,
   ScriptedTransport,
+  ToolDeclarationError,
   defineTool,
   reply,
   type AnyTool,
@@ -130,6 +131,28 @@ describe('z.union', () => {
         `matches none of its alternatives (an object with 'name', or an object with 'index'), and an object with ` +
         `'name' came closest.`,
     );
+  });
+});
+
+describe('a union as the whole input', () => {
+  it('is never published as a root anyOf/oneOf, which the Messages API refuses (400) for every request', () => {
+    // "input_schema does not support oneOf, allOf, or anyOf at the top level": legate either shows such a tool
+    // as one object, or refuses it when it is defined; it never lets the first request fail.
+    let published: Record<string, unknown> | undefined;
+    try {
+      published = defineTool({
+        name: 'find',
+        description: 'Finds a record by id or by url.',
+        input: z.union([z.object({ id: z.string() }), z.object({ url: z.url() })]),
+        run: record,
+      }).inputSchema;
+    } catch (error) {
+      expect(error).toBeInstanceOf(ToolDeclarationError);
+    }
+    if (published !== undefined) {
+      expect(published.type).toBe('object');
+      expect(Object.keys(published).filter((k) => k === 'anyOf' || k === 'oneOf' || k === 'allOf')).toEqual([]);
+    }
   });
 });
 
