@@ -231,12 +231,6 @@ describe('defineTool', () => {
       'input.properties.a.format',
     ],
     [
-      'a keyword on the wrong type',
-      { name: 't', input: { type: 'object', properties: { a: { type: 'string', minimum: 1 } } }, run: noop },
-      'invalid_schema',
-      'input.properties.a.minimum',
-    ],
-    [
       'a default its own schema refuses',
       {
         name: 't',
@@ -271,6 +265,61 @@ describe('defineTool', () => {
     expect(error.message).toBe(
       `A tool needs a name of 1 to 128 letters, digits, '_' or '-' (the API's rule for tool names), but the ` +
         `name was the string "get weather". Name it for what it does, e.g. 'get_weather'.`,
+    );
+  });
+
+  it('warns about a keyword on a type it does not apply to, which JSON Schema ignores and so does the binder', () => {
+    const tool = defineTool({
+      name: 't',
+      description: 'T.',
+      input: { type: 'object', properties: { a: { type: 'string', minimum: 1 } } } as never,
+      run: noop,
+    });
+    expect(tool.warnings).toEqual([
+      {
+        code: 'inapplicable_keyword',
+        tool: 't',
+        path: 'input.properties.a.minimum',
+        message:
+          "Tool 't' has an input schema with a keyword that does nothing at input.properties.a.minimum: 'minimum' " +
+          "does not apply to type 'string', so nothing checks it; move it to the schema of the value it is meant " +
+          'for, or remove it.',
+      },
+    ]);
+    expect(tool.bind({ a: 'x' })).toEqual({ ok: true, args: { a: 'x' } });
+  });
+
+  it('lists every offending path in one error, each with advice that applies to it', () => {
+    const error = declarationError(() =>
+      defineTool({
+        name: 'many',
+        description: 'M.',
+        input: {
+          type: 'object',
+          properties: {
+            a: { type: 'object', unevaluatedProperties: false },
+            b: { $ref: 'other.json#/Thing' },
+            c: { type: 'array', items: { type: 'string', pattern: '(a+)+\\1' } },
+          },
+          dependencies: { a: ['b'] },
+        } as never,
+        run: noop,
+      }),
+    );
+    expect(error.problems.map((p) => [p.code, p.path])).toEqual([
+      ['unsupported_schema', 'input.dependencies'],
+      ['unsupported_schema', 'input.properties.a.unevaluatedProperties'],
+      ['unsupported_schema', 'input.properties.b.$ref'],
+      ['unsupported_pattern', 'input.properties.c.items.pattern'],
+    ]);
+    expect(error.code).toBe('unsupported_schema');
+    expect(error.path).toBe('input.dependencies');
+    expect(error.message).toMatch(
+      /^Tool 'many' has an input schema legate cannot use at 4 places: \(1\) at input\.dependencies: /,
+    );
+    expect(error.message).toContain(
+      "(3) at input.properties.b.$ref: 'other.json#/Thing' refers to another document, and legate reads no other " +
+        "documents; copy the schema into '$defs' and refer to it as '#/$defs/Name'.",
     );
   });
 

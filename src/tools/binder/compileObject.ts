@@ -68,12 +68,13 @@ export function emitObject(gen: CodeGenerator, node: PublishedSchema, site: Site
     else optional.push(`if (${bound} !== undefined) ${out}[${name}] = ${bound};`);
   }
   // A name required but not declared (JSON Schema allows it where other keys are allowed) must be there.
+  const otherwise =
+    additional !== undefined && typeof additional === 'object' ? describeExpectation(additional, gen.root) : 'a value';
   for (const key of required) {
     if (properties.some(([k]) => k === key)) continue;
     const name = JSON.stringify(key);
-    lines.push(
-      `if (!Object.hasOwn(${input}, ${name})) return ${gen.refuser('required', 'a value', () => 'it was missing')}(undefined, [${[...path, name]}]);`,
-    );
+    const missing = gen.refuser('required', otherwise, () => 'it was missing');
+    lines.push(`if (!Object.hasOwn(${input}, ${name})) return ${missing}(undefined, [${[...path, name]}]);`);
   }
   lines.push(`${out} = { ${present.join(', ')} };`, ...optional);
   lines.push(
@@ -109,7 +110,10 @@ function otherKeys(
   const lines: string[] = [];
   if ('propertyNames' in node) {
     const check = gen.function(node.propertyNames, `${at}.propertyNames`, false);
-    const expected = `${root ? 'argument' : 'member'} names must be ${describeExpectation(node.propertyNames, gen.root)}`;
+    // Names are strings: the schema is described as one, whatever it says of its type.
+    const names = node.propertyNames;
+    const asString = typeof names === 'object' && names !== null ? { type: 'string', ...names } : names;
+    const expected = `${root ? 'argument' : 'member'} names must be ${describeExpectation(asString, gen.root)}`;
     const refuse = gen.refuser('unknown_argument', expected, () => '');
     lines.push(
       `for (const ${key} in ${input}) { if (${check}(${key}) instanceof R) return ${refuse}(undefined, [${[...path, key]}]); }`,
@@ -167,16 +171,16 @@ function memberCount(gen: CodeGenerator, node: PublishedSchema, site: Site, expe
 
 function dependencies(gen: CodeGenerator, node: PublishedSchema, site: Site): string[] {
   const lines: string[] = [];
+  const properties = (node.properties as Record<string, unknown> | undefined) ?? {};
   for (const [name, needed] of Object.entries((node.dependentRequired as Record<string, string[]> | undefined) ?? {})) {
     for (const other of needed) {
-      const missing = gen.refuser(
-        'required',
-        'a value',
-        () => `it was missing, and it is required when '${name}' is given`,
-      );
+      const expected = Object.hasOwn(properties, other) ? describeExpectation(properties[other], gen.root) : 'a value';
+      const why = `it was missing (it is required when '${name}' is given)`;
+      const missing = gen.refuser('required', expected, () => why);
+      const [has, needs] = [JSON.stringify(name), JSON.stringify(other)];
       lines.push(
-        `if (Object.hasOwn(${site.input}, ${JSON.stringify(name)}) && !Object.hasOwn(${site.input}, ${JSON.stringify(other)})) ` +
-          `return ${missing}(undefined, [${[...site.path, JSON.stringify(other)]}]);`,
+        `if (Object.hasOwn(${site.input}, ${has}) && !Object.hasOwn(${site.input}, ${needs})) ` +
+          `return ${missing}(undefined, [${[...site.path, needs]}]);`,
       );
     }
   }

@@ -206,7 +206,7 @@ export class CodeGenerator {
     const lines: string[] = [];
     if ('not' in node) {
       const fn = this.function(node.not, `${site.at}.not`, false);
-      const expected = `not ${describeExpectation(node.not, this.root)}`;
+      const expected = `anything but ${describeExpectation(node.not, this.root)}`;
       lines.push(`if (!(${fn}(${site.input}) instanceof R)) ${this.refuse(site, 'not_a_known_value', expected)}`);
     }
     if ('if' in node && ('then' in node || 'else' in node)) {

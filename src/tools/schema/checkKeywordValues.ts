@@ -30,10 +30,10 @@ export function checkKeywordValues(
         KEYWORDS[keyword]?.role === 'checked' ? (KEYWORDS[keyword] as { types?: JsonType[] }).types : undefined;
       if (value === undefined || applies === undefined) continue;
       if (!applies.some((t) => types.includes(t) || (t === 'integer' && types.includes('number'))))
-        problems.add(
+        problems.warn(
           `${path}.${keyword}`,
-          'invalid_schema',
-          `'${keyword}' does not apply to type ${types.map((t) => `'${t}'`).join(' or ')}.`,
+          `'${keyword}' does not apply to type ${types.map((t) => `'${t}'`).join(' or ')}, so nothing checks it; ` +
+            'move it to the schema of the value it is meant for, or remove it.',
         );
     }
   }
@@ -79,7 +79,8 @@ export function checkKeywordValues(
     );
   if ('pattern' in node)
     checkPattern(node.pattern, `${path}.pattern`, problems, fromZod && typeof node.format === 'string');
-  if ('format' in node) checkFormat(node, published, path, problems);
+  if ('format' in node && (types === undefined || types.includes('string')))
+    checkFormat(node, published, path, problems);
   if (isPlainObject(node.patternProperties))
     for (const pattern of Object.keys(node.patternProperties))
       checkPattern(pattern, `${path}.patternProperties.${pattern}`, problems, false);

@@ -1,6 +1,7 @@
 import { copyValue } from '../../json/copyValue.js';
 import { describeValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
+import type { ToolDeclarationWarning } from '../declarationError.js';
 import { checkKeywordValues, declaredTypes } from './checkKeywordValues.js';
 import { MAX_INPUT_DEPTH } from './inputDepth.js';
 import { isConflict, mergeSchemas } from './mergeSchemas.js';
@@ -34,7 +35,7 @@ const NESTING = new Set([
  * `additionalProperties: false` on every object that declares properties and says nothing else
  * (the binder refuses unknown arguments there, so the model is told so). See docs/tools.md.
  */
-export function prepareSchema(tool: string, schema: unknown, fromZod = false): PublishedSchema {
+export function prepareSchema(tool: string, schema: unknown, fromZod = false): PreparedSchema {
   const problems = new SchemaProblems(tool);
   if (!isPlainObject(schema)) {
     problems.add(
@@ -48,7 +49,12 @@ export function prepareSchema(tool: string, schema: unknown, fromZod = false): P
   // A copy of its own: the author's object is never changed, and nothing of the published one is shared with it.
   const published = new Normaliser(copyValue(schema as Schema), problems, fromZod).run();
   problems.throwIfAny();
-  return published;
+  return { schema: published, warnings: problems.warnings };
+}
+
+export interface PreparedSchema {
+  schema: PublishedSchema;
+  warnings: ToolDeclarationWarning[];
 }
 
 class Normaliser {

@@ -29,7 +29,8 @@ export const KEYWORDS: Readonly<Record<string, KeywordRole>> = {
   maxLength: { role: 'checked', types: ['string'] },
   minLength: { role: 'checked', types: ['string'] },
   pattern: { role: 'checked', types: ['string'] },
-  format: { role: 'checked', types: ['string'] },
+  // Checked on strings; on another type (OpenAPI's `int64`) an annotation, as JSON Schema has it.
+  format: { role: 'checked' },
   items: { role: 'checked', types: ['array'] },
   prefixItems: { role: 'checked', types: ['array'] },
   additionalItems: { role: 'checked', types: ['array'] },

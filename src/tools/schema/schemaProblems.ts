@@ -1,4 +1,9 @@
-import { type DeclarationErrorCode, type DeclarationProblem, ToolDeclarationError } from '../declarationError.js';
+import {
+  type DeclarationErrorCode,
+  type DeclarationProblem,
+  ToolDeclarationError,
+  type ToolDeclarationWarning,
+} from '../declarationError.js';
 
 export type SchemaProblemCode = Extract<
   DeclarationErrorCode,
@@ -11,8 +16,19 @@ export type SchemaProblemCode = Extract<
  */
 export class SchemaProblems {
   readonly #problems: DeclarationProblem[] = [];
+  /** Findings that do not stop the tool: the schema means something, just not what it seems to say. */
+  readonly warnings: ToolDeclarationWarning[] = [];
 
   constructor(readonly tool: string) {}
+
+  warn(path: string, problem: string): void {
+    this.warnings.push({
+      code: 'inapplicable_keyword',
+      tool: this.tool,
+      path,
+      message: `Tool '${this.tool}' has an input schema with a keyword that does nothing at ${path}: ${problem}`,
+    });
+  }
 
   add(path: string, code: SchemaProblemCode, problem: string): void {
     this.#problems.push({ code, path, problem });
