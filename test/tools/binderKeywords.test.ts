@@ -32,7 +32,7 @@ describe('what the model is told, per keyword (verbatim)', () => {
       refusal(
         'out_of_range',
         ['a'],
-        "argument 'a' must be a whole number of at least 1, but the value was the number 0.",
+        "argument 'a' must be a whole number of at least 1, or null, but the value was the number 0.",
       ),
     ],
     [
@@ -497,5 +497,83 @@ describe('what the model is shown', () => {
       required: ['name'],
       additionalProperties: false,
     });
+  });
+});
+
+describe('the root', () => {
+  it('refuses a union as the whole input, which the Messages API refuses, with advice that applies', () => {
+    expect(() =>
+      defineTool({
+        name: 'pick',
+        description: 'P.',
+        input: {
+          anyOf: [
+            { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] },
+            { type: 'object', properties: { name: { type: 'string' } }, required: ['name'] },
+          ],
+        } as never,
+        run: () => 'ok',
+      }),
+    ).toThrow(
+      "Tool 'pick' has an input schema legate cannot use at input.anyOf: the Messages API refuses a tool whose " +
+        "input is a union ('anyOf', 'oneOf' or 'allOf' at the top level); make the union one argument of the input " +
+        'object, or declare one tool per alternative.',
+    );
+  });
+
+  it('describes a typeless condition by the type its keywords are about', () => {
+    expect(withArgument({ type: 'array', contains: { pattern: '^x' }, minContains: 2 })(['x1', 'y'])).toEqual(
+      refusal(
+        'missing_item',
+        ['a'],
+        "argument 'a' must be an array with at least 2 items that are a string matching the pattern ^x, but it had 1.",
+      ),
+    );
+  });
+});
+
+describe('conditions', () => {
+  const order = withArgument({
+    type: 'object',
+    properties: { kind: { enum: ['pickup', 'delivery'] }, address: { type: 'string' } },
+    required: ['kind'],
+    if: { properties: { kind: { const: 'delivery' } } },
+    then: { required: ['address'] },
+  });
+
+  it('applies then where the if matches, with the other keys of the object present', () => {
+    expect(order({ kind: 'delivery', address: 'Main St 1' })).toEqual({
+      args: { a: { kind: 'delivery', address: 'Main St 1' } },
+    });
+    expect(order({ kind: 'delivery' })).toEqual(
+      refusal(
+        'required',
+        ['a', 'address'],
+        "argument 'a' member 'address' is required and must be a value, but it was missing.",
+      ),
+    );
+    expect(order({ kind: 'pickup' })).toEqual({ args: { a: { kind: 'pickup' } } });
+  });
+
+  it('does not close a condition: contains and not see objects with other keys too', () => {
+    const tasks = withArgument({
+      type: 'array',
+      items: { type: 'object', properties: { id: { type: 'string' }, done: { type: 'boolean' } } },
+      contains: { properties: { done: { const: false } }, required: ['done'] },
+    });
+    expect(
+      tasks([
+        { id: 'a', done: true },
+        { id: 'b', done: false },
+      ]),
+    ).toEqual({
+      args: {
+        a: [
+          { id: 'a', done: true },
+          { id: 'b', done: false },
+        ],
+      },
+    });
+    expect(tasks([{ id: 'a', done: true }])).toMatchObject({ code: 'missing_item', path: ['a'] });
   });
 });
