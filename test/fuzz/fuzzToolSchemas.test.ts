@@ -12,7 +12,7 @@ const REAL = [
   'python-openapi/tau2-airline__book_reservation.json', // lists of $defs models
   'python-openapi/openapi-openai__createAssistant.json', // a root $ref into components, oneOf, nullable objects
   'mcp/python-sdk-example__name_shrimp.json', // FastMCP: $defs and a nested model
-  'mcp/python-sdk-example__json_schema_2020_12_tool.json',
+  'python-openapi/agentdojo__create_calendar_event.json', // pydantic Optional[list[str]] and defaults
   'mcp/github-mcp-server__projects_write.json', // oneOf, free-form objects
   'mcp/sentry-mcp__update_issue.json', // zod's nullable unions
 ];

@@ -10,6 +10,8 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
       limit: { anyOf: [{ type: 'integer', minimum: 1, maximum: 50 }, { type: 'null' }], default: null },
       sort: { $ref: '#/$defs/Sort', default: 'asc' },
       owner: { anyOf: [{ $ref: '#/$defs/User' }, { type: 'null' }] },
+      order: { anyOf: [{ $ref: '#/$defs/Sort' }, { type: 'null' }] },
+      level: { anyOf: [{ type: 'string', enum: ['low', 'high'] }, { type: 'null' }] },
       tags: { type: 'array', items: { type: 'string', maxLength: 8 }, uniqueItems: true, default: [] },
     },
     required: ['query'],
