@@ -2,7 +2,6 @@ import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolUseBlock } from '../messages/types.js';
 import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';
-import type { ArgumentPath } from '../tools/binder/invalidArgument.js';
 import { describePath } from '../tools/binder/invalidArgument.js';
 import type { AnyTool } from '../tools/tool.js';
 import { malformedInput, type MalformedCase } from './arbitraries/malformedInput.js';

@@ -63,24 +63,34 @@ function published(node: unknown): Record<string, unknown> {
   );
 }
 
+/** A generated input, read loosely: the test looks for shapes in it. */
+type Sample = {
+  labels?: object;
+  headers?: object;
+  shape: { kind: string };
+  row?: unknown[];
+  sort?: unknown;
+  [key: string]: unknown;
+};
+
 describe('arbitraryOf reaches what a schema allows beyond the least', () => {
   it('extra keys, pattern keys, both union alternatives, tuples short and full, null for an absent property', () => {
     const seen = new Set<string>();
     const open = PUBLISHED_SCHEMAS.openObjects!;
-    for (const value of fc.sample(arbitraryOf(open, open), { numRuns: 400, seed: 1 }) as Record<string, any>[]) {
+    for (const value of fc.sample(arbitraryOf(open, open), { numRuns: 400, seed: 1 }) as Sample[]) {
       if (Object.keys(value.labels ?? {}).length > 0) seen.add('additionalProperties schema');
       if (Object.keys(value.headers ?? {}).length > 0) seen.add('propertyNames');
       if (Object.keys(value).some((key) => !['labels', 'env', 'headers'].includes(key))) seen.add('open root');
     }
     const unions = PUBLISHED_SCHEMAS.unions!;
-    for (const value of fc.sample(arbitraryOf(unions, unions), { numRuns: 200, seed: 1 }) as Record<string, any>[])
+    for (const value of fc.sample(arbitraryOf(unions, unions), { numRuns: 200, seed: 1 }) as Sample[])
       seen.add(`shape ${value.shape.kind}`);
     const arrays = PUBLISHED_SCHEMAS.arrays!;
-    for (const value of fc.sample(arbitraryOf(arrays, arrays), { numRuns: 200, seed: 1 }) as Record<string, any>[])
+    for (const value of fc.sample(arbitraryOf(arrays, arrays), { numRuns: 200, seed: 1 }) as Sample[])
       if (value.row !== undefined) seen.add(`row of ${Math.min(value.row.length, 2)}`);
     const defs = PUBLISHED_SCHEMAS.pydanticDefs!;
     const withNulls = valuesOf(defs, generationFor(defs, true), 0)!;
-    for (const value of fc.sample(withNulls, { numRuns: 300, seed: 1 }) as Record<string, any>[])
+    for (const value of fc.sample(withNulls, { numRuns: 300, seed: 1 }) as Sample[])
       if (value.sort === null) seen.add('null for absent');
     expect([...seen].sort()).toEqual([
       'additionalProperties schema',
