@@ -26,7 +26,7 @@ describe('arbitraryOf', () => {
   });
 
   it('keeps recursive values shallow: a tree ends, well inside the 64 levels the binder takes', () => {
-    for (const name of ['recursiveTree', 'recursiveRoot']) {
+    for (const name of ['recursiveTree', 'recursiveRoot', 'optionalRecursion']) {
       const schema = PUBLISHED_SCHEMAS[name]!;
       fc.assert(
         fc.property(arbitraryOf(schema, schema), (value) => {

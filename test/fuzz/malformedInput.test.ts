@@ -100,5 +100,12 @@ describe('a schema no value satisfies', () => {
       }),
     );
     expect(() => malformedInput(tool)).toThrow(expect.objectContaining({ code: 'unsatisfiable_schema' }));
+    const cycle = {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/A' } },
+      required: ['a'],
+      $defs: { A: { $ref: '#/$defs/B' }, B: { $ref: '#/$defs/A' } },
+    };
+    expect(() => validInput(shell('cycle', cycle))).toThrow(expect.objectContaining({ code: 'unsatisfiable_schema' }));
   });
 });

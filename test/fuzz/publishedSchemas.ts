@@ -49,6 +49,27 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
     required: ['value', 'next'],
     additionalProperties: false,
   },
+  optionalRecursion: {
+    type: 'object',
+    properties: {
+      comment: { $ref: '#/$defs/Comment' },
+      list: { type: 'array', items: { $ref: '#/$defs/Comment' }, contains: { $ref: '#/$defs/Comment' } },
+    },
+    required: ['comment'],
+    additionalProperties: false,
+    $defs: {
+      Comment: {
+        type: 'object',
+        properties: {
+          text: { type: 'string', maxLength: 10 },
+          parent: { $ref: '#/$defs/Comment' },
+          replies: { type: 'array', items: { $ref: '#/$defs/Comment' }, contains: { $ref: '#/$defs/Comment' } },
+        },
+        required: ['text'],
+        additionalProperties: false,
+      },
+    },
+  },
   freeForm: {
     type: 'object',
     properties: { metadata: { type: 'object' }, anything: {}, yes: true, no: false },

@@ -27,7 +27,8 @@ export function arrayOf(
   placed?: PlacedItem,
 ): fc.Arbitrary<unknown[]> | undefined {
   const prefix = ((node.prefixItems as SchemaNode[] | undefined) ?? []).length;
-  const least = Math.max((node.minItems as number | undefined) ?? 0, placed === undefined ? 0 : placed.index + 1);
+  const contained = node.contains === undefined ? 0 : ((node.minContains as number | undefined) ?? 1);
+  const least = Math.max((node.minItems as number | undefined) ?? 0, contained, placed ? placed.index + 1 : 0);
   const most = Math.min(maxItemsOf(node), depth >= FREE_REF_DEPTH ? least : Math.max(least, prefix) + SPARE_ITEMS);
   if (least > maxItemsOf(node)) return undefined;
   const itemAt = (index: number) =>
@@ -43,7 +44,8 @@ export function arrayOf(
     else if (node.uniqueItems === true)
       arrays = fc.uniqueArray(items, { minLength: least, maxLength: usable, comparator: sameJson });
     else arrays = fc.array(items, { minLength: least, maxLength: usable });
-    if (node.contains !== undefined) arrays = withContained(node, generation, depth, arrays, least, usable);
+    if (node.contains !== undefined && usable > 0)
+      arrays = withContained(node, generation, depth, arrays, least, usable);
   } else {
     const slots = Array.from({ length: usable }, (_, i) => itemAt(i)!);
     arrays = fc

@@ -34,13 +34,12 @@ export function objectOf(
   const required = requiredClosure(node, placed?.declared);
   const declared: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [key, property] of Object.entries(propertiesOf(node))) {
-    if (key === placed?.declared) continue;
+    if (key === placed?.declared || (minimal && !required.has(key))) continue;
     const values = costOf(generation, property) === Infinity ? undefined : valuesOf(property, generation, depth);
     if (values === undefined) {
       if (required.has(key)) return undefined;
       continue;
     }
-    if (minimal && !required.has(key)) continue;
     declared[key] =
       generation.nullForAbsent && !required.has(key) && !accepts(property, null, root)
         ? fc.oneof({ weight: 9, arbitrary: values }, { weight: 1, arbitrary: fc.constant(null) })
