@@ -1,7 +1,7 @@
 import type { ArgumentPath } from '../tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../tools/schema/prepareSchema.js';
 import { patternOf } from './arbitraries/accepts.js';
-import { resolved } from './arbitraries/discriminatorOf.js';
+import { resolved } from './arbitraries/resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, type SchemaNode, typesOf } from './arbitraries/schemaNode.js';
 
 /**

@@ -2,8 +2,8 @@ import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import fc from 'fast-check';
 import { accepts, patternOf } from './accepts.js';
-import { discriminatorOf, resolved } from './discriminatorOf.js';
-import { resolveRef } from './resolveRef.js';
+import { discriminatorOf } from './discriminatorOf.js';
+import { resolved, resolveRef } from './resolveRef.js';
 import { matching } from './stringOf.js';
 import {
   alternativesOf,

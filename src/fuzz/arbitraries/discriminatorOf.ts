@@ -1,5 +1,5 @@
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
-import { resolveRef } from './resolveRef.js';
+import { resolved } from './resolveRef.js';
 import { alternativesOf, propertiesOf, type SchemaNode, typesOf } from './schemaNode.js';
 import { sameJson } from './accepts.js';
 
@@ -41,12 +41,4 @@ function allowedValues(node: SchemaNode | undefined, root: PublishedSchema): unk
   if (typeof target === 'boolean') return undefined;
   if ('const' in target) return [target.const];
   return Array.isArray(target.enum) ? target.enum : undefined;
-}
-
-/** A node with its `$ref`s followed. */
-export function resolved(node: SchemaNode, root: PublishedSchema): SchemaNode {
-  let current = node;
-  for (let hops = 0; typeof current === 'object' && typeof current.$ref === 'string' && hops < 32; hops++)
-    current = resolveRef(root, current.$ref);
-  return current;
 }

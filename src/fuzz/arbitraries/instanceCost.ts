@@ -68,7 +68,7 @@ const LISTS = ['prefixItems', 'anyOf', 'oneOf'];
 const MAPS = ['properties', 'patternProperties'];
 
 /** The subschemas directly inside a node. */
-export function childrenOf(node: PublishedSchema): SchemaNode[] {
+function childrenOf(node: PublishedSchema): SchemaNode[] {
   const children: SchemaNode[] = [];
   for (const key of SINGLE) if (isSchema(node[key])) children.push(node[key] as SchemaNode);
   for (const key of LISTS) if (Array.isArray(node[key])) children.push(...(node[key] as SchemaNode[]));

@@ -18,3 +18,11 @@ export function resolveRef(root: PublishedSchema, ref: string): SchemaNode {
   }
   return node as SchemaNode;
 }
+
+/** A node with its `$ref`s followed (a chain of refs to refs too, up to 32). */
+export function resolved(node: SchemaNode, root: PublishedSchema): SchemaNode {
+  let current = node;
+  for (let hops = 0; typeof current === 'object' && typeof current.$ref === 'string' && hops < 32; hops++)
+    current = resolveRef(root, current.$ref);
+  return current;
+}
