@@ -169,6 +169,23 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
         ],
       },
       idOrName: { anyOf: [{ type: 'integer' }, { type: 'string', minLength: 1 }] },
+      // As OpenAI's content parts: one discriminator value ('text') is also a word a breaker might try.
+      part: {
+        anyOf: [
+          {
+            type: 'object',
+            properties: { type: { type: 'string', enum: ['text'] }, text: { type: 'string' } },
+            required: ['type', 'text'],
+            additionalProperties: false,
+          },
+          {
+            type: 'object',
+            properties: { type: { type: 'string', enum: ['image'] }, url: { type: 'string' } },
+            required: ['type', 'url'],
+            additionalProperties: false,
+          },
+        ],
+      },
       overlapping: { oneOf: [{ type: 'integer' }, { type: 'number', minimum: 0 }] },
       notEmpty: { type: 'string', not: { const: '' } },
       conditional: {

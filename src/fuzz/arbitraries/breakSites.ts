@@ -34,6 +34,11 @@ export interface BreakSite {
   /** An alternative is a union's alternative pinned by the value, at the union's place: broken as a container only. */
   kind: 'root' | 'property' | 'item' | 'extra' | 'alternative';
   required: boolean;
+  /**
+   * Values the place must not be given when broken: at a discriminated union's discriminator, the
+   * values that would pin another alternative (on an alternative's place: its discriminator's key).
+   */
+  avoid?: { key?: string; values: unknown[] };
 }
 
 /** How many times one `$ref` is followed along a route: a recursive schema is broken down to its second level. */
@@ -61,11 +66,13 @@ export function breakSites(root: PublishedSchema): BreakSite[] {
     const { node, seen } = followed;
     const alternatives = alternativesOf(node);
     if (alternatives !== undefined) {
+      const discriminator = discriminatorOf(node, root);
       for (const index of pinnedAlternatives(node, root)) {
         const alternative = alternatives[index]!;
         const route: RouteStep[] = [...site.route, { into: 'alternative', index }];
         const target = resolved(alternative, root);
-        visit({ ...site, route, node: alternative, target, kind: 'alternative' }, seen);
+        const avoid = discriminator && { key: discriminator.key, values: discriminator.values.flat() };
+        visit({ ...site, route, node: alternative, target, kind: 'alternative', avoid }, seen);
       }
       return;
     }
@@ -83,6 +90,7 @@ export function breakSites(root: PublishedSchema): BreakSite[] {
             target: resolved(property, root),
             kind: 'property',
             required: required.has(key),
+            avoid: site.kind === 'alternative' && site.avoid?.key === key ? { values: site.avoid.values } : undefined,
           },
           seen,
         );

@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import { jsonTypeOf } from '../../json/jsonValue.js';
-import { accepts, patternOf } from './accepts.js';
+import { accepts, patternOf, sameJson } from './accepts.js';
 import { valuesOf } from './arbitraryOf.js';
 import { allowsType, type BreakSite } from './breakSites.js';
 import { discriminatorOf } from './discriminatorOf.js';
@@ -18,8 +18,12 @@ export function valueBreaks(site: BreakSite, generation: Generation): Break[] {
   const root = generation.root;
   const target = site.target;
   const breaks: Break[] = [];
+  // A discriminator given another alternative's value pins that alternative: the break would land elsewhere.
+  const avoided = (value: unknown) => site.avoid?.values.some((other) => sameJson(other, value)) ?? false;
   const at = (malformation: Malformation, values: fc.Arbitrary<unknown>) => breaks.push(broken(malformation, values));
-  const wrong = PROBES.filter((value) => !accepts(target, value, root) && refusedHere(target, value, root));
+  const wrong = PROBES.filter(
+    (value) => !accepts(target, value, root) && refusedHere(target, value, root) && !avoided(value),
+  );
   // Null is a value for an item or an extra key (absence is a property's alone).
   if ((site.kind === 'item' || site.kind === 'extra') && !accepts(target, null, root)) wrong.push(null);
   if (wrong.length > 0) at('wrong_type', fc.constantFrom(...wrong));
@@ -32,7 +36,7 @@ export function valueBreaks(site: BreakSite, generation: Generation): Break[] {
   if (typeof target === 'boolean') return breaks;
   const alternatives = alternativesOf(target);
   if (alternatives !== undefined) return [...breaks, ...unionBreaks(target, generation)];
-  if ('const' in target || Array.isArray(target.enum)) return [...breaks, ...enumBreaks(target, root)];
+  if ('const' in target || Array.isArray(target.enum)) return [...breaks, ...enumBreaks(target, root, avoided)];
   const types = typesOf(target);
   if (types.length === 7) return breaks;
   if (types.includes('integer') || types.includes('number')) breaks.push(...numberBreaks(target, root));
@@ -49,13 +53,13 @@ function refusedHere(node: SchemaNode, value: unknown, root: PublishedSchema): b
   return !allowsType(node, Array.isArray(value) ? 'array' : 'object', root);
 }
 
-function enumBreaks(node: PublishedSchema, root: PublishedSchema): Break[] {
+function enumBreaks(node: PublishedSchema, root: PublishedSchema, avoided: (value: unknown) => boolean): Break[] {
   const strings = (Array.isArray(node.enum) ? node.enum : [node.const]).filter(
     (v): v is string => typeof v === 'string',
   );
   const misses = strings
     .flatMap((v) => [v.toUpperCase(), v.toLowerCase(), `${v}s`, v.slice(0, -1), ` ${v}`])
-    .filter((v) => !accepts(node, v, root));
+    .filter((v) => !accepts(node, v, root) && !avoided(v));
   return misses.length === 0 ? [] : [broken('enum_near_miss', fc.constantFrom(...misses))];
 }
 
