@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { malformedInput, type Malformation, validInput } from '../../src/fuzz/index.js';
-import type { AnyTool } from '../../src/index.js';
+import { type AnyTool, defineTool } from '../../src/index.js';
 import { ajvOracle } from './ajvOracle.js';
 import { PUBLISHED_SCHEMAS } from './publishedSchemas.js';
 
@@ -108,4 +108,26 @@ describe('a schema no value satisfies', () => {
     };
     expect(() => validInput(shell('cycle', cycle))).toThrow(expect.objectContaining({ code: 'unsatisfiable_schema' }));
   });
+});
+
+describe('malformedInput against the binder', () => {
+  it.each(Object.entries(PUBLISHED_SCHEMAS))(
+    'breaks %s where the binder refuses: the place it names',
+    (name, schema) => {
+      const tool = defineTool({ name, description: 'A tool.', input: schema as never, run: () => 'ok' });
+      fc.assert(
+        fc.property(malformedInput(tool), (broken) => {
+          const result = tool.bind(broken.input);
+          expect(result.ok).toBe(false);
+          if (result.ok) return;
+          // Nesting past the depth limit is refused where it crosses the limit; a value no union alternative
+          // takes, where the closest alternative refused it: both inside the place broken.
+          const inside = result.invalid.code === 'too_deep' || broken.malformation === 'no_alternative';
+          const named = inside ? result.invalid.path.slice(0, broken.path.length) : result.invalid.path;
+          expect(named, `${broken.malformation}: ${result.invalid.message}`).toEqual(broken.path);
+        }),
+        { numRuns: 1000, seed: 19 },
+      );
+    },
+  );
 });

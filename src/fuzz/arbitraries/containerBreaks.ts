@@ -106,11 +106,10 @@ function arrayBreaks(node: PublishedSchema, generation: Generation): Break[] {
       { length: max + 1 },
       (_, i) => valuesOf(itemSchemaAt(node, i), generation, DEPTH) ?? anyJson,
     );
-    // A closed tuple refuses the item past its end; maxItems the array as a whole.
-    const closed = node.items === false && prefix === max;
+    // Refused at the array as a whole, whether maxItems or a closed tuple (`items: false`) ends it.
     breaks.push({
       malformation: 'too_long',
-      values: fc.tuple(...slots).map((items): Broken => ({ value: items, at: closed ? [max] : [] })),
+      values: fc.tuple(...slots).map((items): Broken => ({ value: items, at: [] })),
     });
   }
   const min = (node.minItems as number | undefined) ?? 0;
@@ -128,7 +127,8 @@ function arrayBreaks(node: PublishedSchema, generation: Generation): Break[] {
         const index = copy.length - 1;
         if (index === 0) return undefined;
         copy[index] = structuredClone(items[0]);
-        return accepts(itemSchemaAt(node, index), copy[index], root) ? { value: copy, at: [index] } : undefined;
+        // uniqueItems is a rule of the array as a whole: the refusal names the array.
+        return accepts(itemSchemaAt(node, index), copy[index], root) ? { value: copy, at: [] } : undefined;
       }),
       (broken) => broken !== undefined,
     );

@@ -56,6 +56,11 @@ export function objectOf(
       if (entry.value === 'absent') delete object[entry.key];
       else object[entry.key] = entry.value;
     }
+    // A placed key must not be the one that breaks maxProperties: optional keys make room for it.
+    if (entry !== undefined && typeof node.maxProperties === 'number') {
+      const spare = Object.keys(object).filter((key) => key !== entry.key && !required.has(key));
+      while (Object.keys(object).length > node.maxProperties && spare.length > 0) delete object[spare.pop()!];
+    }
     return withDependents(node, object, required, root);
   });
   const counted = node.minProperties !== undefined || node.maxProperties !== undefined;
