@@ -21,7 +21,7 @@ describe('malformedInput over the published form', () => {
         seen.add(broken.malformation);
         expect(oracle(schema, broken.input).ok, `${broken.malformation} at ${JSON.stringify(broken.path)}`).toBe(false);
       }),
-      { numRuns: 1500, seed: 31 },
+      { numRuns: 600, seed: 31 },
     );
   });
 
@@ -63,7 +63,7 @@ describe('malformedInput over the published form', () => {
         fc.property(malformedInput(shell(name, schema)), (broken) => {
           paths.push(`${broken.malformation} ${JSON.stringify(broken.path)}`);
         }),
-        { numRuns: 2000, seed: 3 },
+        { numRuns: 1000, seed: 3 },
       );
     expect(paths).toContain('wrong_type ["root","children",0,"label"]');
     expect(paths).toContain('missing_required ["root","children",0,"children"]');
@@ -81,7 +81,7 @@ describe('malformedInput over the published form', () => {
           `${broken.malformation} ${JSON.stringify(broken.path.map((key) => (key === 'labels' || key === 'env' ? key : typeof key)))}`,
         );
       }),
-      { numRuns: 2000, seed: 3 },
+      { numRuns: 1000, seed: 3 },
     );
     expect(paths).toContain('wrong_type ["labels","string"]');
     expect(paths).toContain('wrong_type ["env","string"]');
@@ -126,7 +126,7 @@ describe('malformedInput against the binder', () => {
           const named = inside ? result.invalid.path.slice(0, broken.path.length) : result.invalid.path;
           expect(named, `${broken.malformation}: ${result.invalid.message}`).toEqual(broken.path);
         }),
-        { numRuns: 1000, seed: 19 },
+        { numRuns: 500, seed: 19 },
       );
     },
   );
