@@ -46,6 +46,8 @@ describe('malformedInput over the published form', () => {
       'pattern_miss',
       'deep_nesting',
       'not_an_object',
+      'not_a_multiple',
+      'format_miss',
     ] satisfies Malformation[]) {
       expect(seen, kind).toContain(kind);
     }

@@ -16,6 +16,10 @@ export type Malformation =
   | 'extra_property'
   | 'deep_nesting'
   | 'not_an_object'
+  /** A number inside the bounds that is not a multiple of multipleOf. */
+  | 'not_a_multiple'
+  /** A text the schema's format (one the binder checks) refuses. */
+  | 'format_miss'
   /** More properties than maxProperties allows. */
   | 'too_many_properties'
   /** Fewer properties than minProperties asks for. */

@@ -9,6 +9,7 @@ import type { Generation } from './generation.js';
 import type { Break, Broken, Malformation } from './malformation.js';
 import { alternativesOf, type SchemaNode, typesOf } from './schemaNode.js';
 import { AWKWARD_TEXT } from './stringOf.js';
+import { FORMAT_CHECKS } from '../../tools/schema/formats.js';
 
 /** Values of every JSON type, tried as wrong values. */
 const PROBES: unknown[] = ['text', '3', 7, 42.5, true, ['a'], { a: 1 }];
@@ -78,6 +79,17 @@ function numberBreaks(node: PublishedSchema, root: PublishedSchema): Break[] {
   const refused = huge.filter((n) => !accepts(node, n, root));
   if (refused.length > 0) breaks.push(broken('huge_magnitude', fc.constantFrom(...refused)));
   if (integer) breaks.push(broken('not_an_integer', fc.constantFrom(0.5, 1.25, -2.75)));
+  const divisor = node.multipleOf;
+  if (typeof divisor === 'number') {
+    // Just past a multiple inside the bounds: only multipleOf refuses it.
+    const from = [node.minimum, node.exclusiveMinimum].find((n): n is number => typeof n === 'number') ?? 0;
+    const multiple = Math.ceil(from / divisor) * divisor;
+    const bounded = { ...node, multipleOf: undefined };
+    const misses = [divisor / 2, divisor / 3, 1, -1, 2 * divisor + 1]
+      .flatMap((step) => [multiple + step, multiple + divisor + step])
+      .filter((n) => accepts(bounded, n, root) && !accepts(node, n, root));
+    if (misses.length > 0) breaks.push(broken('not_a_multiple', fc.constantFrom(...misses)));
+  }
   return breaks;
 }
 
@@ -99,6 +111,14 @@ function stringBreaks(node: PublishedSchema, root: PublishedSchema): Break[] {
       (s) => !pattern.test(s) && accepts(lengthOnly, s, root),
     );
     if (misses.length > 0) breaks.push(broken('pattern_miss', fc.constantFrom(...misses)));
+  }
+  const check = typeof node.format === 'string' ? FORMAT_CHECKS.get(node.format) : undefined;
+  if (check !== undefined) {
+    const others = { minLength: node.minLength, maxLength: node.maxLength, pattern: node.pattern };
+    const misses = ['not a value', 'x', '0', '::::', '2024-13-45', '@'].filter(
+      (text) => !check(text) && accepts(others, text, root),
+    );
+    if (misses.length > 0) breaks.push(broken('format_miss', fc.constantFrom(...misses)));
   }
   return breaks;
 }
