@@ -133,3 +133,20 @@ describe('malformedInput against the binder', () => {
     },
   );
 });
+
+describe('dependentRequired', () => {
+  it('is broken by leaving out what a given property needs, refused at the property left out', () => {
+    const schema = PUBLISHED_SCHEMAS.dependentRequired!;
+    const tool = defineTool({ name: 'pay', description: 'Pays.', input: schema as never, run: () => 'ok' });
+    const seen = new Set<string>();
+    fc.assert(
+      fc.property(malformedInput(tool), (broken) => {
+        seen.add(`${broken.malformation} ${JSON.stringify(broken.path)}`);
+        const result = tool.bind(broken.input);
+        expect(result.ok ? [] : result.invalid.path.slice(0, broken.path.length)).toEqual(broken.path);
+      }),
+      { numRuns: 500, seed: 2 },
+    );
+    expect(seen).toContain('missing_required ["card","cvc"]');
+  });
+});

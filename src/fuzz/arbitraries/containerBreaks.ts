@@ -85,6 +85,7 @@ function objectBreaks(node: PublishedSchema, generation: Generation): Break[] {
     if (over !== undefined)
       breaks.push({ malformation: 'too_many_properties', values: over.map((value) => ({ value, at: [] })) });
   }
+  breaks.push(...dependentBreaks(node, generation));
   if (typeof node.minProperties === 'number' && requiredOf(node).length < node.minProperties) {
     const min = node.minProperties;
     const required = new Set(requiredOf(node));
@@ -92,6 +93,27 @@ function objectBreaks(node: PublishedSchema, generation: Generation): Break[] {
     const few = keepOnly(under, (o) => Object.keys(o).length < min);
     if (few !== undefined)
       breaks.push({ malformation: 'too_few_properties', values: few.map((value) => ({ value, at: [] })) });
+  }
+  return breaks;
+}
+
+/** For dependentRequired: the trigger given, one property it needs left out (refused at that property). */
+function dependentBreaks(node: PublishedSchema, generation: Generation): Break[] {
+  const breaks: Break[] = [];
+  const dependencies = (node.dependentRequired as Record<string, string[]> | undefined) ?? {};
+  for (const [trigger, needed] of Object.entries(dependencies)) {
+    const property = propertiesOf(node)[trigger];
+    const values = property === undefined ? anyJson : valuesOf(property, generation, DEPTH);
+    const placed = values && { key: fc.constant(trigger), values, declared: trigger };
+    const objects = placed && objectOf(node, generation, DEPTH, placed);
+    if (objects === undefined || needed.length === 0) continue;
+    breaks.push({
+      malformation: 'missing_required',
+      values: fc.tuple(objects, fc.constantFrom(...needed)).map(([object, left]): Broken => {
+        const { [left]: _, ...rest } = object;
+        return { value: rest, at: [left] };
+      }),
+    });
   }
   return breaks;
 }
