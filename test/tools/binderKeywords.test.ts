@@ -600,3 +600,71 @@ describe('the nullable idiom around a closed set', () => {
     expect(tool.bind({ a: 'c' })).toMatchObject({ ok: false, invalid: { code: 'not_a_known_value', path: ['a'] } });
   });
 });
+
+describe('found by the corpus differential', () => {
+  const tool = (input: unknown) => defineTool({ name: 't', description: 'T.', input: input as never, run: () => 'ok' });
+
+  it("moves OpenAPI's int32 into the description on any type, so no checker reads it as a rule", () => {
+    expect(tool({ type: 'object', properties: { n: { type: 'integer', format: 'int32' } } }).inputSchema).toEqual({
+      type: 'object',
+      properties: { n: { type: 'integer', description: 'Format: int32.' } },
+      additionalProperties: false,
+    });
+  });
+
+  it('defines a recursive model with a default behind a root $ref (pydantic), checking each default once', () => {
+    const recursive = tool({
+      $defs: {
+        Foo: {
+          type: 'object',
+          properties: { sibling: { anyOf: [{ $ref: '#/$defs/Foo' }, { type: 'null' }], default: null } },
+        },
+      },
+      $ref: '#/$defs/Foo',
+    });
+    expect(recursive.bind({ sibling: { sibling: {} } })).toEqual({
+      ok: true,
+      args: { sibling: { sibling: { sibling: null } } },
+    });
+  });
+
+  it('reads a null standing for an absent member as absent in conditions too', () => {
+    const conditional = tool({
+      type: 'object',
+      properties: { e: { type: 'string' } },
+      if: false,
+      else: { required: ['e'] },
+    });
+    expect(conditional.bind({ e: null })).toMatchObject({ ok: false, invalid: { code: 'required', path: ['e'] } });
+    const dependent = tool({
+      type: 'object',
+      properties: { a: { type: 'string' }, b: { type: 'string' } },
+      dependentRequired: { a: ['b'] },
+    });
+    expect(dependent.bind({ a: null })).toEqual({ ok: true, args: {} });
+  });
+
+  it("takes null once for OpenAPI's nullable on a union whose alternative takes null already", () => {
+    const stop = tool({
+      type: 'object',
+      properties: {
+        stop: {
+          oneOf: [
+            { type: 'string', nullable: true },
+            { type: 'array', items: { type: 'string' } },
+          ],
+          nullable: true,
+          default: null,
+        },
+      },
+    });
+    expect(stop.bind({ stop: null })).toEqual({ ok: true, args: { stop: null } });
+    expect(stop.bind({ stop: 3 })).toMatchObject({
+      ok: false,
+      invalid: {
+        message:
+          "Tool 't' argument 'stop' must be a string, or null, or an array of strings, but the value was the number 3.",
+      },
+    });
+  });
+});

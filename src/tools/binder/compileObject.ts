@@ -28,7 +28,6 @@ export function emitObject(gen: CodeGenerator, node: PublishedSchema, site: Site
     lines.push(`${out} = ${input};`);
     return lines.join('\n');
   }
-  lines.push(...dependencies(gen, node, site));
   const present: string[] = [];
   const optional: string[] = [];
   for (const [key, schema] of properties) {
@@ -86,6 +85,8 @@ export function emitObject(gen: CodeGenerator, node: PublishedSchema, site: Site
       patterns,
     ),
   );
+  // Read on the bound object: a null standing for an absent member is absent here too.
+  lines.push(...dependencies(gen, node, site));
   return lines.join('\n');
 }
 
@@ -179,7 +180,7 @@ function dependencies(gen: CodeGenerator, node: PublishedSchema, site: Site): st
       const missing = gen.refuser('required', expected, () => why);
       const [has, needs] = [JSON.stringify(name), JSON.stringify(other)];
       lines.push(
-        `if (Object.hasOwn(${site.input}, ${has}) && !Object.hasOwn(${site.input}, ${needs})) ` +
+        `if (Object.hasOwn(${site.out}, ${has}) && !Object.hasOwn(${site.out}, ${needs})) ` +
           `return ${missing}(undefined, [${[...site.path, needs]}]);`,
       );
     }

@@ -56,6 +56,8 @@ export class CodeGenerator {
   constructor(
     readonly tool: string,
     readonly root: PublishedSchema,
+    /** Schemas whose default is checked (or being checked), shared with the generators made for defaults. */
+    readonly defaults = new Set<object>(),
   ) {}
 
   compile(schema: unknown, root: boolean, at: string): Validator {
@@ -202,13 +204,16 @@ export class CodeGenerator {
     return `\nif (!${this.ref(isAllowed)}(${site.input})) ${refuse}`;
   }
 
-  /** `not` and `if`/`then`/`else`: checks only; the bound value stays what the node's other keywords made it. */
+  /**
+   * `not` and `if`/`then`/`else`: checks only; the bound value stays what the node's other keywords
+   * made it. They read the bound value, so a null standing for an absent member is absent to them too.
+   */
   #conditions(node: PublishedSchema, site: Site): string {
     const lines: string[] = [];
     if ('not' in node) {
       const fn = this.function(node.not, `${site.at}.not`, false);
       const expected = `anything but ${describeExpectation(node.not, this.root)}`;
-      lines.push(`if (!(${fn}(${site.input}) instanceof R)) ${this.refuse(site, 'not_a_known_value', expected)}`);
+      lines.push(`if (!(${fn}(${site.out}) instanceof R)) ${this.refuse(site, 'not_a_known_value', expected)}`);
     }
     if ('if' in node && ('then' in node || 'else' in node)) {
       const test = this.function(node.if, `${site.at}.if`, false);
@@ -217,9 +222,9 @@ export class CodeGenerator {
         const fn = this.function(node[keyword], `${site.at}.${keyword}`, site.root);
         const result = this.var('c');
         const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
-        return `const ${result} = ${fn}(${site.input}); if (${result} instanceof R) { ${prefix}return ${result}; }`;
+        return `const ${result} = ${fn}(${site.out}); if (${result} instanceof R) { ${prefix}return ${result}; }`;
       };
-      lines.push(`if (!(${test}(${site.input}) instanceof R)) { ${branch('then')} } else { ${branch('else')} }`);
+      lines.push(`if (!(${test}(${site.out}) instanceof R)) { ${branch('then')} } else { ${branch('else')} }`);
     }
     return lines.length === 0 ? '' : `\n${lines.join('\n')}`;
   }
@@ -298,7 +303,10 @@ export class CodeGenerator {
 
   /** A default must pass its own schema: checked once, here, with a validator of its own. */
   checkDefault(schema: PublishedSchema, at: string): void {
-    const validate = new CodeGenerator(this.tool, this.root).compile(schema, false, at);
+    // A recursive schema reaches its own defaults again: each is checked once.
+    if (this.defaults.has(schema)) return;
+    this.defaults.add(schema);
+    const validate = new CodeGenerator(this.tool, this.root, this.defaults).compile(schema, false, at);
     const result = validate(schema.default);
     if (result instanceof Refusal) {
       throw new ToolDeclarationError(

@@ -1,6 +1,7 @@
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { discriminatorOf, nullableAlternative, typesOf } from '../schema/schemaFacts.js';
+import { takingNull } from '../schema/takingNull.js';
 import type { CodeGenerator, Site } from './compileSchema.js';
 import { describeAlternative, describeExpectation } from './expectation.js';
 import { Refusal, valueArrived } from './invalidArgument.js';
@@ -21,8 +22,7 @@ export function emitUnion(gen: CodeGenerator, node: PublishedSchema, site: Site)
     // A plain node of one type is checked as `type: [T, 'null']`, so its messages say "..., or null".
     const plain = isPlainObject(nullable) && !('$ref' in nullable || 'anyOf' in nullable || 'oneOf' in nullable);
     const types = plain ? typesOf(nullable as PublishedSchema) : undefined;
-    if (types?.length === 1 && types[0] !== 'null')
-      return gen.node(withNull(nullable as PublishedSchema, types[0]), site);
+    if (types?.length === 1 && types[0] !== 'null') return gen.node(takingNull(nullable as PublishedSchema), site);
     return `if (${input} === null) { ${out} = null; } else {\n${gen.node(nullable, site)}\n}`;
   }
   const keyword = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
@@ -66,15 +66,6 @@ export function emitUnion(gen: CodeGenerator, node: PublishedSchema, site: Site)
     `const ${result} = ${gen.ref(match)}(${list}, ${input}, ${gen.ref({ names, expected })});\n` +
     `if (${result} instanceof R) { ${prefix}return ${result}; }\n${out} = ${result};`
   );
-}
-
-/** `T` as `type: [T, 'null']`, with null added to its closed set, if it has one: the same values as `anyOf: [T, null]`. */
-function withNull(node: PublishedSchema, type: string): PublishedSchema {
-  const { const: only, enum: allowed, ...rest } = node;
-  const values = 'const' in node ? [only] : Array.isArray(allowed) ? allowed : undefined;
-  return values === undefined
-    ? { ...rest, type: [type, 'null'] }
-    : { ...rest, type: [type, 'null'], enum: [...values, null] };
 }
 
 interface UnionWords {

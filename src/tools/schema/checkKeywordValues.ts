@@ -79,8 +79,7 @@ export function checkKeywordValues(
     );
   if ('pattern' in node)
     checkPattern(node.pattern, `${path}.pattern`, problems, fromZod && typeof node.format === 'string');
-  if ('format' in node && (types === undefined || types.includes('string')))
-    checkFormat(node, published, path, problems);
+  if ('format' in node) checkFormat(node, published, path, problems, types);
   if (isPlainObject(node.patternProperties))
     for (const pattern of Object.keys(node.patternProperties))
       checkPattern(pattern, `${path}.patternProperties.${pattern}`, problems, false);
@@ -180,19 +179,26 @@ function checkPattern(pattern: unknown, path: string, problems: SchemaProblems, 
     problems.add(path, 'unsupported_pattern', `${compiled.problem}.`);
 }
 
-function checkFormat(node: Schema, published: Schema, path: string, problems: SchemaProblems): void {
+function checkFormat(
+  node: Schema,
+  published: Schema,
+  path: string,
+  problems: SchemaProblems,
+  types: JsonType[] | undefined,
+): void {
   const format = node.format;
   if (typeof format !== 'string') {
     problems.add(`${path}.format`, 'invalid_schema', `a format must be a string, but it was ${describeValue(format)}.`);
     return;
   }
   if (!JSON_SCHEMA_FORMATS.has(format)) {
+    // OpenAPI's int32, int64, float, double, byte, password: prose for the model, on any type.
     // Not a JSON Schema format: the model reads it as prose, and a pattern (if any) enforces it.
     delete published.format;
     const description =
       typeof node.description === 'string' && node.description !== '' ? `${node.description}\n\n` : '';
     published.description = `${description}Format: ${format}.`;
-  } else if (!FORMAT_CHECKS.has(format)) {
+  } else if (!FORMAT_CHECKS.has(format) && (types === undefined || types.includes('string'))) {
     problems.add(
       `${path}.format`,
       'unsupported_schema',

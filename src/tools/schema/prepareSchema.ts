@@ -8,6 +8,7 @@ import { isConflict, mergeSchemas } from './mergeSchemas.js';
 import { KEYWORDS, SUBSCHEMA_KEYWORDS } from './schemaKeywords.js';
 import { declarationPath, parseLocalRef, pointerOf, valueAtPointer } from './schemaPointer.js';
 import { SchemaProblems } from './schemaProblems.js';
+import { takingNull } from './takingNull.js';
 
 /** A schema document after preparation: plain JSON Schema 2020-12, exactly what the model is shown. */
 export type PublishedSchema = Record<string, unknown>;
@@ -201,7 +202,7 @@ class Normaliser {
     if ('nullable' in schema) {
       const nullable = schema.nullable;
       delete schema.nullable;
-      if (nullable === true) return withNull(schema);
+      if (nullable === true) return takingNull(schema);
       if (nullable !== false)
         this.problems.add(
           `${path}.nullable`,
@@ -368,24 +369,6 @@ function close(schema: Schema): Schema {
   if (declares && !('additionalProperties' in schema) && !('anyOf' in schema) && !('oneOf' in schema))
     schema.additionalProperties = false;
   return schema;
-}
-
-/** OpenAPI's `nullable: true` as JSON Schema: null added to the type, or as an alternative of its own. */
-function withNull(schema: Schema): Schema {
-  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
-  if (Array.isArray(schema.type))
-    return schema.type.includes('null') ? schema : { ...schema, type: [...schema.type, 'null'] };
-  for (const union of ['anyOf', 'oneOf']) {
-    if (Array.isArray(schema[union]))
-      return { ...schema, [union]: [...(schema[union] as unknown[]), { type: 'null' }] };
-  }
-  const annotations: Schema = {};
-  const checks: Schema = {};
-  for (const [keyword, value] of Object.entries(schema)) {
-    if (KEYWORDS[keyword]?.role === 'checked' && !DEFINITIONS.has(keyword)) checks[keyword] = value;
-    else annotations[keyword] = value;
-  }
-  return { ...annotations, anyOf: [checks, { type: 'null' }] };
 }
 
 function collectAnchors(node: unknown, tokens: string[], anchors: Map<string, string[]>): void {
