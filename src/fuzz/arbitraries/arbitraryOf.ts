@@ -12,13 +12,16 @@ import { stringOf } from './stringOf.js';
 
 /**
  * Values a node of a published schema takes (JSON Schema 2020-12, as the binder reads it):
- * every constraint the model was shown is met, so the binder must accept each one. Throws
- * when the node has no value that can be generated (e.g. `false`).
+ * every constraint the model was shown is met, so the binder must accept each one. With
+ * `nullForAbsent`, an optional property whose schema refuses null is now and then sent as null,
+ * which the binder reads as absent. Undefined when the node has no value that can be generated.
  */
-export function arbitraryOf(node: SchemaNode, root: PublishedSchema): fc.Arbitrary<unknown> {
-  const values = valuesOf(node, generationFor(root), 0);
-  if (values === undefined) throw new Error('the schema takes no value that can be generated');
-  return values;
+export function arbitraryOf(
+  node: SchemaNode,
+  root: PublishedSchema,
+  nullForAbsent = false,
+): fc.Arbitrary<unknown> | undefined {
+  return valuesOf(node, generationFor(root, nullForAbsent), 0);
 }
 
 /** Values of a node at a depth (levels of `$ref` followed); undefined when there are none. */

@@ -1,8 +1,7 @@
 import type fc from 'fast-check';
 import { UsageError } from '../../errors/UsageError.js';
 import type { AnyTool } from '../../tools/tool.js';
-import { valuesOf } from './arbitraryOf.js';
-import { generationFor } from './generation.js';
+import { arbitraryOf } from './arbitraryOf.js';
 
 /**
  * Inputs the tool's schema accepts: every one must reach `run`, with the values sent (after
@@ -15,7 +14,7 @@ export function validInput(tool: AnyTool): fc.Arbitrary<Record<string, unknown>>
 
 /** The valid inputs of a tool, or the UsageError saying there are none. */
 export function inputsOf(tool: AnyTool, nullForAbsent: boolean): fc.Arbitrary<Record<string, unknown>> {
-  const values = valuesOf(tool.inputSchema, generationFor(tool.inputSchema, nullForAbsent), 0);
+  const values = arbitraryOf(tool.inputSchema, tool.inputSchema, nullForAbsent);
   if (values === undefined)
     throw new UsageError(
       'unsatisfiable_schema',
