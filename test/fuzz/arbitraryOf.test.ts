@@ -1,9 +1,8 @@
 import fc from 'fast-check';
-import { readdirSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { defineTool } from '../../src/index.js';
 import { arbitraryOf } from '../../src/fuzz/arbitraries/arbitraryOf.js';
 import { ajvOracle } from './ajvOracle.js';
+import { publishedCorpus } from './publishedCorpus.js';
 import { PUBLISHED_SCHEMAS } from './publishedSchemas.js';
 
 const oracle = ajvOracle();
@@ -79,25 +78,6 @@ describe('arbitraryOf reaches what a schema allows beyond the least', () => {
     ]);
   });
 });
-
-/** Every tool schema of the corpus that defines a tool, as published (what the arbitraries read). */
-function publishedCorpus(): [string, Record<string, unknown>][] {
-  const folder = new URL('../fixtures/tool-schemas/', import.meta.url);
-  const found: [string, Record<string, unknown>][] = [];
-  for (const group of ['mcp', 'python-openapi']) {
-    for (const file of readdirSync(new URL(`${group}/`, folder))) {
-      if (!file.endsWith('.json')) continue;
-      const { inputSchema } = JSON.parse(readFileSync(new URL(`${group}/${file}`, folder), 'utf8'));
-      try {
-        const tool = defineTool({ name: 'corpus_tool', description: file, input: inputSchema, run: () => 'ok' });
-        found.push([`${group}/${file}`, tool.inputSchema]);
-      } catch {
-        // A schema the binder refuses at definition (a root union or array) has no published form.
-      }
-    }
-  }
-  return found;
-}
 
 describe('arbitraryOf over the corpus of real schemas, as published', () => {
   const schemas = publishedCorpus();

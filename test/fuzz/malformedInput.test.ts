@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { malformedInput, type Malformation, validInput } from '../../src/fuzz/index.js';
 import { type AnyTool, defineTool } from '../../src/index.js';
 import { ajvOracle } from './ajvOracle.js';
+import { publishedCorpus } from './publishedCorpus.js';
 import { PUBLISHED_SCHEMAS } from './publishedSchemas.js';
 
 const oracle = ajvOracle();
@@ -148,5 +149,16 @@ describe('dependentRequired', () => {
       { numRuns: 500, seed: 2 },
     );
     expect(seen).toContain('missing_required ["card","cvc"]');
+  });
+});
+
+describe('malformedInput over the corpus of real schemas, as published', () => {
+  it.each(publishedCorpus())('breaks %s only in ways ajv refuses', (_name, schema) => {
+    fc.assert(
+      fc.property(malformedInput(shell('corpus_tool', schema)), (broken) => {
+        expect(oracle(schema, broken.input).ok, `${broken.malformation} at ${JSON.stringify(broken.path)}`).toBe(false);
+      }),
+      { numRuns: 40, seed: 29 },
+    );
   });
 });
