@@ -104,7 +104,7 @@ function dependentBreaks(node: PublishedSchema, generation: Generation): Break[]
   for (const [trigger, needed] of Object.entries(dependencies)) {
     const property = propertiesOf(node)[trigger];
     const values = property === undefined ? anyJson : valuesOf(property, generation, DEPTH);
-    const placed = values && { key: fc.constant(trigger), values, declared: trigger };
+    const placed = values && { key: trigger, values };
     const objects = placed && objectOf(node, generation, DEPTH, placed);
     if (objects === undefined || needed.length === 0) continue;
     breaks.push({

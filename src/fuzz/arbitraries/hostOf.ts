@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import type fc from 'fast-check';
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import { arrayOf } from './arrayOf.js';
@@ -35,13 +35,11 @@ export function hostOf(
       case 'property': {
         const values = last && leaf === 'absent' ? 'absent' : around(propertiesOf(node)[next.key]!, step + 1, depth);
         if (values === undefined) return undefined;
-        return objectOf(node, generation, depth, { key: fc.constant(next.key), values, declared: next.key });
+        return objectOf(node, generation, depth, { key: next.key, values });
       }
       case 'extra': {
         const values = around(next.schema, step + 1, depth);
-        return values === undefined
-          ? undefined
-          : objectOf(node, generation, depth, { key: fc.constant(next.key), values });
+        return values === undefined ? undefined : objectOf(node, generation, depth, { key: next.key, values });
       }
       case 'item': {
         const values = around(itemSchemaAt(node, next.index), step + 1, depth);

@@ -12,7 +12,7 @@ const EXTRA_KEYS = 3;
 
 /** One property an object must hold (or must lack): where a malformed input puts its broken value. */
 export interface PlacedProperty {
-  key: fc.Arbitrary<string>;
+  key: string;
   /** The value, or 'absent' to leave the property out. */
   values: fc.Arbitrary<unknown> | 'absent';
 }
@@ -27,14 +27,14 @@ export function objectOf(
   node: PublishedSchema,
   generation: Generation,
   depth: number,
-  placed?: PlacedProperty & { declared?: string },
+  placed?: PlacedProperty,
 ): fc.Arbitrary<Record<string, unknown>> | undefined {
   const root = generation.root;
   const minimal = depth >= FREE_REF_DEPTH;
-  const required = requiredClosure(node, placed?.declared);
+  const required = requiredClosure(node, placed?.key);
   const declared: Record<string, fc.Arbitrary<unknown>> = {};
   for (const [key, property] of Object.entries(propertiesOf(node))) {
-    if (key === placed?.declared || (minimal && !required.has(key))) continue;
+    if (key === placed?.key || (minimal && !required.has(key))) continue;
     const values = costOf(generation, property) === Infinity ? undefined : valuesOf(property, generation, depth);
     if (values === undefined) {
       if (required.has(key)) return undefined;
@@ -71,7 +71,7 @@ export function objectOf(
 
 function placedEntry(placed: PlacedProperty): fc.Arbitrary<{ key: string; value: unknown }> {
   const values = placed.values === 'absent' ? fc.constant('absent') : placed.values;
-  return fc.tuple(placed.key, values).map(([key, value]) => ({ key, value }));
+  return values.map((value) => ({ key: placed.key, value }));
 }
 
 /** Keys beyond the declared ones, with values their schema takes: patternProperties, then additional keys. */
