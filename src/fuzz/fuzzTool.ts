@@ -83,6 +83,9 @@ function spyHarness(tool: AnyTool): Harness {
   };
 }
 
+/** Breakages the binder may refuse at a place inside the one broken. */
+const INSIDE = new Set<MalformedCase['malformation']>(['no_alternative', 'condition_unmet']);
+
 async function checkMalformed(tool: AnyTool, harness: Harness, broken: MalformedCase): Promise<string | undefined> {
   let bound: ReturnType<AnyTool['bind']>;
   try {
@@ -100,9 +103,10 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
     return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
   const { path, message } = bound.invalid;
   // Nesting past the input's depth limit is refused where it crosses the limit, inside the site; a value no
-  // union alternative takes, where the closest alternative refused it, maybe inside too.
+  // union alternative takes, where the closest alternative refused it, and a condition's branch, where its
+  // rule fails: maybe inside too.
   const within =
-    (bound.invalid.code === 'too_deep' || broken.malformation === 'no_alternative') &&
+    (bound.invalid.code === 'too_deep' || INSIDE.has(broken.malformation)) &&
     broken.path.every((key, i) => path[i] === key);
   if (!within && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
     return (

@@ -49,6 +49,8 @@ describe('malformedInput over the published form', () => {
       'not_an_object',
       'not_a_multiple',
       'format_miss',
+      'excluded_by_not',
+      'condition_unmet',
     ] satisfies Malformation[]) {
       expect(seen, kind).toContain(kind);
     }
@@ -125,7 +127,8 @@ describe('malformedInput against the binder', () => {
           if (result.ok) return;
           // Nesting past the depth limit is refused where it crosses the limit; a value no union alternative
           // takes, where the closest alternative refused it: both inside the place broken.
-          const inside = result.invalid.code === 'too_deep' || broken.malformation === 'no_alternative';
+          const inside =
+            result.invalid.code === 'too_deep' || ['no_alternative', 'condition_unmet'].includes(broken.malformation);
           const named = inside ? result.invalid.path.slice(0, broken.path.length) : result.invalid.path;
           expect(named, `${broken.malformation}: ${result.invalid.message}`).toEqual(broken.path);
         }),

@@ -20,6 +20,10 @@ export type Malformation =
   | 'not_a_multiple'
   /** A text the schema's format (one the binder checks) refuses. */
   | 'format_miss'
+  /** A value every rule takes but `not`, which excludes it. */
+  | 'excluded_by_not'
+  /** A value `if`/`then`/`else` refuses: the branch's rule may name a place inside. */
+  | 'condition_unmet'
   /** More properties than maxProperties allows. */
   | 'too_many_properties'
   /** Fewer properties than minProperties asks for. */

@@ -5,6 +5,7 @@ import { accepts, patternOf, sameJson } from './accepts.js';
 import { valuesOf } from './arbitraryOf.js';
 import { allowsType, type BreakSite } from './breakSites.js';
 import { discriminatorOf } from './discriminatorOf.js';
+import { keepOnly } from './keepOnly.js';
 import type { Generation } from './generation.js';
 import type { Break, Broken, Malformation } from './malformation.js';
 import { alternativesOf, type SchemaNode, typesOf } from './schemaNode.js';
@@ -35,6 +36,7 @@ export function valueBreaks(site: BreakSite, generation: Generation): Break[] {
   }
   if (!allowsType(target, 'array', root)) at('deep_nesting', fc.integer({ min: 20, max: 200 }).map(nested));
   if (typeof target === 'boolean') return breaks;
+  breaks.push(...conditionBreaks(target, generation));
   const alternatives = alternativesOf(target);
   if (alternatives !== undefined) return [...breaks, ...unionBreaks(target, generation)];
   if ('const' in target || Array.isArray(target.enum)) return [...breaks, ...enumBreaks(target, root, avoided)];
@@ -156,6 +158,29 @@ function unionBreaks(node: PublishedSchema, generation: Generation): Break[] {
       }),
     });
   }
+  return breaks;
+}
+
+/**
+ * Values every other rule of the node takes that `not` excludes (refused at the place), or that
+ * `if`/`then`/`else` refuses (refused where the branch's rule fails, maybe inside the place).
+ */
+function conditionBreaks(node: PublishedSchema, generation: Generation): Break[] {
+  const root = generation.root;
+  const breaks: Break[] = [];
+  const without = (keys: string[]) => Object.fromEntries(Object.entries(node).filter(([key]) => !keys.includes(key)));
+  const refusedBy = (malformation: Malformation, rest: PublishedSchema) => {
+    const values = valuesOf(rest, generation, 1);
+    const refused = values && keepOnly(values, (value) => !accepts(node, value, root));
+    if (refused !== undefined) breaks.push(broken(malformation, refused));
+  };
+  if (node.not !== undefined) {
+    const excluded = valuesOf(node.not as SchemaNode, generation, 1);
+    const rest = without(['not']);
+    const kept = excluded && keepOnly(excluded, (value) => accepts(rest, value, root));
+    if (kept !== undefined) breaks.push(broken('excluded_by_not', kept));
+  }
+  if (node.if !== undefined) refusedBy('condition_unmet', without(['if', 'then', 'else']));
   return breaks;
 }
 
