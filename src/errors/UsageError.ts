@@ -25,7 +25,9 @@ export type UsageErrorCode =
   /** A recorded run made no model call, so there is nothing to write. */
   | 'nothing_to_record'
   /** A `ScriptedTransport` was given neither a list of steps nor a function of the request. */
-  | 'invalid_script';
+  | 'invalid_script'
+  /** A tool to fuzz has an input schema no value satisfies (none could be generated). */
+  | 'unsatisfiable_schema';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

@@ -1,15 +1,14 @@
 import fc from 'fast-check';
 import { isDeepStrictEqual } from 'node:util';
-import { isPlainObject } from '../json/jsonValue.js';
 import type { ToolUseBlock } from '../messages/types.js';
 import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';
-import type { ArgumentPath } from '../tools/binder/invalidArgument.js';
 import { describePath } from '../tools/binder/invalidArgument.js';
-import type { PublishedSchema } from '../tools/schema/prepareSchema.js';
 import type { AnyTool } from '../tools/tool.js';
 import { malformedInput, type MalformedCase } from './arbitraries/malformedInput.js';
 import { validInput } from './arbitraries/validInput.js';
 import type { FuzzFailure, FuzzReport } from './fuzzReport.js';
+import { isEarlier } from './isEarlier.js';
+import { withDefaults } from './withDefaults.js';
 
 export interface FuzzToolOptions {
   /** Cases per property. Default 1000. */
@@ -100,9 +99,12 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
   if (harness.runs.length > 0)
     return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
   const { path, message } = bound.invalid;
-  // Nesting past the input's depth limit is refused where it crosses the limit, inside the site.
-  const tooDeepWithin = bound.invalid.code === 'too_deep' && broken.path.every((key, i) => path[i] === key);
-  if (!tooDeepWithin && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
+  // Nesting past the input's depth limit is refused where it crosses the limit, inside the site; a value no
+  // union alternative takes, where the closest alternative refused it, maybe inside too.
+  const within =
+    (bound.invalid.code === 'too_deep' || broken.malformation === 'no_alternative') &&
+    broken.path.every((key, i) => path[i] === key);
+  if (!within && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
     return (
       `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ` +
       `${describePath(path)}`
@@ -145,49 +147,6 @@ async function checkValid(
     );
   }
   return undefined;
-}
-
-/** What the binder should hand `run`: the input, defaults filled in and nulls-for-absent dropped. */
-export function withDefaults(schema: PublishedSchema, value: unknown): unknown {
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-  if (type === 'array' && Array.isArray(value))
-    return value.map((item) => withDefaults(schema.items as PublishedSchema, item));
-  if (type !== 'object' || !isPlainObject(value)) return value;
-  const result: Record<string, unknown> = {};
-  for (const [key, property] of Object.entries(
-    (schema.properties as Record<string, PublishedSchema> | undefined) ?? {},
-  )) {
-    const nullable = Array.isArray(property.type) || (Array.isArray(property.enum) && property.enum.includes(null));
-    const present = Object.hasOwn(value, key) && value[key] !== undefined && (value[key] !== null || nullable);
-    if (present) result[key] = withDefaults(property, value[key]);
-    else if ('default' in property) result[key] = structuredClone(property.default);
-  }
-  return result;
-}
-
-/** Whether `a` comes before `b` in declaration order (property order, then item index). */
-function isEarlier(schema: PublishedSchema, a: ArgumentPath, b: ArgumentPath): boolean {
-  const rank = (path: ArgumentPath): number[] => {
-    const ranks: number[] = [];
-    let node: PublishedSchema | undefined = schema;
-    for (const key of path) {
-      if (node === undefined) return [...ranks, Infinity];
-      if (typeof key === 'number') {
-        ranks.push(key);
-        node = node.items as PublishedSchema | undefined;
-      } else {
-        const keys = Object.keys((node.properties as Record<string, unknown> | undefined) ?? {});
-        const index = keys.indexOf(key);
-        ranks.push(index === -1 ? keys.length : index); // an unknown argument comes after all declared ones
-        node = (node.properties as Record<string, PublishedSchema> | undefined)?.[key];
-      }
-    }
-    return ranks;
-  };
-  const ra = rank(a);
-  const rb = rank(b);
-  for (let i = 0; i < Math.min(ra.length, rb.length); i++) if (ra[i] !== rb[i]) return ra[i]! < rb[i]!;
-  return ra.length < rb.length;
 }
 
 function failure<T extends [unknown]>(property: string, details: fc.RunDetails<T>): FuzzFailure {

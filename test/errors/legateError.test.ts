@@ -35,6 +35,7 @@ const CODES = {
     'missing_input',
     'nothing_to_record',
     'invalid_script',
+    'unsatisfiable_schema',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],

@@ -1,8 +1,27 @@
 import type fc from 'fast-check';
+import { UsageError } from '../../errors/UsageError.js';
 import type { AnyTool } from '../../tools/tool.js';
-import { objectOf } from './arbitraryOf.js';
+import { valuesOf } from './arbitraryOf.js';
+import { generationFor } from './generation.js';
 
-/** Inputs the tool's schema accepts: every one must reach `run`, with the values sent (after defaults). */
+/**
+ * Inputs the tool's schema accepts: every one must reach `run`, with the values sent (after
+ * defaults). Now and then an optional property whose schema refuses null is sent as null, which
+ * the binder reads as absent. Throws a UsageError (`unsatisfiable_schema`) when no input can be generated.
+ */
 export function validInput(tool: AnyTool): fc.Arbitrary<Record<string, unknown>> {
-  return objectOf(tool.inputSchema);
+  return inputsOf(tool, true);
+}
+
+/** The valid inputs of a tool, or the UsageError saying there are none. */
+export function inputsOf(tool: AnyTool, nullForAbsent: boolean): fc.Arbitrary<Record<string, unknown>> {
+  const values = valuesOf(tool.inputSchema, generationFor(tool.inputSchema, nullForAbsent), 0);
+  if (values === undefined)
+    throw new UsageError(
+      'unsatisfiable_schema',
+      `Tool '${tool.name}' cannot be fuzzed: no input satisfies its input schema (a required property whose ` +
+        `schema is false, bounds that leave no value, or a not/oneOf that excludes every value generated). ` +
+        `Fix the schema so some input is valid.`,
+    );
+  return values as fc.Arbitrary<Record<string, unknown>>;
 }

@@ -1,0 +1,38 @@
+import type fc from 'fast-check';
+import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import { type InstanceCosts, instanceCosts } from './instanceCost.js';
+import type { SchemaNode } from './schemaNode.js';
+
+/** Levels of `$ref` followed freely; below them values take the cheapest route, so recursion ends. */
+export const FREE_REF_DEPTH = 3;
+
+/** What building arbitraries for one published schema shares: its root, its costs, the arbitraries built. */
+export interface Generation {
+  readonly root: PublishedSchema;
+  readonly costs: InstanceCosts;
+  /**
+   * Whether an optional property whose schema refuses null is now and then sent as null, which
+   * the binder reads as absent (JSON Schema would refuse it).
+   */
+  readonly nullForAbsent: boolean;
+  /** Arbitraries built so far, per node and depth; null where the node has no value to generate. */
+  readonly built: Map<SchemaNode, (fc.Arbitrary<unknown> | null)[]>;
+}
+
+const generations = new WeakMap<PublishedSchema, Generation[]>();
+
+/** The generation for a schema, built once per root and flag. */
+export function generationFor(root: PublishedSchema, nullForAbsent = false): Generation {
+  let pair = generations.get(root);
+  if (pair === undefined) {
+    const costs = instanceCosts(root);
+    pair = [false, true].map((flag) => ({ root, costs, nullForAbsent: flag, built: new Map() }));
+    generations.set(root, pair);
+  }
+  return pair[nullForAbsent ? 1 : 0]!;
+}
+
+/** The cost of a node's smallest value (Infinity: it has none). */
+export function costOf(generation: Generation, node: SchemaNode): number {
+  return generation.costs.get(node) ?? Infinity;
+}
