@@ -1,0 +1,109 @@
+import type { BindResult } from '../../src/tools/binder/createBinder.js';
+import type { AjvOracle, ReadingDifference } from './ajvOracle.js';
+import { absenceReadings, type AbsenceRule } from './absentProperties.js';
+
+/** The binder's intentional differences from JSON Schema (SCHEMA_SPEC.md), one name each. */
+export type Difference = 'json-text' | 'depth' | AbsenceRule | ReadingDifference;
+
+/** Inputs nested deeper than this many levels are refused before anything else (SCHEMA_SPEC.md, difference 4). */
+export const DEPTH_LIMIT = 64;
+
+export type Verdict =
+  /** Binder and ajv agree. */
+  | { kind: 'agree' }
+  /** They disagree, and exactly these intentional differences account for it. */
+  | { kind: 'explained'; differences: Difference[] }
+  /** The input is not JSON (a NaN or an infinity): no oracle; the binder must refuse it, and did. */
+  | { kind: 'not-json' }
+  | { kind: 'unexplained'; why: string };
+
+/**
+ * Compares the binder's verdict on an input with ajv's and, where they differ, finds the
+ * intentional differences that account for it: each is recognised by re-asking the oracle with
+ * that difference applied and seeing it agree with the binder: the input parsed from JSON text;
+ * deeper than 64 levels and refused as too_deep; nulls read as absent and required properties left
+ * out given their defaults (the input rewritten); multipleOf read as decimals, legate's format
+ * checks, integers only within ±(2^53 - 1) (the schema read so). The fewest differences that
+ * explain it are reported. Anything else is unexplained.
+ */
+export function explainDisagreement(
+  oracle: AjvOracle,
+  schema: unknown,
+  input: unknown,
+  bound: BindResult<unknown>,
+  /** ajv's verdict on the input as it is, already asked. */
+  ajvAccepts: boolean,
+): Verdict {
+  const code = bound.ok ? undefined : bound.invalid.code;
+  const refusal = bound.ok ? 'accepted' : `refused with ${code}`;
+  if (!isJson(input)) {
+    return bound.ok
+      ? { kind: 'unexplained', why: 'the binder accepted a value that is not JSON' }
+      : { kind: 'not-json' };
+  }
+  let value = input;
+  const differences: Difference[] = [];
+  if (typeof input === 'string') {
+    try {
+      value = JSON.parse(input) as unknown;
+      differences.push('json-text');
+    } catch {
+      if (code !== 'not_parsable') return { kind: 'unexplained', why: `text that is not JSON was ${refusal}` };
+      return ajvAccepts ? { kind: 'unexplained', why: 'ajv accepted a string at the root' } : { kind: 'agree' };
+    }
+  }
+  if (depthOf(value) > DEPTH_LIMIT) {
+    if (code !== 'too_deep')
+      return { kind: 'unexplained', why: `an input deeper than ${DEPTH_LIMIT} levels was ${refusal}` };
+    return ajvAccepts ? { kind: 'explained', differences: [...differences, 'depth'] } : { kind: 'agree' };
+  }
+  if (ajvAccepts === bound.ok) return { kind: 'agree' };
+  if (differences.length > 0 && oracle.accepts(value) === bound.ok) return { kind: 'explained', differences };
+  // The fewest differences first; among as many, the input rewritten before the schema re-read
+  // (a reading compiles the schema anew).
+  const absences = absenceReadings(schema, oracle, value);
+  for (let size = 1; size <= 5; size++) {
+    for (const absence of absences.filter((a) => a.rules.length <= size)) {
+      for (const reading of [[], ...READINGS].filter((r) => r.length === size - absence.rules.length)) {
+        if (oracle.accepts(absence.input, reading) === bound.ok)
+          return { kind: 'explained', differences: [...differences, ...absence.rules, ...reading] };
+      }
+    }
+    for (const reading of READINGS.filter((r) => r.length === size)) {
+      if (oracle.accepts(value, reading) === bound.ok)
+        return { kind: 'explained', differences: [...differences, ...reading] };
+    }
+  }
+  return { kind: 'unexplained', why: 'no intentional difference accounts for it' };
+}
+
+/** Every non-empty combination of the reading differences, fewest first: the simplest explanation wins. */
+const READINGS: ReadingDifference[][] = (() => {
+  const all: ReadingDifference[] = ['safe-integers', 'decimal-multipleOf', 'legate-formats'];
+  const subsets = Array.from({ length: 2 ** all.length - 1 }, (_, i) => all.filter((_, bit) => ((i + 1) >> bit) & 1));
+  return subsets.sort((a, b) => a.length - b.length);
+})();
+
+/** Levels of arrays and objects: a scalar is 0, `{}` is 1. Iterative, so any depth is fine. */
+export function depthOf(value: unknown): number {
+  let deepest = 0;
+  const stack: [unknown, number][] = [[value, 1]];
+  while (stack.length > 0) {
+    const [item, level] = stack.pop()!;
+    if (typeof item !== 'object' || item === null) continue;
+    deepest = Math.max(deepest, level);
+    for (const child of Object.values(item)) stack.push([child, level + 1]);
+  }
+  return deepest;
+}
+
+/** No NaN and no infinity anywhere (what JSON cannot carry). */
+function isJson(value: unknown): boolean {
+  const stack: unknown[] = [value];
+  while (stack.length > 0) {
+    const item = stack.pop();
+    if (typeof item === 'number' && !Number.isFinite(item)) return false;
+    if (typeof item === 'object' && item !== null) stack.push(...Object.values(item));
+  }
+  return true;
+}
