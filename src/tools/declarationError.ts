@@ -17,18 +17,34 @@ export type DeclarationErrorCode =
   | 'negative_max_result_length'
   | 'invalid_option';
 
-export type DeclarationWarningCode = 'missing_description';
+export type DeclarationWarningCode =
+  | 'missing_description'
+  /** A keyword written on a type it does not apply to (`minimum` on a string): JSON Schema ignores it, and so does the binder. */
+  | 'inapplicable_keyword';
+
+/** One thing wrong in a declaration: where, why (a stable code), and what to do, in words. */
+export interface DeclarationProblem {
+  code: DeclarationErrorCode;
+  /** Where in the declaration, e.g. `input.properties.tags.items`. */
+  path: string;
+  problem: string;
+}
 
 export class ToolDeclarationError extends LegateError {
+  /** Every problem found, in declaration order; the first is also `code` and `path`. */
+  readonly problems: readonly DeclarationProblem[];
+
   constructor(
     readonly code: DeclarationErrorCode,
     /** The tool's name as declared (possibly itself the problem). */
     readonly tool: string,
-    /** Where in the declaration, e.g. `input.properties.tags.items`. */
+    /** Where in the declaration, e.g. `input.properties.tags.items`: the first place, if there are several. */
     readonly path: string,
     message: string,
+    problems?: readonly DeclarationProblem[],
   ) {
     super(message);
+    this.problems = problems ?? [{ code, path, problem: message }];
   }
 }
 

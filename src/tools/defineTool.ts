@@ -77,11 +77,12 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
   }
 
   const zod = isZodSchema(declaration.input) ? declaration.input : undefined;
-  const inputSchema = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input, zod !== undefined);
+  const prepared = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input, zod !== undefined);
+  const inputSchema = prepared.schema;
   const binder = createBinder<ArgsOf<S>>(name, inputSchema, zod && zodRefinement(zod));
   const annotations = resolveAnnotations(declaration.annotations);
   const description = declaration.description?.trim() || undefined;
-  const warnings = description === undefined ? [missingDescription(name)] : [];
+  const warnings = [...(description === undefined ? [missingDescription(name)] : []), ...prepared.warnings];
   const run = declaration.run;
   // One frozen object, so every request shows the same definition and its digest can be cached.
   const definition = Object.freeze(

@@ -44,7 +44,7 @@ describe('what the model is told a value must be', () => {
     ],
     [{ type: 'array', items: { type: 'null' } }, 'an array of values'],
     [{ type: 'object', properties: {} }, 'an object'],
-    [{}, 'a value'],
+    [{}, 'any value'],
   ])('%j: %s', (schema, expected) => {
     expect(describeExpectation(schema as PublishedSchema)).toBe(expected);
   });

@@ -163,44 +163,50 @@ describe('defineTool', () => {
       'input',
     ],
     [
-      'anyOf, which the binder cannot check',
-      {
-        name: 't',
-        input: { type: 'object', properties: { a: { anyOf: [{ type: 'string' }, { type: 'number' }] } } },
-        run: noop,
-      },
+      'unevaluatedProperties, which the binder does not check',
+      { name: 't', input: { type: 'object', properties: {}, unevaluatedProperties: false }, run: noop },
       'unsupported_schema',
-      'input.properties.a.anyOf',
+      'input.unevaluatedProperties',
     ],
     [
-      'a $ref',
+      'a $ref to nothing',
       { name: 't', input: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } }, run: noop },
+      'invalid_schema',
+      'input.properties.a.$ref',
+    ],
+    [
+      'a $ref to another document',
+      { name: 't', input: { type: 'object', properties: { a: { $ref: 'https://example.com/a.json' } } }, run: noop },
       'unsupported_schema',
       'input.properties.a.$ref',
     ],
     [
-      'open additional properties',
-      { name: 't', input: { type: 'object', properties: {}, additionalProperties: true }, run: noop },
+      'dependentSchemas',
+      { name: 't', input: { type: 'object', properties: { a: { type: 'object', dependentSchemas: {} } } }, run: noop },
       'unsupported_schema',
-      'input.additionalProperties',
+      'input.properties.a.dependentSchemas',
     ],
     [
-      'an array without items',
-      { name: 't', input: { type: 'object', properties: { a: { type: 'array' } } }, run: noop },
+      'an $id below the root',
+      { name: 't', input: { type: 'object', properties: { a: { $id: 'a', type: 'string' } } }, run: noop },
       'unsupported_schema',
-      'input.properties.a',
+      'input.properties.a.$id',
     ],
     [
-      'a schema without a type',
-      { name: 't', input: { type: 'object', properties: { a: { description: 'anything' } } }, run: noop },
-      'unsupported_schema',
-      'input.properties.a',
-    ],
-    [
-      'a union of types',
-      { name: 't', input: { type: 'object', properties: { a: { type: ['string', 'number'] } } }, run: noop },
-      'unsupported_schema',
+      'a type that is not a JSON type',
+      { name: 't', input: { type: 'object', properties: { a: { type: ['string', 'text'] } } }, run: noop },
+      'invalid_schema',
       'input.properties.a.type',
+    ],
+    [
+      'allOf parts that contradict each other',
+      {
+        name: 't',
+        input: { type: 'object', properties: { a: { allOf: [{ type: 'string' }, { type: 'number' }] } } },
+        run: noop,
+      },
+      'unsupported_schema',
+      'input.properties.a.allOf.1.type',
     ],
     [
       'a required name that is not a property',
@@ -223,12 +229,6 @@ describe('defineTool', () => {
       },
       'unsupported_schema',
       'input.properties.a.format',
-    ],
-    [
-      'a keyword on the wrong type',
-      { name: 't', input: { type: 'object', properties: { a: { type: 'string', minimum: 1 } } }, run: noop },
-      'invalid_schema',
-      'input.properties.a.minimum',
     ],
     [
       'a default its own schema refuses',
@@ -268,18 +268,74 @@ describe('defineTool', () => {
     );
   });
 
+  it('warns about a keyword on a type it does not apply to, which JSON Schema ignores and so does the binder', () => {
+    const tool = defineTool({
+      name: 't',
+      description: 'T.',
+      input: { type: 'object', properties: { a: { type: 'string', minimum: 1 } } } as never,
+      run: noop,
+    });
+    expect(tool.warnings).toEqual([
+      {
+        code: 'inapplicable_keyword',
+        tool: 't',
+        path: 'input.properties.a.minimum',
+        message:
+          "Tool 't' has an input schema with a keyword that does nothing at input.properties.a.minimum: 'minimum' " +
+          "does not apply to type 'string', so nothing checks it; move it to the schema of the value it is meant " +
+          'for, or remove it.',
+      },
+    ]);
+    expect(tool.bind({ a: 'x' })).toEqual({ ok: true, args: { a: 'x' } });
+  });
+
+  it('lists every offending path in one error, each with advice that applies to it', () => {
+    const error = declarationError(() =>
+      defineTool({
+        name: 'many',
+        description: 'M.',
+        input: {
+          type: 'object',
+          properties: {
+            a: { type: 'object', unevaluatedProperties: false },
+            b: { $ref: 'other.json#/Thing' },
+            c: { type: 'array', items: { type: 'string', pattern: '(a+)+\\1' } },
+          },
+          dependencies: { a: ['b'] },
+        } as never,
+        run: noop,
+      }),
+    );
+    expect(error.problems.map((p) => [p.code, p.path])).toEqual([
+      ['unsupported_schema', 'input.dependencies'],
+      ['unsupported_schema', 'input.properties.a.unevaluatedProperties'],
+      ['unsupported_schema', 'input.properties.b.$ref'],
+      ['unsupported_pattern', 'input.properties.c.items.pattern'],
+    ]);
+    expect(error.code).toBe('unsupported_schema');
+    expect(error.path).toBe('input.dependencies');
+    expect(error.message).toMatch(
+      /^Tool 'many' has an input schema legate cannot use at 4 places: \(1\) at input\.dependencies: /,
+    );
+    expect(error.message).toContain(
+      "(3) at input.properties.b.$ref: 'other.json#/Thing' refers to another document, and legate reads no other " +
+        "documents; copy the schema into '$defs' and refer to it as '#/$defs/Name'.",
+    );
+  });
+
   it('names the tool and the path in the message', () => {
     const error = declarationError(() =>
       defineTool({
         name: 'lookup',
         description: 'L.',
-        input: { type: 'object', properties: { when: { oneOf: [] } } } as never,
+        input: { type: 'object', properties: { when: { type: 'object', unevaluatedProperties: false } } } as never,
         run: noop,
       }),
     );
     expect(error.message).toBe(
-      `Tool 'lookup' has an input schema legate cannot use at input.properties.when.oneOf: 'oneOf' is not a ` +
-        'rule the binder checks; list the alternatives as an enum, or split the tool in two.',
+      `Tool 'lookup' has an input schema legate cannot use at input.properties.when.unevaluatedProperties: ` +
+        "'unevaluatedProperties' is not a rule the binder checks; declare the properties in one object (legate " +
+        "merges allOf parts) and use 'additionalProperties'.",
     );
   });
 

@@ -1,7 +1,13 @@
+import { canonicalJson } from '../../json/canonicalJson.js';
 import { ToolDeclarationError } from '../declarationError.js';
 import { FORMAT_CHECKS } from '../schema/formats.js';
 import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
+import { typesOf } from '../schema/schemaFacts.js';
+import { parseLocalRef, valueAtPointer } from '../schema/schemaPointer.js';
+import { emitArray } from './compileArray.js';
+import { emitObject } from './compileObject.js';
+import { emitUnion } from './compileUnion.js';
 import { describeExpectation } from './expectation.js';
 import { isMultipleOf } from './isMultipleOf.js';
 import { Refusal, valueArrived, type ArgumentPath, type InvalidArgumentCode } from './invalidArgument.js';
@@ -13,104 +19,215 @@ import { Refusal, valueArrived, type ArgumentPath, type InvalidArgumentCode } fr
 export type Validator = (value: unknown) => unknown;
 
 /**
- * Compiles a published schema into one JavaScript function, once, when the tool is defined,
- * the way ajv does: straight-line checks over named property reads and an object literal for
- * the bound arguments, which V8 optimises far better than a tree of generic closures.
+ * Compiles a published schema into JavaScript, once, when the tool is defined, the way ajv
+ * does: straight-line checks over named property reads and an object literal for the bound
+ * arguments, which V8 optimises far better than a tree of generic closures. A `$ref` target
+ * and each alternative of a union become a function of their own, whose refusals carry paths
+ * relative to their value; the caller prefixes its own location when one fails.
  *
  * Safety of the generated source: property names enter it only as JSON string literals, and
  * numbers only as finite numeric literals; patterns, sets, defaults and every message are
  * passed in as values (`r0`, `r1`, ...), never spliced into the code.
  */
 export function compileSchema(tool: string, schema: PublishedSchema): Validator {
-  return new CodeGenerator(tool).compile(schema, true);
+  return new CodeGenerator(tool, schema).compile(schema, true, 'input');
 }
 
 type Refuser = (value: unknown, path: ArgumentPath, detail?: unknown) => Refusal;
 
-class CodeGenerator {
+/** Where a node's code runs: its input and output variables, its path expressions, its declaration path. */
+export interface Site {
+  input: string;
+  /** JavaScript expressions for the path, relative to the enclosing function's value. */
+  path: string[];
+  out: string;
+  /** The declaration path, for messages about the schema itself (`input.properties.tags`). */
+  at: string;
+  /** True for the tool's input object itself: its members are "arguments". */
+  root: boolean;
+}
+
+export class CodeGenerator {
   readonly #refs: unknown[] = [];
+  readonly #functions: string[] = [];
+  readonly #refFunctions = new Map<string, string>();
   #vars = 0;
 
-  constructor(readonly tool: string) {}
+  constructor(
+    readonly tool: string,
+    readonly root: PublishedSchema,
+  ) {}
 
-  compile(schema: PublishedSchema, root: boolean, declarationPath = 'input'): Validator {
-    const body = root
-      ? this.#object(schema, 'value', [], 'bound', declarationPath, true)
-      : this.#node(schema, 'value', [], 'bound', declarationPath);
-    const locals = this.#refs.map((_, i) => `r${i} = refs[${i}]`).join(', ');
-    const declarations = locals === '' ? '' : ` const ${locals};`;
+  compile(schema: unknown, root: boolean, at: string): Validator {
+    const body = this.node(schema, { input: 'value', path: [], out: 'bound', at, root });
+    const locals = [`R = refs[0]`, ...this.#refs.map((_, i) => `r${i} = refs[${i + 1}]`)].join(', ');
     const source =
-      `"use strict";${declarations}\n` + `return function bind(value) {\nlet bound;\n${body}\nreturn bound;\n};`;
-    return new Function('refs', source)(this.#refs) as Validator;
+      `"use strict"; const ${locals};\n${this.#functions.join('\n')}\n` +
+      `return function bind(value) {\nlet bound;\n${body}\nreturn bound;\n};`;
+    return new Function('refs', source)([Refusal, ...this.#refs]) as Validator;
   }
 
   /** A value the generated code refers to as `rN`. */
-  #ref(value: unknown): string {
+  ref(value: unknown): string {
     this.#refs.push(value);
     return `r${this.#refs.length - 1}`;
   }
 
-  #var(prefix: string): string {
+  var(prefix: string): string {
     return `${prefix}${this.#vars++}`;
   }
 
-  #refuser(
+  refuser(
     code: InvalidArgumentCode,
     expected: string,
     arrived: (value: unknown, detail: unknown) => string = valueArrived,
   ): string {
     const refuse: Refuser = (value, path, detail) => new Refusal(code, expected, arrived(value, detail)).withPath(path);
-    return this.#ref(refuse);
+    return this.ref(refuse);
   }
 
-  /** Code that checks `input` against `schema` and assigns the bound value to `out`, or returns a refusal. */
-  #node(schema: PublishedSchema, input: string, path: string[], out: string, at: string): string {
-    const expected = describeExpectation(schema);
-    const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
-    let code: string;
+  /** `return rN(value, [path])`: a refusal of the value at `site`. */
+  refuse(
+    site: Site,
+    code: InvalidArgumentCode,
+    expected: string,
+    arrived?: (v: unknown, d: unknown) => string,
+  ): string {
+    return `return ${this.refuser(code, expected, arrived)}(${site.input}, [${site.path}]);`;
+  }
+
+  /**
+   * A function of its own for `schema` (a `$ref` target or a union's alternative): `fN(value)`
+   * returns the bound value or a refusal whose path starts at that value.
+   */
+  function(schema: unknown, at: string, root: boolean, key?: string): string {
+    if (key !== undefined && this.#refFunctions.has(key)) return this.#refFunctions.get(key)!;
+    const name = this.var('f');
+    if (key !== undefined) this.#refFunctions.set(key, name);
+    const body = this.node(schema, { input: 'value', path: [], out: 'bound', at, root });
+    this.#functions.push(`function ${name}(value) {\nlet bound;\n${body}\nreturn bound;\n}`);
+    return name;
+  }
+
+  /** A constant at module level, made once when the validator is built: its name. */
+  declare(expression: string): string {
+    const name = this.var('l');
+    this.#functions.push(`const ${name} = ${expression};`);
+    return name;
+  }
+
+  /** Code that runs a function made by {@link function} and either binds its result or returns its refusal. */
+  call(fn: string, site: Site): string {
+    const result = this.var('c');
+    const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
+    return `const ${result} = ${fn}(${site.input}); if (${result} instanceof R) { ${prefix}return ${result}; }\n${site.out} = ${result};`;
+  }
+
+  /** Code that checks the value at `site` against `schema` and binds it to `site.out`, or returns a refusal. */
+  node(schema: unknown, site: Site): string {
+    if (schema === true || schema === undefined) return `${site.out} = ${site.input};`;
+    if (schema === false) return this.refuse(site, 'not_a_known_value', describeExpectation(false));
+    const node = schema as PublishedSchema;
+    if (typeof node.$ref === 'string') {
+      const local = parseLocalRef(node.$ref);
+      const tokens = local?.kind === 'pointer' ? local.tokens : [];
+      const fn = this.function(valueAtPointer(this.root, tokens), ['input', ...tokens].join('.'), site.root, node.$ref);
+      return this.call(fn, site);
+    }
+    let code =
+      Array.isArray(node.anyOf) || Array.isArray(node.oneOf) ? emitUnion(this, node, site) : this.#typed(node, site);
+    code += this.#closedSet(node, site);
+    code += this.#conditions(node, site);
+    return code;
+  }
+
+  /** Checks by JSON type: one straight line for a node of one type (and null), a dispatch otherwise. */
+  #typed(node: PublishedSchema, site: Site): string {
+    const declared = typesOf(node);
+    const expected = describeExpectation(node, this.root);
+    const types = declared?.filter((t) => t !== 'null');
+    const nullable = declared === undefined || declared.includes('null');
+    if (types !== undefined && types.length === 1) {
+      const code = this.#ofType(types[0]!, node, site, expected);
+      return nullable ? `if (${site.input} === null) { ${site.out} = null; } else {\n${code}\n}` : code;
+    }
+    if (types !== undefined && types.length === 0)
+      return `if (${site.input} !== null) ${this.refuse(site, 'invalid_type', expected)}\n${site.out} = null;`;
+    // Several types, or none declared (any JSON value, with each keyword applying to its own type).
+    const allows = (t: string) =>
+      types === undefined || types.includes(t as never) || (t === 'integer' && types.includes('number'));
+    const branch = (condition: string, type: string) =>
+      `if (${condition}) {\n${allows(type) ? this.#ofType(type, node, site, expected) : this.refuse(site, 'invalid_type', expected)}\n}`;
+    const number = allows('number') ? 'number' : 'integer';
+    return [
+      branch(`typeof ${site.input} === "string"`, 'string'),
+      branch(`typeof ${site.input} === "number"`, number),
+      branch(`typeof ${site.input} === "boolean"`, 'boolean'),
+      nullable
+        ? `if (${site.input} === null) { ${site.out} = null; }`
+        : `if (${site.input} === null) { ${this.refuse(site, 'invalid_type', expected)} }`,
+      branch(`Array.isArray(${site.input})`, 'array'),
+      branch('true', 'object'),
+    ].join(' else ');
+  }
+
+  #ofType(type: string, node: PublishedSchema, site: Site, expected: string): string {
     switch (type) {
       case 'string':
-        code = this.#string(schema, input, path, out, expected);
-        break;
+        return this.#string(node, site, expected);
       case 'integer':
       case 'number':
-        code = this.#number(schema, input, path, out, expected, type === 'integer');
-        break;
+        return this.#number(node, site, expected, type === 'integer');
       case 'boolean':
-        code =
-          `if (typeof ${input} !== "boolean") ` +
-          `return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);\n${out} = ${input};`;
-        break;
+        return `if (typeof ${site.input} !== "boolean") ${this.refuse(site, 'invalid_type', expected)}\n${site.out} = ${site.input};`;
       case 'array':
-        code = this.#array(schema, input, path, out, expected, at);
-        break;
-      case 'object':
-        code = this.#object(schema, input, path, out, at, false);
-        break;
+        return emitArray(this, node, site, expected);
       default:
-        code = `${out} = ${input};`; // a bare enum or const: the closed set decides
+        return emitObject(this, node, site);
     }
-    code += this.#closedSet(schema, out, path, expected);
-    // ['T', 'null']: null is a value of its own here, not an absence.
-    return Array.isArray(schema.type) ? `if (${input} === null) { ${out} = null; } else {\n${code}\n}` : code;
   }
 
-  #closedSet(schema: PublishedSchema, value: string, path: string[], expected: string): string {
+  /** `enum` and `const`: scalars by identity, arrays and objects by their JSON. */
+  #closedSet(node: PublishedSchema, site: Site): string {
     const allowed: unknown[] | undefined =
-      'const' in schema ? [schema.const] : Array.isArray(schema.enum) ? schema.enum : undefined;
+      'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
     if (allowed === undefined) return '';
-    return (
-      `\nif (!${this.#ref(new Set(allowed))}.has(${value})) return ` +
-      `${this.#refuser('not_a_known_value', expected)}(${value}, [${path}]);`
-    );
+    const expected = describeExpectation(node, this.root);
+    const refuse = this.refuse(site, 'not_a_known_value', expected);
+    if (allowed.every((v) => v === null || typeof v !== 'object'))
+      return `\nif (!${this.ref(new Set(allowed))}.has(${site.input})) ${refuse}`;
+    const texts = new Set(allowed.map((v) => canonicalJson(v)));
+    const isAllowed = (value: unknown) => texts.has(canonicalJson(value));
+    return `\nif (!${this.ref(isAllowed)}(${site.input})) ${refuse}`;
   }
 
-  #string(schema: PublishedSchema, input: string, path: string[], out: string, expected: string): string {
-    const lines = [
-      `if (typeof ${input} !== "string") return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
-    ];
-    const min = schema.minLength as number | undefined;
-    const max = schema.maxLength as number | undefined;
+  /** `not` and `if`/`then`/`else`: checks only; the bound value stays what the node's other keywords made it. */
+  #conditions(node: PublishedSchema, site: Site): string {
+    const lines: string[] = [];
+    if ('not' in node) {
+      const fn = this.function(node.not, `${site.at}.not`, false);
+      const expected = `anything but ${describeExpectation(node.not, this.root)}`;
+      lines.push(`if (!(${fn}(${site.input}) instanceof R)) ${this.refuse(site, 'not_a_known_value', expected)}`);
+    }
+    if ('if' in node && ('then' in node || 'else' in node)) {
+      const test = this.function(node.if, `${site.at}.if`, false);
+      const branch = (keyword: 'then' | 'else') => {
+        if (!(keyword in node)) return '';
+        const fn = this.function(node[keyword], `${site.at}.${keyword}`, site.root);
+        const result = this.var('c');
+        const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
+        return `const ${result} = ${fn}(${site.input}); if (${result} instanceof R) { ${prefix}return ${result}; }`;
+      };
+      lines.push(`if (!(${test}(${site.input}) instanceof R)) { ${branch('then')} } else { ${branch('else')} }`);
+    }
+    return lines.length === 0 ? '' : `\n${lines.join('\n')}`;
+  }
+
+  #string(node: PublishedSchema, site: Site, expected: string): string {
+    const { input } = site;
+    const lines = [`if (typeof ${input} !== "string") ${this.refuse(site, 'invalid_type', expected)}`];
+    const min = node.minLength as number | undefined;
+    const max = node.maxLength as number | undefined;
     if (min !== undefined || max !== undefined) {
       // A string's UTF-16 length bounds its character count: between length / 2 and length.
       // Only a string near a bound needs its characters counted.
@@ -120,180 +237,67 @@ class CodeGenerator {
       ]
         .filter(Boolean)
         .join(' || ');
-      const count = this.#var('n');
+      const count = this.var('n');
       const withLength = (v: unknown, n: unknown) => `${valueArrived(v)} (${String(n)} character${n === 1 ? '' : 's'})`;
-      lines.push(`if (${near}) {`, `const ${count} = ${this.#ref(countCharacters)}(${input});`);
+      lines.push(`if (${near}) {`, `const ${count} = ${this.ref(countCharacters)}(${input});`);
       if (max !== undefined)
         lines.push(
-          `if (${count} > ${max}) return ${this.#refuser('too_long', expected, withLength)}(${input}, [${path}], ` +
-            `${count});`,
+          `if (${count} > ${max}) return ${this.refuser('too_long', expected, withLength)}(${input}, [${site.path}], ${count});`,
         );
       if (min !== undefined)
         lines.push(
-          `if (${count} < ${min}) return ${this.#refuser('too_short', expected, withLength)}(${input}, [${path}], ` +
-            `${count});`,
+          `if (${count} < ${min}) return ${this.refuser('too_short', expected, withLength)}(${input}, [${site.path}], ${count});`,
         );
       lines.push('}');
     }
-    if (typeof schema.pattern === 'string') {
+    if (typeof node.pattern === 'string') {
       // Checked in linear time: a pattern such as ^(a+)+$ cannot stall the run. The only
       // patterns that cannot run so are zod's own format patterns, which zod's step checks.
-      const pattern = compileLinearPattern(schema.pattern);
-      if (!(pattern instanceof UnsupportedPattern)) {
-        lines.push(
-          `if (!${this.#ref(pattern)}.test(${input})) return ${this.#refuser('invalid_format', expected)}(${input}, ` +
-            `[${path}]);`,
-        );
-      }
+      const pattern = compileLinearPattern(node.pattern);
+      if (!(pattern instanceof UnsupportedPattern))
+        lines.push(`if (!${this.ref(pattern)}.test(${input})) ${this.refuse(site, 'invalid_format', expected)}`);
     }
-    const format = typeof schema.format === 'string' ? FORMAT_CHECKS.get(schema.format) : undefined;
+    const format = typeof node.format === 'string' ? FORMAT_CHECKS.get(node.format) : undefined;
     if (format !== undefined)
-      lines.push(
-        `if (!${this.#ref(format)}(${input})) ` +
-          `return ${this.#refuser('invalid_format', expected)}(${input}, [${path}]);`,
-      );
-    lines.push(`${out} = ${input};`);
+      lines.push(`if (!${this.ref(format)}(${input})) ${this.refuse(site, 'invalid_format', expected)}`);
+    lines.push(`${site.out} = ${input};`);
     return lines.join('\n');
   }
 
-  #number(
-    schema: PublishedSchema,
-    input: string,
-    path: string[],
-    out: string,
-    expected: string,
-    integer: boolean,
-  ): string {
+  #number(node: PublishedSchema, site: Site, expected: string, integer: boolean): string {
+    const { input } = site;
     const limit = integer ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
     const bound = (n: unknown, fallback: number, pick: (a: number, b: number) => number) =>
       literal(pick(typeof n === 'number' ? n : fallback, fallback));
     const conditions = [
-      `${input} >= ${bound(schema.minimum, -limit, Math.max)}`,
-      `${input} <= ${bound(schema.maximum, limit, Math.min)}`,
-      typeof schema.exclusiveMinimum === 'number' ? `${input} > ${literal(schema.exclusiveMinimum)}` : '',
-      typeof schema.exclusiveMaximum === 'number' ? `${input} < ${literal(schema.exclusiveMaximum)}` : '',
+      `${input} >= ${bound(node.minimum, -limit, Math.max)}`,
+      `${input} <= ${bound(node.maximum, limit, Math.min)}`,
+      typeof node.exclusiveMinimum === 'number' ? `${input} > ${literal(node.exclusiveMinimum)}` : '',
+      typeof node.exclusiveMaximum === 'number' ? `${input} < ${literal(node.exclusiveMaximum)}` : '',
     ].filter(Boolean);
     const hint = (v: unknown) => {
       const arrived = valueArrived(v);
       const numeric = typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
       return numeric ? `${arrived}; send the number itself, not a string` : arrived;
     };
-    const outOfRange = this.#refuser('out_of_range', expected);
+    const outOfRange = this.refuser('out_of_range', expected);
     const lines = [
-      `if (typeof ${input} !== "number") return ${this.#refuser('invalid_type', expected, hint)}(${input}, [${path}]);`,
+      `if (typeof ${input} !== "number") ${this.refuse(site, 'invalid_type', expected, hint)}`,
       // NaN fails every comparison, so it is refused here too: never saturated.
-      `if (!(${conditions.join(' && ')})) return ${outOfRange}(${input}, [${path}]);`,
+      `if (!(${conditions.join(' && ')})) return ${outOfRange}(${input}, [${site.path}]);`,
     ];
-    if (integer)
+    if (integer) lines.push(`if (!Number.isInteger(${input})) ${this.refuse(site, 'invalid_type', expected)}`);
+    if (typeof node.multipleOf === 'number')
       lines.push(
-        `if (!Number.isInteger(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
+        `if (!${this.ref(isMultipleOf)}(${input}, ${literal(node.multipleOf)})) return ${outOfRange}(${input}, [${site.path}]);`,
       );
-    if (typeof schema.multipleOf === 'number') {
-      lines.push(
-        `if (!${this.#ref(isMultipleOf)}(${input}, ${literal(schema.multipleOf)})) return ${outOfRange}(${input}, ` +
-          `[${path}]);`,
-      );
-    }
-    lines.push(`${out} = ${input};`);
-    return lines.join('\n');
-  }
-
-  #array(schema: PublishedSchema, input: string, path: string[], out: string, expected: string, at: string): string {
-    const items = this.#var('a');
-    const index = this.#var('i');
-    const item = this.#var('e');
-    const boundItem = this.#var('b');
-    const count = (_v: unknown, n: unknown) => `it had ${String(n)} item${n === 1 ? '' : 's'}`;
-    const lines = [
-      `if (!Array.isArray(${input})) return ${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
-    ];
-    if (typeof schema.minItems === 'number')
-      lines.push(
-        `if (${input}.length < ${schema.minItems}) return ${this.#refuser('too_short', expected, count)}(${input}, ` +
-          `[${path}], ${input}.length);`,
-      );
-    if (typeof schema.maxItems === 'number')
-      lines.push(
-        `if (${input}.length > ${schema.maxItems}) return ${this.#refuser('too_long', expected, count)}(${input}, ` +
-          `[${path}], ${input}.length);`,
-      );
-    lines.push(
-      `const ${items} = new Array(${input}.length);`,
-      `for (let ${index} = 0; ${index} < ${input}.length; ${index}++) {`,
-      `const ${item} = ${input}[${index}]; let ${boundItem};`,
-      this.#node(schema.items as PublishedSchema, item, [...path, index], boundItem, `${at}.items`),
-      `${items}[${index}] = ${boundItem};`,
-      '}',
-      `${out} = ${items};`,
-    );
-    return lines.join('\n');
-  }
-
-  #object(schema: PublishedSchema, input: string, path: string[], out: string, at: string, root: boolean): string {
-    const properties = Object.entries((schema.properties as Record<string, PublishedSchema> | undefined) ?? {});
-    const required = new Set((schema.required as string[] | undefined) ?? []);
-    const names = properties.map(([key]) => `'${key}'`).join(', ');
-    const allowed = root
-      ? properties.length === 0
-        ? 'it takes no arguments'
-        : `its arguments are ${names}`
-      : properties.length === 0
-        ? 'it has no members'
-        : `its members are ${names}`;
-    const expected = root ? 'an object of named arguments' : describeExpectation(schema);
-    const lines = [
-      `if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) return ` +
-        `${this.#refuser('invalid_type', expected)}(${input}, [${path}]);`,
-    ];
-    const present: string[] = [];
-    const optional: string[] = [];
-    for (const [key, propertySchema] of properties) {
-      const name = JSON.stringify(key);
-      const raw = this.#var('p');
-      const boundVar = this.#var('b');
-      const propertyPath = [...path, name];
-      const propertyAt = `${at}.properties.${key}`;
-      // A key Object.prototype also has ('constructor', 'toString') must be an own property.
-      const read =
-        key in Object.prototype
-          ? `(Object.hasOwn(${input}, ${name}) ? ${input}[${name}] : undefined)`
-          : `${input}[${name}]`;
-      const absent = acceptsNull(propertySchema) ? `${raw} === undefined` : `(${raw} === undefined || ${raw} === null)`;
-      lines.push(`const ${raw} = ${read}; let ${boundVar};`, `if (${absent}) {`);
-      if ('default' in propertySchema) {
-        this.#checkDefault(propertySchema, propertyAt);
-        const value = propertySchema.default;
-        lines.push(
-          typeof value === 'object' && value !== null
-            ? `${boundVar} = structuredClone(${this.#ref(value)});`
-            : `${boundVar} = ${this.#ref(value)};`,
-        );
-      } else if (required.has(key)) {
-        const missing = this.#refuser('required', describeExpectation(propertySchema), (v) =>
-          v === null ? 'it was null, which counts as missing' : 'it was missing',
-        );
-        lines.push(`return ${missing}(${raw}, [${propertyPath}]);`);
-      }
-      lines.push('} else {', this.#node(propertySchema, raw, propertyPath, boundVar, propertyAt), '}');
-      if ('default' in propertySchema || required.has(key)) present.push(`${name}: ${boundVar}`);
-      else optional.push(`if (${boundVar} !== undefined) ${out}[${name}] = ${boundVar};`);
-    }
-    // Unknown arguments are reported after every declared one, in the order they were sent.
-    const key = this.#var('k');
-    const known =
-      properties.length === 0 ? 'false' : properties.map(([k]) => `${key} === ${JSON.stringify(k)}`).join(' || ');
-    const unknown = this.#refuser('unknown_argument', allowed, () => '');
-    lines.push(
-      `for (const ${key} in ${input}) { if (!(${known})) return ${unknown}(undefined, [${[...path, key]}]); }`,
-      `${out} = { ${present.join(', ')} };`,
-      ...optional,
-    );
+    lines.push(`${site.out} = ${input};`);
     return lines.join('\n');
   }
 
   /** A default must pass its own schema: checked once, here, with a validator of its own. */
-  #checkDefault(schema: PublishedSchema, at: string): void {
-    const validate = new CodeGenerator(this.tool).compile(schema, false, at);
+  checkDefault(schema: PublishedSchema, at: string): void {
+    const validate = new CodeGenerator(this.tool, this.root).compile(schema, false, at);
     const result = validate(schema.default);
     if (result instanceof Refusal) {
       throw new ToolDeclarationError(
@@ -308,19 +312,13 @@ class CodeGenerator {
 }
 
 /** A finite number as a JavaScript literal. */
-function literal(n: number): string {
+export function literal(n: number): string {
   if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
   return Object.is(n, -0) ? '0' : String(n);
 }
 
-function acceptsNull(schema: PublishedSchema): boolean {
-  return (
-    Array.isArray(schema.type) || schema.const === null || (Array.isArray(schema.enum) && schema.enum.includes(null))
-  );
-}
-
 /** Characters as JSON Schema counts them: code points, a surrogate pair counting once. */
-function countCharacters(text: string): number {
+export function countCharacters(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

@@ -1,22 +1,66 @@
 import { quoteValue } from '../../json/describeValue.js';
+import { isPlainObject } from '../../json/jsonValue.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
+import { nullableAlternative, resolveRef, typesOf } from '../schema/schemaFacts.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
+/** How many `$ref`s deep a description follows a recursive schema before saying `a value`. */
+const REF_DEPTH = 4;
 
 /**
  * What a schema node expects, in words a model acts on: `a whole number between 1 and 100`,
- * `one of "C", "F"`, `a string of at most 5 characters`. Computed once, when the tool is defined.
+ * `one of "C", "F"`, `a string of at most 5 characters`, `a string, or an array of strings`.
+ * Computed once, when the tool is defined. `root` resolves `$ref`s.
  */
-export function describeExpectation(schema: PublishedSchema): string {
-  const nullable = Array.isArray(schema.type);
-  const base = describeNonNull(schema);
+export function describeExpectation(schema: unknown, root: PublishedSchema = {}, depth = 0): string {
+  const node = resolveRef(root, schema);
+  if (node === true || (isPlainObject(node) && isPlainObject(schema) && '$ref' in schema && depth >= REF_DEPTH))
+    return 'any value';
+  if (node === false) return 'nothing (no value is allowed here)';
+  if (!isPlainObject(node)) return 'a value';
+  const next = isPlainObject(schema) && '$ref' in schema ? depth + 1 : depth;
+  const alternatives = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  if (alternatives !== undefined) {
+    const nullable = nullableAlternative(node);
+    if (nullable !== undefined) return `${describeExpectation(nullable, root, next)}, or null`;
+    return alternatives.map((a) => describeAlternative(a, root, next)).join(', or ');
+  }
+  const types = typesOf(node);
+  const nullable = types !== undefined && types.includes('null') && types.length > 1;
+  const base = describeNonNull(
+    node,
+    root,
+    next,
+    types?.filter((t) => t !== 'null'),
+  );
   return nullable ? `${base}, or null` : base;
 }
 
-function describeNonNull(schema: PublishedSchema): string {
+/** One alternative of a union: like {@link describeExpectation}, naming an object's members. */
+export function describeAlternative(schema: unknown, root: PublishedSchema, depth = 0): string {
+  const node = resolveRef(root, schema);
+  const described = describeExpectation(schema, root, depth);
+  if (!isPlainObject(node) || described !== 'an object' || !isPlainObject(node.properties)) return described;
+  const names = Object.keys(node.properties);
+  if (names.length === 0) return described;
+  const shown = names.slice(0, 4).map((n) => `'${n}'`);
+  return `an object with ${shown.join(', ')}${names.length > 4 ? ', ...' : ''}`;
+}
+
+function describeNonNull(
+  schema: PublishedSchema,
+  root: PublishedSchema,
+  depth: number,
+  types: string[] | undefined,
+): string {
   if ('const' in schema) return `exactly ${quoteValue(schema.const)}`;
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v) => quoteValue(v)).join(', ')}`;
-  const type = Array.isArray(schema.type) ? schema.type[0] : schema.type;
+  if (types === undefined || types.length === 0) return types === undefined ? 'any value' : 'null';
+  if (types.length > 1) return types.map((t) => describeType(schema, root, depth, t)).join(' or ');
+  return describeType(schema, root, depth, types[0]!);
+}
+
+function describeType(schema: PublishedSchema, root: PublishedSchema, depth: number, type: string): string {
   switch (type) {
     case 'string':
       return joinParts('a string', [lengthPhrase(schema), patternPhrase(schema), formatPhrase(schema)]);
@@ -26,13 +70,36 @@ function describeNonNull(schema: PublishedSchema): string {
       return joinParts('a number', [rangePhrase(schema, false), multiplePhrase(schema)]);
     case 'boolean':
       return 'true or false';
+    case 'null':
+      return 'null';
     case 'array':
-      return joinParts(`an array of ${pluralOf(schema.items as PublishedSchema)}`, [countPhrase(schema)]);
+      return describeArray(schema, root, depth);
     case 'object':
-      return 'an object';
+      return joinParts('an object', [memberPhrase(schema)]);
     default:
       return 'a value';
   }
+}
+
+function describeArray(schema: PublishedSchema, root: PublishedSchema, depth: number): string {
+  const tuple = Array.isArray(schema.prefixItems) ? (schema.prefixItems as unknown[]) : [];
+  const unique = schema.uniqueItems === true ? 'different ' : '';
+  if (tuple.length === 0) {
+    const items = schema.items === undefined || schema.items === true ? 'values' : pluralOf(schema.items, root);
+    return joinParts(`an array of ${unique}${items}`, [countPhrase(schema)]);
+  }
+  const parts = tuple.map((item) => describeExpectation(item, root, depth)).join(', then ');
+  const rest =
+    schema.items === false
+      ? ''
+      : schema.items === undefined || schema.items === true
+        ? ', then any values'
+        : `, then ${pluralOf(schema.items, root)}`;
+  return `an array of ${parts}${rest}`;
+}
+
+function memberPhrase(schema: PublishedSchema): string | undefined {
+  return boundsPhrase(schema.minProperties as number | undefined, schema.maxProperties as number | undefined, 'member');
 }
 
 function joinParts(head: string, parts: (string | undefined)[]): string {
@@ -85,9 +152,12 @@ function multiplePhrase(schema: PublishedSchema): string | undefined {
 }
 
 /** `strings`, `whole numbers`, `objects`: the item kind for `an array of ...`. */
-function pluralOf(items: PublishedSchema): string {
-  if ('const' in items || Array.isArray(items.enum)) return 'values';
-  const type = Array.isArray(items.type) ? items.type[0] : items.type;
+function pluralOf(schema: unknown, root: PublishedSchema): string {
+  const items = resolveRef(root, schema);
+  if (!isPlainObject(items) || 'const' in items || Array.isArray(items.enum)) return 'values';
+  const types = typesOf(items)?.filter((t) => t !== 'null');
+  if (types?.length !== 1) return 'values';
+  const type = types[0];
   const plurals: Record<string, string> = {
     string: 'strings',
     integer: 'whole numbers',

@@ -14,7 +14,13 @@ export type InvalidArgumentCode =
   /** Arrays and objects nested deeper than the input may go (MAX_INPUT_DEPTH levels). */
   | 'too_deep'
   /** A zod refinement (or another rule of the tool's own) refused the value. */
-  | 'failed_rule';
+  | 'failed_rule'
+  /** An array with `uniqueItems` holds the same value twice. */
+  | 'duplicate_item'
+  /** An array with `contains` has too few items of the kind it must contain. */
+  | 'missing_item'
+  /** A value matched more than one alternative of a `oneOf`, where exactly one must match. */
+  | 'ambiguous';
 
 /** A location in the input: property names and array indexes, outermost first. */
 export type ArgumentPath = (string | number)[];
@@ -37,6 +43,8 @@ export interface InvalidArgument {
  */
 export class Refusal {
   readonly path: ArgumentPath = [];
+  /** Set when the value matched none of a union's alternatives: which, and which came closest. */
+  union?: UnionNote;
   constructor(
     readonly code: InvalidArgumentCode,
     /** What the schema wanted, e.g. `a whole number between 1 and 10`. */
@@ -53,11 +61,26 @@ export class Refusal {
     return this;
   }
 
+  /** Prefixes the path with the location of the value it was found in. */
+  under(prefix: ArgumentPath): this {
+    this.path.unshift(...prefix);
+    return this;
+  }
+
   /** Sets the whole path at once, where the failure site knows it. */
   withPath(path: ArgumentPath): this {
     this.path.splice(0, this.path.length, ...path);
     return this;
   }
+}
+
+export interface UnionNote {
+  /** The alternatives, as the model reads them: `a string, or an array of strings`. */
+  alternatives: string;
+  /** The alternative that came closest. */
+  closest: string;
+  /** How many path entries below the union the refusal sits. */
+  below: number;
 }
 
 /** The usual "what arrived" phrase: `the value was the string "one"`. */
@@ -91,9 +114,20 @@ function messageFor(tool: string, refusal: Refusal): string {
     return `${owner} must be ${expected}, but ${arrived} at ${pathText(path)}; send the value with less nesting.`;
   }
   const subject = `Tool '${tool}' ${describePath(path)}`;
-  if (code === 'required') return `${subject} is required and must be ${expected}, but ${arrived}.`;
-  if (refusal.byOwnRule) return `${subject} was refused: ${expected}; ${arrived}.`;
-  return `${subject} must be ${expected}, but ${arrived}.`;
+  const union = unionPhrase(refusal);
+  if (code === 'required') return `${subject} is required and must be ${expected}, but ${arrived}${union}.`;
+  if (refusal.byOwnRule) return `${subject} was refused: ${expected}; ${arrived}${union}.`;
+  if (code === 'ambiguous')
+    return `${subject} must match exactly one of its alternatives (${expected}), but ${arrived}.`;
+  return `${subject} must be ${expected}, but ${arrived}${union}.`;
+}
+
+/** `; argument 'filter' matches none of its alternatives (a string, or an object), and an object came closest`. */
+function unionPhrase(refusal: Refusal): string {
+  const note = refusal.union;
+  if (note === undefined) return '';
+  const at = describePath(refusal.path.slice(0, refusal.path.length - note.below));
+  return `; ${at} matches none of its alternatives (${note.alternatives}), and ${note.closest} came closest`;
 }
 
 /** `argument 'address' member 'zip'`, `argument 'parts' item 2`, or `input` for the whole. */

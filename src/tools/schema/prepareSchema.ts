@@ -1,345 +1,395 @@
+import { copyValue } from '../../json/copyValue.js';
 import { describeValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
-import { ToolDeclarationError } from '../declarationError.js';
-import { FORMAT_CHECKS, JSON_SCHEMA_FORMATS } from './formats.js';
+import type { ToolDeclarationWarning } from '../declarationError.js';
+import { checkKeywordValues, declaredTypes } from './checkKeywordValues.js';
 import { MAX_INPUT_DEPTH } from './inputDepth.js';
-import { compileLinearPattern, UnsupportedPattern } from './linearPattern.js';
+import { isConflict, mergeSchemas } from './mergeSchemas.js';
+import { KEYWORDS, SUBSCHEMA_KEYWORDS } from './schemaKeywords.js';
+import { declarationPath, parseLocalRef, pointerOf, valueAtPointer } from './schemaPointer.js';
+import { SchemaProblems } from './schemaProblems.js';
 
-/** A schema node after preparation: plain data, exactly what the model is shown. */
+/** A schema document after preparation: plain JSON Schema 2020-12, exactly what the model is shown. */
 export type PublishedSchema = Record<string, unknown>;
 
-/** Validation keywords the binder does not check. Declaring one would show the model a rule nobody enforces. */
-const UNCHECKED_KEYWORDS: Record<string, string> = {
-  anyOf: 'list the alternatives as an enum, or split the tool in two',
-  oneOf: 'list the alternatives as an enum, or split the tool in two',
-  allOf: 'merge the schemas into one object',
-  not: 'state what is allowed instead',
-  if: 'state what is allowed instead',
-  // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword; this object is never awaited.
-  then: 'state what is allowed instead',
-  else: 'state what is allowed instead',
-  $ref: 'write the referenced schema inline',
-  $dynamicRef: 'write the referenced schema inline',
-  patternProperties: 'declare each property by name',
-  propertyNames: 'declare each property by name',
-  dependentRequired: 'check the combination in the tool and answer with an error',
-  dependentSchemas: 'check the combination in the tool and answer with an error',
-  dependencies: 'check the combination in the tool and answer with an error',
-  unevaluatedProperties: 'declare each property by name',
-  unevaluatedItems: 'give the array an items schema',
-  minProperties: 'make the properties required',
-  maxProperties: 'declare each property by name',
-  uniqueItems: 'remove duplicates in the tool',
-  contains: 'check the array in the tool',
-  minContains: 'check the array in the tool',
-  maxContains: 'check the array in the tool',
-  prefixItems: 'use an object with named properties',
-  contentEncoding: 'check the content in the tool',
-  contentMediaType: 'check the content in the tool',
-};
+type Schema = Record<string, unknown>;
 
-const TYPES = new Set(['string', 'integer', 'number', 'boolean', 'array', 'object']);
-/** Keywords that apply to one type only; using them on another type is a mistake worth reporting. */
-const KEYWORDS_BY_TYPE: Record<string, string[]> = {
-  string: ['minLength', 'maxLength', 'pattern', 'format'],
-  integer: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  number: ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf'],
-  boolean: [],
-  array: ['items', 'minItems', 'maxItems'],
-  object: ['properties', 'required', 'additionalProperties'],
-};
-const TYPED_KEYWORDS = new Set(Object.values(KEYWORDS_BY_TYPE).flat());
-/** Property names that would reach an object's prototype if bound as plain keys. */
-const RESERVED_PROPERTY_NAMES = new Set(['__proto__']);
+/** Keywords that hold values, not schemas: never descended into, never rewritten. */
+const VALUE_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example', 'required', 'dependentRequired']);
+/** Keywords whose sub-schemas sit one level deeper in the value (the input-depth count). */
+const NESTING = new Set([
+  'properties',
+  'patternProperties',
+  'additionalProperties',
+  'items',
+  'prefixItems',
+  'contains',
+]);
 
 /**
- * Checks a tool's input schema for constructs the binder cannot check, and returns the schema
- * the model will be shown: `$schema` dropped, `additionalProperties: false` on every object
- * (the binder refuses unknown arguments, so the model is told so), and a format JSON Schema
- * does not define moved into the description.
+ * Reads a tool's input schema as JSON Schema 2020-12 (draft-04/07 and OpenAPI 3.0 spellings
+ * accepted), reports every construct the binder cannot check in one error, and returns the
+ * schema the model will be shown, normalised so the binder, the fuzzers and the model read the
+ * same thing: `allOf` merged, constraints beside `anyOf`/`oneOf` moved into each alternative,
+ * `$ref`s kept (as JSON pointers) with their targets normalised in place, and
+ * `additionalProperties: false` on every object that declares properties and says nothing else
+ * (the binder refuses unknown arguments there, so the model is told so). See docs/tools.md.
  */
-export function prepareSchema(tool: string, schema: unknown, fromZod = false): PublishedSchema {
-  const fail: Fail = (path, code, problem) => {
-    throw new ToolDeclarationError(
-      code,
-      tool,
-      path,
-      `Tool '${tool}' has an input schema legate cannot use at ${path}: ${problem}`,
-    );
-  };
-  if (!isPlainObject(schema) || schema.type !== 'object') {
-    return fail(
+export function prepareSchema(tool: string, schema: unknown, fromZod = false): PreparedSchema {
+  const problems = new SchemaProblems(tool);
+  if (!isPlainObject(schema)) {
+    problems.add(
       'input',
       'invalid_schema',
       `a tool's input must be an object schema ({ type: 'object', properties: ... }) or a zod object, but it ` +
         `was ${describeValue(schema)}.`,
     );
+    problems.throwIfAny();
   }
-  return prepareNode(schema, 'input', { fail, fromZod }, 0);
+  // A copy of its own: the author's object is never changed, and nothing of the published one is shared with it.
+  const published = new Normaliser(copyValue(schema as Schema), problems, fromZod).run();
+  problems.throwIfAny();
+  return { schema: published, warnings: problems.warnings };
 }
 
-interface Context {
-  fail: Fail;
-  /** The schema zod wrote: zod's own formats carry patterns its own step checks. */
-  fromZod: boolean;
+export interface PreparedSchema {
+  schema: PublishedSchema;
+  warnings: ToolDeclarationWarning[];
 }
 
-type Fail = (
-  path: string,
-  code: 'invalid_schema' | 'unsupported_schema' | 'unsupported_pattern',
-  problem: string,
-) => never;
+class Normaliser {
+  /** Normalised targets of `$ref`s and definitions, by pointer; `null` while being normalised. */
+  readonly #targets = new Map<string, { tokens: string[]; node: unknown | null }>();
+  readonly #anchors = new Map<string, string[]>();
 
-/** `levels`: how many arrays and objects enclose this node's value. */
-function prepareNode(node: unknown, path: string, context: Context, levels: number): PublishedSchema {
-  const { fail } = context;
-  if (!isPlainObject(node))
-    return fail(path, 'invalid_schema', `a schema must be an object, but it was ${describeValue(node)}.`);
-  for (const keyword of Object.keys(node)) {
-    const advice = UNCHECKED_KEYWORDS[keyword];
-    if (advice !== undefined)
-      fail(`${path}.${keyword}`, 'unsupported_schema', `'${keyword}' is not a rule the binder checks; ${advice}.`);
+  constructor(
+    readonly document: Schema,
+    readonly problems: SchemaProblems,
+    readonly fromZod: boolean,
+  ) {
+    collectAnchors(document, [], this.#anchors);
   }
-  const published: PublishedSchema = {};
-  for (const [keyword, value] of Object.entries(node)) {
-    if (keyword !== '$schema') published[keyword] = value;
-  }
-  checkClosedSet(node, path, fail);
-  const type = baseType(node, path, fail);
-  if (type === undefined) return published; // a bare enum or const
-  for (const keyword of Object.keys(node)) {
-    if (TYPED_KEYWORDS.has(keyword) && !KEYWORDS_BY_TYPE[type]!.includes(keyword)) {
-      fail(`${path}.${keyword}`, 'invalid_schema', `'${keyword}' does not apply to type '${type}'.`);
+
+  run(): PublishedSchema {
+    const root = this.node(this.document, [], 0);
+    if (!isPlainObject(root) || !this.#isObjectRoot(root)) {
+      this.problems.add(
+        'input',
+        'invalid_schema',
+        `a tool's input must be an object schema ({ type: 'object', properties: ... }) or a zod object, but it ` +
+          `was ${describeValue(this.document)}.`,
+      );
+      return {};
     }
-  }
-  if ((type === 'array' || type === 'object') && levels + 1 > MAX_INPUT_DEPTH) {
-    fail(
-      path,
-      'unsupported_schema',
-      `the input may nest at most ${MAX_INPUT_DEPTH} levels of arrays and objects, and this one is level ` +
-        `${levels + 1}; flatten the schema.`,
-    );
-  }
-  switch (type) {
-    case 'string':
-      prepareString(node, published, path, context);
-      break;
-    case 'integer':
-    case 'number':
-      prepareNumber(node, path, fail);
-      break;
-    case 'array':
-      checkCount(node, 'minItems', path, fail);
-      checkCount(node, 'maxItems', path, fail);
-      if (!('items' in node))
-        fail(
-          path,
+    // Every target reached by a $ref is normalised where it sits, so a pointer reads the same
+    // published schema the binder checks.
+    for (const { tokens, node } of this.#targets.values()) {
+      if (tokens.length === 0 || node === null) continue;
+      if (!setAtPointer(root, tokens, node))
+        this.problems.add(
+          declarationPath(tokens),
           'unsupported_schema',
-          `an array needs an 'items' schema, so the binder knows what each item must be.`,
+          "a '$ref' points inside a part legate rewrites (an 'allOf' part or an alternative); point it to a " +
+            "definition under '$defs' instead.",
         );
-      published.items = prepareNode(node.items, `${path}.items`, context, levels + 1);
-      break;
-    case 'object':
-      prepareObject(node, published, path, context, levels + 1);
-      break;
-  }
-  return published;
-}
-
-/** The node's type, with `['T', 'null']` read as T. Undefined for a bare enum or const. */
-function baseType(node: Record<string, unknown>, path: string, fail: Fail): string | undefined {
-  const type = node.type;
-  if (type === undefined) {
-    if ('enum' in node || 'const' in node) return undefined;
-    return fail(
-      path,
-      'unsupported_schema',
-      `a schema needs a 'type' (or an enum or const), so the binder knows what to expect.`,
-    );
-  }
-  if (typeof type === 'string' && TYPES.has(type)) return type;
-  if (
-    Array.isArray(type) &&
-    type.length === 2 &&
-    type[1] === 'null' &&
-    typeof type[0] === 'string' &&
-    TYPES.has(type[0])
-  ) {
-    return type[0];
-  }
-  return fail(
-    `${path}.type`,
-    'unsupported_schema',
-    `the type must be one of ${[...TYPES].join(', ')}, or a pair like ['string', 'null'], but it was ` +
-      `${describeValue(type)}.`,
-  );
-}
-
-function checkClosedSet(node: Record<string, unknown>, path: string, fail: Fail): void {
-  const isPrimitive = (v: unknown) => v === null || ['string', 'number', 'boolean'].includes(typeof v);
-  if ('enum' in node) {
-    const values = node.enum;
-    if (!Array.isArray(values) || values.length === 0 || !values.every(isPrimitive)) {
-      fail(
-        `${path}.enum`,
-        'invalid_schema',
-        `an enum must be a non-empty list of strings, numbers, booleans or null, but it was ${describeValue(values)}.`,
-      );
     }
+    return root;
   }
-  if ('const' in node && !isPrimitive(node.const)) {
-    fail(
-      `${path}.const`,
-      'unsupported_schema',
-      `a const must be a string, number, boolean or null, but it was ${describeValue(node.const)}.`,
-    );
-  }
-}
 
-function prepareString(
-  node: Record<string, unknown>,
-  published: PublishedSchema,
-  path: string,
-  context: Context,
-): void {
-  const { fail } = context;
-  checkCount(node, 'minLength', path, fail);
-  checkCount(node, 'maxLength', path, fail);
-  if ('pattern' in node) {
-    if (typeof node.pattern !== 'string')
-      fail(
-        `${path}.pattern`,
-        'invalid_schema',
-        `a pattern must be a string, but it was ${describeValue(node.pattern)}.`,
-      );
-    try {
-      new RegExp(node.pattern as string, 'u');
-    } catch (error) {
-      fail(
-        `${path}.pattern`,
-        'invalid_schema',
-        `the pattern does not compile as a regular expression: ${(error as Error).message}.`,
-      );
-    }
-    // A pattern zod attaches to a format of its own (z.hostname(), z.iso.duration(), z.emoji()
-    // use lookarounds) is zod's to check, in the step that runs its refinements; the binder
-    // skips what it cannot run in linear time. Every other pattern must run in linear time.
-    const compiled = compileLinearPattern(node.pattern as string);
-    const zodFormat = context.fromZod && typeof node.format === 'string';
-    if (compiled instanceof UnsupportedPattern && !zodFormat)
-      fail(`${path}.pattern`, 'unsupported_pattern', `${compiled.problem}.`);
+  #isObjectRoot(root: Schema): boolean {
+    const types = declaredTypes(root, 'input');
+    return types !== undefined && types.length === 1 && types[0] === 'object';
   }
-  if ('format' in node) {
-    const format = node.format;
-    if (typeof format !== 'string')
-      return void fail(
-        `${path}.format`,
+
+  /** The normalised schema at `tokens`, normalised once; undefined (and a problem) for a cycle through a merge. */
+  target(tokens: string[]): unknown {
+    const pointer = pointerOf(tokens);
+    const known = this.#targets.get(pointer);
+    if (known !== undefined) return known.node === null ? undefined : known.node;
+    this.#targets.set(pointer, { tokens, node: null });
+    const node = tokens.length === 0 ? this.document : this.node(valueAtPointer(this.document, tokens), tokens, 0);
+    this.#targets.set(pointer, { tokens, node });
+    return node;
+  }
+
+  node(node: unknown, tokens: string[], levels: number): unknown {
+    const path = declarationPath(tokens);
+    if (typeof node === 'boolean') return node;
+    if (!isPlainObject(node)) {
+      this.problems.add(
+        path,
         'invalid_schema',
-        `a format must be a string, but it was ${describeValue(format)}.`,
+        `a schema must be an object (or true or false), but it was ${describeValue(node)}.`,
       );
-    if (!JSON_SCHEMA_FORMATS.has(format)) {
-      // Not a JSON Schema format: the model reads it as prose, and a pattern (if any) enforces it.
-      delete published.format;
-      const description =
-        typeof node.description === 'string' && node.description !== '' ? `${node.description}\n\n` : '';
-      published.description = `${description}Format: ${format}.`;
-    } else if (!FORMAT_CHECKS.has(format)) {
-      fail(
-        `${path}.format`,
+      return true;
+    }
+    for (const keyword of Object.keys(node)) {
+      const role = KEYWORDS[keyword];
+      if (role?.role === 'refused')
+        this.problems.add(
+          `${path}.${keyword}`,
+          'unsupported_schema',
+          `'${keyword}' is not a rule the binder checks; ${role.advice}.`,
+        );
+    }
+    if ('$id' in node && tokens.length > 0)
+      this.problems.add(
+        `${path}.$id`,
         'unsupported_schema',
-        `the binder does not check the '${format}' format; use a pattern instead, or one of ` +
-          `${[...FORMAT_CHECKS.keys()].join(', ')}.`,
+        "'$id' below the root starts a document of its own, which legate does not resolve; remove it and refer " +
+          "to the schema by pointer ('#/$defs/Name').",
+      );
+    let schema = this.#rewriteSpellings(node, path);
+    const container = declaredTypes(schema, path)?.some((t) => t === 'array' || t === 'object') ?? false;
+    if (container && levels + 1 > MAX_INPUT_DEPTH) {
+      this.problems.add(
+        path,
+        'unsupported_schema',
+        `the input may nest at most ${MAX_INPUT_DEPTH} levels of arrays and objects, and this one is level ` +
+          `${levels + 1}; flatten the schema.`,
+      );
+      return true;
+    }
+    const isRoot = tokens.length === 0;
+    if (isRoot && schema.type === undefined) schema.type = 'object';
+    schema = this.#descend(schema, tokens, levels);
+    const merged = this.#mergeParts(schema, tokens);
+    if (typeof merged === 'boolean') return merged;
+    schema = close(merged);
+    // The Messages API wants an object at the root: a root union keeps the type all its alternatives have.
+    if (isRoot && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) schema.type = 'object';
+    checkKeywordValues(schema, schema, path, this.problems, this.fromZod);
+    return schema;
+  }
+
+  /** Draft-04, draft-07 and OpenAPI 3.0 spellings in their 2020-12 form; `$schema` and `$anchor` dropped. */
+  #rewriteSpellings(node: Schema, path: string): Schema {
+    const schema: Schema = {};
+    for (const [keyword, value] of Object.entries(node))
+      if (keyword !== '$schema' && keyword !== '$anchor') schema[keyword] = value;
+    for (const [exclusive, bound] of [
+      ['exclusiveMinimum', 'minimum'],
+      ['exclusiveMaximum', 'maximum'],
+    ] as const) {
+      if (typeof schema[exclusive] !== 'boolean') continue;
+      if (schema[exclusive] === true && typeof schema[bound] === 'number') {
+        schema[exclusive] = schema[bound];
+        delete schema[bound];
+      } else {
+        delete schema[exclusive];
+      }
+    }
+    if (Array.isArray(schema.items)) {
+      schema.prefixItems = schema.items;
+      if ('additionalItems' in schema) schema.items = schema.additionalItems;
+      else delete schema.items;
+    }
+    delete schema.additionalItems;
+    if ('nullable' in schema) {
+      const nullable = schema.nullable;
+      delete schema.nullable;
+      if (nullable === true) return withNull(schema);
+      if (nullable !== false)
+        this.problems.add(
+          `${path}.nullable`,
+          'invalid_schema',
+          `'nullable' must be true or false, but it was ${describeValue(nullable)}.`,
+        );
+    }
+    return schema;
+  }
+
+  /** Normalises every sub-schema, resolving `$ref`s to pointers whose targets are normalised too. */
+  #descend(schema: Schema, tokens: string[], levels: number): Schema {
+    for (const [keyword, value] of Object.entries(schema)) {
+      if (VALUE_KEYWORDS.has(keyword)) continue;
+      const deeper = NESTING.has(keyword) ? levels + 1 : levels;
+      const at = [...tokens, keyword];
+      if ((SUBSCHEMA_KEYWORDS.single as readonly string[]).includes(keyword)) {
+        schema[keyword] = this.node(value, at, deeper);
+      } else if ((SUBSCHEMA_KEYWORDS.list as readonly string[]).includes(keyword)) {
+        if (!Array.isArray(value) || (value.length === 0 && keyword !== 'prefixItems')) {
+          this.problems.add(
+            declarationPath(at),
+            'invalid_schema',
+            `'${keyword}' must be a non-empty list of schemas, but it was ${describeValue(value)}.`,
+          );
+          delete schema[keyword];
+        } else {
+          schema[keyword] = value.map((item, i) => this.node(item, [...at, String(i)], deeper));
+        }
+      } else if ((SUBSCHEMA_KEYWORDS.map as readonly string[]).includes(keyword) && isPlainObject(value)) {
+        const definitions = keyword === '$defs' || keyword === 'definitions';
+        schema[keyword] = Object.fromEntries(
+          Object.entries(value).map(([name, item]) => [
+            name,
+            definitions ? (this.target([...at, name]) ?? true) : this.node(item, [...at, name], deeper),
+          ]),
+        );
+      } else if (keyword === '$ref') {
+        schema.$ref = this.#ref(value, declarationPath(at));
+      }
+    }
+    return schema;
+  }
+
+  /** A `$ref` as a JSON pointer whose target exists and is normalised; problems for anything else. */
+  #ref(ref: unknown, path: string): unknown {
+    if (typeof ref !== 'string') {
+      this.problems.add(path, 'invalid_schema', `'$ref' must be a string, but it was ${describeValue(ref)}.`);
+      return ref;
+    }
+    const local = parseLocalRef(ref);
+    if (local === undefined) {
+      this.problems.add(
+        path,
+        'unsupported_schema',
+        `'${ref}' refers to another document, and legate reads no other documents; copy the schema into ` +
+          "'$defs' and refer to it as '#/$defs/Name'.",
+      );
+      return ref;
+    }
+    const tokens = local.kind === 'anchor' ? this.#anchors.get(local.name) : local.tokens;
+    if (tokens === undefined || valueAtPointer(this.document, tokens) === undefined) {
+      this.problems.add(path, 'invalid_schema', `'${ref}' points to nothing in this schema.`);
+      return ref;
+    }
+    this.target(tokens);
+    return pointerOf(tokens);
+  }
+
+  /**
+   * `allOf` merged into its node; a `$ref` with constraints beside it merged with its target;
+   * constraints beside `anyOf`/`oneOf` moved into every alternative.
+   */
+  #mergeParts(schema: Schema, tokens: string[]): Schema | boolean {
+    const path = declarationPath(tokens);
+    let merged: Schema = schema;
+    if (Array.isArray(schema.allOf)) {
+      const { allOf, ...rest } = schema;
+      merged = rest;
+      for (const [i, part] of (allOf as unknown[]).entries()) {
+        const content = this.#content(part, `${path}.allOf.${i}`);
+        if (content === undefined) return true;
+        if (content === false) return false;
+        if (content === true) continue;
+        const result = mergeSchemas(merged, content);
+        if (isConflict(result)) {
+          this.problems.add(`${path}.allOf.${i}.${result.at}`, 'unsupported_schema', `${result.problem}.`);
+          return true;
+        }
+        merged = result;
+      }
+    }
+    if (typeof merged.$ref === 'string' && hasChecks(merged, ['$ref'])) {
+      const { $ref, ...rest } = merged;
+      const content = this.#content({ $ref }, `${path}.$ref`);
+      if (content === undefined || typeof content === 'boolean') return content ?? true;
+      const result = mergeSchemas(rest, content);
+      if (isConflict(result)) {
+        this.problems.add(`${path}.${result.at}`, 'unsupported_schema', `${result.problem}.`);
+        return true;
+      }
+      merged = result;
+    }
+    if (Array.isArray(merged.anyOf) && Array.isArray(merged.oneOf)) {
+      this.problems.add(
+        `${path}.oneOf`,
+        'unsupported_schema',
+        "a schema may have 'anyOf' or 'oneOf', not both; nest one inside the other's alternatives.",
+      );
+      return true;
+    }
+    const union = Array.isArray(merged.anyOf) ? 'anyOf' : Array.isArray(merged.oneOf) ? 'oneOf' : undefined;
+    if (union === undefined || !hasChecks(merged, [union])) return merged;
+    const siblings: Schema = {};
+    const kept: Schema = {};
+    for (const [keyword, value] of Object.entries(merged)) {
+      if (keyword !== union && KEYWORDS[keyword]?.role === 'checked' && !DEFINITIONS.has(keyword))
+        siblings[keyword] = value;
+      else kept[keyword] = value;
+    }
+    kept[union] = (merged[union] as unknown[]).map((alternative, i) => {
+      const content = this.#content(alternative, `${path}.${union}.${i}`);
+      if (content === undefined || content === false) return false;
+      const result = mergeSchemas(content === true ? {} : content, siblings);
+      if (isConflict(result)) {
+        // An alternative that contradicts the constraints beside the union can never match: JSON Schema drops it too.
+        return false;
+      }
+      return close(result);
+    });
+    return kept;
+  }
+
+  /** What a part contributes to a merge: its own keywords, or its target's when it is a bare `$ref`. */
+  #content(part: unknown, path: string): Schema | boolean | undefined {
+    if (!isPlainObject(part) || typeof part.$ref !== 'string' || hasChecks(part, ['$ref']))
+      return part as Schema | boolean;
+    const local = parseLocalRef(part.$ref);
+    const target = local?.kind === 'pointer' ? this.target(local.tokens) : undefined;
+    if (target === undefined) {
+      this.problems.add(
+        path,
+        'unsupported_schema',
+        `'${part.$ref}' refers to a schema that contains this one, so it cannot be merged with the constraints ` +
+          'beside it; move those constraints into the definition.',
       );
     }
+    return target as Schema | boolean | undefined;
   }
 }
 
-function prepareNumber(node: Record<string, unknown>, path: string, fail: Fail): void {
-  for (const keyword of ['minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum']) {
-    if (keyword in node && (typeof node[keyword] !== 'number' || !Number.isFinite(node[keyword]))) {
-      fail(
-        `${path}.${keyword}`,
-        'invalid_schema',
-        `'${keyword}' must be a finite number, but it was ${describeValue(node[keyword])}.`,
-      );
-    }
-  }
-  if (
-    'multipleOf' in node &&
-    !(typeof node.multipleOf === 'number' && node.multipleOf > 0 && Number.isFinite(node.multipleOf))
-  ) {
-    fail(
-      `${path}.multipleOf`,
-      'invalid_schema',
-      `'multipleOf' must be a number greater than 0, but it was ${describeValue(node.multipleOf)}.`,
-    );
-  }
+const DEFINITIONS = new Set(['$defs', 'definitions', 'default']);
+
+/** Whether a schema has keywords that check values, other than the ones named. */
+function hasChecks(schema: Schema, except: string[]): boolean {
+  return Object.keys(schema).some((k) => !except.includes(k) && KEYWORDS[k]?.role === 'checked' && !DEFINITIONS.has(k));
 }
 
-function prepareObject(
-  node: Record<string, unknown>,
-  published: PublishedSchema,
-  path: string,
-  context: Context,
-  levels: number,
-): void {
-  const { fail } = context;
-  const properties = node.properties ?? {};
-  if (!isPlainObject(properties))
-    return void fail(
-      `${path}.properties`,
-      'invalid_schema',
-      `'properties' must be an object of schemas, but it was ${describeValue(properties)}.`,
-    );
-  const preparedProperties: Record<string, PublishedSchema> = {};
-  for (const [name, property] of Object.entries(properties)) {
-    if (RESERVED_PROPERTY_NAMES.has(name))
-      fail(
-        `${path}.properties`,
-        'invalid_schema',
-        `'${name}' cannot be an argument name: it would reach the object's prototype.`,
-      );
-    preparedProperties[name] = prepareNode(property, `${path}.properties.${name}`, context, levels);
-  }
-  published.properties = preparedProperties;
-  const required = node.required ?? [];
-  if (!Array.isArray(required) || !required.every((name) => typeof name === 'string')) {
-    return void fail(
-      `${path}.required`,
-      'invalid_schema',
-      `'required' must be a list of property names, but it was ${describeValue(required)}.`,
-    );
-  }
-  for (const name of required as string[]) {
-    if (!(name in preparedProperties)) {
-      fail(
-        `${path}.required`,
-        'invalid_schema',
-        `'${name}' is required but is not one of the properties (${
-          Object.keys(preparedProperties)
-            .map((n) => `'${n}'`)
-            .join(', ') || 'none'
-        }).`,
-      );
-    }
-  }
-  if ('additionalProperties' in node && node.additionalProperties !== false) {
-    fail(
-      `${path}.additionalProperties`,
-      'unsupported_schema',
-      'the binder refuses arguments the schema does not declare, so additionalProperties can only be false; ' +
-        'declare each property by name.',
-    );
-  }
-  published.additionalProperties = false;
+/** `additionalProperties: false` on an object that declares properties and says nothing about others. */
+function close(schema: Schema): Schema {
+  const declares = isPlainObject(schema.properties) || isPlainObject(schema.patternProperties);
+  if (declares && !('additionalProperties' in schema) && !('anyOf' in schema) && !('oneOf' in schema))
+    schema.additionalProperties = false;
+  return schema;
 }
 
-function checkCount(node: Record<string, unknown>, keyword: string, path: string, fail: Fail): void {
-  if (keyword in node && !(Number.isSafeInteger(node[keyword]) && (node[keyword] as number) >= 0)) {
-    fail(
-      `${path}.${keyword}`,
-      'invalid_schema',
-      `'${keyword}' must be a whole number of at least 0, but it was ${describeValue(node[keyword])}.`,
-    );
+/** OpenAPI's `nullable: true` as JSON Schema: null added to the type, or as an alternative of its own. */
+function withNull(schema: Schema): Schema {
+  if (typeof schema.type === 'string') return { ...schema, type: [schema.type, 'null'] };
+  if (Array.isArray(schema.type))
+    return schema.type.includes('null') ? schema : { ...schema, type: [...schema.type, 'null'] };
+  for (const union of ['anyOf', 'oneOf']) {
+    if (Array.isArray(schema[union]))
+      return { ...schema, [union]: [...(schema[union] as unknown[]), { type: 'null' }] };
   }
+  const annotations: Schema = {};
+  const checks: Schema = {};
+  for (const [keyword, value] of Object.entries(schema)) {
+    if (KEYWORDS[keyword]?.role === 'checked' && !DEFINITIONS.has(keyword)) checks[keyword] = value;
+    else annotations[keyword] = value;
+  }
+  return { ...annotations, anyOf: [checks, { type: 'null' }] };
+}
+
+function collectAnchors(node: unknown, tokens: string[], anchors: Map<string, string[]>): void {
+  if (Array.isArray(node)) {
+    node.forEach((item, i) => collectAnchors(item, [...tokens, String(i)], anchors));
+    return;
+  }
+  if (!isPlainObject(node)) return;
+  if (typeof node.$anchor === 'string' && !anchors.has(node.$anchor)) anchors.set(node.$anchor, tokens);
+  for (const [key, value] of Object.entries(node))
+    if (!VALUE_KEYWORDS.has(key)) collectAnchors(value, [...tokens, key], anchors);
+}
+
+/** Puts `value` at `tokens` in `document`; false when the path does not exist there. */
+function setAtPointer(document: Schema, tokens: string[], value: unknown): boolean {
+  const parent = valueAtPointer(document, tokens.slice(0, -1));
+  const last = tokens[tokens.length - 1]!;
+  if (Array.isArray(parent) && /^\d+$/.test(last) && Number(last) < parent.length) parent[Number(last)] = value;
+  else if (isPlainObject(parent) && Object.hasOwn(parent, last)) parent[last] = value;
+  else return false;
+  return true;
 }

@@ -1,0 +1,105 @@
+import { canonicalJson } from '../../json/canonicalJson.js';
+import { describeValue } from '../../json/describeValue.js';
+import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { CodeGenerator, Site } from './compileSchema.js';
+import { describeExpectation } from './expectation.js';
+
+/**
+ * Code for an array: the count, then each item bound through its schema (`prefixItems` by
+ * position, `items` after them; `items: false` allows no more), then `uniqueItems` and `contains`
+ * over the items as sent.
+ */
+export function emitArray(gen: CodeGenerator, node: PublishedSchema, site: Site, expected: string): string {
+  const { input, path, out, at } = site;
+  const tuple = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
+  const items = node.items;
+  const count = (_v: unknown, n: unknown) => `it had ${String(n)} item${n === 1 ? '' : 's'}`;
+  const lines = [`if (!Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`];
+  const max =
+    items === false ? Math.min(tuple.length, (node.maxItems as number | undefined) ?? Infinity) : node.maxItems;
+  if (typeof node.minItems === 'number')
+    lines.push(
+      `if (${input}.length < ${node.minItems}) return ${gen.refuser('too_short', expected, count)}(${input}, [${path}], ${input}.length);`,
+    );
+  if (typeof max === 'number' && Number.isFinite(max))
+    lines.push(
+      `if (${input}.length > ${max}) return ${gen.refuser('too_long', expected, count)}(${input}, [${path}], ${input}.length);`,
+    );
+  const all = gen.var('a');
+  lines.push(`const ${all} = new Array(${input}.length);`);
+  tuple.forEach((schema, position) => {
+    const bound = gen.var('b');
+    const item: Site = {
+      input: `${input}[${position}]`,
+      path: [...path, String(position)],
+      out: bound,
+      at: `${at}.prefixItems.${position}`,
+      root: false,
+    };
+    lines.push(
+      `if (${input}.length > ${position}) { let ${bound};`,
+      gen.node(schema, item),
+      `${all}[${position}] = ${bound}; }`,
+    );
+  });
+  const index = gen.var('i');
+  const value = gen.var('e');
+  const bound = gen.var('b');
+  const item: Site = { input: value, path: [...path, index], out: bound, at: `${at}.items`, root: false };
+  lines.push(
+    `for (let ${index} = ${tuple.length}; ${index} < ${input}.length; ${index}++) {`,
+    `const ${value} = ${input}[${index}]; let ${bound};`,
+    gen.node(items === false ? true : items, item),
+    `${all}[${index}] = ${bound};`,
+    '}',
+  );
+  if (node.uniqueItems === true) {
+    const duplicate = gen.refuser('duplicate_item', expected, (v, i) => {
+      const items = v as unknown[];
+      return `item ${String(i)} (${describeValue(items[i as number])}) is the same as an earlier one`;
+    });
+    const repeated = gen.var('d');
+    lines.push(
+      `const ${repeated} = ${gen.ref(firstDuplicate)}(${input});`,
+      `if (${repeated} !== -1) return ${duplicate}(${input}, [${path}], ${repeated});`,
+    );
+  }
+  if ('contains' in node) lines.push(...contains(gen, node, site));
+  lines.push(`${out} = ${all};`);
+  return lines.join('\n');
+}
+
+function contains(gen: CodeGenerator, node: PublishedSchema, site: Site): string[] {
+  const fn = gen.function(node.contains, `${site.at}.contains`, false);
+  const min = typeof node.minContains === 'number' ? node.minContains : 1;
+  const max = typeof node.maxContains === 'number' ? node.maxContains : undefined;
+  const kind = describeExpectation(node.contains, gen.root);
+  const matches = gen.var('m');
+  const lines = [
+    `let ${matches} = 0; for (const item of ${site.input}) if (!(${fn}(item) instanceof R)) ${matches}++;`,
+  ];
+  const had = (_v: unknown, n: unknown) => `it had ${String(n)}`;
+  if (min > 0)
+    lines.push(
+      `if (${matches} < ${min}) return ${gen.refuser('missing_item', `an array with at least ${min} item${min === 1 ? '' : 's'} that ${min === 1 ? 'is' : 'are'} ${kind}`, had)}(${site.input}, [${site.path}], ${matches});`,
+    );
+  if (max !== undefined)
+    lines.push(
+      `if (${matches} > ${max}) return ${gen.refuser('too_long', `an array with at most ${max} item${max === 1 ? '' : 's'} that ${max === 1 ? 'is' : 'are'} ${kind}`, had)}(${site.input}, [${site.path}], ${matches});`,
+    );
+  return lines;
+}
+
+/** The index of the first item equal (as JSON: 1 and 1.0 alike, keys in any order) to an earlier one, or -1. */
+function firstDuplicate(items: unknown[]): number {
+  const scalars = new Set<unknown>();
+  const structured = new Set<string>();
+  for (let i = 0; i < items.length; i++) {
+    const item = items[i];
+    const seen = item !== null && typeof item === 'object' ? structured : scalars;
+    const key = seen === structured ? canonicalJson(item) : item;
+    if (seen.has(key as never)) return i;
+    seen.add(key as never);
+  }
+  return -1;
+}

@@ -1,0 +1,195 @@
+import { isPlainObject } from '../../json/jsonValue.js';
+import type { PublishedSchema } from '../schema/prepareSchema.js';
+import { acceptsNull } from '../schema/schemaFacts.js';
+import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
+import type { CodeGenerator, Site } from './compileSchema.js';
+import { describeExpectation } from './expectation.js';
+
+/**
+ * Code for an object: declared properties bound by name (defaults applied, a null where the
+ * schema takes no null counting as absent), then every other key, in the order sent: bound
+ * through `patternProperties` or `additionalProperties`, kept as sent where the schema allows
+ * any, refused as unknown where it allows none.
+ */
+export function emitObject(gen: CodeGenerator, node: PublishedSchema, site: Site): string {
+  const { input, path, out, at, root } = site;
+  const properties = Object.entries((node.properties as Record<string, unknown> | undefined) ?? {});
+  const required = new Set((node.required as string[] | undefined) ?? []);
+  const patterns = Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {});
+  const additional = node.additionalProperties;
+  const expected = root ? 'an object of named arguments' : describeExpectation(node, gen.root);
+  const lines = [
+    `if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`,
+  ];
+  lines.push(...memberCount(gen, node, site, expected));
+  const freeForm =
+    properties.length === 0 && patterns.length === 0 && (additional === undefined || additional === true);
+  if (freeForm && !('propertyNames' in node) && !('dependentRequired' in node) && required.size === 0) {
+    lines.push(`${out} = ${input};`);
+    return lines.join('\n');
+  }
+  lines.push(...dependencies(gen, node, site));
+  const present: string[] = [];
+  const optional: string[] = [];
+  for (const [key, schema] of properties) {
+    const name = JSON.stringify(key);
+    const raw = gen.var('p');
+    const bound = gen.var('b');
+    const member: Site = { input: raw, path: [...path, name], out: bound, at: `${at}.properties.${key}`, root: false };
+    // A key Object.prototype also has ('constructor', 'toString') must be an own property.
+    const read =
+      key in Object.prototype
+        ? `(Object.hasOwn(${input}, ${name}) ? ${input}[${name}] : undefined)`
+        : `${input}[${name}]`;
+    const hasDefault = isPlainObject(schema) && 'default' in schema;
+    // null stands for "absent" unless the schema takes null as a value of its own, and then
+    // still where a default is declared (pydantic's `x: str | None = None`).
+    const nullIsAbsent = hasDefault || !acceptsNull(gen.root, schema);
+    lines.push(
+      `const ${raw} = ${read}; let ${bound};`,
+      `if (${nullIsAbsent ? `${raw} == null` : `${raw} === undefined`}) {`,
+    );
+    if (hasDefault) {
+      gen.checkDefault(schema as PublishedSchema, member.at);
+      const value = (schema as PublishedSchema).default;
+      lines.push(
+        typeof value === 'object' && value !== null
+          ? `${bound} = structuredClone(${gen.ref(value)});`
+          : `${bound} = ${gen.ref(value)};`,
+      );
+    } else if (required.has(key)) {
+      const missing = gen.refuser('required', describeExpectation(schema, gen.root), (v) =>
+        v === null ? 'it was null, which counts as missing' : 'it was missing',
+      );
+      lines.push(`return ${missing}(${raw}, [${member.path}]);`);
+    }
+    lines.push('} else {', gen.node(schema, member), '}');
+    if (hasDefault || required.has(key)) present.push(`${name}: ${bound}`);
+    else optional.push(`if (${bound} !== undefined) ${out}[${name}] = ${bound};`);
+  }
+  // A name required but not declared (JSON Schema allows it where other keys are allowed) must be there.
+  const otherwise =
+    additional !== undefined && typeof additional === 'object' ? describeExpectation(additional, gen.root) : 'a value';
+  for (const key of required) {
+    if (properties.some(([k]) => k === key)) continue;
+    const name = JSON.stringify(key);
+    const missing = gen.refuser('required', otherwise, () => 'it was missing');
+    lines.push(`if (!Object.hasOwn(${input}, ${name})) return ${missing}(undefined, [${[...path, name]}]);`);
+  }
+  lines.push(`${out} = { ${present.join(', ')} };`, ...optional);
+  lines.push(
+    ...otherKeys(
+      gen,
+      node,
+      site,
+      properties.map(([k]) => k),
+      patterns,
+    ),
+  );
+  return lines.join('\n');
+}
+
+/** Every key not declared by name, in the order sent: checked, bound and kept, or refused. */
+function otherKeys(
+  gen: CodeGenerator,
+  node: PublishedSchema,
+  site: Site,
+  declared: string[],
+  patterns: [string, unknown][],
+): string[] {
+  const { input, path, out, at, root } = site;
+  const additional = node.additionalProperties;
+  const key = gen.var('k');
+  const known = declared.length === 0 ? 'false' : declared.map((k) => `${key} === ${JSON.stringify(k)}`).join(' || ');
+  const noun = root ? 'arguments' : 'members';
+  const named = declared.length === 0 ? '' : declared.map((k) => `'${k}'`).join(', ');
+  const matching = patterns.map(([p]) => `names matching ${p}`).join(', ');
+  const allowedList = [named, matching].filter(Boolean).join(', and ');
+  const allowed =
+    allowedList === '' ? (root ? 'it takes no arguments' : 'it has no members') : `its ${noun} are ${allowedList}`;
+  const lines: string[] = [];
+  if ('propertyNames' in node) {
+    const check = gen.function(node.propertyNames, `${at}.propertyNames`, false);
+    // Names are strings: the schema is described as one, whatever it says of its type.
+    const names = node.propertyNames;
+    const asString = typeof names === 'object' && names !== null ? { type: 'string', ...names } : names;
+    const expected = `${root ? 'argument' : 'member'} names must be ${describeExpectation(asString, gen.root)}`;
+    const refuse = gen.refuser('unknown_argument', expected, () => '');
+    lines.push(
+      `for (const ${key} in ${input}) { if (${check}(${key}) instanceof R) return ${refuse}(undefined, [${[...path, key]}]); }`,
+    );
+  }
+  if (patterns.length === 0 && additional === false) {
+    const unknown = gen.refuser('unknown_argument', allowed, () => '');
+    lines.push(
+      `for (const ${key} in ${input}) { if (!(${known})) return ${unknown}(undefined, [${[...path, key]}]); }`,
+    );
+    return lines;
+  }
+  const value = gen.var('v');
+  const bound = gen.var('x');
+  const member = (where: string): Site => ({ input: value, path: [...path, key], out: bound, at: where, root: false });
+  const body: string[] = [`const ${value} = ${input}[${key}]; let ${bound}; let matched = false;`];
+  for (const [pattern, schema] of patterns) {
+    const compiled = compileLinearPattern(pattern);
+    const test = compiled instanceof UnsupportedPattern ? new RegExp(pattern, 'u') : compiled;
+    body.push(`if (${gen.ref(test)}.test(${key})) {`, `const first = !matched; matched = true; let y;`);
+    body.push(
+      gen.node(schema, { ...member(`${at}.patternProperties.${pattern}`), out: 'y' }),
+      `if (first) ${bound} = y;`,
+      '}',
+    );
+  }
+  if (additional === false) {
+    body.push(
+      `if (!matched) return ${gen.refuser('unknown_argument', allowed, () => '')}(undefined, [${[...path, key]}]);`,
+    );
+  } else if (additional !== undefined && additional !== true) {
+    body.push(`if (!matched) {`, gen.node(additional, member(`${at}.additionalProperties`)), '}');
+  } else {
+    body.push(`if (!matched) ${bound} = ${value};`);
+  }
+  body.push(`${gen.ref(setOwn)}(${out}, ${key}, ${bound});`);
+  lines.push(`for (const ${key} in ${input}) { if (${known}) continue;\n${body.join('\n')}\n}`);
+  return lines;
+}
+
+function memberCount(gen: CodeGenerator, node: PublishedSchema, site: Site, expected: string): string[] {
+  const lines: string[] = [];
+  const count = (_v: unknown, n: unknown) => `it had ${String(n)} member${n === 1 ? '' : 's'}`;
+  const size = `Object.keys(${site.input}).length`;
+  if (typeof node.minProperties === 'number')
+    lines.push(
+      `if (${size} < ${node.minProperties}) return ${gen.refuser('too_short', expected, count)}(${site.input}, [${site.path}], ${size});`,
+    );
+  if (typeof node.maxProperties === 'number')
+    lines.push(
+      `if (${size} > ${node.maxProperties}) return ${gen.refuser('too_long', expected, count)}(${site.input}, [${site.path}], ${size});`,
+    );
+  return lines;
+}
+
+function dependencies(gen: CodeGenerator, node: PublishedSchema, site: Site): string[] {
+  const lines: string[] = [];
+  const properties = (node.properties as Record<string, unknown> | undefined) ?? {};
+  for (const [name, needed] of Object.entries((node.dependentRequired as Record<string, string[]> | undefined) ?? {})) {
+    for (const other of needed) {
+      const expected = Object.hasOwn(properties, other) ? describeExpectation(properties[other], gen.root) : 'a value';
+      const why = `it was missing (it is required when '${name}' is given)`;
+      const missing = gen.refuser('required', expected, () => why);
+      const [has, needs] = [JSON.stringify(name), JSON.stringify(other)];
+      lines.push(
+        `if (Object.hasOwn(${site.input}, ${has}) && !Object.hasOwn(${site.input}, ${needs})) ` +
+          `return ${missing}(undefined, [${[...site.path, needs]}]);`,
+      );
+    }
+  }
+  return lines;
+}
+
+/** Sets a key as an own data property, `__proto__` included, so no key reaches a prototype. */
+function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  else target[key] = value;
+}

@@ -1,0 +1,53 @@
+import {
+  type DeclarationErrorCode,
+  type DeclarationProblem,
+  ToolDeclarationError,
+  type ToolDeclarationWarning,
+} from '../declarationError.js';
+
+export type SchemaProblemCode = Extract<
+  DeclarationErrorCode,
+  'invalid_schema' | 'unsupported_schema' | 'unsupported_pattern' | 'invalid_default'
+>;
+
+/**
+ * The problems found in one tool's input schema. The whole schema is read before anything is
+ * thrown, so one error lists every place to fix, not only the first.
+ */
+export class SchemaProblems {
+  readonly #problems: DeclarationProblem[] = [];
+  /** Findings that do not stop the tool: the schema means something, just not what it seems to say. */
+  readonly warnings: ToolDeclarationWarning[] = [];
+
+  constructor(readonly tool: string) {}
+
+  warn(path: string, problem: string): void {
+    this.warnings.push({
+      code: 'inapplicable_keyword',
+      tool: this.tool,
+      path,
+      message: `Tool '${this.tool}' has an input schema with a keyword that does nothing at ${path}: ${problem}`,
+    });
+  }
+
+  add(path: string, code: SchemaProblemCode, problem: string): void {
+    this.#problems.push({ code, path, problem });
+  }
+
+  get count(): number {
+    return this.#problems.length;
+  }
+
+  /** Throws one error naming every problem, if there is any. */
+  throwIfAny(): void {
+    const problems = this.#problems;
+    if (problems.length === 0) return;
+    const first = problems[0]!;
+    const lead = `Tool '${this.tool}' has an input schema legate cannot use`;
+    const message =
+      problems.length === 1
+        ? `${lead} at ${first.path}: ${first.problem}`
+        : `${lead} at ${problems.length} places: ${problems.map((p, i) => `(${i + 1}) at ${p.path}: ${p.problem}`).join(' ')}`;
+    throw new ToolDeclarationError(first.code, this.tool, first.path, message, [...problems]);
+  }
+}
