@@ -9,10 +9,14 @@ export type AbsenceRule =
   /** A required property left out takes its default, if it has one, instead of being refused. */
   | 'default-for-absent';
 
-export interface AbsenceReading {
-  input: unknown;
-  rules: AbsenceRule[];
-}
+/** The ways the rules are tried, fewest rules first; `ambiguousAsAbsent` decides a null that union alternatives disagree on. */
+export const ABSENCE_VARIANTS: readonly { rules: readonly AbsenceRule[]; ambiguousAsAbsent: boolean }[] = [
+  { rules: ['null-as-absent'], ambiguousAsAbsent: true },
+  { rules: ['null-as-absent'], ambiguousAsAbsent: false },
+  { rules: ['default-for-absent'], ambiguousAsAbsent: false },
+  { rules: ['null-as-absent', 'default-for-absent'], ambiguousAsAbsent: true },
+  { rules: ['null-as-absent', 'default-for-absent'], ambiguousAsAbsent: false },
+];
 
 /**
  * The input as the binder's absence rules read it, written independently of the binder.
@@ -24,29 +28,18 @@ export interface AbsenceReading {
  * left out, takes the default that schema declares for it.
  *
  * Below a union the applicable schemas are all alternatives; where they disagree on accepting
- * null, two readings are made: one treating the null as absent, one keeping it. Returns the
- * readings that differ from the input, each with the rules it applied, fewest rules first.
+ * null, the variant decides whether the null is absent. Returns undefined unless every rule of the
+ * variant changed something (a reading that changes nothing explains nothing).
  */
-export function absenceReadings(schema: unknown, oracle: AjvOracle, input: unknown): AbsenceReading[] {
-  const readings: AbsenceReading[] = [];
-  const seen = new Set<string>();
-  const variants: [AbsenceRule[], boolean][] = [
-    [['null-as-absent'], true],
-    [['null-as-absent'], false],
-    [['default-for-absent'], false],
-    [['null-as-absent', 'default-for-absent'], true],
-    [['null-as-absent', 'default-for-absent'], false],
-  ];
-  for (const [rules, ambiguousAsAbsent] of variants) {
-    const walk = new Walk(schema, oracle, rules, ambiguousAsAbsent);
-    const reading = walk.value(input, [[]]);
-    const text = JSON.stringify(reading);
-    if (walk.changed.size === rules.length && !seen.has(text)) {
-      seen.add(text);
-      readings.push({ input: reading, rules });
-    }
-  }
-  return readings;
+export function absenceReading(
+  schema: unknown,
+  oracle: AjvOracle,
+  input: unknown,
+  variant: (typeof ABSENCE_VARIANTS)[number],
+): unknown {
+  const walk = new Walk(schema, oracle, variant.rules, variant.ambiguousAsAbsent);
+  const reading = walk.value(input, [[]]);
+  return walk.changed.size === variant.rules.length ? reading : undefined;
 }
 
 class Walk {
@@ -55,7 +48,7 @@ class Walk {
   constructor(
     private readonly root: unknown,
     private readonly oracle: AjvOracle,
-    private readonly rules: AbsenceRule[],
+    private readonly rules: readonly AbsenceRule[],
     private readonly ambiguousAsAbsent: boolean,
   ) {}
 

@@ -1,6 +1,6 @@
 import type { BindResult } from '../../src/tools/binder/createBinder.js';
 import type { AjvOracle, ReadingDifference } from './ajvOracle.js';
-import { absenceReadings, type AbsenceRule } from './absentProperties.js';
+import { ABSENCE_VARIANTS, absenceReading, type AbsenceRule } from './absentProperties.js';
 
 /** The binder's intentional differences from JSON Schema (SCHEMA_SPEC.md), one name each. */
 export type Difference = 'json-text' | 'depth' | AbsenceRule | ReadingDifference;
@@ -13,7 +13,7 @@ export type Verdict =
   | { kind: 'agree' }
   /** They disagree, and exactly these intentional differences account for it. */
   | { kind: 'explained'; differences: Difference[] }
-  /** The input is not JSON (a NaN or an infinity): no oracle; the binder must refuse it, and did. */
+  /** The input is not JSON (a NaN, an infinity, undefined): outside JSON Schema, so no oracle. */
   | { kind: 'not-json' }
   | { kind: 'unexplained'; why: string };
 
@@ -36,11 +36,6 @@ export function explainDisagreement(
 ): Verdict {
   const code = bound.ok ? undefined : bound.invalid.code;
   const refusal = bound.ok ? 'accepted' : `refused with ${code}`;
-  if (!isJson(input)) {
-    return bound.ok
-      ? { kind: 'unexplained', why: 'the binder accepted a value that is not JSON' }
-      : { kind: 'not-json' };
-  }
   let value = input;
   const differences: Difference[] = [];
   if (typeof input === 'string') {
@@ -52,21 +47,33 @@ export function explainDisagreement(
       return ajvAccepts ? { kind: 'unexplained', why: 'ajv accepted a string at the root' } : { kind: 'agree' };
     }
   }
-  if (depthOf(value) > DEPTH_LIMIT) {
+  const shape = shapeOf(value);
+  // JSON Schema speaks of JSON values: a NaN or an infinity (never on the wire) has no oracle.
+  if (!shape.json) return { kind: 'not-json' };
+  if (shape.depth > DEPTH_LIMIT) {
     if (code !== 'too_deep')
       return { kind: 'unexplained', why: `an input deeper than ${DEPTH_LIMIT} levels was ${refusal}` };
     return ajvAccepts ? { kind: 'explained', differences: [...differences, 'depth'] } : { kind: 'agree' };
   }
+  if (code === 'too_deep')
+    return { kind: 'unexplained', why: `an input within ${DEPTH_LIMIT} levels was refused as too deep` };
   if (ajvAccepts === bound.ok) return { kind: 'agree' };
   if (differences.length > 0 && oracle.accepts(value) === bound.ok) return { kind: 'explained', differences };
   // The fewest differences first; among as many, the input rewritten before the schema re-read
-  // (a reading compiles the schema anew).
-  const absences = absenceReadings(schema, oracle, value);
+  // (a reading compiles the schema anew). Each rewriting is made once, when first needed.
+  const rewritten = new Map<number, unknown>();
+  const rewrite = (index: number) => {
+    if (!rewritten.has(index)) rewritten.set(index, absenceReading(schema, oracle, value, ABSENCE_VARIANTS[index]!));
+    return rewritten.get(index);
+  };
   for (let size = 1; size <= 5; size++) {
-    for (const absence of absences.filter((a) => a.rules.length <= size)) {
-      for (const reading of [[], ...READINGS].filter((r) => r.length === size - absence.rules.length)) {
-        if (oracle.accepts(absence.input, reading) === bound.ok)
-          return { kind: 'explained', differences: [...differences, ...absence.rules, ...reading] };
+    for (let index = 0; index < ABSENCE_VARIANTS.length; index++) {
+      const rules = ABSENCE_VARIANTS[index]!.rules;
+      if (rules.length > size) continue;
+      for (const reading of [[], ...READINGS].filter((r) => r.length === size - rules.length)) {
+        const candidate = rewrite(index);
+        if (candidate !== undefined && oracle.accepts(candidate, reading) === bound.ok)
+          return { kind: 'explained', differences: [...differences, ...rules, ...reading] };
       }
     }
     for (const reading of READINGS.filter((r) => r.length === size)) {
@@ -84,26 +91,21 @@ const READINGS: ReadingDifference[][] = (() => {
   return subsets.sort((a, b) => a.length - b.length);
 })();
 
-/** Levels of arrays and objects: a scalar is 0, `{}` is 1. Iterative, so any depth is fine. */
-export function depthOf(value: unknown): number {
-  let deepest = 0;
+/**
+ * Levels of arrays and objects (a scalar is 0, `{}` is 1), and whether the value is JSON (no NaN,
+ * no infinity, nothing but JSON's types). One iterative walk, so any depth is fine.
+ */
+export function shapeOf(value: unknown): { depth: number; json: boolean } {
+  let depth = 0;
+  let json = true;
   const stack: [unknown, number][] = [[value, 1]];
   while (stack.length > 0) {
     const [item, level] = stack.pop()!;
-    if (typeof item !== 'object' || item === null) continue;
-    deepest = Math.max(deepest, level);
-    for (const child of Object.values(item)) stack.push([child, level + 1]);
+    if (typeof item === 'number') json &&= Number.isFinite(item);
+    else if (typeof item === 'object' && item !== null) {
+      depth = Math.max(depth, level);
+      for (const child of Object.values(item)) stack.push([child, level + 1]);
+    } else if (typeof item !== 'string' && typeof item !== 'boolean' && item !== null) json = false;
   }
-  return deepest;
-}
-
-/** No NaN and no infinity anywhere (what JSON cannot carry). */
-function isJson(value: unknown): boolean {
-  const stack: unknown[] = [value];
-  while (stack.length > 0) {
-    const item = stack.pop();
-    if (typeof item === 'number' && !Number.isFinite(item)) return false;
-    if (typeof item === 'object' && item !== null) stack.push(...Object.values(item));
-  }
-  return true;
+  return { depth, json };
 }

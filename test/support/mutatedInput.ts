@@ -66,8 +66,14 @@ const VALUE: fc.Arbitrary<unknown> = fc.oneof(
   { weight: 1, arbitrary: fc.dictionary(fc.string({ maxLength: 4 }), SCALAR, { maxKeys: 3 }) },
 );
 
+/** Each mutation as likely as another, but for JSON text (a check of parsing, not of the schema): rarer. */
+const MUTATION = fc.oneof(
+  { weight: 12, arbitrary: fc.constantFrom(...MUTATIONS.filter((m) => m !== 'as_json_text')) },
+  { weight: 1, arbitrary: fc.constant<Mutation>('as_json_text') },
+);
+
 const step: fc.Arbitrary<Step> = fc.record({
-  mutation: fc.constantFrom(...MUTATIONS),
+  mutation: MUTATION,
   pick: fc.nat(),
   variant: fc.nat(),
   value: VALUE,
@@ -171,7 +177,7 @@ function applies(mutation: Mutation, value: unknown, path: Path): boolean {
 }
 
 function otherType(value: unknown, variant: number): unknown {
-  if (typeof value === 'string') return [Number(value), value.length, value === 'true', { value }][variant % 4];
+  if (typeof value === 'string') return [numberIn(value), value.length, value === 'true', { value }][variant % 4];
   if (typeof value === 'number') return [String(value), value !== 0, [value]][variant % 3];
   if (typeof value === 'boolean') return [String(value), Number(value)][variant % 2];
   if (value === null) return ['', 0, false, 'null'][variant % 4];
@@ -183,9 +189,16 @@ function otherType(value: unknown, variant: number): unknown {
   return [entries.map(([, v]) => v), JSON.stringify(value), entries.length][variant % 3];
 }
 
+/** The number a text spells, or its length: mutations make JSON values only (no NaN). */
+function numberIn(text: string): number {
+  const n = Number(text);
+  return Number.isFinite(n) ? n : text.length;
+}
+
 function nudged(n: number, variant: number): number {
   const variants = [n + 1, n - 1, n + 0.5, -n, n * 1000, 0, n + 0.1, Math.round(n * 10) / 10 + 0.2, 1e21, 2 ** 53 + 2];
-  return variants[variant % variants.length]!;
+  const nudge = variants[variant % variants.length]!;
+  return Number.isFinite(nudge) ? nudge : n;
 }
 
 function edited(text: string, variant: number, key: string): string {
