@@ -4,18 +4,22 @@ import { resolveAnnotations, toMcpAnnotations, type ToolAnnotations } from './an
 import { createBinder } from './binder/createBinder.js';
 import { ToolDeclarationError, type ToolDeclarationWarning } from './declarationError.js';
 import type { ToolOutput } from './result/renderOutput.js';
-import type { InferJsonSchema, JsonObjectSchema } from './schema/jsonSchema.js';
+import type { InferToolArgs, JsonObjectSchema } from './schema/jsonSchema.js';
 import { isZodSchema, zodRefinement, zodToJsonSchema } from './schema/fromZod.js';
 import { prepareSchema } from './schema/prepareSchema.js';
 import type { Tool, ToolContext } from './tool.js';
 import { checkToolOptions } from './checkToolOptions.js';
 import { checkToolName } from './toolName.js';
 
-/** A tool's input: a zod object schema, or a plain JSON Schema object. */
+/** A tool's input: a zod object schema, or a JSON Schema object (a literal, or one loaded from JSON). */
 export type ToolInput = z.ZodType | JsonObjectSchema;
 
 /** The arguments `run` receives for a given input schema, after defaults and transforms. */
-export type ArgsOf<S> = S extends z.ZodType ? z.output<S> : InferJsonSchema<S>;
+export type ArgsOf<S> = 0 extends 1 & S
+  ? Record<string, unknown>
+  : S extends z.ZodType
+    ? z.output<S>
+    : InferToolArgs<S>;
 
 export interface ToolDeclaration<S extends ToolInput> {
   /** The wire name the model calls: 1 to 128 letters, digits, '_' or '-'. */

@@ -4,6 +4,7 @@ export type { ToolAnnotations, ResolvedAnnotations, McpToolAnnotations } from '.
 export {
   ToolDeclarationError,
   type DeclarationErrorCode,
+  type DeclarationProblem,
   type DeclarationWarningCode,
   type ToolDeclarationWarning,
 } from './declarationError.js';

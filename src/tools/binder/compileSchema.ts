@@ -82,7 +82,8 @@ export class CodeGenerator {
     expected: string,
     arrived: (value: unknown, detail: unknown) => string = valueArrived,
   ): string {
-    const refuse: Refuser = (value, path, detail) => new Refusal(code, expected, arrived(value, detail)).withPath(path);
+    const refuse: Refuser = (value, path, detail) =>
+      new Refusal(code, expected, () => arrived(value, detail)).withPath(path);
     return this.ref(refuse);
   }
 

@@ -1,5 +1,6 @@
 import type { PublishedSchema } from '../schema/prepareSchema.js';
-import { discriminatorOf, nullableAlternative } from '../schema/schemaFacts.js';
+import { isPlainObject } from '../../json/jsonValue.js';
+import { discriminatorOf, nullableAlternative, typesOf } from '../schema/schemaFacts.js';
 import type { CodeGenerator, Site } from './compileSchema.js';
 import { describeAlternative, describeExpectation } from './expectation.js';
 import { Refusal, valueArrived } from './invalidArgument.js';
@@ -16,7 +17,14 @@ type Alternative = (value: unknown) => unknown;
 export function emitUnion(gen: CodeGenerator, node: PublishedSchema, site: Site): string {
   const { input, out } = site;
   const nullable = nullableAlternative(node);
-  if (nullable !== undefined) return `if (${input} === null) { ${out} = null; } else {\n${gen.node(nullable, site)}\n}`;
+  if (nullable !== undefined) {
+    // A plain node of one type is checked as `type: [T, 'null']`, so its messages say "..., or null".
+    const plain = isPlainObject(nullable) && !('$ref' in nullable || 'anyOf' in nullable || 'oneOf' in nullable);
+    const types = plain ? typesOf(nullable as PublishedSchema) : undefined;
+    if (types?.length === 1 && types[0] !== 'null')
+      return gen.node({ ...(nullable as PublishedSchema), type: [types[0], 'null'] }, site);
+    return `if (${input} === null) { ${out} = null; } else {\n${gen.node(nullable, site)}\n}`;
+  }
   const keyword = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
   const alternatives = node[keyword] as unknown[];
   const expected = describeExpectation(node, gen.root);

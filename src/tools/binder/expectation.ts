@@ -2,6 +2,7 @@ import { quoteValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { nullableAlternative, resolveRef, typesOf } from '../schema/schemaFacts.js';
+import { KEYWORDS } from '../schema/schemaKeywords.js';
 
 const SAFE = Number.MAX_SAFE_INTEGER;
 /** How many `$ref`s deep a description follows a recursive schema before saying `a value`. */
@@ -55,9 +56,25 @@ function describeNonNull(
 ): string {
   if ('const' in schema) return `exactly ${quoteValue(schema.const)}`;
   if (Array.isArray(schema.enum)) return `one of ${schema.enum.map((v) => quoteValue(v)).join(', ')}`;
-  if (types === undefined || types.length === 0) return types === undefined ? 'any value' : 'null';
+  if (types === undefined) {
+    // No type: the keywords say what kind of value they are about (`{ pattern: '^x' }` is about strings).
+    const implied = impliedType(schema);
+    return implied === undefined ? 'any value' : describeType(schema, root, depth, implied);
+  }
+  if (types.length === 0) return 'null';
   if (types.length > 1) return types.map((t) => describeType(schema, root, depth, t)).join(' or ');
   return describeType(schema, root, depth, types[0]!);
+}
+
+/** The one type a typeless node's keywords apply to, if they all apply to the same one. */
+function impliedType(schema: PublishedSchema): string | undefined {
+  const kinds = new Set<string>();
+  for (const keyword of Object.keys(schema)) {
+    const role = KEYWORDS[keyword];
+    if (role?.role === 'checked' && role.types !== undefined)
+      kinds.add(role.types[0] === 'integer' ? 'number' : role.types[0]!);
+  }
+  return kinds.size === 1 ? [...kinds][0] : undefined;
 }
 
 function describeType(schema: PublishedSchema, root: PublishedSchema, depth: number, type: string): string {

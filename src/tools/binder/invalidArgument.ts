@@ -49,11 +49,23 @@ export class Refusal {
     readonly code: InvalidArgumentCode,
     /** What the schema wanted, e.g. `a whole number between 1 and 10`. */
     readonly expected: string,
-    /** What arrived, as a phrase: `the value was the string "one"`. */
-    readonly arrived: string,
+    /**
+     * What arrived, as a phrase: `the value was the string "one"`. A function is called only when
+     * the phrase is read, so a union's alternatives that refuse cost no words until one is reported.
+     */
+    arrived: string | (() => string),
     /** True when `expected` is the message of a rule of the tool's own (a zod refinement). */
     readonly byOwnRule = false,
-  ) {}
+  ) {
+    this.#arrived = arrived;
+  }
+
+  #arrived: string | (() => string);
+
+  get arrived(): string {
+    if (typeof this.#arrived === 'function') this.#arrived = this.#arrived();
+    return this.#arrived;
+  }
 
   /** Prefixes the path with an enclosing key. */
   at(key: string | number): this {

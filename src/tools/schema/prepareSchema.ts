@@ -72,7 +72,8 @@ class Normaliser {
 
   run(): PublishedSchema {
     const root = this.node(this.document, [], 0);
-    if (!isPlainObject(root) || !this.#isObjectRoot(root)) {
+    const union = isPlainObject(root) && ('anyOf' in root || 'oneOf' in root); // reported where it is
+    if (!isPlainObject(root) || (!union && !this.#isObjectRoot(root))) {
       this.problems.add(
         'input',
         'invalid_schema',
@@ -112,7 +113,12 @@ class Normaliser {
     return node;
   }
 
-  node(node: unknown, tokens: string[], levels: number): unknown {
+  /**
+   * `open`: the node is a condition on a value described elsewhere (`if`, `then`, `else`, `not`,
+   * `contains`, and everything below them), so no `additionalProperties: false` is added in it:
+   * `if: { properties: { kind: { const: 'a' } } }` must still match objects with other keys.
+   */
+  node(node: unknown, tokens: string[], levels: number, open = false): unknown {
     const path = declarationPath(tokens);
     if (typeof node === 'boolean') return node;
     if (!isPlainObject(node)) {
@@ -152,12 +158,19 @@ class Normaliser {
     }
     const isRoot = tokens.length === 0;
     if (isRoot && schema.type === undefined) schema.type = 'object';
-    schema = this.#descend(schema, tokens, levels);
-    const merged = this.#mergeParts(schema, tokens);
+    schema = this.#descend(schema, tokens, levels, open);
+    const merged = this.#mergeParts(schema, tokens, open);
     if (typeof merged === 'boolean') return merged;
-    schema = close(merged);
-    // The Messages API wants an object at the root: a root union keeps the type all its alternatives have.
-    if (isRoot && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) schema.type = 'object';
+    schema = open ? merged : close(merged);
+    if (isRoot && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) {
+      const union = Array.isArray(schema.anyOf) ? 'anyOf' : 'oneOf';
+      this.problems.add(
+        `input.${union}`,
+        'unsupported_schema',
+        `the Messages API refuses a tool whose input is a union ('anyOf', 'oneOf' or 'allOf' at the top level); ` +
+          'make the union one argument of the input object, or declare one tool per alternative.',
+      );
+    }
     checkKeywordValues(schema, schema, path, this.problems, this.fromZod);
     return schema;
   }
@@ -200,13 +213,13 @@ class Normaliser {
   }
 
   /** Normalises every sub-schema, resolving `$ref`s to pointers whose targets are normalised too. */
-  #descend(schema: Schema, tokens: string[], levels: number): Schema {
+  #descend(schema: Schema, tokens: string[], levels: number, open: boolean): Schema {
     for (const [keyword, value] of Object.entries(schema)) {
       if (VALUE_KEYWORDS.has(keyword)) continue;
       const deeper = NESTING.has(keyword) ? levels + 1 : levels;
       const at = [...tokens, keyword];
       if ((SUBSCHEMA_KEYWORDS.single as readonly string[]).includes(keyword)) {
-        schema[keyword] = this.node(value, at, deeper);
+        schema[keyword] = this.node(value, at, deeper, open || CONDITIONS.has(keyword));
       } else if ((SUBSCHEMA_KEYWORDS.list as readonly string[]).includes(keyword)) {
         if (!Array.isArray(value) || (value.length === 0 && keyword !== 'prefixItems')) {
           this.problems.add(
@@ -216,14 +229,14 @@ class Normaliser {
           );
           delete schema[keyword];
         } else {
-          schema[keyword] = value.map((item, i) => this.node(item, [...at, String(i)], deeper));
+          schema[keyword] = value.map((item, i) => this.node(item, [...at, String(i)], deeper, open));
         }
       } else if ((SUBSCHEMA_KEYWORDS.map as readonly string[]).includes(keyword) && isPlainObject(value)) {
         const definitions = keyword === '$defs' || keyword === 'definitions';
         schema[keyword] = Object.fromEntries(
           Object.entries(value).map(([name, item]) => [
             name,
-            definitions ? (this.target([...at, name]) ?? true) : this.node(item, [...at, name], deeper),
+            definitions ? (this.target([...at, name]) ?? true) : this.node(item, [...at, name], deeper, open),
           ]),
         );
       } else if (keyword === '$ref') {
@@ -262,7 +275,7 @@ class Normaliser {
    * `allOf` merged into its node; a `$ref` with constraints beside it merged with its target;
    * constraints beside `anyOf`/`oneOf` moved into every alternative.
    */
-  #mergeParts(schema: Schema, tokens: string[]): Schema | boolean {
+  #mergeParts(schema: Schema, tokens: string[], open: boolean): Schema | boolean {
     const path = declarationPath(tokens);
     let merged: Schema = schema;
     if (Array.isArray(schema.allOf)) {
@@ -317,7 +330,7 @@ class Normaliser {
         // An alternative that contradicts the constraints beside the union can never match: JSON Schema drops it too.
         return false;
       }
-      return close(result);
+      return open ? result : close(result);
     });
     return kept;
   }
@@ -341,6 +354,8 @@ class Normaliser {
 }
 
 const DEFINITIONS = new Set(['$defs', 'definitions', 'default']);
+/** Keywords whose schemas are conditions on a value, not descriptions of it: never closed. */
+const CONDITIONS = new Set(['if', 'then', 'else', 'not', 'contains']);
 
 /** Whether a schema has keywords that check values, other than the ones named. */
 function hasChecks(schema: Schema, except: string[]): boolean {
