@@ -33,6 +33,14 @@ const REFUSED_AT_DEFINITION: Record<string, { code: string; why: string }> = {
     code: 'invalid_schema',
     why: "its root is an array; a tool's input is an object of named arguments (the Messages API's input_schema)",
   },
+  'mcp/python-sdk-example__json_schema_2020_12_tool.json': {
+    code: 'unsupported_schema',
+    why: 'its root allOf leaves an anyOf at the top level; the Messages API refuses a root union',
+  },
+  'zod/zod-docs__my_result.json': {
+    code: 'unsupported_schema',
+    why: 'a discriminated union as the whole input; the Messages API refuses a root union',
+  },
 };
 
 interface Tally {
