@@ -42,6 +42,17 @@ export function absenceReading(
   return walk.changed.size === variant.rules.length ? reading : undefined;
 }
 
+const REGEXES = new Map<string, RegExp>();
+
+function regexOf(pattern: string): RegExp {
+  let regex = REGEXES.get(pattern);
+  if (regex === undefined) REGEXES.set(pattern, (regex = new RegExp(pattern, 'u')));
+  return regex;
+}
+
+/** Expansions already made, per schema: a walk asks for the same ones at every value. */
+const EXPANSIONS = new WeakMap<object, Map<string, Pointer[]>>();
+
 class Walk {
   /** The rules that changed something. */
   readonly changed = new Set<AbsenceRule>();
@@ -102,7 +113,7 @@ class Walk {
       const node = this.node(pointer);
       if (!isObject(node)) continue;
       const patterns = isObject(node.patternProperties) ? Object.keys(node.patternProperties) : [];
-      const matched = patterns.filter((pattern) => new RegExp(pattern, 'u').test(key));
+      const matched = patterns.filter((pattern) => regexOf(pattern).test(key));
       for (const pattern of matched) nodes.push([...pointer, 'patternProperties', pattern]);
       if (!hasOwnObject(node, 'properties', key) && matched.length === 0 && 'additionalProperties' in node)
         nodes.push([...pointer, 'additionalProperties']);
@@ -124,6 +135,15 @@ class Walk {
 
   /** The nodes and every node they bring in: `$ref` targets, union alternatives, then/else. */
   private expand(nodes: Pointer[]): Pointer[] {
+    const key = nodes.map((pointer) => pointer.join('\u0001')).join('\u0002');
+    let cache = EXPANSIONS.get(this.root as object);
+    if (cache === undefined) EXPANSIONS.set(this.root as object, (cache = new Map()));
+    let expanded = cache.get(key);
+    if (expanded === undefined) cache.set(key, (expanded = this.expandAnew(nodes)));
+    return expanded;
+  }
+
+  private expandAnew(nodes: Pointer[]): Pointer[] {
     const seen = new Map<string, Pointer>();
     const visit = (pointer: Pointer) => {
       const id = JSON.stringify(pointer);

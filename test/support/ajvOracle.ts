@@ -17,6 +17,8 @@ export type ReadingDifference = 'decimal-multipleOf' | 'legate-formats' | 'safe-
 export class AjvOracle {
   private readonly readings = new Map<string, ValidateFunction>();
   private readonly subschemas = new Map<string, ValidateFunction>();
+  /** Whether the node at a pointer accepts null, per pointer: asked at every null the input holds. */
+  private readonly acceptsNull = new Map<string, boolean>();
   private readonly subschemaAjv: Ajv2020;
 
   /** Throws ajv's own error when ajv cannot compile the schema. */
@@ -33,6 +35,16 @@ export class AjvOracle {
 
   /** Whether the schema node at a JSON pointer (into the published schema) accepts a value, as JSON Schema says. */
   nodeAccepts(pointer: readonly (string | number)[], value: unknown): boolean {
+    if (value === null) {
+      const key = pointer.join('\u0001');
+      let accepts = this.acceptsNull.get(key);
+      if (accepts === undefined) this.acceptsNull.set(key, (accepts = this.validatorAt(pointer)(null) === true));
+      return accepts;
+    }
+    return this.validatorAt(pointer)(value) === true;
+  }
+
+  private validatorAt(pointer: readonly (string | number)[]): ValidateFunction {
     const fragment = pointer.map((key) => encodeURIComponent(String(key).replace(/~/g, '~0').replace(/\//g, '~1')));
     const ref = `${ROOT}#${fragment.length === 0 ? '' : `/${fragment.join('/')}`}`;
     let validate = this.subschemas.get(ref);
@@ -40,7 +52,7 @@ export class AjvOracle {
       validate = this.subschemaAjv.compile({ $ref: ref });
       this.subschemas.set(ref, validate);
     }
-    return validate(value) === true;
+    return validate;
   }
 
   private reading(differences: readonly ReadingDifference[]): ValidateFunction {

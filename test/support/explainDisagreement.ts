@@ -47,10 +47,8 @@ export function explainDisagreement(
       return ajvAccepts ? { kind: 'unexplained', why: 'ajv accepted a string at the root' } : { kind: 'agree' };
     }
   }
-  const shape = shapeOf(value);
-  // JSON Schema speaks of JSON values: a NaN or an infinity (never on the wire) has no oracle.
-  if (!shape.json) return { kind: 'not-json' };
-  if (shape.depth > DEPTH_LIMIT) {
+  const deep = nestsBeyond(value, DEPTH_LIMIT);
+  if (deep) {
     if (code !== 'too_deep')
       return { kind: 'unexplained', why: `an input deeper than ${DEPTH_LIMIT} levels was ${refusal}` };
     return ajvAccepts ? { kind: 'explained', differences: [...differences, 'depth'] } : { kind: 'agree' };
@@ -58,6 +56,8 @@ export function explainDisagreement(
   if (code === 'too_deep')
     return { kind: 'unexplained', why: `an input within ${DEPTH_LIMIT} levels was refused as too deep` };
   if (ajvAccepts === bound.ok) return { kind: 'agree' };
+  // JSON Schema speaks of JSON values: a NaN or an infinity (never on the wire) has no oracle.
+  if (!isJson(value)) return { kind: 'not-json' };
   if (differences.length > 0 && oracle.accepts(value) === bound.ok) return { kind: 'explained', differences };
   // The fewest differences first; among as many, the input rewritten before the schema re-read
   // (a reading compiles the schema anew). Each rewriting is made once, when first needed.
@@ -91,21 +91,19 @@ const READINGS: ReadingDifference[][] = (() => {
   return subsets.sort((a, b) => a.length - b.length);
 })();
 
-/**
- * Levels of arrays and objects (a scalar is 0, `{}` is 1), and whether the value is JSON (no NaN,
- * no infinity, nothing but JSON's types). One iterative walk, so any depth is fine.
- */
-export function shapeOf(value: unknown): { depth: number; json: boolean } {
-  let depth = 0;
-  let json = true;
-  const stack: [unknown, number][] = [[value, 1]];
-  while (stack.length > 0) {
-    const [item, level] = stack.pop()!;
-    if (typeof item === 'number') json &&= Number.isFinite(item);
-    else if (typeof item === 'object' && item !== null) {
-      depth = Math.max(depth, level);
-      for (const child of Object.values(item)) stack.push([child, level + 1]);
-    } else if (typeof item !== 'string' && typeof item !== 'boolean' && item !== null) json = false;
-  }
-  return { depth, json };
+/** Whether arrays and objects nest deeper than `limit` levels (`{}` is one). Stops at the limit, whatever the depth. */
+export function nestsBeyond(value: unknown, limit: number): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  if (limit === 0) return true;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (nestsBeyond(item, limit - 1)) return true;
+  return false;
+}
+
+/** Whether a value is JSON: nothing but JSON's types, no NaN, no infinity. */
+export function isJson(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value === 'string' || typeof value === 'boolean' || value === null) return true;
+  if (typeof value !== 'object') return false;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) if (!isJson(item)) return false;
+  return true;
 }

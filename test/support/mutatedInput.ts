@@ -97,10 +97,9 @@ type Path = (string | number)[];
 
 function apply(root: unknown, s: Step): unknown {
   if (s.mutation === 'as_json_text') return JSON.stringify(root);
-  const places = placesOf(root, []).filter((path) => applies(s.mutation, at(root, path), path));
+  const places = placesWhere(root, (value, path) => applies(s.mutation, value, path));
   if (places.length === 0) return root;
-  const path = places[s.pick % places.length]!;
-  const target = at(root, path);
+  const { path, value: target } = places[s.pick % places.length]!;
   switch (s.mutation) {
     case 'replace_subtree':
       return put(root, path, s.value);
@@ -202,28 +201,45 @@ function nudged(n: number, variant: number): number {
 }
 
 function edited(text: string, variant: number, key: string): string {
-  const variants = [
-    '',
-    `${text}x`,
-    text.slice(1),
-    text.toUpperCase(),
-    ` ${text}`,
-    text.repeat(50),
-    `${text}${key}`,
-    text.replace(/\d/, (d) => String((Number(d) + 1) % 10)),
-    `${text}\u0000`,
-    '😀'.repeat(text.length + 1),
-  ];
-  return variants[variant % variants.length]!;
+  switch (variant % 10) {
+    case 0:
+      return '';
+    case 1:
+      return `${text}x`;
+    case 2:
+      return text.slice(1);
+    case 3:
+      return text.toUpperCase();
+    case 4:
+      return ` ${text}`;
+    case 5:
+      return text.repeat(50);
+    case 6:
+      return `${text}${key}`;
+    case 7:
+      return text.replace(/\d/, (d) => String((Number(d) + 1) % 10));
+    case 8:
+      return `${text}\u0000`;
+    default:
+      return '😀'.repeat(text.length + 1);
+  }
 }
 
-/** Every place in a value, the root first, in document order. */
-function placesOf(value: unknown, path: Path): Path[] {
-  const places: Path[] = [path];
-  if (Array.isArray(value)) for (let i = 0; i < value.length; i++) places.push(...placesOf(value[i], [...path, i]));
-  else if (typeof value === 'object' && value !== null)
-    for (const [key, item] of Object.entries(value)) places.push(...placesOf(item, [...path, key]));
-  return places;
+/** The places in a value (the root first, in document order) where `test` holds, with what is there. */
+function placesWhere(root: unknown, test: (value: unknown, path: Path) => boolean): { path: Path; value: unknown }[] {
+  const found: { path: Path; value: unknown }[] = [];
+  const path: Path = [];
+  const visit = (value: unknown) => {
+    if (test(value, path)) found.push({ path: [...path], value });
+    if (typeof value !== 'object' || value === null) return;
+    for (const [key, item] of Array.isArray(value) ? value.entries() : Object.entries(value)) {
+      path.push(key);
+      visit(item);
+      path.pop();
+    }
+  };
+  visit(root);
+  return found;
 }
 
 function at(root: unknown, path: Path): unknown {
