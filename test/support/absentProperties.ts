@@ -46,7 +46,10 @@ const REGEXES = new Map<string, RegExp>();
 
 function regexOf(pattern: string): RegExp {
   let regex = REGEXES.get(pattern);
-  if (regex === undefined) REGEXES.set(pattern, (regex = new RegExp(pattern, 'u')));
+  if (regex === undefined) {
+    regex = new RegExp(pattern, 'u');
+    REGEXES.set(pattern, regex);
+  }
   return regex;
 }
 
@@ -137,9 +140,15 @@ class Walk {
   private expand(nodes: Pointer[]): Pointer[] {
     const key = nodes.map((pointer) => pointer.join('\u0001')).join('\u0002');
     let cache = EXPANSIONS.get(this.root as object);
-    if (cache === undefined) EXPANSIONS.set(this.root as object, (cache = new Map()));
+    if (cache === undefined) {
+      cache = new Map();
+      EXPANSIONS.set(this.root as object, cache);
+    }
     let expanded = cache.get(key);
-    if (expanded === undefined) cache.set(key, (expanded = this.expandAnew(nodes)));
+    if (expanded === undefined) {
+      expanded = this.expandAnew(nodes);
+      cache.set(key, expanded);
+    }
     return expanded;
   }
 

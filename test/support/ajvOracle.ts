@@ -38,7 +38,10 @@ export class AjvOracle {
     if (value === null) {
       const key = pointer.join('\u0001');
       let accepts = this.acceptsNull.get(key);
-      if (accepts === undefined) this.acceptsNull.set(key, (accepts = this.validatorAt(pointer)(null) === true));
+      if (accepts === undefined) {
+        accepts = this.validatorAt(pointer)(null) === true;
+        this.acceptsNull.set(key, accepts);
+      }
       return accepts;
     }
     return this.validatorAt(pointer)(value) === true;
