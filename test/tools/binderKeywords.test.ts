@@ -577,3 +577,26 @@ describe('conditions', () => {
     expect(tasks([{ id: 'a', done: true }])).toMatchObject({ code: 'missing_item', path: ['a'] });
   });
 });
+
+describe('the nullable idiom around a closed set', () => {
+  it.each([
+    ['inline', { anyOf: [{ type: 'string', enum: ['a', 'b'] }, { type: 'null' }] }],
+    ['by $ref', { anyOf: [{ $ref: '#/$defs/E' }, { type: 'null' }] }],
+    ['without a type', { anyOf: [{ enum: ['a', 'b'] }, { type: 'null' }] }],
+  ])('takes null and the values, and refuses others (%s)', (_how, schema) => {
+    const tool = defineTool({
+      name: 't',
+      description: 'T.',
+      input: {
+        type: 'object',
+        properties: { a: schema },
+        required: ['a'],
+        $defs: { E: { type: 'string', enum: ['a', 'b'] } },
+      } as never,
+      run: () => 'ok',
+    });
+    expect(tool.bind({ a: null })).toEqual({ ok: true, args: { a: null } });
+    expect(tool.bind({ a: 'b' })).toEqual({ ok: true, args: { a: 'b' } });
+    expect(tool.bind({ a: 'c' })).toMatchObject({ ok: false, invalid: { code: 'not_a_known_value', path: ['a'] } });
+  });
+});

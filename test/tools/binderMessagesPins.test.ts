@@ -8,7 +8,9 @@ import type { PublishedSchema } from '../../src/tools/schema/prepareSchema.js';
 describe('what the model is told a value must be', () => {
   it.each<[Record<string, unknown>, string]>([
     [{ const: 'a' }, 'exactly "a"'],
-    [{ type: ['string', 'null'], const: 'a' }, 'exactly "a", or null'],
+    // JSON Schema: the const decides, and it does not take null (the type allowing null changes nothing).
+    [{ type: ['string', 'null'], const: 'a' }, 'exactly "a"'],
+    [{ type: ['string', 'null'], enum: ['a', null] }, 'one of "a", null'],
     [{ enum: ['a', 2, null] }, 'one of "a", 2, null'],
     [{ type: 'string' }, 'a string'],
     [{ type: 'string', minLength: 0 }, 'a string'],

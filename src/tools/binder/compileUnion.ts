@@ -22,7 +22,7 @@ export function emitUnion(gen: CodeGenerator, node: PublishedSchema, site: Site)
     const plain = isPlainObject(nullable) && !('$ref' in nullable || 'anyOf' in nullable || 'oneOf' in nullable);
     const types = plain ? typesOf(nullable as PublishedSchema) : undefined;
     if (types?.length === 1 && types[0] !== 'null')
-      return gen.node({ ...(nullable as PublishedSchema), type: [types[0], 'null'] }, site);
+      return gen.node(withNull(nullable as PublishedSchema, types[0]), site);
     return `if (${input} === null) { ${out} = null; } else {\n${gen.node(nullable, site)}\n}`;
   }
   const keyword = Array.isArray(node.anyOf) ? 'anyOf' : 'oneOf';
@@ -66,6 +66,15 @@ export function emitUnion(gen: CodeGenerator, node: PublishedSchema, site: Site)
     `const ${result} = ${gen.ref(match)}(${list}, ${input}, ${gen.ref({ names, expected })});\n` +
     `if (${result} instanceof R) { ${prefix}return ${result}; }\n${out} = ${result};`
   );
+}
+
+/** `T` as `type: [T, 'null']`, with null added to its closed set, if it has one: the same values as `anyOf: [T, null]`. */
+function withNull(node: PublishedSchema, type: string): PublishedSchema {
+  const { const: only, enum: allowed, ...rest } = node;
+  const values = 'const' in node ? [only] : Array.isArray(allowed) ? allowed : undefined;
+  return values === undefined
+    ? { ...rest, type: [type, 'null'] }
+    : { ...rest, type: [type, 'null'], enum: [...values, null] };
 }
 
 interface UnionWords {

@@ -27,7 +27,9 @@ export function describeExpectation(schema: unknown, root: PublishedSchema = {},
     return alternatives.map((a) => describeAlternative(a, root, next)).join(', or ');
   }
   const types = typesOf(node);
-  const nullable = types !== undefined && types.includes('null') && types.length > 1;
+  // A closed set lists null itself, if it takes it.
+  const closed = 'const' in node || Array.isArray(node.enum);
+  const nullable = types !== undefined && types.includes('null') && types.length > 1 && !closed;
   const base = describeNonNull(
     node,
     root,
