@@ -13,7 +13,10 @@ import { legateToolName, toolSchemaFixtures, type ToolSchemaFixture } from '../s
 
 // The corpus of real tool input schemas (test/fixtures/tool-schemas, issue 13): every one defines a
 // tool, fuzzes clean, and binds as ajv validates, on at least 2,000 generated inputs, except where
-// an intentional difference (SCHEMA_SPEC.md) accounts for the disagreement.
+// an intentional difference accounts for the disagreement: those SCHEMA_SPEC.md lists (null as
+// absent, decimal multipleOf, legate's formats, the depth limit, JSON text parsed) and two more the
+// binder documents (docs/tools.md): integers only within ±(2^53 - 1), and a required property left
+// out taking its default. test/support/explainDisagreement.ts recognises each.
 
 const SEED = 1313;
 /** Inputs per schema for the differential, by source: 2,000 in all. */
@@ -194,9 +197,9 @@ describe('the corpus of real tool schemas', () => {
       }
       const tool = define(fixture);
 
-      // b. fuzzTool finds nothing wrong.
+      // b. fuzzTool finds nothing wrong (a soft check: the differential still runs and is counted).
       const report = await fuzzTool(tool, { numRuns: FUZZ_RUNS, seed: seedOf(file) });
-      expect(report.failures, `fuzzTool on ${file}`).toEqual([]);
+      expect.soft(report.failures, `fuzzTool on ${file}`).toEqual([]);
 
       // c. The binder accepts and refuses as ajv does, but for the intentional differences.
       const oracle = new AjvOracle(tool.inputSchema);
