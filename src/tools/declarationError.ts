@@ -19,7 +19,10 @@ export type DeclarationErrorCode =
 
 export type DeclarationWarningCode =
   | 'missing_description'
-  /** A keyword written on a type it does not apply to (`minimum` on a string): JSON Schema ignores it, and so does the binder. */
+  /**
+   * A keyword written on a type it does not apply to (`minimum` on a string): JSON Schema ignores
+   * it, and so does the binder.
+   */
   | 'inapplicable_keyword';
 
 /** One thing wrong in a declaration: where, why (a stable code), and what to do, in words. */

@@ -154,7 +154,8 @@ describe('what the model is told, per keyword (verbatim)', () => {
       refusal(
         'duplicate_item',
         ['a'],
-        'argument \'a\' must be an array of different strings, but item 2 (the string "a") is the same as an earlier one.',
+        'argument \'a\' must be an array of different strings, but item 2 (the string "a") is the same as an ' +
+          'earlier one.',
       ),
     ],
     [
@@ -230,7 +231,8 @@ describe('what the model is told, per keyword (verbatim)', () => {
       refusal(
         'required',
         ['a', 'b'],
-        "argument 'a' member 'b' is required and must be a string, but it was missing (it is required when 'a' is given).",
+        "argument 'a' member 'b' is required and must be a string, but it was missing (it is required when 'a' " +
+          'is given).',
       ),
     ],
     [
@@ -538,6 +540,7 @@ describe('conditions', () => {
     properties: { kind: { enum: ['pickup', 'delivery'] }, address: { type: 'string' } },
     required: ['kind'],
     if: { properties: { kind: { const: 'delivery' } } },
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword; this object is never awaited.
     then: { required: ['address'] },
   });
 

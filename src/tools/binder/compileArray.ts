@@ -19,12 +19,10 @@ export function emitArray(gen: CodeGenerator, node: PublishedSchema, site: Site,
     items === false ? Math.min(tuple.length, (node.maxItems as number | undefined) ?? Infinity) : node.maxItems;
   if (typeof node.minItems === 'number')
     lines.push(
-      `if (${input}.length < ${node.minItems}) return ${gen.refuser('too_short', expected, count)}(${input}, [${path}], ${input}.length);`,
+      `if (${input}.length < ${node.minItems}) ${gen.refuse(site, 'too_short', expected, count, `${input}.length`)}`,
     );
   if (typeof max === 'number' && Number.isFinite(max))
-    lines.push(
-      `if (${input}.length > ${max}) return ${gen.refuser('too_long', expected, count)}(${input}, [${path}], ${input}.length);`,
-    );
+    lines.push(`if (${input}.length > ${max}) ${gen.refuse(site, 'too_long', expected, count, `${input}.length`)}`);
   const all = gen.var('a');
   lines.push(`const ${all} = new Array(${input}.length);`);
   tuple.forEach((schema, position) => {
@@ -79,15 +77,18 @@ function contains(gen: CodeGenerator, node: PublishedSchema, site: Site): string
     `let ${matches} = 0; for (const item of ${site.input}) if (!(${fn}(item) instanceof R)) ${matches}++;`,
   ];
   const had = (_v: unknown, n: unknown) => `it had ${String(n)}`;
+  const atLeast = `an array with at least ${itemsThat(min)}`;
+  const atMost = `an array with at most ${itemsThat(max ?? 0)}`;
   if (min > 0)
-    lines.push(
-      `if (${matches} < ${min}) return ${gen.refuser('missing_item', `an array with at least ${min} item${min === 1 ? '' : 's'} that ${min === 1 ? 'is' : 'are'} ${kind}`, had)}(${site.input}, [${site.path}], ${matches});`,
-    );
+    lines.push(`if (${matches} < ${min}) ${gen.refuse(site, 'missing_item', `${atLeast} ${kind}`, had, matches)}`);
   if (max !== undefined)
-    lines.push(
-      `if (${matches} > ${max}) return ${gen.refuser('too_long', `an array with at most ${max} item${max === 1 ? '' : 's'} that ${max === 1 ? 'is' : 'are'} ${kind}`, had)}(${site.input}, [${site.path}], ${matches});`,
-    );
+    lines.push(`if (${matches} > ${max}) ${gen.refuse(site, 'too_long', `${atMost} ${kind}`, had, matches)}`);
   return lines;
+}
+
+/** `1 item that is`, `2 items that are`. */
+function itemsThat(n: number): string {
+  return n === 1 ? '1 item that is' : `${n} items that are`;
 }
 
 /** The index of the first item equal (as JSON: 1 and 1.0 alike, keys in any order) to an earlier one, or -1. */

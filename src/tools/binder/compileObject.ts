@@ -18,9 +18,7 @@ export function emitObject(gen: CodeGenerator, node: PublishedSchema, site: Site
   const patterns = Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {});
   const additional = node.additionalProperties;
   const expected = root ? 'an object of named arguments' : describeExpectation(node, gen.root);
-  const lines = [
-    `if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`,
-  ];
+  const lines = [`if (${gen.notAnObject(input)}) ${gen.refuse(site, 'invalid_type', expected)}`];
   lines.push(...memberCount(gen, node, site, expected));
   const freeForm =
     properties.length === 0 && patterns.length === 0 && (additional === undefined || additional === true);
@@ -117,7 +115,8 @@ function otherKeys(
     const expected = `${root ? 'argument' : 'member'} names must be ${describeExpectation(asString, gen.root)}`;
     const refuse = gen.refuser('unknown_argument', expected, () => '');
     lines.push(
-      `for (const ${key} in ${input}) { if (${check}(${key}) instanceof R) return ${refuse}(undefined, [${[...path, key]}]); }`,
+      `for (const ${key} in ${input}) {\n` +
+        `if (${check}(${key}) instanceof R) return ${refuse}(undefined, [${[...path, key]}]);\n}`,
     );
   }
   if (patterns.length === 0 && additional === false) {
@@ -160,13 +159,9 @@ function memberCount(gen: CodeGenerator, node: PublishedSchema, site: Site, expe
   const count = (_v: unknown, n: unknown) => `it had ${String(n)} member${n === 1 ? '' : 's'}`;
   const size = `Object.keys(${site.input}).length`;
   if (typeof node.minProperties === 'number')
-    lines.push(
-      `if (${size} < ${node.minProperties}) return ${gen.refuser('too_short', expected, count)}(${site.input}, [${site.path}], ${size});`,
-    );
+    lines.push(`if (${size} < ${node.minProperties}) ${gen.refuse(site, 'too_short', expected, count, size)}`);
   if (typeof node.maxProperties === 'number')
-    lines.push(
-      `if (${size} > ${node.maxProperties}) return ${gen.refuser('too_long', expected, count)}(${site.input}, [${site.path}], ${size});`,
-    );
+    lines.push(`if (${size} > ${node.maxProperties}) ${gen.refuse(site, 'too_long', expected, count, size)}`);
   return lines;
 }
 

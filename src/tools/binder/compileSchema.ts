@@ -89,14 +89,21 @@ export class CodeGenerator {
     return this.ref(refuse);
   }
 
-  /** `return rN(value, [path])`: a refusal of the value at `site`. */
+  /** `return rN(value, [path], detail)`: a refusal of the value at `site`; `detail` is code the words may use. */
   refuse(
     site: Site,
     code: InvalidArgumentCode,
     expected: string,
     arrived?: (v: unknown, d: unknown) => string,
+    detail?: string,
   ): string {
-    return `return ${this.refuser(code, expected, arrived)}(${site.input}, [${site.path}]);`;
+    const args = detail === undefined ? `${site.input}, [${site.path}]` : `${site.input}, [${site.path}], ${detail}`;
+    return `return ${this.refuser(code, expected, arrived)}(${args});`;
+  }
+
+  /** The condition `value is not a JSON object`. */
+  notAnObject(input: string): string {
+    return `typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})`;
   }
 
   /**
@@ -123,7 +130,8 @@ export class CodeGenerator {
   call(fn: string, site: Site): string {
     const result = this.var('c');
     const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
-    return `const ${result} = ${fn}(${site.input}); if (${result} instanceof R) { ${prefix}return ${result}; }\n${site.out} = ${result};`;
+    const check = `if (${result} instanceof R) { ${prefix}return ${result}; }`;
+    return `const ${result} = ${fn}(${site.input}); ${check}\n${site.out} = ${result};`;
   }
 
   /** Code that checks the value at `site` against `schema` and binds it to `site.out`, or returns a refusal. */
@@ -160,7 +168,9 @@ export class CodeGenerator {
     const allows = (t: string) =>
       types === undefined || types.includes(t as never) || (t === 'integer' && types.includes('number'));
     const branch = (condition: string, type: string) =>
-      `if (${condition}) {\n${allows(type) ? this.#ofType(type, node, site, expected) : this.refuse(site, 'invalid_type', expected)}\n}`;
+      `if (${condition}) {\n${
+        allows(type) ? this.#ofType(type, node, site, expected) : this.refuse(site, 'invalid_type', expected)
+      }\n}`;
     const number = allows('number') ? 'number' : 'integer';
     return [
       branch(`typeof ${site.input} === "string"`, 'string'),
@@ -182,7 +192,10 @@ export class CodeGenerator {
       case 'number':
         return this.#number(node, site, expected, type === 'integer');
       case 'boolean':
-        return `if (typeof ${site.input} !== "boolean") ${this.refuse(site, 'invalid_type', expected)}\n${site.out} = ${site.input};`;
+        return (
+          `if (typeof ${site.input} !== "boolean") ${this.refuse(site, 'invalid_type', expected)}\n` +
+          `${site.out} = ${site.input};`
+        );
       case 'array':
         return emitArray(this, node, site, expected);
       default:
@@ -247,13 +260,9 @@ export class CodeGenerator {
       const withLength = (v: unknown, n: unknown) => `${valueArrived(v)} (${String(n)} character${n === 1 ? '' : 's'})`;
       lines.push(`if (${near}) {`, `const ${count} = ${this.ref(countCharacters)}(${input});`);
       if (max !== undefined)
-        lines.push(
-          `if (${count} > ${max}) return ${this.refuser('too_long', expected, withLength)}(${input}, [${site.path}], ${count});`,
-        );
+        lines.push(`if (${count} > ${max}) ${this.refuse(site, 'too_long', expected, withLength, count)}`);
       if (min !== undefined)
-        lines.push(
-          `if (${count} < ${min}) return ${this.refuser('too_short', expected, withLength)}(${input}, [${site.path}], ${count});`,
-        );
+        lines.push(`if (${count} < ${min}) ${this.refuse(site, 'too_short', expected, withLength, count)}`);
       lines.push('}');
     }
     if (typeof node.pattern === 'string') {
@@ -295,7 +304,8 @@ export class CodeGenerator {
     if (integer) lines.push(`if (!Number.isInteger(${input})) ${this.refuse(site, 'invalid_type', expected)}`);
     if (typeof node.multipleOf === 'number')
       lines.push(
-        `if (!${this.ref(isMultipleOf)}(${input}, ${literal(node.multipleOf)})) return ${outOfRange}(${input}, [${site.path}]);`,
+        `if (!${this.ref(isMultipleOf)}(${input}, ${literal(node.multipleOf)})) ` +
+          `return ${outOfRange}(${input}, [${site.path}]);`,
       );
     lines.push(`${site.out} = ${input};`);
     return lines.join('\n');

@@ -45,7 +45,7 @@ export function emitUnion(gen: CodeGenerator, node: PublishedSchema, site: Site)
         `case ${i}: {\n${gen.node(alternative, { ...site, at: `${site.at}.${keyword}.${i}` })}\nbreak; }`,
     );
     return [
-      `if (typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`,
+      `if (${gen.notAnObject(input)}) ${gen.refuse(site, 'invalid_type', expected)}`,
       `const ${tag} = Object.hasOwn(${input}, ${name}) ? ${input}[${name}] : undefined;`,
       `if (${tag} == null) return ${missing}(${tag}, [${tagPath}]);`,
       `const ${chosen} = ${gen.ref(values)}.get(${tag});`,

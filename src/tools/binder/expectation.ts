@@ -29,7 +29,7 @@ export function describeExpectation(schema: unknown, root: PublishedSchema = {},
   const types = typesOf(node);
   // A closed set lists null itself, if it takes it.
   const closed = 'const' in node || Array.isArray(node.enum);
-  const nullable = types !== undefined && types.includes('null') && types.length > 1 && !closed;
+  const nullable = types?.includes('null') === true && types.length > 1 && !closed;
   const base = describeNonNull(
     node,
     root,

@@ -96,7 +96,8 @@ export function declaredTypes(node: Schema, path: string, problems?: SchemaProbl
   problems?.add(
     `${path}.type`,
     'invalid_schema',
-    `the type must be one of ${JSON_TYPES.join(', ')}, or a list of them like ['string', 'null'], but it was ${describeValue(type)}.`,
+    `the type must be one of ${JSON_TYPES.join(', ')}, or a list of them like ['string', 'null'], but it was ` +
+      `${describeValue(type)}.`,
   );
   return undefined;
 }
@@ -202,7 +203,8 @@ function checkFormat(
     problems.add(
       `${path}.format`,
       'unsupported_schema',
-      `the binder does not check the '${format}' format; use a pattern instead, or one of ${[...FORMAT_CHECKS.keys()].join(', ')}.`,
+      `the binder does not check the '${format}' format; use a pattern instead, or one of ` +
+        `${[...FORMAT_CHECKS.keys()].join(', ')}.`,
     );
   }
 }

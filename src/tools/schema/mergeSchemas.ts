@@ -63,7 +63,8 @@ function mergeKeyword(keyword: string, left: unknown, right: unknown): unknown {
       );
       if (types.length === 0)
         return conflict(
-          `the parts want different types (${describeValue(left)} and ${describeValue(right)}), so no value could pass both`,
+          `the parts want different types (${describeValue(left)} and ${describeValue(right)}), ` +
+            'so no value could pass both',
         );
       return types.length === 1 ? types[0] : types;
     }

@@ -373,7 +373,7 @@ function close(schema: Schema): Schema {
 
 function collectAnchors(node: unknown, tokens: string[], anchors: Map<string, string[]>): void {
   if (Array.isArray(node)) {
-    node.forEach((item, i) => collectAnchors(item, [...tokens, String(i)], anchors));
+    for (const [i, item] of node.entries()) collectAnchors(item, [...tokens, String(i)], anchors);
     return;
   }
   if (!isPlainObject(node)) return;

@@ -44,10 +44,11 @@ export class SchemaProblems {
     if (problems.length === 0) return;
     const first = problems[0]!;
     const lead = `Tool '${this.tool}' has an input schema legate cannot use`;
+    const listed = problems.map((p, i) => `(${i + 1}) at ${p.path}: ${p.problem}`).join(' ');
     const message =
       problems.length === 1
         ? `${lead} at ${first.path}: ${first.problem}`
-        : `${lead} at ${problems.length} places: ${problems.map((p, i) => `(${i + 1}) at ${p.path}: ${p.problem}`).join(' ')}`;
+        : `${lead} at ${problems.length} places: ${listed}`;
     throw new ToolDeclarationError(first.code, this.tool, first.path, message, [...problems]);
   }
 }
