@@ -1,39 +1,25 @@
-import { Ajv2020 } from 'ajv/dist/2020.js';
-import addFormats from 'ajv-formats';
+import { AjvOracle } from '../support/ajvOracle.js';
 
 /**
- * The oracle: JSON Schema 2020-12 as ajv checks it, with ajv-formats, told the binder's documented
- * differences: decimal multipleOf (`multipleOfPrecision` lets 0.3 pass for 0.1), no NaN or
- * Infinity (no JSON text holds one), and whole numbers within the safe range (docs/tools.md), written
- * into the schema as bounds on every node that allows integers and not other numbers.
+ * The suite's oracle (test/support/ajvOracle.ts) as the arbitraries' tests read it: JSON Schema
+ * 2020-12 by ajv with ajv-formats, with the binder's differences in how a schema reads that the
+ * arbitraries follow (multipleOf on decimals, integers within ±(2^53 - 1)). A number that is not
+ * finite is no JSON value, so no schema takes an input holding one.
  */
-export function ajvOracle(): (schema: object, value: unknown) => { ok: boolean; errors: string } {
-  const ajv = new Ajv2020({ strict: false, strictNumbers: true, allErrors: false, multipleOfPrecision: 9 });
-  addFormats.default(ajv);
-  const compiled = new Map<object, ReturnType<typeof ajv.compile>>();
+export function ajvOracle(): (schema: Record<string, unknown>, value: unknown) => boolean {
+  const oracles = new Map<object, AjvOracle>();
   return (schema, value) => {
-    let validate = compiled.get(schema);
-    if (validate === undefined) {
-      validate = ajv.compile(safeIntegers(schema) as object);
-      compiled.set(schema, validate);
+    let oracle = oracles.get(schema);
+    if (oracle === undefined) {
+      oracle = new AjvOracle(schema);
+      oracles.set(schema, oracle);
     }
-    const ok = validate(value) as boolean;
-    return { ok, errors: ok ? '' : ajv.errorsText(validate.errors) };
+    return isJson(value) && oracle.accepts(value, ['decimal-multipleOf', 'safe-integers']);
   };
 }
 
-/** Values, not schemas: never rewritten. */
-const DATA_KEYWORDS = new Set(['const', 'enum', 'default', 'examples', 'example']);
-
-function safeIntegers(node: unknown): unknown {
-  if (Array.isArray(node)) return node.map(safeIntegers);
-  if (typeof node !== 'object' || node === null) return node;
-  const copy: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(node)) copy[key] = DATA_KEYWORDS.has(key) ? value : safeIntegers(value);
-  const types = typeof copy.type === 'string' ? [copy.type] : Array.isArray(copy.type) ? copy.type : [];
-  if (types.includes('integer') && !types.includes('number')) {
-    copy.minimum = Math.max(typeof copy.minimum === 'number' ? copy.minimum : -Infinity, -Number.MAX_SAFE_INTEGER);
-    copy.maximum = Math.min(typeof copy.maximum === 'number' ? copy.maximum : Infinity, Number.MAX_SAFE_INTEGER);
-  }
-  return copy;
+function isJson(value: unknown): boolean {
+  if (typeof value === 'number') return Number.isFinite(value);
+  if (typeof value !== 'object' || value === null) return true;
+  return Object.values(value).every(isJson);
 }

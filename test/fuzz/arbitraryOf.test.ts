@@ -16,8 +16,7 @@ describe('arbitraryOf', () => {
   it.each(Object.entries(PUBLISHED_SCHEMAS))('generates only values ajv takes for %s', (_name, schema) => {
     fc.assert(
       fc.property(arbitraryOf(schema, schema)!, (value) => {
-        const verdict = oracle(schema, value);
-        expect(verdict.errors).toBe('');
+        expect(oracle(schema, value), JSON.stringify(value)).toBe(true);
       }),
       { numRuns: 300, seed: 13 },
     );
@@ -87,7 +86,7 @@ describe('arbitraryOf over the corpus of real schemas, as published', () => {
   it.each(schemas)('generates only values ajv takes for %s', (_name, schema) => {
     fc.assert(
       fc.property(arbitraryOf(schema, schema)!, (value) => {
-        expect(oracle(schema, value).errors).toBe('');
+        expect(oracle(schema, value), JSON.stringify(value)).toBe(true);
       }),
       { numRuns: 40, seed: 17 },
     );
