@@ -82,9 +82,8 @@ describe('malformedInput over the published form', () => {
     const schema = PUBLISHED_SCHEMAS.openObjects!;
     fc.assert(
       fc.property(malformedInput(shell('open', schema)), (broken) => {
-        paths.add(
-          `${broken.malformation} ${JSON.stringify(broken.path.map((key) => (key === 'labels' || key === 'env' ? key : typeof key)))}`,
-        );
+        const shape = broken.path.map((key) => (key === 'labels' || key === 'env' ? key : typeof key));
+        paths.add(`${broken.malformation} ${JSON.stringify(shape)}`);
       }),
       { numRuns: 1000, seed: 3 },
     );
