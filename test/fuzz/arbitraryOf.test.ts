@@ -64,7 +64,9 @@ describe('arbitraryOf reaches what a schema allows beyond the least', () => {
     const withNulls = arbitraryOf(defs, defs, true)!;
     for (const value of fc.sample(withNulls, { numRuns: 300, seed: 1 }) as Sample[])
       if (value.sort === null) seen.add('null for absent');
+      else if (!('sort' in value)) seen.add('a required property with a default left out');
     expect([...seen].sort()).toEqual([
+      'a required property with a default left out',
       'additionalProperties schema',
       'null for absent',
       'open root',

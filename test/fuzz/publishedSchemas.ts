@@ -14,7 +14,8 @@ export const PUBLISHED_SCHEMAS: Record<string, Record<string, unknown>> = {
       level: { anyOf: [{ type: 'string', enum: ['low', 'high'] }, { type: 'null' }] },
       tags: { type: 'array', items: { type: 'string', maxLength: 8 }, uniqueItems: true, default: [] },
     },
-    required: ['query'],
+    // `sort` is required and has a default: left out, it takes the default (the binder's difference 7).
+    required: ['query', 'sort'],
     additionalProperties: false,
     $defs: {
       Sort: { type: 'string', enum: ['asc', 'desc'] },

@@ -9,8 +9,8 @@ import { alternativesOf, itemSchemaAt, propertiesOf, requiredOf, type SchemaNode
 /**
  * Whether the binder takes `value` for `node`: JSON Schema 2020-12 validation of the published
  * form with the binder's own differences (a declared property whose value is null and whose schema
- * refuses null counts as absent, or as its default; multipleOf is decimal; formats are legate's; an
- * integer lies within the safe range).
+ * refuses null counts as absent, or as its default; a required property left out takes its default;
+ * multipleOf is decimal; formats are legate's; an integer lies within the safe range).
  * Written apart from the binder, so the fuzzers can predict what it should do without asking it.
  */
 export function accepts(node: SchemaNode, value: unknown, root: PublishedSchema): boolean {
@@ -124,7 +124,12 @@ function objectFits(node: PublishedSchema, sent: Record<string, unknown>, root: 
   const keys = Object.keys(value);
   if (typeof node.minProperties === 'number' && keys.length < node.minProperties) return false;
   if (typeof node.maxProperties === 'number' && keys.length > node.maxProperties) return false;
-  if (!requiredOf(node).every((key) => Object.hasOwn(value, key))) return false;
+  // A required property left out takes its default, where it has one (the binder's reading).
+  const defaulted = (key: string) => {
+    const property = propertiesOf(node)[key];
+    return typeof property === 'object' && 'default' in property;
+  };
+  if (!requiredOf(node).every((key) => Object.hasOwn(value, key) || defaulted(key))) return false;
   const dependencies = (node.dependentRequired as Record<string, string[]> | undefined) ?? {};
   for (const [key, needed] of Object.entries(dependencies))
     if (Object.hasOwn(value, key) && !needed.every((other) => Object.hasOwn(value, other))) return false;

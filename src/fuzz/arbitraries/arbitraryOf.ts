@@ -13,15 +13,16 @@ import { stringOf } from './stringOf.js';
 /**
  * Values a node of a published schema takes (JSON Schema 2020-12, as the binder reads it):
  * every constraint the model was shown is met, so the binder must accept each one. With
- * `nullForAbsent`, an optional property whose schema refuses null is now and then sent as null,
- * which the binder reads as absent. Undefined when the node has no value that can be generated.
+ * `absences`, inputs also use the binder's absence rules (a null for an optional property whose
+ * schema refuses null, a required property with a default left out), which JSON Schema does not
+ * have. Undefined when the node has no value that can be generated.
  */
 export function arbitraryOf(
   node: SchemaNode,
   root: PublishedSchema,
-  nullForAbsent = false,
+  absences = false,
 ): fc.Arbitrary<unknown> | undefined {
-  return valuesOf(node, generationFor(root, nullForAbsent), 0);
+  return valuesOf(node, generationFor(root, absences), 0);
 }
 
 /** Values of a node at a depth (levels of `$ref` followed); undefined when there are none. */

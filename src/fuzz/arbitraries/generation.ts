@@ -11,10 +11,11 @@ export interface Generation {
   readonly root: PublishedSchema;
   readonly costs: InstanceCosts;
   /**
-   * Whether an optional property whose schema refuses null is now and then sent as null, which
-   * the binder reads as absent (JSON Schema would refuse it).
+   * Whether inputs use the binder's absence rules, which JSON Schema does not have: an optional
+   * property whose schema refuses null is now and then sent as null (read as absent), and a required
+   * property with a default now and then left out (it takes the default).
    */
-  readonly nullForAbsent: boolean;
+  readonly absences: boolean;
   /** Arbitraries built so far, per node and depth; null where the node has no value to generate. */
   readonly built: Map<SchemaNode, (fc.Arbitrary<unknown> | null)[]>;
 }
@@ -22,14 +23,14 @@ export interface Generation {
 const generations = new WeakMap<PublishedSchema, Generation[]>();
 
 /** The generation for a schema, built once per root and flag. */
-export function generationFor(root: PublishedSchema, nullForAbsent = false): Generation {
+export function generationFor(root: PublishedSchema, absences = false): Generation {
   let pair = generations.get(root);
   if (pair === undefined) {
     const costs = instanceCosts(root);
-    pair = [false, true].map((flag) => ({ root, costs, nullForAbsent: flag, built: new Map() }));
+    pair = [false, true].map((flag) => ({ root, costs, absences: flag, built: new Map() }));
     generations.set(root, pair);
   }
-  return pair[nullForAbsent ? 1 : 0]!;
+  return pair[absences ? 1 : 0]!;
 }
 
 /** The cost of a node's smallest value (Infinity: it has none). */

@@ -33,6 +33,12 @@ export function objectOf(
   const minimal = depth >= FREE_REF_DEPTH;
   const required = requiredClosure(node, placed?.key);
   const declared: Record<string, fc.Arbitrary<unknown>> = {};
+  // A required property with a default may be left out or sent as null: it takes the default
+  // (an absence rule).
+  const defaulted = (key: string) => {
+    const property = propertiesOf(node)[key];
+    return generation.absences && typeof property === 'object' && 'default' in property;
+  };
   for (const [key, property] of Object.entries(propertiesOf(node))) {
     if (key === placed?.key || (minimal && !required.has(key))) continue;
     const values = costOf(generation, property) === Infinity ? undefined : valuesOf(property, generation, depth);
@@ -41,11 +47,11 @@ export function objectOf(
       continue;
     }
     declared[key] =
-      generation.nullForAbsent && !required.has(key) && !accepts(property, null, root)
+      generation.absences && (!required.has(key) || defaulted(key)) && !accepts(property, null, root)
         ? fc.oneof({ weight: 9, arbitrary: values }, { weight: 1, arbitrary: fc.constant(null) })
         : values;
   }
-  const requiredKeys = Object.keys(declared).filter((key) => required.has(key));
+  const requiredKeys = Object.keys(declared).filter((key) => required.has(key) && !defaulted(key));
   const record = fc.record(declared, { requiredKeys, noNullPrototype: true });
   const extras = minimal ? fc.constant([]) : extraEntries(node, generation, depth);
   const place = placed === undefined ? fc.constant(undefined) : placedEntry(placed);

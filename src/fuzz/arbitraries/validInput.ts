@@ -6,15 +6,16 @@ import { arbitraryOf } from './arbitraryOf.js';
 /**
  * Inputs the tool's schema accepts: every one must reach `run`, with the values sent (after
  * defaults). Now and then an optional property whose schema refuses null is sent as null, which
- * the binder reads as absent. Throws a UsageError (`unsatisfiable_schema`) when no input can be generated.
+ * the binder reads as absent, and a required property with a default is left out, which takes it.
+ * Throws a UsageError (`unsatisfiable_schema`) when no input can be generated.
  */
 export function validInput(tool: AnyTool): fc.Arbitrary<Record<string, unknown>> {
   return inputsOf(tool, true);
 }
 
 /** The valid inputs of a tool, or the UsageError saying there are none. */
-export function inputsOf(tool: AnyTool, nullForAbsent: boolean): fc.Arbitrary<Record<string, unknown>> {
-  const values = arbitraryOf(tool.inputSchema, tool.inputSchema, nullForAbsent);
+export function inputsOf(tool: AnyTool, absences: boolean): fc.Arbitrary<Record<string, unknown>> {
+  const values = arbitraryOf(tool.inputSchema, tool.inputSchema, absences);
   if (values === undefined)
     throw new UsageError(
       'unsatisfiable_schema',
