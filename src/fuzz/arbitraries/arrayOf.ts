@@ -6,8 +6,11 @@ import { FREE_REF_DEPTH, type Generation } from './generation.js';
 import { keepOnly } from './keepOnly.js';
 import { itemSchemaAt, maxItemsOf, type SchemaNode } from './schemaNode.js';
 
-/** How many items beyond the least an array is given, at most. */
-const SPARE_ITEMS = 3;
+/**
+ * How many items beyond the least an array is given, at most: fewer at each level of `$ref`, so a
+ * recursive tree stays small (three, two, one, then none).
+ */
+const SPARE_ITEMS = FREE_REF_DEPTH;
 
 /** One item an array must hold, at an index: where a malformed input puts its broken value. */
 export interface PlacedItem {
@@ -29,7 +32,10 @@ export function arrayOf(
   const prefix = ((node.prefixItems as SchemaNode[] | undefined) ?? []).length;
   const contained = node.contains === undefined ? 0 : ((node.minContains as number | undefined) ?? 1);
   const least = Math.max((node.minItems as number | undefined) ?? 0, contained, placed ? placed.index + 1 : 0);
-  const most = Math.min(maxItemsOf(node), depth >= FREE_REF_DEPTH ? least : Math.max(least, prefix) + SPARE_ITEMS);
+  const most = Math.min(
+    maxItemsOf(node),
+    depth >= FREE_REF_DEPTH ? least : Math.max(least, prefix) + SPARE_ITEMS - depth,
+  );
   if (least > maxItemsOf(node)) return undefined;
   const itemAt = (index: number) =>
     placed?.index === index ? placed.values : valuesOf(itemSchemaAt(node, index), generation, depth);
