@@ -46,8 +46,9 @@ export function acceptsNull(root: Schema, node: unknown, depth = 0): boolean {
   if (!isPlainObject(target) || depth > 32) return false;
   if ('const' in target) return target.const === null;
   if (Array.isArray(target.enum)) return target.enum.includes(null);
-  const union = (target.anyOf ?? target.oneOf) as unknown[] | undefined;
-  if (union !== undefined) return union.some((a) => acceptsNull(root, a, depth + 1));
+  if (Array.isArray(target.anyOf)) return target.anyOf.some((a) => acceptsNull(root, a, depth + 1));
+  // oneOf takes null only where exactly one alternative does.
+  if (Array.isArray(target.oneOf)) return target.oneOf.filter((a) => acceptsNull(root, a, depth + 1)).length === 1;
   if ('not' in target || 'if' in target) return false; // conservative: null counts as absent
   const types = typesOf(target);
   return types === undefined || types.includes('null');
