@@ -671,3 +671,26 @@ describe('found by the corpus differential', () => {
     });
   });
 });
+
+describe('allOf parts that meet under one property', () => {
+  it('are read once more as a whole: a union from one part and a type from the other become one schema', () => {
+    const tool = defineTool({
+      name: 't',
+      description: 'T.',
+      input: {
+        type: 'object',
+        allOf: [
+          { properties: { top: { anyOf: [{ type: 'integer' }, { type: 'null' }] } } },
+          { properties: { top: { type: 'integer', minimum: 0, maximum: 20 } } },
+        ],
+      } as never,
+      run: () => 'ok',
+    });
+    expect(tool.inputSchema).toEqual({
+      type: 'object',
+      properties: { top: { type: 'integer', minimum: 0, maximum: 20 } },
+      additionalProperties: false,
+    });
+    expect(tool.bind({ top: null })).toEqual({ ok: true, args: {} });
+  });
+});

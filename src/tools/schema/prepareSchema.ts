@@ -162,6 +162,9 @@ class Normaliser {
     schema = this.#descend(schema, tokens, levels, open);
     const merged = this.#mergeParts(schema, tokens, open);
     if (typeof merged === 'boolean') return merged;
+    // Merged parts can meet as a new shape (a union from one part, a type from another, under the
+    // same property): the result is read once more, so it is in normal form like everything else.
+    if ('allOf' in schema) return this.node(merged, tokens, levels, open);
     schema = open ? merged : close(merged);
     if (isRoot && (Array.isArray(schema.anyOf) || Array.isArray(schema.oneOf))) {
       const union = Array.isArray(schema.anyOf) ? 'anyOf' : 'oneOf';
@@ -323,17 +326,21 @@ class Normaliser {
         siblings[keyword] = value;
       else kept[keyword] = value;
     }
-    kept[union] = (merged[union] as unknown[]).map((alternative, i) => {
+    const alternatives = (merged[union] as unknown[]).map((alternative, i) => {
       const content = this.#content(alternative, `${path}.${union}.${i}`);
       if (content === undefined || content === false) return false;
       const result = mergeSchemas(content === true ? {} : content, siblings);
-      if (isConflict(result)) {
-        // An alternative that contradicts the constraints beside the union can never match: JSON Schema drops it too.
-        return false;
-      }
+      // An alternative that contradicts the constraints beside the union can never match: it is dropped.
+      if (isConflict(result)) return false;
       return open ? result : close(result);
     });
-    return kept;
+    const possible = alternatives.filter((alternative) => alternative !== false) as Schema[];
+    if (possible.length === 0) return false;
+    if (possible.length > 1) return { ...kept, [union]: possible };
+    // One alternative left: the union is that alternative, with the union's annotations.
+    const { [union]: _alternatives, ...annotations } = kept;
+    const one = mergeSchemas(annotations, possible[0]!);
+    return isConflict(one) ? possible[0]! : one;
   }
 
   /** What a part contributes to a merge: its own keywords, or its target's when it is a bare `$ref`. */

@@ -22,6 +22,7 @@ export class SchemaProblems {
   constructor(readonly tool: string) {}
 
   warn(path: string, problem: string): void {
+    if (this.warnings.some((w) => w.path === path)) return;
     this.warnings.push({
       code: 'inapplicable_keyword',
       tool: this.tool,
@@ -31,6 +32,8 @@ export class SchemaProblems {
   }
 
   add(path: string, code: SchemaProblemCode, problem: string): void {
+    // A merged schema is read twice (its parts, then the whole): each problem is listed once.
+    if (this.#problems.some((p) => p.path === path && p.problem === problem)) return;
     this.#problems.push({ code, path, problem });
   }
 
