@@ -9,7 +9,10 @@ export type AbsenceRule =
   /** A required property left out takes its default, if it has one, instead of being refused. */
   | 'default-for-absent';
 
-/** The ways the rules are tried, fewest rules first; `ambiguousAsAbsent` decides a null that union alternatives disagree on. */
+/**
+ * The ways the rules are tried, fewest rules first; `ambiguousAsAbsent` decides a null that union
+ * alternatives disagree on.
+ */
 export const ABSENCE_VARIANTS: readonly { rules: readonly AbsenceRule[]; ambiguousAsAbsent: boolean }[] = [
   { rules: ['null-as-absent'], ambiguousAsAbsent: true },
   { rules: ['null-as-absent'], ambiguousAsAbsent: false },

@@ -274,7 +274,8 @@ function summary(): string {
     `cases: ${sum((t) => t.cases.valid + t.cases.malformed + t.cases.mutated)} ` +
       `(valid ${sum((t) => t.cases.valid)}, malformed ${sum((t) => t.cases.malformed)}, ` +
       `mutated ${sum((t) => t.cases.mutated)})`,
-    `agreed: ${sum((t) => t.agreed)}; not JSON (a NaN or an infinity: no oracle, not compared): ${sum((t) => t.notJson)}`,
+    `agreed: ${sum((t) => t.agreed)}; ` +
+      `not JSON (a NaN or an infinity: no oracle, not compared): ${sum((t) => t.notJson)}`,
     `disagreements, each explained by intentional differences: ${sum(disagreements)}`,
     ...[...reasons]
       .sort((a, b) => b[1].count - a[1].count)
