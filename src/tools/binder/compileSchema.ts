@@ -331,13 +331,13 @@ export class CodeGenerator {
 }
 
 /** A finite number as a JavaScript literal. */
-export function literal(n: number): string {
+function literal(n: number): string {
   if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
   return Object.is(n, -0) ? '0' : String(n);
 }
 
 /** Characters as JSON Schema counts them: code points, a surrogate pair counting once. */
-export function countCharacters(text: string): number {
+function countCharacters(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);

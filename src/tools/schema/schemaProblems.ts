@@ -37,10 +37,6 @@ export class SchemaProblems {
     this.#problems.push({ code, path, problem });
   }
 
-  get count(): number {
-    return this.#problems.length;
-  }
-
   /** Throws one error naming every problem, if there is any. */
   throwIfAny(): void {
     const problems = this.#problems;
