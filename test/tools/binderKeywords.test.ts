@@ -694,3 +694,21 @@ describe('allOf parts that meet under one property', () => {
     expect(tool.bind({ top: null })).toEqual({ ok: true, args: {} });
   });
 });
+
+describe('keys bound through patterns, nested', () => {
+  it('binds each level through its own pattern, defaults applied inside', () => {
+    const bind = withArgument({
+      type: 'object',
+      patternProperties: {
+        '^env_': {
+          type: 'object',
+          patternProperties: { '^[A-Z]+$': { type: 'object', properties: { on: { type: 'boolean', default: true } } } },
+        },
+      },
+    });
+    expect(bind({ env_prod: { LOG: {}, TRACE: { on: false } } })).toEqual({
+      args: { a: { env_prod: { LOG: { on: true }, TRACE: { on: false } } } },
+    });
+    expect(bind({ env_prod: { log: {} } })).toMatchObject({ code: 'unknown_argument', path: ['a', 'env_prod', 'log'] });
+  });
+});

@@ -129,25 +129,28 @@ function otherKeys(
   const value = gen.var('v');
   const bound = gen.var('x');
   const member = (where: string): Site => ({ input: value, path: [...path, key], out: bound, at: where, root: false });
-  const body: string[] = [`const ${value} = ${input}[${key}]; let ${bound}; let matched = false;`];
+  const matched = gen.var('m');
+  const body: string[] = [`const ${value} = ${input}[${key}]; let ${bound}; let ${matched} = false;`];
   for (const [pattern, schema] of patterns) {
     const compiled = compileLinearPattern(pattern);
     const test = compiled instanceof UnsupportedPattern ? new RegExp(pattern, 'u') : compiled;
-    body.push(`if (${gen.ref(test)}.test(${key})) {`, `const first = !matched; matched = true; let y;`);
+    const first = gen.var('f');
+    const each = gen.var('y');
+    body.push(`if (${gen.ref(test)}.test(${key})) {`, `const ${first} = !${matched}; ${matched} = true; let ${each};`);
     body.push(
-      gen.node(schema, { ...member(`${at}.patternProperties.${pattern}`), out: 'y' }),
-      `if (first) ${bound} = y;`,
+      gen.node(schema, { ...member(`${at}.patternProperties.${pattern}`), out: each }),
+      `if (${first}) ${bound} = ${each};`,
       '}',
     );
   }
   if (additional === false) {
     body.push(
-      `if (!matched) return ${gen.refuser('unknown_argument', allowed, () => '')}(undefined, [${[...path, key]}]);`,
+      `if (!${matched}) return ${gen.refuser('unknown_argument', allowed, () => '')}(undefined, [${[...path, key]}]);`,
     );
   } else if (additional !== undefined && additional !== true) {
-    body.push(`if (!matched) {`, gen.node(additional, member(`${at}.additionalProperties`)), '}');
+    body.push(`if (!${matched}) {`, gen.node(additional, member(`${at}.additionalProperties`)), '}');
   } else {
-    body.push(`if (!matched) ${bound} = ${value};`);
+    body.push(`if (!${matched}) ${bound} = ${value};`);
   }
   body.push(`${gen.ref(setOwn)}(${out}, ${key}, ${bound});`);
   lines.push(`for (const ${key} in ${input}) { if (${known}) continue;\n${body.join('\n')}\n}`);
