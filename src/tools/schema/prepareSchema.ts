@@ -5,18 +5,23 @@ import type { ToolDeclarationWarning } from '../declarationError.js';
 import { checkKeywordValues, declaredTypes } from './checkKeywordValues.js';
 import { MAX_INPUT_DEPTH } from './inputDepth.js';
 import { isConflict, mergeSchemas } from './mergeSchemas.js';
-import { KEYWORDS, SUBSCHEMA_KEYWORDS } from './schemaKeywords.js';
-import { declarationPath, parseLocalRef, pointerOf, valueAtPointer } from './schemaPointer.js';
+import { KEYWORDS, SUBSCHEMA_KEYWORDS, VALUE_KEYWORDS } from './schemaKeywords.js';
+import {
+  collectAnchors,
+  declarationPath,
+  parseLocalRef,
+  pointerOf,
+  setAtPointer,
+  valueAtPointer,
+} from './schemaPointer.js';
 import { SchemaProblems } from './schemaProblems.js';
-import { takingNull } from './takingNull.js';
+import { rewriteSpellings } from './rewriteSpellings.js';
 
 /** A schema document after preparation: plain JSON Schema 2020-12, exactly what the model is shown. */
 export type PublishedSchema = Record<string, unknown>;
 
 type Schema = Record<string, unknown>;
 
-/** Keywords that hold values, not schemas: never descended into, never rewritten. */
-const VALUE_KEYWORDS = new Set(['enum', 'const', 'default', 'examples', 'example', 'required', 'dependentRequired']);
 /** Keywords whose sub-schemas sit one level deeper in the value (the input-depth count). */
 const NESTING = new Set([
   'properties',
@@ -146,7 +151,7 @@ class Normaliser {
         "'$id' below the root starts a document of its own, which legate does not resolve; remove it and refer " +
           "to the schema by pointer ('#/$defs/Name').",
       );
-    let schema = this.#rewriteSpellings(node, path);
+    let schema = rewriteSpellings(node, path, this.problems);
     const container = declaredTypes(schema, path)?.some((t) => t === 'array' || t === 'object') ?? false;
     if (container && levels + 1 > MAX_INPUT_DEPTH) {
       this.problems.add(
@@ -176,43 +181,6 @@ class Normaliser {
       );
     }
     checkKeywordValues(schema, schema, path, this.problems, this.fromZod);
-    return schema;
-  }
-
-  /** Draft-04, draft-07 and OpenAPI 3.0 spellings in their 2020-12 form; `$schema` and `$anchor` dropped. */
-  #rewriteSpellings(node: Schema, path: string): Schema {
-    const schema: Schema = {};
-    for (const [keyword, value] of Object.entries(node))
-      if (keyword !== '$schema' && keyword !== '$anchor') schema[keyword] = value;
-    for (const [exclusive, bound] of [
-      ['exclusiveMinimum', 'minimum'],
-      ['exclusiveMaximum', 'maximum'],
-    ] as const) {
-      if (typeof schema[exclusive] !== 'boolean') continue;
-      if (schema[exclusive] === true && typeof schema[bound] === 'number') {
-        schema[exclusive] = schema[bound];
-        delete schema[bound];
-      } else {
-        delete schema[exclusive];
-      }
-    }
-    if (Array.isArray(schema.items)) {
-      schema.prefixItems = schema.items;
-      if ('additionalItems' in schema) schema.items = schema.additionalItems;
-      else delete schema.items;
-    }
-    delete schema.additionalItems;
-    if ('nullable' in schema) {
-      const nullable = schema.nullable;
-      delete schema.nullable;
-      if (nullable === true) return takingNull(schema);
-      if (nullable !== false)
-        this.problems.add(
-          `${path}.nullable`,
-          'invalid_schema',
-          `'nullable' must be true or false, but it was ${describeValue(nullable)}.`,
-        );
-    }
     return schema;
   }
 
@@ -376,25 +344,4 @@ function close(schema: Schema): Schema {
   if (declares && !('additionalProperties' in schema) && !('anyOf' in schema) && !('oneOf' in schema))
     schema.additionalProperties = false;
   return schema;
-}
-
-function collectAnchors(node: unknown, tokens: string[], anchors: Map<string, string[]>): void {
-  if (Array.isArray(node)) {
-    for (const [i, item] of node.entries()) collectAnchors(item, [...tokens, String(i)], anchors);
-    return;
-  }
-  if (!isPlainObject(node)) return;
-  if (typeof node.$anchor === 'string' && !anchors.has(node.$anchor)) anchors.set(node.$anchor, tokens);
-  for (const [key, value] of Object.entries(node))
-    if (!VALUE_KEYWORDS.has(key)) collectAnchors(value, [...tokens, key], anchors);
-}
-
-/** Puts `value` at `tokens` in `document`; false when the path does not exist there. */
-function setAtPointer(document: Schema, tokens: string[], value: unknown): boolean {
-  const parent = valueAtPointer(document, tokens.slice(0, -1));
-  const last = tokens[tokens.length - 1]!;
-  if (Array.isArray(parent) && /^\d+$/.test(last) && Number(last) < parent.length) parent[Number(last)] = value;
-  else if (isPlainObject(parent) && Object.hasOwn(parent, last)) parent[last] = value;
-  else return false;
-  return true;
 }

@@ -93,3 +93,14 @@ export const SUBSCHEMA_KEYWORDS = {
   list: ['prefixItems', 'anyOf', 'oneOf', 'allOf'],
   map: ['properties', 'patternProperties', '$defs', 'definitions'],
 } as const;
+
+/** Keywords that hold values, not schemas: never descended into, never rewritten. */
+export const VALUE_KEYWORDS = new Set([
+  'enum',
+  'const',
+  'default',
+  'examples',
+  'example',
+  'required',
+  'dependentRequired',
+]);

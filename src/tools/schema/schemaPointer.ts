@@ -1,4 +1,5 @@
 import { isPlainObject } from '../../json/jsonValue.js';
+import { VALUE_KEYWORDS } from './schemaKeywords.js';
 
 /**
  * A `$ref` inside one schema document: `#`, a JSON pointer (`#/$defs/Node`,
@@ -51,4 +52,26 @@ export function valueAtPointer(document: unknown, tokens: readonly string[]): un
 /** `input.$defs.Node.properties.children`: where in the declaration a pointer leads, for a message. */
 export function declarationPath(tokens: readonly string[]): string {
   return ['input', ...tokens].join('.');
+}
+
+/** Every `$anchor` in the document, by name, with the pointer to the schema that declares it. */
+export function collectAnchors(node: unknown, tokens: string[], anchors: Map<string, string[]>): void {
+  if (Array.isArray(node)) {
+    for (const [i, item] of node.entries()) collectAnchors(item, [...tokens, String(i)], anchors);
+    return;
+  }
+  if (!isPlainObject(node)) return;
+  if (typeof node.$anchor === 'string' && !anchors.has(node.$anchor)) anchors.set(node.$anchor, tokens);
+  for (const [key, value] of Object.entries(node))
+    if (!VALUE_KEYWORDS.has(key)) collectAnchors(value, [...tokens, key], anchors);
+}
+
+/** Puts `value` at `tokens` in `document`; false when the path does not exist there. */
+export function setAtPointer(document: Record<string, unknown>, tokens: string[], value: unknown): boolean {
+  const parent = valueAtPointer(document, tokens.slice(0, -1));
+  const last = tokens[tokens.length - 1]!;
+  if (Array.isArray(parent) && /^\d+$/.test(last) && Number(last) < parent.length) parent[Number(last)] = value;
+  else if (isPlainObject(parent) && Object.hasOwn(parent, last)) parent[last] = value;
+  else return false;
+  return true;
 }
