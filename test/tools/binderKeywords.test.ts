@@ -712,3 +712,27 @@ describe('keys bound through patterns, nested', () => {
     expect(bind({ env_prod: { log: {} } })).toMatchObject({ code: 'unknown_argument', path: ['a', 'env_prod', 'log'] });
   });
 });
+
+describe('schemas built to exhaust the reader', () => {
+  const declare = (input: unknown) => () =>
+    defineTool({ name: 't', description: 'T.', input: input as never, run: () => 'ok' });
+
+  it('refuses schemas nested thousands deep, or through a chain of $refs, with a declaration error', () => {
+    let nested: unknown = { type: 'string' };
+    for (let i = 0; i < 5000; i++) nested = { not: nested };
+    expect(declare({ type: 'object', properties: { a: nested } })).toThrow(
+      expect.objectContaining({ name: 'ToolDeclarationError', code: 'unsupported_schema' }),
+    );
+    const chain: Record<string, unknown> = { d5000: { type: 'string' } };
+    for (let i = 0; i < 5000; i++) chain[`d${i}`] = { $ref: `#/$defs/d${i + 1}` };
+    expect(declare({ type: 'object', properties: { a: { $ref: '#/$defs/d0' } }, $defs: chain })).toThrow(
+      /nests more than 200 schemas inside one another here \(through '\$ref's too\); flatten it\./,
+    );
+  });
+
+  it('refuses an object graph with a cycle (not JSON) instead of looping', () => {
+    const cyclic: Record<string, unknown> = { type: 'object', properties: {} };
+    (cyclic.properties as Record<string, unknown>).self = cyclic;
+    expect(declare(cyclic)).toThrow(expect.objectContaining({ code: 'unsupported_schema' }));
+  });
+});

@@ -66,14 +66,16 @@ export interface PreparedSchema {
 class Normaliser {
   /** Normalised targets of `$ref`s and definitions, by pointer; `null` while being normalised. */
   readonly #targets = new Map<string, { tokens: string[]; node: unknown | null }>();
-  readonly #anchors = new Map<string, string[]>();
+  readonly #anchors: Map<string, string[]>;
+  /** How many schemas are being read inside one another right now (`$ref` targets included). */
+  #nesting = 0;
 
   constructor(
     readonly document: Schema,
     readonly problems: SchemaProblems,
     readonly fromZod: boolean,
   ) {
-    collectAnchors(document, [], this.#anchors);
+    this.#anchors = collectAnchors(document);
   }
 
   run(): PublishedSchema {
@@ -125,6 +127,24 @@ class Normaliser {
    * `if: { properties: { kind: { const: 'a' } } }` must still match objects with other keys.
    */
   node(node: unknown, tokens: string[], levels: number, open = false): unknown {
+    if (this.#nesting >= MAX_SCHEMA_NESTING) {
+      this.problems.add(
+        declarationPath(tokens),
+        'unsupported_schema',
+        `the schema nests more than ${MAX_SCHEMA_NESTING} schemas inside one another here (through ` +
+          "'$ref's too); flatten it.",
+      );
+      return true;
+    }
+    this.#nesting++;
+    try {
+      return this.#read(node, tokens, levels, open);
+    } finally {
+      this.#nesting--;
+    }
+  }
+
+  #read(node: unknown, tokens: string[], levels: number, open: boolean): unknown {
     const path = declarationPath(tokens);
     if (typeof node === 'boolean') return node;
     if (!isPlainObject(node)) {
@@ -330,6 +350,12 @@ class Normaliser {
 }
 
 const DEFINITIONS = new Set(['$defs', 'definitions', 'default']);
+/**
+ * How deep schemas may sit inside one another, `$ref` targets counted as they are reached: far
+ * beyond any real schema (OpenAI's largest request body nests about 20), and well within the stack
+ * every later reader of the schema (binder, messages, fuzzers) recurses on.
+ */
+const MAX_SCHEMA_NESTING = 200;
 /** Keywords whose schemas are conditions on a value, not descriptions of it: never closed. */
 const CONDITIONS = new Set(['if', 'then', 'else', 'not', 'contains']);
 

@@ -54,16 +54,28 @@ export function declarationPath(tokens: readonly string[]): string {
   return ['input', ...tokens].join('.');
 }
 
-/** Every `$anchor` in the document, by name, with the pointer to the schema that declares it. */
-export function collectAnchors(node: unknown, tokens: string[], anchors: Map<string, string[]>): void {
-  if (Array.isArray(node)) {
-    for (const [i, item] of node.entries()) collectAnchors(item, [...tokens, String(i)], anchors);
-    return;
+/**
+ * Every `$anchor` in the document, by name, with the pointer to the schema that declares it.
+ * Walked with a stack of its own (a schema of any depth, or with cycles, is walked once).
+ */
+export function collectAnchors(document: unknown): Map<string, string[]> {
+  const anchors = new Map<string, string[]>();
+  const seen = new Set<object>();
+  const pending: [node: unknown, tokens: string[]][] = [[document, []]];
+  while (pending.length > 0) {
+    const [node, tokens] = pending.pop()!;
+    if (typeof node !== 'object' || node === null || seen.has(node)) continue;
+    seen.add(node);
+    if (Array.isArray(node)) {
+      for (const [i, item] of node.entries()) pending.push([item, [...tokens, String(i)]]);
+      continue;
+    }
+    const schema = node as Record<string, unknown>;
+    if (typeof schema.$anchor === 'string' && !anchors.has(schema.$anchor)) anchors.set(schema.$anchor, tokens);
+    for (const [key, value] of Object.entries(schema))
+      if (!VALUE_KEYWORDS.has(key)) pending.push([value, [...tokens, key]]);
   }
-  if (!isPlainObject(node)) return;
-  if (typeof node.$anchor === 'string' && !anchors.has(node.$anchor)) anchors.set(node.$anchor, tokens);
-  for (const [key, value] of Object.entries(node))
-    if (!VALUE_KEYWORDS.has(key)) collectAnchors(value, [...tokens, key], anchors);
+  return anchors;
 }
 
 /** Puts `value` at `tokens` in `document`; false when the path does not exist there. */
