@@ -20,7 +20,7 @@ import { legateToolName, toolSchemaFixtures, type ToolSchemaFixture } from '../s
 
 const SEED = 1313;
 /** Inputs per schema for the differential, by source: 2,000 in all. */
-const PER_SOURCE = { valid: 250, malformed: 250, mutated: 1500 } as const;
+const PER_SOURCE = { valid: 150, malformed: 150, mutated: 1700 } as const;
 type Source = keyof typeof PER_SOURCE;
 /** fuzzTool's own properties: kept small, the differential is where the volume is. */
 const FUZZ_RUNS = 25;
