@@ -1,17 +1,19 @@
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { JsonType } from '../../tools/schema/schemaKeywords.js';
+
+export type { JsonType };
 
 /** A node of a published schema: an object, or a boolean schema (`true` takes anything, `false` nothing). */
 export type SchemaNode = PublishedSchema | boolean;
 
-/** The seven JSON types, in the order the arbitraries try them. */
-export const JSON_TYPES = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'] as const;
-export type JsonType = (typeof JSON_TYPES)[number];
+/** The seven JSON types (their home is the keyword table), in the order the arbitraries try them. */
+const GENERATION_ORDER: readonly JsonType[] = ['null', 'boolean', 'integer', 'number', 'string', 'array', 'object'];
 
 /** The types a node allows by its `type` keyword: all seven when it has none. */
 export function typesOf(node: PublishedSchema): readonly JsonType[] {
   if (typeof node.type === 'string') return [node.type as JsonType];
   if (Array.isArray(node.type)) return node.type as JsonType[];
-  return JSON_TYPES;
+  return GENERATION_ORDER;
 }
 
 /** The declared properties of an object node, in declaration order. */
