@@ -29,7 +29,7 @@ describe('fuzzTool over real schemas', () => {
   for (const file of REAL) {
     it(`finds nothing wrong with ${file}`, async () => {
       const tool = defineTool({ name: 'real_tool', description: file, input: fixture(file) as never, run: () => 'ok' });
-      const report = await fuzzTool(tool, { numRuns: 400, seed: 5 });
+      const report = await fuzzTool(tool, { numRuns: 200, seed: 5 });
       expect(report.failures).toEqual([]);
     });
   }
@@ -39,7 +39,7 @@ describe('fuzzTool over every shape of the published form', () => {
   for (const [name, schema] of Object.entries(PUBLISHED_SCHEMAS)) {
     it(`finds nothing wrong with ${name}`, async () => {
       const tool = defineTool({ name, description: 'A tool.', input: schema as never, run: () => 'ok' });
-      const report = await fuzzTool(tool, { numRuns: 400, seed: 9 });
+      const report = await fuzzTool(tool, { numRuns: 200, seed: 9 });
       expect(report.failures).toEqual([]);
     });
   }
