@@ -56,6 +56,9 @@ export function parseModelResponse(value: unknown, source = 'The transport'): Mo
   if (stopSequence !== undefined && stopSequence !== null && typeof stopSequence !== 'string') {
     fail('stop_sequence', 'a string or null', stopSequence);
   }
+  const container = value.container;
+  if (container !== undefined && container !== null && !(isPlainObject(container) && typeof container.id === 'string'))
+    fail('container', 'null or an object with a string id', container);
   return {
     id,
     type: 'message',
@@ -65,6 +68,7 @@ export function parseModelResponse(value: unknown, source = 'The transport'): Mo
     stop_reason: stopReason as ApiStopReason | null,
     stop_sequence: (stopSequence as string | null | undefined) ?? null,
     usage: parseUsage(value.usage, fail),
+    ...(isPlainObject(container) ? { container: { ...container } as ModelResponse['container'] } : {}),
   };
 }
 

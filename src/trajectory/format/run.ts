@@ -10,8 +10,11 @@ export const recordedUsage = flow(
   mapping({ input: count(), output: count(), cacheCreation: count().optional(), cacheRead: count().optional() }),
 );
 
-/** What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer. */
-export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'] as const;
+/**
+ * What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer;
+ * `incomplete`: its response was cut off by max_tokens, so it was not run.
+ */
+export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended', 'incomplete'] as const;
 
 export const recordedResponse = mapping({
   id: text(),
