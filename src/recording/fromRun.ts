@@ -1,6 +1,7 @@
 import type { MessagesRequest, ModelResponse, UserBlock } from '../messages/types.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { ServerTool } from '../tools/serverTool.js';
 import { toRecordedBlock, toRecordedUsage } from '../trajectory/conversation.js';
 import { describeTools } from '../trajectory/describeTool.js';
 import { recordedRequestOf } from '../trajectory/requestParameters.js';
@@ -17,8 +18,8 @@ export interface RunRecord {
   requests: MessagesRequest[];
   /** The requests sub-agents sent inside tool calls, by tool_use id (a recording transport's children). */
   subRequests?: ReadonlyMap<string, { requests: MessagesRequest[]; subRequests?: RunRecord['subRequests'] }>;
-  /** The tools of every agent in the run, for their safety flags. */
-  tools: readonly AnyTool[];
+  /** The tools of every agent in the run (server tools too), for their safety flags. */
+  tools: readonly (AnyTool | ServerTool)[];
   clock: string[];
   recordedAt: Date;
   sdkVersion: string | undefined;

@@ -1,4 +1,5 @@
 import type { HistoryTool } from '../guard/historyGuardState.js';
+import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Agent } from './Agent.js';
 
@@ -51,6 +52,11 @@ export function agentsReachableFrom(agent: Agent, edges: AgentEdges = 'handoffs 
  */
 export function toolsReachableFrom(agent: Agent): AnyTool[] {
   return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.tools))];
+}
+
+/** Every server tool a run of this agent can reach (its own, its handoff targets' and its sub-agents'), in walk order. */
+export function serverToolsReachableFrom(agent: Agent): ServerTool[] {
+  return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.serverTools))];
 }
 
 /** The first chain of handoffs from an agent (itself first) to one that matches, or undefined. */

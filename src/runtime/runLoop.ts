@@ -149,7 +149,7 @@ async function askModel(
     config.run.transport.send(request, {
       signal,
       onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
-      tools: [...config.agent.visibleTools.values()],
+      tools: [...config.agent.visibleTools.values(), ...config.agent.serverTools.values()],
     }),
     signal,
   );

@@ -63,14 +63,21 @@ function describeServerTool(
  * The tools a request offered, each described with the tool behind its definition: the very
  * tool whose definition it is, else the first of its name, else none (a definition alone).
  */
-export function describeTools<T extends ToolPosture & { definition(): unknown; readonly name: string }>(
+export function describeTools(
   definitions: readonly Readonly<RequestTool>[],
-  tools: readonly T[],
+  tools: readonly DescribedTool[],
 ): RecordedTool[] {
-  return definitions.map((definition) =>
-    describeTool(
-      definition,
-      tools.find((tool) => tool.definition() === definition) ?? tools.find((tool) => tool.name === definition.name),
-    ),
-  );
+  return definitions.map((definition) => {
+    // A server tool is known by its name alone: a prefix cache breakpoint is set on a copy of its definition.
+    const server = !('input_schema' in definition);
+    const candidates = tools.filter((tool) => ('kind' in tool && tool.kind === 'server') === server);
+    const tool =
+      candidates.find((t) => t.definition() === definition) ?? candidates.find((t) => t.name === definition.name);
+    return describeTool(definition, tool as ToolPosture | undefined);
+  });
 }
+
+/** A tool behind a request's definition: a defined tool (its whole posture), or a server tool (whether it taints). */
+export type DescribedTool =
+  | (ToolPosture & { definition(): unknown; readonly name: string })
+  | { readonly kind: 'server'; readonly untrusted: boolean; definition(): unknown; readonly name: string };

@@ -2,6 +2,7 @@ import type { MessagesRequest, ModelResponse } from '../messages/types.js';
 import { LegateError } from '../errors/LegateError.js';
 import type { CallReplay } from './callReplay.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { ServerTool } from '../tools/serverTool.js';
 
 /** Partial output as it streams, for observers; the response itself is what `send` resolves to. */
 export type StreamEvent =
@@ -14,8 +15,8 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Called for each piece of partial output, where the transport streams. */
   onStreamEvent?: (event: StreamEvent) => void;
-  /** The tools behind the request's definitions, for a replay to compare their safety posture. */
-  tools?: readonly AnyTool[];
+  /** The tools behind the request's definitions (server tools too), for a replay to compare their safety posture. */
+  tools?: readonly (AnyTool | ServerTool)[];
 }
 
 /**
