@@ -82,6 +82,12 @@ export {
   type HandoffTarget,
 } from './runtime/agentOptions.js';
 export type {
+  CacheControlOption,
+  MetadataOption,
+  ThinkingOption,
+  ToolChoiceOption,
+} from './runtime/requestOptions.js';
+export type {
   AgentResult,
   BlockedCall,
   PlannedEffect,

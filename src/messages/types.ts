@@ -100,17 +100,59 @@ export interface ToolDefinition {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  /** A prompt-cache breakpoint: set on the last tool by `cacheControl: { at: 'prefix' }`. */
+  cache_control?: CacheControl;
+}
+
+/**
+ * A tool the API runs itself (web search, web fetch, code execution, tool search, and any later
+ * `type`): sent exactly as given, never run by legate.
+ */
+export interface ServerToolDefinition {
+  type: string;
+  name: string;
+  [field: string]: unknown;
+}
+
+/** A `tools` entry of a request: a tool legate runs, or one the API runs. */
+export type RequestTool = ToolDefinition | ServerToolDefinition;
+
+/** A prompt-cache breakpoint. */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+/** How the model may use the tools it is offered. */
+export type ToolChoice =
+  | { type: 'auto'; disable_parallel_tool_use?: boolean }
+  | { type: 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
+  | { type: 'none' };
+
+/** The system prompt as blocks: how a cache breakpoint is set on it. */
+export interface SystemBlock {
+  type: 'text';
+  text: string;
+  cache_control?: CacheControl;
 }
 
 /** One Messages API request. */
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
-  system?: string;
+  system?: string | SystemBlock[];
   messages: Message[];
-  tools?: ToolDefinition[];
+  tools?: RequestTool[];
+  tool_choice?: ToolChoice;
+  stop_sequences?: string[];
   temperature?: number;
-  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
+  /** Automatic prompt caching: the API puts the breakpoint on the last cacheable block. */
+  cache_control?: CacheControl;
+  metadata?: { user_id: string };
+  /** The code execution container to reuse. */
+  container?: string;
 }
 
 /** Every stop reason the API can give. */

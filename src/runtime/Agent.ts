@@ -9,6 +9,8 @@ import { guardStateOfHistory, historyShapeProblem, mergeGuardStates } from '../g
 import type { Rule } from '../guard/rules.js';
 import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
+import { serverToolUntrusted, type ServerTool } from '../tools/serverTool.js';
+import type { RequestOptions } from './requestOptions.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import { agentsReachableFrom, historyToolsOf, registerSubAgent, toolsReachableFrom } from './agentGraph.js';
 import type { AgentResult } from './agentResult.js';
@@ -120,15 +122,22 @@ export class Agent {
   readonly warnings: readonly ToolDeclarationWarning[];
   /** The clock tools read through `ctx.now()` in runs that start (or resume) on this agent. */
   readonly clock: () => Date;
+  /** The tools the API runs (web search, ...), offered after the defined ones. */
+  readonly serverTools: readonly ServerTool[];
   readonly #options: AgentOptions;
   readonly #tools: ReadonlyMap<string, AnyTool>;
+  readonly #serverTools: ReadonlyMap<string, ServerTool>;
+  readonly #request: RequestOptions;
 
   constructor(options: AgentOptions) {
-    const { tools, handoffTools } = checkAgentOptions(options);
+    const { tools, serverTools, handoffTools, request } = checkAgentOptions(options);
     this.name = options.name;
     this.model = options.model;
     this.#options = options;
     this.#tools = tools;
+    this.#serverTools = serverTools;
+    this.serverTools = [...serverTools.values()];
+    this.#request = request;
     this.tools = [...tools.values()];
     this.handoffs = handoffTools.map((h) => h.target);
     this.rules = [...(options.rules ?? [])];
@@ -156,7 +165,9 @@ export class Agent {
     const given = options.guard === undefined ? undefined : checkedGuardState(options.guard);
     return this.#withSignal(options, async (signal, log) => {
       const messages: Message[] = [...history, { role: 'user', content: copyValue(input) }];
-      const fromHistory = guardStateOfHistory(messages, historyToolsOf(this));
+      const fromHistory = guardStateOfHistory(messages, historyToolsOf(this), (name) =>
+        serverToolUntrusted(this.#serverTools, name),
+      );
       const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
       log.emit({ type: 'run_started', agent: this.name });
       const config = { run: this.#runSettings(options), agent: this.#agentSettings() };
@@ -243,7 +254,9 @@ export class Agent {
         properties: { request: { type: 'string', minLength: 1, description: `What to ask ${this.name}.` } },
         required: ['request'],
       },
-      untrusted: toolsReachableFrom(this).some((tool) => tool.untrusted),
+      untrusted:
+        toolsReachableFrom(this).some((tool) => tool.untrusted) ||
+        agentsReachableFrom(this).some((agent) => agent.serverTools.some((tool) => tool.untrusted)),
       privileged: toolsReachableFrom(this).some((tool) => tool.privileged),
       run: async ({ request }, ctx) => {
         // A sub-agent's run reads its caller's clock and signal; inside a recorded or replayed call,
@@ -305,7 +318,8 @@ export class Agent {
       maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
       temperature: o.temperature,
-      thinking: o.thinking,
+      serverTools: this.#serverTools,
+      request: this.#request,
       approvalRequired:
         approvalRequired === undefined ? undefined : (tool, args) => approvalRequired(tool, args) === true,
       handoffs: new Map(

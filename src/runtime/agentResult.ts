@@ -31,9 +31,11 @@ export type StopReason =
 
 /**
  * What happened to one tool call: it ran (`ok`, or `error` when it threw), the binder refused
- * its input (`invalid`), a guard rule refused it (`blocked`), or shadow mode planned it.
+ * its input (`invalid`), a guard rule refused it (`blocked`), shadow mode planned it, or the
+ * response that asked for it was cut off by `max_tokens` (`incomplete`: never run; see
+ * {@link ToolCall.input} for the call the cut fell in).
  */
-export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned';
+export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned' | 'incomplete';
 
 /** A tool's code threw: the caller gets the error; the model only learns the tool and the error's class. */
 export interface ToolFailure {
@@ -61,7 +63,11 @@ export interface ToolCall {
   /** The tool_use id. */
   id: string;
   name: string;
-  /** What the model sent, as it sent it. */
+  /**
+   * What the model sent, as it sent it. Undefined for the `incomplete` call a `max_tokens` stop cut
+   * off: the API stopped while the model wrote its input, so nothing complete was sent (the
+   * response in `responses` keeps what the transport made of the fragment).
+   */
   input: unknown;
   outcome: ToolCallOutcome;
   /** What the model was told: the tool's rendered output, or the error text. */

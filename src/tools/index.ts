@@ -14,3 +14,10 @@ export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jso
 export type { PublishedSchema } from './schema/prepareSchema.js';
 export type { ToolOutput, RenderedOutput } from './result/renderOutput.js';
 export type { WithheldOutput } from './result/capOutput.js';
+export {
+  serverTool,
+  isServerTool,
+  defaultServerToolUntrusted,
+  type ServerTool,
+  type ServerToolOptions,
+} from './serverTool.js';

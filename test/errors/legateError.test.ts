@@ -52,6 +52,7 @@ const CODES = {
     'invalid_default',
     'negative_max_result_length',
     'invalid_option',
+    'invalid_server_tool',
   ],
   SubAgentSuspendedError: ['sub_agent_suspended'],
   OutcomeUnknownError: ['outcome_unknown'],

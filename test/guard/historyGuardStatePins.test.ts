@@ -5,6 +5,7 @@ import {
   historyShapeProblem,
   mergeGuardStates,
   serverResultTaint,
+  serverUsesOf,
   type HistoryTool,
 } from '../../src/guard/historyGuardState.js';
 import { TOOL_NAME_PATTERN } from '../../src/tools/toolName.js';
@@ -160,25 +161,52 @@ describe('serverResultTaint', () => {
       { type: 'web_fetch_tool_result', tool_use_id: 's2' },
       { type: 'web_search_tool_result', tool_use_id: 's3' },
     ];
-    expect(serverResultTaint(blocks)).toEqual({ source: 'web_fetch_tool_result', id: 's2' });
+    expect(serverResultTaint(blocks, new Map(), () => true)).toEqual({ source: 'web_fetch_tool_result', id: 's2' });
   });
 
   it.each([undefined, 7, null])(
     'gives the id as an empty string when the block has no string tool_use_id (%o)',
     (id) => {
-      expect(serverResultTaint([{ type: 'web_search_tool_result', tool_use_id: id } as { type: string }])).toEqual({
+      expect(
+        serverResultTaint(
+          [{ type: 'web_search_tool_result', tool_use_id: id } as { type: string }],
+          new Map(),
+          () => true,
+        ),
+      ).toEqual({
         source: 'web_search_tool_result',
         id: '',
       });
-      expect(serverResultTaint([{ type: 'web_search_tool_result' }])).toEqual({
+      expect(serverResultTaint([{ type: 'web_search_tool_result' }], new Map(), () => true)).toEqual({
         source: 'web_search_tool_result',
         id: '',
       });
     },
   );
 
+  it('names the server tool whose use the result answers, and skips the results of trusted tools', () => {
+    const blocks = [
+      { type: 'server_tool_use', id: 's1', name: 'tool_search_tool_regex' },
+      { type: 'tool_search_tool_result', tool_use_id: 's1' },
+      { type: 'server_tool_use', id: 's2', name: 'web_search' },
+      { type: 'web_search_tool_result', tool_use_id: 's2' },
+    ];
+    const uses = serverUsesOf([{ role: 'assistant', content: blocks } as Message]);
+    expect(uses).toEqual(
+      new Map([
+        ['s1', 'tool_search_tool_regex'],
+        ['s2', 'web_search'],
+      ]),
+    );
+    const untrusted = (name: string) => name !== 'tool_search_tool_regex';
+    expect(serverResultTaint(blocks, uses, untrusted)).toEqual({ source: 'web_search', id: 's2' });
+    expect(serverResultTaint(blocks, uses, () => false)).toBeNull();
+  });
+
   it('is null when no block is a server tool result', () => {
-    expect(serverResultTaint([{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_result' }])).toBeNull();
+    expect(
+      serverResultTaint([{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_result' }], new Map(), () => true),
+    ).toBeNull();
   });
 });
 

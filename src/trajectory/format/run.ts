@@ -103,8 +103,11 @@ export const TOTALS_COUNTERS = {
   thinking: 'thinkingTokens',
 } as const satisfies Record<keyof z.output<typeof recordedTotals>, UsageCounter>;
 
-/** What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer. */
-export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'] as const;
+/**
+ * What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer;
+ * `incomplete`: its response was cut off by max_tokens, so it was not run.
+ */
+export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended', 'incomplete'] as const;
 
 export const recordedResponse = mapping({
   id: text(),
