@@ -1,3 +1,4 @@
+import { isBlock } from '../../messages/isBlock.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
 import { describeTools } from '../../trajectory/describeTool.js';
@@ -175,7 +176,7 @@ export class ReplayTransport implements Transport {
     }
     const response = toModelResponse(recorded.response);
     response.content.forEach((block, index) => {
-      if (block.type === 'text') options.onStreamEvent?.({ type: 'text_delta', index, text: block.text });
+      if (isBlock(block, 'text')) options.onStreamEvent?.({ type: 'text_delta', index, text: block.text });
     });
     return response;
   }

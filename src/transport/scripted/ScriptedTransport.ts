@@ -1,3 +1,4 @@
+import { isBlock } from '../../messages/isBlock.js';
 import { copyValue } from '../../json/copyValue.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
@@ -139,7 +140,7 @@ function estimateTokens(value: unknown): number {
 function streamText(content: ResponseBlock[], options: SendOptions): void {
   if (options.onStreamEvent === undefined) return;
   content.forEach((block, index) => {
-    if (block.type === 'text') options.onStreamEvent!({ type: 'text_delta', index, text: block.text });
+    if (isBlock(block, 'text')) options.onStreamEvent!({ type: 'text_delta', index, text: block.text });
   });
 }
 
