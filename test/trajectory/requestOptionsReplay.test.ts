@@ -131,3 +131,39 @@ const lookupDeclaration = {
   description: 'Looks a word up.',
   input: { type: 'object', properties: { word: { type: 'string' } }, required: ['word'] },
 } as const;
+
+describe('the container a response named, in a trajectory', () => {
+  const first = () =>
+    JSON.parse(readFileSync('test/fixtures/api-captures/anthropic-sdk-py--programmatic-tool-calling-1.json', 'utf8'))
+      .response.body;
+  const getWeather = defineTool({
+    name: 'get_weather',
+    description: 'Lookup the weather for a given city.',
+    input: { type: 'object', properties: { location: { type: 'string' }, units: { type: 'string' } } },
+    run: () => '{"temperature": "20°C"}',
+  });
+  const weather =
+    (extra: Partial<AgentOptions> = {}) =>
+    (transport: Transport) =>
+      new Agent({ name: 'weather', model: 'claude-opus-4-5', transport, tools: [getWeather], ...extra });
+
+  it('is sent back on the next turn when recorded, and a replay expects it there', async () => {
+    const file = join(tempDir(), 'container.yaml');
+    await runTrajectory({
+      file,
+      agent: weather(),
+      input: 'What is the weather in SF?',
+      mode: 'record',
+      transport: () => new ScriptedTransport([first(), reply.text('Sunny.')]),
+    });
+    expect(loadTrajectory(file).request.container).toBeUndefined();
+    const replayed = await runTrajectory({ file, agent: weather(), mode: 'replay' });
+    expect(replayed.result.text).toBe('Sunny.');
+    // An agent that now sets a container of its own sends another one on turn 2 (and 1): a divergence.
+    const error = await runTrajectory({ file, agent: weather({ container: 'container_x' }), mode: 'replay' }).then(
+      () => undefined,
+      (e: unknown) => e as TrajectoryDivergenceError,
+    );
+    expect(error?.path).toBe('container');
+  });
+});
