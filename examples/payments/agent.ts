@@ -44,3 +44,18 @@ export function createAssistant(transport: Transport): Agent {
     maxTurns: 6,
   });
 }
+
+/**
+ * The same assistant with the API's web search in place of its own page tool: a search result is
+ * content someone else wrote, so it taints the run (source `web_search`) like `fetch_page` does.
+ */
+export function createSearchingAssistant(transport: Transport): Agent {
+  return new Agent({
+    name: 'searching_assistant',
+    model: 'claude-haiku-4-5',
+    system: 'You help with bills. Look up what you need on the web, and pay only what the user asks you to pay.',
+    tools: [{ type: 'web_search_20250305', name: 'web_search', max_uses: 3 }, sendPayment],
+    transport,
+    maxTurns: 6,
+  });
+}
