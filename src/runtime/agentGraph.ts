@@ -54,7 +54,7 @@ export function toolsReachableFrom(agent: Agent): AnyTool[] {
   return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.tools))];
 }
 
-/** Every server tool a run of this agent can reach (its own, its handoff targets' and its sub-agents'), in walk order. */
+/** Every server tool a run of this agent can reach (its own, its handoff targets', its sub-agents'), in walk order. */
 export function serverToolsReachableFrom(agent: Agent): ServerTool[] {
   return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.serverTools))];
 }

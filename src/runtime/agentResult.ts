@@ -16,7 +16,7 @@ export type StopReason =
   | 'end_turn'
   /** The model hit one of the request's stop sequences. */
   | 'stop_sequence'
-  /** The model ran out of output tokens; `text` is cut off, and the response's tool calls are `incomplete` (not run). */
+  /** The model ran out of output tokens; `text` is cut off, and the response's tool calls are `incomplete`. */
   | 'max_tokens'
   /** The model declined to continue. */
   | 'refusal'

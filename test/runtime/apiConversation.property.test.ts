@@ -130,7 +130,7 @@ describe('every request legate sends is a conversation the API accepts', () => {
     );
   });
 
-  it('the checker is not blind: the conversation a loop builds by appending every response as it came breaks it', () => {
+  it('the checker is not blind: a loop that appends every response as it came breaks it', () => {
     // What legate did before its guard: each response appended whole, the run's input after it.
     const naive = (content: Block[]): Message[] => [
       { role: 'user', content: 'Help me.' },
@@ -141,7 +141,8 @@ describe('every request legate sends is a conversation the API accepts', () => {
       fc.property(
         fc.oneof(
           fc.constant<Block[]>([]), // a refusal or an empty end_turn
-          fc.array(fc.oneof(text, thinking), { maxLength: 2 }).chain((before) => call.map((cut) => [...before, cut])), // a max_tokens cut inside a tool_use
+          // a max_tokens cut inside a tool_use
+          fc.array(fc.oneof(text, thinking), { maxLength: 2 }).chain((before) => call.map((cut) => [...before, cut])),
         ),
         (content) => {
           expect(conversationBreach({ messages: naive(content) })).toBeDefined();
