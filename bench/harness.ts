@@ -56,3 +56,39 @@ export function printComparison(
   console.log(`  ratio ${ratio.toFixed(2)}x${verdict}`);
   console.log(`  (sink ${sink > 0 ? 'live' : 'empty'})`);
 }
+
+/**
+ * Asynchronous operations (a whole agent run, a streamed response) measured side by side: each is
+ * warmed up, then the rounds alternate between them, so a slow moment of the machine (GC, another
+ * process) falls on all of them alike. Returns each one's median rate, in the order given.
+ */
+export async function measureEach(
+  operations: { name: string; operation: () => Promise<unknown> }[],
+  options: { rounds?: number; roundMs?: number } = {},
+): Promise<Measurement[]> {
+  const rounds = options.rounds ?? 5;
+  const roundMs = options.roundMs ?? 400;
+  for (const { operation } of operations) await runForAsync(operation, 300);
+  const rates: number[][] = operations.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, { operation }] of operations.entries()) rates[i]!.push(await runForAsync(operation, roundMs));
+  }
+  return operations.map(({ name }, i) => {
+    const sorted = rates[i]!.sort((a, b) => a - b);
+    return { name, opsPerSecond: sorted[Math.floor(sorted.length / 2)]! };
+  });
+}
+
+/** Runs the operation, one at a time, until the time is up; returns operations per second. */
+async function runForAsync(operation: () => Promise<unknown>, ms: number): Promise<number> {
+  let done = 0;
+  const start = process.hrtime.bigint();
+  const deadline = start + BigInt(ms) * 1_000_000n;
+  let now = start;
+  while (now < deadline) {
+    if (await operation()) sink++;
+    done++;
+    now = process.hrtime.bigint();
+  }
+  return done / (Number(now - start) / 1e9);
+}
