@@ -117,9 +117,13 @@ export interface LoopRun {
   turns: number;
 }
 
-/** The calls a correct run makes: the script's, answered by the tool bodies. */
-export const EXPECTED_CALLS: CallMade[] = SCRIPT.map(({ call: { name, input } }) => ({
-  name,
-  input,
-  output: (toolBodies[name] as (args: unknown) => unknown)(input),
-}));
+/** The calls a correct run of a script makes: its calls, answered by the tool bodies. */
+export function expectedCallsOf(script: readonly ScriptedTurn[]): CallMade[] {
+  return script.map(({ call: { name, input } }) => ({
+    name,
+    input,
+    output: (toolBodies[name] as (args: unknown) => unknown)(input),
+  }));
+}
+
+export const EXPECTED_CALLS: CallMade[] = expectedCallsOf(SCRIPT);
