@@ -20,7 +20,7 @@ export async function benchRunLoop(): Promise<void> {
     `Run loop, per turn: ${TURNS}-turn tool loop (3 tools, zod-validated inputs), scripted model, no network`,
   );
   for (const { name, opsPerSecond } of [legate!, vercel!, openAi!])
-    console.log(`  ${name.padEnd(36)} ${perTurn(opsPerSecond).padStart(8)} µs/turn`);
+    console.log(`  ${name.padEnd(36)} ${perTurn(opsPerSecond).padStart(8)} µs/turn (CPU)`);
   const ratio = (anchor: number) => (anchor / legate!.opsPerSecond).toFixed(2);
   console.log(
     `  ratio (legate's cost / anchor's) ${ratio(vercel!.opsPerSecond)}x the Vercel AI SDK, ` +

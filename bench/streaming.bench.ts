@@ -30,7 +30,7 @@ export async function benchStreaming(): Promise<void> {
   const perEvent = (opsPerSecond: number) => 1e6 / opsPerSecond / events;
   console.log(`Streaming, per SSE event: ${CAPTURES.length} recorded streams, ${events} events (no network)`);
   for (const { name, opsPerSecond } of [ours!, anchor!])
-    console.log(`  ${name.padEnd(42)} ${perEvent(opsPerSecond).toFixed(2).padStart(8)} µs/event`);
+    console.log(`  ${name.padEnd(42)} ${perEvent(opsPerSecond).toFixed(2).padStart(8)} µs/event (CPU)`);
   const overhead = perEvent(ours!.opsPerSecond) - perEvent(anchor!.opsPerSecond);
   console.log(
     `  ratio ${(anchor!.opsPerSecond / ours!.opsPerSecond).toFixed(2)}x the SDK's cost ` +
