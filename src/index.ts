@@ -20,6 +20,7 @@ export {
   type SendOptions,
   type StreamEvent,
 } from './transport/transport.js';
+export { streamEventsOf } from './transport/streamEventsOf.js';
 export { AnthropicTransport, type AnthropicTransportOptions } from './transport/anthropic/AnthropicTransport.js';
 export {
   ScriptedTransport,

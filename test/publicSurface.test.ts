@@ -47,6 +47,8 @@ const SURFACE = {
     'reply',
     'ReplayTransport',
     'RecordingTransport',
+    // The canonical stream of a response, for a transport of your own without real streaming.
+    'streamEventsOf',
     // Stores for suspended runs (a store of your own checks the versions).
     'MemoryStateStore',
     'FileStateStore',
