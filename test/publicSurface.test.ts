@@ -22,6 +22,7 @@ const SURFACE = {
     'ScriptNotDoneError',
     'SecretInTrajectoryError',
     'StoreError',
+    'StreamAbandonedError',
     'SubAgentSuspendedError',
     'SuspensionError',
     'ToolDeclarationError',
