@@ -53,7 +53,11 @@ describe('parsePartialJson', () => {
     expect(value('{"status": "shipped"', closed)).toEqual({ status: 'shipped' });
     expect(value('{"note": "shi', closed)).toEqual({ note: 'shi' });
     const paths: (string | number)[][] = [];
-    value('{"a": [{"b": "x', { partialStringAt: (path) => (paths.push(path), true) });
+    const record = (path: (string | number)[]) => {
+      paths.push(path);
+      return true;
+    };
+    value('{"a": [{"b": "x', { partialStringAt: record });
     expect(paths).toEqual([['a', 0, 'b']]);
   });
 
