@@ -1,6 +1,15 @@
 import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
-import { AnthropicTransport, type MessagesRequest, type ModelResponse, type StreamEvent } from '../../src/index.js';
+import {
+  Agent,
+  AnthropicTransport,
+  defineTool,
+  type AgentResult,
+  type AgentStreamEvent,
+  type MessagesRequest,
+  type ModelResponse,
+  type StreamEvent,
+} from '../../src/index.js';
 
 /**
  * The streaming bench's material: real Messages API event streams recorded by others
@@ -76,4 +85,40 @@ export function sendThroughTransport(
 ): Promise<ModelResponse> {
   const transport = transports.get(capture) ?? new AnthropicTransport({ client: capture.client });
   return transport.send(REQUEST, { onStreamEvent });
+}
+
+/** The tool the tool_use recording calls, so the agent can answer it; a plain lookup. */
+const getWeather = defineTool({
+  name: 'get_weather',
+  description: 'The current weather in a location.',
+  input: {
+    type: 'object',
+    properties: { location: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
+    required: ['location'],
+  },
+  run: ({ location, units }) => ({ location, temperature: units === 'f' ? 64 : 18, conditions: 'cloudy' }),
+});
+
+/** One turn per run: the recording is the model's one answer (a tool_use turn runs its tool, then the run ends). */
+const agents = new Map(
+  CAPTURES.map((capture) => [
+    capture,
+    new Agent({
+      name: 'bench',
+      model: REQUEST.model,
+      tools: [getWeather],
+      transport: transports.get(capture)!,
+      maxTurns: 1,
+    }),
+  ]),
+);
+
+/** Ours, end to end: `agent.stream()` over the same transport, each of its events read by the caller. */
+export async function streamThroughAgent(
+  capture: Capture,
+  onEvent: (event: AgentStreamEvent) => void,
+): Promise<AgentResult> {
+  const stream = agents.get(capture)!.stream('Go on.');
+  for await (const event of stream) onEvent(event);
+  return stream.result;
 }
