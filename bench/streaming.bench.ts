@@ -4,8 +4,8 @@ import { CAPTURES, sdkFinalMessage, sendThroughTransport, streamThroughAgent } f
 /**
  * The streaming path's cost per SSE event beside the SDK's own: the same recorded streams
  * (bench/stream/streamScenario.ts), read by the SDK's `messages.stream(...).finalMessage()` (the anchor)
- * and by legate's AnthropicTransport, which reads them through that same helper, tells a listener each
- * text, thinking and tool-input delta, and checks the final message. The difference is legate's own overhead.
+ * and by legate's AnthropicTransport (today built on that same helper), which tells a listener each
+ * text, thinking and tool-input delta and checks the final message. The difference is legate's own overhead.
  * Then the whole run read as a stream: `agent.stream()` over the same transport, one turn per recording
  * (the tool_use recording runs its tool), every event read by the caller.
  * test/bench/streaming.test.ts checks that all three end on the same message.

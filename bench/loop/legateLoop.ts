@@ -16,10 +16,11 @@ import {
 /**
  * The scenario in legate: an Agent over the three zod-declared tools, against a ScriptedTransport.
  * Per turn, legate builds the request (system, the tools' definitions, the conversation), sends it to
- * the transport (the scripted model keeps a copy of each request, as it does for a test to read), checks
- * the response's shape, and for the tool_use: decides it through the guard, binds the input (the
- * structural check compiled from the zod schema, then zod's own parse for its refinements), runs the
- * body, renders the output as JSON text with its outcome, emits the run's events and sums usage.
+ * the transport (the scripted model keeps a copy of each request for a test to read, and tells the
+ * canonical stream events of its answer), checks the response's shape, and for the tool_use: decides it
+ * through the guard, binds the input (the structural check compiled from the zod schema, then zod's own
+ * parse for its refinements), runs the body, renders the output as JSON text with its outcome, logs the
+ * run's events and sums usage.
  */
 const [findCustomer, listOrders, getOrder] = toolDeclarations;
 const tools = [
