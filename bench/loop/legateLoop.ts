@@ -1,4 +1,13 @@
-import { Agent, ScriptedTransport, defineTool, reply, type AgentResult, type ScriptedReply } from '../../src/index.js';
+import {
+  Agent,
+  ScriptedTransport,
+  defineTool,
+  reply,
+  type AgentResult,
+  type ModelResponse,
+  type ScriptedReply,
+  type Transport,
+} from '../../src/index.js';
 import {
   FINAL_TEXT,
   INPUT,
@@ -50,8 +59,46 @@ export async function runLegate(script: readonly ScriptedTurn[] = SCRIPT): Promi
   return agent.run(INPUT, { transport: new ScriptedTransport(script === SCRIPT ? replies : repliesOf(script)) });
 }
 
+/**
+ * The same responses served as they are, with nothing else done: no copy of each request kept, no
+ * stream events told (the anchors' scripted models do neither). What is left is the loop's own cost.
+ */
+class PresetTransport implements Transport {
+  #served = 0;
+  constructor(readonly responses: readonly ModelResponse[]) {}
+  async send(): Promise<ModelResponse> {
+    const response = this.responses[this.#served++];
+    if (response === undefined) throw new Error(`the script has no turn ${this.#served}`);
+    return response;
+  }
+}
+
+const responsesOf = (script: readonly ScriptedTurn[]): ModelResponse[] =>
+  repliesOf(script).map((scripted, i) => ({
+    id: `msg_bench_${i + 1}`,
+    type: 'message',
+    role: 'assistant',
+    model: MODEL,
+    content: scripted.content.map((block) => (block.type === 'tool_use' ? { ...block, id: block.id! } : block)),
+    stop_reason: scripted.stopReason,
+    stop_sequence: null,
+    usage: scripted.usage!,
+  }));
+const responses = responsesOf(SCRIPT);
+
+export async function runLegateBare(script: readonly ScriptedTurn[] = SCRIPT): Promise<AgentResult> {
+  return agent.run(INPUT, { transport: new PresetTransport(script === SCRIPT ? responses : responsesOf(script)) });
+}
+
 export async function runLegateLoop(script: readonly ScriptedTurn[] = SCRIPT): Promise<LoopRun> {
-  const result = await runLegate(script);
+  return loopRunOf(await runLegate(script));
+}
+
+export async function runLegateBareLoop(script: readonly ScriptedTurn[] = SCRIPT): Promise<LoopRun> {
+  return loopRunOf(await runLegateBare(script));
+}
+
+function loopRunOf(result: AgentResult): LoopRun {
   return {
     calls: result.toolCalls.map(({ name, input, output, outcome }) => ({
       name,

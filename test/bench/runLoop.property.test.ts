@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { runLegateLoop } from '../../bench/loop/legateLoop.js';
+import { runLegateBareLoop, runLegateLoop } from '../../bench/loop/legateLoop.js';
 import { runOpenAiAgentsLoop } from '../../bench/loop/openAiAgentsLoop.js';
 import { runVercelLoop } from '../../bench/loop/vercelLoop.js';
 import {
@@ -18,7 +18,7 @@ import {
  * work. With valid inputs they make the same calls with the same outputs; with any inputs, exactly the
  * inputs the zod schema accepts reach a tool body, in each of them.
  */
-const frameworks = [runLegateLoop, runVercelLoop, runOpenAiAgentsLoop];
+const frameworks = [runLegateLoop, runLegateBareLoop, runVercelLoop, runOpenAiAgentsLoop];
 
 const validInput: Record<ToolName, fc.Arbitrary<Record<string, unknown>>> = {
   find_customer: fc.record({

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runLegateLoop } from '../../bench/loop/legateLoop.js';
+import { runLegateBareLoop, runLegateLoop } from '../../bench/loop/legateLoop.js';
 import { runOpenAiAgentsLoop } from '../../bench/loop/openAiAgentsLoop.js';
 import { runVercelLoop } from '../../bench/loop/vercelLoop.js';
 import { bodyRuns, EXPECTED_CALLS, FINAL_TEXT, SCRIPT, TURNS } from '../../bench/loop/scenario.js';
@@ -12,6 +12,7 @@ import { bodyRuns, EXPECTED_CALLS, FINAL_TEXT, SCRIPT, TURNS } from '../../bench
 describe('run-loop bench scenario', () => {
   const frameworks = {
     legate: runLegateLoop,
+    'legate, responses served bare': runLegateBareLoop,
     'Vercel AI SDK': runVercelLoop,
     'OpenAI Agents JS': runOpenAiAgentsLoop,
   };
