@@ -20,6 +20,7 @@ export {
   type SendOptions,
   type StreamEvent,
 } from './transport/transport.js';
+export { streamEventsOf } from './transport/streamEventsOf.js';
 export { AnthropicTransport, type AnthropicTransportOptions } from './transport/anthropic/AnthropicTransport.js';
 export {
   ScriptedTransport,
@@ -46,6 +47,7 @@ export {
   type ResumeOptions,
   type RecoverOptions,
 } from './runtime/Agent.js';
+export { StreamAbandonedError, type AgentStream, type AgentStreamEvent } from './runtime/agentStream.js';
 // Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's
 // tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';

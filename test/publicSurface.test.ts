@@ -22,6 +22,7 @@ const SURFACE = {
     'ScriptNotDoneError',
     'SecretInTrajectoryError',
     'StoreError',
+    'StreamAbandonedError',
     'SubAgentSuspendedError',
     'SuspensionError',
     'ToolDeclarationError',
@@ -50,6 +51,8 @@ const SURFACE = {
     'reply',
     'ReplayTransport',
     'RecordingTransport',
+    // The canonical stream of a response, for a transport of your own without real streaming.
+    'streamEventsOf',
     // Stores for suspended runs (a store of your own checks the versions).
     'MemoryStateStore',
     'FileStateStore',

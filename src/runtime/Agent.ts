@@ -14,6 +14,7 @@ import type { RequestOptions } from './requestOptions.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import { agentsReachableFrom, historyToolsOf, registerSubAgent, toolsReachableFrom } from './agentGraph.js';
 import type { AgentResult } from './agentResult.js';
+import { streamRun, type AgentStream } from './agentStream.js';
 import {
   checkAgentOptions,
   DEFAULT_MAX_TOKENS,
@@ -173,6 +174,16 @@ export class Agent {
       const config = { run: this.#runSettings(options), agent: this.#agentSettings() };
       return runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
     });
+  }
+
+  /**
+   * Runs the agent as `run` does, read as it goes: `for await (const event of agent.stream(input))` yields each event
+   * of the run as it happens (model deltas, calls and their decisions and results, handoffs), then
+   * `{ type: 'result', result }`; `stream.result` is the result as a promise. Leaving the loop early cancels the run;
+   * the run's error is thrown by the loop. See docs/using-legate.md, "Streaming".
+   */
+  stream(input: string | UserBlock[], options: RunOptions = {}): AgentStream {
+    return streamRun((streamed) => this.run(input, streamed), options);
   }
 
   /**

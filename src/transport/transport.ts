@@ -3,8 +3,14 @@ import { LegateError } from '../errors/LegateError.js';
 import type { CallReplay } from './callReplay.js';
 import type { AnyTool } from '../tools/tool.js';
 
-/** Partial output as it streams, for observers; the response itself is what `send` resolves to. */
+/**
+ * Partial output as it streams, for observers; the response itself is what `send` resolves to. Per content block
+ * (`index` is its place in the response): `block_start`, its deltas, `block_stop`. A transport without real streaming
+ * emits the canonical sequence, `streamEventsOf(response)`.
+ */
 export type StreamEvent =
+  | { type: 'block_start'; index: number; block: { type: string; id?: string; name?: string } }
+  | { type: 'block_stop'; index: number }
   | { type: 'text_delta'; index: number; text: string }
   | { type: 'thinking_delta'; index: number; thinking: string }
   | { type: 'input_json_delta'; index: number; partialJson: string };
