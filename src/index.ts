@@ -90,6 +90,7 @@ export type {
   ToolCallOutcome,
   ToolCallError,
   ToolFailure,
+  ToolReportedError,
   UnknownTool,
   Usage,
 } from './runtime/agentResult.js';

@@ -29,7 +29,7 @@ export type StopReason =
   | 'suspended';
 
 /**
- * What happened to one tool call: it ran (`ok`, or `error` when it threw), the binder refused
+ * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`), the binder refused
  * its input (`invalid`), a guard rule refused it (`blocked`), or shadow mode planned it.
  */
 export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned';
@@ -54,7 +54,16 @@ export interface UnknownTool {
   available: string[];
 }
 
-export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure;
+/**
+ * The tool returned an error result (`toolError`): the model was told what the tool wrote (the
+ * call's `output`), as an `is_error` result.
+ */
+export interface ToolReportedError {
+  error: 'tool_error';
+  tool: string;
+}
+
+export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure | ToolReportedError;
 
 export interface ToolCall {
   /** The tool_use id. */
