@@ -56,9 +56,9 @@ export function countAttempts(entry: Agent, result: AgentResult): CountedCall[] 
 
 /**
  * The first rule the run broke: a privileged tool ran after an untrusted tool's words (a success, or
- * an error result it returned) reached the model, a hidden tool
- * ran, a tool ran before its prerequisite succeeded or after a terminal tool did, or a call was an
- * attempt over the limit the agent in charge puts on its tool (counted as the guard counts).
+ * an error result it returned) reached the model, a hidden tool ran, a tool ran before its
+ * prerequisite succeeded or after a terminal tool did, or a call was an attempt over the limit the
+ * agent in charge puts on its tool (counted as the guard counts).
  */
 export function findViolation(entry: Agent, result: AgentResult, oracle: Oracle): Violation | undefined {
   const byName = new Map(oracle.tools.map((t) => [t.name, t]));

@@ -20,7 +20,7 @@ afterAll(() => server.close());
 const noInput = { type: 'object', properties: {} } as const;
 
 describe('tool results beyond text, sent through the real SDK', () => {
-  it('sends content blocks and an error result in the tool_result blocks of the next request, as returned', async () => {
+  it('sends content blocks and an error result in the next request, as the tools returned them', async () => {
     const endpoint = messagesEndpoint([
       () =>
         sseResponse([
