@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import {
   Agent,
   ScriptedTransport,
+  assertThat,
   defineTool,
   loadTrajectory,
   reply,
@@ -112,6 +113,7 @@ describe('toolError: an error result the tool returns', () => {
       error: { error: 'tool_error', tool: 'lookup' },
     });
     expect(result.text).toBe('Done.');
+    expect(() => assertThat(result).noToolFailures()).toThrow(/'lookup' failed/);
   });
 
   it('may hold content blocks', async () => {
