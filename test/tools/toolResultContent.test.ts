@@ -176,3 +176,15 @@ describe('maxResultLength over content blocks', () => {
     );
   });
 });
+
+describe('where a refusal points', () => {
+  it('names the fields a block needs when one is missing', () => {
+    const error = caught(() => renderOutput([{ type: 'search_result', source: 's', content: [] }]), ToolResultError);
+    expect(error.problem).toBe('content[0].title is missing; here type, source, title, content are required');
+  });
+
+  it('quotes a field name that is not a plain name, escaped', () => {
+    const error = caught(() => renderOutput([{ type: 'text', text: 'a', 'alt text\n': 'x' }]), ToolResultError);
+    expect(error.path).toBe('content[0]["alt text\\n"]');
+  });
+});

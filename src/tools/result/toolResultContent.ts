@@ -1,6 +1,6 @@
-import { describeValue } from '../../json/describeValue.js';
+import { describeValue, quoteValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
-import type { ToolResultBlockType, ToolResultContent } from '../../messages/types.js';
+import type { ToolResultBlockType } from '../../messages/types.js';
 
 /**
  * The content blocks the Messages API takes in a tool_result, and the check that a tool's blocks
@@ -154,31 +154,33 @@ export function toolResultContentProblem(blocks: readonly unknown[]): ContentPro
   return listOf(block)(blocks, 'content');
 }
 
-/** Narrows a list {@link toolResultContentProblem} found nothing wrong with. */
-export function isToolResultContent(blocks: readonly unknown[]): blocks is ToolResultContent[] {
-  return toolResultContentProblem(blocks) === undefined;
-}
-
 function shapeProblem(value: unknown, path: string, shape: Shape): ContentProblem | undefined {
   if (!isPlainObject(value)) return arrived(path, value, 'an object');
+  const required = Object.keys(shape.required);
   for (const [key, check] of Object.entries(shape.required)) {
+    const at = member(path, key);
     if (!Object.hasOwn(value, key) || value[key] === undefined)
-      return { path: `${path}.${key}`, problem: `${path}.${key} is missing` };
-    const problem = check(value[key], `${path}.${key}`);
+      return { path: at, problem: `${at} is missing; here ${required.join(', ')} are required` };
+    const problem = check(value[key], at);
     if (problem !== undefined) return problem;
   }
   for (const key of Object.keys(value)) {
     if (Object.hasOwn(shape.required, key) || value[key] === undefined) continue;
+    const at = member(path, key);
     const check = Object.hasOwn(shape.optional, key) ? shape.optional[key] : undefined;
     if (check === undefined) {
-      const known = [...Object.keys(shape.required), ...Object.keys(shape.optional)];
-      const at = `${path}.${key}`;
+      const known = [...required, ...Object.keys(shape.optional)];
       return { path: at, problem: `${at} is a field the API does not take here (it takes ${known.join(', ')})` };
     }
-    const problem = check(value[key], `${path}.${key}`);
+    const problem = check(value[key], at);
     if (problem !== undefined) return problem;
   }
   return undefined;
+}
+
+/** `path.key`, or `path["key"]` (escaped, cut) for a key that is not a plain name. */
+function member(path: string, key: string): string {
+  return /^[A-Za-z_][A-Za-z0-9_]*$/.test(key) ? `${path}.${key}` : `${path}[${quoteValue(key)}]`;
 }
 
 function arrived(path: string, value: unknown, expected: string): ContentProblem {
