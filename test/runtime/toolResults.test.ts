@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -7,9 +8,11 @@ import {
   assertThat,
   defineTool,
   loadTrajectory,
+  parseTrajectory,
   reply,
   rules,
   runTrajectory,
+  serializeTrajectory,
   toolError,
   type AgentFactory,
   type AgentResult,
@@ -182,9 +185,16 @@ describe('record, then replay, of any content a tool_result takes (property)', (
     let n = 0;
     await fc.assert(
       fc.asyncProperty(allowedContent, fc.boolean(), async (content, error) => {
-        const { recorded, replayed } = await recordThenReplay({ content, error }, `any-${n++}`);
+        const { file, recorded, replayed } = await recordThenReplay({ content, error }, `any-${n++}`);
         expect(replayed.messages).toEqual(recorded.messages);
-        expect(resultBlock(recorded).content).toEqual(content);
+        expect(resultBlock(recorded)).toEqual({
+          type: 'tool_result',
+          tool_use_id: 'toolu_1',
+          content,
+          ...(error ? { is_error: true } : {}),
+        });
+        const text = readFileSync(file, 'utf8');
+        expect(serializeTrajectory(parseTrajectory(text, file))).toBe(text);
       }),
       { numRuns: 40 },
     );
