@@ -119,6 +119,16 @@ describe('toolError: an error result the tool returns', () => {
     expect(() => assertThat(result).noToolFailures()).toThrow(/'lookup' failed/);
   });
 
+  it('is capped by maxResultLength like any output, and stays an error', async () => {
+    const agent = agentWith({ content: 'x'.repeat(50), error: true }, script(), { maxResultLength: 10 });
+    const result = await agent.run('Look it up.');
+    expect(resultBlock(result)).toMatchObject({
+      content: expect.stringMatching(/^x{10}\n\n\[Output withheld: tool 'lookup' produced 50 characters/),
+      is_error: true,
+    });
+    expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', withheld: { length: 50, shown: 10 } });
+  });
+
   it('may hold content blocks', async () => {
     const result = await agentWith({ content: EXAMPLES.searchResults, error: true }, script()).run('Look it up.');
     expect(resultBlock(result)).toMatchObject({ content: EXAMPLES.searchResults, is_error: true });
