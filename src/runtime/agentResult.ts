@@ -29,8 +29,9 @@ export type StopReason =
   | 'suspended';
 
 /**
- * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`), the binder refused
- * its input (`invalid`), a guard rule refused it (`blocked`), or shadow mode planned it.
+ * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`),
+ * the binder refused its input (`invalid`), a guard rule refused it (`blocked`), or shadow mode
+ * planned it.
  */
 export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned';
 
