@@ -1,9 +1,15 @@
 import type { ToolResultContent } from '../../src/index.js';
 
 /**
- * Content a tool_result takes, one example per kind, from the API documentation's own examples
- * (platform.claude.com/docs: "Vision", "PDF support", "Citations", "Search results", "Tool search")
- * and the SDK's `ToolResultBlockParam` (@anthropic-ai/sdk 1.14.0, messages.d.ts).
+ * Content a tool_result takes, one example per kind, with the shapes of the SDK's
+ * `ToolResultBlockParam` (@anthropic-ai/sdk 1.14.0, resources/messages/messages.d.ts) and the
+ * values of the API documentation's own examples:
+ * - image url: "Vision" (docs.anthropic.com/en/docs/build-with-claude/vision), the ant photo;
+ * - PDF url: "PDF support" (.../build-with-claude/pdf-support), the model card addendum;
+ * - plain-text and custom-content documents: "Citations" (.../build-with-claude/citations);
+ * - search results: "Search results" (.../build-with-claude/search-results), the product guide;
+ * - tool_reference: the SDK's `ToolReferenceBlockParam` (only `tool_name`).
+ * The base64 PNG and PDF are made here: the smallest valid files of their kind.
  */
 
 /** A 1x1 transparent PNG, base64. */
