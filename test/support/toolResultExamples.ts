@@ -9,14 +9,14 @@ import type { ToolResultContent } from '../../src/index.js';
  * - plain-text and custom-content documents: "Citations" (.../build-with-claude/citations);
  * - search results: "Search results" (.../build-with-claude/search-results), the product guide;
  * - tool_reference: the SDK's `ToolReferenceBlockParam` (only `tool_name`).
- * The base64 PNG and PDF are made here: the smallest valid files of their kind.
+ * The base64 PNG and PDF are made here, minimal stand-ins: legate passes data on, never decodes it.
  */
 
 /** A 1x1 transparent PNG, base64. */
 export const PNG_BASE64 =
   'iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg==';
 
-/** A one-page PDF, base64. */
+/** A minimal one-page PDF (no xref table), base64. */
 export const PDF_BASE64 = Buffer.from(
   '%PDF-1.4\n1 0 obj<</Type/Catalog/Pages 2 0 R>>endobj\n2 0 obj<</Type/Pages/Kids[3 0 R]/Count 1>>endobj\n' +
     '3 0 obj<</Type/Page/Parent 2 0 R/MediaBox[0 0 3 3]>>endobj\ntrailer<</Root 1 0 R>>\n%%EOF\n',
