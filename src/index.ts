@@ -98,6 +98,7 @@ export type {
   ToolCallOutcome,
   ToolCallError,
   ToolFailure,
+  ToolReportedError,
   UnknownTool,
   Usage,
 } from './runtime/agentResult.js';

@@ -30,10 +30,10 @@ export type StopReason =
   | 'suspended';
 
 /**
- * What happened to one tool call: it ran (`ok`, or `error` when it threw), the binder refused
- * its input (`invalid`), a guard rule refused it (`blocked`), shadow mode planned it, or the
- * response that asked for it was cut off by `max_tokens` (`incomplete`: never run; see
- * {@link ToolCall.input} for the call the cut fell in).
+ * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`),
+ * the binder refused its input (`invalid`), a guard rule refused it (`blocked`), shadow mode
+ * planned it, or the response that asked for it was cut off by `max_tokens` (`incomplete`: never
+ * run; see {@link ToolCall.input} for the call the cut fell in).
  */
 export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned' | 'incomplete';
 
@@ -57,7 +57,16 @@ export interface UnknownTool {
   available: string[];
 }
 
-export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure;
+/**
+ * The tool returned an error result (`toolError`): the model was told what the tool wrote (the
+ * call's `output`), as an `is_error` result.
+ */
+export interface ToolReportedError {
+  error: 'tool_error';
+  tool: string;
+}
+
+export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure | ToolReportedError;
 
 export interface ToolCall {
   /** The tool_use id. */

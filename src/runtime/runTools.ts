@@ -142,6 +142,7 @@ export function finishBatch(
       name: call.name,
       allowed: allowed[i] === true,
       succeeded: call.outcome === 'ok',
+      toolWrote: call.error?.error === 'tool_error',
     })),
     turn,
     config.agent.facts,

@@ -21,3 +21,5 @@ export {
   type ServerTool,
   type ServerToolOptions,
 } from './serverTool.js';
+export { toolError, type ToolError } from './result/toolError.js';
+export { ToolResultError } from './result/toolResultError.js';

@@ -88,6 +88,7 @@ const CODES = {
   ConfigError: ['config_not_found', 'invalid_config'],
   MissingPeerDependencyError: ['missing_peer_dependency'],
   ModuleImportError: ['module_not_found', 'module_import_failed'],
+  ToolResultError: ['invalid_tool_result'],
 } as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };
 
 type Unlisted = { [K in Concrete]: Exclude<CodeOf<K>, (typeof CODES)[K][number]> }[Concrete];
