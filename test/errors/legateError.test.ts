@@ -54,6 +54,8 @@ const CODES = {
     'invalid_option',
   ],
   SubAgentSuspendedError: ['sub_agent_suspended'],
+  OutputSchemaError: ['invalid_output_schema'],
+  StructuredOutputError: ['invalid_output'],
   OutcomeUnknownError: ['outcome_unknown'],
   SuspensionError: [
     'unsupported_version',
