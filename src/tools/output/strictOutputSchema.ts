@@ -1,6 +1,7 @@
 import { isPlainObject } from '../../json/jsonValue.js';
 import type { DeclarationProblem } from '../declarationError.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
+import { parseLocalRef, pointerOf, valueAtPointer } from '../schema/schemaPointer.js';
 
 type Schema = Record<string, unknown>;
 
@@ -42,12 +43,53 @@ const DROPPED = new Set(['$schema', '$id', '$anchor', '$comment']);
  */
 export function strictOutputSchema(schema: PublishedSchema): { schema: Schema; problems: DeclarationProblem[] } {
   const problems: DeclarationProblem[] = [];
-  const strict = strictNode(schema, ['output'], problems) as Schema;
+  const moved = movedTargets(schema);
+  const context: Context = { problems, refs: new Map([...moved].map(([pointer, { name }]) => [pointer, name])) };
+  const strict = strictNode(schema, ['output'], context) as Schema;
+  if (moved.size > 0) {
+    const defs = (strict.$defs ?? {}) as Schema;
+    for (const { name, tokens } of moved.values())
+      defs[name] = strictNode(valueAtPointer(schema, tokens), ['output', ...tokens], context);
+    strict.$defs = defs;
+  }
   problems.push(...recursionProblems(strict));
   return { schema: strict, problems };
 }
 
-function strictNode(node: unknown, path: string[], problems: DeclarationProblem[]): unknown {
+interface Context {
+  problems: DeclarationProblem[];
+  /** `$ref`s whose targets are moved under `$defs`, by pointer: the pointer they are sent as. */
+  refs: ReadonlyMap<string, string>;
+}
+
+/**
+ * Targets of `$ref`s that sit elsewhere than a top-level `$defs` or `definitions` (an OpenAPI
+ * document's `#/components/schemas/Pet`, a property): the API resolves references into
+ * definitions, so each is sent as a definition of its own, under a name not yet taken.
+ */
+function movedTargets(schema: PublishedSchema): Map<string, { name: string; tokens: string[] }> {
+  const moved = new Map<string, { name: string; tokens: string[] }>();
+  const taken = new Set(Object.keys(isPlainObject(schema.$defs) ? schema.$defs : {}));
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    if (!isPlainObject(node)) continue;
+    stack.push(...Object.values(node));
+    if (typeof node.$ref !== 'string' || moved.has(node.$ref)) continue;
+    const ref = parseLocalRef(node.$ref);
+    if (ref?.kind !== 'pointer' || ref.tokens.length === 0) continue;
+    if (ref.tokens.length === 2 && (ref.tokens[0] === '$defs' || ref.tokens[0] === 'definitions')) continue;
+    let name = ref.tokens[ref.tokens.length - 1]!;
+    for (let i = 2; taken.has(name); i++) name = `${ref.tokens[ref.tokens.length - 1]}_${i}`;
+    taken.add(name);
+    moved.set(node.$ref, { name, tokens: ref.tokens });
+  }
+  return moved;
+}
+
+function strictNode(node: unknown, path: string[], context: Context): unknown {
+  const { problems } = context;
   const at = path.join('.');
   if (!isPlainObject(node)) {
     problems.push({
@@ -69,11 +111,13 @@ function strictNode(node: unknown, path: string[], problems: DeclarationProblem[
   for (const keyword of definitions) {
     const defs = take(keyword) as Schema;
     strict[keyword] = Object.fromEntries(
-      Object.entries(defs).map(([name, def]) => [name, strictNode(def, [...path, keyword, name], problems)]),
+      Object.entries(defs).map(([name, def]) => [name, strictNode(def, [...path, keyword, name], context)]),
     );
   }
   if (typeof rest.$ref === 'string') {
-    strict.$ref = take('$ref');
+    const ref = take('$ref') as string;
+    const moved = context.refs.get(ref);
+    strict.$ref = moved === undefined ? ref : pointerOf(['$defs', moved]);
     return strict;
   }
   if (Array.isArray(rest.enum) && rest.enum.length > 0 && rest.enum.every(isPlain)) strict.enum = take('enum');
@@ -84,7 +128,7 @@ function strictNode(node: unknown, path: string[], problems: DeclarationProblem[
     const parts = take(union);
     if (!Array.isArray(parts)) continue;
     strict[union === 'allOf' ? 'allOf' : 'anyOf'] = parts.map((part, i) =>
-      strictNode(part, [...path, union, String(i)], problems),
+      strictNode(part, [...path, union, String(i)], context),
     );
   }
   if (!literal && type !== undefined) strict.type = type;
@@ -97,11 +141,11 @@ function strictNode(node: unknown, path: string[], problems: DeclarationProblem[
   }
   for (const keyword of ['description', 'title'] as const) if (keyword in rest) strict[keyword] = take(keyword);
   const types = literal ? [] : Array.isArray(type) ? type : [type];
-  if (types.includes('object')) closeObject(rest, strict, path, problems, take);
+  if (types.includes('object')) closeObject(rest, strict, path, context, take);
   if (types.includes('string') && typeof rest.format === 'string' && API_FORMATS.has(rest.format))
     strict.format = take('format');
   if (types.includes('array')) {
-    if ('items' in rest) strict.items = strictNode(take('items'), [...path, 'items'], problems);
+    if ('items' in rest) strict.items = strictNode(take('items'), [...path, 'items'], context);
     if (rest.minItems === 0 || rest.minItems === 1) strict.minItems = take('minItems');
   }
   for (const keyword of DROPPED) delete rest[keyword];
@@ -112,9 +156,10 @@ function closeObject(
   rest: Schema,
   strict: Schema,
   path: string[],
-  problems: DeclarationProblem[],
+  context: Context,
   take: (keyword: string) => unknown,
 ): void {
+  const { problems } = context;
   const at = path.join('.');
   const properties = take('properties');
   const additional = take('additionalProperties');
@@ -139,7 +184,7 @@ function closeObject(
   strict.properties = Object.fromEntries(
     Object.entries(isPlainObject(properties) ? properties : {}).map(([name, property]) => [
       name,
-      strictNode(property, [...path, 'properties', name], problems),
+      strictNode(property, [...path, 'properties', name], context),
     ]),
   );
   strict.additionalProperties = false;
