@@ -31,7 +31,7 @@ function agentWith(script: ScriptedReply[], extra: Partial<ConstructorParameters
 }
 
 describe('agent.run with output', () => {
-  it('answers with a tool loop first; every request asks for the format; only the final answer is the output', async () => {
+  it('runs a tool loop first; every request asks for the format; only the final answer is output', async () => {
     const { agent, transport } = agentWith([
       reply.toolUse('lookup_weather', { city: 'Lyon' }),
       reply.text('{"city": "Lyon", "sky": "cloudy", "celsius": 14}'),
@@ -157,7 +157,7 @@ describe('output schemas the API cannot be asked for', () => {
     expect(error.message).toContain('additionalProperties: false');
   });
 
-  it('refuses an object without declared properties, a root that is not an object, and a recursive schema', async () => {
+  it('refuses an object without properties, a root that is not an object, a recursive schema', async () => {
     expect((await refused({ type: 'object', properties: { meta: { type: 'object' } } })).problems[0]).toMatchObject({
       path: 'output.properties.meta',
     });
