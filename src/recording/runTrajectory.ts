@@ -28,6 +28,7 @@ import { loadTrajectory, prepareTrajectory, saveTrajectory } from './trajectoryF
 import { sdkVersion } from './sdkVersion.js';
 import { UsageError } from '../errors/UsageError.js';
 import type { OutputSchema } from '../tools/output/prepareOutput.js';
+import { StructuredOutputError } from '../runtime/structuredOutputError.js';
 
 /** Builds the agent under test around a transport: the live model, or a replay. */
 export type AgentFactory = (transport: Transport) => Agent;
@@ -219,13 +220,23 @@ async function record(
   const clock = recordingClock(agent.clock);
   const recordedAt = new Date();
   const stub = { ...(options.toolStub === undefined ? {} : { toolStub: options.toolStub }), ...outputOption(options) };
-  let result = await agent.run(input, { clock: clock.now, ...stub });
-  while (result.stopReason === 'suspended' && options.approve !== undefined) {
-    result = await agent.resume(result.suspension!, {
-      clock: clock.now,
-      approve: await options.approve(result.suspension!),
-      ...stub,
+  // A run whose answer the output schema refuses is recorded too (its replay refuses it the same way), then thrown.
+  let refusedAnswer: StructuredOutputError | undefined;
+  const finished = (run: Promise<AgentResult>) =>
+    run.catch((error: unknown) => {
+      if (!(error instanceof StructuredOutputError)) throw error;
+      refusedAnswer = error;
+      return error.result;
     });
+  let result = await finished(agent.run(input, { clock: clock.now, ...stub }));
+  while (result.stopReason === 'suspended' && options.approve !== undefined) {
+    result = await finished(
+      agent.resume(result.suspension!, {
+        clock: clock.now,
+        approve: await options.approve(result.suspension!),
+        ...stub,
+      }),
+    );
   }
   if (transport.exchanges.length === 0) {
     throw new UsageError('nothing_to_record', `The run made no model call, so there is nothing to record in ${shown}.`);
@@ -261,6 +272,7 @@ async function record(
     run.changes = changes;
     if (changes.length > 0) tell(options, `re-recorded ${shown}: ${summarizeChanges(changes)}`);
   }
+  if (refusedAnswer !== undefined) throw refusedAnswer;
   return run;
 }
 

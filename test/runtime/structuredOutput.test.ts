@@ -1,3 +1,5 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
 import {
@@ -7,8 +9,11 @@ import {
   StructuredOutputError,
   defineTool,
   reply,
+  runTrajectory,
   type ScriptedReply,
+  type Transport,
 } from '../../src/index.js';
+import { useTempDir } from '../support/tempDir.js';
 import { prepareOutput } from '../../src/tools/output/prepareOutput.js';
 
 const Weather = z.object({
@@ -132,6 +137,30 @@ describe('agent.run with output', () => {
     expect(suspended.output).toBeUndefined();
     const result = await agent.resume(suspended.suspension!, { approve: true, output: Weather });
     expect(result.output).toEqual({ city: 'Lyon', sky: 'clear', celsius: 14 });
+  });
+});
+
+describe('a recorded run whose answer the schema refuses', () => {
+  const tempDir = useTempDir();
+
+  it('is written down, and its replay refuses the recorded answer the same way', async () => {
+    const file = join(tempDir(), 'fog.yaml');
+    const agent = (transport: Transport) => new Agent({ name: 'forecaster', model: 'claude-sonnet-5-5', transport });
+    const fog = reply.text('{"city": "Lyon", "sky": "fog", "celsius": 9}');
+    const recorded = await runTrajectory({
+      file,
+      agent,
+      input: 'Weather in Lyon?',
+      output: Weather,
+      mode: 'record',
+      transport: () => new ScriptedTransport([fog]),
+      report: false,
+    }).catch((e: unknown) => e);
+    expect(recorded).toBeInstanceOf(StructuredOutputError);
+    expect(existsSync(file)).toBe(true);
+    const replayed = await runTrajectory({ file, agent, output: Weather, mode: 'replay' }).catch((e: unknown) => e);
+    expect(replayed).toBeInstanceOf(StructuredOutputError);
+    expect(replayed).toMatchObject({ path: ['sky'], reason: 'not_a_known_value' });
   });
 });
 

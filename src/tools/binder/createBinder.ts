@@ -30,9 +30,15 @@ export type Check = (input: unknown) => { value: unknown } | Refusal;
 /**
  * The check a binder makes, before the refusal is worded for a tool: JSON text parsed, depth
  * limited, the compiled structural check, then a zod schema's own rules. `owner` names what the
- * schema belongs to in a declaration error (a tool, or a run's output).
+ * schema belongs to in a declaration error (a tool, or a run's output); `refusedBecause` says what
+ * follows when a rule of the schema's own throws.
  */
-export function createCheck(owner: string, schema: PublishedSchema, refine?: ZodRefinement): Check {
+export function createCheck(
+  owner: string,
+  schema: PublishedSchema,
+  refine?: ZodRefinement,
+  refusedBecause = 'the tool did not run',
+): Check {
   const validate = compileSchema(owner, schema);
   return (input) => {
     try {
@@ -48,7 +54,7 @@ export function createCheck(owner: string, schema: PublishedSchema, refine?: Zod
     } catch (error) {
       // Only a schema's own refinement code can get here; the compiled checks do not throw.
       const name = error instanceof Error ? error.constructor.name : typeof error;
-      return new Refusal('failed_rule', `its check failed with ${name}`, 'the tool did not run', true);
+      return new Refusal('failed_rule', `its check failed with ${name}`, refusedBecause, true);
     }
   };
 }

@@ -56,7 +56,7 @@ export function prepareOutput(output: unknown): PreparedOutput {
   let check: Check;
   try {
     schema = prepareSchema(OWNER, zod ? zodToJsonSchema(OWNER, zod) : output, zod !== undefined).schema;
-    check = createCheck(OWNER, schema, zod && zodRefinement(zod));
+    check = createCheck(OWNER, schema, zod && zodRefinement(zod), 'the answer was not accepted');
   } catch (error) {
     if (error instanceof ToolDeclarationError) throw OutputSchemaError.of(error.problems.map(asOutputProblem));
     throw error;
