@@ -109,6 +109,8 @@ describe('structured outputs through the real SDK', () => {
     // Typed: a wrong property access would not compile.
     const total: number | undefined = result.output?.total;
     const names: string[] | undefined = result.output?.items.map((item) => item.product_name);
+    // @ts-expect-error: not a property of the schema, so not of the output's type (were it `any`, this would not fail).
+    expect(result.output?.currency).toBeUndefined();
     expect(total).toBe(14);
     expect(names).toEqual(['Green Tea', 'Coffee']);
   });
