@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parsePartialJson } from '../../src/json/partialJson.js';
-import { contained } from '../support/containedJson.js';
+import { contained } from '../support/contained.js';
 
 /** Any JSON value, written compactly or indented, strings of any UTF-16 code units. */
 const jsonText = fc

@@ -6,7 +6,7 @@ import { parsePartialJson } from '../../src/json/partialJson.js';
 import { Refusal } from '../../src/tools/binder/invalidArgument.js';
 import { prepareOutput, type PreparedOutput } from '../../src/tools/output/prepareOutput.js';
 import { AjvOracle } from '../support/ajvOracle.js';
-import { contained } from '../support/containedJson.js';
+import { contained } from '../support/contained.js';
 import { toolSchemaFixtures } from '../support/toolSchemaFixtures.js';
 
 // The class of inputs: the corpus of real tool input schemas (test/fixtures/tool-schemas), each
