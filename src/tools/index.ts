@@ -23,3 +23,5 @@ export {
 } from './serverTool.js';
 export { toolError, type ToolError } from './result/toolError.js';
 export { ToolResultError } from './result/toolResultError.js';
+export type { OutputSchema, OutputOf } from './output/prepareOutput.js';
+export { OutputSchemaError } from './output/outputSchemaError.js';
