@@ -3,12 +3,14 @@ import { UsageError } from '../errors/UsageError.js';
 import type { AgentResult } from './agentResult.js';
 import type { RunOptions } from './Agent.js';
 import type { AgentEvent } from './events.js';
+import type { OutputPartialEvent, OutputProgress } from './outputProgress.js';
 
 /**
  * What `agent.stream()` yields: each event of the run's log as it happens (the same events `onEvent` is told, stream
- * deltas included), and last the run's result.
+ * deltas included), with `output` the structured output's progress after the delta that advanced it, and last the
+ * run's result.
  */
-export type AgentStreamEvent = AgentEvent | { type: 'result'; result: AgentResult };
+export type AgentStreamEvent = AgentEvent | OutputPartialEvent | { type: 'result'; result: AgentResult };
 
 /** A run in progress, read as it goes. */
 export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
@@ -35,7 +37,11 @@ export class StreamAbandonedError extends LegateError {
  * none and the run never waits for it; an iteration left early cancels the run through its signal and waits for it
  * to stop; the run's failure is thrown by the iterator after the events before it.
  */
-export function streamRun(run: (options: RunOptions) => Promise<AgentResult>, options: RunOptions): AgentStream {
+export function streamRun(
+  run: (options: RunOptions) => Promise<AgentResult>,
+  options: RunOptions,
+  progress?: OutputProgress,
+): AgentStream {
   const stop = new AbortController();
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
   const queue = new EventQueue();
@@ -44,6 +50,8 @@ export function streamRun(run: (options: RunOptions) => Promise<AgentResult>, op
     signal,
     onEvent: (event) => {
       queue.push(event);
+      const partial = progress?.after(event);
+      if (partial !== undefined) queue.push(partial);
       options.onEvent?.(event);
     },
   });
@@ -83,7 +91,8 @@ class EventQueue {
   #head = 0;
   #failure: { error: unknown } | undefined;
   #ended = false;
-  #wake: (() => void) | undefined;
+  /** Readers waiting for an event: a for-await loop is one, but `next()` may be called again before it settles. */
+  #waiting: (() => void)[] = [];
 
   get ended(): boolean {
     return this.#ended;
@@ -131,13 +140,13 @@ class EventQueue {
         throw error;
       }
       if (this.#ended) return { done: true, value: undefined };
-      await new Promise<void>((resolve) => (this.#wake = resolve));
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
   }
 
   #wakeReader(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
   }
 }

@@ -239,6 +239,20 @@ describe('agent.stream', () => {
     await expect(collect(stream)).rejects.toBeInstanceOf(UsageError);
   });
 
+  it('gives events in order to next() calls made before the earlier ones settle', async () => {
+    const told: AgentEvent[] = [];
+    const later = new ScriptedTransport(async () => {
+      await tick(); // the model answers after the reader asked for more than was there
+      return reply.text('Hi.');
+    });
+    const agent = new Agent({ name: 'a', model, transport: later });
+    const reader = agent.stream('Go.', { onEvent: (e) => told.push(e) })[Symbol.asyncIterator]();
+    const first = await Promise.all(Array.from({ length: 6 }, () => reader.next()));
+    const rest: AgentStreamEvent[] = [];
+    for (let next = await reader.next(); next.done !== true; next = await reader.next()) rest.push(next.value);
+    expect([...first.map((r) => r.value), ...rest].slice(0, told.length)).toEqual(told);
+  });
+
   it('is read once: a second iteration is refused', async () => {
     const stream = new Agent({ name: 'a', model, transport: new ScriptedTransport([reply.text('Hi.')]) }).stream('Go.');
     await collect(stream);
