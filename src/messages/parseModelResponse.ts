@@ -56,7 +56,7 @@ export function parseModelResponse(value: unknown, source = 'The transport'): Mo
   if (stopSequence !== undefined && stopSequence !== null && typeof stopSequence !== 'string') {
     fail('stop_sequence', 'a string or null', stopSequence);
   }
-  return {
+  const response: ModelResponse = {
     id,
     type: 'message',
     role: 'assistant',
@@ -66,6 +66,18 @@ export function parseModelResponse(value: unknown, source = 'The transport'): Mo
     stop_sequence: (stopSequence as string | null | undefined) ?? null,
     usage: parseUsage(value.usage, fail),
   };
+  const cut = value.incompleteToolUse;
+  if (cut !== undefined) response.incompleteToolUse = parseIncomplete(cut, content, fail);
+  return response;
+}
+
+function parseIncomplete(cut: unknown, content: ResponseBlock[], fail: Fail): ModelResponse['incompleteToolUse'] {
+  const expected = 'the index of a tool input block of content and the partialJson that arrived';
+  if (!isPlainObject(cut) || typeof cut.partialJson !== 'string') return fail('incompleteToolUse', expected, cut);
+  const { index } = cut;
+  if (typeof index !== 'number' || !(content[index] !== undefined && 'input' in content[index]))
+    return fail('incompleteToolUse.index', expected, index);
+  return { index, partialJson: cut.partialJson };
 }
 
 type Fail = (path: string, expected: string, received: unknown) => never;

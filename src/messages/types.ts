@@ -128,4 +128,10 @@ export interface ModelResponse {
   stop_reason: ApiStopReason | null;
   stop_sequence?: string | null;
   usage: ApiUsage;
+  /**
+   * Set by legate, never by the API (and never sent back): the tool input block `content[index]` was cut off
+   * by `max_tokens` mid-stream (no `content_block_stop` came). Its `input` is what `content_block_start` gave
+   * (`{}`), not a guess; `partialJson` is the JSON text of the input as far as it arrived.
+   */
+  incompleteToolUse?: { index: number; partialJson: string };
 }
