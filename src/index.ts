@@ -49,6 +49,8 @@ export {
   type RecoverOptions,
 } from './runtime/Agent.js';
 export { StreamAbandonedError, type AgentStream, type AgentStreamEvent } from './runtime/agentStream.js';
+// Structured outputs: agent.run(input, { output: schema }) sets result.output.
+export { StructuredOutputError } from './runtime/structuredOutputError.js';
 // Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's
 // tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';

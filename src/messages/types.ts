@@ -97,6 +97,14 @@ export interface MessagesRequest {
   tools?: ToolDefinition[];
   temperature?: number;
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+  /** Structured outputs: the answer's text is JSON matching `format.schema` (a run's `output`). */
+  output_config?: { format: JsonOutputFormat };
+}
+
+/** The API's structured-output format (`output_config.format`): a strict JSON Schema for the answer. */
+export interface JsonOutputFormat {
+  type: 'json_schema';
+  schema: Record<string, unknown>;
 }
 
 /** Every stop reason the API can give. */

@@ -98,6 +98,7 @@ function recordedRequest(request: MessagesRequest): Trajectory['request'] {
   if (request.system !== undefined) recorded.system = request.system;
   if (request.temperature !== undefined) recorded.temperature = request.temperature;
   if (request.thinking?.type === 'enabled') recorded.thinking = { budgetTokens: request.thinking.budget_tokens };
+  if (request.output_config !== undefined) recorded.output = request.output_config.format.schema;
   return recorded;
 }
 

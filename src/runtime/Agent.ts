@@ -32,6 +32,8 @@ import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
 import type { Suspension } from './suspension.js';
 import type { Transport } from '../transport/transport.js';
+import { prepareOutput, type OutputOf, type OutputSchema } from '../tools/output/prepareOutput.js';
+import { withOutput } from './structuredOutput.js';
 import { LegateError } from '../errors/LegateError.js';
 import { UsageError } from '../errors/UsageError.js';
 
@@ -63,13 +65,20 @@ export interface RunOptions {
   toolStub?: ToolStub;
   /** The transport for this run, in place of the agent's (a sub-agent inside a recorded or replayed call). */
   transport?: Transport;
+  /**
+   * Asks for a structured answer: every request carries this schema (made strict) as the API's
+   * `output_config.format`, and the final answer is checked against the whole schema and set as
+   * `result.output`, typed from it. A zod object schema or a JSON Schema object; see
+   * docs/structured-outputs.md.
+   */
+  output?: OutputSchema;
 }
 
 /** The options of a call that set the run's settings in place of the agent's. */
-type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport'>;
+type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport' | 'output'>;
 
 export interface ResumeOptions
-  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output'> {
   /**
    * `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a
    * decision.
@@ -89,7 +98,7 @@ export interface ResumeOptions
 }
 
 export interface RecoverOptions
-  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output'> {
   /** The store the suspension was claimed in. */
   store: ClaimStore;
   /**
@@ -148,6 +157,11 @@ export class Agent {
   }
 
   /** Runs the agent on one input, to the end of the conversation, of its turns, or until a call needs approval. */
+  run<const S extends OutputSchema>(
+    input: string | UserBlock[],
+    options: RunOptions & { output: S },
+  ): Promise<AgentResult & { output: OutputOf<S> | undefined }>;
+  run(input: string | UserBlock[], options?: RunOptions): Promise<AgentResult>;
   async run(input: string | UserBlock[], options: RunOptions = {}): Promise<AgentResult> {
     checkInput(input);
     const history = options.history ?? [];
@@ -159,9 +173,10 @@ export class Agent {
       const messages: Message[] = [...history, { role: 'user', content: copyValue(input) }];
       const fromHistory = guardStateOfHistory(messages, historyToolsOf(this));
       const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
-      log.emit({ type: 'run_started', agent: this.name });
       const config = { run: this.#runSettings(options), agent: this.#agentSettings() };
-      return runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
+      log.emit({ type: 'run_started', agent: this.name });
+      const result = await runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
+      return withOutput(result, config.run.output);
     });
   }
 
@@ -200,8 +215,8 @@ export class Agent {
         'already_resumed',
         `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`,
       );
-    return this.#withSignal(options, (signal, log) =>
-      continueRun(config, suspension, decisions, signal, log, { ledger }),
+    return this.#withSignal(options, async (signal, log) =>
+      withOutput(await continueRun(config, suspension, decisions, signal, log, { ledger }), config.run.output),
     );
   }
 
@@ -223,8 +238,11 @@ export class Agent {
       options.owner ?? defaultOwner(),
       options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
     );
-    return this.#withSignal(options, (signal, log) =>
-      continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }),
+    return this.#withSignal(options, async (signal, log) =>
+      withOutput(
+        await continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }),
+        config.run.output,
+      ),
     );
   }
 
@@ -294,6 +312,7 @@ export class Agent {
       maxHandoffs: o.maxHandoffs ?? DEFAULT_MAX_HANDOFFS,
       mode: o.mode ?? 'live',
       suspensionKey: o.suspensionKey,
+      output: options.output === undefined ? undefined : prepareOutput(options.output),
     };
   }
 

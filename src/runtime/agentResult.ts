@@ -94,6 +94,12 @@ export interface AgentResult {
   agent: string;
   /** The text of the last response. */
   text: string;
+  /**
+   * With `output` (a schema) given to the run: the final answer, parsed from `text` and checked
+   * against the schema; undefined when the run stopped without a whole answer (any `stopReason`
+   * other than `end_turn` and `terminal`). Absent for a run without `output`.
+   */
+  output?: unknown;
   stopReason: StopReason;
   /** The whole conversation, in Messages API form, starting with the input. */
   messages: Message[];

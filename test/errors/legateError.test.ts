@@ -56,6 +56,8 @@ const CODES = {
   ],
   SubAgentSuspendedError: ['sub_agent_suspended'],
   StreamAbandonedError: ['stream_abandoned'],
+  OutputSchemaError: ['invalid_output_schema'],
+  StructuredOutputError: ['invalid_output'],
   OutcomeUnknownError: ['outcome_unknown'],
   SuspensionError: [
     'unsupported_version',
