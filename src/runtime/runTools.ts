@@ -2,7 +2,7 @@ import type { ToolUseBlock } from '../messages/types.js';
 import { applyOutcomes } from '../guard/applyOutcomes.js';
 import type { Block } from '../guard/guardContext.js';
 import { decideBatch } from '../guard/pipeline.js';
-import type { ToolCall } from './agentResult.js';
+import { addUsageTotals, type ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { CallDecision } from '../transport/callReplay.js';
 import {
@@ -115,12 +115,7 @@ export function toolScope(
       ]),
     ),
     transportFor: (toolUseId) => run.transport.forToolCall?.(toolUseId),
-    reportUsage: (usage) => {
-      state.usage.inputTokens += usage.inputTokens;
-      state.usage.outputTokens += usage.outputTokens;
-      state.usage.cacheCreationInputTokens += usage.cacheCreationInputTokens;
-      state.usage.cacheReadInputTokens += usage.cacheReadInputTokens;
-    },
+    reportUsage: (usage) => addUsageTotals(state.usage, usage),
   };
 }
 

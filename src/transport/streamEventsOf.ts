@@ -1,4 +1,5 @@
 import { jsonText } from '../json/jsonText.js';
+import { isBlock } from '../messages/isBlock.js';
 import type { ModelResponse, ResponseBlock } from '../messages/types.js';
 import type { StreamEvent } from './transport.js';
 
@@ -41,8 +42,8 @@ function startOf(block: ResponseBlock): { type: string; id?: string; name?: stri
 }
 
 function deltaOf(block: ResponseBlock, index: number): StreamEvent[] {
-  if (block.type === 'text') return block.text === '' ? [] : [{ type: 'text_delta', index, text: block.text }];
-  if (block.type === 'thinking')
+  if (isBlock(block, 'text')) return block.text === '' ? [] : [{ type: 'text_delta', index, text: block.text }];
+  if (isBlock(block, 'thinking'))
     return block.thinking === '' ? [] : [{ type: 'thinking_delta', index, thinking: block.thinking }];
   if (!('input' in block)) return [];
   const partialJson = jsonText(block.input);

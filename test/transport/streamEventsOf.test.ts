@@ -136,9 +136,7 @@ describe('streamEventsOf', () => {
     });
   });
 
-  // Until unknown block types pass through (issue 14, the wire part), a response holding one is refused.
-  const typedOnly = streamed.filter(({ sse }) => !/"type":"(mcp_tool_use|advisor_tool_result|compaction)"/.test(sse));
-  it.each(typedOnly)('is, through AnthropicTransport, the stream of $file joined', async ({ sse }) => {
+  it.each(streamed)('is, through AnthropicTransport, the stream of $file joined', async ({ sse }) => {
     const { response, events } = await throughTransport(sse);
     expect(spaced(streamEventsOf(response))).toEqual(spaced(joined(events)));
   });
