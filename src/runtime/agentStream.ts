@@ -8,8 +8,8 @@ import { OutputProgress, type OutputPartialEvent } from './outputProgress.js';
 
 /**
  * What `agent.stream()` yields: each event of the run's log as it happens (the same events `onEvent` is told, stream
- * deltas included), with `output` the structured output's progress after the delta that advanced it, and last the
- * run's result.
+ * deltas included); with an `output` schema, an `output_partial` after each delta that advanced the structured
+ * answer; and last the run's result.
  */
 export type AgentStreamEvent<R extends AgentResult = AgentResult> =
   | AgentEvent

@@ -220,7 +220,8 @@ describe('agent.stream', () => {
   });
 
   it('throws the run’s error from the iterator, after the events before it', async () => {
-    const stream = new Agent({ name: 'a', model, transport: new ScriptedTransport([]) }).stream('Go.');
+    const transport = new ScriptedTransport([reply.toolUse('lookup', { what: 'order 7' })]); // then nothing
+    const stream = desk(transport).stream('Go.');
     const events: AgentStreamEvent[] = [];
     const error = await (async () => {
       for await (const event of stream) events.push(event);
@@ -229,7 +230,14 @@ describe('agent.stream', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ScriptExhaustedError);
-    expect(events.map((e) => e.type)).toEqual(['run_started', 'turn_started']);
+    expect(events.filter((e) => e.type !== 'stream').map((e) => e.type)).toEqual([
+      'run_started',
+      'turn_started',
+      'model_responded',
+      'tool_called',
+      'tool_finished',
+      'turn_started',
+    ]);
     await expect(stream.result).rejects.toBe(error);
   });
 
