@@ -15,6 +15,7 @@ export { ModelResponseError } from './messages/parseModelResponse.js';
 export {
   TransportError,
   type TransportErrorCode,
+  type TransportErrorKind,
   type TransportSetting,
   type Transport,
   type SendOptions,

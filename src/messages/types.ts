@@ -276,4 +276,10 @@ export interface ModelResponse {
   /** What context management changed in the request (`{ applied_edits: [...] }`), as the API reported it. */
   context_management?: unknown;
   usage: ApiUsage;
+  /**
+   * Set by legate, never by the API (and never sent back): the tool input block `content[index]` was cut off
+   * by `max_tokens` mid-stream (no `content_block_stop` came). Its `input` is what `content_block_start` gave
+   * (`{}`), not a guess; `partialJson` is the JSON text of the input as far as it arrived.
+   */
+  incompleteToolUse?: { index: number; partialJson: string };
 }

@@ -172,6 +172,15 @@ export class Agent {
   ): Promise<AgentResult & { output: OutputOf<S> | undefined }>;
   run(input: string | UserBlock[], options?: RunOptions): Promise<AgentResult>;
   async run(input: string | UserBlock[], options: RunOptions = {}): Promise<AgentResult> {
+    return this.#run(input, options);
+  }
+
+  /** A run; `settled` is told the run's settings once they are read (a stream follows the output's progress). */
+  async #run(
+    input: string | UserBlock[],
+    options: RunOptions,
+    settled?: (settings: RunSettings) => void,
+  ): Promise<AgentResult> {
     checkInput(input);
     const history = options.history ?? [];
     const shape = historyShapeProblem(history);
@@ -185,6 +194,7 @@ export class Agent {
       );
       const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
       const config = { run: this.#runSettings(options), agent: this.#agentSettings() };
+      settled?.(config.run);
       log.emit({ type: 'run_started', agent: this.name });
       const result = await runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
       return withOutput(result, config.run.output);
@@ -197,8 +207,16 @@ export class Agent {
    * `{ type: 'result', result }`; `stream.result` is the result as a promise. Leaving the loop early cancels the run;
    * the run's error is thrown by the loop. See docs/using-legate.md, "Streaming".
    */
+  stream<const S extends OutputSchema>(
+    input: string | UserBlock[],
+    options: RunOptions & { output: S },
+  ): AgentStream<AgentResult & { output: OutputOf<S> | undefined }>;
+  stream(input: string | UserBlock[], options?: RunOptions): AgentStream;
   stream(input: string | UserBlock[], options: RunOptions = {}): AgentStream {
-    return streamRun((streamed) => this.run(input, streamed), options);
+    return streamRun(
+      (streamed, progress) => this.#run(input, streamed, ({ output }) => output && progress(output.partialStringAt)),
+      options,
+    );
   }
 
   /**

@@ -1,22 +1,28 @@
 import { LegateError } from '../errors/LegateError.js';
+import type { JsonPath } from '../json/jsonPath.js';
 import { UsageError } from '../errors/UsageError.js';
 import type { AgentResult } from './agentResult.js';
 import type { RunOptions } from './Agent.js';
 import type { AgentEvent } from './events.js';
+import { OutputProgress, type OutputPartialEvent } from './outputProgress.js';
 
 /**
  * What `agent.stream()` yields: each event of the run's log as it happens (the same events `onEvent` is told, stream
- * deltas included), and last the run's result.
+ * deltas included); with an `output` schema, an `output_partial` after each delta that advanced the structured
+ * answer; and last the run's result.
  */
-export type AgentStreamEvent = AgentEvent | { type: 'result'; result: AgentResult };
+export type AgentStreamEvent<R extends AgentResult = AgentResult> =
+  | AgentEvent
+  | OutputPartialEvent
+  | { type: 'result'; result: R };
 
 /** A run in progress, read as it goes. */
-export interface AgentStream extends AsyncIterable<AgentStreamEvent> {
+export interface AgentStream<R extends AgentResult = AgentResult> extends AsyncIterable<AgentStreamEvent<R>> {
   /**
    * The run's result, as `agent.run` would resolve it. Rejects with the run's error, or with a `StreamAbandonedError`
    * when the iteration was left before the run ended. It can be awaited without reading the events.
    */
-  readonly result: Promise<AgentResult>;
+  readonly result: Promise<R>;
 }
 
 /** The reader of `agent.stream()` left its loop before the run ended (`break`, `return`, a throw): run cancelled. */
@@ -35,18 +41,32 @@ export class StreamAbandonedError extends LegateError {
  * none and the run never waits for it; an iteration left early cancels the run through its signal and waits for it
  * to stop; the run's failure is thrown by the iterator after the events before it.
  */
-export function streamRun(run: (options: RunOptions) => Promise<AgentResult>, options: RunOptions): AgentStream {
+export function streamRun(
+  run: (
+    options: RunOptions,
+    followOutput: (partialStringAt: (path: JsonPath) => boolean) => void,
+  ) => Promise<AgentResult>,
+  options: RunOptions,
+): AgentStream {
+  let progress: OutputProgress | undefined;
   const stop = new AbortController();
   const signal = options.signal === undefined ? stop.signal : AbortSignal.any([options.signal, stop.signal]);
   const queue = new EventQueue();
-  const result = run({
-    ...options,
-    signal,
-    onEvent: (event) => {
-      queue.push(event);
-      options.onEvent?.(event);
+  const result = run(
+    {
+      ...options,
+      signal,
+      onEvent: (event) => {
+        queue.push(event);
+        const partial = progress?.after(event);
+        if (partial !== undefined) queue.push(partial);
+        options.onEvent?.(event);
+      },
     },
-  });
+    (partialStringAt) => {
+      progress = new OutputProgress(partialStringAt);
+    },
+  );
   result.then(
     (value) => queue.end({ type: 'result', result: value }),
     (error: unknown) => queue.fail(error),
@@ -83,7 +103,8 @@ class EventQueue {
   #head = 0;
   #failure: { error: unknown } | undefined;
   #ended = false;
-  #wake: (() => void) | undefined;
+  /** Readers waiting for an event: a for-await loop is one, but `next()` may be called again before it settles. */
+  #waiting: (() => void)[] = [];
 
   get ended(): boolean {
     return this.#ended;
@@ -131,13 +152,13 @@ class EventQueue {
         throw error;
       }
       if (this.#ended) return { done: true, value: undefined };
-      await new Promise<void>((resolve) => (this.#wake = resolve));
+      await new Promise<void>((resolve) => this.#waiting.push(resolve));
     }
   }
 
   #wakeReader(): void {
-    const wake = this.#wake;
-    this.#wake = undefined;
-    wake?.();
+    const waiting = this.#waiting;
+    this.#waiting = [];
+    for (const wake of waiting) wake();
   }
 }

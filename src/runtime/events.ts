@@ -10,7 +10,7 @@ export type AgentEvent =
   | { type: 'model_responded'; agent: string; turn: number; stopReason: string | null; toolUses: number }
   /**
    * A call taken up, with the decision made for it before anything ran (the one a replay compares): `run`,
-   * `invalid` with its code, `blocked` with its rule and source, `planned`, `suspended`.
+   * `invalid` with its code, `blocked` with its rule and source, `planned`, `suspended`, `incomplete`.
    */
   | {
       type: 'tool_called';

@@ -50,9 +50,10 @@ export async function runTools(
   const prepared = toolUses.map((block, i) =>
     decisions[i] === undefined ? prepareToolCall(block, scope) : decisions[i],
   );
+  const made = prepared.map((call) => decided(call!));
   scope.replay?.checkDecisions(
     turn,
-    toolUses.map((block, i) => ({ id: block.id, name: block.name, decision: decided(prepared[i]!) })),
+    toolUses.map((block, i) => ({ id: block.id, name: block.name, decision: made[i]! })),
   );
   // Finished calls are told in block order, whatever order their tools finish in, so a replay (which serves some
   // results at once) tells what the recorded run told. A call after one that failed is not told.
@@ -61,7 +62,7 @@ export async function runTools(
     toolUses.map((block, i) => {
       const call = prepared[i]!;
       const { name, id, input } = block;
-      log.emit({ type: 'tool_called', agent: config.agent.name, turn, id, name, input, decision: decided(call) });
+      log.emit({ type: 'tool_called', agent: config.agent.name, turn, id, name, input, decision: made[i]! });
       const outcome =
         'rule' in call ? Promise.resolve(answered(blockedCall(block, call, turn))) : carryOut(block, scope, call);
       outcome.catch(() => undefined); // a failure reaches the run through the chain below

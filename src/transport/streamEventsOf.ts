@@ -14,15 +14,22 @@ import type { StreamEvent } from './transport.js';
  * the model's or a server tool's). Other blocks (redacted thinking, server tool results, types legate does not
  * know) arrive whole and have no delta, as the API streams them.
  *
+ * A tool input the response marks as cut off by `max_tokens` (`incompleteToolUse`) gets the JSON text that arrived
+ * as its delta (none when nothing did) and no `block_stop`, as the API streams it.
+ *
  * The API splits the same content into many deltas wherever it likes; joined, they are these deltas (the input's
  * JSON text may be spaced differently). A live run's chunking is therefore not what a replay shows.
  */
-export function streamEventsOf(response: Pick<ModelResponse, 'content'>): StreamEvent[] {
-  return response.content.flatMap((block, index): StreamEvent[] => [
-    { type: 'block_start', index, block: startOf(block) },
-    ...deltaOf(block, index),
-    { type: 'block_stop', index },
-  ]);
+export function streamEventsOf(response: Pick<ModelResponse, 'content' | 'incompleteToolUse'>): StreamEvent[] {
+  const cut = response.incompleteToolUse;
+  return response.content.flatMap((block, index): StreamEvent[] => {
+    const start: StreamEvent = { type: 'block_start', index, block: startOf(block) };
+    if (cut?.index !== index) return [start, ...deltaOf(block, index), { type: 'block_stop', index }];
+    // A tool input cut off by max_tokens: the JSON that arrived, and no block_stop, as the API streamed it.
+    return cut.partialJson === ''
+      ? [start]
+      : [start, { type: 'input_json_delta', index, partialJson: cut.partialJson }];
+  });
 }
 
 function startOf(block: ResponseBlock): { type: string; id?: string; name?: string } {

@@ -220,7 +220,8 @@ describe('agent.stream', () => {
   });
 
   it('throws the run’s error from the iterator, after the events before it', async () => {
-    const stream = new Agent({ name: 'a', model, transport: new ScriptedTransport([]) }).stream('Go.');
+    const transport = new ScriptedTransport([reply.toolUse('lookup', { what: 'order 7' })]); // then nothing
+    const stream = desk(transport).stream('Go.');
     const events: AgentStreamEvent[] = [];
     const error = await (async () => {
       for await (const event of stream) events.push(event);
@@ -229,7 +230,14 @@ describe('agent.stream', () => {
       (e: unknown) => e,
     );
     expect(error).toBeInstanceOf(ScriptExhaustedError);
-    expect(events.map((e) => e.type)).toEqual(['run_started', 'turn_started']);
+    expect(events.filter((e) => e.type !== 'stream').map((e) => e.type)).toEqual([
+      'run_started',
+      'turn_started',
+      'model_responded',
+      'tool_called',
+      'tool_finished',
+      'turn_started',
+    ]);
     await expect(stream.result).rejects.toBe(error);
   });
 
@@ -237,6 +245,20 @@ describe('agent.stream', () => {
     const stream = new Agent({ name: 'a', model, transport: new ScriptedTransport([]) }).stream('');
     await expect(stream.result).rejects.toMatchObject({ code: 'invalid_run_input' });
     await expect(collect(stream)).rejects.toBeInstanceOf(UsageError);
+  });
+
+  it('gives events in order to next() calls made before the earlier ones settle', async () => {
+    const told: AgentEvent[] = [];
+    const later = new ScriptedTransport(async () => {
+      await tick(); // the model answers after the reader asked for more than was there
+      return reply.text('Hi.');
+    });
+    const agent = new Agent({ name: 'a', model, transport: later });
+    const reader = agent.stream('Go.', { onEvent: (e) => told.push(e) })[Symbol.asyncIterator]();
+    const first = await Promise.all(Array.from({ length: 6 }, () => reader.next()));
+    const rest: AgentStreamEvent[] = [];
+    for (let next = await reader.next(); next.done !== true; next = await reader.next()) rest.push(next.value);
+    expect([...first.map((r) => r.value), ...rest].slice(0, told.length)).toEqual(told);
   });
 
   it('is read once: a second iteration is refused', async () => {

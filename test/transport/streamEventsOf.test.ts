@@ -1,11 +1,14 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type Anthropic from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
 import { Stream } from '@anthropic-ai/sdk/core/streaming';
 import { MessageStream } from '@anthropic-ai/sdk/lib/MessageStream';
 import fc from 'fast-check';
+import { HttpResponse, http } from 'msw';
+import { setupServer } from 'msw/node';
 import { describe, expect, it } from 'vitest';
 import {
+  AnthropicTransport,
   ReplayTransport,
   ScriptedTransport,
   streamEventsOf,
@@ -14,6 +17,7 @@ import {
   type StreamEvent,
   type Trajectory,
 } from '../../src/index.js';
+import { API_URL } from '../support/anthropicApi.js';
 import { toRecordedBlock, toRecordedUsage } from '../../src/trajectory/conversation.js';
 
 const CAPTURES = 'test/fixtures/api-captures';
@@ -132,6 +136,11 @@ describe('streamEventsOf', () => {
     });
   });
 
+  it.each(streamed)('is, through AnthropicTransport, the stream of $file joined', async ({ sse }) => {
+    const { response, events } = await throughTransport(sse);
+    expect(spaced(streamEventsOf(response))).toEqual(spaced(joined(events)));
+  });
+
   it('gives each block a start, one delta of its whole content where it has one, and a stop', () => {
     const response: Pick<ModelResponse, 'content'> = {
       content: [
@@ -179,6 +188,83 @@ async function told(send: (onStreamEvent: (event: StreamEvent) => void) => Promi
   const events: StreamEvent[] = [];
   const response = await send((event) => events.push(event));
   return { events, response };
+}
+
+describe('streamEventsOf a response cut off by max_tokens inside a tool input', () => {
+  it('streams the JSON that arrived and no block_stop, as the API does', () => {
+    const response: Pick<ModelResponse, 'content' | 'incompleteToolUse'> = {
+      content: [
+        { type: 'text', text: 'Writing.' },
+        { type: 'tool_use', id: 'toolu_1', name: 'save', input: {} },
+      ],
+      incompleteToolUse: { index: 1, partialJson: '{"body": "It was a dark and st' },
+    };
+    expect(streamEventsOf(response)).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'text' } },
+      { type: 'text_delta', index: 0, text: 'Writing.' },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'tool_use', id: 'toolu_1', name: 'save' } },
+      { type: 'input_json_delta', index: 1, partialJson: '{"body": "It was a dark and st' },
+    ]);
+  });
+
+  it('tells no delta where nothing of the input arrived', () => {
+    const cut = streamEventsOf({
+      content: [{ type: 'tool_use', id: 'toolu_1', name: 'save', input: {} }],
+      incompleteToolUse: { index: 0, partialJson: '' },
+    });
+    expect(cut).toEqual([{ type: 'block_start', index: 0, block: { type: 'tool_use', id: 'toolu_1', name: 'save' } }]);
+  });
+
+  it('is the real stream of such a response, as legate assembles it', async () => {
+    const { sse } = JSON.parse(
+      readFileSync(join(CAPTURES, 'anthropic-sdk-ts--max-tokens-inside-tool-use.sse.json'), 'utf8'),
+    ).response as { sse: string };
+    const { response, events } = await throughTransport(sse);
+    expect(response.incompleteToolUse).toBeDefined();
+    expect(streamEventsOf(response)).toEqual(joined(events));
+  });
+});
+
+/** A response and the stream events legate's live transport told for it, served the SSE text over HTTP. */
+async function throughTransport(sse: string): Promise<{ response: ModelResponse; events: StreamEvent[] }> {
+  const events: StreamEvent[] = [];
+  const server = setupServer(
+    http.post(API_URL, () => new HttpResponse(sse, { headers: { 'content-type': 'text/event-stream' } })),
+  );
+  server.listen({ onUnhandledRequest: 'error' });
+  try {
+    const transport = new AnthropicTransport({ client: new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 }) });
+    const response = await transport.send(request, { onStreamEvent: (event) => events.push(event) });
+    return { response, events };
+  } finally {
+    server.close();
+  }
+}
+
+/** Each tool input's JSON text written compactly (the API spaces it; no text stands for `{}`), where it is whole. */
+function spaced(events: StreamEvent[]): StreamEvent[] {
+  return events.map((event) => {
+    if (event.type !== 'input_json_delta') return event;
+    const input = parsedOrCut(event.partialJson === '' ? '{}' : event.partialJson);
+    return input === CUT ? event : { ...event, partialJson: JSON.stringify(input) };
+  });
+}
+
+/** A stream with each block's deltas of one kind joined into one. */
+function joined(events: StreamEvent[]): StreamEvent[] {
+  const out: StreamEvent[] = [];
+  for (const event of events) {
+    const last = out.at(-1);
+    if (last?.type === 'text_delta' && event.type === 'text_delta' && last.index === event.index)
+      out[out.length - 1] = { ...last, text: last.text + event.text };
+    else if (last?.type === 'thinking_delta' && event.type === 'thinking_delta' && last.index === event.index)
+      out[out.length - 1] = { ...last, thinking: last.thinking + event.thinking };
+    else if (last?.type === 'input_json_delta' && event.type === 'input_json_delta' && last.index === event.index)
+      out[out.length - 1] = { ...last, partialJson: last.partialJson + event.partialJson };
+    else out.push(event);
+  }
+  return out;
 }
 
 describe('a transport without real streaming tells the canonical stream', () => {

@@ -1,4 +1,3 @@
-import { isBlock } from '../../messages/isBlock.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
 import { describeTools } from '../../trajectory/describeTool.js';

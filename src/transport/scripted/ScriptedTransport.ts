@@ -1,4 +1,3 @@
-import { isBlock } from '../../messages/isBlock.js';
 import { copyValue } from '../../json/copyValue.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
