@@ -23,6 +23,8 @@ export interface HistoryTool {
  *   API's own pairing) and attributed, by that tool_use's name, through `toolOf`;
  * - a result that succeeded (`is_error` absent or false) is a success of its tool; the first
  *   one of an untrusted tool taints, the first one of a terminal tool ends the run;
+ * - an error result of an untrusted tool taints too (it may be the tool's own words, returned with
+ *   `toolError`, which taint in a live run; the history cannot tell them from legate's refusals);
  * - a result that cannot be attributed (no tool_use just before it, a name `toolOf` does not
  *   know, an id two tool_uses share) taints, error or not, with {@link UNATTRIBUTED_SOURCE};
  * - a server tool's result (a web search, a fetch) in an assistant message taints, with the
@@ -68,7 +70,12 @@ export function guardStateOfHistory(
         taint(UNATTRIBUTED_SOURCE, id);
         continue;
       }
-      if (block.is_error === true) continue;
+      if (block.is_error === true) {
+        // An error result may hold the tool's own words (toolError), which taint as in a live run;
+        // the history cannot tell them from a refusal legate wrote, so it fails closed.
+        if (tool.untrusted) taint(name, id);
+        continue;
+      }
       if (toolRecordValue(state.successes, name) === undefined) state.successes[name] = 0;
       if (tool.untrusted) taint(name, id);
       if (tool.terminal) state.terminatedBy ??= { tool: name, id };

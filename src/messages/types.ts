@@ -66,13 +66,59 @@ export interface OtherBlock {
 /** A block of an assistant response. */
 export type ResponseBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | OtherBlock;
 
-export interface ImageBlock {
-  type: 'image';
-  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+/** A prompt-cache breakpoint on a block the caller sends. */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
 }
 
-/** What a tool result may hold besides plain text. */
-export type ToolResultContent = TextBlock | ImageBlock;
+export interface ImageBlock {
+  type: 'image';
+  source:
+    | { type: 'base64'; media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'; data: string }
+    | { type: 'url'; url: string }
+    | { type: 'file'; file_id: string };
+  cache_control?: CacheControl | null;
+}
+
+/** A PDF, a plain text, or content of the caller's own chunks, for the model to read and cite. */
+export interface DocumentBlock {
+  type: 'document';
+  source:
+    | { type: 'base64'; media_type: 'application/pdf'; data: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string }
+    | { type: 'content'; content: string | (TextBlock | ImageBlock)[] }
+    | { type: 'url'; url: string }
+    | { type: 'file'; file_id: string };
+  title?: string | null;
+  context?: string | null;
+  citations?: { enabled?: boolean } | null;
+  cache_control?: CacheControl | null;
+}
+
+/** A search result with its source, which the model cites like a web search's. */
+export interface SearchResultBlock {
+  type: 'search_result';
+  source: string;
+  title: string;
+  content: TextBlock[];
+  citations?: { enabled?: boolean };
+  cache_control?: CacheControl | null;
+}
+
+/** A tool a (custom) tool search found: the API loads its definition. */
+export interface ToolReferenceBlock {
+  type: 'tool_reference';
+  tool_name: string;
+  cache_control?: CacheControl | null;
+}
+
+/** What a tool result may hold besides plain text: the blocks the API takes in a tool_result. */
+export type ToolResultContent = TextBlock | ImageBlock | DocumentBlock | SearchResultBlock | ToolReferenceBlock;
+
+/** The types of {@link ToolResultContent}, in the API's order. */
+export const TOOL_RESULT_BLOCK_TYPES = ['text', 'image', 'document', 'search_result', 'tool_reference'] as const;
+export type ToolResultBlockType = (typeof TOOL_RESULT_BLOCK_TYPES)[number];
 
 export interface ToolResultBlock {
   type: 'tool_result';
@@ -153,6 +199,14 @@ export interface MessagesRequest {
   metadata?: { user_id: string };
   /** The code execution container to reuse. */
   container?: string;
+  /** Structured outputs: the answer's text is JSON matching `format.schema` (a run's `output`). */
+  output_config?: { format: JsonOutputFormat };
+}
+
+/** The API's structured-output format (`output_config.format`): a strict JSON Schema for the answer. */
+export interface JsonOutputFormat {
+  type: 'json_schema';
+  schema: Record<string, unknown>;
 }
 
 /** Every stop reason the API can give. */
@@ -222,4 +276,10 @@ export interface ModelResponse {
   /** What context management changed in the request (`{ applied_edits: [...] }`), as the API reported it. */
   context_management?: unknown;
   usage: ApiUsage;
+  /**
+   * Set by legate, never by the API (and never sent back): the tool input block `content[index]` was cut off
+   * by `max_tokens` mid-stream (no `content_block_stop` came). Its `input` is what `content_block_start` gave
+   * (`{}`), not a guess; `partialJson` is the JSON text of the input as far as it arrived.
+   */
+  incompleteToolUse?: { index: number; partialJson: string };
 }

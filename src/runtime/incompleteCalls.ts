@@ -49,7 +49,15 @@ export function answerIncomplete(
       output: isCut ? CUT_OFF_MESSAGE : notRunMessage(config.agent.maxTokens),
       turn,
     };
-    log.emit({ type: 'tool_called', agent: config.agent.name, turn, id: call.id, name: call.name, input: call.input });
+    log.emit({
+      type: 'tool_called',
+      agent: config.agent.name,
+      turn,
+      id: call.id,
+      name: call.name,
+      input: call.input,
+      decision: { outcome: 'incomplete' },
+    });
     state.toolCalls.push(call);
     log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call });
     if (!isCut)

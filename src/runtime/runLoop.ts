@@ -169,7 +169,7 @@ function runContainer(responses: readonly ModelResponse[]): string | undefined {
   return undefined;
 }
 
-export function buildRequest({ agent }: RunConfig, messages: Message[], container?: string): MessagesRequest {
+export function buildRequest({ agent, run }: RunConfig, messages: Message[], container?: string): MessagesRequest {
   const request: MessagesRequest = { model: agent.model, max_tokens: agent.maxTokens, messages: [...messages] };
   const cache = agent.request.cacheControl;
   const prefix = cache !== undefined && cache.at === 'prefix' ? cacheControlOf(cache) : undefined;
@@ -186,5 +186,6 @@ export function buildRequest({ agent }: RunConfig, messages: Message[], containe
   Object.assign(request, requestParameters(agent.request));
   const reused = agent.request.container ?? container;
   if (reused !== undefined) request.container = reused;
+  if (run.output !== undefined) request.output_config = { format: run.output.format };
   return request;
 }

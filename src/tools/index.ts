@@ -21,3 +21,7 @@ export {
   type ServerTool,
   type ServerToolOptions,
 } from './serverTool.js';
+export { toolError, type ToolError } from './result/toolError.js';
+export { ToolResultError } from './result/toolResultError.js';
+export type { OutputSchema, OutputOf } from './output/prepareOutput.js';
+export { OutputSchemaError } from './output/outputSchemaError.js';

@@ -27,6 +27,7 @@ export function recordedRequestOf(request: MessagesRequest): RecordedRequest {
   if (request.container !== undefined) recorded.container = request.container;
   const system = systemText(request.system);
   if (system !== undefined) recorded.system = system;
+  if (request.output_config !== undefined) recorded.output = request.output_config.format.schema;
   return recorded;
 }
 
@@ -55,5 +56,6 @@ export function comparableParameters(recorded: RecordedRequest): Required<Omit<R
     metadata: recorded.metadata,
     container: recorded.container,
     system: recorded.system,
+    output: recorded.output,
   } as Required<RecordedRequest>;
 }

@@ -126,15 +126,28 @@ describe('guardStateOfHistory', () => {
     });
   });
 
-  it('a failed result of a known tool is neither a success nor a taint nor an end', () => {
+  it('a failed result of a known tool is neither a success nor an end', () => {
     const state = walk([
-      { role: 'assistant', content: [use('f1', 'fetch_page'), use('c1', 'close_ticket')] },
-      { role: 'user', content: [result('f1', { is_error: true }), result('c1', { is_error: true })] },
+      { role: 'assistant', content: [use('v1', 'verify_identity'), use('c1', 'close_ticket')] },
+      { role: 'user', content: [result('v1', { is_error: true }), result('c1', { is_error: true })] },
     ]);
     expect(plain(state)).toEqual({
       taint: null,
       successes: {},
-      attempts: { fetch_page: 1, close_ticket: 1 },
+      attempts: { verify_identity: 1, close_ticket: 1 },
+      terminatedBy: null,
+    });
+  });
+
+  it("a failed result of an untrusted tool taints (it may be the tool's own words), and is no success", () => {
+    const state = walk([
+      { role: 'assistant', content: [use('f1', 'fetch_page')] },
+      { role: 'user', content: [result('f1', { is_error: true })] },
+    ]);
+    expect(plain(state)).toEqual({
+      taint: { source: 'fetch_page', id: 'f1' },
+      successes: {},
+      attempts: { fetch_page: 1 },
       terminatedBy: null,
     });
   });

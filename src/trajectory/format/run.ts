@@ -150,7 +150,9 @@ export const recordedResult = mapping({
     .optional(),
   argument: text().optional(),
   path: flow(list(either([text(), count()], 'a string or a whole number of at least 0'))).optional(),
-  errorClass: text().meta({ description: "For a tool failure: the error's class." }).optional(),
+  errorClass: text()
+    .meta({ description: "For a tool that threw: the error's class (absent for an error result it returned)." })
+    .optional(),
   rule: text()
     .meta({ description: 'For `blocked`: the guard rule that refused the call; for `planned`: `shadow`.' })
     .optional(),
