@@ -3,6 +3,7 @@ import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply } from './scriptedReply.js';
+import { checkDelivery, type StreamDelivery, sendStreamed } from './streamDelivery.js';
 import { LegateError } from '../../errors/LegateError.js';
 import { UsageError } from '../../errors/UsageError.js';
 
@@ -14,6 +15,14 @@ export type ScriptStep =
       request: MessagesRequest,
       call: number,
     ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>);
+
+export interface ScriptedTransportOptions {
+  /**
+   * Serve every response as the API streams it, through the real SDK's stream parser (`true`), or delivered as
+   * this says (split at bytes, faults). A reply's own `stream` (see `reply.streamed`) takes precedence.
+   */
+  stream?: boolean | StreamDelivery;
+}
 
 /** The scripted model was called more often than it has steps. */
 export class ScriptExhaustedError extends LegateError {
@@ -36,6 +45,7 @@ export class ScriptedTransport implements Transport {
   /** Every request received, as it was when sent. */
   readonly requests: MessagesRequest[] = [];
   readonly #steps: ScriptStep[];
+  readonly #stream: StreamDelivery | undefined;
   readonly #respond:
     | ((
         request: MessagesRequest,
@@ -50,7 +60,10 @@ export class ScriptedTransport implements Transport {
           request: MessagesRequest,
           call: number,
         ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>),
+    options: ScriptedTransportOptions = {},
   ) {
+    const { stream } = options;
+    this.#stream = stream === undefined || stream === false ? undefined : stream === true ? {} : checkDelivery(stream);
     if (typeof script === 'function') {
       this.#steps = [];
       this.#respond = script;
@@ -86,6 +99,9 @@ export class ScriptedTransport implements Transport {
     }
     const answer = typeof step === 'function' ? await step(request, call) : step;
     const response = isModelResponse(answer) ? copyValue(answer) : complete(answer, request, call);
+    const delivery =
+      isModelResponse(answer) || answer.stream === undefined ? this.#stream : checkDelivery(answer.stream);
+    if (delivery !== undefined) return sendStreamed(response, delivery, request, options);
     streamText(response.content, options);
     return response;
   }
