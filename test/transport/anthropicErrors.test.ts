@@ -303,6 +303,26 @@ describe('kind stream: the events are not a whole message', () => {
   });
 });
 
+describe('kind request: the request was never sent', () => {
+  it('a request the SDK will only stream, sent as JSON: the SDK refuses it, said as the SDK says it', async () => {
+    let calls = 0;
+    serve(() => {
+      calls++;
+      return HttpResponse.json({});
+    });
+    const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
+    const error = await new AnthropicTransport({ client, stream: false })
+      .send({ ...request, max_tokens: 500_000 })
+      .catch((e: unknown) => e);
+    expect(calls).toBe(0);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ kind: 'request', code: 'transport_failed' });
+    expect((error as Error).message).toMatch(
+      /^The Anthropic SDK did not send the request: Streaming is required for operations that may take longer/,
+    );
+  });
+});
+
 describe('what is not a transport failure', () => {
   it("an observer's own error passes through as it was, and the stream is closed", async () => {
     serve(() => sseResponse([messageStart(), ...textBlock(0, ['Hi']), ...messageEnd('end_turn', 1)]));

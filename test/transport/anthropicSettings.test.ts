@@ -51,7 +51,7 @@ describe('AnthropicTransport, when its settings are wrong', () => {
       let requests = 0;
       server.use(http.post(API_URL, () => void requests++));
       const error = await failure(() => new AnthropicTransport({ stream }).send(request));
-      expect(error).toMatchObject({ code: 'missing_api_key', setting: 'ANTHROPIC_API_KEY' });
+      expect(error).toMatchObject({ kind: 'request', code: 'missing_api_key', setting: 'ANTHROPIC_API_KEY' });
       expect(error.message).toMatch(/^ANTHROPIC_API_KEY is not set: .*export ANTHROPIC_API_KEY=/);
       expect(error.message).not.toContain('\n');
       expect(requests).toBe(0);
@@ -65,7 +65,12 @@ describe('AnthropicTransport, when its settings are wrong', () => {
       vi.stubEnv('ANTHROPIC_BASE_URL', url);
       const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
       const error = await failure(() => new AnthropicTransport({ client, stream }).send(request));
-      expect(error).toMatchObject({ code: 'connection_failed', setting: 'ANTHROPIC_BASE_URL', url });
+      expect(error).toMatchObject({
+        kind: 'connection',
+        code: 'connection_failed',
+        setting: 'ANTHROPIC_BASE_URL',
+        url,
+      });
       expect(error.message).toMatch(
         new RegExp(`^could not connect to ${url} \\(ANTHROPIC_BASE_URL\\): .*ECONNREFUSED.*Check`),
       );
@@ -92,7 +97,12 @@ describe('AnthropicTransport, when its settings are wrong', () => {
     );
     const client = new Anthropic({ apiKey: 'sk-ant-wrong', maxRetries: 0 });
     const error = await failure(() => new AnthropicTransport({ client }).send(request));
-    expect(error).toMatchObject({ code: 'transport_failed', status: 401, errorType: 'authentication_error' });
+    expect(error).toMatchObject({
+      kind: 'api',
+      code: 'transport_failed',
+      status: 401,
+      errorType: 'authentication_error',
+    });
     expect(error.setting).toBeUndefined();
   });
 });

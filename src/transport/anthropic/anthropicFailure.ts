@@ -61,7 +61,16 @@ export function requestFailure(error: unknown, settings: ClientSettings, request
     );
   }
   if (error instanceof SyntaxError) return malformed(error, 'its JSON body does not parse');
-  if (error instanceof TypeError && !(error instanceof Anthropic.AnthropicError)) return dropped(error, undefined);
+  if (error instanceof Anthropic.AnthropicError) {
+    // The SDK refused before sending: a setting it cannot use, a request it will only stream, ...
+    return new TransportError(
+      `The Anthropic SDK did not send the request: ${deepestReason(error)}.`,
+      undefined,
+      undefined,
+      { kind: 'request', cause: error },
+    );
+  }
+  if (error instanceof TypeError) return dropped(error, undefined);
   return error;
 }
 
