@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnthropicTransport, type MessagesRequest, TransportError } from '../../src/index.js';
+import { AnthropicTransport, type MessagesRequest, TransportError, UsageError } from '../../src/index.js';
 import { API_URL } from '../support/anthropicApi.js';
 
 // Recording against the live API fails first on the settings: a key that is not set, a URL nothing answers at.
@@ -104,5 +104,26 @@ describe('AnthropicTransport, when its settings are wrong', () => {
       errorType: 'authentication_error',
     });
     expect(error.setting).toBeUndefined();
+  });
+});
+
+describe('AnthropicTransport options', () => {
+  it('makes its client with maxRetries and timeout, and sends every request with them', () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-key');
+    const transport = new AnthropicTransport({ maxRetries: 5, timeout: 30_000 });
+    expect(transport.client).toMatchObject({ maxRetries: 5, timeout: 30_000 });
+  });
+
+  it.each([
+    [{ maxRetries: -1 }, 'was given maxRetries the number -1'],
+    [{ maxRetries: 1.5 }, 'was given maxRetries the number 1.5'],
+    [{ timeout: 0 }, 'was given timeout the number 0'],
+    [{ timeout: '10s' }, 'was given timeout the string "10s"'],
+    [{ stream: 'yes' }, 'was given stream the string "yes"'],
+    [{ retries: 3 }, 'has no option "retries"'],
+  ])('refuses %j, saying what it takes', (options, said) => {
+    const make = () => new AnthropicTransport(options as never);
+    expect(make).toThrow(UsageError);
+    expect(make).toThrow(`An AnthropicTransport ${said}. It takes client`);
   });
 });

@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { UsageError } from '../../errors/UsageError.js';
+import { describeValue } from '../../json/describeValue.js';
 import { parseModelResponse } from '../../messages/parseModelResponse.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import type { SendOptions, Transport } from '../transport.js';
@@ -39,6 +41,7 @@ export class AnthropicTransport implements Transport {
   readonly #retry: { maxRetries?: number; timeout?: number };
 
   constructor(options: AnthropicTransportOptions = {}) {
+    checkOptions(options);
     const { maxRetries, timeout } = options;
     this.#retry = {
       ...(maxRetries === undefined ? {} : { maxRetries }),
@@ -117,4 +120,24 @@ export class AnthropicTransport implements Transport {
       if (!done) stream.controller.abort();
     }
   }
+}
+
+const OPTION_KEYS = new Set(['client', 'stream', 'maxRetries', 'timeout']);
+
+function checkOptions(options: AnthropicTransportOptions): void {
+  const fail = (what: string): never => {
+    throw new UsageError(
+      'invalid_transport_option',
+      `An AnthropicTransport ${what}. It takes client (an Anthropic client), stream (true or false), ` +
+        'maxRetries (a whole number of retries, 0 for none) and timeout (a whole number of milliseconds, at least 1).',
+    );
+  };
+  if (options === null || typeof options !== 'object') fail(`was given ${describeValue(options)} as its options`);
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) fail(`has no option "${key}"`);
+  const { stream, maxRetries, timeout } = options;
+  if (stream !== undefined && typeof stream !== 'boolean') fail(`was given stream ${describeValue(stream)}`);
+  if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && maxRetries >= 0))
+    fail(`was given maxRetries ${describeValue(maxRetries)}`);
+  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout >= 1))
+    fail(`was given timeout ${describeValue(timeout)}`);
 }
