@@ -1,4 +1,4 @@
-import type { RecordedBlock, RecordedResult, RecordedUsage, Trajectory } from '../src/index.js';
+import type { RecordedBlock, RecordedResult, RecordedSummary, RecordedUsage, Trajectory } from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
 import type { Paint } from './style.js';
 
@@ -62,7 +62,8 @@ function describeBlock(block: RecordedBlock, paint: Paint): string {
   if ('redactedThinking' in block) return paint('dim', 'thinking: (redacted)');
   if ('toolUse' in block)
     return `${paint('bold', `→ ${block.toolUse.name}`)} ${preview(previewJson(block.toolUse.input))}`;
-  return paint('dim', `[${block.server.type}]`);
+  // A block legate does not type, by its type: `[web_search_tool_result]`, `[compaction]`.
+  return paint('dim', `[${('block' in block ? block.block : block.server).type}]`);
 }
 
 function describeResult(result: RecordedResult, paint: Paint): string {
@@ -82,9 +83,28 @@ function describeResult(result: RecordedResult, paint: Paint): string {
   );
 }
 
-function describeUsage(usage: RecordedUsage): string {
-  const cache = usage.cacheRead ? `, ${usage.cacheRead} from cache` : '';
-  return `${usage.input} in / ${usage.output} out tokens${cache}`;
+/** A response's usage (as the API reported it, or an older file's counters) or the run's totals, in words. */
+function describeUsage(usage: RecordedUsage | RecordedSummary['usage']): string {
+  const counts =
+    'input_tokens' in usage
+      ? {
+          input: usage.input_tokens,
+          output: usage.output_tokens,
+          cacheRead: usage.cache_read_input_tokens ?? 0,
+          webSearchRequests: usage.server_tool_use?.web_search_requests ?? 0,
+          webFetchRequests: usage.server_tool_use?.web_fetch_requests ?? 0,
+        }
+      : (usage as RecordedSummary['usage']);
+  const more = [
+    counts.cacheRead ? `${counts.cacheRead} from cache` : '',
+    counts.webSearchRequests ? plural(counts.webSearchRequests, 'web search', 'web searches') : '',
+    counts.webFetchRequests ? plural(counts.webFetchRequests, 'web fetch', 'web fetches') : '',
+  ].filter((part) => part !== '');
+  return `${counts.input} in / ${counts.output} out tokens${more.map((part) => `, ${part}`).join('')}`;
+}
+
+function plural(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**

@@ -21,6 +21,7 @@ export {
   type SendOptions,
   type StreamEvent,
 } from './transport/transport.js';
+export { streamEventsOf } from './transport/streamEventsOf.js';
 export { AnthropicTransport, type AnthropicTransportOptions } from './transport/anthropic/AnthropicTransport.js';
 export {
   ScriptedTransport,
@@ -49,6 +50,9 @@ export {
   type ResumeOptions,
   type RecoverOptions,
 } from './runtime/Agent.js';
+export { StreamAbandonedError, type AgentStream, type AgentStreamEvent } from './runtime/agentStream.js';
+// Structured outputs: agent.run(input, { output: schema }) sets result.output.
+export { StructuredOutputError } from './runtime/structuredOutputError.js';
 // Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's
 // tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';

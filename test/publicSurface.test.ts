@@ -17,11 +17,14 @@ const SURFACE = {
     'AgentConfigurationError',
     'ModelResponseError',
     'OutcomeUnknownError',
+    'OutputSchemaError',
     'RuleConfigurationError',
     'ScriptExhaustedError',
     'ScriptNotDoneError',
     'SecretInTrajectoryError',
     'StoreError',
+    'StreamAbandonedError',
+    'StructuredOutputError',
     'SubAgentSuspendedError',
     'SuspensionError',
     'ToolDeclarationError',
@@ -47,6 +50,8 @@ const SURFACE = {
     'reply',
     'ReplayTransport',
     'RecordingTransport',
+    // The canonical stream of a response, for a transport of your own without real streaming.
+    'streamEventsOf',
     // Stores for suspended runs (a store of your own checks the versions).
     'MemoryStateStore',
     'FileStateStore',

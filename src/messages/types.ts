@@ -29,28 +29,42 @@ export interface ToolUseBlock {
   name: string;
   /** What the model sent. Nothing guarantees its shape: the binder checks it. */
   input: unknown;
+  /**
+   * Who made the call, where the API says: `{ type: 'direct' }` (the model), or a server tool
+   * (`{ type: 'code_execution_20250825', tool_id: 'srvtoolu_...' }`: programmatic tool calling).
+   * Sent back as it came; the API needs it to continue such a conversation.
+   */
+  caller?: ToolCaller;
+  /** For a call of a toolset's member, the toolset it belongs to, where the API names one. */
+  toolset_name?: string;
 }
 
-/** Blocks produced by server-side tools (web search and friends). legate stores and resends them as they came. */
-export interface ServerBlock {
-  type: ServerBlockType;
+/** Who made a tool call, as the API describes it. */
+export interface ToolCaller {
+  type: string;
+  tool_id?: string;
   [field: string]: unknown;
 }
 
-export const SERVER_BLOCK_TYPES = [
-  'server_tool_use',
-  'web_search_tool_result',
-  'web_fetch_tool_result',
-  'code_execution_tool_result',
-  'bash_code_execution_tool_result',
-  'text_editor_code_execution_tool_result',
-  'tool_search_tool_result',
-  'container_upload',
-] as const;
-export type ServerBlockType = (typeof SERVER_BLOCK_TYPES)[number];
+/**
+ * The block types legate types (and checks) itself. Every other block, a server tool's
+ * (`server_tool_use`, `web_search_tool_result`, ...), an MCP connector's, `compaction`, a type
+ * added after this release, is an {@link OtherBlock}: kept, recorded and sent back as it came.
+ */
+export const TYPED_BLOCK_TYPES = ['text', 'thinking', 'redacted_thinking', 'tool_use'] as const;
+export type TypedBlockType = (typeof TYPED_BLOCK_TYPES)[number];
+
+/**
+ * A response block of a type legate does not type (its `type` is none of {@link TYPED_BLOCK_TYPES}),
+ * with every field as the API sent it. The API needs such blocks back exactly as sent.
+ */
+export interface OtherBlock {
+  type: string;
+  [field: string]: unknown;
+}
 
 /** A block of an assistant response. */
-export type ResponseBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | ServerBlock;
+export type ResponseBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | OtherBlock;
 
 export interface ImageBlock {
   type: 'image';
@@ -97,6 +111,14 @@ export interface MessagesRequest {
   tools?: ToolDefinition[];
   temperature?: number;
   thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+  /** Structured outputs: the answer's text is JSON matching `format.schema` (a run's `output`). */
+  output_config?: { format: JsonOutputFormat };
+}
+
+/** The API's structured-output format (`output_config.format`): a strict JSON Schema for the answer. */
+export interface JsonOutputFormat {
+  type: 'json_schema';
+  schema: Record<string, unknown>;
 }
 
 /** Every stop reason the API can give. */
@@ -111,11 +133,43 @@ export const API_STOP_REASONS = [
 ] as const;
 export type ApiStopReason = (typeof API_STOP_REASONS)[number];
 
+/**
+ * A response's usage, as the API reported it: every field kept as it came (zeros and nulls
+ * included), the ones legate knows typed here, any other (`iterations`, `inference_geo`, a
+ * counter added after this release) kept beside them.
+ */
 export interface ApiUsage {
   input_tokens: number;
   output_tokens: number;
   cache_creation_input_tokens?: number | null;
   cache_read_input_tokens?: number | null;
+  /** The cache-creation tokens split by the cache entry's lifetime. */
+  cache_creation?: {
+    ephemeral_5m_input_tokens?: number;
+    ephemeral_1h_input_tokens?: number;
+    [field: string]: unknown;
+  } | null;
+  /** Requests server tools made (billed). */
+  server_tool_use?: { web_search_requests?: number; web_fetch_requests?: number; [field: string]: unknown } | null;
+  /** A breakdown of `output_tokens`. */
+  output_tokens_details?: { thinking_tokens?: number; [field: string]: unknown } | null;
+  service_tier?: string | null;
+  [field: string]: unknown;
+}
+
+/** Why the API refused a request, with `stop_reason: 'refusal'`. */
+export interface StopDetails {
+  type: string;
+  category?: string | null;
+  explanation?: string | null;
+  [field: string]: unknown;
+}
+
+/** The code-execution container a response ran in: its id goes back in the next request. */
+export interface ResponseContainer {
+  id: string;
+  expires_at: string;
+  [field: string]: unknown;
 }
 
 /** One Messages API response: the assistant's message. */
@@ -127,6 +181,12 @@ export interface ModelResponse {
   content: ResponseBlock[];
   stop_reason: ApiStopReason | null;
   stop_sequence?: string | null;
+  /** Why the request was refused, where the API says (`stop_reason: 'refusal'`). */
+  stop_details?: StopDetails | null;
+  /** The code-execution container, where one ran. */
+  container?: ResponseContainer | null;
+  /** What context management changed in the request (`{ applied_edits: [...] }`), as the API reported it. */
+  context_management?: unknown;
   usage: ApiUsage;
   /**
    * Set by legate, never by the API (and never sent back): the tool input block `content[index]` was cut off

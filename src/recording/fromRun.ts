@@ -1,9 +1,16 @@
 import type { MessagesRequest, ModelResponse, UserBlock } from '../messages/types.js';
-import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
+import type { AgentResult, ToolCall, Usage } from '../runtime/agentResult.js';
 import type { AnyTool } from '../tools/tool.js';
-import { toRecordedBlock, toRecordedUsage } from '../trajectory/conversation.js';
+import { toRecordedResponse } from '../trajectory/conversation.js';
+import { TOTALS_COUNTERS } from '../trajectory/format/run.js';
 import { describeTools } from '../trajectory/describeTool.js';
-import { TRAJECTORY_VERSION, type RecordedResult, type RecordedSubRun, type Trajectory } from '../trajectory/types.js';
+import {
+  TRAJECTORY_VERSION,
+  type RecordedResult,
+  type RecordedSubRun,
+  type RecordedSummary,
+  type Trajectory,
+} from '../trajectory/types.js';
 import { legateVersion } from '../version.js';
 
 export interface RunRecord {
@@ -56,12 +63,7 @@ export function fromRun(record: RunRecord): Trajectory {
       ...(result.tainted
         ? { tainted: true, ...(result.taintSource === undefined ? {} : { taintSource: result.taintSource }) }
         : {}),
-      usage: toRecordedUsage({
-        input_tokens: result.usage.inputTokens,
-        output_tokens: result.usage.outputTokens,
-        cache_creation_input_tokens: result.usage.cacheCreationInputTokens,
-        cache_read_input_tokens: result.usage.cacheReadInputTokens,
-      }),
+      usage: recordedTotals(result.usage),
     },
   };
   if (record.description !== undefined) trajectory.description = record.description;
@@ -98,20 +100,21 @@ function recordedRequest(request: MessagesRequest): Trajectory['request'] {
   if (request.system !== undefined) recorded.system = request.system;
   if (request.temperature !== undefined) recorded.temperature = request.temperature;
   if (request.thinking?.type === 'enabled') recorded.thinking = { budgetTokens: request.thinking.budget_tokens };
+  if (request.output_config !== undefined) recorded.output = request.output_config.format.schema;
   return recorded;
 }
 
+/** The run's usage totals as the summary holds them: `input` and `output`, and every other counter that is not 0. */
+function recordedTotals(usage: Usage): RecordedSummary['usage'] {
+  const totals: RecordedSummary['usage'] = { input: usage.inputTokens, output: usage.outputTokens };
+  for (const [name, counter] of Object.entries(TOTALS_COUNTERS) as [keyof typeof TOTALS_COUNTERS, keyof Usage][]) {
+    if (usage[counter] !== 0) totals[name] = usage[counter];
+  }
+  return totals;
+}
+
 function recordedTurn(response: ModelResponse, results: RecordedResult[]): Trajectory['turns'][number] {
-  const turn: Trajectory['turns'][number] = {
-    response: {
-      id: response.id,
-      model: response.model,
-      stopReason: response.stop_reason,
-      usage: toRecordedUsage(response.usage),
-      content: response.content.map(toRecordedBlock),
-    },
-  };
-  if (response.stop_sequence) turn.response.stopSequence = response.stop_sequence;
+  const turn: Trajectory['turns'][number] = { response: toRecordedResponse(response) };
   if (results.length > 0) turn.results = results;
   return turn;
 }

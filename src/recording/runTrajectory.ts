@@ -27,6 +27,7 @@ import { resolveReplaySettings, type ReplaySettings } from './replaySettings.js'
 import { loadTrajectory, prepareTrajectory, saveTrajectory } from './trajectoryFile.js';
 import { sdkVersion } from './sdkVersion.js';
 import { UsageError } from '../errors/UsageError.js';
+import type { OutputSchema } from '../tools/output/prepareOutput.js';
 
 /** Builds the agent under test around a transport: the live model, or a replay. */
 export type AgentFactory = (transport: Transport) => Agent;
@@ -63,6 +64,11 @@ export interface TrajectoryRunOptions {
   agent: AgentFactory;
   /** The user's input. Needed to record; a replay uses the recorded input. */
   input?: string | UserBlock[];
+  /**
+   * The structured answer the run asks for (`agent.run`'s `output`): recorded as the request's
+   * `output`, compared on replay, and `result.output` computed from the recorded answer.
+   */
+  output?: OutputSchema;
   /** Default: the file name without its extension. */
   name?: string;
   description?: string;
@@ -127,7 +133,9 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
     return replay(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
   }
   if (settings.mode === 'passthrough') {
-    const result = await options.agent(settings.transport()).run(requireInput(options, shown, undefined));
+    const result = await options
+      .agent(settings.transport())
+      .run(requireInput(options, shown, undefined), outputOption(options));
     return { mode: 'passthrough', file, result };
   }
   return record(options, file, shown, settings);
@@ -181,7 +189,7 @@ async function replay(
     runTools: settings.runTools,
   });
   const agent = options.agent(transport);
-  const runOptions = { clock: recordedClock(trajectory) };
+  const runOptions = { clock: recordedClock(trajectory), ...outputOption(options) };
   let result = await agent.run(trajectory.input, runOptions);
   // A recorded decision resumes the run where the recording did; none means it ended suspended.
   for (
@@ -210,7 +218,7 @@ async function record(
   const agent = options.agent(transport);
   const clock = recordingClock(agent.clock);
   const recordedAt = new Date();
-  const stub = options.toolStub === undefined ? {} : { toolStub: options.toolStub };
+  const stub = { ...(options.toolStub === undefined ? {} : { toolStub: options.toolStub }), ...outputOption(options) };
   let result = await agent.run(input, { clock: clock.now, ...stub });
   while (result.stopReason === 'suspended' && options.approve !== undefined) {
     result = await agent.resume(result.suspension!, {
@@ -254,6 +262,10 @@ async function record(
     if (changes.length > 0) tell(options, `re-recorded ${shown}: ${summarizeChanges(changes)}`);
   }
   return run;
+}
+
+function outputOption(options: TrajectoryRunOptions): { output?: OutputSchema } {
+  return options.output === undefined ? {} : { output: options.output };
 }
 
 /** What a recording transport's children saw, recursively, for sub-agents' runs. */

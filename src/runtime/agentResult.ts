@@ -1,4 +1,5 @@
 import type { Message, ModelResponse } from '../messages/types.js';
+import { counterIn, USAGE_COUNTERS, type UsageCounter } from '../messages/usageCounters.js';
 import type { InvalidArgument } from '../tools/binder/invalidArgument.js';
 import type { RenderedOutput } from '../tools/result/renderOutput.js';
 import type { WithheldOutput } from '../tools/result/capOutput.js';
@@ -81,12 +82,26 @@ export interface ToolCall {
   turn: number;
 }
 
-/** Token counts, summed over every model call of the run. */
+/**
+ * The run's usage: each counter the API reports, summed over every model call of the run (a
+ * sub-agent's calls included). A counter a response did not report counts as 0. Each
+ * response's usage, whole and as reported, is in `responses[i].usage`.
+ */
 export interface Usage {
   inputTokens: number;
   outputTokens: number;
   cacheCreationInputTokens: number;
   cacheReadInputTokens: number;
+  /** Of the cache-creation tokens, those written for a 5-minute cache entry (`cache_creation`). */
+  cacheCreation5mInputTokens: number;
+  /** Of the cache-creation tokens, those written for a 1-hour cache entry (`cache_creation`). */
+  cacheCreation1hInputTokens: number;
+  /** Searches the web search server tool made (`server_tool_use`; billed). */
+  webSearchRequests: number;
+  /** Fetches the web fetch server tool made (`server_tool_use`). */
+  webFetchRequests: number;
+  /** Of the output tokens, those spent thinking (`output_tokens_details`). */
+  thinkingTokens: number;
 }
 
 export interface AgentResult {
@@ -94,6 +109,12 @@ export interface AgentResult {
   agent: string;
   /** The text of the last response. */
   text: string;
+  /**
+   * With `output` (a schema) given to the run: the final answer, parsed from `text` and checked
+   * against the schema; undefined when the run stopped without a whole answer (any `stopReason`
+   * other than `end_turn` and `terminal`). Absent for a run without `output`.
+   */
+  output?: unknown;
   stopReason: StopReason;
   /** The whole conversation, in Messages API form, starting with the input. */
   messages: Message[];
@@ -142,13 +163,20 @@ export interface PlannedEffect {
   input: unknown;
 }
 
+/** The counters, by their names in Usage (the types hold the two lists to the same names, both ways). */
+const COUNTERS = Object.keys(USAGE_COUNTERS) as UsageCounter[];
+
 export function emptyUsage(): Usage {
-  return { inputTokens: 0, outputTokens: 0, cacheCreationInputTokens: 0, cacheReadInputTokens: 0 };
+  const usage: Record<UsageCounter, number> = Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as never;
+  return usage;
 }
 
+/** Adds a response's reported usage to the run's. */
 export function addUsage(total: Usage, response: ModelResponse): void {
-  total.inputTokens += response.usage.input_tokens;
-  total.outputTokens += response.usage.output_tokens;
-  total.cacheCreationInputTokens += response.usage.cache_creation_input_tokens ?? 0;
-  total.cacheReadInputTokens += response.usage.cache_read_input_tokens ?? 0;
+  for (const counter of COUNTERS) total[counter] += counterIn(response.usage, counter);
+}
+
+/** Adds usage summed elsewhere (a sub-agent's run) to the run's; a counter it lacks counts as 0. */
+export function addUsageTotals(total: Usage, usage: Readonly<Partial<Record<keyof Usage, number>>>): void {
+  for (const counter of COUNTERS) total[counter] += usage[counter] ?? 0;
 }

@@ -1,5 +1,6 @@
 import type { CompiledRules, ToolFacts } from '../guard/guardContext.js';
 import type { ExecutionMode } from '../guard/shadow.js';
+import type { PreparedOutput } from '../tools/output/prepareOutput.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Transport } from '../transport/transport.js';
 import type { ToolStub } from './executeToolCall.js';
@@ -19,6 +20,8 @@ export interface RunSettings {
   mode: ExecutionMode;
   /** Signs what an agent without its own key suspends. */
   suspensionKey: string | Uint8Array | undefined;
+  /** The structured answer asked for (`output`): every request carries its format; the final answer is checked. */
+  output: PreparedOutput | undefined;
 }
 
 /** What belongs to the agent in charge: swapped, whole, at a handoff. */

@@ -144,11 +144,12 @@ async function askModel(
   return parseModelResponse(answer);
 }
 
-export function buildRequest({ agent }: RunConfig, messages: Message[]): MessagesRequest {
+export function buildRequest({ agent, run }: RunConfig, messages: Message[]): MessagesRequest {
   const request: MessagesRequest = { model: agent.model, max_tokens: agent.maxTokens, messages: [...messages] };
   if (agent.system !== undefined) request.system = agent.system;
   if (agent.visibleTools.size > 0) request.tools = [...agent.visibleTools.values()].map((tool) => tool.definition());
   if (agent.temperature !== undefined) request.temperature = agent.temperature;
   if (agent.thinking !== undefined) request.thinking = { type: 'enabled', budget_tokens: agent.thinking.budgetTokens };
+  if (run.output !== undefined) request.output_config = { format: run.output.format };
   return request;
 }

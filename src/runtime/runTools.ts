@@ -2,7 +2,7 @@ import type { ToolUseBlock } from '../messages/types.js';
 import { applyOutcomes } from '../guard/applyOutcomes.js';
 import type { Block } from '../guard/guardContext.js';
 import { decideBatch } from '../guard/pipeline.js';
-import type { ToolCall } from './agentResult.js';
+import { addUsageTotals, type ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { CallDecision } from '../transport/callReplay.js';
 import {
@@ -54,20 +54,25 @@ export async function runTools(
     turn,
     toolUses.map((block, i) => ({ id: block.id, name: block.name, decision: decided(prepared[i]!) })),
   );
+  // Finished calls are told in block order, whatever order their tools finish in, so a replay (which serves some
+  // results at once) tells what the recorded run told. A call after one that failed is not told.
+  let told: Promise<unknown> = Promise.resolve();
   const outcomes = await Promise.all(
-    toolUses.map(async (block, i) => {
-      log.emit({
-        type: 'tool_called',
-        agent: config.agent.name,
-        turn,
-        id: block.id,
-        name: block.name,
-        input: block.input,
-      });
+    toolUses.map((block, i) => {
       const call = prepared[i]!;
-      const outcome = 'rule' in call ? answered(blockedCall(block, call, turn)) : await carryOut(block, scope, call);
-      if ('call' in outcome) log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
-      return outcome;
+      const { name, id, input } = block;
+      log.emit({ type: 'tool_called', agent: config.agent.name, turn, id, name, input, decision: decided(call) });
+      const outcome =
+        'rule' in call ? Promise.resolve(answered(blockedCall(block, call, turn))) : carryOut(block, scope, call);
+      outcome.catch(() => undefined); // a failure reaches the run through the chain below
+      const tell = told
+        .then(() => outcome)
+        .then((done) => {
+          if ('call' in done) log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: done.call });
+          return done;
+        });
+      told = tell;
+      return tell;
     }),
   );
   return {
@@ -110,12 +115,7 @@ export function toolScope(
       ]),
     ),
     transportFor: (toolUseId) => run.transport.forToolCall?.(toolUseId),
-    reportUsage: (usage) => {
-      state.usage.inputTokens += usage.inputTokens;
-      state.usage.outputTokens += usage.outputTokens;
-      state.usage.cacheCreationInputTokens += usage.cacheCreationInputTokens;
-      state.usage.cacheReadInputTokens += usage.cacheReadInputTokens;
-    },
+    reportUsage: (usage) => addUsageTotals(state.usage, usage),
   };
 }
 

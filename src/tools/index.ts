@@ -14,3 +14,5 @@ export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jso
 export type { PublishedSchema } from './schema/prepareSchema.js';
 export type { ToolOutput, RenderedOutput } from './result/renderOutput.js';
 export type { WithheldOutput } from './result/capOutput.js';
+export type { OutputSchema, OutputOf } from './output/prepareOutput.js';
+export { OutputSchemaError } from './output/outputSchemaError.js';

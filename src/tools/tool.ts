@@ -1,3 +1,4 @@
+import type { UsageCounter } from '../messages/usageCounters.js';
 import type { MessagesRequest, ModelResponse, ToolDefinition } from '../messages/types.js';
 import type { McpToolAnnotations, ResolvedAnnotations } from './annotations.js';
 import type { BindResult } from './binder/createBinder.js';
@@ -30,13 +31,11 @@ export interface ToolContext {
   idempotencyKey?: string;
   /** Hands the runtime a sub-agent's whole result, kept on the call and recorded under it. */
   reportSubRun?(result: unknown): void;
-  /** Adds tokens spent inside the tool (a sub-agent's model calls) to the run's usage. */
-  reportUsage?(usage: {
-    inputTokens: number;
-    outputTokens: number;
-    cacheCreationInputTokens: number;
-    cacheReadInputTokens: number;
-  }): void;
+  /**
+   * Adds usage spent inside the tool (a sub-agent's model calls) to the run's: counters by the
+   * names of the run's `Usage` (`inputTokens`, `webSearchRequests`, ...); one left out counts as 0.
+   */
+  reportUsage?(usage: Readonly<Partial<Record<UsageCounter, number>>>): void;
 }
 
 /** A defined tool: its declaration checked, its binder compiled. */

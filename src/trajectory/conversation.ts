@@ -1,21 +1,30 @@
-import type { Message, ModelResponse, ResponseBlock, ToolResultBlock } from '../messages/types.js';
+import { isBlock } from '../messages/isBlock.js';
+import type {
+  ApiUsage,
+  Message,
+  OtherBlock,
+  ModelResponse,
+  ResponseBlock,
+  ToolResultBlock,
+} from '../messages/types.js';
 import type { RecordedBlock, RecordedResponse, RecordedResult, RecordedUsage, Trajectory } from './types.js';
 
-/** A response block in the file's readable form. */
+/** A response block in the file's readable form: a typed kind by its key, any other block whole under `block`. */
 export function toRecordedBlock(block: ResponseBlock): RecordedBlock {
-  switch (block.type) {
-    case 'text':
-      return block.citations === undefined ? { text: block.text } : { text: block.text, citations: block.citations };
-    case 'thinking':
-      return { thinking: block.thinking, signature: block.signature };
-    case 'redacted_thinking':
-      return { redactedThinking: block.data };
-    case 'tool_use':
-      return { toolUse: { id: block.id, name: block.name, input: block.input } };
-    default:
-      return { server: block };
+  if (isBlock(block, 'text'))
+    return block.citations === undefined ? { text: block.text } : { text: block.text, citations: block.citations };
+  if (isBlock(block, 'thinking')) return { thinking: block.thinking, signature: block.signature };
+  if (isBlock(block, 'redacted_thinking')) return { redactedThinking: block.data };
+  if (isBlock(block, 'tool_use')) {
+    const toolUse: RecordedToolUse = { id: block.id, name: block.name, input: block.input };
+    if (block.caller !== undefined) toolUse.caller = block.caller;
+    if (block.toolset_name !== undefined) toolUse.toolsetName = block.toolset_name;
+    return { toolUse };
   }
+  return { block: block as OtherBlock };
 }
+
+type RecordedToolUse = Extract<RecordedBlock, { toolUse: unknown }>['toolUse'];
 
 /** A recorded block back in Messages API form. */
 export function fromRecordedBlock(block: RecordedBlock): ResponseBlock {
@@ -25,17 +34,36 @@ export function fromRecordedBlock(block: RecordedBlock): ResponseBlock {
       : { type: 'text', text: block.text, citations: block.citations };
   if ('thinking' in block) return { type: 'thinking', thinking: block.thinking, signature: block.signature };
   if ('redactedThinking' in block) return { type: 'redacted_thinking', data: block.redactedThinking };
-  if ('toolUse' in block)
-    return { type: 'tool_use', id: block.toolUse.id, name: block.toolUse.name, input: block.toolUse.input };
-  return block.server;
+  if ('toolUse' in block) {
+    const { id, name, input, caller, toolsetName } = block.toolUse;
+    const toolUse: ResponseBlock = { type: 'tool_use', id, name, input };
+    if (caller !== undefined) toolUse.caller = caller;
+    if (toolsetName !== undefined) toolUse.toolset_name = toolsetName;
+    return toolUse;
+  }
+  return 'block' in block ? block.block : block.server;
+}
+
+/** A response as a file records it: the conversation's blocks, and what the API said about the response. */
+export function toRecordedResponse(response: ModelResponse): RecordedResponse {
+  const recorded: RecordedResponse = {
+    id: response.id,
+    model: response.model,
+    stopReason: response.stop_reason,
+    usage: toRecordedUsage(response.usage),
+    content: response.content.map(toRecordedBlock),
+  };
+  if (response.stop_sequence) recorded.stopSequence = response.stop_sequence;
+  if (response.stop_details !== undefined) recorded.stopDetails = response.stop_details;
+  if (response.container !== undefined) recorded.container = response.container;
+  if (response.context_management !== undefined)
+    recorded.contextManagement = response.context_management as RecordedResponse['contextManagement'];
+  return recorded;
 }
 
 /** A recorded response as the transport returned it. */
 export function toModelResponse(response: RecordedResponse): ModelResponse {
-  const usage: ModelResponse['usage'] = { input_tokens: response.usage.input, output_tokens: response.usage.output };
-  if (response.usage.cacheCreation !== undefined) usage.cache_creation_input_tokens = response.usage.cacheCreation;
-  if (response.usage.cacheRead !== undefined) usage.cache_read_input_tokens = response.usage.cacheRead;
-  return {
+  const model: ModelResponse = {
     id: response.id,
     type: 'message',
     role: 'assistant',
@@ -43,15 +71,27 @@ export function toModelResponse(response: RecordedResponse): ModelResponse {
     content: response.content.map(fromRecordedBlock),
     stop_reason: response.stopReason,
     stop_sequence: response.stopSequence ?? null,
-    usage,
+    usage: fromRecordedUsage(response.usage),
   };
+  if (response.stopDetails !== undefined) model.stop_details = response.stopDetails;
+  if (response.container !== undefined) model.container = response.container;
+  if (response.contextManagement !== undefined) model.context_management = response.contextManagement;
+  return model;
 }
 
-export function toRecordedUsage(usage: ModelResponse['usage']): RecordedUsage {
-  const recorded: RecordedUsage = { input: usage.input_tokens, output: usage.output_tokens };
-  if (usage.cache_creation_input_tokens) recorded.cacheCreation = usage.cache_creation_input_tokens;
-  if (usage.cache_read_input_tokens) recorded.cacheRead = usage.cache_read_input_tokens;
-  return recorded;
+/** A response's usage as a file records it: the API's report, whole. */
+export function toRecordedUsage(usage: ApiUsage): RecordedUsage {
+  return { ...usage };
+}
+
+/** A recorded usage as the API reported it; an older file's four counters in the API's names. */
+export function fromRecordedUsage(usage: RecordedUsage): ApiUsage {
+  if ('input_tokens' in usage) return { ...usage } as ApiUsage;
+  const legacy = usage as Extract<RecordedUsage, { input: number }>;
+  const reported: ApiUsage = { input_tokens: legacy.input, output_tokens: legacy.output };
+  if (legacy.cacheCreation !== undefined) reported.cache_creation_input_tokens = legacy.cacheCreation;
+  if (legacy.cacheRead !== undefined) reported.cache_read_input_tokens = legacy.cacheRead;
+  return reported;
 }
 
 /** The tool_result block a recorded result stands for. */

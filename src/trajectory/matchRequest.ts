@@ -35,6 +35,7 @@ export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
       system: request.system,
       temperature: request.temperature,
       thinking: request.thinking && { budgetTokens: request.thinking.budgetTokens },
+      output: request.output,
       tools,
       messages: conversation.slice(0, length),
     };
@@ -63,6 +64,7 @@ export function actualRequest(request: MessagesRequest): ComparableRequest {
     system: request.system,
     temperature: request.temperature,
     thinking: request.thinking?.type === 'enabled' ? { budgetTokens: request.thinking.budget_tokens } : undefined,
+    output: request.output_config?.format.schema,
     tools: (request.tools ?? []).map((tool) => ({ name: tool.name, digest: toolDigest(tool) })),
     messages: request.messages,
   };
@@ -74,6 +76,8 @@ export interface ComparableRequest {
   system: string | undefined;
   temperature: number | undefined;
   thinking: { budgetTokens: number } | undefined;
+  /** The structured answer's schema, as sent (`output_config.format.schema`). */
+  output: Record<string, unknown> | undefined;
   tools: { name: string; digest: string }[];
   messages: Message[];
 }

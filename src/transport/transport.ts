@@ -9,7 +9,8 @@ import type { AnyTool } from '../tools/tool.js';
  * carry its text, thinking or tool input as they arrive, then `block_stop`. A tool input cut off by
  * `max_tokens` gets no `block_stop`: its `input_json_delta`s are all that arrived. Blocks that arrive
  * whole (server tool results, redacted thinking) have no deltas; signatures and citations are in the
- * response, not in events. A transport without real streaming emits each block's whole text in one delta.
+ * response, not in events. A transport without real streaming emits the canonical sequence,
+ * `streamEventsOf(response)`: each block's whole text, thinking or input in one delta.
  */
 export type StreamEvent =
   | { type: 'block_start'; index: number; block: { type: string; id?: string; name?: string } }

@@ -26,6 +26,7 @@ const CODES = {
     'invalid_run_input',
     'invalid_history',
     'invalid_guard_state',
+    'stream_read_twice',
     'not_a_run',
     'invalid_sequence_mode',
     'invalid_pattern',
@@ -55,6 +56,9 @@ const CODES = {
     'invalid_option',
   ],
   SubAgentSuspendedError: ['sub_agent_suspended'],
+  StreamAbandonedError: ['stream_abandoned'],
+  OutputSchemaError: ['invalid_output_schema'],
+  StructuredOutputError: ['invalid_output'],
   OutcomeUnknownError: ['outcome_unknown'],
   SuspensionError: [
     'unsupported_version',

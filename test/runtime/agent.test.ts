@@ -11,6 +11,7 @@ import {
   type UserMessage,
 } from '../../src/index.js';
 import { caught } from '../support/caught.js';
+import { emptyUsage } from '../../src/runtime/agentResult.js';
 
 const model = 'claude-sonnet-5-5';
 const twoIntegers = {
@@ -349,6 +350,7 @@ describe('Agent.run', () => {
     ]);
     const result = await new Agent({ name: 'a', model, tools: [tool], transport }).run('1+2');
     expect(result.usage).toEqual({
+      ...emptyUsage(),
       inputTokens: 250,
       outputTokens: 25,
       cacheReadInputTokens: 90,
@@ -369,12 +371,19 @@ describe('Agent.run', () => {
     expect(seen).toEqual([
       'run_started',
       'turn_started',
+      'stream:block_start',
       'stream:text_delta',
+      'stream:block_stop',
+      'stream:block_start',
+      'stream:input_json_delta',
+      'stream:block_stop',
       'model_responded',
       'tool_called',
       'tool_finished',
       'turn_started',
+      'stream:block_start',
       'stream:text_delta',
+      'stream:block_stop',
       'model_responded',
       'run_finished',
     ]);
@@ -466,7 +475,7 @@ describe('Agent.run', () => {
         role: 'assistant',
         id: 'x',
         model,
-        content: [{ type: 'txt', text: 'hi' }],
+        content: [{ kind: 'text', text: 'hi' }],
         stop_reason: 'end_turn',
         usage: { input_tokens: 1, output_tokens: 1 },
       }),
@@ -475,7 +484,7 @@ describe('Agent.run', () => {
     await expect(run).rejects.toThrow(ModelResponseError);
     await expect(new Agent({ name: 'a', model, transport: broken as never }).run('hi')).rejects.toThrow(
       `The transport answered with something that is not a Messages API response: 'content[0].type' should be ` +
-        'one of text, thinking, redacted_thinking, tool_use,',
+        'a string naming the block type, but it was undefined.',
     );
   });
 

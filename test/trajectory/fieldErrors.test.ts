@@ -51,7 +51,8 @@ describe('a field of the wrong kind is reported at line and column, saying what 
     const text = edit(toolFailure, '        - text: The square root', '        - picture: The square root');
     expect(messageFor(text)).toBe(
       `${placeOf(text, 'picture:')}: turns[1].response.content[0] should be a content block with one of ` +
-        "text, thinking, redactedThinking, toolUse or server (or serverJson), but it had 'picture'.",
+        'text, thinking, redactedThinking, toolUse, block (or blockJson) or server (or serverJson), ' +
+        "but it had 'picture'.",
     );
   });
 
@@ -104,13 +105,12 @@ describe('a field of the wrong kind is reported at line and column, saying what 
     const text = edit(
       toolFailure,
       '        - text: The square root of a negative',
-      `        - serverJson: '{"type":"mystery"}'\n#`,
+      `        - blockJson: '{"type":"tool_use"}'\n#`,
     );
     expect(messageFor(text)).toBe(
-      `${placeOf(text, `'{"type"`)}: turns[1].response.content[0].server.type should be one of server_tool_use, ` +
-        'web_search_tool_result, web_fetch_tool_result, code_execution_tool_result, bash_code_execution_tool_result, ' +
-        'text_editor_code_execution_tool_result, tool_search_tool_result, container_upload, but it was the ' +
-        'string "mystery".',
+      `${placeOf(text, `'{"type"`)}: turns[1].response.content[0].block.type should be a block type other than ` +
+        'text, thinking, redacted_thinking, tool_use (those have forms of their own), ' +
+        'but it was the string "tool_use".',
     );
   });
 });

@@ -25,6 +25,7 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from '../support/anthropicApi.js';
+import { emptyUsage } from '../../src/runtime/agentResult.js';
 
 const server = setupServer();
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
@@ -115,12 +116,7 @@ describe('AnthropicTransport over the real SDK', () => {
     expect(calls).toEqual([{ left: 40, right: 2 }]);
     expect(result.text).toBe('The sum is 42.');
     expect(result.stopReason).toBe('end_turn');
-    expect(result.usage).toEqual({
-      inputTokens: 50,
-      outputTokens: 36,
-      cacheCreationInputTokens: 0,
-      cacheReadInputTokens: 0,
-    });
+    expect(result.usage).toEqual({ ...emptyUsage(), inputTokens: 50, outputTokens: 36 });
     const second = endpoint.bodies[1] as { messages: unknown[]; tools: unknown[] };
     expect(second.messages).toEqual([
       { role: 'user', content: 'What is 40 + 2?' },
@@ -275,7 +271,13 @@ describe('AnthropicTransport over the real SDK', () => {
     const response = await new AnthropicTransport({ client: client(), stream: false }).send(request);
     expect(endpoint.bodies[0]).not.toHaveProperty('stream', true);
     expect(response.content).toEqual([{ type: 'text', text: 'Plain.' }]);
-    expect(response.usage).toEqual({ input_tokens: 12, output_tokens: 6 });
+    // As the API reported it: its nulls kept.
+    expect(response.usage).toStrictEqual({
+      input_tokens: 12,
+      output_tokens: 6,
+      cache_creation_input_tokens: null,
+      cache_read_input_tokens: null,
+    });
   });
 
   it("stops a stream promptly when the run is cancelled, rejecting with the caller's reason", async () => {

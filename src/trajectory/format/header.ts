@@ -21,6 +21,14 @@ export const recordedRequest = mapping({
   temperature: real().optional(),
   thinking: flow(mapping({ budgetTokens: count() })).optional(),
   system: text().optional(),
+  output: free(
+    typedAs<Record<string, unknown>>(
+      openMapping({}).meta({
+        description:
+          'The JSON Schema of the structured answer asked for (output_config.format), as the API was sent it.',
+      }),
+    ),
+  ).optional(),
 }).meta({ description: 'The request parameters the agent sent on every turn.' });
 
 /** What a tool declared about its effects, with MCP's defaults filled in for what it left out. */

@@ -6,7 +6,8 @@ import { optionFor, type ObjectPlan, type Plan } from './plan.js';
 /**
  * A parsed document, walked by the format's plan, made into the value the format describes:
  * free values written as JSON text (`inputJson`) read back, an optional field written as null
- * taken as absent, and fields the format does not know left out (files from a newer minor
+ * taken as absent (unless null is one of its values: `stopDetails: null` is kept), and fields
+ * the format does not know left out (files from a newer minor
  * version still read). Whatever does not fit the plan is passed on as it is, for the format's
  * schema to report; only a free value's JSON text is refused here.
  *
@@ -57,7 +58,7 @@ class Walker {
     for (const field of plan.fields) {
       const { key } = field;
       const item = field.free ? freeValue(value, key, this.path) : value[key];
-      if (item === undefined || (item === null && field.optional)) {
+      if (item === undefined || (item === null && field.optional && !field.nullable)) {
         if (!field.optional) this.fits = false;
         continue;
       }

@@ -1,6 +1,7 @@
 import { copyValue } from '../../json/copyValue.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
+import { streamEventsOf } from '../streamEventsOf.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply } from './scriptedReply.js';
 import { checkDelivery, type StreamDelivery, sendStreamed } from './streamDelivery.js';
@@ -102,7 +103,7 @@ export class ScriptedTransport implements Transport {
     const delivery =
       isModelResponse(answer) || answer.stream === undefined ? this.#stream : checkDelivery(answer.stream);
     if (delivery !== undefined) return sendStreamed(response, delivery, request, options);
-    streamText(response.content, options);
+    if (options.onStreamEvent !== undefined) for (const event of streamEventsOf(response)) options.onStreamEvent(event);
     return response;
   }
 
@@ -150,13 +151,6 @@ function complete(scripted: ScriptedReply, request: MessagesRequest, call: numbe
 /** About four characters a token: enough for usage figures to be plausible and stable. */
 function estimateTokens(value: unknown): number {
   return Math.max(1, Math.ceil((jsonText(value)?.length ?? 0) / 4));
-}
-
-function streamText(content: ResponseBlock[], options: SendOptions): void {
-  if (options.onStreamEvent === undefined) return;
-  content.forEach((block, index) => {
-    if (block.type === 'text') options.onStreamEvent!({ type: 'text_delta', index, text: block.text });
-  });
 }
 
 function lastMessageSummary(request: MessagesRequest): string {
