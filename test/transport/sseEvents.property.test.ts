@@ -1,9 +1,10 @@
 import Anthropic from '@anthropic-ai/sdk';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type MessagesRequest, type ModelResponse, ScriptedTransport } from '../../src/index.js';
+import { type MessagesRequest, type ModelResponse, ScriptedTransport, type StreamEvent } from '../../src/index.js';
 import { parseModelResponse } from '../../src/messages/parseModelResponse.js';
 import { MessageAssembler } from '../../src/transport/anthropic/MessageAssembler.js';
+import { streamEventsOf } from '../../src/transport/streamEventsOf.js';
 import { sseEventsOf, sseText } from '../../src/transport/scripted/sseEvents.js';
 
 // Any response, rendered as the API streams it and cut into chunks at any bytes (inside a UTF-8 character too),
@@ -52,7 +53,13 @@ const response = fc
     usage,
     extra: fields,
     sent: fc.record(
-      { stop_details: fc.option(fields), container: fc.option(fields), context_management: json },
+      {
+        stop_details: fc.option(fields.map((more) => ({ ...more, type: 'refusal' }))),
+        container: fc.option(
+          fc.tuple(id, fields).map(([cid, more]) => ({ ...more, id: cid, expires_at: '2026-12-01' })),
+        ),
+        context_management: fc.option(fields),
+      },
       { requiredKeys: [] },
     ),
     cut: fc.option(fc.nat()),
@@ -134,12 +141,21 @@ describe('a response streamed and split anywhere', () => {
   });
 
   it('through the scripted transport, the run gets what it would have unstreamed', async () => {
-    const known = ['text', 'thinking', 'redacted_thinking', 'tool_use', 'server_tool_use'];
-    const served = split.filter(([r]) => r.content.every((b) => known.includes(b.type)));
     await fc.assert(
-      fc.asyncProperty(served, async ([r, splitAt]) => {
+      fc.asyncProperty(split, async ([r, splitAt]) => {
         const streamed = await new ScriptedTransport([r], { stream: { splitAt } }).send(request);
-        expect(streamed).toEqual(parseModelResponse(r));
+        expect(streamed).toEqual(parseModelResponse(asJson(r)));
+      }),
+      { numRuns: 100 },
+    );
+  });
+
+  it('unsplit, tells an observer exactly the canonical stream of the response (streamEventsOf)', async () => {
+    await fc.assert(
+      fc.asyncProperty(response, async (r) => {
+        const events: StreamEvent[] = [];
+        await new ScriptedTransport([r], { stream: true }).send(request, { onStreamEvent: (e) => events.push(e) });
+        expect(events).toEqual(streamEventsOf(r));
       }),
       { numRuns: 100 },
     );
