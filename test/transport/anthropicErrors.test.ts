@@ -324,6 +324,32 @@ describe('kind request: the request was never sent', () => {
 });
 
 describe('what is not a transport failure', () => {
+  it("a stream cancelled by the caller's signal rejects with the caller's reason", async () => {
+    serve(
+      () =>
+        new HttpResponse(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(
+                encoder.encode(sseFrame(messageStart()) + textBlock(0, ['Hal']).slice(0, 2).map(sseFrame).join('')),
+              );
+            },
+          }),
+          { headers: sseHeaders },
+        ),
+    );
+    const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
+    const controller = new AbortController();
+    const reason = new Error('user pressed stop');
+    const error = await new AnthropicTransport({ client })
+      .send(request, {
+        signal: controller.signal,
+        onStreamEvent: (e) => e.type === 'text_delta' && controller.abort(reason),
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+  });
+
   it("an observer's own error passes through as it was, and the stream is closed", async () => {
     serve(() => sseResponse([messageStart(), ...textBlock(0, ['Hi']), ...messageEnd('end_turn', 1)]));
     const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });

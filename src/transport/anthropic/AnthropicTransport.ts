@@ -98,13 +98,14 @@ export class AnthropicTransport implements Transport {
     );
     const events = stream[Symbol.asyncIterator]();
     const assembler = new MessageAssembler();
+    const cancelled = cancellation(signal);
     let read = 0;
     let done = false;
     try {
       for (;;) {
         let next: IteratorResult<unknown>;
         try {
-          next = await events.next();
+          next = await (cancelled === undefined ? events.next() : Promise.race([events.next(), cancelled.promise]));
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
           throw readFailure(error, settings, read);
@@ -113,13 +114,31 @@ export class AnthropicTransport implements Transport {
         read++;
         for (const event of assembler.add(next.value)) onStreamEvent?.(event);
       }
+      if (signal?.aborted) throw signal.reason;
       done = true;
       return assembler.finish();
     } finally {
-      // Stopped early (a broken stream, an observer that threw): close the connection.
+      cancelled?.release();
+      // Stopped early (cancelled, a broken stream, an observer that threw): close the connection.
       if (!done) stream.controller.abort();
     }
   }
+}
+
+/**
+ * A promise that rejects with the signal's reason once it aborts: a cancelled run stops waiting for the next
+ * event at once, whatever the body does with the cancellation.
+ */
+function cancellation(signal: AbortSignal | undefined): { promise: Promise<never>; release: () => void } | undefined {
+  if (signal === undefined) return undefined;
+  let onAbort = (): void => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {}); // read by the race; never an unhandled rejection
+  return { promise, release: () => signal.removeEventListener('abort', onAbort) };
 }
 
 const OPTION_KEYS = new Set(['client', 'stream', 'maxRetries', 'timeout']);
