@@ -288,13 +288,15 @@ describe('kind stream: the events are not a whole message', () => {
     expect(events.at(-1)).toEqual({ type: 'block_stop', index: 1 });
   });
 
-  it('unknown event types are skipped, as the streaming documentation asks', async () => {
+  it('unknown event types are skipped wherever they come, as the streaming documentation asks', async () => {
     serve(() =>
       sseResponse([
+        { type: 'future_event', x: 0 },
         messageStart(),
         { type: 'future_event', x: 1 },
         ...textBlock(0, ['Hi']),
         ...messageEnd('end_turn', 1),
+        { type: 'future_event', x: 2 },
       ]),
     );
     const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
