@@ -326,6 +326,23 @@ describe('kind request: the request was never sent', () => {
 });
 
 describe('what is not a transport failure', () => {
+  it.each([true, false])(
+    'a request JSON.stringify cannot write passes its TypeError through (stream: %s)',
+    async (stream) => {
+      serve(() => HttpResponse.json({}));
+      const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
+      const unwritable = {
+        ...request,
+        messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 1n }] }],
+      };
+      const error = await new AnthropicTransport({ client, stream })
+        .send(unwritable as unknown as MessagesRequest)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toBe('Do not know how to serialize a BigInt');
+    },
+  );
+
   it("a stream cancelled by the caller's signal rejects with the caller's reason", async () => {
     serve(
       () =>

@@ -70,8 +70,16 @@ export function requestFailure(error: unknown, settings: ClientSettings, request
       { kind: 'request', cause: error },
     );
   }
-  if (error instanceof TypeError) return dropped(error, undefined);
+  if (brokenBody(error)) return dropped(error, undefined);
   return error;
+}
+
+/**
+ * A body that broke while it was read: undici says `terminated`, with the socket's error as the cause. Other
+ * TypeErrors (`JSON.stringify` on a value it cannot write: a cycle, a BigInt) are the caller's and pass through.
+ */
+function brokenBody(error: unknown): error is TypeError {
+  return error instanceof TypeError && (error.message === 'terminated' || error.cause !== undefined);
 }
 
 /**
