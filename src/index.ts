@@ -28,7 +28,9 @@ export {
   ScriptExhaustedError,
   ScriptNotDoneError,
   type ScriptStep,
+  type ScriptedTransportOptions,
 } from './transport/scripted/ScriptedTransport.js';
+export type { StreamDelivery } from './transport/scripted/streamDelivery.js';
 export {
   reply,
   type ScriptedReply,

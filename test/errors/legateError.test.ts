@@ -36,6 +36,7 @@ const CODES = {
     'missing_input',
     'nothing_to_record',
     'invalid_script',
+    'invalid_transport_option',
     'unsatisfiable_schema',
   ],
   ModelResponseError: ['invalid_model_response'],

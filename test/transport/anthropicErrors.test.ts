@@ -288,13 +288,15 @@ describe('kind stream: the events are not a whole message', () => {
     expect(events.at(-1)).toEqual({ type: 'block_stop', index: 1 });
   });
 
-  it('unknown event types are skipped, as the streaming documentation asks', async () => {
+  it('unknown event types are skipped wherever they come, as the streaming documentation asks', async () => {
     serve(() =>
       sseResponse([
+        { type: 'future_event', x: 0 },
         messageStart(),
         { type: 'future_event', x: 1 },
         ...textBlock(0, ['Hi']),
         ...messageEnd('end_turn', 1),
+        { type: 'future_event', x: 2 },
       ]),
     );
     const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
@@ -303,7 +305,70 @@ describe('kind stream: the events are not a whole message', () => {
   });
 });
 
+describe('kind request: the request was never sent', () => {
+  it('a request the SDK will only stream, sent as JSON: the SDK refuses it, said as the SDK says it', async () => {
+    let calls = 0;
+    serve(() => {
+      calls++;
+      return HttpResponse.json({});
+    });
+    const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
+    const error = await new AnthropicTransport({ client, stream: false })
+      .send({ ...request, max_tokens: 500_000 })
+      .catch((e: unknown) => e);
+    expect(calls).toBe(0);
+    expect(error).toBeInstanceOf(TransportError);
+    expect(error).toMatchObject({ kind: 'request', code: 'transport_failed' });
+    expect((error as Error).message).toMatch(
+      /^The Anthropic SDK did not send the request: Streaming is required for operations that may take longer/,
+    );
+  });
+});
+
 describe('what is not a transport failure', () => {
+  it.each([true, false])(
+    'a request JSON.stringify cannot write passes its TypeError through (stream: %s)',
+    async (stream) => {
+      serve(() => HttpResponse.json({}));
+      const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
+      const unwritable = {
+        ...request,
+        messages: [{ role: 'user' as const, content: [{ type: 'text' as const, text: 1n }] }],
+      };
+      const error = await new AnthropicTransport({ client, stream })
+        .send(unwritable as unknown as MessagesRequest)
+        .catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(TypeError);
+      expect((error as Error).message).toBe('Do not know how to serialize a BigInt');
+    },
+  );
+
+  it("a stream cancelled by the caller's signal rejects with the caller's reason", async () => {
+    serve(
+      () =>
+        new HttpResponse(
+          new ReadableStream<Uint8Array>({
+            start(controller) {
+              controller.enqueue(
+                encoder.encode(sseFrame(messageStart()) + textBlock(0, ['Hal']).slice(0, 2).map(sseFrame).join('')),
+              );
+            },
+          }),
+          { headers: sseHeaders },
+        ),
+    );
+    const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
+    const controller = new AbortController();
+    const reason = new Error('user pressed stop');
+    const error = await new AnthropicTransport({ client })
+      .send(request, {
+        signal: controller.signal,
+        onStreamEvent: (e) => e.type === 'text_delta' && controller.abort(reason),
+      })
+      .catch((e: unknown) => e);
+    expect(error).toBe(reason);
+  });
+
   it("an observer's own error passes through as it was, and the stream is closed", async () => {
     serve(() => sseResponse([messageStart(), ...textBlock(0, ['Hi']), ...messageEnd('end_turn', 1)]));
     const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });

@@ -1,4 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
+import { UsageError } from '../../errors/UsageError.js';
+import { describeValue } from '../../json/describeValue.js';
 import { parseModelResponse } from '../../messages/parseModelResponse.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import type { SendOptions, Transport } from '../transport.js';
@@ -39,6 +41,7 @@ export class AnthropicTransport implements Transport {
   readonly #retry: { maxRetries?: number; timeout?: number };
 
   constructor(options: AnthropicTransportOptions = {}) {
+    checkOptions(options);
     const { maxRetries, timeout } = options;
     this.#retry = {
       ...(maxRetries === undefined ? {} : { maxRetries }),
@@ -95,13 +98,14 @@ export class AnthropicTransport implements Transport {
     );
     const events = stream[Symbol.asyncIterator]();
     const assembler = new MessageAssembler();
+    const cancelled = cancellation(signal);
     let read = 0;
     let done = false;
     try {
       for (;;) {
         let next: IteratorResult<unknown>;
         try {
-          next = await events.next();
+          next = await (cancelled === undefined ? events.next() : Promise.race([events.next(), cancelled.promise]));
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
           throw readFailure(error, settings, read);
@@ -110,11 +114,49 @@ export class AnthropicTransport implements Transport {
         read++;
         for (const event of assembler.add(next.value)) onStreamEvent?.(event);
       }
+      if (signal?.aborted) throw signal.reason;
       done = true;
       return assembler.finish();
     } finally {
-      // Stopped early (a broken stream, an observer that threw): close the connection.
+      cancelled?.release();
+      // Stopped early (cancelled, a broken stream, an observer that threw): close the connection.
       if (!done) stream.controller.abort();
     }
   }
+}
+
+/**
+ * A promise that rejects with the signal's reason once it aborts: a cancelled run stops waiting for the next
+ * event at once, whatever the body does with the cancellation.
+ */
+function cancellation(signal: AbortSignal | undefined): { promise: Promise<never>; release: () => void } | undefined {
+  if (signal === undefined) return undefined;
+  let onAbort = (): void => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {}); // read by the race; never an unhandled rejection
+  return { promise, release: () => signal.removeEventListener('abort', onAbort) };
+}
+
+const OPTION_KEYS = new Set(['client', 'stream', 'maxRetries', 'timeout']);
+
+function checkOptions(options: AnthropicTransportOptions): void {
+  const fail = (what: string): never => {
+    throw new UsageError(
+      'invalid_transport_option',
+      `An AnthropicTransport ${what}. It takes client (an Anthropic client), stream (true or false), ` +
+        'maxRetries (a whole number of retries, 0 for none) and timeout (a whole number of milliseconds, at least 1).',
+    );
+  };
+  if (options === null || typeof options !== 'object') fail(`was given ${describeValue(options)} as its options`);
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) fail(`has no option "${key}"`);
+  const { stream, maxRetries, timeout } = options;
+  if (stream !== undefined && typeof stream !== 'boolean') fail(`was given stream ${describeValue(stream)}`);
+  if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && maxRetries >= 0))
+    fail(`was given maxRetries ${describeValue(maxRetries)}`);
+  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout >= 1))
+    fail(`was given timeout ${describeValue(timeout)}`);
 }

@@ -31,14 +31,11 @@ export class MessageAssembler {
     if (!isPlainObject(event) || typeof event.type !== 'string')
       return this.#broken(`event ${this.#events} is ${describeValue(event)}, not an object with a "type"`);
     const type = event.type;
-    if (type === 'ping') return [];
+    if (!KNOWN_EVENTS.has(type)) return []; // a ping, or a type added since (the API asks clients to skip them)
     if (this.#stopped) return this.#broken(`a ${type} event arrived after message_stop`);
     if (type === 'message_start') return this.#start(event);
     const message = this.#message;
-    if (message === undefined) {
-      if (!KNOWN_EVENTS.has(type)) return [];
-      return this.#broken(`a ${type} event arrived before message_start`);
-    }
+    if (message === undefined) return this.#broken(`a ${type} event arrived before message_start`);
     switch (type) {
       case 'content_block_start':
         return this.#blockStart(event);
@@ -137,7 +134,7 @@ export class MessageAssembler {
       case 'compaction_delta':
         // The delta carries the block's final value: its fields replace the block's.
         if (block.type !== 'compaction') return mismatch();
-        for (const [key, value] of Object.entries(delta)) if (key !== 'type') block[key] = value;
+        for (const [key, value] of Object.entries(delta)) if (key !== 'type') setField(block, key, value);
         return [];
       default:
         return this.#broken(
@@ -168,13 +165,14 @@ export class MessageAssembler {
 
   #messageDelta(message: Json, event: Json): void {
     const { delta, usage } = event;
-    if (isPlainObject(delta)) Object.assign(message, delta);
+    if (isPlainObject(delta)) for (const [key, value] of Object.entries(delta)) setField(message, key, value);
     if (isPlainObject(usage)) {
       const counted = message.usage as Json;
       // Counts in message_delta are totals for the message: they replace the ones message_start gave.
-      for (const [key, value] of Object.entries(usage)) if (value !== null || !(key in counted)) counted[key] = value;
+      for (const [key, value] of Object.entries(usage))
+        if (value !== null || !Object.hasOwn(counted, key)) setField(counted, key, value);
     }
-    for (const [key, value] of Object.entries(event)) if (!DELTA_EVENT_KEYS.has(key)) message[key] = value;
+    for (const [key, value] of Object.entries(event)) if (!DELTA_EVENT_KEYS.has(key)) setField(message, key, value);
   }
 
   #openBlock(index: unknown, event: string): Json {
@@ -223,4 +221,9 @@ function indexText(index: unknown): string {
 
 function count(n: number, thing: string): string {
   return `${n} ${thing}${n === 1 ? '' : 's'}`;
+}
+
+/** Sets a field as its own data property, whatever its name (`__proto__` included): the API's fields are data. */
+function setField(target: Json, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
 }

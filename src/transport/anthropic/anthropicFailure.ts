@@ -61,8 +61,25 @@ export function requestFailure(error: unknown, settings: ClientSettings, request
     );
   }
   if (error instanceof SyntaxError) return malformed(error, 'its JSON body does not parse');
-  if (error instanceof TypeError && !(error instanceof Anthropic.AnthropicError)) return dropped(error, undefined);
+  if (error instanceof Anthropic.AnthropicError) {
+    // The SDK refused before sending: a setting it cannot use, a request it will only stream, ...
+    return new TransportError(
+      `The Anthropic SDK did not send the request: ${deepestReason(error)}.`,
+      undefined,
+      undefined,
+      { kind: 'request', cause: error },
+    );
+  }
+  if (brokenBody(error)) return dropped(error, undefined);
   return error;
+}
+
+/**
+ * A body that broke while it was read: undici says `terminated`, with the socket's error as the cause. Other
+ * TypeErrors (`JSON.stringify` on a value it cannot write: a cycle, a BigInt) are the caller's and pass through.
+ */
+function brokenBody(error: unknown): error is TypeError {
+  return error instanceof TypeError && (error.message === 'terminated' || error.cause !== undefined);
 }
 
 /**

@@ -4,6 +4,7 @@ import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messag
 import { streamEventsOf } from '../streamEventsOf.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply } from './scriptedReply.js';
+import { checkDelivery, type StreamDelivery, sendStreamed } from './streamDelivery.js';
 import { LegateError } from '../../errors/LegateError.js';
 import { UsageError } from '../../errors/UsageError.js';
 
@@ -15,6 +16,14 @@ export type ScriptStep =
       request: MessagesRequest,
       call: number,
     ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>);
+
+export interface ScriptedTransportOptions {
+  /**
+   * Serve every response as the API streams it, through the real SDK's stream parser (`true`), or delivered as
+   * this says (split at bytes, faults). A reply's own `stream` (see `reply.streamed`) takes precedence.
+   */
+  stream?: boolean | StreamDelivery;
+}
 
 /** The scripted model was called more often than it has steps. */
 export class ScriptExhaustedError extends LegateError {
@@ -37,6 +46,7 @@ export class ScriptedTransport implements Transport {
   /** Every request received, as it was when sent. */
   readonly requests: MessagesRequest[] = [];
   readonly #steps: ScriptStep[];
+  readonly #stream: StreamDelivery | undefined;
   readonly #respond:
     | ((
         request: MessagesRequest,
@@ -51,7 +61,10 @@ export class ScriptedTransport implements Transport {
           request: MessagesRequest,
           call: number,
         ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>),
+    options: ScriptedTransportOptions = {},
   ) {
+    const { stream } = options;
+    this.#stream = stream === undefined || stream === false ? undefined : stream === true ? {} : checkDelivery(stream);
     if (typeof script === 'function') {
       this.#steps = [];
       this.#respond = script;
@@ -87,6 +100,9 @@ export class ScriptedTransport implements Transport {
     }
     const answer = typeof step === 'function' ? await step(request, call) : step;
     const response = isModelResponse(answer) ? copyValue(answer) : complete(answer, request, call);
+    const delivery =
+      isModelResponse(answer) || answer.stream === undefined ? this.#stream : checkDelivery(answer.stream);
+    if (delivery !== undefined) return sendStreamed(response, delivery, request, options);
     if (options.onStreamEvent !== undefined) for (const event of streamEventsOf(response)) options.onStreamEvent(event);
     return response;
   }

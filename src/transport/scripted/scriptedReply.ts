@@ -1,4 +1,5 @@
 import type { ApiStopReason, ResponseBlock, ToolUseBlock } from '../../messages/types.js';
+import type { StreamDelivery } from './streamDelivery.js';
 
 /** A tool_use block whose id the scripted transport fills in when it serves the reply. */
 export type ScriptedToolUse = Omit<ToolUseBlock, 'id'> & { id?: string };
@@ -8,6 +9,8 @@ export interface ScriptedReply {
   content: (Exclude<ResponseBlock, ToolUseBlock> | ScriptedToolUse)[];
   stopReason: ApiStopReason;
   usage?: { input_tokens: number; output_tokens: number };
+  /** Serve it as a stream through the SDK's parser, delivered (split, broken off) as this says. */
+  stream?: StreamDelivery;
 }
 
 export interface ToolCallSpec {
@@ -49,6 +52,15 @@ export const reply = {
   /** The model declined to continue. */
   refusal(text = ''): ScriptedReply {
     return { content: text === '' ? [] : [{ type: 'text', text }], stopReason: 'refusal' };
+  },
+
+  /**
+   * The reply served as the API streams it, through the real SDK's stream parser and the Anthropic transport:
+   * split at any bytes, or with a fault on the way (an error event, an early end, a dropped connection), which
+   * the run sees as the `TransportError` the live API would give.
+   */
+  streamed(then: ScriptedReply, delivery: StreamDelivery = {}): ScriptedReply {
+    return { ...then, stream: delivery };
   },
 
   /** The model thought before answering; the signature is kept byte-exact. */
