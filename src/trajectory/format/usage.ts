@@ -1,4 +1,4 @@
-import * as z from 'zod';
+import type * as z from 'zod';
 import type { ApiUsage } from '../../messages/types.js';
 import { REQUIRED_USAGE_COUNTERS, USAGE_COUNTERS, type UsageCounter } from '../../messages/usageCounters.js';
 import { count, either, flow, free, mapping, openMapping, text, typedAs } from './values.js';
