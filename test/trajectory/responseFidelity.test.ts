@@ -130,4 +130,40 @@ describe('a response', () => {
       { numRuns: 100 },
     );
   });
+
+  it("reads an older file's usage and server blocks, rewrites it to the same bytes, and replays them", async () => {
+    // As legate wrote a response before the API's usage report and every block were kept whole.
+    const older = serializeTrajectory(recording(parseModelResponse(JSON.parse(JSON.stringify(olderResponse)))))
+      .replace(
+        'usage: { input_tokens: 20, output_tokens: 4, cache_read_input_tokens: 7 }',
+        'usage: { input: 20, output: 4, cacheRead: 7 }',
+      )
+      .replaceAll('- block:', '- server:');
+    expect(older).toContain('usage: { input: 20, output: 4, cacheRead: 7 }');
+    expect(older).toContain('- server:');
+    const read = parseTrajectory(older);
+    expect(serializeTrajectory(read)).toBe(older);
+    const replayed = await new ReplayTransport(read).send({
+      model: 'claude-sonnet-5-5',
+      max_tokens: 64,
+      messages: [{ role: 'user', content: 'Hello' }],
+    });
+    expect(replayed.usage).toStrictEqual({ input_tokens: 20, output_tokens: 4, cache_read_input_tokens: 7 });
+    expect(replayed.content).toStrictEqual(olderResponse.content);
+  });
 });
+
+const olderResponse = {
+  id: 'msg_1',
+  type: 'message',
+  role: 'assistant',
+  model: 'claude-sonnet-5-5',
+  content: [
+    { type: 'server_tool_use', id: 'srvtoolu_1', name: 'web_search', input: { query: 'q' } },
+    { type: 'web_search_tool_result', tool_use_id: 'srvtoolu_1', content: [] },
+    { type: 'text', text: 'Nothing found.' },
+  ],
+  stop_reason: 'end_turn',
+  stop_sequence: null,
+  usage: { input_tokens: 20, output_tokens: 4, cache_read_input_tokens: 7 },
+};
