@@ -56,3 +56,41 @@ export function printComparison(
   console.log(`  ratio ${ratio.toFixed(2)}x${verdict}`);
   console.log(`  (sink ${sink > 0 ? 'live' : 'empty'})`);
 }
+
+/**
+ * Asynchronous operations (a whole agent run, a streamed response) measured side by side: each is
+ * warmed up, then the rounds alternate between them, so a slow moment of the machine falls on all of
+ * them alike. What is counted is this process's CPU time (user and system, all its threads), not the
+ * wall clock: the work is all in-process, and on a machine shared with other work the wall clock
+ * counts their time too. Returns each one's median rate, in the order given.
+ */
+export async function measureEach(
+  operations: { name: string; operation: () => Promise<unknown> }[],
+  options: { rounds?: number; roundMs?: number } = {},
+): Promise<Measurement[]> {
+  const rounds = options.rounds ?? 7;
+  const roundMs = options.roundMs ?? 500;
+  for (const { operation } of operations) await runForAsync(operation, 300);
+  const rates: number[][] = operations.map(() => []);
+  for (let round = 0; round < rounds; round++) {
+    for (const [i, { operation }] of operations.entries()) rates[i]!.push(await runForAsync(operation, roundMs));
+  }
+  return operations.map(({ name }, i) => {
+    const sorted = rates[i]!.sort((a, b) => a - b);
+    return { name, opsPerSecond: sorted[Math.floor(sorted.length / 2)]! };
+  });
+}
+
+/** Runs the operation, one at a time, until it has used `ms` of CPU time; returns operations per CPU second. */
+async function runForAsync(operation: () => Promise<unknown>, ms: number): Promise<number> {
+  let done = 0;
+  const start = process.cpuUsage();
+  let used = 0;
+  while (used < ms * 1000) {
+    if (await operation()) sink++;
+    done++;
+    const { user, system } = process.cpuUsage(start);
+    used = user + system;
+  }
+  return done / (used / 1e6);
+}

@@ -248,7 +248,10 @@ export const scenarios: Scenario[] = [
       ];
       return new ScriptedTransport(
         (request) =>
-          (request.system?.startsWith('You research') ? researcher : planner).shift() ?? reply.text('(no more script)'),
+          (typeof request.system === 'string' && request.system.startsWith('You research')
+            ? researcher
+            : planner
+          ).shift() ?? reply.text('(no more script)'),
       );
     },
   },

@@ -15,18 +15,22 @@ export { ModelResponseError } from './messages/parseModelResponse.js';
 export {
   TransportError,
   type TransportErrorCode,
+  type TransportErrorKind,
   type TransportSetting,
   type Transport,
   type SendOptions,
   type StreamEvent,
 } from './transport/transport.js';
+export { streamEventsOf } from './transport/streamEventsOf.js';
 export { AnthropicTransport, type AnthropicTransportOptions } from './transport/anthropic/AnthropicTransport.js';
 export {
   ScriptedTransport,
   ScriptExhaustedError,
   ScriptNotDoneError,
   type ScriptStep,
+  type ScriptedTransportOptions,
 } from './transport/scripted/ScriptedTransport.js';
+export type { StreamDelivery } from './transport/scripted/streamDelivery.js';
 export {
   reply,
   type ScriptedReply,
@@ -46,6 +50,9 @@ export {
   type ResumeOptions,
   type RecoverOptions,
 } from './runtime/Agent.js';
+export { StreamAbandonedError, type AgentStream, type AgentStreamEvent } from './runtime/agentStream.js';
+// Structured outputs: agent.run(input, { output: schema }) sets result.output.
+export { StructuredOutputError } from './runtime/structuredOutputError.js';
 // Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's
 // tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';
@@ -82,6 +89,12 @@ export {
   type HandoffTarget,
 } from './runtime/agentOptions.js';
 export type {
+  CacheControlOption,
+  MetadataOption,
+  ThinkingOption,
+  ToolChoiceOption,
+} from './runtime/requestOptions.js';
+export type {
   AgentResult,
   BlockedCall,
   PlannedEffect,
@@ -90,6 +103,7 @@ export type {
   ToolCallOutcome,
   ToolCallError,
   ToolFailure,
+  ToolReportedError,
   UnknownTool,
   Usage,
 } from './runtime/agentResult.js';

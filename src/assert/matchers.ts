@@ -196,7 +196,7 @@ export const matchers = {
     return outcome(view, matches.length > 0, what, 'but the binder refused no such call', 'but it did');
   },
 
-  /** No tool threw. */
+  /** No call ended in `error`: no tool threw, nor returned an error result (`toolError`). */
   toHaveNoToolFailures({ view }: CheckedRun): CheckOutcome {
     const failed = view.calls.filter((call) => call.outcome === 'error');
     const but = `but ${failed.map((c) => quote(c.name)).join(', ')} failed`;

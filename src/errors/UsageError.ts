@@ -8,6 +8,8 @@ export type UsageErrorCode =
   | 'invalid_history'
   /** `agent.run`'s `guard` is not a guard state as a run returns it (`result.guard`). */
   | 'invalid_guard_state'
+  /** An `agent.stream()` was iterated a second time: its events are read once. */
+  | 'stream_read_twice'
   /** A matcher or `assertThat` was given something other than an `AgentResult` or a `Trajectory`. */
   | 'not_a_run'
   /** `toHaveToolSequence` (or `toolSequence`) was given a `mode` that is not one of `SEQUENCE_MODES`. */
@@ -24,8 +26,13 @@ export type UsageErrorCode =
   | 'missing_input'
   /** A recorded run made no model call, so there is nothing to write. */
   | 'nothing_to_record'
-  /** A `ScriptedTransport` was given neither a list of steps nor a function of the request. */
+  /**
+   * A `ScriptedTransport` was given neither a list of steps nor a function of the request, or a stream delivery
+   * it cannot serve.
+   */
   | 'invalid_script'
+  /** An `AnthropicTransport` option (`maxRetries`, `timeout`, `stream`) is not one it can use. */
+  | 'invalid_transport_option'
   /** A tool to fuzz has an input schema no value satisfies (none could be generated). */
   | 'unsatisfiable_schema';
 

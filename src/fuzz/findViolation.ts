@@ -55,14 +55,17 @@ export function countAttempts(entry: Agent, result: AgentResult): CountedCall[] 
 }
 
 /**
- * The first rule the run broke: a privileged tool ran after an untrusted success, a hidden tool
- * ran, a tool ran before its prerequisite succeeded or after a terminal tool did, or a call was an
- * attempt over the limit the agent in charge puts on its tool (counted as the guard counts).
+ * The first rule the run broke: a privileged tool ran after an untrusted tool's words (a success, or
+ * an error result it returned) reached the model, a hidden tool ran, a tool ran before its
+ * prerequisite succeeded or after a terminal tool did, or a call was an attempt over the limit the
+ * agent in charge puts on its tool (counted as the guard counts).
  */
 export function findViolation(entry: Agent, result: AgentResult, oracle: Oracle): Violation | undefined {
   const byName = new Map(oracle.tools.map((t) => [t.name, t]));
   const ran = (call: ToolCall) => call.outcome === 'ok' || call.outcome === 'error';
   const succeeded = result.toolCalls.filter((c) => c.outcome === 'ok');
+  // What the model read in a tool's own words: its output, or an error result it returned (toolError).
+  const read = result.toolCalls.filter((c) => c.outcome === 'ok' || c.error?.error === 'tool_error');
   const rulesOf = heldTo(oracle.rules);
   for (const { call, agent, attempt, count } of countAttempts(entry, result)) {
     const rules = rulesOf(agent);
@@ -73,7 +76,7 @@ export function findViolation(entry: Agent, result: AgentResult, oracle: Oracle)
     }
     if (
       oracle.privileged.has(call.name) &&
-      succeeded.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)
+      read.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)
     ) {
       return {
         call,

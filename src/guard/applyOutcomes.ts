@@ -11,12 +11,17 @@ export interface CallOutcome {
   allowed: boolean;
   /** True when the tool ran and succeeded. */
   succeeded: boolean;
+  /**
+   * True when the model was shown what the tool wrote: its output, or an error result it returned
+   * (`toolError`). A success implies it; a thrown error is not: the model learns only its class.
+   */
+  toolWrote?: boolean;
 }
 
 /**
  * The state after a response's calls finished: attempts counted ({@link isAttempt}), successes remembered for
- * prerequisites, the first untrusted success taints, the first terminal success ends the run.
- * Pure: returns a new state.
+ * prerequisites, the first untrusted tool whose own words the model read (a success, or an error result it
+ * returned) taints, the first terminal success ends the run. Pure: returns a new state.
  */
 export function applyOutcomes(
   state: GuardState,
@@ -34,10 +39,14 @@ export function applyOutcomes(
   for (const outcome of outcomes) {
     if (isAttempt(outcome, tools))
       next.attempts[outcome.name] = (toolRecordValue(next.attempts, outcome.name) ?? 0) + 1;
+    if (
+      next.taint === null &&
+      (outcome.succeeded || outcome.toolWrote === true) &&
+      tools.get(outcome.name)?.untrusted === true
+    )
+      next.taint = { source: outcome.name, id: outcome.id };
     if (!outcome.succeeded) continue;
     if (toolRecordValue(next.successes, outcome.name) === undefined) next.successes[outcome.name] = turn;
-    if (next.taint === null && tools.get(outcome.name)?.untrusted === true)
-      next.taint = { source: outcome.name, id: outcome.id };
     if (next.terminatedBy === null && rules.terminal.has(outcome.name))
       next.terminatedBy = { tool: outcome.name, id: outcome.id };
   }

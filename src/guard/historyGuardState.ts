@@ -2,6 +2,7 @@ import { describeValue as describe } from '../json/describeValue.js';
 import type { Message } from '../messages/types.js';
 import type { GuardState } from './guardState.js';
 import { initialGuardState } from './guardState.js';
+import { defaultServerToolUntrusted } from '../tools/serverTool.js';
 import { copyToolRecord, emptyToolRecord, toolRecordValue } from './toolRecord.js';
 
 /** The taint source of a tool result no tool can be named for: who wrote it is unknown, so it is not trusted. */
@@ -22,10 +23,13 @@ export interface HistoryTool {
  *   API's own pairing) and attributed, by that tool_use's name, through `toolOf`;
  * - a result that succeeded (`is_error` absent or false) is a success of its tool; the first
  *   one of an untrusted tool taints, the first one of a terminal tool ends the run;
+ * - an error result of an untrusted tool taints too (it may be the tool's own words, returned with
+ *   `toolError`, which taint in a live run; the history cannot tell them from legate's refusals);
  * - a result that cannot be attributed (no tool_use just before it, a name `toolOf` does not
  *   know, an id two tool_uses share) taints, error or not, with {@link UNATTRIBUTED_SOURCE};
- * - a server tool's result (a web search, a fetch) in an assistant message taints, with its
- *   block type as source;
+ * - a server tool's result (a web search, a fetch) in an assistant message taints, with the
+ *   server tool's name as source, unless `serverUntrusted` trusts that tool (see
+ *   {@link serverResultTaint});
  * - every tool_use counts as an attempt: a history does not say which calls the guard refused.
  * Successes found here are recorded at turn 0, before the run that continues the conversation.
  * `messages` must have passed {@link historyShapeProblem}.
@@ -33,8 +37,10 @@ export interface HistoryTool {
 export function guardStateOfHistory(
   messages: readonly Message[],
   toolOf: (name: string) => HistoryTool | undefined,
+  serverUntrusted: ServerResultTrust = defaultServerToolUntrusted,
 ): GuardState {
   const state = initialGuardState();
+  const serverUses = serverUsesOf(messages);
   const taint = (source: string, id: string) => {
     state.taint ??= { source, id };
   };
@@ -52,7 +58,7 @@ export function guardStateOfHistory(
           uses.set(id, uses.has(id) && uses.get(id) !== name ? null : name);
         }
       }
-      state.taint ??= serverResultTaint(blocks);
+      state.taint ??= serverResultTaint(blocks, serverUses, serverUntrusted);
       continue;
     }
     for (const block of blocks) {
@@ -64,7 +70,12 @@ export function guardStateOfHistory(
         taint(UNATTRIBUTED_SOURCE, id);
         continue;
       }
-      if (block.is_error === true) continue;
+      if (block.is_error === true) {
+        // An error result may hold the tool's own words (toolError), which taint as in a live run;
+        // the history cannot tell them from a refusal legate wrote, so it fails closed.
+        if (tool.untrusted) taint(name, id);
+        continue;
+      }
       if (toolRecordValue(state.successes, name) === undefined) state.successes[name] = 0;
       if (tool.untrusted) taint(name, id);
       if (tool.terminal) state.terminatedBy ??= { tool: name, id };
@@ -75,18 +86,46 @@ export function guardStateOfHistory(
 }
 
 /**
- * The taint a model response brings in itself: a server tool's result (`web_search_tool_result`,
- * `web_fetch_tool_result`, any `*_tool_result` block the API ran) holds content legate cannot
- * vouch for. The model wrote the rest of that response after reading it, so in a live run it
- * taints before the response's own calls are decided. The first such block is the source.
+ * Whether the results of a server tool are outside-authored, by the name of the use block that
+ * asked for them (`web_search`, an MCP tool's name): true taints.
  */
-export function serverResultTaint(blocks: readonly { type: string }[]): GuardState['taint'] {
-  const block = blocks.find((b) => b.type !== 'tool_result' && b.type.endsWith('_tool_result')) as
-    | { type: string; tool_use_id?: unknown }
-    | undefined;
-  return block === undefined
-    ? null
-    : { source: block.type, id: typeof block.tool_use_id === 'string' ? block.tool_use_id : '' };
+export type ServerResultTrust = (useName: string) => boolean;
+
+/** Server tool uses (`server_tool_use`, `mcp_tool_use`) by id: the name each result is attributed to. */
+export function serverUsesOf(messages: readonly Message[]): Map<string, string> {
+  const uses = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const block of message.content as { type: string; id?: unknown; name?: unknown }[]) {
+      if (block.type === 'tool_use' || !block.type.endsWith('_tool_use')) continue;
+      if (typeof block.id === 'string' && typeof block.name === 'string') uses.set(block.id, block.name);
+    }
+  }
+  return uses;
+}
+
+/**
+ * The taint a model response brings in itself: a result of a server tool the API ran
+ * (`web_search_tool_result`, `web_fetch_tool_result`, `mcp_tool_result`, any `*_tool_result`
+ * block other than a client's `tool_result`) holds content legate may not vouch for. Its source
+ * is the name of the use block whose id it answers (`web_search`), found in `uses` (a use may
+ * come in an earlier response than its result); without one, the block's type. `untrusted`
+ * says which names taint. The model wrote the rest of that response after reading the result,
+ * so in a live run it taints before the response's own calls are decided. The first such block
+ * is the source.
+ */
+export function serverResultTaint(
+  blocks: readonly { type: string }[],
+  uses: ReadonlyMap<string, string>,
+  untrusted: ServerResultTrust,
+): GuardState['taint'] {
+  for (const block of blocks as { type: string; tool_use_id?: unknown }[]) {
+    if (block.type === 'tool_result' || !block.type.endsWith('_tool_result')) continue;
+    const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
+    const name = uses.get(id) ?? block.type;
+    if (untrusted(name)) return { source: name, id };
+  }
+  return null;
 }
 
 /**

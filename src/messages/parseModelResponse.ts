@@ -88,7 +88,18 @@ export function parseModelResponse(value: unknown, source = 'The transport'): Mo
       fail('context_management', 'an object or null', contextManagement);
     response.context_management = contextManagement;
   }
+  const cut = value.incompleteToolUse;
+  if (cut !== undefined) response.incompleteToolUse = parseIncomplete(cut, content, fail);
   return response;
+}
+
+function parseIncomplete(cut: unknown, content: ResponseBlock[], fail: Fail): ModelResponse['incompleteToolUse'] {
+  const expected = 'the index of a tool input block of content and the partialJson that arrived';
+  if (!isPlainObject(cut) || typeof cut.partialJson !== 'string') return fail('incompleteToolUse', expected, cut);
+  const { index } = cut;
+  if (typeof index !== 'number' || !(content[index] !== undefined && 'input' in content[index]))
+    return fail('incompleteToolUse.index', expected, index);
+  return { index, partialJson: cut.partialJson };
 }
 
 type Fail = (path: string, expected: string, received: unknown) => never;

@@ -66,13 +66,59 @@ export interface OtherBlock {
 /** A block of an assistant response. */
 export type ResponseBlock = TextBlock | ThinkingBlock | RedactedThinkingBlock | ToolUseBlock | OtherBlock;
 
-export interface ImageBlock {
-  type: 'image';
-  source: { type: 'base64'; media_type: string; data: string } | { type: 'url'; url: string };
+/** A prompt-cache breakpoint on a block the caller sends. */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
 }
 
-/** What a tool result may hold besides plain text. */
-export type ToolResultContent = TextBlock | ImageBlock;
+export interface ImageBlock {
+  type: 'image';
+  source:
+    | { type: 'base64'; media_type: 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp'; data: string }
+    | { type: 'url'; url: string }
+    | { type: 'file'; file_id: string };
+  cache_control?: CacheControl | null;
+}
+
+/** A PDF, a plain text, or content of the caller's own chunks, for the model to read and cite. */
+export interface DocumentBlock {
+  type: 'document';
+  source:
+    | { type: 'base64'; media_type: 'application/pdf'; data: string }
+    | { type: 'text'; media_type: 'text/plain'; data: string }
+    | { type: 'content'; content: string | (TextBlock | ImageBlock)[] }
+    | { type: 'url'; url: string }
+    | { type: 'file'; file_id: string };
+  title?: string | null;
+  context?: string | null;
+  citations?: { enabled?: boolean } | null;
+  cache_control?: CacheControl | null;
+}
+
+/** A search result with its source, which the model cites like a web search's. */
+export interface SearchResultBlock {
+  type: 'search_result';
+  source: string;
+  title: string;
+  content: TextBlock[];
+  citations?: { enabled?: boolean };
+  cache_control?: CacheControl | null;
+}
+
+/** A tool a (custom) tool search found: the API loads its definition. */
+export interface ToolReferenceBlock {
+  type: 'tool_reference';
+  tool_name: string;
+  cache_control?: CacheControl | null;
+}
+
+/** What a tool result may hold besides plain text: the blocks the API takes in a tool_result. */
+export type ToolResultContent = TextBlock | ImageBlock | DocumentBlock | SearchResultBlock | ToolReferenceBlock;
+
+/** The types of {@link ToolResultContent}, in the API's order. */
+export const TOOL_RESULT_BLOCK_TYPES = ['text', 'image', 'document', 'search_result', 'tool_reference'] as const;
+export type ToolResultBlockType = (typeof TOOL_RESULT_BLOCK_TYPES)[number];
 
 export interface ToolResultBlock {
   type: 'tool_result';
@@ -100,17 +146,67 @@ export interface ToolDefinition {
   name: string;
   description?: string;
   input_schema: Record<string, unknown>;
+  /** A prompt-cache breakpoint: set on the last tool by `cacheControl: { at: 'prefix' }`. */
+  cache_control?: CacheControl;
+}
+
+/**
+ * A tool the API runs itself (web search, web fetch, code execution, tool search, and any later
+ * `type`): sent exactly as given, never run by legate.
+ */
+export interface ServerToolDefinition {
+  type: string;
+  name: string;
+  [field: string]: unknown;
+}
+
+/** A `tools` entry of a request: a tool legate runs, or one the API runs. */
+export type RequestTool = ToolDefinition | ServerToolDefinition;
+
+/** A prompt-cache breakpoint. */
+export interface CacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+/** How the model may use the tools it is offered. */
+export type ToolChoice =
+  | { type: 'auto'; disable_parallel_tool_use?: boolean }
+  | { type: 'any'; disable_parallel_tool_use?: boolean }
+  | { type: 'tool'; name: string; disable_parallel_tool_use?: boolean }
+  | { type: 'none' };
+
+/** The system prompt as blocks: how a cache breakpoint is set on it. */
+export interface SystemBlock {
+  type: 'text';
+  text: string;
+  cache_control?: CacheControl;
 }
 
 /** One Messages API request. */
 export interface MessagesRequest {
   model: string;
   max_tokens: number;
-  system?: string;
+  system?: string | SystemBlock[];
   messages: Message[];
-  tools?: ToolDefinition[];
+  tools?: RequestTool[];
+  tool_choice?: ToolChoice;
+  stop_sequences?: string[];
   temperature?: number;
-  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'disabled' };
+  thinking?: { type: 'enabled'; budget_tokens: number } | { type: 'adaptive' } | { type: 'disabled' };
+  /** Automatic prompt caching: the API puts the breakpoint on the last cacheable block. */
+  cache_control?: CacheControl;
+  metadata?: { user_id: string };
+  /** The code execution container to reuse. */
+  container?: string;
+  /** Structured outputs: the answer's text is JSON matching `format.schema` (a run's `output`). */
+  output_config?: { format: JsonOutputFormat };
+}
+
+/** The API's structured-output format (`output_config.format`): a strict JSON Schema for the answer. */
+export interface JsonOutputFormat {
+  type: 'json_schema';
+  schema: Record<string, unknown>;
 }
 
 /** Every stop reason the API can give. */
@@ -180,4 +276,10 @@ export interface ModelResponse {
   /** What context management changed in the request (`{ applied_edits: [...] }`), as the API reported it. */
   context_management?: unknown;
   usage: ApiUsage;
+  /**
+   * Set by legate, never by the API (and never sent back): the tool input block `content[index]` was cut off
+   * by `max_tokens` mid-stream (no `content_block_stop` came). Its `input` is what `content_block_start` gave
+   * (`{}`), not a guess; `partialJson` is the JSON text of the input as far as it arrived.
+   */
+  incompleteToolUse?: { index: number; partialJson: string };
 }

@@ -4,6 +4,7 @@ import type { AnyTool } from '../tools/tool.js';
 import { toRecordedResponse } from '../trajectory/conversation.js';
 import { TOTALS_COUNTERS } from '../trajectory/format/usage.js';
 import { describeTools } from '../trajectory/describeTool.js';
+import { recordedRequestOf } from '../trajectory/requestParameters.js';
 import {
   TRAJECTORY_VERSION,
   type RecordedResult,
@@ -42,7 +43,7 @@ export function fromRun(record: RunRecord): Trajectory {
     legate: legateVersion(),
     agent: record.agent.name,
     model: result.responses[0]?.model ?? firstRequest.model,
-    request: recordedRequest(firstRequest),
+    request: recordedRequestOf(firstRequest),
     tools: describeTools(firstRequest.tools ?? [], record.tools),
     input: record.input,
     turns: result.responses.map((response, i) => {
@@ -75,7 +76,7 @@ export function fromRun(record: RunRecord): Trajectory {
         return [
           name,
           {
-            request: recordedRequest(request),
+            request: recordedRequestOf(request),
             tools: describeTools(request.tools ?? [], record.tools),
           },
         ];
@@ -93,14 +94,6 @@ export function fromRun(record: RunRecord): Trajectory {
   if (record.sdkVersion !== undefined) trajectory.sdk = record.sdkVersion;
   if (record.clock.length > 0) trajectory.clock = record.clock;
   return trajectory;
-}
-
-function recordedRequest(request: MessagesRequest): Trajectory['request'] {
-  const recorded: Trajectory['request'] = { model: request.model, maxTokens: request.max_tokens };
-  if (request.system !== undefined) recorded.system = request.system;
-  if (request.temperature !== undefined) recorded.temperature = request.temperature;
-  if (request.thinking?.type === 'enabled') recorded.thinking = { budgetTokens: request.thinking.budget_tokens };
-  return recorded;
 }
 
 /** The run's usage totals as the summary holds them: `input` and `output`, and every other counter that is not 0. */

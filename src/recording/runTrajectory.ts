@@ -27,6 +27,8 @@ import { resolveReplaySettings, type ReplaySettings } from './replaySettings.js'
 import { loadTrajectory, prepareTrajectory, saveTrajectory } from './trajectoryFile.js';
 import { sdkVersion } from './sdkVersion.js';
 import { UsageError } from '../errors/UsageError.js';
+import type { OutputSchema } from '../tools/output/prepareOutput.js';
+import { StructuredOutputError } from '../runtime/structuredOutputError.js';
 
 /** Builds the agent under test around a transport: the live model, or a replay. */
 export type AgentFactory = (transport: Transport) => Agent;
@@ -63,6 +65,11 @@ export interface TrajectoryRunOptions {
   agent: AgentFactory;
   /** The user's input. Needed to record; a replay uses the recorded input. */
   input?: string | UserBlock[];
+  /**
+   * The structured answer the run asks for (`agent.run`'s `output`): recorded as the request's
+   * `output`, compared on replay, and `result.output` computed from the recorded answer.
+   */
+  output?: OutputSchema;
   /** Default: the file name without its extension. */
   name?: string;
   description?: string;
@@ -127,7 +134,9 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
     return replay(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
   }
   if (settings.mode === 'passthrough') {
-    const result = await options.agent(settings.transport()).run(requireInput(options, shown, undefined));
+    const result = await options
+      .agent(settings.transport())
+      .run(requireInput(options, shown, undefined), outputOption(options));
     return { mode: 'passthrough', file, result };
   }
   return record(options, file, shown, settings);
@@ -181,7 +190,7 @@ async function replay(
     runTools: settings.runTools,
   });
   const agent = options.agent(transport);
-  const runOptions = { clock: recordedClock(trajectory) };
+  const runOptions = { clock: recordedClock(trajectory), ...outputOption(options) };
   let result = await agent.run(trajectory.input, runOptions);
   // A recorded decision resumes the run where the recording did; none means it ended suspended.
   for (
@@ -210,14 +219,24 @@ async function record(
   const agent = options.agent(transport);
   const clock = recordingClock(agent.clock);
   const recordedAt = new Date();
-  const stub = options.toolStub === undefined ? {} : { toolStub: options.toolStub };
-  let result = await agent.run(input, { clock: clock.now, ...stub });
-  while (result.stopReason === 'suspended' && options.approve !== undefined) {
-    result = await agent.resume(result.suspension!, {
-      clock: clock.now,
-      approve: await options.approve(result.suspension!),
-      ...stub,
+  const stub = { ...(options.toolStub === undefined ? {} : { toolStub: options.toolStub }), ...outputOption(options) };
+  // A run whose answer the output schema refuses is recorded too (its replay refuses it the same way), then thrown.
+  let refusedAnswer: StructuredOutputError | undefined;
+  const finished = (run: Promise<AgentResult>) =>
+    run.catch((error: unknown) => {
+      if (!(error instanceof StructuredOutputError)) throw error;
+      refusedAnswer = error;
+      return error.result;
     });
+  let result = await finished(agent.run(input, { clock: clock.now, ...stub }));
+  while (result.stopReason === 'suspended' && options.approve !== undefined) {
+    result = await finished(
+      agent.resume(result.suspension!, {
+        clock: clock.now,
+        approve: await options.approve(result.suspension!),
+        ...stub,
+      }),
+    );
   }
   if (transport.exchanges.length === 0) {
     throw new UsageError('nothing_to_record', `The run made no model call, so there is nothing to record in ${shown}.`);
@@ -253,7 +272,12 @@ async function record(
     run.changes = changes;
     if (changes.length > 0) tell(options, `re-recorded ${shown}: ${summarizeChanges(changes)}`);
   }
+  if (refusedAnswer !== undefined) throw refusedAnswer;
   return run;
+}
+
+function outputOption(options: TrajectoryRunOptions): { output?: OutputSchema } {
+  return options.output === undefined ? {} : { output: options.output };
 }
 
 /** What a recording transport's children saw, recursively, for sub-agents' runs. */

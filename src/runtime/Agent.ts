@@ -9,9 +9,12 @@ import { guardStateOfHistory, historyShapeProblem, mergeGuardStates } from '../g
 import type { Rule } from '../guard/rules.js';
 import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
+import { serverToolUntrusted, type ServerTool } from '../tools/serverTool.js';
+import type { RequestOptions } from './requestOptions.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
 import { agentsReachableFrom, historyToolsOf, registerSubAgent, toolsReachableFrom } from './agentGraph.js';
 import type { AgentResult } from './agentResult.js';
+import { streamRun, type AgentStream } from './agentStream.js';
 import {
   checkAgentOptions,
   DEFAULT_MAX_TOKENS,
@@ -31,6 +34,8 @@ import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
 import type { Suspension } from './suspension.js';
 import type { Transport } from '../transport/transport.js';
+import { prepareOutput, type OutputOf, type OutputSchema } from '../tools/output/prepareOutput.js';
+import { withOutput } from './structuredOutput.js';
 import { LegateError } from '../errors/LegateError.js';
 import { UsageError } from '../errors/UsageError.js';
 
@@ -62,13 +67,20 @@ export interface RunOptions {
   toolStub?: ToolStub;
   /** The transport for this run, in place of the agent's (a sub-agent inside a recorded or replayed call). */
   transport?: Transport;
+  /**
+   * Asks for a structured answer: every request carries this schema (made strict) as the API's
+   * `output_config.format`, and the final answer is checked against the whole schema and set as
+   * `result.output`, typed from it. A zod object schema or a JSON Schema object; see
+   * docs/structured-outputs.md.
+   */
+  output?: OutputSchema;
 }
 
 /** The options of a call that set the run's settings in place of the agent's. */
-type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport'>;
+type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport' | 'output'>;
 
 export interface ResumeOptions
-  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output'> {
   /**
    * `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a
    * decision.
@@ -88,7 +100,7 @@ export interface ResumeOptions
 }
 
 export interface RecoverOptions
-  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub'> {
+  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output'> {
   /** The store the suspension was claimed in. */
   store: ClaimStore;
   /**
@@ -120,15 +132,22 @@ export class Agent {
   readonly warnings: readonly ToolDeclarationWarning[];
   /** The clock tools read through `ctx.now()` in runs that start (or resume) on this agent. */
   readonly clock: () => Date;
+  /** The tools the API runs (web search, ...), offered after the defined ones. */
+  readonly serverTools: readonly ServerTool[];
   readonly #options: AgentOptions;
   readonly #tools: ReadonlyMap<string, AnyTool>;
+  readonly #serverTools: ReadonlyMap<string, ServerTool>;
+  readonly #request: RequestOptions;
 
   constructor(options: AgentOptions) {
-    const { tools, handoffTools } = checkAgentOptions(options);
+    const { tools, serverTools, handoffTools, request } = checkAgentOptions(options);
     this.name = options.name;
     this.model = options.model;
     this.#options = options;
     this.#tools = tools;
+    this.#serverTools = serverTools;
+    this.serverTools = [...serverTools.values()];
+    this.#request = request;
     this.tools = [...tools.values()];
     this.handoffs = handoffTools.map((h) => h.target);
     this.rules = [...(options.rules ?? [])];
@@ -147,7 +166,21 @@ export class Agent {
   }
 
   /** Runs the agent on one input, to the end of the conversation, of its turns, or until a call needs approval. */
+  run<const S extends OutputSchema>(
+    input: string | UserBlock[],
+    options: RunOptions & { output: S },
+  ): Promise<AgentResult & { output: OutputOf<S> | undefined }>;
+  run(input: string | UserBlock[], options?: RunOptions): Promise<AgentResult>;
   async run(input: string | UserBlock[], options: RunOptions = {}): Promise<AgentResult> {
+    return this.#run(input, options);
+  }
+
+  /** A run; `settled` is told the run's settings once they are read (a stream follows the output's progress). */
+  async #run(
+    input: string | UserBlock[],
+    options: RunOptions,
+    settled?: (settings: RunSettings) => void,
+  ): Promise<AgentResult> {
     checkInput(input);
     const history = options.history ?? [];
     const shape = historyShapeProblem(history);
@@ -156,12 +189,34 @@ export class Agent {
     const given = options.guard === undefined ? undefined : checkedGuardState(options.guard);
     return this.#withSignal(options, async (signal, log) => {
       const messages: Message[] = [...history, { role: 'user', content: copyValue(input) }];
-      const fromHistory = guardStateOfHistory(messages, historyToolsOf(this));
+      const fromHistory = guardStateOfHistory(messages, historyToolsOf(this), (name) =>
+        serverToolUntrusted(this.#serverTools, name),
+      );
       const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
-      log.emit({ type: 'run_started', agent: this.name });
       const config = { run: this.#runSettings(options), agent: this.#agentSettings() };
-      return runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
+      settled?.(config.run);
+      log.emit({ type: 'run_started', agent: this.name });
+      const result = await runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
+      return withOutput(result, config.run.output);
     });
+  }
+
+  /**
+   * Runs the agent as `run` does, read as it goes: `for await (const event of agent.stream(input))` yields each event
+   * of the run as it happens (model deltas, calls and their decisions and results, handoffs), then
+   * `{ type: 'result', result }`; `stream.result` is the result as a promise. Leaving the loop early cancels the run;
+   * the run's error is thrown by the loop. See docs/using-legate.md, "Streaming".
+   */
+  stream<const S extends OutputSchema>(
+    input: string | UserBlock[],
+    options: RunOptions & { output: S },
+  ): AgentStream<AgentResult & { output: OutputOf<S> | undefined }>;
+  stream(input: string | UserBlock[], options?: RunOptions): AgentStream;
+  stream(input: string | UserBlock[], options: RunOptions = {}): AgentStream {
+    return streamRun(
+      (streamed, progress) => this.#run(input, streamed, ({ output }) => output && progress(output.partialStringAt)),
+      options,
+    );
   }
 
   /**
@@ -189,8 +244,8 @@ export class Agent {
         'already_resumed',
         `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`,
       );
-    return this.#withSignal(options, (signal, log) =>
-      continueRun(config, suspension, decisions, signal, log, { ledger }),
+    return this.#withSignal(options, async (signal, log) =>
+      withOutput(await continueRun(config, suspension, decisions, signal, log, { ledger }), config.run.output),
     );
   }
 
@@ -212,8 +267,11 @@ export class Agent {
       options.owner ?? defaultOwner(),
       options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
     );
-    return this.#withSignal(options, (signal, log) =>
-      continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }),
+    return this.#withSignal(options, async (signal, log) =>
+      withOutput(
+        await continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }),
+        config.run.output,
+      ),
     );
   }
 
@@ -243,7 +301,9 @@ export class Agent {
         properties: { request: { type: 'string', minLength: 1, description: `What to ask ${this.name}.` } },
         required: ['request'],
       },
-      untrusted: toolsReachableFrom(this).some((tool) => tool.untrusted),
+      untrusted:
+        toolsReachableFrom(this).some((tool) => tool.untrusted) ||
+        agentsReachableFrom(this).some((agent) => agent.serverTools.some((tool) => tool.untrusted)),
       privileged: toolsReachableFrom(this).some((tool) => tool.privileged),
       run: async ({ request }, ctx) => {
         // A sub-agent's run reads its caller's clock and signal; inside a recorded or replayed call,
@@ -283,6 +343,7 @@ export class Agent {
       maxHandoffs: o.maxHandoffs ?? DEFAULT_MAX_HANDOFFS,
       mode: o.mode ?? 'live',
       suspensionKey: o.suspensionKey,
+      output: options.output === undefined ? undefined : prepareOutput(options.output),
     };
   }
 
@@ -305,7 +366,8 @@ export class Agent {
       maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,
       temperature: o.temperature,
-      thinking: o.thinking,
+      serverTools: this.#serverTools,
+      request: this.#request,
       approvalRequired:
         approvalRequired === undefined ? undefined : (tool, args) => approvalRequired(tool, args) === true,
       handoffs: new Map(

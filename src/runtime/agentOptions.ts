@@ -1,8 +1,17 @@
 import { describeValue } from '../json/describeValue.js';
-import { ToolDeclarationError } from '../tools/declarationError.js';
 import { unknownOptionMessage } from '../tools/unknownOption.js';
-import { isDefinedTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { ServerTool } from '../tools/serverTool.js';
+import type { ServerToolDefinition } from '../messages/types.js';
+import { checkCompensators, serverToolsByName, splitTools, toolsByName } from './agentTools.js';
+import {
+  checkRequestOptions,
+  type CacheControlOption,
+  type MetadataOption,
+  type RequestOptions,
+  type ThinkingOption,
+  type ToolChoiceOption,
+} from './requestOptions.js';
 import type { Transport } from '../transport/transport.js';
 import type { Authorizer } from '../guard/authorization.js';
 import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
@@ -21,7 +30,12 @@ export interface AgentOptions {
   model: string;
   /** The system prompt. */
   system?: string;
-  tools?: AnyTool[];
+  /**
+   * The tools the model may call: tools made with defineTool (legate runs them), and server tools
+   * (the API runs them): a definition such as `{ type: 'web_search_20250305', name: 'web_search' }`,
+   * sent as given, or `serverTool(definition, { untrusted })` to say whether its results taint.
+   */
+  tools?: (AnyTool | ServerTool | ServerToolDefinition)[];
   /**
    * Where responses come from: `AnthropicTransport`, `ScriptedTransport`, a replay. A run's
    * setting: used by runs that start (or resume) on this agent, not when a handoff reaches it.
@@ -32,8 +46,24 @@ export interface AgentOptions {
   /** `max_tokens` for each model call. Default 4096. */
   maxTokens?: number;
   temperature?: number;
-  /** Extended thinking, with its token budget. */
-  thinking?: { budgetTokens: number };
+  /** Extended thinking: `{ budgetTokens }`, or `{ type: 'adaptive' }` where the model supports it. */
+  thinking?: ThinkingOption;
+  /** How the model may use its tools (the request's `tool_choice`). Default: the API's (`auto`). */
+  toolChoice?: ToolChoiceOption;
+  /** Text sequences that stop the model (`stop_sequence` stop reason). */
+  stopSequences?: string[];
+  /**
+   * Prompt caching: `{ at: 'auto' }` (the request's top-level `cache_control`) or `{ at: 'prefix' }`
+   * (breakpoints on the system prompt and the last tool); `ttl` `5m` or `1h`.
+   */
+  cacheControl?: CacheControlOption;
+  /** Request metadata: `{ userId }`, an opaque id of the end user. */
+  metadata?: MetadataOption;
+  /**
+   * The code execution container every request uses. Without one, once a response names a
+   * container, every later request of the run reuses it.
+   */
+  container?: string;
   /**
    * The clock tools read through `ctx.now()`. Default: the system clock. A run's setting: read in
    * runs that start (or resume) on this agent, not when a handoff reaches it.
@@ -103,6 +133,11 @@ const AGENT_OPTIONS = [
   'maxTokens',
   'temperature',
   'thinking',
+  'toolChoice',
+  'stopSequences',
+  'cacheControl',
+  'metadata',
+  'container',
   'clock',
   'rules',
   'authorizer',
@@ -120,7 +155,9 @@ void agentOptionsComplete;
 /** Checks everything an agent is given, so that no mistake waits until the first run. */
 export function checkAgentOptions(options: AgentOptions): {
   tools: Map<string, AnyTool>;
+  serverTools: Map<string, ServerTool>;
   handoffTools: { target: HandoffTarget; tool: AnyTool }[];
+  request: RequestOptions;
 } {
   if (typeof options !== 'object' || options === null) {
     throw new AgentConfigurationError(
@@ -173,11 +210,6 @@ export function checkAgentOptions(options: AgentOptions): {
   ) {
     fail('temperature', `'temperature' must be a number, but it was ${describeValue(options.temperature)}.`);
   }
-  if (options.thinking !== undefined && (typeof options.thinking !== 'object' || options.thinking === null)) {
-    fail('thinking', `'thinking' must be { budgetTokens: number }, but it was ${describeValue(options.thinking)}.`);
-  }
-  if (options.thinking !== undefined)
-    checkPositiveInteger(options.thinking.budgetTokens, 'thinking.budgetTokens', fail);
   if (options.clock !== undefined && typeof options.clock !== 'function')
     fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
   if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow')
@@ -190,8 +222,11 @@ export function checkAgentOptions(options: AgentOptions): {
     );
   checkSuspensionKey(options.suspensionKey, fail);
   const handoffTools = handoffsOf(name, options.handoffs ?? [], fail);
-  const tools = toolsByName(name, [...(options.tools ?? []), ...handoffTools.map((h) => h.tool)], fail);
+  const { defined, server } = splitTools(options.tools ?? [], fail);
+  const tools = toolsByName(name, [...defined, ...handoffTools.map((h) => h.tool)], fail);
+  const serverTools = serverToolsByName(name, server, tools);
   checkCompensators(tools, fail);
+  const request = checkRequestOptions(options, [...tools.keys(), ...serverTools.keys()], fail);
   if (options.rules !== undefined && !Array.isArray(options.rules))
     fail(
       'rules',
@@ -202,7 +237,7 @@ export function checkAgentOptions(options: AgentOptions): {
     if (problem !== undefined) fail(`rules[${i}]`, `rules[${i}] ${problem}`);
   });
   checkRules(name, options.rules ?? [], [...tools.keys()]);
-  return { tools, handoffTools };
+  return { tools, serverTools, handoffTools, request };
 }
 
 /**
@@ -257,19 +292,6 @@ function handoffsOf(
   });
 }
 
-/** A compensator must be a tool of the same agent, or compensation could never run it. */
-function checkCompensators(tools: Map<string, AnyTool>, fail: (option: string, message: string) => never): void {
-  for (const tool of tools.values()) {
-    if (tool.compensatedBy !== undefined && !tools.has(tool.compensatedBy)) {
-      fail(
-        `tools.${tool.name}.compensatedBy`,
-        `tool '${tool.name}' is compensated by '${tool.compensatedBy}', which is not one of this agent's tools ` +
-          `(${[...tools.keys()].map((n) => `'${n}'`).join(', ')}). Add it to the agent's tools.`,
-      );
-    }
-  }
-}
-
 function checkSuspensionKey(key: unknown, fail: (option: string, message: string) => never): void {
   if (key === undefined) return;
   const bytes =
@@ -289,35 +311,4 @@ function checkPositiveInteger(value: unknown, option: string, fail: (option: str
   if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) > 0)) {
     fail(option, `'${option}' must be a whole number of at least 1, but it was ${describeValue(value)}.`);
   }
-}
-
-function toolsByName(
-  agent: string,
-  tools: unknown,
-  fail: (option: string, message: string) => never,
-): Map<string, AnyTool> {
-  if (!Array.isArray(tools))
-    return fail('tools', `'tools' must be a list of tools made with defineTool, but it was ${describeValue(tools)}.`);
-  const byName = new Map<string, AnyTool>();
-  tools.forEach((tool: unknown, i) => {
-    if (!isDefinedTool(tool))
-      fail(
-        `tools[${i}]`,
-        `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration ` +
-          'in defineTool(...).',
-      );
-    const defined = tool as AnyTool;
-    if (byName.has(defined.name)) {
-      const first = tools.findIndex((t: AnyTool) => t.name === defined.name);
-      throw new ToolDeclarationError(
-        'duplicate_tool_name',
-        defined.name,
-        `tools[${i}]`,
-        `Agent '${agent}' has two tools named '${defined.name}' (tools[${first}] ` +
-          `and tools[${i}]); the model could not tell them apart. Rename one.`,
-      );
-    }
-    byName.set(defined.name, defined);
-  });
-  return byName;
 }

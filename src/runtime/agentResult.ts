@@ -30,10 +30,12 @@ export type StopReason =
   | 'suspended';
 
 /**
- * What happened to one tool call: it ran (`ok`, or `error` when it threw), the binder refused
- * its input (`invalid`), a guard rule refused it (`blocked`), or shadow mode planned it.
+ * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`),
+ * the binder refused its input (`invalid`), a guard rule refused it (`blocked`), shadow mode
+ * planned it, or the response that asked for it was cut off by `max_tokens` (`incomplete`: never
+ * run; see {@link ToolCall.input} for the call the cut fell in).
  */
-export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned';
+export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned' | 'incomplete';
 
 /** A tool's code threw: the caller gets the error; the model only learns the tool and the error's class. */
 export interface ToolFailure {
@@ -55,13 +57,26 @@ export interface UnknownTool {
   available: string[];
 }
 
-export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure;
+/**
+ * The tool returned an error result (`toolError`): the model was told what the tool wrote (the
+ * call's `output`), as an `is_error` result.
+ */
+export interface ToolReportedError {
+  error: 'tool_error';
+  tool: string;
+}
+
+export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure | ToolReportedError;
 
 export interface ToolCall {
   /** The tool_use id. */
   id: string;
   name: string;
-  /** What the model sent, as it sent it. */
+  /**
+   * What the model sent, as it sent it. Undefined for the `incomplete` call a `max_tokens` stop cut
+   * off: the API stopped while the model wrote its input, so nothing complete was sent (the
+   * response in `responses` keeps what the transport made of the fragment).
+   */
   input: unknown;
   outcome: ToolCallOutcome;
   /** What the model was told: the tool's rendered output, or the error text. */
@@ -109,6 +124,12 @@ export interface AgentResult {
   agent: string;
   /** The text of the last response. */
   text: string;
+  /**
+   * With `output` (a schema) given to the run: the final answer, parsed from `text` and checked
+   * against the schema; undefined when the run stopped without a whole answer (any `stopReason`
+   * other than `end_turn` and `terminal`). Absent for a run without `output`.
+   */
+  output?: unknown;
   stopReason: StopReason;
   /** The whole conversation, in Messages API form, starting with the input. */
   messages: Message[];

@@ -1,3 +1,4 @@
+import type { CallDecision } from '../transport/callReplay.js';
 import type { StreamEvent } from '../transport/transport.js';
 import type { StopReason, ToolCall, Usage } from './agentResult.js';
 
@@ -7,7 +8,20 @@ export type AgentEvent =
   | { type: 'turn_started'; agent: string; turn: number }
   | { type: 'stream'; agent: string; turn: number; event: StreamEvent }
   | { type: 'model_responded'; agent: string; turn: number; stopReason: string | null; toolUses: number }
-  | { type: 'tool_called'; agent: string; turn: number; id: string; name: string; input: unknown }
+  /**
+   * A call taken up, with the decision made for it before anything ran (the one a replay compares): `run`,
+   * `invalid` with its code, `blocked` with its rule and source, `planned`, `suspended`, `incomplete`.
+   */
+  | {
+      type: 'tool_called';
+      agent: string;
+      turn: number;
+      id: string;
+      name: string;
+      input: unknown;
+      decision: CallDecision;
+    }
+  /** A call answered, told in block order once it and every call before it in its response are. */
   | { type: 'tool_finished'; agent: string; turn: number; call: ToolCall }
   | { type: 'handoff'; from: string; to: string; reason?: string; turn: number }
   | { type: 'suspended'; agent: string; turn: number; pending: string[] }

@@ -2,6 +2,7 @@ import type { ToolResultBlock, ToolUseBlock } from '../messages/types.js';
 import { isPlannedInstead, plannedMessage, type ExecutionMode } from '../guard/shadow.js';
 import { capOutput } from '../tools/result/capOutput.js';
 import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
+import { isToolError } from '../tools/result/toolError.js';
 import type { AnyTool, ToolContext } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
 import { LegateError } from '../errors/LegateError.js';
@@ -156,8 +157,11 @@ export async function carryOut(
       scope.signal,
     );
     const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
-    const capped = capOutput(tool.name, renderOutput(collected), tool.maxResultLength);
-    const call: ToolCall = { ...base, outcome: 'ok', output: capped.content };
+    // An error result the tool returned (toolError) is shaped like any output, then marked an error.
+    const failed = isToolError(collected);
+    const capped = capOutput(tool.name, renderOutput(failed ? collected.content : collected), tool.maxResultLength);
+    const call: ToolCall = { ...base, outcome: failed ? 'error' : 'ok', output: capped.content };
+    if (failed) call.error = { error: 'tool_error', tool: tool.name };
     if (capped.withheld !== undefined) call.withheld = capped.withheld;
     if (subRun !== undefined) call.subRun = subRun as ToolCall['subRun'];
     return answered(call);
@@ -185,6 +189,9 @@ function servedCall(served: ServedResult, base: Pick<ToolCall, 'id' | 'name' | '
   if (served.errorClass !== undefined) {
     const message = typeof served.content === 'string' ? served.content : '';
     call.error = { error: 'tool_failed', tool: base.name, errorClass: served.errorClass, message, cause: undefined };
+  } else if (served.outcome === 'error') {
+    // A recorded error without a class is one the tool returned (toolError): the model read its words.
+    call.error = { error: 'tool_error', tool: base.name };
   }
   if (served.withheld !== undefined) call.withheld = served.withheld;
   return call;

@@ -1,6 +1,9 @@
 import type { CompiledRules, ToolFacts } from '../guard/guardContext.js';
 import type { ExecutionMode } from '../guard/shadow.js';
+import type { PreparedOutput } from '../tools/output/prepareOutput.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { ServerTool } from '../tools/serverTool.js';
+import type { RequestOptions } from './requestOptions.js';
 import type { Transport } from '../transport/transport.js';
 import type { ToolStub } from './executeToolCall.js';
 
@@ -19,6 +22,8 @@ export interface RunSettings {
   mode: ExecutionMode;
   /** Signs what an agent without its own key suspends. */
   suspensionKey: string | Uint8Array | undefined;
+  /** The structured answer asked for (`output`): every request carries its format; the final answer is checked. */
+  output: PreparedOutput | undefined;
 }
 
 /** What belongs to the agent in charge: swapped, whole, at a handoff. */
@@ -35,7 +40,10 @@ export interface AgentSettings {
   maxTurns: number;
   maxTokens: number;
   temperature: number | undefined;
-  thinking: { budgetTokens: number } | undefined;
+  /** The server tools the model is offered, by name, after the defined ones. */
+  serverTools: ReadonlyMap<string, ServerTool>;
+  /** Tool choice, stop sequences, thinking, caching, metadata, container. */
+  request: RequestOptions;
   /** Which calls wait for a person's approval. */
   approvalRequired: ((tool: AnyTool, args: unknown) => boolean) | undefined;
   /** Transfer tools, by tool name: the target's name and its settings (never a run's). */

@@ -1,8 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { serverResultTaint } from '../guard/historyGuardState.js';
+import { serverResultTaint, serverUsesOf } from '../guard/historyGuardState.js';
+import { sentBack } from '../messages/sentBack.js';
+import { serverToolUntrusted } from '../tools/serverTool.js';
+import { answerIncomplete } from './incompleteCalls.js';
+import { cacheControlOf, requestParameters } from './requestOptions.js';
 import { copyThroughJson } from '../json/jsonText.js';
 import { parseModelResponse } from '../messages/parseModelResponse.js';
-import type { Message, MessagesRequest, ModelResponse, ToolUseBlock } from '../messages/types.js';
+import type { Message, MessagesRequest, ModelResponse, RequestTool, ToolUseBlock } from '../messages/types.js';
 import { abortable } from './abortable.js';
 import { addUsage, type AgentResult, type StopReason } from './agentResult.js';
 import type { EventLog } from './events.js';
@@ -31,12 +35,18 @@ export async function runLoop(
     const turn = ++state.turns;
     state.agentTurns++;
     log.emit({ type: 'turn_started', agent: config.agent.name, turn });
-    const response = await askModel(config, state.messages, turn, signal, log);
+    const response = await askModel(config, state, turn, signal, log);
     state.responses.push(response);
     state.agents.push(config.agent.name);
     addUsage(state.usage, response);
-    state.messages.push({ role: 'assistant', content: response.content });
-    if (state.guard.taint === null) state.guard = { ...state.guard, taint: serverResultTaint(response.content) };
+    // Never an empty assistant message, never a cut-off tool_use: see sentBack.
+    const content = sentBack(response);
+    if (content !== undefined) state.messages.push({ role: 'assistant', content });
+    if (state.guard.taint === null) {
+      const untrusted = (name: string) => serverToolUntrusted(config.agent.serverTools, name);
+      const taint = serverResultTaint(response.content, serverUsesOf(state.messages), untrusted);
+      state.guard = { ...state.guard, taint };
+    }
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
     log.emit({
       type: 'model_responded',
@@ -47,6 +57,8 @@ export async function runLoop(
     });
 
     const step = nextStep(response.stop_reason, toolUses.length > 0);
+    if (step.kind === 'stop' && step.reason === 'max_tokens' && toolUses.length > 0)
+      answerIncomplete(config, state, response, toolUses, turn, log);
     if (step.kind === 'stop') {
       // The answer that follows a terminal tool's success ends the run through that tool.
       stopReason = step.reason === 'end_turn' && state.guard.terminatedBy !== null ? 'terminal' : step.reason;
@@ -127,12 +139,12 @@ function suspend(
 
 async function askModel(
   config: RunConfig,
-  messages: Message[],
+  state: RunState,
   turn: number,
   signal: AbortSignal,
   log: EventLog,
 ): Promise<ModelResponse> {
-  const request = buildRequest(config, messages);
+  const request = buildRequest(config, state.messages, runContainer(state.responses));
   const answer = await abortable(
     config.run.transport.send(request, {
       signal,
@@ -144,11 +156,36 @@ async function askModel(
   return parseModelResponse(answer);
 }
 
-export function buildRequest({ agent }: RunConfig, messages: Message[]): MessagesRequest {
+/**
+ * The container the run's latest response named, if any: a later request reuses it where the
+ * agent set none (the code execution docs: pass the container id to keep its files and state;
+ * programmatic tool calling needs it to answer a call made from inside the container).
+ */
+function runContainer(responses: readonly ModelResponse[]): string | undefined {
+  for (let i = responses.length - 1; i >= 0; i--) {
+    const id = responses[i]!.container?.id;
+    if (id !== undefined) return id;
+  }
+  return undefined;
+}
+
+export function buildRequest({ agent, run }: RunConfig, messages: Message[], container?: string): MessagesRequest {
   const request: MessagesRequest = { model: agent.model, max_tokens: agent.maxTokens, messages: [...messages] };
-  if (agent.system !== undefined) request.system = agent.system;
-  if (agent.visibleTools.size > 0) request.tools = [...agent.visibleTools.values()].map((tool) => tool.definition());
+  const cache = agent.request.cacheControl;
+  const prefix = cache !== undefined && cache.at === 'prefix' ? cacheControlOf(cache) : undefined;
+  if (agent.system !== undefined)
+    request.system =
+      prefix === undefined ? agent.system : [{ type: 'text', text: agent.system, cache_control: prefix }];
+  const tools: RequestTool[] = [
+    ...[...agent.visibleTools.values()].map((tool) => tool.definition()),
+    ...[...agent.serverTools.values()].map((tool) => tool.definition()),
+  ];
+  if (prefix !== undefined && tools.length > 0) tools.push({ ...tools.pop()!, cache_control: prefix });
+  if (tools.length > 0) request.tools = tools;
   if (agent.temperature !== undefined) request.temperature = agent.temperature;
-  if (agent.thinking !== undefined) request.thinking = { type: 'enabled', budget_tokens: agent.thinking.budgetTokens };
+  Object.assign(request, requestParameters(agent.request));
+  const reused = agent.request.container ?? container;
+  if (reused !== undefined) request.container = reused;
+  if (run.output !== undefined) request.output_config = { format: run.output.format };
   return request;
 }

@@ -50,24 +50,30 @@ export async function runTools(
   const prepared = toolUses.map((block, i) =>
     decisions[i] === undefined ? prepareToolCall(block, scope) : decisions[i],
   );
+  const made = prepared.map((call) => decided(call!));
   scope.replay?.checkDecisions(
     turn,
-    toolUses.map((block, i) => ({ id: block.id, name: block.name, decision: decided(prepared[i]!) })),
+    toolUses.map((block, i) => ({ id: block.id, name: block.name, decision: made[i]! })),
   );
+  // Finished calls are told in block order, whatever order their tools finish in, so a replay (which serves some
+  // results at once) tells what the recorded run told. A call after one that failed is not told.
+  let told: Promise<unknown> = Promise.resolve();
   const outcomes = await Promise.all(
-    toolUses.map(async (block, i) => {
-      log.emit({
-        type: 'tool_called',
-        agent: config.agent.name,
-        turn,
-        id: block.id,
-        name: block.name,
-        input: block.input,
-      });
+    toolUses.map((block, i) => {
       const call = prepared[i]!;
-      const outcome = 'rule' in call ? answered(blockedCall(block, call, turn)) : await carryOut(block, scope, call);
-      if ('call' in outcome) log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
-      return outcome;
+      const { name, id, input } = block;
+      log.emit({ type: 'tool_called', agent: config.agent.name, turn, id, name, input, decision: made[i]! });
+      const outcome =
+        'rule' in call ? Promise.resolve(answered(blockedCall(block, call, turn))) : carryOut(block, scope, call);
+      outcome.catch(() => undefined); // a failure reaches the run through the chain below
+      const tell = told
+        .then(() => outcome)
+        .then((done) => {
+          if ('call' in done) log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: done.call });
+          return done;
+        });
+      told = tell;
+      return tell;
     }),
   );
   return {
@@ -137,6 +143,7 @@ export function finishBatch(
       name: call.name,
       allowed: allowed[i] === true,
       succeeded: call.outcome === 'ok',
+      toolWrote: call.error?.error === 'tool_error',
     })),
     turn,
     config.agent.facts,

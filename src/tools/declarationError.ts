@@ -15,7 +15,9 @@ export type DeclarationErrorCode =
   | 'unsupported_pattern'
   | 'invalid_default'
   | 'negative_max_result_length'
-  | 'invalid_option';
+  | 'invalid_option'
+  /** `serverTool` (or an agent's `tools`) was given something that is not a server tool definition. */
+  | 'invalid_server_tool';
 
 export type DeclarationWarningCode =
   | 'missing_description'

@@ -14,3 +14,14 @@ export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jso
 export type { PublishedSchema } from './schema/prepareSchema.js';
 export type { ToolOutput, RenderedOutput } from './result/renderOutput.js';
 export type { WithheldOutput } from './result/capOutput.js';
+export {
+  serverTool,
+  isServerTool,
+  defaultServerToolUntrusted,
+  type ServerTool,
+  type ServerToolOptions,
+} from './serverTool.js';
+export { toolError, type ToolError } from './result/toolError.js';
+export { ToolResultError } from './result/toolResultError.js';
+export type { OutputSchema, OutputOf } from './output/prepareOutput.js';
+export { OutputSchemaError } from './output/outputSchemaError.js';

@@ -9,7 +9,9 @@ export type CallDecision =
   | { outcome: 'invalid'; code: string; argument?: string }
   | { outcome: 'blocked'; rule: string; source?: string }
   | { outcome: 'planned' }
-  | { outcome: 'suspended' };
+  | { outcome: 'suspended' }
+  /** Its response was cut off by max_tokens: not run. */
+  | { outcome: 'incomplete' };
 
 /**
  * The decision a recording shows for a call: `suspended` for a call a person then decided on
@@ -37,6 +39,8 @@ export function recordedDecision(result: RecordedResult, decidedByPerson: boolea
       return { outcome: 'planned' };
     case 'suspended':
       return { outcome: 'suspended' };
+    case 'incomplete':
+      return { outcome: 'incomplete' };
   }
 }
 
@@ -68,5 +72,9 @@ export function describeDecision(decision: CallDecision, when: 'past' | 'today')
       return past ? 'was planned, not run (shadow mode)' : 'would plan it without running it (shadow mode)';
     case 'suspended':
       return past ? 'waited for approval' : 'would stop for approval';
+    case 'incomplete':
+      return past
+        ? 'was not run: its response was cut off by max_tokens'
+        : 'would not run it (its response cut off by max_tokens)';
   }
 }

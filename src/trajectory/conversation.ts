@@ -1,3 +1,4 @@
+import { sentBack } from '../messages/sentBack.js';
 import { isBlock } from '../messages/isBlock.js';
 import type {
   ApiUsage,
@@ -58,6 +59,7 @@ export function toRecordedResponse(response: ModelResponse): RecordedResponse {
   if (response.container !== undefined) recorded.container = response.container;
   if (response.context_management !== undefined)
     recorded.contextManagement = response.context_management as RecordedResponse['contextManagement'];
+  if (response.incompleteToolUse !== undefined) recorded.incompleteToolUse = { ...response.incompleteToolUse };
   return recorded;
 }
 
@@ -76,6 +78,7 @@ export function toModelResponse(response: RecordedResponse): ModelResponse {
   if (response.stopDetails !== undefined) model.stop_details = response.stopDetails;
   if (response.container !== undefined) model.container = response.container;
   if (response.contextManagement !== undefined) model.context_management = response.contextManagement;
+  if (response.incompleteToolUse !== undefined) model.incompleteToolUse = { ...response.incompleteToolUse };
   return model;
 }
 
@@ -102,16 +105,39 @@ export function toToolResultBlock(result: RecordedResult): ToolResultBlock {
 }
 
 /**
+ * The messages a recorded turn added to the conversation, by the runtime's rule ({@link sentBack}):
+ * the response without a cut-off tool_use (none when nothing is left), then the results of the
+ * tool_uses it kept, in one user message.
+ */
+function messagesOfTurn(recorded: Trajectory['turns'][number]): Message[] {
+  const content = sentBack({
+    stop_reason: recorded.response.stopReason,
+    content: recorded.response.content.map(fromRecordedBlock),
+  });
+  if (content === undefined) return [];
+  const kept = new Set(content.flatMap((block) => (block.type === 'tool_use' ? [block.id] : [])));
+  const results = (recorded.results ?? []).filter((result) => kept.has(result.id));
+  const messages: Message[] = [{ role: 'assistant', content }];
+  if (results.length > 0) messages.push({ role: 'user', content: results.map(toToolResultBlock) });
+  return messages;
+}
+
+/**
  * The conversation as the runtime had it when it asked the model for turn `turn` (1-based):
  * the input, then every earlier response and the tool results that answered it.
  */
 export function conversationBefore(trajectory: Trajectory, turn: number): Message[] {
   const messages: Message[] = [{ role: 'user', content: trajectory.input }];
-  for (const recorded of trajectory.turns.slice(0, turn - 1)) {
-    messages.push({ role: 'assistant', content: recorded.response.content.map(fromRecordedBlock) });
-    if (recorded.results !== undefined && recorded.results.length > 0) {
-      messages.push({ role: 'user', content: recorded.results.map(toToolResultBlock) });
-    }
-  }
+  for (const recorded of trajectory.turns.slice(0, turn - 1)) messages.push(...messagesOfTurn(recorded));
   return messages;
+}
+
+/** How many messages the conversation held when each turn was asked for, turn by turn. */
+export function messageCounts(trajectory: Trajectory): number[] {
+  let length = 1;
+  return trajectory.turns.map((recorded) => {
+    const before = length;
+    length += messagesOfTurn(recorded).length;
+    return before;
+  });
 }

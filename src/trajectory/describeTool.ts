@@ -1,5 +1,5 @@
 import { copyValue } from '../json/copyValue.js';
-import type { ToolDefinition } from '../messages/types.js';
+import type { RequestTool, ServerToolDefinition, ToolDefinition } from '../messages/types.js';
 import { toolDigest } from './matchRequest.js';
 import type { RecordedTool } from './types.js';
 
@@ -28,7 +28,9 @@ export interface ToolPosture {
  * there is one. The one description of a tool: a recording writes it, and a replay describes
  * today's tools with it to compare them with the recorded ones.
  */
-export function describeTool(definition: Readonly<ToolDefinition>, tool: ToolPosture | undefined): RecordedTool {
+export function describeTool(requested: Readonly<RequestTool>, tool: ToolPosture | undefined): RecordedTool {
+  if (!('input_schema' in requested)) return describeServerTool(requested as ServerToolDefinition, tool);
+  const definition = requested as Readonly<ToolDefinition>;
   const described: RecordedTool = { name: definition.name, digest: toolDigest(definition) };
   if (tool?.untrusted) described.untrusted = true;
   if (tool?.privileged) described.privileged = true;
@@ -45,11 +47,24 @@ export function describeTool(definition: Readonly<ToolDefinition>, tool: ToolPos
 }
 
 /**
+ * A server tool (the API runs it) as the header records it: name, type, whether its results
+ * taint, and the digest of its definition; the rest of the definition is the API's.
+ */
+function describeServerTool(
+  definition: Readonly<ServerToolDefinition>,
+  tool: Pick<ToolPosture, 'untrusted'> | undefined,
+): RecordedTool {
+  const described: RecordedTool = { name: definition.name, type: definition.type, digest: toolDigest(definition) };
+  if (tool?.untrusted) described.untrusted = true;
+  return described;
+}
+
+/**
  * The tools a request offered, each described with the tool behind its definition: the very
  * tool whose definition it is, else the first of its name, else none (a definition alone).
  */
 export function describeTools<T extends ToolPosture & { definition(): unknown; readonly name: string }>(
-  definitions: readonly Readonly<ToolDefinition>[],
+  definitions: readonly Readonly<RequestTool>[],
   tools: readonly T[],
 ): RecordedTool[] {
   return definitions.map((definition) =>

@@ -1,14 +1,15 @@
 import { digestOf } from '../json/canonicalJson.js';
 import { firstDifference, type Difference } from '../json/firstDifference.js';
-import type { Message, MessagesRequest, ResponseBlock, ToolDefinition, UserBlock } from '../messages/types.js';
-import { conversationBefore } from './conversation.js';
+import type { Message, MessagesRequest, RequestTool, ResponseBlock, UserBlock } from '../messages/types.js';
+import { conversationBefore, messageCounts } from './conversation.js';
+import { comparableParameters, recordedRequestOf } from './requestParameters.js';
 import type { MatchLevel } from './matchLevel.js';
 import type { Trajectory } from './types.js';
 
 const digests = new WeakMap<object, string>();
 
 /** The digest a tool is recorded under: of exactly what the model is shown. Cached per definition object. */
-export function toolDigest(definition: Readonly<ToolDefinition>): string {
+export function toolDigest(definition: Readonly<RequestTool>): string {
   let digest = digests.get(definition);
   if (digest === undefined) {
     digest = digestOf(definition);
@@ -24,23 +25,28 @@ export function toolDigest(definition: Readonly<ToolDefinition>): string {
  */
 export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
   const conversation = conversationBefore(trajectory, trajectory.turns.length + 1);
-  let length = 1;
-  return trajectory.turns.map((turn) => {
+  const lengths = messageCounts(trajectory);
+  /** The container the latest response named: later requests reuse it where the agent set none. */
+  let named: string | undefined;
+  return trajectory.turns.map((turn, i) => {
     // After a handoff, the agent in charge sends its own prompt, model and tools.
     const { request, tools: offered } = agentOfTurn(trajectory, turn.agent);
     const tools = offered.map((tool) => ({ name: tool.name, digest: tool.digest }));
+    const container = request.container ?? named;
     const expected = {
-      model: request.model,
-      maxTokens: request.maxTokens,
-      system: request.system,
-      temperature: request.temperature,
-      thinking: request.thinking && { budgetTokens: request.thinking.budgetTokens },
+      ...comparableParameters({ ...request, ...(container === undefined ? {} : { container }) }),
       tools,
-      messages: conversation.slice(0, length),
+      messages: conversation.slice(0, lengths[i]),
     };
-    length += turn.results !== undefined && turn.results.length > 0 ? 2 : 1;
+    named = containerOf(turn.response) ?? named;
     return expected;
   });
+}
+
+/** The id of the container a recorded response names, if it names one. */
+function containerOf(response: object): string | undefined {
+  const container = (response as { container?: { id?: unknown } | null }).container;
+  return typeof container?.id === 'string' ? container.id : undefined;
 }
 
 /** The request parameters and tools of the agent that made a turn. */
@@ -58,25 +64,17 @@ export function agentOfTurn(
 /** A live request in the same comparable form. */
 export function actualRequest(request: MessagesRequest): ComparableRequest {
   return {
-    model: request.model,
-    maxTokens: request.max_tokens,
-    system: request.system,
-    temperature: request.temperature,
-    thinking: request.thinking?.type === 'enabled' ? { budgetTokens: request.thinking.budget_tokens } : undefined,
+    ...comparableParameters(recordedRequestOf(request)),
     tools: (request.tools ?? []).map((tool) => ({ name: tool.name, digest: toolDigest(tool) })),
     messages: request.messages,
   };
 }
 
-export interface ComparableRequest {
-  model: string;
-  maxTokens: number;
-  system: string | undefined;
-  temperature: number | undefined;
-  thinking: { budgetTokens: number } | undefined;
+/** A request as a replay compares it: the header's parameters (every key present), the tools, the conversation. */
+export type ComparableRequest = ReturnType<typeof comparableParameters> & {
   tools: { name: string; digest: string }[];
   messages: Message[];
-}
+};
 
 /**
  * The first difference between the recorded and the live request at a match level. `verified`

@@ -183,8 +183,8 @@ export function redactTrajectory<
 }
 
 /** Redacts a live request the same way, before it is compared with a redacted recording. */
-export function redactRequest<T extends { system?: string; messages: unknown[] }>(redact: Redactor, request: T): T {
+export function redactRequest<T extends { system?: unknown; messages: unknown[] }>(redact: Redactor, request: T): T {
   const copy = { ...request, messages: redact(request.messages) };
-  if (request.system !== undefined) copy.system = redact(request.system);
+  if (request.system !== undefined) copy.system = redact(request.system) as T['system'];
   return copy;
 }

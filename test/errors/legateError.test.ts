@@ -26,6 +26,7 @@ const CODES = {
     'invalid_run_input',
     'invalid_history',
     'invalid_guard_state',
+    'stream_read_twice',
     'not_a_run',
     'invalid_sequence_mode',
     'invalid_pattern',
@@ -35,6 +36,7 @@ const CODES = {
     'missing_input',
     'nothing_to_record',
     'invalid_script',
+    'invalid_transport_option',
     'unsatisfiable_schema',
   ],
   ModelResponseError: ['invalid_model_response'],
@@ -52,8 +54,12 @@ const CODES = {
     'invalid_default',
     'negative_max_result_length',
     'invalid_option',
+    'invalid_server_tool',
   ],
   SubAgentSuspendedError: ['sub_agent_suspended'],
+  StreamAbandonedError: ['stream_abandoned'],
+  OutputSchemaError: ['invalid_output_schema'],
+  StructuredOutputError: ['invalid_output'],
   OutcomeUnknownError: ['outcome_unknown'],
   SuspensionError: [
     'unsupported_version',
@@ -85,6 +91,7 @@ const CODES = {
   ConfigError: ['config_not_found', 'invalid_config'],
   MissingPeerDependencyError: ['missing_peer_dependency'],
   ModuleImportError: ['module_not_found', 'module_import_failed'],
+  ToolResultError: ['invalid_tool_result'],
 } as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };
 
 type Unlisted = { [K in Concrete]: Exclude<CodeOf<K>, (typeof CODES)[K][number]> }[Concrete];

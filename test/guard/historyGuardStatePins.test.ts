@@ -5,6 +5,7 @@ import {
   historyShapeProblem,
   mergeGuardStates,
   serverResultTaint,
+  serverUsesOf,
   type HistoryTool,
 } from '../../src/guard/historyGuardState.js';
 import { TOOL_NAME_PATTERN } from '../../src/tools/toolName.js';
@@ -125,15 +126,28 @@ describe('guardStateOfHistory', () => {
     });
   });
 
-  it('a failed result of a known tool is neither a success nor a taint nor an end', () => {
+  it('a failed result of a known tool is neither a success nor an end', () => {
     const state = walk([
-      { role: 'assistant', content: [use('f1', 'fetch_page'), use('c1', 'close_ticket')] },
-      { role: 'user', content: [result('f1', { is_error: true }), result('c1', { is_error: true })] },
+      { role: 'assistant', content: [use('v1', 'verify_identity'), use('c1', 'close_ticket')] },
+      { role: 'user', content: [result('v1', { is_error: true }), result('c1', { is_error: true })] },
     ]);
     expect(plain(state)).toEqual({
       taint: null,
       successes: {},
-      attempts: { fetch_page: 1, close_ticket: 1 },
+      attempts: { verify_identity: 1, close_ticket: 1 },
+      terminatedBy: null,
+    });
+  });
+
+  it("a failed result of an untrusted tool taints (it may be the tool's own words), and is no success", () => {
+    const state = walk([
+      { role: 'assistant', content: [use('f1', 'fetch_page')] },
+      { role: 'user', content: [result('f1', { is_error: true })] },
+    ]);
+    expect(plain(state)).toEqual({
+      taint: { source: 'fetch_page', id: 'f1' },
+      successes: {},
+      attempts: { fetch_page: 1 },
       terminatedBy: null,
     });
   });
@@ -160,25 +174,52 @@ describe('serverResultTaint', () => {
       { type: 'web_fetch_tool_result', tool_use_id: 's2' },
       { type: 'web_search_tool_result', tool_use_id: 's3' },
     ];
-    expect(serverResultTaint(blocks)).toEqual({ source: 'web_fetch_tool_result', id: 's2' });
+    expect(serverResultTaint(blocks, new Map(), () => true)).toEqual({ source: 'web_fetch_tool_result', id: 's2' });
   });
 
   it.each([undefined, 7, null])(
     'gives the id as an empty string when the block has no string tool_use_id (%o)',
     (id) => {
-      expect(serverResultTaint([{ type: 'web_search_tool_result', tool_use_id: id } as { type: string }])).toEqual({
+      expect(
+        serverResultTaint(
+          [{ type: 'web_search_tool_result', tool_use_id: id } as { type: string }],
+          new Map(),
+          () => true,
+        ),
+      ).toEqual({
         source: 'web_search_tool_result',
         id: '',
       });
-      expect(serverResultTaint([{ type: 'web_search_tool_result' }])).toEqual({
+      expect(serverResultTaint([{ type: 'web_search_tool_result' }], new Map(), () => true)).toEqual({
         source: 'web_search_tool_result',
         id: '',
       });
     },
   );
 
+  it('names the server tool whose use the result answers, and skips the results of trusted tools', () => {
+    const blocks = [
+      { type: 'server_tool_use', id: 's1', name: 'tool_search_tool_regex' },
+      { type: 'tool_search_tool_result', tool_use_id: 's1' },
+      { type: 'server_tool_use', id: 's2', name: 'web_search' },
+      { type: 'web_search_tool_result', tool_use_id: 's2' },
+    ];
+    const uses = serverUsesOf([{ role: 'assistant', content: blocks } as Message]);
+    expect(uses).toEqual(
+      new Map([
+        ['s1', 'tool_search_tool_regex'],
+        ['s2', 'web_search'],
+      ]),
+    );
+    const untrusted = (name: string) => name !== 'tool_search_tool_regex';
+    expect(serverResultTaint(blocks, uses, untrusted)).toEqual({ source: 'web_search', id: 's2' });
+    expect(serverResultTaint(blocks, uses, () => false)).toBeNull();
+  });
+
   it('is null when no block is a server tool result', () => {
-    expect(serverResultTaint([{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_result' }])).toBeNull();
+    expect(
+      serverResultTaint([{ type: 'text' }, { type: 'tool_use' }, { type: 'tool_result' }], new Map(), () => true),
+    ).toBeNull();
   });
 });
 

@@ -144,7 +144,12 @@ describe("an agent's safety options are checked when it is constructed", () => {
     ['maxHandoffs', 0, `Agent 'payer': 'maxHandoffs' must be a whole number of at least 1, but it was the number 0.`],
     ['maxTurns', '3', `Agent 'payer': 'maxTurns' must be a whole number of at least 1, but it was the string "3".`],
     ['temperature', '0.5', `Agent 'payer': 'temperature' must be a number, but it was the string "0.5".`],
-    ['thinking', 'yes', `Agent 'payer': 'thinking' must be { budgetTokens: number }, but it was the string "yes".`],
+    [
+      'thinking',
+      'yes',
+      `Agent 'payer': 'thinking' must be { budgetTokens: number } or { type: 'adaptive' }, but it was ` +
+        'the string "yes".',
+    ],
     [
       'rules',
       { terminal: 'send_payment' },
@@ -186,8 +191,8 @@ describe("an agent's safety options are checked when it is constructed", () => {
     expect(error.message).toBe(
       `Agent 'payer': 'approvalrequired' is not an option of an agent (did you mean 'approvalRequired'?). The ` +
         `options are 'name', 'model', 'system', 'tools', 'transport', 'maxTurns', 'maxTokens', 'temperature', ` +
-        `'thinking', 'clock', 'rules', 'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', ` +
-        `'suspensionKey'.`,
+        `'thinking', 'toolChoice', 'stopSequences', 'cacheControl', 'metadata', 'container', 'clock', 'rules', ` +
+        `'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', 'suspensionKey'.`,
     );
   });
 

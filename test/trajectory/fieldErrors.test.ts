@@ -59,7 +59,7 @@ describe('a field of the wrong kind is reported at line and column, saying what 
     const text = edit(toolFailure, 'outcome: error', 'outcome: crashed');
     expect(messageFor(text)).toBe(
       `${placeOf(text, 'crashed')}: turns[0].results[0].outcome should be ` +
-        'one of ok, error, invalid, blocked, planned, suspended, but it was the string "crashed".',
+        'one of ok, error, invalid, blocked, planned, suspended, incomplete, but it was the string "crashed".',
     );
   });
 

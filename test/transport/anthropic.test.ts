@@ -65,9 +65,11 @@ describe('AnthropicTransport over the real SDK', () => {
       usage: { input_tokens: 25, output_tokens: 7, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
     });
     expect(events).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'text' } },
       { type: 'text_delta', index: 0, text: 'Hel' },
       { type: 'text_delta', index: 0, text: 'lo, ' },
       { type: 'text_delta', index: 0, text: 'world.' },
+      { type: 'block_stop', index: 0 },
     ]);
     expect(endpoint.bodies[0]).toMatchObject({ ...request, stream: true });
   });
@@ -212,7 +214,7 @@ describe('AnthropicTransport over the real SDK', () => {
     );
     const failure = await new AnthropicTransport({ client: client() }).send(request).catch((e: unknown) => e);
     expect(failure).toBeInstanceOf(TransportError);
-    expect(failure).toMatchObject({ errorType: 'overloaded_error', status: undefined });
+    expect(failure).toMatchObject({ kind: 'api', errorType: 'overloaded_error', status: undefined });
     expect((failure as Error).message).toContain('overloaded_error');
     expect((failure as Error).cause).toBeInstanceOf(Anthropic.APIError);
   });
@@ -240,8 +242,11 @@ describe('AnthropicTransport over the real SDK', () => {
     const failure = await new AnthropicTransport({ client: noRetries }).send(request).catch((e: unknown) => e);
     expect(endpoint.calls()).toBe(1);
     expect(failure).toBeInstanceOf(TransportError);
-    expect(failure).toMatchObject({ status: 529, errorType: 'overloaded_error' });
-    expect((failure as Error).message).toBe('The Anthropic API failed with HTTP 529 (overloaded_error): Overloaded');
+    expect(failure).toMatchObject({ kind: 'api', status: 529, errorType: 'overloaded_error' });
+    expect((failure as Error).message).toBe(
+      'The Anthropic API failed with HTTP 529 (overloaded_error): Overloaded. The SDK gave up (it was not retried: ' +
+        'maxRetries is 0): try again later, or let it retry more (new AnthropicTransport({ maxRetries })).',
+    );
   });
 
   it('reports a refused request with its status and error type, without retrying it', async () => {
@@ -252,7 +257,7 @@ describe('AnthropicTransport over the real SDK', () => {
     const failure = await new AnthropicTransport({ client: client() }).send(request).catch((e: unknown) => e);
     expect(endpoint.calls()).toBe(1);
     expect(failure).toBeInstanceOf(TransportError);
-    expect(failure).toMatchObject({ status: 400, errorType: 'invalid_request_error' });
+    expect(failure).toMatchObject({ kind: 'api', status: 400, errorType: 'invalid_request_error' });
     expect((failure as Error).message).toBe(
       'The Anthropic API failed with HTTP 400 (invalid_request_error): max_tokens: must be at least 1',
     );

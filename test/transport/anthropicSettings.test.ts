@@ -3,7 +3,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { AnthropicTransport, type MessagesRequest, TransportError } from '../../src/index.js';
+import { AnthropicTransport, type MessagesRequest, TransportError, UsageError } from '../../src/index.js';
 import { API_URL } from '../support/anthropicApi.js';
 
 // Recording against the live API fails first on the settings: a key that is not set, a URL nothing answers at.
@@ -51,7 +51,7 @@ describe('AnthropicTransport, when its settings are wrong', () => {
       let requests = 0;
       server.use(http.post(API_URL, () => void requests++));
       const error = await failure(() => new AnthropicTransport({ stream }).send(request));
-      expect(error).toMatchObject({ code: 'missing_api_key', setting: 'ANTHROPIC_API_KEY' });
+      expect(error).toMatchObject({ kind: 'request', code: 'missing_api_key', setting: 'ANTHROPIC_API_KEY' });
       expect(error.message).toMatch(/^ANTHROPIC_API_KEY is not set: .*export ANTHROPIC_API_KEY=/);
       expect(error.message).not.toContain('\n');
       expect(requests).toBe(0);
@@ -65,7 +65,12 @@ describe('AnthropicTransport, when its settings are wrong', () => {
       vi.stubEnv('ANTHROPIC_BASE_URL', url);
       const client = new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
       const error = await failure(() => new AnthropicTransport({ client, stream }).send(request));
-      expect(error).toMatchObject({ code: 'connection_failed', setting: 'ANTHROPIC_BASE_URL', url });
+      expect(error).toMatchObject({
+        kind: 'connection',
+        code: 'connection_failed',
+        setting: 'ANTHROPIC_BASE_URL',
+        url,
+      });
       expect(error.message).toMatch(
         new RegExp(`^could not connect to ${url} \\(ANTHROPIC_BASE_URL\\): .*ECONNREFUSED.*Check`),
       );
@@ -92,7 +97,33 @@ describe('AnthropicTransport, when its settings are wrong', () => {
     );
     const client = new Anthropic({ apiKey: 'sk-ant-wrong', maxRetries: 0 });
     const error = await failure(() => new AnthropicTransport({ client }).send(request));
-    expect(error).toMatchObject({ code: 'transport_failed', status: 401, errorType: 'authentication_error' });
+    expect(error).toMatchObject({
+      kind: 'api',
+      code: 'transport_failed',
+      status: 401,
+      errorType: 'authentication_error',
+    });
     expect(error.setting).toBeUndefined();
+  });
+});
+
+describe('AnthropicTransport options', () => {
+  it('makes its client with maxRetries and timeout, and sends every request with them', () => {
+    vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-key');
+    const transport = new AnthropicTransport({ maxRetries: 5, timeout: 30_000 });
+    expect(transport.client).toMatchObject({ maxRetries: 5, timeout: 30_000 });
+  });
+
+  it.each([
+    [{ maxRetries: -1 }, 'was given maxRetries the number -1'],
+    [{ maxRetries: 1.5 }, 'was given maxRetries the number 1.5'],
+    [{ timeout: 0 }, 'was given timeout the number 0'],
+    [{ timeout: '10s' }, 'was given timeout the string "10s"'],
+    [{ stream: 'yes' }, 'was given stream the string "yes"'],
+    [{ retries: 3 }, 'has no option "retries"'],
+  ])('refuses %j, saying what it takes', (options, said) => {
+    const make = () => new AnthropicTransport(options as never);
+    expect(make).toThrow(UsageError);
+    expect(make).toThrow(`An AnthropicTransport ${said}. It takes client`);
   });
 });

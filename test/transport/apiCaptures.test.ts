@@ -86,7 +86,7 @@ const skipped = names.flatMap((name) => {
  */
 function asLegateKeepsIt(message: Anthropic.Messages.Message): unknown {
   const { id, type, role, model, content, stop_reason, stop_sequence, stop_details, container, usage, ...rest } =
-    message as Anthropic.Messages.Message & { context_management?: unknown };
+    message as Anthropic.Messages.Message & { context_management?: unknown; incompleteToolUse?: unknown };
   const kept: Record<string, unknown> = {
     id,
     type,
@@ -101,6 +101,8 @@ function asLegateKeepsIt(message: Anthropic.Messages.Message): unknown {
   if (container !== undefined) kept.container = container;
   const { context_management } = rest as { context_management?: unknown };
   if (context_management !== undefined) kept.context_management = context_management;
+  const { incompleteToolUse } = rest as { incompleteToolUse?: unknown };
+  if (incompleteToolUse !== undefined) kept.incompleteToolUse = incompleteToolUse;
   return JSON.parse(JSON.stringify(kept));
 }
 
@@ -174,16 +176,57 @@ function nextRequest(response: ModelResponse): MessagesRequest {
   };
 }
 
+/**
+ * The message a stream stands for, by the API's streaming documentation, written here apart from
+ * the transport's assembler: `message_start`'s message; each block as `content_block_start` gave
+ * it, its deltas applied (text, citations, thinking, signature, tool input JSON parsed at the
+ * block's stop, compaction fields); `message_delta`'s fields and usage counters laid over it. A
+ * block that takes input still open at the end (cut by `max_tokens`) keeps its start's input, and
+ * the JSON that arrived is `incompleteToolUse`.
+ */
+async function wholeMessageOf(events: AsyncIterable<unknown>): Promise<Anthropic.Messages.Message> {
+  type Json = Record<string, any>;
+  let message: Json = {};
+  const json = new Map<number, string>();
+  for await (const event of events as AsyncIterable<Json>) {
+    const { index, delta } = event;
+    const block = (message.content as Json[] | undefined)?.[index] as Json;
+    if (event.type === 'message_start') message = { ...event.message, content: [...event.message.content] };
+    else if (event.type === 'content_block_start') {
+      message.content.push({ ...event.content_block });
+      if ('input' in event.content_block) json.set(index, '');
+    } else if (event.type === 'content_block_delta') {
+      if (delta.type === 'text_delta') block.text += delta.text;
+      else if (delta.type === 'citations_delta') block.citations = [...(block.citations ?? []), delta.citation];
+      else if (delta.type === 'thinking_delta') block.thinking += delta.thinking;
+      else if (delta.type === 'signature_delta') block.signature = delta.signature;
+      else if (delta.type === 'input_json_delta') json.set(index, json.get(index)! + delta.partial_json);
+      else if (delta.type === 'compaction_delta') Object.assign(block, { ...delta, type: block.type });
+      else throw new Error(`no rule for ${delta.type}`);
+    } else if (event.type === 'content_block_stop' && json.has(index)) {
+      if (json.get(index) !== '') block.input = JSON.parse(json.get(index)!);
+      json.delete(index);
+    } else if (event.type === 'message_delta') {
+      Object.assign(message, event.delta);
+      message.usage = { ...message.usage, ...event.usage };
+      if (event.context_management !== undefined) message.context_management = event.context_management;
+    }
+  }
+  for (const [index, partialJson] of json) message.incompleteToolUse = { index, partialJson };
+  return message as Anthropic.Messages.Message;
+}
+
 /** One response: parsed as the SDK returned it, recorded, read, replayed, and sent back. */
 async function survives(name: string, capture: Capture): Promise<void> {
   const streamed = capture.response.sse !== undefined;
   serve(capture);
 
-  // What the SDK itself returns for this traffic.
+  // The message this traffic stands for: as the SDK returns the JSON; for a stream, its events
+  // (as the SDK parses them) applied one by one, the message the API would have sent whole.
   const sdk = streamed
-    ? await client()
-        .messages.stream(request as Anthropic.Messages.MessageStreamParams)
-        .finalMessage()
+    ? await wholeMessageOf(
+        await client().messages.create({ ...request, stream: true } as Anthropic.Messages.MessageCreateParamsStreaming),
+      )
     : await client().messages.create({
         ...request,
         stream: false,

@@ -82,7 +82,7 @@ describe('ScriptedTransport', () => {
     expect(() => transport.assertDone()).toThrow('served 1 of 2 responses; 1 were never asked for');
   });
 
-  it('streams text blocks to an observer and keeps thinking signatures exact', async () => {
+  it('streams the blocks of its response to an observer and keeps thinking signatures exact', async () => {
     const events: StreamEvent[] = [];
     const transport = new ScriptedTransport([reply.thinking('Let me see.', 'sig/+==', reply.text('Answer'))]);
     const response = await transport.send(request('q'), { onStreamEvent: (e) => events.push(e) });
@@ -90,7 +90,14 @@ describe('ScriptedTransport', () => {
       { type: 'thinking', thinking: 'Let me see.', signature: 'sig/+==' },
       { type: 'text', text: 'Answer' },
     ]);
-    expect(events).toEqual([{ type: 'text_delta', index: 1, text: 'Answer' }]);
+    expect(events).toEqual([
+      { type: 'block_start', index: 0, block: { type: 'thinking' } },
+      { type: 'thinking_delta', index: 0, thinking: 'Let me see.' },
+      { type: 'block_stop', index: 0 },
+      { type: 'block_start', index: 1, block: { type: 'text' } },
+      { type: 'text_delta', index: 1, text: 'Answer' },
+      { type: 'block_stop', index: 1 },
+    ]);
   });
 
   it('refuses a script that is neither a list nor a function', () => {

@@ -15,23 +15,46 @@ export type Binder<Args> = (input: unknown) => BindResult<Args>;
  * then, for a zod schema, zod's own refinements and transforms over the checked value.
  */
 export function createBinder<Args>(tool: string, schema: PublishedSchema, refine?: ZodRefinement): Binder<Args> {
-  const validate = compileSchema(tool, schema);
-  const refuse = (refusal: Refusal): BindResult<Args> => ({ ok: false, invalid: toInvalidArgument(tool, refusal) });
+  const check = createCheck(tool, schema, refine);
+  return (input) => {
+    const checked = check(input);
+    return checked instanceof Refusal
+      ? { ok: false, invalid: toInvalidArgument(tool, checked) }
+      : { ok: true, args: checked.value as Args };
+  };
+}
+
+/** A value checked against a schema: the bound value, or the refusal that says where and why. */
+export type Check = (input: unknown) => { value: unknown } | Refusal;
+
+/**
+ * The check a binder makes, before the refusal is worded for a tool: JSON text parsed, depth
+ * limited, the compiled structural check, then a zod schema's own rules. `owner` names what the
+ * schema belongs to in a declaration error (a tool, or a run's output); `refusedBecause` says what
+ * follows when a rule of the schema's own throws.
+ */
+export function createCheck(
+  owner: string,
+  schema: PublishedSchema,
+  refine?: ZodRefinement,
+  refusedBecause = 'the tool did not run',
+): Check {
+  const validate = compileSchema(owner, schema);
   return (input) => {
     try {
       const parsed = parseTopLevel(input);
-      if (parsed instanceof Refusal) return refuse(parsed);
+      if (parsed instanceof Refusal) return parsed;
       const tooDeep = depthRefusal(parsed);
-      if (tooDeep !== undefined) return refuse(tooDeep);
+      if (tooDeep !== undefined) return tooDeep;
       const bound = validate(parsed);
-      if (bound instanceof Refusal) return refuse(bound);
-      if (refine === undefined) return { ok: true, args: bound as Args };
+      if (bound instanceof Refusal) return bound;
+      if (refine === undefined) return { value: bound };
       const refined = refine(bound);
-      return refined instanceof Refusal ? refuse(refined) : { ok: true, args: refined as Args };
+      return refined instanceof Refusal ? refined : { value: refined };
     } catch (error) {
-      // Only a tool's own refinement code can get here; the compiled checks do not throw.
+      // Only a schema's own refinement code can get here; the compiled checks do not throw.
       const name = error instanceof Error ? error.constructor.name : typeof error;
-      return refuse(new Refusal('failed_rule', `its check failed with ${name}`, 'the tool did not run', true));
+      return new Refusal('failed_rule', `its check failed with ${name}`, refusedBecause, true);
     }
   };
 }

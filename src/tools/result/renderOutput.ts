@@ -1,5 +1,7 @@
-import { isPlainObject } from '../../json/jsonValue.js';
 import type { ToolResultContent } from '../../messages/types.js';
+import type { ToolError } from './toolError.js';
+import { namesContentBlock, toolResultContentProblem } from './toolResultContent.js';
+import { ToolResultError } from './toolResultError.js';
 
 /** What a tool's `run` may return. */
 export type ToolOutput =
@@ -11,6 +13,7 @@ export type ToolOutput =
   | undefined
   | object
   | ToolResultContent[]
+  | ToolError
   | AsyncIterable<unknown>;
 
 /** The content of a tool result as the model receives it. */
@@ -32,30 +35,31 @@ export async function collectOutput(output: ToolOutput, signal: AbortSignal): Pr
 
 /**
  * Renders a collected value as tool result content: text as it is, content blocks as they
- * are, any other value as JSON. Throws on a value JSON cannot carry (a cycle, a bigint),
- * which the runtime reports as a failure of the tool.
+ * are, any other value as JSON. Throws on a value JSON cannot carry (a cycle, a bigint), and
+ * {@link ToolResultError} on content blocks the API would refuse; the runtime reports either as
+ * a failure of the tool.
  */
 export function renderOutput(value: unknown): RenderedOutput {
   if (value === undefined) return '';
   if (typeof value === 'string') return value;
-  if (isContentBlocks(value)) return value;
+  if (isContentBlocks(value)) {
+    const found = toolResultContentProblem(value);
+    if (found !== undefined) throw new ToolResultError(found);
+    return value as ToolResultContent[];
+  }
   const text = JSON.stringify(value);
   if (text === undefined) throw new TypeError(`a tool returned ${typeof value}, which is not JSON`);
   return text;
 }
 
-/** Content blocks are recognised strictly: a non-empty array of well-formed text or image blocks. */
-export function isContentBlocks(value: unknown): value is ToolResultContent[] {
-  return (
-    Array.isArray(value) &&
-    value.length > 0 &&
-    value.every(
-      (block) =>
-        isPlainObject(block) &&
-        ((block.type === 'text' && typeof block.text === 'string') ||
-          (block.type === 'image' && isPlainObject(block.source))),
-    )
-  );
+/**
+ * A list is meant as content blocks when an item names a block type a tool_result takes (`text`,
+ * `image`, `document`, `search_result`, `tool_reference`); it is then checked as such, so a
+ * mistaken block is an error rather than JSON the model reads. Any other list (records of your
+ * own, even with a `type` field of their own) is data: JSON.
+ */
+export function isContentBlocks(value: unknown): value is unknown[] {
+  return Array.isArray(value) && value.some(namesContentBlock);
 }
 
 function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {

@@ -1,5 +1,6 @@
 import * as z from 'zod';
 import {
+  TOOL_RESULT_BLOCK_TYPES,
   TYPED_BLOCK_TYPES,
   type OtherBlock,
   type ToolCaller,
@@ -66,7 +67,10 @@ export const recordedInput = free(
   }),
 );
 
-/** What the model was told for a tool call: text, or text and image blocks. */
+/**
+ * What the model was told for a tool call: text, or content blocks as the API takes them in a
+ * tool_result (text, image, document, search_result, tool_reference), kept verbatim.
+ */
 export const recordedResultContent = free(
   either(
     [
@@ -76,9 +80,11 @@ export const recordedResultContent = free(
           either(
             [
               openMapping({ type: oneOf(['text']), text: text() }),
-              openMapping({ type: oneOf(['image']), source: openMapping({}) }),
+              openMapping({
+                type: oneOf(TOOL_RESULT_BLOCK_TYPES.filter((t) => t !== 'text') as [string, ...string[]]),
+              }),
             ],
-            'a text or an image block',
+            `a content block of one of the types ${TOOL_RESULT_BLOCK_TYPES.join(', ')}`,
           ),
         ),
       ),

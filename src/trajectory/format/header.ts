@@ -1,5 +1,7 @@
 import {
   count,
+  either,
+  oneOf,
   flag,
   flow,
   free,
@@ -19,8 +21,37 @@ export const recordedRequest = mapping({
   model: text().meta({ description: 'The model, as asked for.' }),
   maxTokens: count(),
   temperature: real().optional(),
-  thinking: flow(mapping({ budgetTokens: count() })).optional(),
+  thinking: flow(
+    either([mapping({ budgetTokens: count() }), mapping({ type: oneOf(['adaptive']) })], 'a mapping').meta({
+      description: 'Extended thinking: its token budget, or adaptive.',
+    }),
+  ).optional(),
+  toolChoice: flow(
+    mapping({
+      type: oneOf(['auto', 'any', 'tool', 'none']),
+      name: text().optional(),
+      disableParallelToolUse: flag().optional(),
+    }),
+  ).optional(),
+  stopSequences: flow(list(text())).optional(),
+  cacheControl: flow(
+    mapping({ at: oneOf(['auto', 'prefix']), ttl: oneOf(['5m', '1h']).optional() }).meta({
+      description: 'Prompt caching: the top-level breakpoint (`auto`), or one on the system prompt and last tool.',
+    }),
+  ).optional(),
+  metadata: flow(mapping({ userId: text() })).optional(),
+  container: text()
+    .meta({ description: 'The code execution container the agent set; later turns reuse the one a response named.' })
+    .optional(),
   system: text().optional(),
+  output: free(
+    typedAs<Record<string, unknown>>(
+      openMapping({}).meta({
+        description:
+          'The JSON Schema of the structured answer asked for (output_config.format), as the API was sent it.',
+      }),
+    ),
+  ).optional(),
 }).meta({ description: 'The request parameters the agent sent on every turn.' });
 
 /** What a tool declared about its effects, with MCP's defaults filled in for what it left out. */
@@ -40,6 +71,9 @@ export const recordedAnnotations = flow(
  */
 export const recordedTool = mapping({
   name: text(),
+  type: text()
+    .meta({ description: 'For a server tool (the API runs it, e.g. web search): its type, e.g. web_search_20250305.' })
+    .optional(),
   untrusted: flag().optional(),
   privileged: flag().optional(),
   policy: text().optional(),

@@ -21,8 +21,11 @@ import {
 
 /** A run as it happened, turn by turn: the file's own, or a sub-agent's recorded under its tool call. */
 
-/** What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer. */
-export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended'] as const;
+/**
+ * What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer;
+ * `incomplete`: its response was cut off by max_tokens, so it was not run.
+ */
+export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned', 'suspended', 'incomplete'] as const;
 
 export const recordedResponse = mapping({
   id: text(),
@@ -51,6 +54,12 @@ export const recordedResponse = mapping({
   )
     .nullable()
     .optional(),
+  incompleteToolUse: mapping({
+    index: count(),
+    partialJson: text().meta({ description: 'The JSON text of the input as far as it arrived.' }),
+  })
+    .meta({ description: 'The tool_use block (by index) a max_tokens stop cut off mid-stream.' })
+    .optional(),
   content: list(recordedBlock),
 });
 
@@ -65,7 +74,9 @@ export const recordedResult = mapping({
     .optional(),
   argument: text().optional(),
   path: flow(list(either([text(), count()], 'a string or a whole number of at least 0'))).optional(),
-  errorClass: text().meta({ description: "For a tool failure: the error's class." }).optional(),
+  errorClass: text()
+    .meta({ description: "For a tool that threw: the error's class (absent for an error result it returned)." })
+    .optional(),
   rule: text()
     .meta({ description: 'For `blocked`: the guard rule that refused the call; for `planned`: `shadow`.' })
     .optional(),

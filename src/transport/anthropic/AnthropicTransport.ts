@@ -1,9 +1,15 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { pathBeyondDepth } from '../../json/jsonDepth.js';
-import { formatJsonPath } from '../../json/jsonPath.js';
+import { UsageError } from '../../errors/UsageError.js';
+import { describeValue } from '../../json/describeValue.js';
 import { parseModelResponse } from '../../messages/parseModelResponse.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
-import { TransportError, type SendOptions, type StreamEvent, type Transport } from '../transport.js';
+import type { SendOptions, Transport } from '../transport.js';
+import { type ClientSettings, readFailure, requestFailure } from './anthropicFailure.js';
+import { MessageAssembler } from './MessageAssembler.js';
+
+type Params = Anthropic.Messages.MessageCreateParams;
+type Streaming = Anthropic.Messages.MessageCreateParamsStreaming;
+type NonStreaming = Anthropic.Messages.MessageCreateParamsNonStreaming;
 
 export interface AnthropicTransportOptions {
   /** A configured client; by default one is made from the environment (ANTHROPIC_API_KEY). */
@@ -13,157 +19,144 @@ export interface AnthropicTransportOptions {
    * arrives as it is written. With false, each turn is one JSON request.
    */
   stream?: boolean;
+  /**
+   * How often the SDK retries a request the API refused for a reason that passes (408, 409, 429, 5xx,
+   * 529 overloaded) or that could not connect, with its back-off; default the client's (2). A stream that has
+   * begun is never retried.
+   */
+  maxRetries?: number;
+  /** How long, in ms, each attempt waits for the API to start answering; default the client's (10 minutes). */
+  timeout?: number;
 }
 
-type MessageStreamEvent = Anthropic.Messages.MessageStreamEvent;
-
 /**
- * The live model, through `@anthropic-ai/sdk`. The SDK handles authentication, retries
- * (a 529 overloaded answer is retried) and the SSE protocol; this transport maps its
- * result onto legate's exact response shape and its failures onto {@link TransportError}.
+ * The live model, through `@anthropic-ai/sdk`. The SDK handles authentication, retries and the SSE
+ * protocol; this transport assembles the streamed events into the message the API sent (checking their
+ * order), maps them onto legate's response shape and its failures onto {@link TransportError}
+ * with a `kind`: `api`, `connection`, `stream` or `request`.
  */
 export class AnthropicTransport implements Transport {
   readonly client: Anthropic;
   readonly #stream: boolean;
+  readonly #retry: { maxRetries?: number; timeout?: number };
 
   constructor(options: AnthropicTransportOptions = {}) {
-    this.client = options.client ?? new Anthropic();
+    checkOptions(options);
+    const { maxRetries, timeout } = options;
+    this.#retry = {
+      ...(maxRetries === undefined ? {} : { maxRetries }),
+      ...(timeout === undefined ? {} : { timeout }),
+    };
+    this.client = options.client ?? new Anthropic(this.#retry);
     this.#stream = options.stream ?? true;
   }
 
   async send(request: MessagesRequest, options: SendOptions = {}): Promise<ModelResponse> {
-    const { signal, onStreamEvent } = options;
+    const settings = this.#settings();
+    const message = this.#stream
+      ? await this.#streamed(request, options, settings)
+      : await this.#call(request, options, settings, (params, sdkOptions) =>
+          this.client.messages.create({ ...params, stream: false } as NonStreaming, sdkOptions),
+        );
+    return parseModelResponse(message, 'The Anthropic API');
+  }
+
+  /** One SDK call, its failures said as a TransportError (a cancelled run rejects with the caller's own reason). */
+  async #call<T>(
+    request: MessagesRequest,
+    { signal }: SendOptions,
+    settings: ClientSettings,
+    call: (params: Params, options: Anthropic.RequestOptions) => Promise<T>,
+  ): Promise<T> {
     try {
-      const message = this.#stream
-        ? await this.#streamed(request, signal, onStreamEvent)
-        : await this.client.messages.create(
-            { ...request, stream: false } as Anthropic.Messages.MessageCreateParamsNonStreaming,
-            { signal },
-          );
-      return parseModelResponse(message, 'The Anthropic API');
+      return await call(request as Params, { signal, ...this.#retry });
     } catch (error) {
-      // A cancelled run is not a transport failure: surface the caller's own abort reason.
       if (signal?.aborted) throw signal.reason;
-      if (
-        error instanceof RangeError ||
-        (error instanceof Anthropic.AnthropicError && error.cause instanceof RangeError)
-      )
-        throw tooDeepToSend(request, error);
-      throw this.#settingError(error) ?? toTransportError(error);
+      throw requestFailure(error, settings, request);
     }
+  }
+
+  #settings(): ClientSettings {
+    const { baseURL, apiKey, authToken } = this.client;
+    return {
+      baseURL,
+      apiKey,
+      authToken,
+      maxRetries: this.#retry.maxRetries ?? this.client.maxRetries,
+      timeout: this.#retry.timeout ?? this.client.timeout,
+    };
   }
 
   /**
-   * A failure that comes from a setting, said as the setting to check: no key (the SDK refuses before any
-   * request), or no server at the URL (the connection was refused, the name did not resolve, ...).
+   * Reads the events of a streamed response through the SDK's SSE parser and assembles them. A failure while
+   * reading is said here, where it is known to be the stream's; an observer's own error passes through as it is.
    */
-  #settingError(error: unknown): TransportError | undefined {
-    const { apiKey, authToken, baseURL } = this.client;
-    if (
-      error instanceof Error &&
-      !(error instanceof Anthropic.APIError) &&
-      apiKey == null &&
-      authToken == null &&
-      /authentication/i.test(error.message)
-    ) {
-      return new TransportError(
-        'ANTHROPIC_API_KEY is not set: the Anthropic API needs a key, so no request was made. Set it ' +
-          '(export ANTHROPIC_API_KEY=sk-ant-...), or give the transport a configured client: ' +
-          'new AnthropicTransport({ client: new Anthropic({ apiKey }) }).',
-        undefined,
-        undefined,
-        { cause: error, code: 'missing_api_key', setting: 'ANTHROPIC_API_KEY' },
-      );
+  async #streamed(request: MessagesRequest, options: SendOptions, settings: ClientSettings): Promise<unknown> {
+    const { signal, onStreamEvent } = options;
+    const stream = await this.#call(request, options, settings, (params, sdkOptions) =>
+      this.client.messages.create({ ...params, stream: true } as Streaming, sdkOptions),
+    );
+    const events = stream[Symbol.asyncIterator]();
+    const assembler = new MessageAssembler();
+    const cancelled = cancellation(signal);
+    let read = 0;
+    let done = false;
+    try {
+      for (;;) {
+        let next: IteratorResult<unknown>;
+        try {
+          next = await (cancelled === undefined ? events.next() : Promise.race([events.next(), cancelled.promise]));
+        } catch (error) {
+          if (signal?.aborted) throw signal.reason;
+          throw readFailure(error, settings, read);
+        }
+        if (next.done === true) break;
+        read++;
+        for (const event of assembler.add(next.value)) onStreamEvent?.(event);
+      }
+      if (signal?.aborted) throw signal.reason;
+      done = true;
+      return assembler.finish();
+    } finally {
+      cancelled?.release();
+      // Stopped early (cancelled, a broken stream, an observer that threw): close the connection.
+      if (!done) stream.controller.abort();
     }
-    if (error instanceof Anthropic.APIConnectionError && !(error instanceof Anthropic.APIConnectionTimeoutError)) {
-      return new TransportError(
-        `could not connect to ${baseURL} (ANTHROPIC_BASE_URL): ${deepestReason(error)}. Check that ` +
-          'ANTHROPIC_BASE_URL names a server that is up and reachable from here ' +
-          '(unset, it is https://api.anthropic.com).',
-        undefined,
-        undefined,
-        { cause: error, code: 'connection_failed', setting: 'ANTHROPIC_BASE_URL', url: baseURL },
-      );
-    }
-    return undefined;
-  }
-
-  async #streamed(
-    request: MessagesRequest,
-    signal: AbortSignal | undefined,
-    onStreamEvent: ((event: StreamEvent) => void) | undefined,
-  ): Promise<unknown> {
-    const stream = this.client.messages.stream(request as Anthropic.Messages.MessageStreamParams, { signal });
-    if (onStreamEvent !== undefined) {
-      stream.on('streamEvent', (event: MessageStreamEvent) => {
-        const mapped = toStreamEvent(event);
-        if (mapped !== undefined) onStreamEvent(mapped);
-      });
-    }
-    return stream.finalMessage();
   }
 }
-
-/** The innermost cause's message (`connect ECONNREFUSED 127.0.0.1:9`), on one line, without a final full stop. */
-function deepestReason(error: Error): string {
-  let deepest: Error = error;
-  while (deepest.cause instanceof Error) deepest = deepest.cause;
-  return deepest.message.replace(/\s*\n\s*/g, ' ').replace(/\.$/, '');
-}
-
-function toStreamEvent(event: MessageStreamEvent): StreamEvent | undefined {
-  if (event.type !== 'content_block_delta') return undefined;
-  const { delta, index } = event;
-  switch (delta.type) {
-    case 'text_delta':
-      return { type: 'text_delta', index, text: delta.text };
-    case 'thinking_delta':
-      return { type: 'thinking_delta', index, thinking: delta.thinking };
-    case 'input_json_delta':
-      return { type: 'input_json_delta', index, partialJson: delta.partial_json };
-    default:
-      return undefined;
-  }
-}
-
-/** How many levels into the request a too-deep place is named from: enough to reach the block that holds it. */
-const NAMED_LEVELS = 100;
 
 /**
- * The SDK writes the request with JSON.stringify, which recurses: a conversation holding a value
- * nested thousands deep (a tool input the binder refused as too_deep stays in the conversation,
- * as the model sent it) cannot be sent. Said as a TransportError naming the block, not a raw RangeError.
+ * A promise that rejects with the signal's reason once it aborts: a cancelled run stops waiting for the next
+ * event at once, whatever the body does with the cancellation.
  */
-function tooDeepToSend(request: MessagesRequest, error: unknown): TransportError {
-  const path = pathBeyondDepth(request, NAMED_LEVELS);
-  const where = path === undefined ? '' : ` at ${formatJsonPath(path.slice(0, 5))}`;
-  return new TransportError(
-    `The request could not be written as JSON for the Anthropic API: it nests deeper than the SDK's ` +
-      `JSON.stringify can write${where}, so the API was not called. ` +
-      'A tool_use input the binder refused as too deep stays in the conversation as the model sent it; ' +
-      'continue in a new conversation without that turn.',
-    undefined,
-    undefined,
-    { cause: error },
-  );
+function cancellation(signal: AbortSignal | undefined): { promise: Promise<never>; release: () => void } | undefined {
+  if (signal === undefined) return undefined;
+  let onAbort = (): void => {};
+  const promise = new Promise<never>((_, reject) => {
+    onAbort = () => reject(signal.reason);
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+  });
+  promise.catch(() => {}); // read by the race; never an unhandled rejection
+  return { promise, release: () => signal.removeEventListener('abort', onAbort) };
 }
 
-function toTransportError(error: unknown): unknown {
-  if (!(error instanceof Anthropic.APIError)) return error;
-  const type = error.type ?? errorTypeOf(error.error);
-  const status = error.status;
-  const where = status === undefined ? 'mid-stream' : `with HTTP ${status}`;
-  const detail = error.apiMessage ?? error.message;
-  return new TransportError(
-    `The Anthropic API failed ${where}${type ? ` (${type})` : ''}: ${detail}`,
-    status,
-    type ?? undefined,
-    { cause: error },
-  );
-}
+const OPTION_KEYS = new Set(['client', 'stream', 'maxRetries', 'timeout']);
 
-/** The API's error body: `{ type: 'error', error: { type, message } }`. */
-function errorTypeOf(body: unknown): string | undefined {
-  const inner = (body as { error?: { type?: unknown } } | undefined)?.error;
-  return typeof inner?.type === 'string' ? inner.type : undefined;
+function checkOptions(options: AnthropicTransportOptions): void {
+  const fail = (what: string): never => {
+    throw new UsageError(
+      'invalid_transport_option',
+      `An AnthropicTransport ${what}. It takes client (an Anthropic client), stream (true or false), ` +
+        'maxRetries (a whole number of retries, 0 for none) and timeout (a whole number of milliseconds, at least 1).',
+    );
+  };
+  if (options === null || typeof options !== 'object') fail(`was given ${describeValue(options)} as its options`);
+  for (const key of Object.keys(options)) if (!OPTION_KEYS.has(key)) fail(`has no option "${key}"`);
+  const { stream, maxRetries, timeout } = options;
+  if (stream !== undefined && typeof stream !== 'boolean') fail(`was given stream ${describeValue(stream)}`);
+  if (maxRetries !== undefined && !(Number.isSafeInteger(maxRetries) && maxRetries >= 0))
+    fail(`was given maxRetries ${describeValue(maxRetries)}`);
+  if (timeout !== undefined && !(Number.isSafeInteger(timeout) && timeout >= 1))
+    fail(`was given timeout ${describeValue(timeout)}`);
 }

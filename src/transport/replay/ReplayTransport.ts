@@ -1,4 +1,3 @@
-import { isBlock } from '../../messages/isBlock.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
 import { describeTools } from '../../trajectory/describeTool.js';
@@ -26,6 +25,7 @@ import { TrajectoryFormatError } from '../../trajectory/errors.js';
 import { formatPath } from '../../trajectory/field.js';
 import { undescribedTurnAgent } from '../../trajectory/turnAgent.js';
 import type { RecordedTool, Trajectory } from '../../trajectory/types.js';
+import { streamEventsOf } from '../streamEventsOf.js';
 import type { SendOptions, Transport } from '../transport.js';
 import { RecordedCalls } from './recordedCalls.js';
 import type { RunTools } from './runTools.js';
@@ -175,9 +175,7 @@ export class ReplayTransport implements Transport {
       throw requestDivergence(this.#context, turn, path, expected, actual, this.toolChanges);
     }
     const response = toModelResponse(recorded.response);
-    response.content.forEach((block, index) => {
-      if (isBlock(block, 'text')) options.onStreamEvent?.({ type: 'text_delta', index, text: block.text });
-    });
+    if (options.onStreamEvent !== undefined) for (const event of streamEventsOf(response)) options.onStreamEvent(event);
     return response;
   }
 

@@ -1,9 +1,10 @@
-import { isBlock } from '../../messages/isBlock.js';
 import { copyValue } from '../../json/copyValue.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
+import { streamEventsOf } from '../streamEventsOf.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply, ScriptedToolUse } from './scriptedReply.js';
+import { checkDelivery, type StreamDelivery, sendStreamed } from './streamDelivery.js';
 import { LegateError } from '../../errors/LegateError.js';
 import { UsageError } from '../../errors/UsageError.js';
 
@@ -15,6 +16,14 @@ export type ScriptStep =
       request: MessagesRequest,
       call: number,
     ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>);
+
+export interface ScriptedTransportOptions {
+  /**
+   * Serve every response as the API streams it, through the real SDK's stream parser (`true`), or delivered as
+   * this says (split at bytes, faults). A reply's own `stream` (see `reply.streamed`) takes precedence.
+   */
+  stream?: boolean | StreamDelivery;
+}
 
 /** The scripted model was called more often than it has steps. */
 export class ScriptExhaustedError extends LegateError {
@@ -37,6 +46,7 @@ export class ScriptedTransport implements Transport {
   /** Every request received, as it was when sent. */
   readonly requests: MessagesRequest[] = [];
   readonly #steps: ScriptStep[];
+  readonly #stream: StreamDelivery | undefined;
   readonly #respond:
     | ((
         request: MessagesRequest,
@@ -51,7 +61,10 @@ export class ScriptedTransport implements Transport {
           request: MessagesRequest,
           call: number,
         ) => ScriptedReply | ModelResponse | Promise<ScriptedReply | ModelResponse>),
+    options: ScriptedTransportOptions = {},
   ) {
+    const { stream } = options;
+    this.#stream = stream === undefined || stream === false ? undefined : stream === true ? {} : checkDelivery(stream);
     if (typeof script === 'function') {
       this.#steps = [];
       this.#respond = script;
@@ -87,7 +100,10 @@ export class ScriptedTransport implements Transport {
     }
     const answer = typeof step === 'function' ? await step(request, call) : step;
     const response = isModelResponse(answer) ? copyValue(answer) : complete(answer, request, call);
-    streamText(response.content, options);
+    const delivery =
+      isModelResponse(answer) || answer.stream === undefined ? this.#stream : checkDelivery(answer.stream);
+    if (delivery !== undefined) return sendStreamed(response, delivery, request, options);
+    if (options.onStreamEvent !== undefined) for (const event of streamEventsOf(response)) options.onStreamEvent(event);
     return response;
   }
 
@@ -132,13 +148,6 @@ function complete(scripted: ScriptedReply, request: MessagesRequest, call: numbe
 /** About four characters a token: enough for usage figures to be plausible and stable. */
 function estimateTokens(value: unknown): number {
   return Math.max(1, Math.ceil((jsonText(value)?.length ?? 0) / 4));
-}
-
-function streamText(content: ResponseBlock[], options: SendOptions): void {
-  if (options.onStreamEvent === undefined) return;
-  content.forEach((block, index) => {
-    if (isBlock(block, 'text')) options.onStreamEvent!({ type: 'text_delta', index, text: block.text });
-  });
 }
 
 function lastMessageSummary(request: MessagesRequest): string {

@@ -1,4 +1,5 @@
 import type { ApiStopReason, ApiUsage, ResponseBlock, ToolUseBlock } from '../../messages/types.js';
+import type { StreamDelivery } from './streamDelivery.js';
 
 /** A tool_use block whose id the scripted transport fills in when it serves the reply. */
 export type ScriptedToolUse = Omit<ToolUseBlock, 'id'> & { id?: string };
@@ -9,6 +10,8 @@ export interface ScriptedReply {
   stopReason: ApiStopReason;
   /** The usage as the API would report it (any counter); by default, estimated input and output tokens. */
   usage?: ApiUsage;
+  /** Serve it as a stream through the SDK's parser, delivered (split, broken off) as this says. */
+  stream?: StreamDelivery;
 }
 
 export interface ToolCallSpec {
@@ -50,6 +53,15 @@ export const reply = {
   /** The model declined to continue. */
   refusal(text = ''): ScriptedReply {
     return { content: text === '' ? [] : [{ type: 'text', text }], stopReason: 'refusal' };
+  },
+
+  /**
+   * The reply served as the API streams it, through the real SDK's stream parser and the Anthropic transport:
+   * split at any bytes, or with a fault on the way (an error event, an early end, a dropped connection), which
+   * the run sees as the `TransportError` the live API would give.
+   */
+  streamed(then: ScriptedReply, delivery: StreamDelivery = {}): ScriptedReply {
+    return { ...then, stream: delivery };
   },
 
   /** The model thought before answering; the signature is kept byte-exact. */

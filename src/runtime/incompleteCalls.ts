@@ -1,0 +1,67 @@
+import { cutToolUse } from '../messages/sentBack.js';
+import type { ModelResponse, ToolResultBlock, ToolUseBlock } from '../messages/types.js';
+import type { ToolCall } from './agentResult.js';
+import type { EventLog } from './events.js';
+import type { RunConfig } from './runConfig.js';
+import type { RunState } from './runState.js';
+
+/** What the model is told for a complete call of a response cut off by max_tokens. */
+export function notRunMessage(maxTokens: number): string {
+  return (
+    `Not run: your response was cut off by the output limit (max_tokens ${maxTokens}) before it ended, so none ` +
+    'of its tool calls ran. Call the tool again if it is still needed.'
+  );
+}
+
+/** What is recorded for the call the cut fell in; the model is never shown it (the block is not sent back). */
+export const CUT_OFF_MESSAGE =
+  'Cut off by max_tokens while the model was writing its input: not run, and not sent back to the model.';
+
+/**
+ * Answers the tool calls of a `max_tokens` response without running any: the model did not
+ * finish its turn, so what it would have done with them is unknown. Each call's outcome is
+ * `incomplete`. The call the cut fell in (the response's last block) has no input (none was sent
+ * whole) and is not in the conversation (see `sentBack`); the complete ones are, and are each
+ * answered with an is_error tool_result saying they did not run, in one user message, so the
+ * conversation can go on (the API wants every tool_use answered in the next user message).
+ */
+export function answerIncomplete(
+  config: RunConfig,
+  state: RunState,
+  response: ModelResponse,
+  toolUses: readonly ToolUseBlock[],
+  turn: number,
+  log: EventLog,
+): void {
+  const cut = cutToolUse(response);
+  config.run.transport.toolCalls?.checkDecisions(
+    turn,
+    toolUses.map((block) => ({ id: block.id, name: block.name, decision: { outcome: 'incomplete' } })),
+  );
+  const results: ToolResultBlock[] = [];
+  for (const block of toolUses) {
+    const isCut = block === cut;
+    const call: ToolCall = {
+      id: block.id,
+      name: block.name,
+      input: isCut ? undefined : block.input,
+      outcome: 'incomplete',
+      output: isCut ? CUT_OFF_MESSAGE : notRunMessage(config.agent.maxTokens),
+      turn,
+    };
+    log.emit({
+      type: 'tool_called',
+      agent: config.agent.name,
+      turn,
+      id: call.id,
+      name: call.name,
+      input: call.input,
+      decision: { outcome: 'incomplete' },
+    });
+    state.toolCalls.push(call);
+    log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call });
+    if (!isCut)
+      results.push({ type: 'tool_result', tool_use_id: block.id, content: call.output as string, is_error: true });
+  }
+  if (results.length > 0) state.messages.push({ role: 'user', content: results });
+}

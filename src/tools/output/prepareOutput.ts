@@ -1,0 +1,81 @@
+import type * as z from 'zod';
+import type { JsonPath } from '../../json/jsonPath.js';
+import { describeValue } from '../../json/describeValue.js';
+import { isPlainObject } from '../../json/jsonValue.js';
+import type { JsonOutputFormat } from '../../messages/types.js';
+import { createCheck, type Check } from '../binder/createBinder.js';
+import { ToolDeclarationError, type DeclarationProblem } from '../declarationError.js';
+import type { ArgsOf } from '../defineTool.js';
+import { isZodSchema, zodRefinement, zodToJsonSchema } from '../schema/fromZod.js';
+import type { JsonObjectSchema } from '../schema/jsonSchema.js';
+import { prepareSchema, type PublishedSchema } from '../schema/prepareSchema.js';
+import { OutputSchemaError } from './outputSchemaError.js';
+import { partialStringAllowed } from './partialOutput.js';
+import { strictOutputSchema } from './strictOutputSchema.js';
+
+/** What a structured answer must be: a zod object schema, or a JSON Schema object. */
+export type OutputSchema = z.ZodType | JsonObjectSchema;
+
+/**
+ * The type of `result.output` for a schema: zod's output type (after transforms and defaults), or
+ * the type a JSON Schema literal describes (as a tool's arguments are typed).
+ */
+export type OutputOf<S> = ArgsOf<S>;
+
+/** A run's output schema, read once: what the API is asked for, and the check of the answer. */
+export interface PreparedOutput {
+  /** Sent as `output_config.format`: the schema made strict for the API's structured outputs. */
+  format: JsonOutputFormat;
+  /** The whole schema the answer is checked against (legate's normal form, as for a tool's input). */
+  schema: PublishedSchema;
+  /** Checks the answer's text: parsed as JSON, then checked as a tool's input is, zod's own rules included. */
+  check: Check;
+  /** Whether a string being written at a path may be shown in a partial value (not under an enum). */
+  partialStringAt: (path: JsonPath) => boolean;
+}
+
+/** The name a declaration error gives the output schema's owner (never a tool's name: it has a space). */
+const OWNER = 'run output';
+
+/**
+ * Reads a run's `output` schema with the machinery a tool's input goes through (zod converted,
+ * the schema normalised and checked, the binder compiled), then makes the API's strict form of it.
+ * Every problem is reported at once, as an {@link OutputSchemaError}.
+ */
+export function prepareOutput(output: unknown): PreparedOutput {
+  const zod = isZodSchema(output) ? output : undefined;
+  if (zod === undefined && !isPlainObject(output))
+    throw OutputSchemaError.of([
+      {
+        code: 'invalid_schema',
+        path: 'output',
+        problem: `'output' must be a zod object schema or a JSON Schema object, but it was ${describeValue(output)}.`,
+      },
+    ]);
+  let schema: PublishedSchema;
+  let check: Check;
+  try {
+    schema = prepareSchema(OWNER, zod ? zodToJsonSchema(OWNER, zod) : output, zod !== undefined).schema;
+    check = createCheck(OWNER, schema, zod && zodRefinement(zod), 'the answer was not accepted');
+  } catch (error) {
+    if (error instanceof ToolDeclarationError) throw OutputSchemaError.of(error.problems.map(asOutputProblem));
+    throw error;
+  }
+  const strict = strictOutputSchema(schema);
+  if (strict.problems.length > 0) throw OutputSchemaError.of(strict.problems);
+  return {
+    format: { type: 'json_schema', schema: strict.schema },
+    schema,
+    check,
+    partialStringAt: partialStringAllowed(schema),
+  };
+}
+
+/** A problem found by the tool-schema machinery, placed and worded for an output schema. */
+function asOutputProblem(problem: DeclarationProblem): DeclarationProblem {
+  const path = problem.path === 'input' ? 'output' : problem.path.replace(/^input\./, 'output.');
+  const text = problem.problem
+    .replaceAll("a tool's input must be", 'an output schema must be')
+    .replaceAll(`Tool '${OWNER}'`, 'The output schema');
+  return { code: problem.code, path, problem: text };
+}
