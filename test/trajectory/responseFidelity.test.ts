@@ -71,7 +71,7 @@ const usage = fc
   )
   .map(([known, more]) => ({ ...more, ...known }));
 
-const response = fc.record({
+const fields = fc.record({
   id: fc.string(),
   type: fc.constant('message' as const),
   role: fc.constant('assistant' as const),
@@ -85,6 +85,14 @@ const response = fc.record({
   container: optional(orNull(withExtras(fc.record({ id: fc.string(), expires_at: fc.string() })))),
   context_management: optional(orNull(fc.dictionary(fc.string(), json, { maxKeys: 3 }))),
   usage,
+});
+
+/** A response; where a block takes input, sometimes with that input cut off mid-stream (`incompleteToolUse`). */
+const response = fc.tuple(fields, optional(fc.string())).map(([generated, partialJson]) => {
+  const index = generated.content.findLastIndex((block) => 'input' in block);
+  return index === -1 || partialJson === undefined
+    ? generated
+    : { ...generated, incompleteToolUse: { index, partialJson } };
 });
 
 /** As the API sends it: no field left undefined, anywhere. */

@@ -185,22 +185,32 @@ function nextRequest(response: ModelResponse): MessagesRequest {
  * the JSON that arrived is `incompleteToolUse`.
  */
 async function wholeMessageOf(events: AsyncIterable<unknown>): Promise<Anthropic.Messages.Message> {
-  type Json = Record<string, any>;
-  let message: Json = {};
+  type Fields = Record<string, unknown>;
+  interface RawEvent {
+    type: string;
+    index: number;
+    message: Fields & { content: Fields[] };
+    content_block: Fields;
+    delta: Fields & { type: string };
+    usage: Fields;
+    context_management?: unknown;
+  }
+  let message: Fields & { content: Fields[]; usage?: Fields } = { content: [] };
   const json = new Map<number, string>();
-  for await (const event of events as AsyncIterable<Json>) {
+  for await (const event of events as AsyncIterable<RawEvent>) {
     const { index, delta } = event;
-    const block = (message.content as Json[] | undefined)?.[index] as Json;
+    const block = message.content[index]!;
     if (event.type === 'message_start') message = { ...event.message, content: [...event.message.content] };
     else if (event.type === 'content_block_start') {
       message.content.push({ ...event.content_block });
       if ('input' in event.content_block) json.set(index, '');
     } else if (event.type === 'content_block_delta') {
-      if (delta.type === 'text_delta') block.text += delta.text;
-      else if (delta.type === 'citations_delta') block.citations = [...(block.citations ?? []), delta.citation];
-      else if (delta.type === 'thinking_delta') block.thinking += delta.thinking;
+      if (delta.type === 'text_delta') block.text = `${block.text}${delta.text}`;
+      else if (delta.type === 'citations_delta')
+        block.citations = [...((block.citations as unknown[] | null) ?? []), delta.citation];
+      else if (delta.type === 'thinking_delta') block.thinking = `${block.thinking}${delta.thinking}`;
       else if (delta.type === 'signature_delta') block.signature = delta.signature;
-      else if (delta.type === 'input_json_delta') json.set(index, json.get(index)! + delta.partial_json);
+      else if (delta.type === 'input_json_delta') json.set(index, `${json.get(index)}${delta.partial_json}`);
       else if (delta.type === 'compaction_delta') Object.assign(block, { ...delta, type: block.type });
       else throw new Error(`no rule for ${delta.type}`);
     } else if (event.type === 'content_block_stop' && json.has(index)) {
@@ -213,7 +223,7 @@ async function wholeMessageOf(events: AsyncIterable<unknown>): Promise<Anthropic
     }
   }
   for (const [index, partialJson] of json) message.incompleteToolUse = { index, partialJson };
-  return message as Anthropic.Messages.Message;
+  return message as unknown as Anthropic.Messages.Message;
 }
 
 /** One response: parsed as the SDK returned it, recorded, read, replayed, and sent back. */
