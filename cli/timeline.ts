@@ -1,4 +1,4 @@
-import type { RecordedBlock, RecordedResult, RecordedSummary, RecordedUsage, Trajectory } from '../src/index.js';
+import type { RecordedBlock, RecordedResult, RecordedTotals, RecordedUsage, Trajectory } from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
 import type { Paint } from './style.js';
 
@@ -84,7 +84,7 @@ function describeResult(result: RecordedResult, paint: Paint): string {
 }
 
 /** A response's usage (as the API reported it, or an older file's counters) or the run's totals, in words. */
-function describeUsage(usage: RecordedUsage | RecordedSummary['usage']): string {
+function describeUsage(usage: RecordedUsage | RecordedTotals): string {
   const counts =
     'input_tokens' in usage
       ? {
@@ -94,7 +94,7 @@ function describeUsage(usage: RecordedUsage | RecordedSummary['usage']): string 
           webSearchRequests: usage.server_tool_use?.web_search_requests ?? 0,
           webFetchRequests: usage.server_tool_use?.web_fetch_requests ?? 0,
         }
-      : (usage as RecordedSummary['usage']);
+      : (usage as RecordedTotals);
   const more = [
     counts.cacheRead ? `${counts.cacheRead} from cache` : '',
     counts.webSearchRequests ? plural(counts.webSearchRequests, 'web search', 'web searches') : '',

@@ -27,8 +27,10 @@ export type UsageCounter = keyof typeof USAGE_COUNTERS;
 /** The counters every usage report has. */
 export const REQUIRED_USAGE_COUNTERS: readonly UsageCounter[] = ['inputTokens', 'outputTokens'];
 
-/** The breakdowns holding counters: objects, or null. */
-export const USAGE_BREAKDOWNS = ['cache_creation', 'server_tool_use', 'output_tokens_details'] as const;
+/** The breakdowns holding counters (`cache_creation`, ...): objects, or null. */
+export const USAGE_BREAKDOWNS: readonly string[] = [
+  ...new Set(Object.values(USAGE_COUNTERS).flatMap((path) => (path.length === 2 ? [path[0]] : []))),
+];
 
 /** A counter's value in a usage report: 0 where the report does not give it (absent, or null). */
 export function counterIn(usage: Readonly<Record<string, unknown>>, counter: UsageCounter): number {

@@ -3,14 +3,14 @@ import type { AgentResult, ToolCall, Usage } from '../runtime/agentResult.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import { toRecordedResponse } from '../trajectory/conversation.js';
-import { TOTALS_COUNTERS } from '../trajectory/format/run.js';
+import { TOTALS_COUNTERS } from '../trajectory/format/usage.js';
 import { describeTools } from '../trajectory/describeTool.js';
 import { recordedRequestOf } from '../trajectory/requestParameters.js';
 import {
   TRAJECTORY_VERSION,
   type RecordedResult,
   type RecordedSubRun,
-  type RecordedSummary,
+  type RecordedTotals,
   type Trajectory,
 } from '../trajectory/types.js';
 import { legateVersion } from '../version.js';
@@ -98,8 +98,8 @@ export function fromRun(record: RunRecord): Trajectory {
 }
 
 /** The run's usage totals as the summary holds them: `input` and `output`, and every other counter that is not 0. */
-function recordedTotals(usage: Usage): RecordedSummary['usage'] {
-  const totals: RecordedSummary['usage'] = { input: usage.inputTokens, output: usage.outputTokens };
+function recordedTotals(usage: Usage): RecordedTotals {
+  const totals: RecordedTotals = { input: usage.inputTokens, output: usage.outputTokens };
   for (const [name, counter] of Object.entries(TOTALS_COUNTERS) as [keyof typeof TOTALS_COUNTERS, keyof Usage][]) {
     if (usage[counter] !== 0) totals[name] = usage[counter];
   }

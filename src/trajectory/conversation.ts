@@ -59,6 +59,7 @@ export function toRecordedResponse(response: ModelResponse): RecordedResponse {
   if (response.container !== undefined) recorded.container = response.container;
   if (response.context_management !== undefined)
     recorded.contextManagement = response.context_management as RecordedResponse['contextManagement'];
+  if (response.incompleteToolUse !== undefined) recorded.incompleteToolUse = { ...response.incompleteToolUse };
   return recorded;
 }
 
@@ -77,6 +78,7 @@ export function toModelResponse(response: RecordedResponse): ModelResponse {
   if (response.stopDetails !== undefined) model.stop_details = response.stopDetails;
   if (response.container !== undefined) model.container = response.container;
   if (response.contextManagement !== undefined) model.context_management = response.contextManagement;
+  if (response.incompleteToolUse !== undefined) model.incompleteToolUse = { ...response.incompleteToolUse };
   return model;
 }
 

@@ -9,8 +9,8 @@ import type {
   recordedSubRun,
   recordedSummary,
   recordedTurn,
-  recordedUsage,
 } from './format/run.js';
+import type { recordedTotals, recordedUsage } from './format/usage.js';
 import type { trajectoryFormat } from './format/trajectory.js';
 
 /**
@@ -35,5 +35,8 @@ export type RecordedBlock = z.output<typeof recordedBlock>;
 /** What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer. */
 export type RecordedOutcome = (typeof RECORDED_OUTCOMES)[number];
 export type RecordedResult = z.output<typeof recordedResult>;
+/** A response's usage as a file holds it: the API's report, or (older files) four counters. */
 export type RecordedUsage = z.output<typeof recordedUsage>;
+/** The run's usage totals, as the summary holds them. */
+export type RecordedTotals = z.output<typeof recordedTotals>;
 export type RecordedSummary = z.output<typeof recordedSummary>;

@@ -25,7 +25,23 @@ const messageFor = (text: string) => caught(() => parseTrajectory(text, 'bad.yam
 
 describe('a field of the wrong kind is reported at line and column, saying what was expected and what arrived', () => {
   it('a usage count that is not a number (turns[i].response.usage)', () => {
-    const text = edit(toolFailure, 'usage: { input: 348, output: 27 }', 'usage: { input: 348, output: many }');
+    const text = edit(
+      toolFailure,
+      'usage: { input_tokens: 348, output_tokens: 27 }',
+      'usage: { input_tokens: 348, output_tokens: many }',
+    );
+    expect(messageFor(text)).toBe(
+      `${placeOf(text, 'many }')}: ` +
+        'turns[1].response.usage.output_tokens should be a whole number of at least 0, but it was the string "many".',
+    );
+  });
+
+  it("a usage count that is not a number, in an older file's usage", () => {
+    const text = edit(
+      toolFailure,
+      'usage: { input_tokens: 348, output_tokens: 27 }',
+      'usage: { input: 348, output: many }',
+    );
     expect(messageFor(text)).toBe(
       `${placeOf(text, 'many }')}: ` +
         'turns[1].response.usage.output should be a whole number of at least 0, but it was the string "many".',

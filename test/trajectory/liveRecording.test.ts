@@ -61,7 +61,8 @@ describe('recording through the Anthropic transport', () => {
     expect(trajectory.turns[0]!.response).toMatchObject({
       id: 'msg_live_1',
       stopReason: 'tool_use',
-      usage: { input: 310, output: 52 },
+      // As the SDK delivered it, zero cache counters included.
+      usage: { input_tokens: 310, output_tokens: 52, cache_creation_input_tokens: 0, cache_read_input_tokens: 0 },
       content: [
         { thinking: 'The customer wants A-1001.', signature },
         { text: 'Let me check.' },

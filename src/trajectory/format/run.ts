@@ -1,14 +1,9 @@
 import type * as z from 'zod';
-import type { ApiUsage, ResponseContainer, StopDetails } from '../../messages/types.js';
+import type { ResponseContainer, StopDetails } from '../../messages/types.js';
 import { API_STOP_REASONS } from '../../messages/types.js';
-import {
-  REQUIRED_USAGE_COUNTERS,
-  USAGE_BREAKDOWNS,
-  USAGE_COUNTERS,
-  type UsageCounter,
-} from '../../messages/usageCounters.js';
 import { recordedBlock, recordedInput, recordedResultContent } from './blocks.js';
 import { recordedAgents, recordedRequest, recordedTools } from './header.js';
+import { recordedTotals, recordedUsage } from './usage.js';
 import {
   count,
   either,
@@ -25,83 +20,6 @@ import {
 } from './values.js';
 
 /** A run as it happened, turn by turn: the file's own, or a sub-agent's recorded under its tool call. */
-
-/**
- * A response's usage as files recorded it before the API's report was kept whole: four counters,
- * by legate's names. Still read (and written back as it was read).
- */
-const legacyUsage = mapping({
-  input: count(),
-  output: count(),
-  cacheCreation: count().optional(),
-  cacheRead: count().optional(),
-});
-
-/** A usage breakdown (`cache_creation`, ...): its counters checked, any other field kept. */
-const breakdown = (counters: UsageCounter[]) =>
-  openMapping(Object.fromEntries(counters.map((counter) => [apiName(counter), count().nullable().optional()])))
-    .nullable()
-    .optional();
-const apiName = (counter: UsageCounter) => USAGE_COUNTERS[counter][USAGE_COUNTERS[counter].length - 1]!;
-const countersIn = (part: string | undefined) =>
-  (Object.keys(USAGE_COUNTERS) as UsageCounter[]).filter((counter) =>
-    USAGE_COUNTERS[counter][1] === undefined ? part === undefined : USAGE_COUNTERS[counter][0] === part,
-  );
-
-/** The API's usage report, whole and in its own names: every field as it came, zeros and nulls included. */
-const reportedUsage = typedAs<ApiUsage>(
-  openMapping({
-    ...Object.fromEntries(
-      countersIn(undefined).map((counter) => [
-        apiName(counter),
-        REQUIRED_USAGE_COUNTERS.includes(counter) ? count() : count().nullable().optional(),
-      ]),
-    ),
-    ...Object.fromEntries(USAGE_BREAKDOWNS.map((part) => [part, breakdown(countersIn(part))])),
-    service_tier: text().nullable().optional(),
-  }),
-);
-
-/** A response's usage: the API's report, as it came; or, in older files, legate's four counters. */
-export const recordedUsage = flow(
-  free(
-    either([reportedUsage, legacyUsage], 'a usage report with input_tokens and output_tokens').meta({
-      description:
-        "The response's usage as the API reported it (older files: input, output, cacheCreation, cacheRead).",
-    }),
-  ),
-);
-
-/** The run's usage totals, summed over every model call (sub-agents' included). Absent counters are 0. */
-export const recordedTotals = flow(
-  mapping({
-    input: count(),
-    output: count(),
-    cacheCreation: count().optional(),
-    cacheRead: count().optional(),
-    cacheCreation5m: count().optional(),
-    cacheCreation1h: count().optional(),
-    webSearchRequests: count().optional(),
-    webFetchRequests: count().optional(),
-    thinking: count().optional(),
-  }),
-);
-
-/**
- * Which of the run's summed counters each field of the summary's usage holds. A counter other
- * than `input` and `output` is written when it is not 0.
- */
-export const TOTALS_COUNTERS = {
-  input: 'inputTokens',
-  output: 'outputTokens',
-  cacheCreation: 'cacheCreationInputTokens',
-  cacheRead: 'cacheReadInputTokens',
-  cacheCreation5m: 'cacheCreation5mInputTokens',
-  cacheCreation1h: 'cacheCreation1hInputTokens',
-  webSearchRequests: 'webSearchRequests',
-  webFetchRequests: 'webFetchRequests',
-  thinking: 'thinkingTokens',
-} as const satisfies Record<keyof z.output<typeof recordedTotals>, UsageCounter>;
 
 /**
  * What happened to a tool call. `blocked`, `planned` and `suspended` come from the safety layer;
@@ -135,6 +53,12 @@ export const recordedResponse = mapping({
     openMapping({}).meta({ description: 'What context management changed in the request, as the API reported it.' }),
   )
     .nullable()
+    .optional(),
+  incompleteToolUse: mapping({
+    index: count(),
+    partialJson: text().meta({ description: 'The JSON text of the input as far as it arrived.' }),
+  })
+    .meta({ description: 'The tool_use block (by index) a max_tokens stop cut off mid-stream.' })
     .optional(),
   content: list(recordedBlock),
 });

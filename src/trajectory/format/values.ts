@@ -19,15 +19,15 @@ export interface LayoutHint {
 
 export const layout = z.registry<LayoutHint>();
 
-/** A free value: see {@link LayoutHint.free}. */
+/** A free value: see {@link LayoutHint.free}. Hints add up: a value may be free and on one line. */
 export function free<T extends z.ZodType>(schema: T): T {
-  layout.add(schema as z.ZodType, { free: true });
+  layout.add(schema as z.ZodType, { ...layout.get(schema as z.ZodType), free: true });
   return schema;
 }
 
 /** A field written on one line: see {@link LayoutHint.flow}. */
 export function flow<T extends z.ZodType>(schema: T): T {
-  layout.add(schema as z.ZodType, { flow: true });
+  layout.add(schema as z.ZodType, { ...layout.get(schema as z.ZodType), flow: true });
   return schema;
 }
 

@@ -3,7 +3,7 @@ import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
 import { streamEventsOf } from '../streamEventsOf.js';
 import type { SendOptions, Transport } from '../transport.js';
-import type { ScriptedReply } from './scriptedReply.js';
+import type { ScriptedReply, ScriptedToolUse } from './scriptedReply.js';
 import { checkDelivery, type StreamDelivery, sendStreamed } from './streamDelivery.js';
 import { LegateError } from '../../errors/LegateError.js';
 import { UsageError } from '../../errors/UsageError.js';
@@ -129,12 +129,9 @@ function complete(scripted: ScriptedReply, request: MessagesRequest, call: numbe
   const content = scripted.content.map((block): ResponseBlock => {
     if (block.type !== 'tool_use') return copyValue(block);
     toolIndex++;
-    return {
-      type: 'tool_use',
-      id: block.id ?? `toolu_s${call}_${toolIndex}`,
-      name: block.name,
-      input: copyValue(block.input),
-    };
+    // Every field the script gave (a caller, a toolset name) is served; only a missing id is filled in.
+    const { type, id, ...rest } = copyValue(block as ScriptedToolUse);
+    return { type, id: id ?? `toolu_s${call}_${toolIndex}`, ...rest };
   });
   return {
     id: `msg_scripted_${call}`,

@@ -1,4 +1,4 @@
-import type { ApiStopReason, ResponseBlock, ToolUseBlock } from '../../messages/types.js';
+import type { ApiStopReason, ApiUsage, ResponseBlock, ToolUseBlock } from '../../messages/types.js';
 import type { StreamDelivery } from './streamDelivery.js';
 
 /** A tool_use block whose id the scripted transport fills in when it serves the reply. */
@@ -8,7 +8,8 @@ export type ScriptedToolUse = Omit<ToolUseBlock, 'id'> & { id?: string };
 export interface ScriptedReply {
   content: (Exclude<ResponseBlock, ToolUseBlock> | ScriptedToolUse)[];
   stopReason: ApiStopReason;
-  usage?: { input_tokens: number; output_tokens: number };
+  /** The usage as the API would report it (any counter); by default, estimated input and output tokens. */
+  usage?: ApiUsage;
   /** Serve it as a stream through the SDK's parser, delivered (split, broken off) as this says. */
   stream?: StreamDelivery;
 }
