@@ -95,8 +95,7 @@ function strictNode(node: unknown, path: string[], context: Context): unknown {
     problems.push({
       code: 'unsupported_schema',
       path: at,
-      problem:
-        `structured outputs need a type for every value, but this schema is ${JSON.stringify(node)}; ` + 'give it one.',
+      problem: `structured outputs need a type for every value, but this schema is ${JSON.stringify(node)}; give it one.`,
     });
     return {};
   }
