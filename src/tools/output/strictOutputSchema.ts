@@ -92,10 +92,11 @@ function strictNode(node: unknown, path: string[], context: Context): unknown {
   const { problems } = context;
   const at = path.join('.');
   if (!isPlainObject(node)) {
+    const shown = JSON.stringify(node);
     problems.push({
       code: 'unsupported_schema',
       path: at,
-      problem: `structured outputs need a type for every value, but this schema is ${JSON.stringify(node)}; give it one.`,
+      problem: `structured outputs need a type for every value, but this schema is ${shown}; give it one.`,
     });
     return {};
   }
