@@ -13,8 +13,8 @@ export default defineConfig({
     maxWorkers: availableParallelism(),
     // Test files share their worker's module graph instead of importing legate afresh each: importing
     // was 180 s of a 370 s suite. Tests therefore keep no state in modules between files (msw servers
-    // are closed in afterAll, temporary folders are their own); a test that needs a fresh module graph
-    // says so with vi.resetModules().
+    // are closed in afterAll, temporary folders are their own); a test that needs a module of its own
+    // mocks it (vi.mock, as test/cli/fifo.test.ts does).
     isolate: false,
     reporters: ['default', './test/support/summaryReporter.ts'],
   },
