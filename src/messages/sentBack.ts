@@ -9,16 +9,24 @@ import type { ApiStopReason, ResponseBlock, ToolUseBlock } from './types.js';
  */
 
 /**
- * The tool_use a `max_tokens` response was cut off in: its last block, when that is a tool_use.
- * The API stopped while writing its input, so the input the transport holds (the SDK's guess from
- * partial JSON) is not what the model meant to send (docs: "Handling stop reasons", max_tokens).
+ * The stop reasons that end a response wherever the model was: the output limit (`max_tokens`), a
+ * full context window, a refusal a classifier made mid-response (docs: "Handling stop reasons").
+ */
+export const CUTTING_STOPS: readonly ApiStopReason[] = ['max_tokens', 'model_context_window_exceeded', 'refusal'];
+
+/**
+ * The tool_use a response was cut off in: its last block, when that is a tool_use and the response
+ * stopped for one of the {@link CUTTING_STOPS}. The API stopped while writing its input, so the
+ * input the transport holds (the SDK's guess from partial JSON) is not what the model meant to
+ * send (docs: "Handling stop reasons", max_tokens).
  */
 export function cutToolUse(response: {
   stop_reason: ApiStopReason | null;
   content: readonly ResponseBlock[];
 }): ToolUseBlock | undefined {
   const last = response.content.at(-1);
-  return response.stop_reason === 'max_tokens' && last?.type === 'tool_use' ? (last as ToolUseBlock) : undefined;
+  const cutting = response.stop_reason !== null && CUTTING_STOPS.includes(response.stop_reason);
+  return cutting && last?.type === 'tool_use' ? (last as ToolUseBlock) : undefined;
 }
 
 /**

@@ -32,8 +32,9 @@ export type StopReason =
 /**
  * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`),
  * the binder refused its input (`invalid`), a guard rule refused it (`blocked`), shadow mode
- * planned it, or the response that asked for it was cut off by `max_tokens` (`incomplete`: never
- * run; see {@link ToolCall.input} for the call the cut fell in).
+ * planned it, or the response that asked for it stopped before asking for its calls to run (cut
+ * off by `max_tokens` or a full context window, a refusal: `incomplete`, never run; see
+ * {@link ToolCall.input} for the call the cut fell in).
  */
 export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned' | 'incomplete';
 
@@ -73,8 +74,8 @@ export interface ToolCall {
   id: string;
   name: string;
   /**
-   * What the model sent, as it sent it. Undefined for the `incomplete` call a `max_tokens` stop cut
-   * off: the API stopped while the model wrote its input, so nothing complete was sent (the
+   * What the model sent, as it sent it. Undefined for the `incomplete` call a cutting stop (`max_tokens`,
+   * a full context window, a refusal) cut off: the API stopped while the model wrote its input, so nothing complete was sent (the
    * response in `responses` keeps what the transport made of the fragment).
    */
   input: unknown;

@@ -57,8 +57,8 @@ export async function runLoop(
     });
 
     const step = nextStep(response.stop_reason, toolUses.length > 0);
-    if (step.kind === 'stop' && step.reason === 'max_tokens' && toolUses.length > 0)
-      answerIncomplete(config, state, response, toolUses, turn, log);
+    // A response that stops with tool calls in it (cut off, refused) leaves none unanswered.
+    if (step.kind === 'stop' && toolUses.length > 0) answerIncomplete(config, state, response, toolUses, turn, log);
     if (step.kind === 'stop') {
       // The answer that follows a terminal tool's success ends the run through that tool.
       stopReason = step.reason === 'end_turn' && state.guard.terminatedBy !== null ? 'terminal' : step.reason;

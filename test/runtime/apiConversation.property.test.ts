@@ -59,7 +59,7 @@ const serverBlocks = (id: string, withResult: boolean): Block[] => [
 /** One model response, as a shape; server ids are given when the script is served. */
 type Shape =
   | { kind: 'text'; blocks: Block[]; stop: 'end_turn' | 'stop_sequence' }
-  | { kind: 'refusal'; blocks: Block[] }
+  | { kind: 'refusal'; blocks: Block[]; stop: 'refusal' | 'model_context_window_exceeded' }
   | { kind: 'tools'; blocks: Block[]; server: boolean }
   | { kind: 'pause'; withResult: boolean; blocks: Block[] }
   | { kind: 'cut'; blocks: Block[]; at: number };
@@ -67,10 +67,16 @@ type Shape =
 const shape: fc.Arbitrary<Shape> = fc.oneof(
   fc.record({
     kind: fc.constant('text' as const),
-    blocks: fc.array(fc.oneof(text, thinking), { maxLength: 2 }),
+    // A tool call under end_turn or stop_sequence is not what the API sends, but a transport may.
+    blocks: fc.array(fc.oneof(text, thinking, call), { maxLength: 2 }),
     stop: fc.constantFrom('end_turn' as const, 'stop_sequence' as const),
   }),
-  fc.record({ kind: fc.constant('refusal' as const), blocks: fc.array(text, { maxLength: 1 }) }),
+  // A refusal can stop a response anywhere, a tool call included; so can a full context window.
+  fc.record({
+    kind: fc.constant('refusal' as const),
+    blocks: fc.array(fc.oneof(text, call), { maxLength: 2 }),
+    stop: fc.constantFrom('refusal' as const, 'model_context_window_exceeded' as const),
+  }),
   fc.record({
     kind: fc.constant('tools' as const),
     blocks: fc
@@ -96,7 +102,7 @@ function served(s: Shape, call: number): ScriptedReply {
     case 'text':
       return { content: s.blocks, stopReason: s.stop };
     case 'refusal':
-      return { content: s.blocks, stopReason: 'refusal' };
+      return { content: s.blocks, stopReason: s.stop };
     case 'tools':
       return { content: [...(s.server ? serverBlocks(id, true) : []), ...s.blocks], stopReason: 'tool_use' };
     case 'pause':
