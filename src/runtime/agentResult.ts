@@ -74,9 +74,10 @@ export interface ToolCall {
   id: string;
   name: string;
   /**
-   * What the model sent, as it sent it. Undefined for the `incomplete` call a cutting stop (`max_tokens`,
-   * a full context window, a refusal) cut off: the API stopped while the model wrote its input, so nothing complete was sent (the
-   * response in `responses` keeps what the transport made of the fragment).
+   * What the model sent, as it sent it. Undefined for the `incomplete` call a cutting stop
+   * (`max_tokens`, a full context window, a refusal) cut off: the API stopped while the model
+   * wrote its input, so nothing complete was sent (the response in `responses` keeps what the
+   * transport made of the fragment).
    */
   input: unknown;
   outcome: ToolCallOutcome;
