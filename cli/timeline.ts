@@ -66,8 +66,20 @@ function describeBlock(block: RecordedBlock, paint: Paint): string {
   return paint('dim', `[${('block' in block ? block.block : block.server).type}]`);
 }
 
+/** What the model was told, in words: text as it is, a content block by its text or, without one, by its type. */
+function describeContent(content: RecordedResult['content']): string {
+  if (typeof content === 'string') return content;
+  return content
+    .map((block) => {
+      const { type, text, title } = block as { type: string; text?: unknown; title?: unknown };
+      if (type === 'text' && typeof text === 'string') return text;
+      return typeof title === 'string' ? `[${type}: ${title}]` : `[${type}]`;
+    })
+    .join(' ');
+}
+
 function describeResult(result: RecordedResult, paint: Paint): string {
-  const content = typeof result.content === 'string' ? result.content : previewJson(result.content);
+  const content = describeContent(result.content);
   if (result.outcome === 'ok') return `${paint('green', '✓ ok')} ${preview(content)}`;
   const facts = [
     result.rule,

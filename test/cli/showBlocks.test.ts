@@ -66,4 +66,39 @@ describe('legate show', () => {
       lines.filter((line) => line.endsWith('[server_tool_use]') || line.endsWith('[web_fetch_tool_result]')),
     ).toHaveLength(2);
   });
+
+  it("shows a tool result's content blocks by their text, or by type and title", async () => {
+    const trajectory = fileOf([
+      {
+        id: 'msg_1',
+        type: 'message',
+        role: 'assistant',
+        model: 'claude-haiku-4-5',
+        content: [{ type: 'tool_use', id: 'toolu_1', name: 'find_docs', input: { q: 'refunds' } }],
+        stop_reason: 'tool_use',
+        usage: { input_tokens: 10, output_tokens: 5 },
+      },
+    ]);
+    trajectory.turns[0]!.results = [
+      {
+        id: 'toolu_1',
+        tool: 'find_docs',
+        outcome: 'ok',
+        content: [
+          { type: 'text', text: 'Two documents:' },
+          {
+            type: 'search_result',
+            source: 'https://example.com/refunds',
+            title: 'Refund policy',
+            content: [{ type: 'text', text: 'Refunds take 5 days.' }],
+          },
+          { type: 'image', source: { type: 'url', url: 'https://example.com/chart.png' } },
+        ],
+      },
+    ];
+    const lines = await show(serializeTrajectory(trajectory));
+    expect(lines.find((line) => line.includes('✓ ok'))).toMatch(
+      /✓ ok Two documents: \[search_result: Refund policy\] \[image\]$/,
+    );
+  });
 });
