@@ -1,8 +1,8 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
 import { readFileSync } from 'node:fs';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import { Agent, AnthropicTransport, defineTool, type MessagesRequest } from '../../src/index.js';
 import { API_URL, messageEnd, messageStart, sseResponse, textBlock } from '../support/anthropicApi.js';
 import { conversationBreach } from '../support/apiConversation.js';
@@ -18,10 +18,7 @@ const capture = JSON.parse(
   readFileSync('test/fixtures/api-captures/anthropic-sdk-ts--max-tokens-inside-tool-use.sse.json', 'utf8'),
 ) as { response: { sse: string } };
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 describe('a tool_use cut off by max_tokens, from the API', () => {
   it('is incomplete: not run, not in the conversation, and the next request is valid', async () => {

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import * as z from 'zod';
 import {
   Agent,
@@ -38,10 +38,7 @@ function served(c: Capture): () => Response {
       : new HttpResponse(sse, { status, headers: { 'content-type': 'text/event-stream' } });
 }
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 const client = () => new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 0 });
 const agentOn = (transport: Transport) =>

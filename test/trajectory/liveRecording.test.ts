@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import { createOrderDesk } from '../../examples/orders/agent.js';
 import { AnthropicTransport, loadTrajectory, runTrajectory } from '../../src/index.js';
 import {
@@ -17,10 +17,7 @@ import {
 } from '../support/anthropicApi.js';
 import { useTempDir } from '../support/tempDir.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 const tempDir = useTempDir();
 
 describe('recording through the Anthropic transport', () => {

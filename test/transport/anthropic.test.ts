@@ -1,7 +1,7 @@
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import {
   Agent,
   AnthropicTransport,
@@ -27,10 +27,7 @@ import {
 } from '../support/anthropicApi.js';
 import { emptyUsage } from '../../src/runtime/agentResult.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 const client = () => new Anthropic({ apiKey: 'sk-ant-test-key', maxRetries: 2 });
 const request: MessagesRequest = {

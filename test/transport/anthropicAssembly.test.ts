@@ -1,8 +1,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import { AnthropicTransport, type StreamEvent } from '../../src/index.js';
 import { MessageAssembler } from '../../src/transport/anthropic/MessageAssembler.js';
 import { API_URL } from '../support/anthropicApi.js';
@@ -25,10 +25,7 @@ const NOT_ONE_MESSAGE = new Set([
 ]);
 const captures = readdirSync(folder).filter((name) => name.endsWith('.sse.json') && !NOT_ONE_MESSAGE.has(name));
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 const params = { model: 'claude-sonnet-5-5', max_tokens: 1024, messages: [{ role: 'user' as const, content: 'Hi' }] };
 

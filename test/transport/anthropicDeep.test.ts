@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import { Agent, AnthropicTransport, TransportError, defineTool, type ToolCall } from '../../src/index.js';
 import {
   messageEnd,
@@ -13,10 +13,7 @@ import {
 } from '../support/anthropicApi.js';
 import { HttpResponse } from 'msw';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 const DEEP = 20_000;
 /** A tool input 20,000 levels deep, as JSON text: `{"a":[[[...]]]}`. */

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import { AnthropicTransport, type MessagesRequest, type StreamEvent, TransportError } from '../../src/index.js';
 import { API_URL, messageEnd, messageStart, sseFrame, sseResponse, textBlock } from '../support/anthropicApi.js';
 
@@ -10,10 +10,7 @@ import { API_URL, messageEnd, messageStart, sseFrame, sseResponse, textBlock } f
 // answered with an error), `connection` (no answer, or it stopped), `stream` (the events are not a whole message).
 // Served through the real SDK over msw, from the real captures in test/fixtures/api-captures/ where there is one.
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 const request: MessagesRequest = {
   model: 'claude-sonnet-5-5',

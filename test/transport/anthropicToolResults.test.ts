@@ -1,6 +1,6 @@
 import Anthropic from '@anthropic-ai/sdk';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import { Agent, AnthropicTransport, defineTool, toolError } from '../../src/index.js';
 import {
   messageEnd,
@@ -12,10 +12,7 @@ import {
 } from '../support/anthropicApi.js';
 import { EXAMPLES } from '../support/toolResultExamples.js';
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 const noInput = { type: 'object', properties: {} } as const;
 

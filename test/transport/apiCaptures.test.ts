@@ -6,8 +6,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
-import { setupServer } from 'msw/node';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { useMockServer } from '../support/mockServer.js';
 import {
   AnthropicTransport,
   ReplayTransport,
@@ -120,10 +120,7 @@ function answer(capture: Capture): Response {
   return HttpResponse.json(body, { status });
 }
 
-const server = setupServer();
-beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => server.resetHandlers());
-afterAll(() => server.close());
+const server = useMockServer();
 
 /** Serves the capture to every request, keeping each request body. */
 function serve(capture: Capture): Record<string, unknown>[] {
