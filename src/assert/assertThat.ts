@@ -20,7 +20,7 @@ export interface RunAssertions extends ShortMatchers<RunAssertions> {
  *     assertThat(result).tainted({ source: 'fetch_page' }).blocked('send_payment').complete();
  */
 export function assertThat(subject: RunSubject): RunAssertions {
-  return assertions({ view: viewOf(subject), equals: isDeepStrictEqual }, false);
+  return assertions({ view: viewOf(subject), subject, equals: isDeepStrictEqual }, false);
 }
 
 type AnyCheck = (run: CheckedRun, ...args: unknown[]) => CheckOutcome;

@@ -1,3 +1,5 @@
+import type { AgentResult } from '../runtime/agentResult.js';
+import type { Trajectory } from '../trajectory/types.js';
 import type { RunView } from './runView.js';
 import { describeTimeline } from './timeline.js';
 
@@ -11,6 +13,8 @@ export type Equals = (actual: unknown, expected: unknown) => boolean;
 /** A run under check: the facts it is checked on, and the equality to compare arguments with. */
 export interface CheckedRun {
   view: RunView;
+  /** The run as given, for a check that needs more than the view (the audit reads the whole trajectory). */
+  subject: AgentResult | Trajectory;
   equals: Equals;
 }
 

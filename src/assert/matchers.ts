@@ -4,6 +4,8 @@ import type { AgentResult } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
 import type { CallView } from './runView.js';
+import { unsafeFlowOutcome } from './unsafeFlow.js';
+import type { AuditDeclarations } from '../intercept/auditDeclarations.js';
 import { SEQUENCE_MODE_WORDS, SEQUENCE_MODES, sequenceMatches, type SequenceMode } from './toolSequence.js';
 
 /** What a matcher can be given: a live result or a loaded trajectory. */
@@ -173,6 +175,15 @@ export const matchers = {
       but,
       `but it waits for approval of ${pending.join(', ')}`,
     );
+  },
+
+  /**
+   * The guard would have refused none of the recorded calls had these tools been declared untrusted or
+   * privileged and these rules been in force (a trajectory only: see `auditTrajectory`). A failure names
+   * each unsafe call and its taint source, with the timeline.
+   */
+  toHaveNoUnsafeFlow({ subject }: CheckedRun, declarations: AuditDeclarations): CheckOutcome {
+    return unsafeFlowOutcome(subject, declarations);
   },
 
   /** The binder refused a call of this tool (optionally for this argument, with this code). */

@@ -40,7 +40,8 @@ export function viewOf(subject: AgentResult | Trajectory): RunView {
   );
 }
 
-function isTrajectory(value: unknown): value is Trajectory {
+/** Whether a subject is a loaded trajectory (rather than a live result). */
+export function isTrajectory(value: unknown): value is Trajectory {
   return typeof value === 'object' && value !== null && 'version' in value && 'turns' in value && 'summary' in value;
 }
 

@@ -37,7 +37,7 @@ expect.extend(
       function (this: MatcherContext, received: RunSubject, ...args: unknown[]) {
         // Arguments are compared as `toEqual` compares them: with the testers added by `expect.addEqualityTesters`.
         const equals = (actual: unknown, expected: unknown) => this.equals(actual, expected, this.customTesters);
-        return toVitest(check({ view: viewOf(received), equals }, ...args), this);
+        return toVitest(check({ view: viewOf(received), subject: received, equals }, ...args), this);
       },
     ]),
   ),

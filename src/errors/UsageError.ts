@@ -34,7 +34,11 @@ export type UsageErrorCode =
   /** An `AnthropicTransport` option (`maxRetries`, `timeout`, `stream`) is not one it can use. */
   | 'invalid_transport_option'
   /** A tool to fuzz has an input schema no value satisfies (none could be generated). */
-  | 'unsatisfiable_schema';
+  | 'unsatisfiable_schema'
+  /** `auditTrajectory` (or `toHaveNoUnsafeFlow`, the config's `audit`) was given declarations it cannot read. */
+  | 'invalid_audit_declarations'
+  /** `toHaveNoUnsafeFlow` audits a recorded run: it was given something other than a `Trajectory`. */
+  | 'not_a_trajectory';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

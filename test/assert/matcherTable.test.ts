@@ -56,6 +56,16 @@ const argumentsFor: { [K in keyof typeof matchers]: fc.Arbitrary<unknown[]> } = 
     ),
   ),
   toHaveNoToolFailures: fc.constant([]),
+  toHaveNoUnsafeFlow: fc.tuple(
+    fc.record(
+      {
+        untrusted: fc.subarray(['fetch_page', 'send_email']),
+        privileged: fc.subarray(['send_payment', 'issue_refund', 'refund_payment']),
+        rules: fc.constantFrom([], [{ kind: 'limit', tool: 'send_email', maxCalls: 1 }]),
+      },
+      { requiredKeys: [] },
+    ),
+  ),
   toBeComplete: fc.constant([]),
   toHaveUsageBelow: fc.tuple(
     fc.record({ inputTokens: fc.nat(20_000), outputTokens: fc.nat(2_000) }, { requiredKeys: [] }),

@@ -38,6 +38,8 @@ const CODES = {
     'invalid_script',
     'invalid_transport_option',
     'unsatisfiable_schema',
+    'invalid_audit_declarations',
+    'not_a_trajectory',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],

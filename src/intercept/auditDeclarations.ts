@@ -1,0 +1,109 @@
+import { UsageError } from '../errors/UsageError.js';
+import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
+import type { ToolFacts } from '../guard/guardContext.js';
+import { toolsNamedBy, type Rule } from '../guard/rules.js';
+import { describeValue } from '../json/describeValue.js';
+import type { McpToolAnnotations } from '../tools/annotations.js';
+
+/** MCP-style hints about one tool, as an MCP server declares them; a hint left out takes MCP's default. */
+export type AuditHints = Partial<Pick<McpToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'openWorldHint'>>;
+
+/**
+ * What the audit of a trajectory is told about its tools: which read untrusted content, which have
+ * real-world effects, and the contracts the guard would have enforced. Tools are named as the model
+ * called them.
+ */
+export interface AuditDeclarations {
+  /** Tools whose results are not trusted: once one succeeded, its content is in the conversation. */
+  untrusted?: readonly string[];
+  /** Tools with real-world effects: the guard refuses them once untrusted content is in the conversation. */
+  privileged?: readonly string[];
+  /**
+   * MCP-style hints by tool name, for tools not named above: a tool is untrusted when its
+   * `openWorldHint` is true (MCP's default) and privileged when its `readOnlyHint` is false (MCP's
+   * default). A tool given no hints and no name is neither.
+   */
+  annotations?: Readonly<Record<string, AuditHints>>;
+  /** Prerequisites and limits (`rules.require`, `rules.limit`), as an agent's `rules` declares them. */
+  rules?: readonly Rule[];
+}
+
+const KEYS = ['untrusted', 'privileged', 'annotations', 'rules'];
+const HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
+
+/** What makes a value not audit declarations, or undefined. The shape only: rules are checked by the guard's own check. */
+export function auditDeclarationsProblem(value: unknown): string | undefined {
+  if (typeof value !== 'object' || value === null || Array.isArray(value))
+    return `must be an object { untrusted, privileged, annotations, rules }, but it was ${describeValue(value)}`;
+  const given = value as Record<string, unknown>;
+  const unknown = Object.keys(given).find((key) => !KEYS.includes(key));
+  if (unknown !== undefined) return `have no '${unknown}' (they take ${KEYS.join(', ')})`;
+  for (const key of ['untrusted', 'privileged']) {
+    const names = given[key];
+    if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string' && n !== '')))
+      return `'${key}' must be a list of tool names, but it was ${describeValue(names)}`;
+  }
+  const annotations = given.annotations;
+  if (annotations !== undefined) {
+    if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations))
+      return `'annotations' must be an object of MCP hints by tool name, but it was ${describeValue(annotations)}`;
+    for (const [tool, hints] of Object.entries(annotations)) {
+      if (typeof hints !== 'object' || hints === null || Array.isArray(hints))
+        return `'annotations.${tool}' must be an object of MCP hints, but it was ${describeValue(hints)}`;
+      for (const [hint, flag] of Object.entries(hints)) {
+        if (!HINTS.includes(hint)) return `'annotations.${tool}' has '${hint}', not one of ${HINTS.join(', ')}`;
+        if (typeof flag !== 'boolean')
+          return `'annotations.${tool}.${hint}' must be true or false, but it was ${describeValue(flag)}`;
+      }
+    }
+  }
+  const list = given.rules;
+  if (list === undefined) return undefined;
+  if (!Array.isArray(list)) return `'rules' must be a list of rules, but it was ${describeValue(list)}`;
+  for (const [i, rule] of list.entries()) {
+    const problem = ruleShapeProblem(rule);
+    if (problem !== undefined) return `'rules[${i}]' ${problem}`;
+    if ((rule as Rule).kind === 'terminal')
+      return (
+        `'rules[${i}]' is a terminal rule, which an audit does not check (a live run stops there, a recording ` +
+        'goes on); declare prerequisites (rules.require) and limits (rules.limit)'
+      );
+  }
+  return undefined;
+}
+
+/**
+ * Checked declarations, as the guard reads them: the facts of every tool the trajectory offered or
+ * the declarations name, and the rules. Throws a {@link UsageError} (`invalid_audit_declarations`)
+ * or, for a limit that is not a whole number of at least 1, the guard's `RuleConfigurationError`.
+ */
+export function resolveDeclarations(
+  declarations: unknown,
+  offered: readonly string[],
+  agent: string,
+): { tools: Map<string, ToolFacts>; rules: readonly Rule[] } {
+  const problem = auditDeclarationsProblem(declarations);
+  if (problem !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${problem}.`);
+  const given = declarations as AuditDeclarations;
+  const list = given.rules ?? [];
+  // Every tool a rule names is known here: the guard's own check is left with the limits' numbers.
+  checkRules(agent, list, list.flatMap(toolsNamedBy));
+  const hints = given.annotations ?? {};
+  const names = new Set([
+    ...offered,
+    ...(given.untrusted ?? []),
+    ...(given.privileged ?? []),
+    ...Object.keys(hints),
+    ...list.flatMap(toolsNamedBy),
+  ]);
+  const tools = new Map<string, ToolFacts>();
+  for (const name of names) {
+    const hinted = Object.hasOwn(hints, name) ? hints[name] : undefined;
+    tools.set(name, {
+      untrusted: (given.untrusted ?? []).includes(name) || (hinted !== undefined && hinted.openWorldHint !== false),
+      privileged: (given.privileged ?? []).includes(name) || (hinted !== undefined && hinted.readOnlyHint !== true),
+      policy: undefined,
+    });
+  }
+  return { tools, rules: list };
+}

@@ -1,0 +1,116 @@
+import { applyOutcomes, type CallOutcome } from '../guard/applyOutcomes.js';
+import { compileRules } from '../guard/guardContext.js';
+import { initialGuardState } from '../guard/guardState.js';
+import { serverResultTaint, serverUsesOf } from '../guard/historyGuardState.js';
+import { decideBatch } from '../guard/pipeline.js';
+import { defaultServerToolUntrusted } from '../tools/serverTool.js';
+import { conversationBefore, fromRecordedBlock } from '../trajectory/conversation.js';
+import type { Trajectory } from '../trajectory/types.js';
+import { resolveDeclarations, type AuditDeclarations } from './auditDeclarations.js';
+import { describeAudit } from './auditTimeline.js';
+
+/** A tool call of the audited trajectory: which, and in which turn (1-based). */
+export interface AuditedCall {
+  id: string;
+  name: string;
+  turn: number;
+}
+
+/** One call the guard would have refused, had the declared tools and rules been in force. */
+export interface AuditFinding {
+  rule: 'taint' | 'prerequisite' | 'limit';
+  call: AuditedCall;
+  /** For taint: the untrusted call whose result entered the conversation first. */
+  source?: AuditedCall;
+  /** What the guard would have told the model. */
+  message: string;
+}
+
+/** One line of the audit's timeline: a call, what the recording says became of it, what the guard would decide. */
+export interface AuditStep extends AuditedCall {
+  /** The outcome recorded in the file (`ok`, `error`, `blocked`, ...), or `unanswered`. */
+  recorded: string;
+  /** The finding on this call, if the guard would have refused it. */
+  finding?: AuditFinding;
+  /** True when this call's result is the first untrusted content in the conversation. */
+  taints?: boolean;
+}
+
+export interface AuditReport {
+  /** True when the guard would have refused nothing. */
+  clean: boolean;
+  findings: AuditFinding[];
+  /** Every tool call, in order, with the guard's verdict. */
+  steps: AuditStep[];
+  /** The findings and the timeline in words, as a failure message shows them. */
+  text: string;
+}
+
+/**
+ * Reports what legate's guard would have refused in a recorded run (any trajectory: the runtime's,
+ * or one recorded at the HTTP boundary from a foreign agent), had `declarations` been in force:
+ * a privileged call after untrusted content entered the conversation, a call before its
+ * prerequisite succeeded, a call over its limit. It replays the guard's own decisions
+ * (decideBatch, applyOutcomes) over the recorded responses, turn by turn, as a live run would
+ * make them: a call it would refuse counts as refused afterwards (no success, no attempt), since
+ * the model's responses are the recorded ones whatever the guard says. A result taints when the
+ * tool succeeded or returned an error result (`error` without an `errorClass`); a server tool's
+ * result in a response taints as in a live run (tool search excepted). Sub-agents' runs inside
+ * tool calls are not walked.
+ */
+export function auditTrajectory(trajectory: Trajectory, declarations: AuditDeclarations): AuditReport {
+  const offered = trajectory.tools.map((tool) => tool.name);
+  const { tools, rules: list } = resolveDeclarations(declarations, offered, trajectory.agent);
+  const rules = compileRules(list);
+  const visible = [...tools.keys()];
+  const serverUses = serverUsesOf(conversationBefore(trajectory, trajectory.turns.length + 1));
+  const turnOf = new Map<string, number>();
+  const steps: AuditStep[] = [];
+  let state = initialGuardState();
+  for (const [i, recorded] of trajectory.turns.entries()) {
+    const turn = i + 1;
+    if (state.taint === null) {
+      const blocks = recorded.response.content.map(fromRecordedBlock);
+      state = { ...state, taint: serverResultTaint(blocks, serverUses, defaultServerToolUntrusted) };
+    }
+    const results = new Map((recorded.results ?? []).map((result) => [result.id, result]));
+    const calls = recorded.response.content
+      .flatMap((block) => ('toolUse' in block ? [{ id: block.toolUse.id, name: block.toolUse.name }] : []))
+      // A call cut off by max_tokens was never decided.
+      .filter((call) => results.get(call.id)?.outcome !== 'incomplete');
+    const decisions = decideBatch(calls, { state, rules, tools, visible });
+    const outcomes: CallOutcome[] = calls.map((call, j) => {
+      turnOf.set(call.id, turn);
+      const result = results.get(call.id);
+      const allowed = decisions[j] === undefined;
+      const step: AuditStep = { ...call, turn, recorded: result?.outcome ?? 'unanswered' };
+      const block = decisions[j];
+      if (block !== undefined) {
+        const finding: AuditFinding = {
+          rule: block.rule as AuditFinding['rule'],
+          call: { ...call, turn },
+          message: block.message,
+        };
+        if (block.source !== undefined && state.taint !== null)
+          finding.source = { id: state.taint.id, name: block.source, turn: turnOf.get(state.taint.id) ?? turn };
+        step.finding = finding;
+      }
+      steps.push(step);
+      return {
+        id: call.id,
+        name: call.name,
+        allowed,
+        succeeded: allowed && result?.outcome === 'ok',
+        toolWrote: allowed && result?.outcome === 'error' && result.errorClass === undefined,
+      };
+    });
+    const before = state.taint;
+    state = applyOutcomes(state, outcomes, turn, tools, rules);
+    if (before === null && state.taint !== null) {
+      const source = steps.find((step) => step.id === state.taint!.id);
+      if (source !== undefined) source.taints = true;
+    }
+  }
+  const findings = steps.flatMap((step) => (step.finding === undefined ? [] : [step.finding]));
+  return { clean: findings.length === 0, findings, steps, text: describeAudit(findings, steps) };
+}
