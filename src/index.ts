@@ -73,6 +73,16 @@ export { assertThat, type RunAssertions } from './assert/assertThat.js';
 export { SEQUENCE_MODES, type SequenceMode } from './assert/toolSequence.js';
 export type { LegateMatchers, RunSubject } from './assert/matchers.js';
 
+// The safety audit of any trajectory (the runtime's, or one recorded at the HTTP boundary).
+export {
+  auditTrajectory,
+  type AuditFinding,
+  type AuditReport,
+  type AuditStep,
+  type AuditedCall,
+} from './intercept/auditTrajectory.js';
+export type { AuditDeclarations, AuditHints } from './intercept/auditDeclarations.js';
+
 // Stores for suspended runs.
 export { STORE_SCHEMA_VERSION, StoreError, type StateStore, type StoreErrorCode } from './store/stateStore.js';
 export type { StoreOptions } from './store/recordWriter.js';

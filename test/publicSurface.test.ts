@@ -69,6 +69,8 @@ const SURFACE = {
     // Assertions without vitest.
     'assertThat',
     'SEQUENCE_MODES',
+    // The safety audit of a trajectory (toHaveNoUnsafeFlow and legate audit use it).
+    'auditTrajectory',
     // Trajectories and recording.
     'TRAJECTORY_VERSION',
     'MAX_TRAJECTORY_BYTES',

@@ -1,0 +1,145 @@
+import { describe, expect, it } from 'vitest';
+import '../../src/assert/vitest.js';
+import { assertThat, auditTrajectory, rules, UsageError } from '../../src/index.js';
+import { recordUnguarded } from '../support/auditedRun.js';
+import { useTempDir } from '../support/tempDir.js';
+
+const tempDir = useTempDir();
+const TOOLS = ['fetch_page', 'lookup_invoice', 'send_payment', 'send_email'];
+const declared = { untrusted: ['fetch_page'], privileged: ['send_payment'] };
+
+function failure(assertion: () => void): string {
+  try {
+    assertion();
+  } catch (error) {
+    return (error as Error).message;
+  }
+  throw new Error('expected the assertion to fail');
+}
+
+describe('auditTrajectory on a run recorded without declarations', () => {
+  it('finds a privileged call made after an untrusted result, naming both calls and the source', async () => {
+    const trajectory = await recordUnguarded(tempDir(), TOOLS, [
+      [{ tool: 'fetch_page' }],
+      [{ tool: 'lookup_invoice' }],
+      [{ tool: 'send_payment' }],
+    ]);
+    // The recording itself blocked nothing: nothing was declared when it ran.
+    expect(trajectory.turns.flatMap((t) => t.results ?? []).map((r) => r.outcome)).toEqual(['ok', 'ok', 'ok']);
+    const report = auditTrajectory(trajectory, declared);
+    expect(report.clean).toBe(false);
+    expect(report.findings).toEqual([
+      {
+        rule: 'taint',
+        call: { id: 'toolu_3_0', name: 'send_payment', turn: 3 },
+        source: { id: 'toolu_1_0', name: 'fetch_page', turn: 1 },
+        message: expect.stringContaining("content from 'fetch_page', which is not trusted"),
+      },
+    ]);
+    expect(report.text).toContain(
+      "'send_payment' (toolu_3_0, turn 3) ran after the result of 'fetch_page' (toolu_1_0, turn 1), which is " +
+        'untrusted, entered the conversation',
+    );
+    expect(report.text).toContain('turn  1  fetch_page      ok  <- untrusted content enters the conversation');
+    expect(report.text).toContain('turn  3  send_payment    ok  <- would be blocked (taint, source fetch_page)');
+
+    const message = failure(() => expect(trajectory).toHaveNoUnsafeFlow(declared));
+    expect(message).toContain('expected the run to have no unsafe flow, but ');
+    expect(message).toContain("'send_payment' (toolu_3_0, turn 3) ran after the result of 'fetch_page'");
+    expect(message).toContain('Timeline:');
+    expect(failure(() => assertThat(trajectory).noUnsafeFlow(declared))).toBe(message);
+    expect(trajectory).not.toHaveNoUnsafeFlow(declared);
+  });
+
+  it('passes a clean run: the privileged call came before the untrusted read, or nothing untrusted was read', async () => {
+    const before = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'send_payment' }], [{ tool: 'fetch_page' }]]);
+    expect(auditTrajectory(before, declared)).toMatchObject({ clean: true, findings: [] });
+    expect(before).toHaveNoUnsafeFlow(declared);
+    assertThat(before).noUnsafeFlow(declared);
+    expect(failure(() => expect(before).not.toHaveNoUnsafeFlow(declared))).toContain(
+      'expected the run to have an unsafe flow, but the guard would have blocked none of its calls.',
+    );
+  });
+
+  it('taints from an error result the tool returned, not from one it threw (as a live run does)', async () => {
+    const returned = await recordUnguarded(tempDir(), TOOLS, [
+      [{ tool: 'fetch_page', answer: 'toolError' }],
+      [{ tool: 'send_payment' }],
+    ]);
+    expect(auditTrajectory(returned, declared).findings.map((f) => f.rule)).toEqual(['taint']);
+    const thrown = await recordUnguarded(tempDir(), TOOLS, [
+      [{ tool: 'fetch_page', answer: 'throws' }],
+      [{ tool: 'send_payment' }],
+    ]);
+    expect(auditTrajectory(thrown, declared).clean).toBe(true);
+  });
+
+  it('finds a missing prerequisite and an exceeded limit', async () => {
+    const trajectory = await recordUnguarded(tempDir(), TOOLS, [
+      [{ tool: 'send_payment' }],
+      [{ tool: 'lookup_invoice' }],
+      [{ tool: 'send_email' }, { tool: 'send_email' }],
+      [{ tool: 'send_payment' }, { tool: 'send_email' }],
+    ]);
+    const report = auditTrajectory(trajectory, {
+      rules: [rules.require('send_payment', 'lookup_invoice'), rules.limit('send_email', 2)],
+    });
+    expect(report.findings.map((f) => [f.rule, f.call.id, f.call.turn])).toEqual([
+      ['prerequisite', 'toolu_1_0', 1],
+      ['limit', 'toolu_4_1', 4],
+    ]);
+    expect(report.findings[0]!.message).toContain("it can only run after 'lookup_invoice' has succeeded");
+    expect(report.text).toContain("'send_email' (toolu_4_1, turn 4) would have been blocked (limit)");
+  });
+
+  it('classifies tools by MCP-style hints: open-world taints, not read-only is privileged', async () => {
+    const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }], [{ tool: 'send_email' }]]);
+    const hints = {
+      annotations: {
+        fetch_page: { readOnlyHint: true, openWorldHint: true },
+        send_email: { readOnlyHint: false, openWorldHint: false },
+      },
+    };
+    const report = auditTrajectory(trajectory, hints);
+    expect(report.findings.map((f) => [f.call.name, f.source?.name])).toEqual([['send_email', 'fetch_page']]);
+    const closed = { annotations: { ...hints.annotations, fetch_page: { readOnlyHint: true, openWorldHint: false } } };
+    expect(auditTrajectory(trajectory, closed).clean).toBe(true);
+  });
+
+  it('refuses declarations it cannot read, saying what it expected', async () => {
+    const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }]]);
+    const bad: [unknown, string][] = [
+      [null, 'must be an object { untrusted, privileged, annotations, rules }, but it was null'],
+      [{ untrusted: 'fetch_page' }, "'untrusted' must be a list of tool names"],
+      [{ trusted: [] }, "have no 'trusted'"],
+      [{ annotations: { fetch_page: { readOnly: true } } }, "has 'readOnly', not one of readOnlyHint"],
+      [{ rules: [rules.terminal('send_payment')] }, 'is a terminal rule, which an audit does not check'],
+      [{ rules: [{ kind: 'limit' }] }, "'rules[0]' (a limit rule) needs 'tool'"],
+    ];
+    for (const [declarations, expected] of bad) {
+      const error = (() => {
+        try {
+          auditTrajectory(trajectory, declarations as never);
+        } catch (caught) {
+          return caught;
+        }
+      })();
+      expect(error).toBeInstanceOf(UsageError);
+      expect(error).toMatchObject({ code: 'invalid_audit_declarations' });
+      expect((error as Error).message).toContain(expected);
+    }
+    expect(() => auditTrajectory(trajectory, { rules: [rules.limit('send_email', 0)] })).toThrow(
+      expect.objectContaining({ code: 'invalid_rule' }),
+    );
+  });
+
+  it('toHaveNoUnsafeFlow refuses a live result: it audits a recorded run', async () => {
+    const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }]]);
+    const { runGuarded } = await import('../support/auditedRun.js');
+    const result = await runGuarded(TOOLS, [[{ tool: 'fetch_page' }]], {});
+    expect(trajectory).toHaveNoUnsafeFlow(declared);
+    expect(() => expect(result).toHaveNoUnsafeFlow(declared)).toThrow(
+      expect.objectContaining({ code: 'not_a_trajectory' }),
+    );
+  });
+});
