@@ -1,5 +1,6 @@
 import { LegateError } from '../src/index.js';
 import { legateVersion } from '../src/version.js';
+import { audit, auditHelp } from './commands/audit.js';
 import { demo, demoHelp } from './commands/demo.js';
 import { diff, diffHelp } from './commands/diff.js';
 import { fuzz, fuzzHelp } from './commands/fuzz.js';
@@ -27,6 +28,11 @@ const COMMANDS: Record<string, Command> = {
     summary: 'check trajectory files against the format, with file:line:column',
     help: validateHelp,
     run: validate,
+  },
+  audit: {
+    summary: 'report what the guard would have blocked in recorded runs; exit 1 on any unsafe flow',
+    help: auditHelp,
+    run: audit,
   },
   fuzz: { summary: 'fuzz the tools and agents a module exports; exit 1 on any finding', help: fuzzHelp, run: fuzz },
   demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: demo },

@@ -81,7 +81,7 @@ export {
   type AuditStep,
   type AuditedCall,
 } from './intercept/auditTrajectory.js';
-export type { AuditDeclarations, AuditHints } from './intercept/auditDeclarations.js';
+export type { AuditDeclarations, AuditHints } from './guard/auditDeclarations.js';
 
 // Stores for suspended runs.
 export { STORE_SCHEMA_VERSION, StoreError, type StateStore, type StoreErrorCode } from './store/stateStore.js';

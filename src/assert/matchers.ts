@@ -5,7 +5,7 @@ import type { Trajectory } from '../trajectory/types.js';
 import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
 import type { CallView } from './runView.js';
 import { unsafeFlowOutcome } from './unsafeFlow.js';
-import type { AuditDeclarations } from '../intercept/auditDeclarations.js';
+import type { AuditDeclarations } from '../guard/auditDeclarations.js';
 import { SEQUENCE_MODE_WORDS, SEQUENCE_MODES, sequenceMatches, type SequenceMode } from './toolSequence.js';
 
 /** What a matcher can be given: a live result or a loaded trajectory. */

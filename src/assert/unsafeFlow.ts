@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/UsageError.js';
-import type { AuditDeclarations } from '../intercept/auditDeclarations.js';
+import type { AuditDeclarations } from '../guard/auditDeclarations.js';
 import { auditTrajectory } from '../intercept/auditTrajectory.js';
 import { describeFinding } from '../intercept/auditTimeline.js';
 import type { AgentResult } from '../runtime/agentResult.js';

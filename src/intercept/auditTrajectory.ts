@@ -6,7 +6,7 @@ import { decideBatch } from '../guard/pipeline.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
 import { conversationBefore, fromRecordedBlock } from '../trajectory/conversation.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { resolveDeclarations, type AuditDeclarations } from './auditDeclarations.js';
+import { resolveDeclarations, type AuditDeclarations } from '../guard/auditDeclarations.js';
 import { describeAudit } from './auditTimeline.js';
 
 /** A tool call of the audited trajectory: which, and in which turn (1-based). */

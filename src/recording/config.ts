@@ -1,3 +1,4 @@
+import type { AuditDeclarations } from '../guard/auditDeclarations.js';
 import type { Transport } from '../transport/transport.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
@@ -38,6 +39,12 @@ export interface LegateConfig {
    * messages; `undefined` for a file it does not know, which gets the command legate builds.
    */
   rerecord?: (file: string) => string | undefined;
+  /**
+   * What `legate audit` checks every trajectory against: the tools to treat as untrusted and as
+   * privileged (by name, or by MCP-style hints) and the prerequisites and limits, the shape
+   * `auditTrajectory` takes. Its flags add to these. See docs/cli.md, "legate audit".
+   */
+  audit?: AuditDeclarations;
 }
 
 /** Types a config module's default export. */

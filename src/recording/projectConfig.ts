@@ -2,6 +2,7 @@ import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { LegateError } from '../errors/LegateError.js';
 import { importModule } from '../files/importModule.js';
+import { auditDeclarationsProblem } from '../guard/auditDeclarations.js';
 import { isMatchLevel, MATCH_LEVELS } from '../trajectory/matchLevel.js';
 import { runToolsProblem } from '../transport/replay/runTools.js';
 import type { LegateConfig } from './config.js';
@@ -139,5 +140,8 @@ function checkConfig(config: unknown, file: string): LegateConfig {
   }
   const runToolsIssue = runTools === undefined ? undefined : runToolsProblem(runTools);
   if (runToolsIssue !== undefined) throw new ConfigError('invalid_config', `${file}: runTools ${runToolsIssue}.`);
+  const audit = (config as { audit?: unknown }).audit;
+  const auditIssue = audit === undefined ? undefined : auditDeclarationsProblem(audit);
+  if (auditIssue !== undefined) throw new ConfigError('invalid_config', `${file}: audit declarations ${auditIssue}.`);
   return config as LegateConfig;
 }

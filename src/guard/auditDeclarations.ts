@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/UsageError.js';
-import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
-import type { ToolFacts } from '../guard/guardContext.js';
-import { toolsNamedBy, type Rule } from '../guard/rules.js';
+import { checkRules, ruleShapeProblem } from './checkRules.js';
+import type { ToolFacts } from './guardContext.js';
+import { toolsNamedBy, type Rule } from './rules.js';
 import { describeValue } from '../json/describeValue.js';
 import type { McpToolAnnotations } from '../tools/annotations.js';
 
