@@ -22,7 +22,8 @@ export function unsafeFlowOutcome(subject: AgentResult | Trajectory, declaration
     pass: report.clean,
     message: (negated) =>
       negated
-        ? `expected the run to have an unsafe flow, but the guard would have blocked none of its calls.\n\n${report.text}`
+        ? 'expected the run to have an unsafe flow, but the guard would have blocked none of its calls.\n\n' +
+          report.text
         : `expected the run to have no unsafe flow, but ${first === undefined ? '?' : describeFinding(first)}\n\n${
             report.text
           }`,

@@ -31,7 +31,10 @@ export interface AuditDeclarations {
 const KEYS = ['untrusted', 'privileged', 'annotations', 'rules'];
 const HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
 
-/** What makes a value not audit declarations, or undefined. The shape only: rules are checked by the guard's own check. */
+/**
+ * What makes a value not audit declarations, or undefined. The shape only: a limit's number is
+ * checked by the guard's own check (checkRules).
+ */
 export function auditDeclarationsProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return `must be an object { untrusted, privileged, annotations, rules }, but it was ${describeValue(value)}`;

@@ -51,7 +51,7 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(trajectory).not.toHaveNoUnsafeFlow(declared);
   });
 
-  it('passes a clean run: the privileged call came before the untrusted read, or nothing untrusted was read', async () => {
+  it('passes a clean run: the privileged call came before the untrusted read', async () => {
     const before = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'send_payment' }], [{ tool: 'fetch_page' }]]);
     expect(auditTrajectory(before, declared)).toMatchObject({ clean: true, findings: [] });
     expect(before).toHaveNoUnsafeFlow(declared);
