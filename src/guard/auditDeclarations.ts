@@ -1,5 +1,5 @@
 import { UsageError } from '../errors/UsageError.js';
-import { checkRules, ruleShapeProblem } from './checkRules.js';
+import { limitProblem, ruleShapeProblem } from './checkRules.js';
 import type { ToolFacts } from './guardContext.js';
 import { toolsNamedBy, type Rule } from './rules.js';
 import { describeValue } from '../json/describeValue.js';
@@ -31,10 +31,7 @@ export interface AuditDeclarations {
 const KEYS = ['untrusted', 'privileged', 'annotations', 'rules'];
 const HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
 
-/**
- * What makes a value not audit declarations, or undefined. The shape only: a limit's number is
- * checked by the guard's own check (checkRules).
- */
+/** What makes a value not audit declarations, or undefined: their shape, and each rule as the guard reads it. */
 export function auditDeclarationsProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
     return `must be an object { untrusted, privileged, annotations, rules }, but it was ${describeValue(value)}`;
@@ -66,6 +63,8 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
   for (const [i, rule] of list.entries()) {
     const problem = ruleShapeProblem(rule);
     if (problem !== undefined) return `'rules[${i}]' ${problem}`;
+    const limit = (rule as Rule).kind === 'limit' ? limitProblem((rule as { maxCalls?: unknown }).maxCalls) : undefined;
+    if (limit !== undefined) return `'rules[${i}]' (the limit on '${(rule as Rule).tool}') ${limit}`;
     if ((rule as Rule).kind === 'terminal')
       return (
         `'rules[${i}]' is a terminal rule, which an audit does not check (a live run stops there, a recording ` +
@@ -77,20 +76,16 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
 
 /**
  * Checked declarations, as the guard reads them: the facts of every tool the trajectory offered or
- * the declarations name, and the rules. Throws a {@link UsageError} (`invalid_audit_declarations`)
- * or, for a limit that is not a whole number of at least 1, the guard's `RuleConfigurationError`.
+ * the declarations name, and the rules. Throws a {@link UsageError} (`invalid_audit_declarations`).
  */
 export function resolveDeclarations(
   declarations: unknown,
   offered: readonly string[],
-  agent: string,
 ): { tools: Map<string, ToolFacts>; rules: readonly Rule[] } {
   const problem = auditDeclarationsProblem(declarations);
   if (problem !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${problem}.`);
   const given = declarations as AuditDeclarations;
   const list = given.rules ?? [];
-  // Every tool a rule names is known here: the guard's own check is left with the limits' numbers.
-  checkRules(agent, list, list.flatMap(toolsNamedBy));
   const hints = given.annotations ?? {};
   const names = new Set([
     ...offered,

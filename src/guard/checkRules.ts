@@ -30,14 +30,21 @@ export function checkRules(agent: string, list: readonly Rule[], tools: readonly
         );
       }
     }
-    if (rule.kind === 'limit' && !(Number.isSafeInteger(rule.maxCalls) && rule.maxCalls >= 1)) {
+    const problem = rule.kind === 'limit' ? limitProblem(rule.maxCalls) : undefined;
+    if (rule.kind === 'limit' && problem !== undefined) {
       throw new RuleConfigurationError(
         rule.tool,
-        `Agent '${agent}': the limit on '${rule.tool}' must be a whole number of calls of at least 1, but it ` +
-          `was ${describeValue(rule.maxCalls)}. To forbid a tool, leave it out of the agent's tools.`,
+        `Agent '${agent}': the limit on '${rule.tool}' ${problem}. ` +
+          "To forbid a tool, leave it out of the agent's tools.",
       );
     }
   }
+}
+
+/** What is wrong with a limit's number of calls, or undefined when it is a whole number of at least 1. */
+export function limitProblem(maxCalls: unknown): string | undefined {
+  if (Number.isSafeInteger(maxCalls) && (maxCalls as number) >= 1) return undefined;
+  return `must be a whole number of calls of at least 1, but it was ${describeValue(maxCalls)}`;
 }
 
 /**

@@ -60,7 +60,7 @@ export interface AuditReport {
  */
 export function auditTrajectory(trajectory: Trajectory, declarations: AuditDeclarations): AuditReport {
   const offered = trajectory.tools.map((tool) => tool.name);
-  const { tools, rules: list } = resolveDeclarations(declarations, offered, trajectory.agent);
+  const { tools, rules: list } = resolveDeclarations(declarations, offered);
   const rules = compileRules(list);
   const visible = [...tools.keys()];
   const serverUses = serverUsesOf(conversationBefore(trajectory, trajectory.turns.length + 1));

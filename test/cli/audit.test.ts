@@ -83,7 +83,10 @@ describe('legate audit', () => {
         ['audit', 'unsafe/run.yaml', '--require', 'send_payment'],
         "--require takes tool:prerequisite, not 'send_payment'",
       ],
-      [['audit', 'unsafe/run.yaml', '--limit', 'send_email=0'], "the limit on 'send_email' must be a whole number"],
+      [
+        ['audit', 'unsafe/run.yaml', '--limit', 'send_email=0'],
+        "(the limit on 'send_email') must be a whole number of calls of at least 1, but it was the number 0",
+      ],
       [['audit', 'nope.yaml', ...FLAGS], 'nope.yaml: does not exist'],
       [['audit', 'unsafe/run.yaml', '--bogus'], "legate audit: unknown option '--bogus'."],
     ];

@@ -135,6 +135,38 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       },
     ],
   },
+  audit: {
+    'unknown flag': { argv: ['audit', 't/good.yaml', '--bogus'], names: "'--bogus'", says: HELP('audit') },
+    'missing file': {
+      argv: ['audit', 't/missing.yaml', '--untrusted', 'fetch_page'],
+      names: 't/missing.yaml',
+      says: MISSING,
+    },
+    'bad number': [
+      ...['send_email', 'send_email=', 'send_email=1.5', 'send_email=x'].map((limit) => ({
+        argv: ['audit', 't/good.yaml', '--limit', limit],
+        names: '--limit',
+        says: /--limit takes tool=N \(N a whole number\), not '.*'\. Run 'legate audit --help'/,
+      })),
+      ...['0', '-2'].map((max) => ({
+        argv: ['audit', 't/good.yaml', '--limit', `send_email=${max}`],
+        names: "'send_email'",
+        says: new RegExp(
+          `the limit on 'send_email'\\) must be a whole number of calls of at least 1, but it was the number ${max}`,
+        ),
+      })),
+    ],
+    'missing module': {
+      argv: ['audit', 't/good.yaml', '--untrusted', 'fetch_page', '--config', 'nothere.ts'],
+      names: 'nothere.ts',
+      says: MISSING,
+    },
+    'module fails to import': {
+      argv: ['audit', 't/good.yaml', '--untrusted', 'fetch_page', '--config', 'throws.mjs'],
+      names: 'throws.mjs',
+      says: /the module is broken.*Fix/,
+    },
+  },
   demo: {
     'unknown flag': { argv: ['demo', '--bogus'], names: "'--bogus'", says: HELP('demo') },
     'missing file': { notApplicable: 'it reads no file' },

@@ -129,7 +129,12 @@ describe('auditTrajectory on a run recorded without declarations', () => {
       expect((error as Error).message).toContain(expected);
     }
     expect(() => auditTrajectory(trajectory, { rules: [rules.limit('send_email', 0)] })).toThrow(
-      expect.objectContaining({ code: 'invalid_rule' }),
+      expect.objectContaining({
+        code: 'invalid_audit_declarations',
+        message:
+          "The audit's declarations 'rules[0]' (the limit on 'send_email') must be a whole number of calls of at " +
+          'least 1, but it was the number 0.',
+      }),
     );
   });
 
