@@ -17,12 +17,12 @@ export function unsafeFlowOutcome(subject: AgentResult | Trajectory, declaration
         'toHaveBlocked on it.',
     );
   const report = auditTrajectory(subject, declarations);
-  const first = report.findings[0];
+  const first = report.findings.find((finding) => finding.ran);
   return {
     pass: report.clean,
     message: (negated) =>
       negated
-        ? 'expected the run to have an unsafe flow, but the guard would have blocked none of its calls.\n\n' +
+        ? 'expected the run to have an unsafe flow, but no call the guard would have blocked was carried out.\n\n' +
           report.text
         : `expected the run to have no unsafe flow, but ${first === undefined ? '?' : describeFinding(first)}\n\n${
             report.text

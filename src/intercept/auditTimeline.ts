@@ -1,28 +1,38 @@
 import type { AuditedCall, AuditFinding, AuditStep } from './auditTrajectory.js';
 
 const named = (call: AuditedCall) => `'${call.name}' (${call.id}, turn ${call.turn})`;
+const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** One finding in a sentence: the call, the rule, and for taint the source that made it unsafe. */
 export function describeFinding(finding: AuditFinding): string {
   const call = named(finding.call);
+  const happened = finding.ran ? 'ran' : 'was called';
   if (finding.rule === 'taint') {
     const source =
       finding.source === undefined
         ? 'untrusted content'
         : `the result of ${named(finding.source)}, which is untrusted,`;
-    return `${call} ran after ${source} entered the conversation: the guard would have blocked it (taint).`;
+    return `${call} ${happened} after ${source} entered the conversation: the guard would have blocked it (taint).`;
   }
   return `${call} would have been blocked (${finding.rule}): ${finding.message}`;
 }
 
 /** The findings, then every call in order with what the guard would have decided: the audit in words. */
 export function describeAudit(findings: readonly AuditFinding[], steps: readonly AuditStep[]): string {
-  const head =
-    findings.length === 0
-      ? 'No unsafe flow: the guard would have blocked none of the calls.'
-      : `${findings.length} unsafe call${findings.length === 1 ? '' : 's'}:\n` +
-        findings.map((finding) => `  - ${describeFinding(finding)}`).join('\n');
-  if (steps.length === 0) return `${head}\n\nTimeline: no tool calls.`;
+  const unsafe = findings.filter((finding) => finding.ran);
+  const refused = findings.filter((finding) => !finding.ran);
+  const list = (some: readonly AuditFinding[]) => some.map((finding) => `  - ${describeFinding(finding)}`).join('\n');
+  const parts = [
+    unsafe.length === 0
+      ? 'No unsafe flow: no call the guard would have blocked was carried out.'
+      : `${plural(unsafe.length, 'unsafe call')}:\n${list(unsafe)}`,
+  ];
+  if (refused.length > 0)
+    parts.push(
+      `${plural(refused.length, 'call')} the guard would have blocked, not carried out in the recording:\n` +
+        list(refused),
+    );
+  if (steps.length === 0) return `${parts.join('\n\n')}\n\nTimeline: no tool calls.`;
   const width = Math.max(...steps.map((step) => step.name.length));
   const lines = steps.map((step) => {
     const verdict =
@@ -34,5 +44,5 @@ export function describeAudit(findings: readonly AuditFinding[], steps: readonly
     const taints = step.taints === true ? '  <- untrusted content enters the conversation' : '';
     return `  turn ${String(step.turn).padStart(2)}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;
   });
-  return `${head}\n\nTimeline:\n${lines.join('\n')}`;
+  return `${parts.join('\n\n')}\n\nTimeline:\n${lines.join('\n')}`;
 }

@@ -24,6 +24,12 @@ export interface AuditFinding {
   source?: AuditedCall;
   /** What the guard would have told the model. */
   message: string;
+  /**
+   * True when the call was carried out in the recording (its outcome is `ok` or `error`): an unsafe
+   * flow. False when it was refused there anyway (blocked by a guard, refused by the binder, planned,
+   * held for approval, unanswered): the guard's verdict stands, but nothing unsafe happened.
+   */
+  ran: boolean;
 }
 
 /** One line of the audit's timeline: a call, what the recording says became of it, what the guard would decide. */
@@ -37,8 +43,9 @@ export interface AuditStep extends AuditedCall {
 }
 
 export interface AuditReport {
-  /** True when the guard would have refused nothing. */
+  /** True when no call the guard would have refused was carried out: no finding `ran`. */
   clean: boolean;
+  /** Every call the guard would have refused, carried out or not, in order. */
   findings: AuditFinding[];
   /** Every tool call, in order, with the guard's verdict. */
   steps: AuditStep[];
@@ -90,6 +97,7 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
           rule: block.rule as AuditFinding['rule'],
           call: { ...call, turn },
           message: block.message,
+          ran: result?.outcome === 'ok' || result?.outcome === 'error',
         };
         if (block.source !== undefined && state.taint !== null)
           finding.source = { id: state.taint.id, name: block.source, turn: turnOf.get(state.taint.id) ?? turn };
@@ -112,5 +120,5 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
     }
   }
   const findings = steps.flatMap((step) => (step.finding === undefined ? [] : [step.finding]));
-  return { clean: findings.length === 0, findings, steps, text: describeAudit(findings, steps) };
+  return { clean: findings.every((f) => !f.ran), findings, steps, text: describeAudit(findings, steps) };
 }

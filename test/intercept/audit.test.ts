@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import '../../src/assert/vitest.js';
-import { assertThat, auditTrajectory, rules, UsageError } from '../../src/index.js';
+import { assertThat, auditTrajectory, loadTrajectory, rules, UsageError } from '../../src/index.js';
 import { recordUnguarded } from '../support/auditedRun.js';
 import { useTempDir } from '../support/tempDir.js';
 
@@ -34,6 +34,7 @@ describe('auditTrajectory on a run recorded without declarations', () => {
         call: { id: 'toolu_3_0', name: 'send_payment', turn: 3 },
         source: { id: 'toolu_1_0', name: 'fetch_page', turn: 1 },
         message: expect.stringContaining("content from 'fetch_page', which is not trusted"),
+        ran: true,
       },
     ]);
     expect(report.text).toContain(
@@ -57,8 +58,22 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(before).toHaveNoUnsafeFlow(declared);
     assertThat(before).noUnsafeFlow(declared);
     expect(failure(() => expect(before).not.toHaveNoUnsafeFlow(declared))).toContain(
-      'expected the run to have an unsafe flow, but the guard would have blocked none of its calls.',
+      'expected the run to have an unsafe flow, but no call the guard would have blocked was carried out.',
     );
+  });
+
+  it('counts a call refused in the recording too as a finding, but not as an unsafe flow', () => {
+    // Recorded by a guarded agent: send_payment was blocked there, so it never ran.
+    const trajectory = loadTrajectory('trajectories/zero-trust.yaml');
+    const report = auditTrajectory(trajectory, declared);
+    expect(report.findings.map((f) => [f.rule, f.call.name, f.source?.name, f.ran])).toEqual([
+      ['taint', 'send_payment', 'fetch_page', false],
+    ]);
+    expect(report.clean).toBe(true);
+    expect(trajectory).toHaveNoUnsafeFlow(declared);
+    expect(report.text).toContain('No unsafe flow: no call the guard would have blocked was carried out.');
+    expect(report.text).toContain('1 call the guard would have blocked, not carried out in the recording:');
+    expect(report.text).toMatch(/send_payment {2}blocked {2}<- would be blocked \(taint, source fetch_page\)/);
   });
 
   it('taints from an error result the tool returned, not from one it threw (as a live run does)', async () => {
