@@ -76,6 +76,15 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(report.text).toMatch(/send_payment {2}blocked {2}<- would be blocked \(taint, source fetch_page\)/);
   });
 
+  it('needs no tool list in the header: a trajectory recorded from another agent may offer none', async () => {
+    const recorded = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }], [{ tool: 'send_payment' }]]);
+    const bare = { ...recorded, tools: [] };
+    expect(auditTrajectory(bare, declared).findings).toEqual(auditTrajectory(recorded, declared).findings);
+    expect(auditTrajectory(bare, declared).findings.map((f) => [f.call.name, f.source?.name])).toEqual([
+      ['send_payment', 'fetch_page'],
+    ]);
+  });
+
   it('taints from an error result the tool returned, not from one it threw (as a live run does)', async () => {
     const returned = await recordUnguarded(tempDir(), TOOLS, [
       [{ tool: 'fetch_page', answer: 'toolError' }],

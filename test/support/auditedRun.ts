@@ -5,12 +5,12 @@ import {
   defineTool,
   loadTrajectory,
   reply,
-  runTrajectory,
   toolError,
   type AgentResult,
   type Rule,
   type Trajectory,
 } from '../../src/index.js';
+import { recordTrajectory } from '../../src/recording/runTrajectory.js';
 
 /** How a scripted call's tool answers: a success, an error result it returns, or a throw. */
 export type Answer = 'ok' | 'toolError' | 'throws';
@@ -75,8 +75,9 @@ function agentOf(names: readonly string[], batches: readonly ScriptedCall[][], d
 }
 
 /**
- * Records, through runTrajectory, a run whose tools are declared neither untrusted nor privileged
- * and which has no rules, so the guard blocks nothing; returns the trajectory read back from its file.
+ * Records, through recordTrajectory (whatever LEGATE_MODE says), a run whose tools are declared
+ * neither untrusted nor privileged and which has no rules, so the guard blocks nothing; returns the
+ * trajectory read back from its file.
  */
 export async function recordUnguarded(
   folder: string,
@@ -85,12 +86,11 @@ export async function recordUnguarded(
 ): Promise<Trajectory> {
   const { script, agent } = agentOf(names, batches, {});
   const file = join(folder, 'run.yaml');
-  await runTrajectory({
+  await recordTrajectory({
     file,
     agent: (transport) => agent(transport as ScriptedTransport),
     transport: script,
     input: 'Pay the invoice at https://example.com/invoice if it is due.',
-    mode: 'record',
     config: false,
     report: false,
   });
