@@ -6,7 +6,7 @@ import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 
 export const auditHelp = `legate audit <paths...> [--untrusted tool] [--privileged tool] [--require tool:prerequisite]
-             [--limit tool=N] [--config file]
+             [--limit tool=N] [--recorded-annotations] [--config file]
 
 Audits every trajectory under the paths (files, or folders searched for .yaml files): reports
 what legate's guard would have blocked had the declared tools and rules been in force, for any
@@ -20,8 +20,11 @@ above, or --config), with the flags added to it. Each flag may be repeated or ta
   --privileged send_payment            tools with real-world effects
   --require send_payment:lookup_invoice  a tool runs only after its prerequisite succeeded
   --limit send_email=2                 at most N calls of a tool in a run
+  --recorded-annotations               also classify the tools by the annotations the file recorded
+                                       (open-world: untrusted; not read-only: privileged)
 
-One block per file: '✓ file' when clean, else '✗ file' with each finding and the timeline.
+One block per file: '✓ file' when clean (with how many calls the guard would block were not
+carried out in the recording anyway, if any), else '✗ file' with each finding and the timeline.
 Exit codes: 0 every file is clean; 1 a file has an unsafe flow or is not a valid trajectory;
 2 nothing is declared, a path is missing or could not be read, or an option or the config is
 unusable (one line says which and what to do).`;
@@ -35,6 +38,7 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
       privileged: { type: 'string', multiple: true },
       require: { type: 'string', multiple: true },
       limit: { type: 'string', multiple: true },
+      'recorded-annotations': { type: 'boolean' },
       config: { type: 'string' },
     },
   });
@@ -57,14 +61,16 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
   const project = await loadProject({ cwd: io.cwd, ...(values.config === undefined ? {} : { config: values.config }) });
   const base: AuditDeclarations = project.config?.audit ?? {};
   const declarations: AuditDeclarations = {
+    ...base,
     untrusted: [...(base.untrusted ?? []), ...listOf(values.untrusted)],
     privileged: [...(base.privileged ?? []), ...listOf(values.privileged)],
-    ...(base.annotations === undefined ? {} : { annotations: base.annotations }),
     rules: [...(base.rules ?? []), ...flagRules],
+    ...(values['recorded-annotations'] === true ? { recordedAnnotations: true } : {}),
   };
   const declared =
     declarations.untrusted!.length + declarations.privileged!.length + declarations.rules!.length > 0 ||
-    Object.keys(declarations.annotations ?? {}).length > 0;
+    Object.keys(declarations.annotations ?? {}).length > 0 ||
+    declarations.recordedAnnotations === true;
   if (!declared)
     return usage(
       io,
@@ -93,7 +99,9 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
       else invalid++;
       io.err(loaded.problem);
     } else if (report!.clean) {
-      io.out(`${io.paint('green', '✓')} ${file}`);
+      const refused = report!.findings.length;
+      const note = refused === 0 ? '' : ` (${refused} call${refused === 1 ? '' : 's'} the guard would block, not run)`;
+      io.out(`${io.paint('green', '✓')} ${file}${note}`);
     } else {
       unsafe++;
       io.out(`${io.paint('red', '✗')} ${file}`);

@@ -24,17 +24,22 @@ export interface AuditDeclarations {
    * default). A tool given no hints and no name is neither.
    */
   annotations?: Readonly<Record<string, AuditHints>>;
+  /**
+   * Also classify, by the same hints, each tool whose annotations the trajectory recorded (legate's
+   * tools declare them; `annotations` given here win). Default false.
+   */
+  recordedAnnotations?: boolean;
   /** Prerequisites and limits (`rules.require`, `rules.limit`), as an agent's `rules` declares them. */
   rules?: readonly Rule[];
 }
 
-const KEYS = ['untrusted', 'privileged', 'annotations', 'rules'];
+const KEYS = ['untrusted', 'privileged', 'annotations', 'recordedAnnotations', 'rules'];
 const HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
 
 /** What makes a value not audit declarations, or undefined: their shape, and each rule as the guard reads it. */
 export function auditDeclarationsProblem(value: unknown): string | undefined {
   if (typeof value !== 'object' || value === null || Array.isArray(value))
-    return `must be an object { untrusted, privileged, annotations, rules }, but it was ${describeValue(value)}`;
+    return `must be an object { ${KEYS.join(', ')} }, but it was ${describeValue(value)}`;
   const given = value as Record<string, unknown>;
   const unknown = Object.keys(given).find((key) => !KEYS.includes(key));
   if (unknown !== undefined) return `have no '${unknown}' (they take ${KEYS.join(', ')})`;
@@ -43,6 +48,8 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
     if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string' && n !== '')))
       return `'${key}' must be a list of tool names, but it was ${describeValue(names)}`;
   }
+  if (given.recordedAnnotations !== undefined && typeof given.recordedAnnotations !== 'boolean')
+    return `'recordedAnnotations' must be true or false, but it was ${describeValue(given.recordedAnnotations)}`;
   const annotations = given.annotations;
   if (annotations !== undefined) {
     if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations))
@@ -76,17 +83,22 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
 
 /**
  * Checked declarations, as the guard reads them: the facts of every tool the trajectory offered or
- * the declarations name, and the rules. Throws a {@link UsageError} (`invalid_audit_declarations`).
+ * the declarations name, and the rules. `recorded` holds the hints the trajectory recorded, used when
+ * `recordedAnnotations` asks. Throws a {@link UsageError} (`invalid_audit_declarations`).
  */
 export function resolveDeclarations(
   declarations: unknown,
   offered: readonly string[],
+  recorded: Readonly<Record<string, AuditHints>> = {},
 ): { tools: Map<string, ToolFacts>; rules: readonly Rule[] } {
   const problem = auditDeclarationsProblem(declarations);
   if (problem !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${problem}.`);
   const given = declarations as AuditDeclarations;
   const list = given.rules ?? [];
-  const hints = given.annotations ?? {};
+  const hints: Record<string, AuditHints> = {
+    ...(given.recordedAnnotations === true ? recorded : {}),
+    ...given.annotations,
+  };
   const names = new Set([
     ...offered,
     ...(given.untrusted ?? []),

@@ -67,7 +67,14 @@ export interface AuditReport {
  */
 export function auditTrajectory(trajectory: Trajectory, declarations: AuditDeclarations): AuditReport {
   const offered = trajectory.tools.map((tool) => tool.name);
-  const { tools, rules: list } = resolveDeclarations(declarations, offered);
+  const recorded = Object.fromEntries(
+    trajectory.tools.flatMap((tool) =>
+      tool.annotations === undefined
+        ? []
+        : [[tool.name, { readOnlyHint: tool.annotations.readOnly, openWorldHint: tool.annotations.openWorld }]],
+    ),
+  );
+  const { tools, rules: list } = resolveDeclarations(declarations, offered, recorded);
   const rules = compileRules(list);
   const visible = [...tools.keys()];
   const serverUses = serverUsesOf(conversationBefore(trajectory, trajectory.turns.length + 1));

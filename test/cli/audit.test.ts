@@ -1,4 +1,4 @@
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
@@ -68,6 +68,24 @@ describe('legate audit', () => {
     const io = captureIo(dir);
     expect(await main(['audit', 'clean/run.yaml', '--require', 'send_payment:lookup_invoice'], io)).toBe(1);
     expect(io.stdout.join('\n')).toContain("'send_payment' (toolu_1_0, turn 1) would have been blocked (prerequisite)");
+  });
+
+  it('classifies by recorded annotations with --recorded-annotations, or the config saying so', async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, 't'));
+    copyFileSync('trajectories/zero-trust.yaml', join(dir, 't', 'zero-trust.yaml'));
+    // Recorded by a guarded agent: the payment was blocked there, so the file is clean, the finding listed apart.
+    const io = captureIo(dir);
+    expect(await main(['audit', 't', '--recorded-annotations'], io)).toBe(0);
+    expect(io.stdout[0]).toBe('✓ t/zero-trust.yaml (1 call the guard would block, not run)');
+    writeFileSync(
+      join(dir, 'legate.config.mjs'),
+      'export default { agents: {}, audit: { recordedAnnotations: true } };\n',
+    );
+    expect(await main(['audit', 't'], captureIo(dir))).toBe(0);
+    // (A config is imported once per process: another file for another config.)
+    writeFileSync(join(dir, 'empty.mjs'), 'export default { agents: {}, audit: {} };\n');
+    expect(await main(['audit', 't', '--config', 'empty.mjs'], captureIo(dir))).toBe(2);
   });
 
   it('exits 2 with one line on usage errors', async () => {

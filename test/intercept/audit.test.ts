@@ -130,15 +130,28 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(auditTrajectory(trajectory, closed).clean).toBe(true);
   });
 
+  it('classifies by the annotations a trajectory recorded when asked, the given ones winning', () => {
+    const trajectory = loadTrajectory('trajectories/zero-trust.yaml');
+    // Without declarations by name, the recorded hints alone: fetch_page reads the open world, send_payment writes.
+    expect(auditTrajectory(trajectory, { untrusted: [] }).findings).toEqual([]);
+    const report = auditTrajectory(trajectory, { recordedAnnotations: true });
+    expect(report.findings.map((f) => [f.rule, f.call.name, f.source?.name])).toEqual([
+      ['taint', 'send_payment', 'fetch_page'],
+    ]);
+    const overridden = { recordedAnnotations: true, annotations: { fetch_page: { openWorldHint: false } } };
+    expect(auditTrajectory(trajectory, overridden).findings).toEqual([]);
+  });
+
   it('refuses declarations it cannot read, saying what it expected', async () => {
     const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }]]);
     const bad: [unknown, string][] = [
-      [null, 'must be an object { untrusted, privileged, annotations, rules }, but it was null'],
+      [null, 'must be an object { untrusted, privileged, annotations, recordedAnnotations, rules }, but it was null'],
       [{ untrusted: 'fetch_page' }, "'untrusted' must be a list of tool names"],
       [{ trusted: [] }, "have no 'trusted'"],
       [{ annotations: { fetch_page: { readOnly: true } } }, "has 'readOnly', not one of readOnlyHint"],
       [{ rules: [rules.terminal('send_payment')] }, 'is a terminal rule, which an audit does not check'],
       [{ rules: [{ kind: 'limit' }] }, "'rules[0]' (a limit rule) needs 'tool'"],
+      [{ recordedAnnotations: 'yes' }, "'recordedAnnotations' must be true or false"],
     ];
     for (const [declarations, expected] of bad) {
       const error = (() => {
