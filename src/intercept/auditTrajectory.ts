@@ -67,25 +67,27 @@ export interface AuditReport {
  */
 export function auditTrajectory(trajectory: Trajectory, declarations: AuditDeclarations): AuditReport {
   const offered = trajectory.tools.map((tool) => tool.name);
-  const recorded = Object.fromEntries(
+  const recordedHints = Object.fromEntries(
     trajectory.tools.flatMap((tool) =>
       tool.annotations === undefined
         ? []
         : [[tool.name, { readOnlyHint: tool.annotations.readOnly, openWorldHint: tool.annotations.openWorld }]],
     ),
   );
-  const { tools, rules: list } = resolveDeclarations(declarations, offered, recorded);
+  const { tools, rules: list } = resolveDeclarations(declarations, offered, recordedHints);
   const rules = compileRules(list);
   const visible = [...tools.keys()];
   const serverUses = serverUsesOf(conversationBefore(trajectory, trajectory.turns.length + 1));
-  const turnOf = new Map<string, number>();
   const steps: AuditStep[] = [];
   let state = initialGuardState();
+  /** The turn in which untrusted content entered the conversation. */
+  let taintTurn = 0;
   for (const [i, recorded] of trajectory.turns.entries()) {
     const turn = i + 1;
     if (state.taint === null) {
       const blocks = recorded.response.content.map(fromRecordedBlock);
       state = { ...state, taint: serverResultTaint(blocks, serverUses, defaultServerToolUntrusted) };
+      if (state.taint !== null) taintTurn = turn;
     }
     const results = new Map((recorded.results ?? []).map((result) => [result.id, result]));
     const calls = recorded.response.content
@@ -94,7 +96,6 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
       .filter((call) => results.get(call.id)?.outcome !== 'incomplete');
     const decisions = decideBatch(calls, { state, rules, tools, visible });
     const outcomes: CallOutcome[] = calls.map((call, j) => {
-      turnOf.set(call.id, turn);
       const result = results.get(call.id);
       const allowed = decisions[j] === undefined;
       const step: AuditStep = { ...call, turn, recorded: result?.outcome ?? 'unanswered' };
@@ -107,7 +108,7 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
           ran: result?.outcome === 'ok' || result?.outcome === 'error',
         };
         if (block.source !== undefined && state.taint !== null)
-          finding.source = { id: state.taint.id, name: block.source, turn: turnOf.get(state.taint.id) ?? turn };
+          finding.source = { id: state.taint.id, name: block.source, turn: taintTurn };
         step.finding = finding;
       }
       steps.push(step);
@@ -122,6 +123,7 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
     const before = state.taint;
     state = applyOutcomes(state, outcomes, turn, tools, rules);
     if (before === null && state.taint !== null) {
+      taintTurn = turn;
       const source = steps.find((step) => step.id === state.taint!.id);
       if (source !== undefined) source.taints = true;
     }

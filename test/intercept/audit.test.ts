@@ -1,6 +1,20 @@
 import { describe, expect, it } from 'vitest';
 import '../../src/assert/vitest.js';
-import { assertThat, auditTrajectory, loadTrajectory, rules, UsageError } from '../../src/index.js';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import {
+  Agent,
+  assertThat,
+  auditTrajectory,
+  defineTool,
+  loadTrajectory,
+  reply,
+  rules,
+  ScriptedTransport,
+  UsageError,
+  type ScriptStep,
+} from '../../src/index.js';
+import { recordTrajectory } from '../../src/recording/runTrajectory.js';
 import { recordUnguarded } from '../support/auditedRun.js';
 import { useTempDir } from '../support/tempDir.js';
 
@@ -82,6 +96,42 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(auditTrajectory(bare, declared).findings).toEqual(auditTrajectory(recorded, declared).findings);
     expect(auditTrajectory(bare, declared).findings.map((f) => [f.call.name, f.source?.name])).toEqual([
       ['send_payment', 'fetch_page'],
+    ]);
+  });
+
+  it("taints from a server tool's result in a response (a real web search capture), naming its turn", async () => {
+    const capture = JSON.parse(
+      readFileSync('test/fixtures/api-captures/anthropic-sdk-py--web-search.json', 'utf8'),
+    ).response.body.content.filter((block: { type: string }) => block.type !== 'text' && block.type !== 'tool_use');
+    const lookup = defineTool({ name: 'lookup_invoice', description: 'Looks up.', input: {}, run: () => 'due' });
+    const pay = defineTool({ name: 'send_payment', description: 'Pays.', input: {}, run: () => 'paid' });
+    const script = [
+      reply.toolUses([{ name: 'lookup_invoice', input: {}, id: 'toolu_1' }]),
+      {
+        content: [...capture, { type: 'tool_use', id: 'toolu_2', name: 'lookup_invoice', input: {} }],
+        stopReason: 'tool_use',
+      } as ScriptStep,
+      reply.toolUses([{ name: 'send_payment', input: {}, id: 'toolu_3' }]),
+      reply.text('Paid.'),
+    ];
+    const file = join(tempDir(), 'search.yaml');
+    await recordTrajectory({
+      file,
+      config: false,
+      report: false,
+      input: 'Search, then pay.',
+      transport: () => new ScriptedTransport(script),
+      agent: (transport) =>
+        new Agent({
+          name: 'desk',
+          model: 'm',
+          transport,
+          tools: [lookup, pay, { type: 'web_search_20250305', name: 'web_search' }],
+        }),
+    });
+    const report = auditTrajectory(loadTrajectory(file), { privileged: ['send_payment'] });
+    expect(report.findings.map((f) => [f.call.name, f.call.turn, f.source])).toEqual([
+      ['send_payment', 3, { id: 'srvtoolu_01JCzA8PXrZDNPK9pSt8KCE9', name: 'web_search', turn: 2 }],
     ]);
   });
 
