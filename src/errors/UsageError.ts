@@ -34,7 +34,11 @@ export type UsageErrorCode =
   /** An `AnthropicTransport` option (`maxRetries`, `timeout`, `stream`) is not one it can use. */
   | 'invalid_transport_option'
   /** A tool to fuzz has an input schema no value satisfies (none could be generated). */
-  | 'unsatisfiable_schema';
+  | 'unsatisfiable_schema'
+  /** `interceptAnthropic` saw traffic it cannot yet record as one trajectory (not one conversation). */
+  | 'intercept_unsupported'
+  /** An `interceptAnthropic` option is not one it can use (a base URL that is not a URL, an unknown `otherHosts`). */
+  | 'invalid_intercept_option';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

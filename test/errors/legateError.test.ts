@@ -38,6 +38,8 @@ const CODES = {
     'invalid_script',
     'invalid_transport_option',
     'unsatisfiable_schema',
+    'intercept_unsupported',
+    'invalid_intercept_option',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],

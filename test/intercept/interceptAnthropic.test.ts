@@ -1,0 +1,150 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { describe, expect, it } from 'vitest';
+import { interceptAnthropic, type InterceptOptions } from '../../src/intercept/index.js';
+import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { TrajectoryDivergenceError } from '../../src/trajectory/divergence.js';
+import { useTempDir } from '../support/tempDir.js';
+import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
+import { createLoop, streamLoop, type LoopOutcome, type LoopSetup } from './toolLoops.js';
+
+const API_KEY = `sk-ant-api03-${'Q7'.repeat(40)}-AA`;
+const tempDir = useTempDir();
+
+const weatherTool: Anthropic.Tool = {
+  name: 'get_weather',
+  description: 'Lookup the weather for a given city in either celsius or fahrenheit',
+  input_schema: {
+    type: 'object',
+    properties: { location: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
+    required: ['location', 'units'],
+  },
+};
+const counterTool: Anthropic.Tool = {
+  name: 'test_tool',
+  description: 'A test tool',
+  input_schema: { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] },
+};
+
+/** Each way of asking, with real captures of a two-turn tool conversation to answer it. */
+const flavours = [
+  {
+    name: 'client.messages.create',
+    loop: createLoop,
+    tool: counterTool,
+    prompt: 'Use the test_tool with count 1, then use it again with count 2',
+    captures: ['anthropic-sdk-ts--parallel-tool-use.json', 'anthropic-sdk-ts--parallel-tool-use-followup.json'],
+  },
+  {
+    name: 'client.messages.stream',
+    loop: streamLoop,
+    tool: weatherTool,
+    prompt: 'What is the weather in SF?',
+    captures: ['anthropic-sdk-py--tool-use.sse.json', 'anthropic-sdk-py--tool-use-followup.sse.json'],
+  },
+] as const;
+
+type Flavour = (typeof flavours)[number];
+
+function setupOf(flavour: Flavour, baseURL: string, change: Partial<LoopSetup> = {}): LoopSetup {
+  return {
+    client: new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0 }),
+    model: 'claude-opus-4-8',
+    prompt: flavour.prompt,
+    tools: [flavour.tool],
+    run: (name, input) => `${name} called with ${JSON.stringify(input)}`,
+    ...change,
+  };
+}
+
+/** Runs the loop under interception; returns its outcome and the file's text. */
+async function intercepted(
+  flavour: Flavour,
+  options: Omit<InterceptOptions, 'file' | 'config'> & { baseURL: string },
+  change: Partial<LoopSetup> = {},
+): Promise<{ outcome: LoopOutcome; text: string; file: string }> {
+  const file = join(tempDir(), 'loop.yaml');
+  const interception = await interceptAnthropic({ file, config: false, ...options });
+  let outcome: LoopOutcome;
+  try {
+    outcome = await flavour.loop(setupOf(flavour, options.baseURL, change));
+  } finally {
+    await interception.close();
+  }
+  return { outcome, text: readFileSync(file, 'utf8'), file };
+}
+
+async function recordWithUpstream(flavour: Flavour, responses = flavour.captures.map(capturedResponse)) {
+  const upstream = await startUpstream(responses);
+  try {
+    const recorded = await intercepted(flavour, { mode: 'record', baseURL: upstream.url });
+    return { ...recorded, seen: upstream.seen, baseURL: upstream.url };
+  } finally {
+    await upstream.close();
+  }
+}
+
+/** The response with its first text prefixed with `Changed: `. */
+function changedText(response: CapturedResponse): CapturedResponse {
+  if ('sse' in response)
+    return { ...response, sse: response.sse.replace('"text_delta","text":"', '"text_delta","text":"Changed: ') };
+  const body = structuredClone(response.body) as { content: { type: string; text?: string }[] };
+  const text = body.content.find((block) => block.type === 'text')!;
+  text.text = `Changed: ${text.text}`;
+  return { ...response, body };
+}
+
+describe.each(flavours)('interceptAnthropic over a raw tool loop with $name', (flavour) => {
+  it('records the conversation, then replays it offline with the same final text and tool calls', async () => {
+    const recorded = await recordWithUpstream(flavour);
+    expect(recorded.seen).toHaveLength(2);
+    expect(recorded.outcome.calls.length).toBeGreaterThan(0);
+    expect(recorded.outcome.text).not.toBe('');
+
+    const trajectory = loadTrajectory(recorded.file);
+    expect(trajectory.boundary).toBe('http');
+    expect(trajectory.turns).toHaveLength(2);
+    expect(trajectory.turns[0]!.results?.map((r) => r.tool)).toEqual(recorded.outcome.calls.map((c) => c.name));
+    expect(trajectory.turns[0]!.events !== undefined).toBe(flavour.name === 'client.messages.stream');
+
+    // The upstream is closed: only the recording can answer.
+    const replayed = await intercepted(flavour, { mode: 'replay', baseURL: recorded.baseURL });
+    expect(replayed.outcome).toEqual(recorded.outcome);
+  });
+
+  it('never writes the API key or any request header', async () => {
+    const recorded = await recordWithUpstream(flavour);
+    // The key did go out, to the upstream.
+    expect(recorded.seen[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    expect(recorded.text).not.toContain(API_KEY);
+    expect(recorded.text).not.toContain('sk-ant-');
+    expect(recorded.text.toLowerCase()).not.toMatch(/x-api-key|authorization|anthropic-version/);
+  });
+
+  it('re-records an unchanged conversation to the same bytes, and a changed one to new ones', async () => {
+    const first = await recordWithUpstream(flavour);
+    const again = await recordWithUpstream(flavour);
+    expect(again.text).toBe(first.text);
+    const [toolUse, answer] = flavour.captures.map(capturedResponse);
+    const changed = await recordWithUpstream(flavour, [toolUse!, changedText(answer!)]);
+    expect(changed.text).not.toBe(first.text);
+    expect(changed.outcome.text).toMatch(/^Changed: /);
+  });
+
+  it.each<[string, Partial<LoopSetup>, string]>([
+    ['a changed tool description', { tools: [{ ...flavour.tool, description: 'Changed.' }] }, 'tools[0].digest'],
+    ['a changed prompt', { prompt: `${flavour.prompt} Please.` }, 'messages[0].content'],
+  ])('refuses %s with the divergence error, without reaching the network', async (_, change, path) => {
+    const { baseURL } = await recordWithUpstream(flavour);
+    const file = join(tempDir(), 'loop.yaml');
+    const interception = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
+    await expect(flavour.loop(setupOf(flavour, baseURL, change))).rejects.toThrow(/differs from the recording/);
+    const failure = await interception.close().then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failure).toBeInstanceOf(TrajectoryDivergenceError);
+    expect(failure).toMatchObject({ code: 'trajectory_divergence', kind: 'request', turn: 1, path });
+  });
+});
