@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
@@ -146,5 +146,90 @@ describe.each(flavours)('interceptAnthropic over a raw tool loop with $name', (f
     );
     expect(failure).toBeInstanceOf(TrajectoryDivergenceError);
     expect(failure).toMatchObject({ code: 'trajectory_divergence', kind: 'request', turn: 1, path });
+  });
+});
+
+describe('interceptAnthropic', () => {
+  const flavour = flavours[0];
+
+  it('refuses other hosts in replay unless told to pass them, and names the turns never asked for', async () => {
+    const { baseURL } = await recordWithUpstream(flavour);
+    const other = await startUpstream([capturedResponse(flavour.captures[1])]);
+    const post = () => fetch(`${other.url}/v1/messages`, { method: 'POST', body: '{}' });
+    try {
+      for (const otherHosts of ['refuse', 'pass'] as const) {
+        const file = join(tempDir(), 'loop.yaml');
+        const interception = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL, otherHosts });
+        if (otherHosts === 'refuse') await expect(post()).rejects.toThrow();
+        else expect((await post()).status).toBe(200);
+        await expect(interception.close()).rejects.toMatchObject({
+          code: 'trajectory_divergence',
+          kind: 'unused_turns',
+        });
+      }
+      expect(other.seen).toHaveLength(1);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('applies declared redactions to the file and to each replayed request, and refuses declared secrets', async () => {
+    const prompt = `${flavour.prompt} for account ACCT-99812`;
+    const upstream = await startUpstream(flavour.captures.map(capturedResponse));
+    const redactions = [{ pattern: /ACCT-\d+/ }];
+    try {
+      const recorded = await intercepted(flavour, { mode: 'record', baseURL: upstream.url, redactions }, { prompt });
+      expect(recorded.text).not.toContain('ACCT-99812');
+      expect(recorded.text).toContain('for account [REDACTED]');
+      const replayed = await intercepted(flavour, { mode: 'replay', baseURL: upstream.url, redactions }, { prompt });
+      expect(replayed.outcome).toEqual(recorded.outcome);
+      expect(upstream.seen).toHaveLength(2);
+    } finally {
+      await upstream.close();
+    }
+    const fresh = await startUpstream(flavour.captures.map(capturedResponse));
+    try {
+      const file = join(tempDir(), 'secret.yaml');
+      const secrets = ['ACCT-99812'];
+      const interception = await interceptAnthropic({
+        file,
+        config: false,
+        mode: 'record',
+        baseURL: fresh.url,
+        secrets,
+      });
+      await flavour.loop(setupOf(flavour, fresh.url, { prompt })).catch(() => undefined);
+      await expect(interception.close()).rejects.toMatchObject({ code: 'secret_in_trajectory' });
+      expect(existsSync(file)).toBe(false);
+    } finally {
+      await fresh.close();
+    }
+  });
+
+  it('in auto mode records a missing file, then replays it', async () => {
+    const upstream = await startUpstream(flavour.captures.map(capturedResponse));
+    const file = join(tempDir(), 'auto.yaml');
+    const run = async () => {
+      const interception = await interceptAnthropic({ file, config: false, mode: 'auto', baseURL: upstream.url });
+      const outcome = await flavour.loop(setupOf(flavour, upstream.url));
+      await interception.close();
+      return { mode: interception.mode, outcome };
+    };
+    const first = await run();
+    await upstream.close();
+    const second = await run();
+    expect([first.mode, second.mode]).toEqual(['record', 'replay']);
+    expect(second.outcome).toEqual(first.outcome);
+  });
+
+  it.each([
+    [{ baseURL: 'ftp://example.com' }, /must be an http\(s\) URL .* but it was "ftp:\/\/example.com"/],
+    [{ otherHosts: 'maybe' as 'pass' }, /otherHosts must be 'refuse' or 'pass', but it was "maybe"/],
+  ])('refuses an option it cannot use: %o', async (option, message) => {
+    const attempt = interceptAnthropic({ file: join(tempDir(), 'x.yaml'), config: false, mode: 'replay', ...option });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'invalid_intercept_option',
+      message: expect.stringMatching(message),
+    });
   });
 });
