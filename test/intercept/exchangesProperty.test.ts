@@ -25,16 +25,18 @@ const turnArb = fc.record({
   ),
 });
 
+type Turn = { text: string | undefined; calls: { name: string; input: object; output: string; isError: boolean }[] };
+
 /**
  * The traffic of a hand-written tool loop over a conversation: each request is the last one's
  * messages, then the response whole and its tool results in one user message.
  */
-function trafficOf(prompt: string, turns: fc.infer<typeof turnArb>[]): Exchange[] {
+function trafficOf(prompt: string, turns: Turn[]): Exchange[] {
   const tools = TOOLS.map((name) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object' } }));
   const messages: Message[] = [{ role: 'user', content: prompt }];
   const exchanges: Exchange[] = [];
   // The last turn makes no call: the loop ends there.
-  const all = [...turns, { text: 'Done.', calls: [] }];
+  const all: Turn[] = [...turns, { text: 'Done.', calls: [] }];
   all.forEach((turn, t) => {
     const content: ResponseBlock[] = [
       ...(turn.text === undefined ? [] : [{ type: 'text' as const, text: turn.text }]),
@@ -79,7 +81,7 @@ function trafficOf(prompt: string, turns: fc.infer<typeof turnArb>[]): Exchange[
 }
 
 describe('an intercepted conversation', () => {
-  it('is recorded as a trajectory (read back from its YAML) that answers every request it was made from, in order', () => {
+  it('is recorded as a trajectory (read back from its YAML) that answers each request it was made from', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.array(turnArb, { maxLength: 4 }), (prompt, turns) => {
         const exchanges = trafficOf(prompt, turns);
@@ -94,7 +96,8 @@ describe('an intercepted conversation', () => {
         // As a file reads it back.
         const read = parseTrajectory(serializeTrajectory(trajectory), 'loop.yaml');
         expect(read).toEqual(trajectory);
-        const replay = new ExchangeReplay(read, { file: 'loop.yaml', rerecord: 'again' }, 'exact', (v) => v);
+        const context = { file: 'loop.yaml', rerecord: 'again' };
+        const replay = new ExchangeReplay(read, context, 'exact', (v) => v);
         for (const exchange of exchanges) {
           expect(replay.answer(exchange.request)).toEqual({ kind: 'json', body: exchange.response });
         }
