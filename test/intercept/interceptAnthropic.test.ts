@@ -206,6 +206,21 @@ describe('interceptAnthropic', () => {
     }
   });
 
+  it('refuses a request past the recording (extra_call), and a stream asked for where JSON was recorded', async () => {
+    const { baseURL } = await recordWithUpstream(flavour);
+    const file = join(tempDir(), 'loop.yaml');
+    const extra = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
+    const setup = setupOf(flavour, baseURL);
+    await flavour.loop(setup);
+    const more = setup.client.messages.create({ model: setup.model, max_tokens: 1, messages: [] });
+    await expect(more).rejects.toThrow(/the recording holds 2 responses/);
+    await expect(extra.close()).rejects.toMatchObject({ kind: 'extra_call', turn: 3 });
+
+    const streamed = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
+    await expect(streamLoop(setupOf(flavour, baseURL))).rejects.toThrow(/differs from the recording at stream/);
+    await expect(streamed.close()).rejects.toMatchObject({ kind: 'request', turn: 1, path: 'stream', actual: true });
+  });
+
   it('in auto mode records a missing file, then replays it', async () => {
     const upstream = await startUpstream(flavour.captures.map(capturedResponse));
     const file = join(tempDir(), 'auto.yaml');
