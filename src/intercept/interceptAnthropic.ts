@@ -91,9 +91,10 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
   if (mode === 'replay') {
     const trajectory = loadTrajectory(file, `Record it first: ${settings.rerecord}`);
     const replaySettings = settingsFor(trajectory);
+    // The advice resolved without the file's agent: no factory replays a file recorded at the HTTP boundary.
     const replay = new ExchangeReplay(
       trajectory,
-      { file: shown, rerecord: replaySettings.rerecord },
+      { file: shown, rerecord: settings.rerecord },
       replaySettings.match,
       createRedactor(replaySettings.redactions),
     );

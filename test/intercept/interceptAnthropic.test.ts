@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { interceptAnthropic, type InterceptOptions } from '../../src/intercept/index.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { TrajectoryDivergenceError } from '../../src/trajectory/divergence.js';
@@ -219,6 +219,31 @@ describe('interceptAnthropic', () => {
     const streamed = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
     await expect(streamLoop(setupOf(flavour, baseURL))).rejects.toThrow(/differs from the recording at stream/);
     await expect(streamed.close()).rejects.toMatchObject({ kind: 'request', turn: 1, path: 'stream', actual: true });
+  });
+
+  it('advises re-recording by running the code again in record mode, never through an agent factory', async () => {
+    const { baseURL } = await recordWithUpstream(flavour);
+    vi.stubEnv('VITEST', ''); // a script, not a test: the advice names no test runner
+    try {
+      const file = join(tempDir(), 'loop.yaml');
+      const interception = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
+      await expect(flavour.loop(setupOf(flavour, baseURL, { prompt: 'Other.' }))).rejects.toThrow();
+      const failure = await interception.close().catch((error: unknown) => error as Error);
+      expect(failure?.message).toMatch(/re-record the trajectory: run this program again with LEGATE_MODE=record set$/);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  });
+
+  it('lets LEGATE_MODE win over the mode in code', async () => {
+    vi.stubEnv('LEGATE_MODE', 'passthrough');
+    try {
+      const interception = await interceptAnthropic({ file: join(tempDir(), 'x.yaml'), config: false, mode: 'replay' });
+      expect(interception.mode).toBe('passthrough');
+      await interception.close();
+    } finally {
+      vi.unstubAllEnvs();
+    }
   });
 
   it('in auto mode records a missing file, then replays it', async () => {
