@@ -131,13 +131,20 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
     ...urls.map((url) =>
       msw.http.post(url, async ({ request }) => {
         const body = (await request.clone().json()) as MessagesRequest;
-        const upstream = await fetch(msw.bypass(request));
-        const text = await upstream.text();
+        let upstream: Response;
+        let text: string;
+        try {
+          upstream = await fetch(msw.bypass(request));
+          text = await upstream.text();
+        } catch {
+          // No response came (refused, reset): the client sees a network error, as it would have.
+          return Response.error();
+        }
         if (upstream.ok) exchanges.push(exchangeOf(body, upstream.headers.get('content-type') ?? '', text));
         const headers = new Headers(upstream.headers);
-        // The body is handed on decoded: the client must not decode it again.
-        headers.delete('content-encoding');
-        headers.delete('content-length');
+        // The body is handed on whole and decoded: the client must not decode it again, nor wait for chunks.
+        for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])
+          headers.delete(name);
         return new Response(text, { status: upstream.status, statusText: upstream.statusText, headers });
       }),
     ),

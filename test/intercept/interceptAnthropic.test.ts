@@ -246,6 +246,15 @@ describe('interceptAnthropic', () => {
     }
   });
 
+  it('hands a connection failure to the client as one, in record mode', async () => {
+    const closed = await startUpstream([]);
+    await closed.close();
+    const file = join(tempDir(), 'loop.yaml');
+    const interception = await interceptAnthropic({ file, config: false, mode: 'record', baseURL: closed.url });
+    await expect(flavour.loop(setupOf(flavour, closed.url))).rejects.toThrow(/Connection error/);
+    await expect(interception.close()).rejects.toMatchObject({ code: 'nothing_to_record' });
+  });
+
   it('in auto mode records a missing file, then replays it', async () => {
     const upstream = await startUpstream(flavour.captures.map(capturedResponse));
     const file = join(tempDir(), 'auto.yaml');
