@@ -7,7 +7,7 @@ import type { RecordingMode } from '../recording/mode.js';
 import { loadProject } from '../recording/projectConfig.js';
 import { resolveReplaySettings } from '../recording/replaySettings.js';
 import { sdkVersion } from '../recording/sdkVersion.js';
-import { loadTrajectory, saveTrajectory } from '../recording/trajectoryFile.js';
+import { loadTrajectory, prepareTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
@@ -183,10 +183,10 @@ function exchangeOf(request: MessagesRequest, contentType: string, text: string)
   return { request, response: messageOfEvents(events), events };
 }
 
-function sameButTime(previous: Trajectory, next: Trajectory, saveOptions: Parameters<typeof saveTrajectory>[2]) {
-  const redact = createRedactor(saveOptions?.redactions ?? []);
-  const at = { recordedAt: previous.recordedAt };
-  return serializeTrajectory(previous) === serializeTrajectory({ ...redact(next), ...at });
+/** Whether the file already holds what would be saved, but for the time it was recorded. */
+function sameButTime(previous: Trajectory, next: Trajectory, saveOptions: SaveOptions): boolean {
+  const prepared = prepareTrajectory(next, saveOptions);
+  return serializeTrajectory(previous) === serializeTrajectory({ ...prepared, recordedAt: previous.recordedAt });
 }
 
 function basesOf(baseURL: InterceptOptions['baseURL']): string[] {
