@@ -48,7 +48,15 @@ describe('the published package', () => {
   });
 
   it('exports the entry points the docs name', () => {
-    const entries = ['.', './vitest', './fuzz', './sqlite', './trajectory-v1.schema.json', './package.json'];
+    const entries = [
+      '.',
+      './vitest',
+      './fuzz',
+      './sqlite',
+      './intercept',
+      './trajectory-v1.schema.json',
+      './package.json',
+    ];
     expect(Object.keys(manifest.exports)).toEqual(entries);
   });
 });

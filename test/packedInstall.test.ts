@@ -82,6 +82,23 @@ describe('legate installed from its tarball, without optional peers', () => {
     });
   });
 
+  it('refuses legate/intercept without msw with a LegateError that names the install command', () => {
+    const refusal = runInProject(`
+      const { interceptAnthropic } = await import('legate/intercept');
+      try {
+        await interceptAnthropic({ file: 'never.yaml', mode: 'replay', config: false });
+        console.log(JSON.stringify({ intercepted: true }));
+      } catch (error) {
+        const { code, peer, installCommand } = error;
+        console.log(JSON.stringify({ code, peer, installCommand }));
+      }`);
+    expect(refusal).toEqual({
+      code: 'missing_peer_dependency',
+      peer: 'msw',
+      installCommand: 'npm install --save-dev msw',
+    });
+  });
+
   /** Runs the installed `legate` command in a folder of the project. */
   function legate(folder: string, ...args: string[]) {
     const cwd = join(project, folder);

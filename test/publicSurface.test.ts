@@ -3,6 +3,7 @@ import * as vitestEntry from '../src/assert/vitest.js';
 import * as fuzzEntry from '../src/fuzz/index.js';
 import * as legate from '../src/index.js';
 import * as sqliteEntry from '../src/store/sqlite.js';
+import * as interceptEntry from '../src/intercept/index.js';
 
 /**
  * The values each entry point exports: the product's surface, not legate's own test helpers (those
@@ -111,6 +112,7 @@ const SURFACE = {
   ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
+  'legate/intercept': ['interceptAnthropic'],
 };
 
 describe('the public surface', () => {
@@ -119,6 +121,7 @@ describe('the public surface', () => {
     ['legate/fuzz', fuzzEntry],
     ['legate/vitest', vitestEntry],
     ['legate/sqlite', sqliteEntry],
+    ['legate/intercept', interceptEntry],
   ] as const)('%s exports exactly the values a user needs', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...SURFACE[entry]].sort());
   });

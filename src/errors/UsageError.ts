@@ -38,7 +38,11 @@ export type UsageErrorCode =
   /** `auditTrajectory` (or `toHaveNoUnsafeFlow`, the config's `audit`) was given declarations it cannot read. */
   | 'invalid_audit_declarations'
   /** `toHaveNoUnsafeFlow` audits a recorded run: it was given something other than a `Trajectory`. */
-  | 'not_a_trajectory';
+  | 'not_a_trajectory'
+  /** `interceptAnthropic` saw traffic it cannot yet record as one trajectory (not one conversation). */
+  | 'intercept_unsupported'
+  /** An `interceptAnthropic` option is not one it can use (a base URL that is not a URL, an unknown `otherHosts`). */
+  | 'invalid_intercept_option';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

@@ -40,6 +40,8 @@ const CODES = {
     'unsatisfiable_schema',
     'invalid_audit_declarations',
     'not_a_trajectory',
+    'intercept_unsupported',
+    'invalid_intercept_option',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],

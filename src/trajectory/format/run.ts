@@ -113,6 +113,13 @@ export const recordedTurn = mapping({
   results: list(recordedResult)
     .meta({ description: "The answers to this response's tool calls, in block order." })
     .optional(),
+  events: free(list(typedAs<Record<string, unknown>>(openMapping({ type: text() }))))
+    .meta({
+      description:
+        'For a response the API streamed, recorded at the HTTP boundary: each server-sent event as it came, ' +
+        'served again at replay.',
+    })
+    .optional(),
 });
 
 export const recordedHandoff = mapping({ from: text(), to: text(), reason: text().optional(), turn: wholeFrom(1) });

@@ -14,6 +14,13 @@ export const trajectoryFormat = mapping({
   recordedAt: moment().meta({ description: 'When the run was recorded (ISO 8601).' }),
   legate: text().meta({ description: 'The legate version that recorded the run.' }),
   sdk: text().meta({ description: 'The @anthropic-ai/sdk version installed when it was recorded.' }).optional(),
+  boundary: oneOf(['http'])
+    .meta({
+      description:
+        "Present (`http`) when legate/intercept recorded the run from a client's Messages API traffic, not from " +
+        "legate's own runtime: turns and results are derived from the requests and responses.",
+    })
+    .optional(),
   agent: runFields.agent,
   model: runFields.model,
   request: runFields.request,

@@ -1,0 +1,4 @@
+// legate/intercept: records and replays the Messages API traffic of any client at the HTTP boundary.
+// Needs the optional peer msw (npm install --save-dev msw); without it interceptAnthropic throws
+// MissingPeerDependencyError (code missing_peer_dependency).
+export { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
