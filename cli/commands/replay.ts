@@ -148,6 +148,13 @@ async function replayOne(
   if (!loaded.ok) {
     return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
   }
+  if (loaded.trajectory.boundary === 'http') {
+    const detail =
+      `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of legate.config.ts made it, so ` +
+      'it replays in the test that recorded it (interceptAnthropic in replay mode), not here. Keep such files in ' +
+      'a folder legate replay does not read.';
+    return { ok: false, detail };
+  }
   try {
     const agentName = loaded.trajectory.agent;
     const agents = context.project.config.agents;

@@ -77,6 +77,18 @@ describe('legate replay', () => {
     );
   });
 
+  it('says a file recorded at the HTTP boundary replays in its own test, not by legate replay', async () => {
+    const dir = project();
+    const file = join(dir, 'trajectories/refusal.yaml');
+    writeFileSync(file, readFileSync(file, 'utf8').replace(/^agent: /m, 'boundary: http\nagent: '));
+    const io = capture(dir);
+    expect(await main(['replay', 'trajectories/refusal.yaml'], io)).toBe(1);
+    expect(io.text()).toContain(
+      'trajectories/refusal.yaml was recorded at the HTTP boundary (legate/intercept): no agent of ' +
+        'legate.config.ts made it, so it replays in the test that recorded it',
+    );
+  });
+
   it('explains a missing config in one line, exit 2', async () => {
     const io = capture(tempDir());
     expect(await main(['replay'], io)).toBe(2);
