@@ -14,6 +14,7 @@ import {
   type AgentResult,
   type Trajectory,
 } from '../../src/index.js';
+import { failureMessage as failure } from '../support/caught.js';
 
 /** Each corpus run, both as a live (replayed) AgentResult and as the trajectory loaded from YAML. */
 const runs: Record<string, { factory: AgentFactory; result?: AgentResult; trajectory?: Trajectory }> = {
@@ -45,15 +46,6 @@ function both(name: string): [string, () => AgentResult | Trajectory][] {
     [`${name} (AgentResult)`, () => runs[name]!.result!],
     [`${name} (trajectory)`, () => runs[name]!.trajectory!],
   ];
-}
-
-function failure(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the assertion to fail');
 }
 
 describe('legate/vitest matchers, on a live result and on its trajectory alike', () => {

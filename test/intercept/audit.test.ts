@@ -17,19 +17,11 @@ import {
 import { recordTrajectory } from '../../src/recording/runTrajectory.js';
 import { recordUnguarded } from '../support/auditedRun.js';
 import { useTempDir } from '../support/tempDir.js';
+import { failureMessage as failure } from '../support/caught.js';
 
 const tempDir = useTempDir();
 const TOOLS = ['fetch_page', 'lookup_invoice', 'send_payment', 'send_email'];
 const declared = { untrusted: ['fetch_page'], privileged: ['send_payment'] };
-
-function failure(assertion: () => void): string {
-  try {
-    assertion();
-  } catch (error) {
-    return (error as Error).message;
-  }
-  throw new Error('expected the assertion to fail');
-}
 
 describe('auditTrajectory on a run recorded without declarations', () => {
   it('finds a privileged call made after an untrusted result, naming both calls and the source', async () => {

@@ -16,6 +16,7 @@ import { main } from '../../cli/main.js';
 import { interceptAnthropic } from '../../src/intercept/index.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { captureIo } from '../support/captureIo.js';
+import { failureMessage } from '../support/caught.js';
 import { useTempDir } from '../support/tempDir.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
 import { createLoop } from './toolLoops.js';
@@ -91,12 +92,7 @@ describe('a raw-SDK agent recorded through legate/intercept, audited', () => {
     }
 
     const trajectory = loadTrajectory(file);
-    let message = '';
-    try {
-      expect(trajectory).toHaveNoUnsafeFlow(declared);
-    } catch (error) {
-      message = (error as Error).message;
-    }
+    const message = failureMessage(() => expect(trajectory).toHaveNoUnsafeFlow(declared));
     const finding =
       "'send_payment' (toolu_02_pay, turn 2) ran after the result of 'fetch_page' (toolu_01_fetch, turn 1), " +
       'which is untrusted, entered the conversation: the guard would have blocked it (taint).';

@@ -8,3 +8,8 @@ export function caught<E extends Error>(action: () => unknown, type: abstract ne
   }
   throw new Error(`expected a ${type.name} to be thrown`);
 }
+
+/** The message of an assertion that must fail (a matcher's, an assertThat check's). */
+export function failureMessage(assertion: () => void): string {
+  return caught(assertion, Error).message;
+}
