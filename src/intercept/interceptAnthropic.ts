@@ -13,6 +13,7 @@ import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { messageOfEvents, parseSse, type Exchange } from './exchange.js';
+import { forwardUpstream } from './forwardUpstream.js';
 import { ExchangeReplay } from './replayExchanges.js';
 import { trajectoryOfExchanges } from './trajectoryOfExchanges.js';
 
@@ -131,21 +132,9 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
     ...urls.map((url) =>
       msw.http.post(url, async ({ request }) => {
         const body = (await request.clone().json()) as MessagesRequest;
-        let upstream: Response;
-        let text: string;
-        try {
-          upstream = await fetch(msw.bypass(request));
-          text = await upstream.text();
-        } catch {
-          // No response came (refused, reset): the client sees a network error, as it would have.
-          return Response.error();
-        }
-        if (upstream.ok) exchanges.push(exchangeOf(body, upstream.headers.get('content-type') ?? '', text));
-        const headers = new Headers(upstream.headers);
-        // The body is handed on whole and decoded: the client must not decode it again, nor wait for chunks.
-        for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])
-          headers.delete(name);
-        return new Response(text, { status: upstream.status, statusText: upstream.statusText, headers });
+        const { response, received } = await forwardUpstream(request, msw.bypass);
+        if (received?.ok === true) exchanges.push(exchangeOf(body, received.contentType, received.text));
+        return response;
       }),
     ),
   );
