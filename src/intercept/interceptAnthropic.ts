@@ -127,13 +127,15 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
     };
   }
 
-  const exchanges: Exchange[] = [];
+  /** Each request's exchange, in the order the requests were sent; empty where no success came back. */
+  const sent: (Exchange | undefined)[] = [];
   const server = node.setupServer(
     ...urls.map((url) =>
       msw.http.post(url, async ({ request }) => {
         const body = (await request.clone().json()) as MessagesRequest;
+        const slot = sent.push(undefined) - 1;
         const { response, received } = await forwardUpstream(request, msw.bypass);
-        if (received?.ok === true) exchanges.push(exchangeOf(body, received.contentType, received.text));
+        if (received?.ok === true) sent[slot] = exchangeOf(body, received.contentType, received.text);
         return response;
       }),
     ),
@@ -148,6 +150,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
     },
     close: async () => {
       server.close();
+      const exchanges = sent.filter((exchange) => exchange !== undefined);
       if (exchanges.length === 0)
         throw new UsageError('nothing_to_record', `No Messages API request was intercepted, so ${shown} has nothing.`);
       const previous = existsSync(file) ? tryLoad(file) : undefined;

@@ -1,5 +1,7 @@
 import type { MessagesRequest } from '../messages/types.js';
+import type { Difference } from '../json/firstDifference.js';
 import { toModelResponse } from '../trajectory/conversation.js';
+import { conversationsOf } from '../trajectory/conversationsOf.js';
 import {
   extraCall,
   requestDivergence,
@@ -8,10 +10,16 @@ import {
   type TrajectoryDivergenceError,
 } from '../trajectory/divergence.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
-import { actualRequest, compareRequests, expectedRequests } from '../trajectory/matchRequest.js';
+import {
+  actualRequest,
+  compareRequests,
+  expectedRequests,
+  type ComparableRequest,
+} from '../trajectory/matchRequest.js';
 import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { sseText, type SseEvent } from './exchange.js';
+import { wholeRequest, type Answered } from './wholeRequest.js';
 
 /** What the replay answers a request with: the recorded body, or why it refuses (the divergence). */
 export type ReplayAnswer =
@@ -19,14 +27,28 @@ export type ReplayAnswer =
   | { kind: 'sse'; body: string }
   | { kind: 'refused'; error: TrajectoryDivergenceError };
 
+/** One recorded conversation being served: its turns, the requests they expect, how many were asked for. */
+interface Served {
+  trajectory: Trajectory;
+  expected: ComparableRequest[];
+  asked: number;
+  context: DivergenceContext;
+}
+
 /**
- * Serves a recorded conversation request by request, in order: the nth request is compared with
- * the recording's nth at the match level (after the declared redactions, as at recording), and
- * answered with the nth response, or refused with the divergence. After a refusal every request is refused.
+ * Serves a recording's conversations request by request. A request (made whole where it continues
+ * a server-held thread) is compared, at the match level and after the declared redactions as at
+ * recording, with the next request of each conversation that has turns left, in file order; the
+ * first that matches answers it with its next response. So each conversation is served in order,
+ * and two clients, or concurrent requests, each get their own. A request that matches none is
+ * refused with the divergence from the conversation it comes closest to; after a refusal every
+ * request is refused.
  */
 export class ExchangeReplay {
-  readonly #expected;
+  readonly #conversations: Served[];
   readonly #verified = new WeakMap<object, object>();
+  /** Each served response by id, with the whole request it answered: what a thread continues from. */
+  readonly #answered = new Map<string, Answered>();
   #asked = 0;
   #failure: TrajectoryDivergenceError | undefined;
 
@@ -36,7 +58,16 @@ export class ExchangeReplay {
     readonly match: MatchLevel,
     readonly redact: <T>(value: T) => T,
   ) {
-    this.#expected = expectedRequests(trajectory);
+    const conversations = conversationsOf(trajectory);
+    this.#conversations = conversations.map((conversation, i) => ({
+      trajectory: conversation,
+      expected: expectedRequests(conversation),
+      asked: 0,
+      context:
+        conversations.length === 1
+          ? context
+          : { ...context, file: `${context.file} (conversation ${i + 1} of ${conversations.length})` },
+    }));
   }
 
   /** The first divergence, if the run diverged. */
@@ -46,33 +77,67 @@ export class ExchangeReplay {
 
   answer(request: MessagesRequest): ReplayAnswer {
     if (this.#failure !== undefined) return { kind: 'refused', error: this.#failure };
-    const turn = ++this.#asked;
-    const recorded = this.trajectory.turns[turn - 1];
-    if (recorded === undefined) return this.#refuse(extraCall(this.context, turn, this.trajectory.turns.length));
-    const actual = actualRequest(redactRequest(this.redact, request));
-    const difference = compareRequests(this.#expected[turn - 1]!, actual, this.match, this.#verified);
-    if (difference !== undefined)
+    this.#asked++;
+    const left = this.#conversations.filter((served) => served.asked < served.trajectory.turns.length);
+    if (left.length === 0) return this.#refuse(extraCall(this.context, this.#asked, this.#asked - 1));
+    const whole = wholeRequest(request, (id) => this.#answered.get(id));
+    if (!whole.ok) {
+      const closest = left[0]!;
       return this.#refuse(
-        requestDivergence(this.context, turn, difference.path, difference.expected, difference.actual),
+        requestDivergence(
+          closest.context,
+          closest.asked + 1,
+          'thread.previous_message_id',
+          'a response this replay served',
+          whole.previousMessageId,
+        ),
       );
-    const streamed = recorded.events !== undefined;
-    const asked = (request as { stream?: unknown }).stream === true;
-    if (asked !== streamed) return this.#refuse(requestDivergence(this.context, turn, 'stream', streamed, asked));
-    if (streamed) return { kind: 'sse', body: sseText(recorded.events as SseEvent[]) };
-    const { incompleteToolUse: _cut, ...body } = toModelResponse(recorded.response);
-    return { kind: 'json', body };
+    }
+    const actual = actualRequest(redactRequest(this.redact, whole.request));
+    let closest: { served: Served; difference: Difference } | undefined;
+    for (const served of left) {
+      const difference = compareRequests(served.expected[served.asked]!, actual, this.match, this.#verified);
+      if (difference === undefined) return this.#serve(served, whole.request, request);
+      if (closest === undefined || depth(difference.path) > depth(closest.difference.path))
+        closest = { served, difference };
+    }
+    const { served, difference } = closest!;
+    return this.#refuse(
+      requestDivergence(served.context, served.asked + 1, difference.path, difference.expected, difference.actual),
+    );
   }
 
   /** The divergence that ended the run, or the turns it never asked for; undefined when it replayed whole. */
   finish(): TrajectoryDivergenceError | undefined {
     if (this.#failure !== undefined) return this.#failure;
-    if (this.#asked < this.trajectory.turns.length)
-      return unusedTurns(this.context, this.#asked, this.trajectory.turns.length);
+    const short = this.#conversations.find((served) => served.asked < served.trajectory.turns.length);
+    if (short !== undefined) return unusedTurns(short.context, short.asked, short.trajectory.turns.length);
     return undefined;
+  }
+
+  #serve(served: Served, whole: MessagesRequest, request: MessagesRequest): ReplayAnswer {
+    const turn = ++served.asked;
+    const recorded = served.trajectory.turns[turn - 1]!;
+    const streamed = recorded.events !== undefined;
+    const asked = (request as { stream?: unknown }).stream === true;
+    if (asked !== streamed) return this.#refuse(requestDivergence(served.context, turn, 'stream', streamed, asked));
+    const { incompleteToolUse: _cut, ...response } = toModelResponse(recorded.response);
+    this.#answered.set(response.id, { request: whole, response });
+    if (streamed) return { kind: 'sse', body: sseText(recorded.events as SseEvent[]) };
+    return { kind: 'json', body: response };
   }
 
   #refuse(error: TrajectoryDivergenceError): ReplayAnswer {
     this.#failure = error;
     return { kind: 'refused', error };
   }
+}
+
+/**
+ * How far into the conversation a difference lies: the index of the first message that differs,
+ * past every header field. The conversation a request differs from latest is the one it belongs to.
+ */
+function depth(path: string): number {
+  const message = /^messages\[(\d+)\]/.exec(path);
+  return message === null ? -1 : Number(message[1]);
 }

@@ -9,6 +9,7 @@ import { actualRequest, compareRequests, expectedRequests } from '../trajectory/
 import { recordedRequestOf } from '../trajectory/requestParameters.js';
 import {
   TRAJECTORY_VERSION,
+  type RecordedConversation,
   type RecordedResult,
   type RecordedTotals,
   type RecordedTurn,
@@ -16,6 +17,8 @@ import {
 } from '../trajectory/types.js';
 import { legateVersion } from '../version.js';
 import type { Exchange } from './exchange.js';
+import { groupConversations } from './groupConversations.js';
+import { conversationsOf } from '../trajectory/conversationsOf.js';
 
 export interface ExchangesRecord {
   name: string;
@@ -26,18 +29,42 @@ export interface ExchangesRecord {
 }
 
 /**
- * One conversation's Messages API traffic as a trajectory, marked `boundary: http`: the input is the
- * first request's one message, each response a turn, and the tool_result blocks the next request
- * sent back are that turn's results (`error` where `is_error`). Refused with `intercept_unsupported`
- * unless the file rebuilds every request exactly as it was sent (one conversation, each request the
- * last one's messages plus the response and its results), so a recording always replays.
+ * Intercepted Messages API traffic as a trajectory, marked `boundary: http`. The exchanges (in the
+ * order their requests were sent) are sorted into conversations (groupConversations); the first is
+ * the file's own, the others go under `conversations`. In each, the input is the first request's one
+ * message, each response a turn, and the tool_result blocks the next request sent back are that
+ * turn's results (`error` where `is_error`). Refused with `intercept_unsupported` unless the file
+ * rebuilds every request exactly as it was sent (made whole where it continued a server-held
+ * thread), so a recording always replays.
  */
 export function trajectoryOfExchanges(record: ExchangesRecord): Trajectory {
-  const { exchanges } = record;
+  const [first, ...others] = groupConversations(record.exchanges).map(runOf);
+  const trajectory: Trajectory = {
+    version: TRAJECTORY_VERSION,
+    name: record.name,
+    recordedAt: record.recordedAt.toISOString(),
+    legate: legateVersion(),
+    ...(record.sdkVersion === undefined ? {} : { sdk: record.sdkVersion }),
+    boundary: 'http',
+    agent: record.agent,
+    ...first!.run,
+    ...(others.length === 0 ? {} : { conversations: others.map(({ run }) => ({ agent: record.agent, ...run })) }),
+  };
+  conversationsOf(trajectory).forEach((conversation, i) => {
+    checkRebuilds(conversation, [first!, ...others][i]!.exchanges, i);
+  });
+  return trajectory;
+}
+
+type Run = Omit<RecordedConversation, 'agent'>;
+
+/** One conversation's exchanges as the fields of a run. */
+function runOf(exchanges: readonly Exchange[]): { run: Run; exchanges: readonly Exchange[] } {
   const first = exchanges[0]!.request;
   if (first.messages.length !== 1 || first.messages[0]!.role !== 'user') {
     throw unsupported(
-      `its first request holds ${first.messages.length} messages; a recording starts from one user message`,
+      `a conversation's first request holds ${first.messages.length} messages; a recording starts from one ` +
+        'user message',
     );
   }
   const turns = exchanges.map((exchange, i): RecordedTurn => {
@@ -48,14 +75,7 @@ export function trajectoryOfExchanges(record: ExchangesRecord): Trajectory {
     return turn;
   });
   const last = exchanges[exchanges.length - 1]!.response;
-  const trajectory: Trajectory = {
-    version: TRAJECTORY_VERSION,
-    name: record.name,
-    recordedAt: record.recordedAt.toISOString(),
-    legate: legateVersion(),
-    ...(record.sdkVersion === undefined ? {} : { sdk: record.sdkVersion }),
-    boundary: 'http',
-    agent: record.agent,
+  const run: Run = {
     model: exchanges[0]!.response.model,
     request: recordedRequestOf(first),
     tools: describeTools(first.tools ?? [], []),
@@ -63,8 +83,7 @@ export function trajectoryOfExchanges(record: ExchangesRecord): Trajectory {
     turns,
     summary: { stopReason: last.stop_reason ?? 'end_turn', turns: turns.length, usage: totalsOf(exchanges) },
   };
-  checkRebuilds(trajectory, exchanges);
-  return trajectory;
+  return { run, exchanges };
 }
 
 /** The results of a response's tool calls: the tool_result blocks of the next request's last message. */
@@ -98,15 +117,16 @@ function totalsOf(exchanges: readonly Exchange[]): RecordedTotals {
 }
 
 /** Every request, rebuilt from the file, is the one that was sent: else the file would not replay. */
-function checkRebuilds(trajectory: Trajectory, exchanges: readonly Exchange[]): void {
-  const expected = expectedRequests(trajectory);
+function checkRebuilds(conversation: Trajectory, exchanges: readonly Exchange[], index: number): void {
+  const expected = expectedRequests(conversation);
   exchanges.forEach((exchange, i) => {
     const difference = compareRequests(expected[i]!, actualRequest(exchange.request), 'exact');
     if (difference !== undefined) {
+      const which = index === 0 ? '' : ` of conversation ${index + 1}`;
       throw unsupported(
-        `request ${i + 1} is not the conversation so far (it differs at ${difference.path || 'the request'}): ` +
-          'one intercepted recording holds one conversation, each request sending back the previous response ' +
-          'whole and its tool results in one user message',
+        `request ${i + 1}${which} is not the conversation so far (it differs at ${difference.path || 'the request'}): ` +
+          'each request of a conversation must send back the previous response whole and the answers to its ' +
+          'tool calls in one user message',
       );
     }
   });
@@ -116,6 +136,6 @@ function unsupported(problem: string): UsageError {
   return new UsageError(
     'intercept_unsupported',
     `The intercepted traffic cannot be recorded as a trajectory yet: ${problem}. Record this client in ` +
-      "passthrough mode, or record a single conversation per file (see docs/intercept.md, 'What does not work yet').",
+      "passthrough mode (see docs/intercept.md, 'What does not work yet').",
   );
 }

@@ -4,6 +4,7 @@ import type { recordedRequest, recordedTool } from './format/header.js';
 import type {
   RECORDED_OUTCOMES,
   recordedApproval,
+  recordedConversation,
   recordedResponse,
   recordedResult,
   recordedSubRun,
@@ -28,6 +29,8 @@ export type RecordedTool = z.output<typeof recordedTool>;
 export type RecordedTurn = z.output<typeof recordedTurn>;
 /** A sub-agent's run inside a tool call: a trajectory of its own, without the file's metadata. */
 export type RecordedSubRun = z.output<typeof recordedSubRun>;
+/** A further conversation of a file recorded at the HTTP boundary. */
+export type RecordedConversation = z.output<typeof recordedConversation>;
 export type RecordedApproval = z.output<typeof recordedApproval>;
 export type RecordedResponse = z.output<typeof recordedResponse>;
 /** A content block, keyed by its kind so the file reads like the conversation. */

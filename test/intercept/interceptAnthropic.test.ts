@@ -7,7 +7,15 @@ import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { TrajectoryDivergenceError } from '../../src/trajectory/divergence.js';
 import { useTempDir } from '../support/tempDir.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
-import { createLoop, streamLoop, type LoopOutcome, type LoopSetup } from './toolLoops.js';
+import {
+  createLoop,
+  generateTextLoop,
+  streamLoop,
+  streamTextLoop,
+  toolRunnerLoop,
+  type LoopOutcome,
+  type LoopSetup,
+} from './toolLoops.js';
 
 const API_KEY = `sk-ant-api03-${'Q7'.repeat(40)}-AA`;
 const tempDir = useTempDir();
@@ -27,29 +35,33 @@ const counterTool: Anthropic.Tool = {
   input_schema: { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] },
 };
 
-/** Each way of asking, with real captures of a two-turn tool conversation to answer it. */
+/** Real captures of a two-turn tool conversation, as JSON bodies and as event streams. */
+const counter = {
+  tool: counterTool,
+  prompt: 'Use the test_tool with count 1, then use it again with count 2',
+  captures: ['anthropic-sdk-ts--parallel-tool-use.json', 'anthropic-sdk-ts--parallel-tool-use-followup.json'],
+} as const;
+const weather = {
+  tool: weatherTool,
+  prompt: 'What is the weather in SF?',
+  captures: ['anthropic-sdk-py--tool-use.sse.json', 'anthropic-sdk-py--tool-use-followup.sse.json'],
+} as const;
+
+/** Each kind of agent people write, with the conversation that answers it (JSON or streamed, as it asks). */
 const flavours = [
-  {
-    name: 'client.messages.create',
-    loop: createLoop,
-    tool: counterTool,
-    prompt: 'Use the test_tool with count 1, then use it again with count 2',
-    captures: ['anthropic-sdk-ts--parallel-tool-use.json', 'anthropic-sdk-ts--parallel-tool-use-followup.json'],
-  },
-  {
-    name: 'client.messages.stream',
-    loop: streamLoop,
-    tool: weatherTool,
-    prompt: 'What is the weather in SF?',
-    captures: ['anthropic-sdk-py--tool-use.sse.json', 'anthropic-sdk-py--tool-use-followup.sse.json'],
-  },
+  { name: 'a raw loop over client.messages.create', loop: createLoop, ...counter },
+  { name: 'a raw loop over client.messages.stream', loop: streamLoop, ...weather },
+  { name: "the SDK's tool runner (a server-held thread)", loop: toolRunnerLoop, ...counter },
+  { name: "the Vercel AI SDK's generateText", loop: generateTextLoop, ...counter },
+  { name: "the Vercel AI SDK's streamText", loop: streamTextLoop, ...weather },
 ] as const;
 
 type Flavour = (typeof flavours)[number];
 
 function setupOf(flavour: Flavour, baseURL: string, change: Partial<LoopSetup> = {}): LoopSetup {
   return {
-    client: new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0 }),
+    baseURL,
+    apiKey: API_KEY,
     model: 'claude-opus-4-8',
     prompt: flavour.prompt,
     tools: [flavour.tool],
@@ -95,7 +107,7 @@ function changedText(response: CapturedResponse): CapturedResponse {
   return { ...response, body };
 }
 
-describe.each(flavours)('interceptAnthropic over a raw tool loop with $name', (flavour) => {
+describe.each(flavours)('interceptAnthropic over $name', (flavour) => {
   it('records the conversation, then replays it offline with the same final text and tool calls', async () => {
     const recorded = await recordWithUpstream(flavour);
     expect(recorded.seen).toHaveLength(2);
@@ -106,7 +118,7 @@ describe.each(flavours)('interceptAnthropic over a raw tool loop with $name', (f
     expect(trajectory.boundary).toBe('http');
     expect(trajectory.turns).toHaveLength(2);
     expect(trajectory.turns[0]!.results?.map((r) => r.tool)).toEqual(recorded.outcome.calls.map((c) => c.name));
-    expect(trajectory.turns[0]!.events !== undefined).toBe(flavour.name === 'client.messages.stream');
+    expect(trajectory.turns[0]!.events !== undefined).toBe(flavour.captures[0].endsWith('.sse.json'));
 
     // The upstream is closed: only the recording can answer.
     const replayed = await intercepted(flavour, { mode: 'replay', baseURL: recorded.baseURL });
@@ -115,8 +127,9 @@ describe.each(flavours)('interceptAnthropic over a raw tool loop with $name', (f
 
   it('never writes the API key or any request header', async () => {
     const recorded = await recordWithUpstream(flavour);
-    // The key did go out, to the upstream.
-    expect(recorded.seen[0]!.headers.authorization).toBe(`Bearer ${API_KEY}`);
+    // The key did go out, to the upstream (the AI SDK sends it as x-api-key).
+    const { authorization, 'x-api-key': apiKey } = recorded.seen[0]!.headers;
+    expect([authorization, apiKey]).toContain(authorization === undefined ? API_KEY : `Bearer ${API_KEY}`);
     expect(recorded.text).not.toContain(API_KEY);
     expect(recorded.text).not.toContain('sk-ant-');
     expect(recorded.text.toLowerCase()).not.toMatch(/x-api-key|authorization|anthropic-version/);
@@ -135,7 +148,7 @@ describe.each(flavours)('interceptAnthropic over a raw tool loop with $name', (f
   it.each<[string, Partial<LoopSetup>, string]>([
     ['a changed tool description', { tools: [{ ...flavour.tool, description: 'Changed.' }] }, 'tools[0].digest'],
     ['a changed prompt', { prompt: `${flavour.prompt} Please.` }, 'messages[0].content'],
-  ])('refuses %s with the divergence error, without reaching the network', async (_, change, path) => {
+  ])('refuses %s with the divergence error, without reaching the network', async (_, change, at) => {
     const { baseURL } = await recordWithUpstream(flavour);
     const file = join(tempDir(), 'loop.yaml');
     const interception = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
@@ -145,7 +158,9 @@ describe.each(flavours)('interceptAnthropic over a raw tool loop with $name', (f
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(TrajectoryDivergenceError);
-    expect(failure).toMatchObject({ code: 'trajectory_divergence', kind: 'request', turn: 1, path });
+    expect(failure).toMatchObject({ code: 'trajectory_divergence', kind: 'request', turn: 1 });
+    // The AI SDK sends the prompt as a text block: the difference is inside it.
+    expect((failure as TrajectoryDivergenceError).path?.startsWith(at)).toBe(true);
   });
 });
 
@@ -210,9 +225,10 @@ describe('interceptAnthropic', () => {
     const { baseURL } = await recordWithUpstream(flavour);
     const file = join(tempDir(), 'loop.yaml');
     const extra = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
-    const setup = setupOf(flavour, baseURL);
+    const client = new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0 });
+    const setup = setupOf(flavour, baseURL, { client });
     await flavour.loop(setup);
-    const more = setup.client.messages.create({ model: setup.model, max_tokens: 1, messages: [] });
+    const more = client.messages.create({ model: setup.model, max_tokens: 1, messages: [] });
     await expect(more).rejects.toThrow(/the recording holds 2 responses/);
     await expect(extra.close()).rejects.toMatchObject({ kind: 'extra_call', turn: 3 });
 

@@ -9,7 +9,7 @@
  * replaced by this conversation's: what the model asked for is ours, every field name is the API's.
  */
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import '../../src/assert/vitest.js';
 import { main } from '../../cli/main.js';
@@ -77,7 +77,8 @@ describe('a raw-SDK agent recorded through legate/intercept, audited', () => {
       const interception = await interceptAnthropic({ file, mode: 'record', config: false, baseURL: upstream.url });
       try {
         const outcome = await createLoop({
-          client: new Anthropic({ apiKey: 'sk-ant-test-key', baseURL: upstream.url, maxRetries: 0 }),
+          baseURL: upstream.url,
+          apiKey: 'sk-ant-test-key',
           model: 'claude-opus-4-8',
           prompt: 'Pay the invoice at https://example.com/invoice.',
           tools,

@@ -152,3 +152,11 @@ export const recordedSubRun: z.ZodObject<typeof runFields> = mapping(runFields).
   id: 'subRun',
   description: "A sub-agent's run inside a tool call, with the fields of a trajectory minus its metadata.",
 });
+
+/** Another conversation recorded at the HTTP boundary in the same file: another client, or concurrent requests. */
+export const recordedConversation: z.ZodObject<typeof runFields> = mapping(runFields).meta({
+  id: 'conversation',
+  description:
+    'A further conversation intercepted in the same recording (another client, or requests made concurrently), ' +
+    'with the fields of a trajectory minus its metadata.',
+});

@@ -1,5 +1,5 @@
 import { MATCH_LEVELS, type MatchLevel } from '../matchLevel.js';
-import { runFields } from './run.js';
+import { recordedConversation, runFields } from './run.js';
 import { list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
 
 /**
@@ -44,6 +44,13 @@ export const trajectoryFormat = mapping({
     .optional(),
   turns: runFields.turns,
   summary: runFields.summary,
+  conversations: list(recordedConversation)
+    .meta({
+      description:
+        'In a file recorded at the HTTP boundary, the conversations after the first (whose fields are the ' +
+        "file's own): each one's requests are matched to it and served in order at replay.",
+    })
+    .optional(),
 }).meta({
   title: 'legate trajectory, format version 1',
   description: 'One recorded agent run. Readers accept fields they do not know; see docs/trajectory-format.md.',
