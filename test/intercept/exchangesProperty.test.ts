@@ -31,7 +31,7 @@ type Turn = { text: string | undefined; calls: { name: string; input: object; ou
  * The traffic of a hand-written tool loop over a conversation: each request is the last one's
  * messages, then the response whole and its tool results in one user message.
  */
-function trafficOf(prompt: string, turns: Turn[]): Exchange[] {
+function trafficOf(prompt: string, turns: Turn[], name = ''): Exchange[] {
   const tools = TOOLS.map((name) => ({ name, description: `The ${name} tool.`, input_schema: { type: 'object' } }));
   const messages: Message[] = [{ role: 'user', content: prompt }];
   const exchanges: Exchange[] = [];
@@ -42,7 +42,7 @@ function trafficOf(prompt: string, turns: Turn[]): Exchange[] {
       ...(turn.text === undefined ? [] : [{ type: 'text' as const, text: turn.text }]),
       ...turn.calls.map((call, c) => ({
         type: 'tool_use' as const,
-        id: `toolu_${t}_${c}`,
+        id: `toolu_${name}${t}_${c}`,
         name: call.name,
         input: call.input,
       })),
@@ -55,7 +55,7 @@ function trafficOf(prompt: string, turns: Turn[]): Exchange[] {
     } as unknown as MessagesRequest;
     const stopReason = turn.calls.length > 0 ? 'tool_use' : 'end_turn';
     const response: ModelResponse = {
-      id: `msg_${t}`,
+      id: `msg_${name}${t}`,
       type: 'message',
       role: 'assistant',
       model: 'claude-opus-4-8',
@@ -71,7 +71,7 @@ function trafficOf(prompt: string, turns: Turn[]): Exchange[] {
         role: 'user',
         content: turn.calls.map((call, c) => ({
           type: 'tool_result' as const,
-          tool_use_id: `toolu_${t}_${c}`,
+          tool_use_id: `toolu_${name}${t}_${c}`,
           content: call.output,
           ...(call.isError ? { is_error: true } : {}),
         })),
@@ -104,6 +104,67 @@ describe('an intercepted conversation', () => {
         expect(replay.finish()).toBeUndefined();
         const errors = trajectory.turns.flatMap((turn) => turn.results ?? []).filter((r) => r.outcome === 'error');
         expect(errors).toHaveLength(turns.flatMap((turn) => turn.calls).filter((call) => call.isError).length);
+      }),
+    );
+  });
+});
+
+/**
+ * The same traffic as a client keeping the conversation on the server sends it (the SDK's tool runner):
+ * the first request creates a thread, each later one continues from the last response with only its
+ * new messages, leaving out the tools the server keeps.
+ */
+function threaded(exchanges: Exchange[]): Exchange[] {
+  return exchanges.map(({ request, response }, t) => {
+    if (t === 0) return { request: { ...request, thread: { type: 'create' } } as MessagesRequest, response };
+    const { tools: _kept, messages, ...own } = request;
+    const previous = exchanges[t - 1]!;
+    const fresh = messages.slice(previous.request.messages.length + 1);
+    const thread = { type: 'continue', previous_message_id: previous.response.id };
+    return { request: { ...own, thread, messages: fresh } as MessagesRequest, response };
+  });
+}
+
+/** The exchanges of several conversations interleaved as `picks` say, each conversation's in its own order. */
+function interleave(conversations: Exchange[][], picks: number[]): Exchange[] {
+  const queues = conversations.map((exchanges) => [...exchanges]);
+  const out: Exchange[] = [];
+  for (const pick of picks) {
+    const open = queues.filter((queue) => queue.length > 0);
+    if (open.length > 0) out.push(open[pick % open.length]!.shift()!);
+  }
+  for (const queue of queues) out.push(...queue);
+  return out;
+}
+
+describe('several intercepted conversations, interleaved', () => {
+  it('come apart into their conversations, and each request, in any interleaving, gets its own response', () => {
+    const conversation = fc.record({
+      turns: fc.array(turnArb, { maxLength: 3 }),
+      threaded: fc.boolean(),
+    });
+    const picks = fc.array(fc.nat(5), { maxLength: 20 });
+    fc.assert(
+      fc.property(fc.array(conversation, { minLength: 1, maxLength: 3 }), picks, picks, (specs, sent, asked) => {
+        const conversations = specs.map((spec, i) => {
+          const traffic = trafficOf(`Conversation ${i}: go.`, spec.turns, `c${i}_`);
+          return spec.threaded ? threaded(traffic) : traffic;
+        });
+        const trajectory = trajectoryOfExchanges({
+          name: 'many',
+          agent: 'intercepted',
+          exchanges: interleave(conversations, sent),
+          recordedAt: new Date(0),
+          sdkVersion: undefined,
+        });
+        const read = parseTrajectory(serializeTrajectory(trajectory), 'many.yaml');
+        expect(read).toEqual(trajectory);
+        const recorded = [read, ...(read.conversations ?? [])];
+        expect(recorded.map((run) => run.turns.length).sort()).toEqual(conversations.map((c) => c.length).sort());
+        const replay = new ExchangeReplay(read, { file: 'many.yaml', rerecord: 'again' }, 'exact', (v) => v);
+        for (const exchange of interleave(conversations, asked))
+          expect(replay.answer(exchange.request)).toEqual({ kind: 'json', body: exchange.response });
+        expect(replay.finish()).toBeUndefined();
       }),
     );
   });

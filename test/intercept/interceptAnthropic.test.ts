@@ -7,6 +7,7 @@ import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { TrajectoryDivergenceError } from '../../src/trajectory/divergence.js';
 import { useTempDir } from '../support/tempDir.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
+import { counter, weather } from './capturedConversations.js';
 import {
   createLoop,
   generateTextLoop,
@@ -19,33 +20,6 @@ import {
 
 const API_KEY = `sk-ant-api03-${'Q7'.repeat(40)}-AA`;
 const tempDir = useTempDir();
-
-const weatherTool: Anthropic.Tool = {
-  name: 'get_weather',
-  description: 'Lookup the weather for a given city in either celsius or fahrenheit',
-  input_schema: {
-    type: 'object',
-    properties: { location: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
-    required: ['location', 'units'],
-  },
-};
-const counterTool: Anthropic.Tool = {
-  name: 'test_tool',
-  description: 'A test tool',
-  input_schema: { type: 'object', properties: { count: { type: 'number' } }, required: ['count'] },
-};
-
-/** Real captures of a two-turn tool conversation, as JSON bodies and as event streams. */
-const counter = {
-  tool: counterTool,
-  prompt: 'Use the test_tool with count 1, then use it again with count 2',
-  captures: ['anthropic-sdk-ts--parallel-tool-use.json', 'anthropic-sdk-ts--parallel-tool-use-followup.json'],
-} as const;
-const weather = {
-  tool: weatherTool,
-  prompt: 'What is the weather in SF?',
-  captures: ['anthropic-sdk-py--tool-use.sse.json', 'anthropic-sdk-py--tool-use-followup.sse.json'],
-} as const;
 
 /** Each kind of agent people write, with the conversation that answers it (JSON or streamed, as it asks). */
 const flavours = [

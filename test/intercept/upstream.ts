@@ -12,18 +12,23 @@ export function capturedResponse(name: string): CapturedResponse {
   return capture.response;
 }
 
+/** Which response answers a request: by its body, or (a list) the nth response for the nth request. */
+export type Answers = readonly CapturedResponse[] | ((body: unknown) => CapturedResponse | undefined);
+
 /**
- * A local stand-in for the API, on 127.0.0.1: answers the nth POST /v1/messages with the nth
- * response given, and keeps what each request carried (headers and body).
+ * A local stand-in for the API, on 127.0.0.1: answers each POST /v1/messages as `answers` says (the
+ * nth response given for the nth request, or the one a function of the body picks), and keeps what
+ * each request carried (headers and body).
  */
-export async function startUpstream(responses: readonly CapturedResponse[]) {
+export async function startUpstream(answers: Answers) {
   const seen: { headers: IncomingHttpHeaders; body: unknown }[] = [];
   const server = createServer((request, reply) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
-      seen.push({ headers: request.headers, body: JSON.parse(Buffer.concat(chunks).toString('utf8')) });
-      const response = responses[seen.length - 1];
+      const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
+      seen.push({ headers: request.headers, body });
+      const response = typeof answers === 'function' ? answers(body) : answers[seen.length - 1];
       if (request.url !== '/v1/messages' || response === undefined) {
         reply.writeHead(500, { 'content-type': 'application/json' });
         reply.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'no response scripted' } }));

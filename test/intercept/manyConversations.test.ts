@@ -1,0 +1,151 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Anthropic from '@anthropic-ai/sdk';
+import { describe, expect, it } from 'vitest';
+import { interceptAnthropic } from '../../src/intercept/index.js';
+import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { conversationsOf } from '../../src/trajectory/conversationsOf.js';
+import { useTempDir } from '../support/tempDir.js';
+import { answerByTool, counter, weather } from './capturedConversations.js';
+import {
+  createLoop,
+  streamLoop,
+  streamTextLoop,
+  toolRunnerLoop,
+  type LoopOutcome,
+  type LoopSetup,
+} from './toolLoops.js';
+import { startUpstream } from './upstream.js';
+
+const tempDir = useTempDir();
+const API_KEY = 'sk-ant-api03-test';
+
+type Conversation = typeof counter | typeof weather;
+type Agent = (setup: LoopSetup) => Promise<LoopOutcome>;
+
+function setupOf(conversation: Conversation, baseURL: string, client?: Anthropic): LoopSetup {
+  return {
+    baseURL,
+    apiKey: API_KEY,
+    model: 'claude-opus-4-8',
+    prompt: conversation.prompt,
+    tools: [conversation.tool],
+    run: (name, input) => `${name} called with ${JSON.stringify(input)}`,
+    ...(client === undefined ? {} : { client }),
+  };
+}
+
+/** Runs the agents under one interception of `file` (all at once, or one after the other); their outcomes. */
+async function runAll(
+  file: string,
+  mode: 'record' | 'replay',
+  baseURL: string,
+  agents: (() => Promise<LoopOutcome>)[],
+  together: boolean,
+): Promise<LoopOutcome[]> {
+  const interception = await interceptAnthropic({ file, config: false, mode, baseURL });
+  const settled: PromiseSettledResult<LoopOutcome>[] = [];
+  // Every agent ends before the interception closes, whatever becomes of the others.
+  if (together) settled.push(...(await Promise.allSettled(agents.map((agent) => agent()))));
+  else for (const agent of agents) settled.push(...(await Promise.allSettled([agent()])));
+  await interception.close();
+  return settled.map((outcome) => {
+    if (outcome.status === 'rejected') throw outcome.reason;
+    return outcome.value;
+  });
+}
+
+describe('several conversations in one interception', () => {
+  it.each([
+    ['one after the other', false],
+    ['at the same time', true],
+  ])('records two clients %s, one file with each conversation, replayed offline', async (_, together) => {
+    const file = join(tempDir(), 'two-clients.yaml');
+    const upstream = await startUpstream(answerByTool);
+    // Two clients: the SDK's own (a raw create loop), and the Vercel AI SDK streaming.
+    const agents = (baseURL: string) => [
+      () => createLoop(setupOf(counter, baseURL, new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0 }))),
+      () => streamTextLoop(setupOf(weather, baseURL)),
+    ];
+    let recorded: LoopOutcome[];
+    try {
+      recorded = await runAll(file, 'record', upstream.url, agents(upstream.url), together);
+    } finally {
+      await upstream.close();
+    }
+    expect(upstream.seen).toHaveLength(4);
+    const trajectory = loadTrajectory(file);
+    const conversations = conversationsOf(trajectory);
+    expect(conversations.map((c) => c.tools[0]!.name).sort()).toEqual(['get_weather', 'test_tool']);
+    expect(conversations.map((c) => c.turns.length)).toEqual([2, 2]);
+    const text = readFileSync(file, 'utf8');
+
+    // Replayed with nothing listening, in the other order: each client gets its own conversation.
+    const replayed = await runAll(file, 'replay', upstream.url, agents(upstream.url).reverse(), together);
+    expect(replayed.reverse()).toEqual(recorded);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+  });
+
+  it('records concurrent requests of one client, the same conversation twice included, replayed in any order', async () => {
+    const file = join(tempDir(), 'concurrent.yaml');
+    const upstream = await startUpstream(answerByTool);
+    const agents = (baseURL: string): (() => Promise<LoopOutcome>)[] => {
+      // One client for all, made once the interception is in force: a client takes `fetch` when it is made.
+      let shared: Anthropic | undefined;
+      const client = () => (shared ??= new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0 }));
+      return (
+        [
+          [createLoop, counter],
+          [streamLoop, weather],
+          [createLoop, counter],
+          [toolRunnerLoop, counter],
+        ] as [Agent, Conversation][]
+      ).map(
+        ([agent, conversation]) =>
+          () =>
+            agent(setupOf(conversation, baseURL, client())),
+      );
+    };
+    let recorded: LoopOutcome[];
+    try {
+      recorded = await runAll(file, 'record', upstream.url, agents(upstream.url), true);
+    } finally {
+      await upstream.close();
+    }
+    const trajectory = loadTrajectory(file);
+    expect(conversationsOf(trajectory)).toHaveLength(4);
+    expect(trajectory.conversations).toHaveLength(3);
+    const replayed = await runAll(file, 'replay', upstream.url, agents(upstream.url).reverse(), true);
+    expect(replayed.reverse()).toEqual(recorded);
+  });
+
+  it('names the conversation a changed request belongs to, and the turns another never asked for', async () => {
+    const file = join(tempDir(), 'diverge.yaml');
+    const upstream = await startUpstream(answerByTool);
+    try {
+      await runAll(
+        file,
+        'record',
+        upstream.url,
+        [() => createLoop(setupOf(counter, upstream.url)), () => streamLoop(setupOf(weather, upstream.url))],
+        false,
+      );
+    } finally {
+      await upstream.close();
+    }
+    const changed = { ...setupOf(weather, upstream.url), prompt: 'What is the weather in Paris?' };
+    const interception = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL: upstream.url });
+    await createLoop(setupOf(counter, upstream.url));
+    await expect(streamLoop(changed)).rejects.toThrow(/conversation 2 of 2.*\n?.*turn 1 differs/);
+    await expect(interception.close()).rejects.toMatchObject({
+      kind: 'request',
+      turn: 1,
+      path: 'messages[0].content',
+      actual: 'What is the weather in Paris?',
+    });
+
+    const short = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL: upstream.url });
+    await streamLoop(setupOf(weather, upstream.url));
+    await expect(short.close()).rejects.toMatchObject({ kind: 'unused_turns', file: expect.stringMatching(/1 of 2/) });
+  });
+});
