@@ -1,18 +1,41 @@
-import type { RecordedBlock, RecordedResult, RecordedTotals, RecordedUsage, Trajectory } from '../src/index.js';
+import {
+  conversationsOf,
+  type RecordedBlock,
+  type RecordedResult,
+  type RecordedTotals,
+  type RecordedUsage,
+  type Trajectory,
+} from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
 import type { Paint } from './style.js';
 
 const PREVIEW = 160;
 
-/** A trajectory as a readable timeline: each turn's text and tool calls with outcomes, then totals. */
+const gutter = (label: string) => label.padEnd(9);
+
+/**
+ * A trajectory as a readable timeline: each turn's text and tool calls with outcomes, then totals;
+ * a file recorded at the HTTP boundary with several conversations shows each under its own heading.
+ */
 export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
   const lines: string[] = [];
-  const gutter = (label: string) => label.padEnd(9);
   lines.push(
     `${paint('bold', trajectory.name)} ` +
       `${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`,
   );
   if (trajectory.description !== undefined) lines.push(paint('dim', trajectory.description));
+  const conversations = conversationsOf(trajectory);
+  conversations.forEach((conversation, i) => {
+    if (conversations.length > 1)
+      lines.push(paint('bold', `── conversation ${i + 1} of ${conversations.length} · ${conversation.model}`));
+    lines.push(...conversationLines(conversation, paint));
+  });
+  return lines.join('\n');
+}
+
+/** One conversation: its input, each turn, its handoffs and its summary. */
+function conversationLines(trajectory: Trajectory, paint: Paint): string[] {
+  const lines: string[] = [];
   const input = typeof trajectory.input === 'string' ? trajectory.input : previewJson(trajectory.input);
   lines.push(`${paint('dim', gutter('user'))}${preview(input)}`);
   trajectory.turns.forEach((turn, i) => {
@@ -53,7 +76,7 @@ export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
         `${describeUsage(summary.usage)}${taint}`,
     ),
   );
-  return lines.join('\n');
+  return lines;
 }
 
 function describeBlock(block: RecordedBlock, paint: Paint): string {

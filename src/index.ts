@@ -134,6 +134,7 @@ export type { ToolStub } from './runtime/executeToolCall.js';
 export * from './trajectory/types.js';
 export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTrajectory.js';
 export { serializeTrajectory } from './trajectory/serialize.js';
+export { conversationsOf } from './trajectory/conversationsOf.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
 export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';

@@ -77,6 +77,7 @@ const SURFACE = {
     'MAX_TRAJECTORY_BYTES',
     'parseTrajectory',
     'serializeTrajectory',
+    'conversationsOf',
     'loadTrajectory',
     'saveTrajectory',
     'diffTrajectories',

@@ -1,6 +1,8 @@
 import type { AuditedCall, AuditFinding, AuditStep } from './auditTrajectory.js';
 
-const named = (call: AuditedCall) => `'${call.name}' (${call.id}, turn ${call.turn})`;
+const where = (call: AuditedCall) =>
+  call.conversation === undefined ? `turn ${call.turn}` : `conversation ${call.conversation}, turn ${call.turn}`;
+const named = (call: AuditedCall) => `'${call.name}' (${call.id}, ${where(call)})`;
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
 /** One finding in a sentence: the call, the rule, and for taint the source that made it unsafe. */
@@ -42,7 +44,8 @@ export function describeAudit(findings: readonly AuditFinding[], steps: readonly
             step.finding.source === undefined ? '' : `, source ${step.finding.source.name}`
           })`;
     const taints = step.taints === true ? '  <- untrusted content enters the conversation' : '';
-    return `  turn ${String(step.turn).padStart(2)}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;
+    const conversation = step.conversation === undefined ? '' : `conversation ${step.conversation}, `;
+    return `  ${conversation}turn ${String(step.turn).padStart(2)}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;
   });
   return `${parts.join('\n\n')}\n\nTimeline:\n${lines.join('\n')}`;
 }

@@ -5,6 +5,7 @@ import { serverResultTaint, serverUsesOf } from '../guard/historyGuardState.js';
 import { decideBatch } from '../guard/pipeline.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
 import { conversationBefore, fromRecordedBlock } from '../trajectory/conversation.js';
+import { conversationsOf } from '../trajectory/conversationsOf.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { resolveDeclarations, type AuditDeclarations } from '../guard/auditDeclarations.js';
 import { describeAudit } from './auditTimeline.js';
@@ -14,6 +15,8 @@ export interface AuditedCall {
   id: string;
   name: string;
   turn: number;
+  /** In a file holding several conversations (recorded at the HTTP boundary): which one (1-based). */
+  conversation?: number;
 }
 
 /** One call the guard would have refused, had the declared tools and rules been in force. */
@@ -62,10 +65,27 @@ export interface AuditReport {
  * make them: a call it would refuse counts as refused afterwards (no success, no attempt), since
  * the model's responses are the recorded ones whatever the guard says. A result taints when the
  * tool succeeded or returned an error result (`error` without an `errorClass`); a server tool's
- * result in a response taints as in a live run (tool search excepted). Sub-agents' runs inside
- * tool calls are not walked.
+ * result in a response taints as in a live run (tool search excepted). A file holding several
+ * conversations has each audited on its own, as the guard follows one run's context: content the code
+ * between them carries from one conversation into another is not seen.
+ * Sub-agents' runs inside tool calls are not walked.
  */
 export function auditTrajectory(trajectory: Trajectory, declarations: AuditDeclarations): AuditReport {
+  const conversations = conversationsOf(trajectory);
+  const steps = conversations.flatMap((conversation, i) =>
+    auditConversation(conversation, declarations, conversations.length === 1 ? undefined : i + 1),
+  );
+  const findings = steps.flatMap((step) => (step.finding === undefined ? [] : [step.finding]));
+  return { clean: findings.every((f) => !f.ran), findings, steps, text: describeAudit(findings, steps) };
+}
+
+/** One conversation's calls, each with the guard's verdict. */
+function auditConversation(
+  trajectory: Trajectory,
+  declarations: AuditDeclarations,
+  conversation: number | undefined,
+): AuditStep[] {
+  const at = conversation === undefined ? {} : { conversation };
   const offered = trajectory.tools.map((tool) => tool.name);
   const recordedHints = Object.fromEntries(
     trajectory.tools.flatMap((tool) =>
@@ -91,7 +111,7 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
     }
     const results = new Map((recorded.results ?? []).map((result) => [result.id, result]));
     const calls = recorded.response.content
-      .flatMap((block) => ('toolUse' in block ? [{ id: block.toolUse.id, name: block.toolUse.name }] : []))
+      .flatMap((block) => ('toolUse' in block ? [{ id: block.toolUse.id, name: block.toolUse.name, ...at }] : []))
       // A call cut off by max_tokens was never decided.
       .filter((call) => results.get(call.id)?.outcome !== 'incomplete');
     const decisions = decideBatch(calls, { state, rules, tools, visible });
@@ -108,7 +128,7 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
           ran: result?.outcome === 'ok' || result?.outcome === 'error',
         };
         if (block.source !== undefined && state.taint !== null)
-          finding.source = { id: state.taint.id, name: block.source, turn: taintTurn };
+          finding.source = { id: state.taint.id, name: block.source, turn: taintTurn, ...at };
         step.finding = finding;
       }
       steps.push(step);
@@ -128,6 +148,5 @@ export function auditTrajectory(trajectory: Trajectory, declarations: AuditDecla
       if (source !== undefined) source.taints = true;
     }
   }
-  const findings = steps.flatMap((step) => (step.finding === undefined ? [] : [step.finding]));
-  return { clean: findings.every((f) => !f.ran), findings, steps, text: describeAudit(findings, steps) };
+  return steps;
 }

@@ -227,3 +227,26 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     );
   });
 });
+
+describe('auditTrajectory on a file holding several conversations', () => {
+  it('audits each conversation on its own and names the conversation of each call', async () => {
+    const clean = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'lookup_invoice' }], [{ tool: 'send_payment' }]]);
+    const unsafe = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }], [{ tool: 'send_payment' }]]);
+    const { agent, model, request, tools, input, turns, summary } = unsafe;
+    const both = { ...clean, conversations: [{ agent, model, request, tools, input, turns, summary }] };
+    const report = auditTrajectory(both, declared);
+    expect(report.findings).toEqual([
+      expect.objectContaining({
+        rule: 'taint',
+        call: { id: 'toolu_2_0', name: 'send_payment', turn: 2, conversation: 2 },
+        source: { id: 'toolu_1_0', name: 'fetch_page', turn: 1, conversation: 2 },
+      }),
+    ]);
+    expect(report.steps.map((step) => step.conversation)).toEqual([1, 1, 2, 2]);
+    expect(report.text).toContain("'send_payment' (toolu_2_0, conversation 2, turn 2) ran after the result of");
+    expect(report.text).toContain('conversation 2, turn  1  fetch_page      ok  <- untrusted content enters');
+    // Taint does not cross from one conversation into the other: the first one's payment stands.
+    const reversed = { ...unsafe, conversations: [{ ...clean, conversations: undefined }] };
+    expect(auditTrajectory(reversed, declared).findings.map((f) => f.call.conversation)).toEqual([1]);
+  });
+});

@@ -2,9 +2,11 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { main } from '../../cli/main.js';
 import { interceptAnthropic } from '../../src/intercept/index.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { conversationsOf } from '../../src/trajectory/conversationsOf.js';
+import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';
 import { answerByTool, counter, weather } from './capturedConversations.js';
 import {
@@ -79,6 +81,18 @@ describe('several conversations in one interception', () => {
     expect(conversations.map((c) => c.tools[0]!.name).sort()).toEqual(['get_weather', 'test_tool']);
     expect(conversations.map((c) => c.turns.length)).toEqual([2, 2]);
     const text = readFileSync(file, 'utf8');
+    // legate show gives each conversation under its own heading.
+    const io = captureIo();
+    expect(await main(['show', file], io)).toBe(0);
+    const headings = io.stdout
+      .join('\n')
+      .split('\n')
+      .filter((line) => line.startsWith('── conversation'));
+    // Each under the model that answered it (the captures' own).
+    expect(headings.map((line) => line.replace(/ · claude-[\w.-]+$/, ''))).toEqual([
+      '── conversation 1 of 2',
+      '── conversation 2 of 2',
+    ]);
 
     // Replayed with nothing listening, in the other order: each client gets its own conversation.
     const replayed = await runAll(file, 'replay', upstream.url, agents(upstream.url).reverse(), together);
