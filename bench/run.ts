@@ -1,6 +1,7 @@
 import { benchBinder } from './binder.bench.js';
 import { benchFuzz } from './fuzz.bench.js';
 import { benchGuard } from './guard.bench.js';
+import { benchIntercept } from './intercept.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchRunLoop } from './runLoop.bench.js';
 import { benchStreaming } from './streaming.bench.js';
@@ -11,6 +12,8 @@ console.log('');
 benchGuard();
 console.log('');
 await benchReplay();
+console.log('');
+await benchIntercept();
 console.log('');
 await benchStreaming();
 console.log('');
