@@ -55,11 +55,11 @@ export interface Prepared {
   /** How many requests the conversation makes. */
   requests: number;
   /** The loop's model, prompt, tools and tool bodies (a client is made per run). */
-  setup: Omit<LoopSetup, 'client'>;
+  setup: Omit<LoopSetup, 'client' | 'baseURL' | 'apiKey'>;
 }
 
 /** The loop's setup for a conversation: the first capture's model, prompt and tools. */
-function setupOf(conversation: Conversation): Omit<LoopSetup, 'client'> {
+function setupOf(conversation: Conversation): Prepared['setup'] {
   const first = JSON.parse(readFileSync(new URL(conversation.captures[0]!, DIRECTORY), 'utf8')) as {
     request: { model: string; messages: { content: string | { text: string }[] }[]; tools: Anthropic.Tool[] };
   };
@@ -72,7 +72,12 @@ function setupOf(conversation: Conversation): Omit<LoopSetup, 'client'> {
   };
 }
 
-const clientOf = (baseURL: string) => new Anthropic({ apiKey: 'sk-ant-bench', baseURL, maxRetries: 0 });
+/** A new client for a run, with where it sends its requests. */
+const clientOf = (baseURL: string) => ({
+  baseURL,
+  apiKey: 'sk-ant-bench',
+  client: new Anthropic({ apiKey: 'sk-ant-bench', baseURL, maxRetries: 0 }),
+});
 
 /** Records each conversation through interceptAnthropic against a local stand-in for the API, into `dir`. */
 export async function prepare(dir: string): Promise<Prepared[]> {
@@ -88,7 +93,7 @@ export async function prepare(dir: string): Promise<Prepared[]> {
       const interception = await interceptAnthropic({ file, mode: 'record', config: false, baseURL: upstream.url });
       let recorded: LoopOutcome;
       try {
-        recorded = await conversation.loop({ ...setup, client: clientOf(upstream.url) });
+        recorded = await conversation.loop({ ...setup, ...clientOf(upstream.url) });
       } finally {
         await interception.close();
       }
@@ -113,7 +118,7 @@ export async function prepare(dir: string): Promise<Prepared[]> {
 export async function replayThroughInterception(prepared: Prepared): Promise<LoopOutcome> {
   const interception = await interceptAnthropic({ file: prepared.file, mode: 'replay', config: false });
   try {
-    return await prepared.conversation.loop({ ...prepared.setup, client: clientOf(API) });
+    return await prepared.conversation.loop({ ...prepared.setup, ...clientOf(API) });
   } finally {
     await interception.close();
   }
@@ -139,7 +144,7 @@ export async function replayThroughBareMsw(prepared: Prepared, served = { count:
   );
   server.listen({ onUnhandledRequest: 'error' });
   try {
-    return await prepared.conversation.loop({ ...prepared.setup, client: clientOf(API) });
+    return await prepared.conversation.loop({ ...prepared.setup, ...clientOf(API) });
   } finally {
     server.close();
   }
