@@ -113,7 +113,7 @@ const SURFACE = {
   ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
-  'legate/intercept': ['interceptAnthropic'],
+  'legate/intercept': ['interceptAnthropic', 'startInterception', 'stopInterception'],
 };
 
 describe('the public surface', () => {

@@ -1,7 +1,6 @@
 import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, relative } from 'node:path';
 import { UsageError } from '../errors/UsageError.js';
-import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
 import type { MessagesRequest } from '../messages/types.js';
 import type { RecordingMode } from '../recording/mode.js';
 import { loadProject } from '../recording/projectConfig.js';
@@ -14,6 +13,7 @@ import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { messageOfEvents, parseSse, type Exchange } from './exchange.js';
 import { forwardUpstream } from './forwardUpstream.js';
+import { interceptWith, MADE_BEFORE } from './interceptionServer.js';
 import { ExchangeReplay } from './replayExchanges.js';
 import { trajectoryOfExchanges } from './trajectoryOfExchanges.js';
 
@@ -62,7 +62,6 @@ export interface Interception {
 }
 
 const DEFAULT_BASE = 'https://api.anthropic.com';
-const MSW = { name: 'msw', neededBy: 'legate/intercept', install: 'npm install --save-dev msw' };
 
 /**
  * Records or replays the Messages API traffic of any client in the process (the Anthropic SDK, or
@@ -86,7 +85,6 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
   const mode = settings.mode === 'auto' ? (existsSync(file) ? 'replay' : 'record') : settings.mode;
   if (mode === 'passthrough') return { mode, file, trajectory: undefined, close: async () => {} };
-  const { msw, node } = await loadMsw();
   const urls = bases.map((base) => `${base}/v1/messages`);
 
   if (mode === 'replay') {
@@ -99,22 +97,24 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
       replaySettings.match,
       createRedactor(replaySettings.redactions),
     );
-    const server = node.setupServer(
-      ...urls.map((url) =>
-        msw.http.post(url, async ({ request }) => {
-          const answer = replay.answer((await request.json()) as MessagesRequest);
-          if (answer.kind === 'json') return Response.json(answer.body);
-          if (answer.kind === 'sse')
-            return new Response(answer.body, { headers: { 'content-type': 'text/event-stream' } });
-          // A 400 the client does not retry: it fails at once with the divergence as its message.
-          return Response.json(
-            { type: 'error', error: { type: 'invalid_request_error', message: answer.error.message } },
-            { status: 400, headers: { 'x-should-retry': 'false' } },
-          );
-        }),
-      ),
+    const server = await interceptWith(
+      file,
+      (msw) =>
+        urls.map((url) =>
+          msw.http.post(url, async ({ request }) => {
+            const answer = replay.answer((await request.json()) as MessagesRequest);
+            if (answer.kind === 'json') return Response.json(answer.body);
+            if (answer.kind === 'sse')
+              return new Response(answer.body, { headers: { 'content-type': 'text/event-stream' } });
+            // A 400 the client does not retry: it fails at once with the divergence as its message.
+            return Response.json(
+              { type: 'error', error: { type: 'invalid_request_error', message: answer.error.message } },
+              { status: 400, headers: { 'x-should-retry': 'false' } },
+            );
+          }),
+        ),
+      otherHosts === 'refuse',
     );
-    server.listen({ onUnhandledRequest: otherHosts === 'pass' ? 'bypass' : 'error' });
     return {
       mode,
       file,
@@ -129,18 +129,20 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
 
   /** Each request's exchange, in the order the requests were sent; empty where no success came back. */
   const sent: (Exchange | undefined)[] = [];
-  const server = node.setupServer(
-    ...urls.map((url) =>
-      msw.http.post(url, async ({ request }) => {
-        const body = (await request.clone().json()) as MessagesRequest;
-        const slot = sent.push(undefined) - 1;
-        const { response, received } = await forwardUpstream(request, msw.bypass);
-        if (received?.ok === true) sent[slot] = exchangeOf(body, received.contentType, received.text);
-        return response;
-      }),
-    ),
+  const server = await interceptWith(
+    file,
+    (msw) =>
+      urls.map((url) =>
+        msw.http.post(url, async ({ request }) => {
+          const body = (await request.clone().json()) as MessagesRequest;
+          const slot = sent.push(undefined) - 1;
+          const { response, received } = await forwardUpstream(request, msw.bypass);
+          if (received?.ok === true) sent[slot] = exchangeOf(body, received.contentType, received.text);
+          return response;
+        }),
+      ),
+    false,
   );
-  server.listen({ onUnhandledRequest: 'bypass' });
   let written: Trajectory | undefined;
   return {
     mode,
@@ -152,7 +154,10 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
       server.close();
       const exchanges = sent.filter((exchange) => exchange !== undefined);
       if (exchanges.length === 0)
-        throw new UsageError('nothing_to_record', `No Messages API request was intercepted, so ${shown} has nothing.`);
+        throw new UsageError(
+          'nothing_to_record',
+          `No Messages API request was intercepted, so ${shown} has nothing. ${MADE_BEFORE}`,
+        );
       const previous = existsSync(file) ? tryLoad(file) : undefined;
       const trajectory = trajectoryOfExchanges({
         name: options.name ?? previous?.name ?? basename(file, extname(file)),
@@ -196,29 +201,6 @@ function basesOf(baseURL: InterceptOptions['baseURL']): string[] {
       );
     return base.replace(/\/+$/, '');
   });
-}
-
-let mswModules: ReturnType<typeof importMsw> | undefined;
-
-/**
- * msw's modules, imported by the first interception and kept: importing a module already loaded
- * still resolves it again each time (measured: about 1 ms a module under tsx, 0.04 ms under plain Node).
- * A failed import is not kept, so installing msw later works.
- */
-function loadMsw(): ReturnType<typeof importMsw> {
-  mswModules ??= importMsw().catch((error: unknown) => {
-    mswModules = undefined;
-    throw error;
-  });
-  return mswModules;
-}
-
-async function importMsw() {
-  try {
-    return { msw: await import('msw'), node: await import('msw/node') };
-  } catch (error) {
-    throw MissingPeerDependencyError.orCause(error, MSW);
-  }
 }
 
 /** An unreadable old file is simply replaced. */

@@ -19,6 +19,7 @@ import {
 import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { sseText, type SseEvent } from './exchange.js';
+import { MADE_BEFORE } from './interceptionServer.js';
 import { wholeRequest, type Answered } from './wholeRequest.js';
 
 /** What the replay answers a request with: the recorded body, or why it refuses (the divergence). */
@@ -111,8 +112,13 @@ export class ExchangeReplay {
   finish(): TrajectoryDivergenceError | undefined {
     if (this.#failure !== undefined) return this.#failure;
     const short = this.#conversations.find((served) => served.asked < served.trajectory.turns.length);
-    if (short !== undefined) return unusedTurns(short.context, short.asked, short.trajectory.turns.length);
-    return undefined;
+    if (short === undefined) return undefined;
+    return unusedTurns(
+      short.context,
+      short.asked,
+      short.trajectory.turns.length,
+      this.#asked === 0 ? `No request reached the interception. ${MADE_BEFORE}` : undefined,
+    );
   }
 
   #serve(served: Served, whole: MessagesRequest, request: MessagesRequest): ReplayAnswer {

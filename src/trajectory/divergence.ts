@@ -102,7 +102,13 @@ export function extraCall(context: DivergenceContext, turn: number, recorded: nu
   );
 }
 
-export function unusedTurns(context: DivergenceContext, calls: number, recorded: number): TrajectoryDivergenceError {
+export function unusedTurns(
+  context: DivergenceContext,
+  calls: number,
+  recorded: number,
+  /** What to do instead of re-recording, where the likely cause is elsewhere. */
+  advice?: string,
+): TrajectoryDivergenceError {
   const unused = recorded - calls;
   const detail =
     `the run ended after ${calls} model call${calls === 1 ? '' : 's'}, but the recording holds ${recorded}: ` +
@@ -117,6 +123,7 @@ export function unusedTurns(context: DivergenceContext, calls: number, recorded:
     calls,
     context.rerecord,
     detail,
+    advice,
   );
 }
 

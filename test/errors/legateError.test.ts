@@ -41,6 +41,7 @@ const CODES = {
     'invalid_audit_declarations',
     'not_a_trajectory',
     'intercept_unsupported',
+    'interception_active',
     'invalid_intercept_option',
   ],
   ModelResponseError: ['invalid_model_response'],

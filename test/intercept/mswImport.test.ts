@@ -1,5 +1,3 @@
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 
 /**
@@ -18,19 +16,14 @@ describe('interceptAnthropic loading msw', () => {
         code: 'ERR_MODULE_NOT_FOUND',
       });
     });
-    const { interceptAnthropic } = (await import(
+    const { loadMsw } = (await import(
       // @ts-expect-error: a query makes a module instance of its own; TypeScript has no type for such a path
-      '../../src/intercept/interceptAnthropic.js?own-instance'
-    )) as typeof import('../../src/intercept/interceptAnthropic.js');
-    const file = join(tmpdir(), 'legate-never-written.yaml');
+      '../../src/intercept/interceptionServer.js?own-instance'
+    )) as typeof import('../../src/intercept/interceptionServer.js');
     // vitest wraps what the mock threw; the packed-install test checks the MissingPeerDependencyError itself.
-    await expect(interceptAnthropic({ file, mode: 'replay', config: false })).rejects.toMatchObject({
-      cause: { code: 'ERR_MODULE_NOT_FOUND' },
-    });
+    await expect(loadMsw()).rejects.toMatchObject({ cause: { code: 'ERR_MODULE_NOT_FOUND' } });
     vi.doUnmock('msw');
-    // msw loads now: the replay gets as far as the file, which is not there.
-    await expect(interceptAnthropic({ file, mode: 'replay', config: false })).rejects.toMatchObject({
-      code: 'trajectory_not_found',
-    });
+    // msw loads now.
+    await expect(loadMsw()).resolves.toMatchObject({ node: { setupServer: expect.any(Function) } });
   });
 });
