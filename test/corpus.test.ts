@@ -17,7 +17,7 @@ describe('the shipped trajectories', () => {
 
   it.each(files)("%s replays against today's code", async (file) => {
     const { agent } = loadTrajectory(file);
-    const factory = config.agents[agent];
+    const factory = config.agents?.[agent];
     expect(factory, `legate.config.ts exports no agent '${agent}'`).toBeDefined();
     const run = await runTrajectory({ file, agent: factory!, mode: 'replay', rerecord: config.rerecord?.(file) });
     expect(run.mode).toBe('replay');

@@ -157,7 +157,7 @@ async function replayOne(
   }
   try {
     const agentName = loaded.trajectory.agent;
-    const agents = context.project.config.agents;
+    const agents = context.project.config.agents ?? {};
     const factory = agents[agentName];
     if (factory === undefined) {
       const exported =

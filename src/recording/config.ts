@@ -7,8 +7,11 @@ import type { AgentFactory } from './runTrajectory.js';
 
 /** What `legate.config.ts` exports (as its default export) for the `legate` command. */
 export interface LegateConfig {
-  /** Agent factories, by the agent name trajectories record. */
-  agents: Record<string, AgentFactory>;
+  /**
+   * Agent factories, by the agent name trajectories record: what `legate replay` runs. A project that
+   * only records other code at the HTTP boundary (legate/intercept) needs none.
+   */
+  agents?: Record<string, AgentFactory>;
   /**
    * The folder of trajectories, relative to this file: what `legate replay` and `legate validate`
    * read when given no paths. Default `trajectories`.

@@ -117,12 +117,17 @@ export function unwrapDefault(exported: unknown): unknown {
 }
 
 function checkConfig(config: unknown, file: string): LegateConfig {
-  const agents = (config as { agents?: unknown } | undefined)?.agents;
-  if (typeof config !== 'object' || config === null || typeof agents !== 'object' || agents === null) {
+  if (typeof config !== 'object' || config === null) {
     const expected = 'export default defineConfig({ agents: { name: (transport) => agent } })';
-    throw new ConfigError('invalid_config', `${file} must ${expected}, but its default export has no 'agents'.`);
+    const given = config === null ? 'null' : typeof config;
+    throw new ConfigError('invalid_config', `${file} must ${expected}, but its default export is ${given}.`);
   }
-  for (const [name, factory] of Object.entries(agents)) {
+  const agents = (config as { agents?: unknown }).agents;
+  if (agents !== undefined && (typeof agents !== 'object' || agents === null || Array.isArray(agents))) {
+    const problem = `agents must map names to factories { name: (transport) => agent }, but it is ${JSON.stringify(agents)}.`;
+    throw new ConfigError('invalid_config', `${file}: ${problem}`);
+  }
+  for (const [name, factory] of Object.entries(agents ?? {})) {
     if (typeof factory !== 'function') {
       const problem = `agents.${name} must be a function (transport) => Agent, but it is a ${typeof factory}.`;
       throw new ConfigError('invalid_config', `${file}: ${problem}`);

@@ -107,7 +107,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
         file: shown ?? '<file>',
         runner,
         ...(trajectory === undefined ? {} : { agent: trajectory.agent }),
-        ...(config === undefined ? {} : { configAgents: Object.keys(config.agents) }),
+        ...(config === undefined ? {} : { configAgents: Object.keys(config.agents ?? {}) }),
         legateModeSet: legateMode(env) !== undefined,
       }),
   };

@@ -16,7 +16,7 @@ describe('findFuzzTargets: what legate fuzz fuzzes in a module', () => {
   it("takes a config's agents and every tool they reach, each tool once", async () => {
     const project = await loadProject({ requireConfig: true });
     const targets = await findFuzzTargets([project.configFile]);
-    expect([...targets.agents.keys()].sort()).toEqual(Object.keys(project.config.agents).sort());
+    expect([...targets.agents.keys()].sort()).toEqual(Object.keys(project.config.agents ?? {}).sort());
     const names = targets.tools.map((tool) => tool.name);
     expect(new Set(names).size).toBe(names.length);
     expect(names).toContain('send_payment');

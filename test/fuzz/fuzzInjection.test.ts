@@ -87,7 +87,7 @@ describe('fuzzInjection', () => {
 describe('the example agents', () => {
   it('hold under a few hundred adversarial runs each (npm run fuzz runs thousands)', async () => {
     const config = (await import('../../legate.config.js')).default;
-    for (const [name, factory] of Object.entries(config.agents)) {
+    for (const [name, factory] of Object.entries(config.agents ?? {})) {
       const report = await fuzzInjection(factory, { numRuns: 200, seed: 31, out: false });
       expect(report.failures, name).toEqual([]);
     }

@@ -132,8 +132,33 @@ describe('runTrajectory with a loaded project, a cwd and a runner: a file run as
       runner: { kind: 'cli' },
       mode: 'replay',
       file,
-      agent: project.config.agents.triage!,
+      agent: project.config.agents!.triage!,
     });
     expect(run).toMatchObject({ mode: 'replay', file: join(project.root, file) });
+  });
+});
+
+describe('a config without agents', () => {
+  it('loads (a project that only records other code through legate/intercept needs none); bad agents are refused', async () => {
+    const root = tempDir();
+    writeFileSync(join(root, 'legate.config.mjs'), `export default { redactions: [{ pattern: /ACCT-\\d+/ }] };\n`);
+    const project = await loadProject({ cwd: root });
+    expect(project.config?.agents).toBeUndefined();
+    expect(project.config?.redactions).toHaveLength(1);
+    for (const [agents, shown] of [
+      ['5', '5'],
+      ['[]', '[]'],
+      ['null', 'null'],
+    ]) {
+      const other = join(root, `agents-${shown}`);
+      mkdirSync(other);
+      writeFileSync(join(other, 'legate.config.mjs'), `export default { agents: ${agents} };\n`);
+      await expect(loadProject({ cwd: other })).rejects.toMatchObject({
+        code: 'invalid_config',
+        message: expect.stringContaining(
+          `agents must map names to factories { name: (transport) => agent }, but it is ${shown}.`,
+        ),
+      });
+    }
   });
 });
