@@ -14,6 +14,7 @@ import type { Trajectory } from '../trajectory/types.js';
 import { messageOfEvents, parseSse, type Exchange } from './exchange.js';
 import { forwardUpstream } from './forwardUpstream.js';
 import { interceptWith, MADE_BEFORE } from './interceptionServer.js';
+import { inPreviousOrder } from './previousOrder.js';
 import { ExchangeReplay } from './replayExchanges.js';
 import { trajectoryOfExchanges } from './trajectoryOfExchanges.js';
 
@@ -159,7 +160,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
           `No Messages API request was intercepted, so ${shown} has nothing. ${MADE_BEFORE}`,
         );
       const previous = existsSync(file) ? tryLoad(file) : undefined;
-      const trajectory = trajectoryOfExchanges({
+      const recorded = trajectoryOfExchanges({
         name: options.name ?? previous?.name ?? basename(file, extname(file)),
         agent: options.agent ?? 'intercepted',
         exchanges,
@@ -167,6 +168,10 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
         sdkVersion: sdkVersion(),
       });
       const saveOptions = { redactions: settings.redactions, secrets: settings.secrets };
+      const trajectory =
+        previous === undefined
+          ? recorded
+          : inPreviousOrder(previous, recorded, (next) => prepareTrajectory(next, saveOptions));
       // A re-recording that changes nothing but the time leaves the file as it was: no churn in git.
       if (previous !== undefined && sameButTime(previous, trajectory, saveOptions)) written = previous;
       else written = saveTrajectory(file, trajectory, saveOptions);

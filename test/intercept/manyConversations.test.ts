@@ -133,6 +133,26 @@ describe('several conversations in one interception', () => {
     expect(replayed.reverse()).toEqual(recorded);
   });
 
+  it('re-records the same conversations sent in another order to the same bytes', async () => {
+    const file = join(tempDir(), 'order.yaml');
+    const upstream = await startUpstream(answerByTool);
+    const agents = [() => createLoop(setupOf(counter, upstream.url)), () => streamLoop(setupOf(weather, upstream.url))];
+    try {
+      await runAll(file, 'record', upstream.url, agents, false);
+      const first = readFileSync(file, 'utf8');
+      expect(loadTrajectory(file).tools[0]!.name).toBe('test_tool');
+      await runAll(file, 'record', upstream.url, [...agents].reverse(), false);
+      expect(readFileSync(file, 'utf8')).toBe(first);
+      // Another conversation changes the file; the order is then the order of sending.
+      await runAll(file, 'record', upstream.url, [agents[1]!], false);
+      expect(conversationsOf(loadTrajectory(file)).map((c) => c.tools[0]!.name)).toEqual(['get_weather']);
+      await runAll(file, 'record', upstream.url, [...agents].reverse(), false);
+      expect(loadTrajectory(file).tools[0]!.name).toBe('get_weather');
+    } finally {
+      await upstream.close();
+    }
+  });
+
   it('names the conversation a changed request belongs to, and the turns another never asked for', async () => {
     const file = join(tempDir(), 'diverge.yaml');
     const upstream = await startUpstream(answerByTool);
