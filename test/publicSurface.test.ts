@@ -112,7 +112,7 @@ const SURFACE = {
   ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
-  'legate/intercept': ['interceptAnthropic'],
+  'legate/intercept': ['interceptAnthropic', 'interceptThisTest'],
 };
 
 describe('the public surface', () => {

@@ -42,7 +42,9 @@ export type UsageErrorCode =
   /** `interceptAnthropic` saw traffic it cannot yet record as one trajectory (not one conversation). */
   | 'intercept_unsupported'
   /** An `interceptAnthropic` option is not one it can use (a base URL that is not a URL, an unknown `otherHosts`). */
-  | 'invalid_intercept_option';
+  | 'invalid_intercept_option'
+  /** `interceptThisTest` was called where no vitest test is running, so there is no test to name its file after. */
+  | 'not_in_a_test';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

@@ -2,3 +2,4 @@
 // Needs the optional peer msw (npm install --save-dev msw); without it interceptAnthropic throws
 // MissingPeerDependencyError (code missing_peer_dependency).
 export { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
+export { interceptThisTest, type InterceptThisTestOptions } from './interceptThisTest.js';

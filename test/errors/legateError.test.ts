@@ -42,6 +42,7 @@ const CODES = {
     'not_a_trajectory',
     'intercept_unsupported',
     'invalid_intercept_option',
+    'not_in_a_test',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],

@@ -1,0 +1,78 @@
+import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
+import { UsageError } from '../errors/UsageError.js';
+import { isUpdatingSnapshots } from '../recording/snapshotUpdate.js';
+import { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
+import { testTrajectoryFile } from './testTrajectoryFile.js';
+
+/** interceptAnthropic's options but `file`, which the test names. */
+export type InterceptThisTestOptions = Omit<InterceptOptions, 'file'>;
+
+const VITEST = {
+  name: 'vitest',
+  neededBy: 'interceptThisTest (legate/intercept)',
+  install: 'npm install --save-dev vitest',
+};
+
+/** The part of a vitest test task the file name is made of. */
+interface TestTask {
+  name: string;
+  suite?: TestTask;
+  file: TestTask & { filepath: string };
+}
+
+/**
+ * interceptAnthropic for the vitest test that calls it: the file is named after the test
+ * (`<folder of the test file>/__trajectories__/<test file name>/<titles>.yaml`, see trajectoryFileName),
+ * `vitest -u` records it afresh (`LEGATE_MODE` still wins), and the interception closes when the test
+ * finishes, so a divergence or a failed save fails the test without a `close()` in it.
+ */
+export async function interceptThisTest(options: InterceptThisTestOptions = {}): Promise<Interception> {
+  const vitest = await loadVitest();
+  const test = (await currentTest(vitest)) as TestTask | undefined;
+  if (test === undefined)
+    throw new UsageError(
+      'not_in_a_test',
+      'interceptThisTest() names its file after the running vitest test, but no test was running: it was called ' +
+        'outside the function given to it() or test() (in a describe body, a beforeAll or afterAll hook, or ' +
+        'outside vitest). Call it inside the test, or call interceptAnthropic({ file }) with a file of your own.',
+    );
+  const titles: string[] = [];
+  // Its describe blocks, outermost first; not the file's task (a parent in vitest 3), whose name is the file's path.
+  for (let task: TestTask | undefined = test; task !== undefined && task !== test.file; task = task.suite)
+    titles.unshift(task.name);
+  const update = isUpdatingSnapshots(vitest.expect.getState());
+  const interception = await interceptAnthropic({
+    name: titles.join(' > '),
+    ...options,
+    ...(update ? { mode: 'record' as const } : {}),
+    file: testTrajectoryFile(test.file.filepath, titles),
+  });
+  let closing: Promise<void> | undefined;
+  const close = () => (closing ??= interception.close());
+  vitest.onTestFinished(close);
+  return {
+    mode: interception.mode,
+    file: interception.file,
+    get trajectory() {
+      return interception.trajectory;
+    },
+    close,
+  };
+}
+
+async function loadVitest() {
+  try {
+    return await import('vitest');
+  } catch (error) {
+    throw MissingPeerDependencyError.orCause(error, VITEST);
+  }
+}
+
+type Vitest = Awaited<ReturnType<typeof loadVitest>>;
+
+/** The running test: `TestRunner.getCurrentTest()` since vitest 4.1, `getCurrentTest` of `vitest/suite` before. */
+async function currentTest(vitest: Vitest): Promise<unknown> {
+  const runner = (vitest as { TestRunner?: { getCurrentTest(): unknown } }).TestRunner;
+  if (runner !== undefined) return runner.getCurrentTest();
+  return (await import('vitest/suite')).getCurrentTest();
+}
