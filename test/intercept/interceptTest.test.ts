@@ -6,7 +6,7 @@ import { interceptThisTest } from '../../src/intercept/index.js';
 import { testTrajectoryFile, trajectoryFileName } from '../../src/intercept/testTrajectoryFile.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { useTempDir } from '../support/tempDir.js';
-import { openVitest, writeProject, type VitestRun } from '../support/vitestProject.js';
+import { openVitest, PROJECT_RUNS_TIMEOUT, writeProject, type VitestRun } from '../support/vitestProject.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
 
 const tempDir = useTempDir();
@@ -135,64 +135,68 @@ function changedAnswer(): CapturedResponse {
 }
 
 describe('interceptThisTest in a vitest run', () => {
-  it('records under the test name, replays offline, fails on a divergence, and re-records under -u', async () => {
-    const root = tempDir();
-    writeProject(root, { 'test/agent.test.ts': agentTest });
-    const folder = join(root, 'test', '__trajectories__', 'agent.test.ts');
-    const answers = join(folder, 'weather-agent__answers-with-the-tool.yaml');
-    const ofTheDay = join(folder, 'weather-agent__answers-the-prompt-of-the-day.yaml');
-    const outcome = (name: string) => JSON.parse(readFileSync(join(root, `${name}.json`), 'utf8'));
-    const responses: CapturedResponse[] = [];
-    const upstream = await startUpstream(responses);
-    for (const [name, value] of Object.entries({ CI: '', LEGATE_MODE: '', PROMPT_SUFFIX: '', OUTCOME_DIR: root }))
-      vi.stubEnv(name, value);
-    vi.stubEnv('ANTHROPIC_BASE_URL', upstream.url);
-    const vitest = await openVitest(root);
-    try {
-      const states = (run: VitestRun) => Object.fromEntries(run.tests.map((test) => [test.name, test.state]));
+  it(
+    'records under the test name, replays offline, fails on a divergence, and re-records under -u',
+    async () => {
+      const root = tempDir();
+      writeProject(root, { 'test/agent.test.ts': agentTest });
+      const folder = join(root, 'test', '__trajectories__', 'agent.test.ts');
+      const answers = join(folder, 'weather-agent__answers-with-the-tool.yaml');
+      const ofTheDay = join(folder, 'weather-agent__answers-the-prompt-of-the-day.yaml');
+      const outcome = (name: string) => JSON.parse(readFileSync(join(root, `${name}.json`), 'utf8'));
+      const responses: CapturedResponse[] = [];
+      const upstream = await startUpstream(responses);
+      for (const [name, value] of Object.entries({ CI: '', LEGATE_MODE: '', PROMPT_SUFFIX: '', OUTCOME_DIR: root }))
+        vi.stubEnv(name, value);
+      vi.stubEnv('ANTHROPIC_BASE_URL', upstream.url);
+      const vitest = await openVitest(root);
+      try {
+        const states = (run: VitestRun) => Object.fromEntries(run.tests.map((test) => [test.name, test.state]));
 
-      // First run: no files yet, so each test records (auto), to the file named after it.
-      responses.push(...captures.map(capturedResponse), ...captures.map(capturedResponse));
-      const first = await vitest.run();
-      expect(states(first)).toEqual({
-        'weather agent > answers with the tool': 'passed',
-        'weather agent > answers the prompt of the day': 'passed',
-        // Nothing was asked: the close interceptThisTest registered fails the test, though it calls no close().
-        'weather agent > asks nothing': 'failed',
-      });
-      expect(first.failures).toEqual([expect.stringMatching(/No Messages API request was intercepted/)]);
-      expect(upstream.seen).toHaveLength(4);
-      expect(outcome('answers')).toMatchObject({ mode: 'record', file: answers });
-      expect(loadTrajectory(answers)).toMatchObject({
-        name: 'weather agent > answers with the tool',
-        boundary: 'http',
-      });
-      const recorded = outcome('answers');
-      const bytes = readFileSync(ofTheDay, 'utf8');
+        // First run: no files yet, so each test records (auto), to the file named after it.
+        responses.push(...captures.map(capturedResponse), ...captures.map(capturedResponse));
+        const first = await vitest.run();
+        expect(states(first)).toEqual({
+          'weather agent > answers with the tool': 'passed',
+          'weather agent > answers the prompt of the day': 'passed',
+          // Nothing was asked: the close interceptThisTest registered fails the test, though it calls no close().
+          'weather agent > asks nothing': 'failed',
+        });
+        expect(first.failures).toEqual([expect.stringMatching(/No Messages API request was intercepted/)]);
+        expect(upstream.seen).toHaveLength(4);
+        expect(outcome('answers')).toMatchObject({ mode: 'record', file: answers });
+        expect(loadTrajectory(answers)).toMatchObject({
+          name: 'weather agent > answers with the tool',
+          boundary: 'http',
+        });
+        const recorded = outcome('answers');
+        const bytes = readFileSync(ofTheDay, 'utf8');
 
-      // Second run: the files exist, so they replay, offline; a changed prompt fails its test with the divergence.
-      vi.stubEnv('PROMPT_SUFFIX', '!');
-      const second = await vitest.run();
-      expect(states(second)['weather agent > answers with the tool']).toBe('passed');
-      expect(outcome('answers')).toEqual({ ...recorded, mode: 'replay' });
-      expect(states(second)['weather agent > answers the prompt of the day']).toBe('failed');
-      expect(second.failures.join('\n')).toMatch(/differs from the recording[\s\S]*messages\[0\]\.content/);
-      expect(upstream.seen).toHaveLength(4);
-      expect(readFileSync(ofTheDay, 'utf8')).toBe(bytes);
+        // Second run: the files exist, so they replay, offline; a changed prompt fails its test with the divergence.
+        vi.stubEnv('PROMPT_SUFFIX', '!');
+        const second = await vitest.run();
+        expect(states(second)['weather agent > answers with the tool']).toBe('passed');
+        expect(outcome('answers')).toEqual({ ...recorded, mode: 'replay' });
+        expect(states(second)['weather agent > answers the prompt of the day']).toBe('failed');
+        expect(second.failures.join('\n')).toMatch(/differs from the recording[\s\S]*messages\[0\]\.content/);
+        expect(upstream.seen).toHaveLength(4);
+        expect(readFileSync(ofTheDay, 'utf8')).toBe(bytes);
 
-      // -u: every test records afresh, live, though its file exists.
-      vi.stubEnv('PROMPT_SUFFIX', '');
-      responses.push(capturedResponse(captures[0]!), changedAnswer(), ...captures.map(capturedResponse));
-      const updated = await vitest.run({ update: true });
-      expect(states(updated)['weather agent > answers with the tool']).toBe('passed');
-      expect(outcome('answers').mode).toBe('record');
-      expect(outcome('answers').outcome.text).toMatch(/^Changed: /);
-      expect(readFileSync(answers, 'utf8')).toContain('Changed: ');
-      expect(upstream.seen).toHaveLength(8);
-      expect(readFileSync(ofTheDay, 'utf8')).toBe(bytes);
-    } finally {
-      await vitest.close();
-      await upstream.close();
-    }
-  });
+        // -u: every test records afresh, live, though its file exists.
+        vi.stubEnv('PROMPT_SUFFIX', '');
+        responses.push(capturedResponse(captures[0]!), changedAnswer(), ...captures.map(capturedResponse));
+        const updated = await vitest.run({ update: true });
+        expect(states(updated)['weather agent > answers with the tool']).toBe('passed');
+        expect(outcome('answers').mode).toBe('record');
+        expect(outcome('answers').outcome.text).toMatch(/^Changed: /);
+        expect(readFileSync(answers, 'utf8')).toContain('Changed: ');
+        expect(upstream.seen).toHaveLength(8);
+        expect(readFileSync(ofTheDay, 'utf8')).toBe(bytes);
+      } finally {
+        await vitest.close();
+        await upstream.close();
+      }
+    },
+    PROJECT_RUNS_TIMEOUT,
+  );
 });

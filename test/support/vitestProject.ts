@@ -2,6 +2,9 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 
+/** A hang guard, not a speed check: a test that runs a project's vitest often imports legate afresh each time. */
+export const PROJECT_RUNS_TIMEOUT = 120_000;
+
 /** What one vitest run of a project did: each test's full name and state, and every error's message. */
 export interface VitestRun {
   tests: { name: string; state: string }[];
