@@ -40,15 +40,23 @@ export async function interceptThisTest(options: InterceptThisTestOptions = {}):
   // Its describe blocks, outermost first; not the file's task (a parent in vitest 3), whose name is the file's path.
   for (let task: TestTask | undefined = test; task !== undefined && task !== test.file; task = task.suite)
     titles.unshift(task.name);
+  const file = testTrajectoryFile(test.file.filepath, titles);
+  const release = claim(test, file, titles);
   const update = isUpdatingSnapshots(vitest.expect.getState());
-  const interception = await interceptAnthropic({
-    name: titles.join(' > '),
-    ...options,
-    ...(update ? { mode: 'record' as const } : {}),
-    file: testTrajectoryFile(test.file.filepath, titles),
-  });
+  let interception: Interception;
+  try {
+    interception = await interceptAnthropic({
+      name: titles.join(' > '),
+      ...options,
+      ...(update ? { mode: 'record' as const } : {}),
+      file,
+    });
+  } catch (error) {
+    release();
+    throw error;
+  }
   let closing: Promise<void> | undefined;
-  const close = () => (closing ??= interception.close());
+  const close = () => (closing ??= interception.close().finally(release));
   vitest.onTestFinished(close);
   return {
     mode: interception.mode,
@@ -57,6 +65,33 @@ export async function interceptThisTest(options: InterceptThisTestOptions = {}):
       return interception.trajectory;
     },
     close,
+  };
+}
+
+/** Per test file (its task), each trajectory file claimed and by which test: one file records one test. */
+const claims = new WeakMap<object, Map<string, { test: TestTask; open: boolean }>>();
+
+/** Claims `file` for `test`; returns what releases it once its interception is closed. */
+function claim(test: TestTask, file: string, titles: readonly string[]): () => void {
+  const claimed = claims.get(test.file) ?? new Map<string, { test: TestTask; open: boolean }>();
+  claims.set(test.file, claimed);
+  const held = claimed.get(file);
+  if (held?.test === test && held.open)
+    throw new UsageError(
+      'trajectory_file_in_use',
+      `interceptThisTest() was already called in this test, and that interception of ${file} is still open. ` +
+        'Call it once per test (a test records one file), or close() the first interception before calling it again.',
+    );
+  if (held !== undefined && held.test !== test)
+    throw new UsageError(
+      'trajectory_file_in_use',
+      `Two tests in ${test.file.filepath} are named ${JSON.stringify(titles.join(' > '))}, so both would record ` +
+        `to ${file}. Give one of them another name: vitest allows twins, one trajectory file cannot hold both.`,
+    );
+  const entry = { test, open: true };
+  claimed.set(file, entry);
+  return () => {
+    entry.open = false;
   };
 }
 

@@ -43,6 +43,7 @@ const CODES = {
     'intercept_unsupported',
     'invalid_intercept_option',
     'not_in_a_test',
+    'trajectory_file_in_use',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
 import fc from 'fast-check';
-import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { interceptThisTest } from '../../src/intercept/index.js';
 import { testTrajectoryFile, trajectoryFileName } from '../../src/intercept/testTrajectoryFile.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
@@ -199,4 +199,37 @@ describe('interceptThisTest in a vitest run', () => {
     },
     PROJECT_RUNS_TIMEOUT,
   );
+});
+
+describe('interceptThisTest, one file per test', () => {
+  // LEGATE_MODE=passthrough: nothing is intercepted or written, only the file is claimed.
+  beforeEach(() => vi.stubEnv('LEGATE_MODE', 'passthrough'));
+
+  it('refuses a second interception in a test while the first is open, and allows it once closed', async () => {
+    const first = await interceptThisTest({ config: false });
+    await expect(interceptThisTest({ config: false })).rejects.toMatchObject({
+      name: 'UsageError',
+      code: 'trajectory_file_in_use',
+      message: expect.stringContaining('already called in this test'),
+    });
+    await first.close();
+    await expect(interceptThisTest({ config: false })).resolves.toMatchObject({ mode: 'passthrough' });
+  });
+
+  const twins: unknown[] = [];
+  for (let twin = 0; twin < 2; twin++)
+    it('has a twin', async () => {
+      twins.push(
+        await interceptThisTest({ config: false }).then(
+          (interception) => interception.mode,
+          (error) => error,
+        ),
+      );
+      if (twins.length < 2) return;
+      expect(twins[0]).toBe('passthrough');
+      expect(twins[1]).toMatchObject({
+        code: 'trajectory_file_in_use',
+        message: expect.stringContaining('has a twin'),
+      });
+    });
 });
