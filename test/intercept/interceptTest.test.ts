@@ -233,3 +233,13 @@ describe('interceptThisTest, one file per test', () => {
       });
     });
 });
+
+describe('interceptThisTest, closed by the test itself', () => {
+  it('leaves the outcome of a close() the test awaited to the test', async () => {
+    // Recording, with no request made: close() throws nothing_to_record and writes nothing.
+    vi.stubEnv('LEGATE_MODE', 'record');
+    const interception = await interceptThisTest({ config: false });
+    await expect(interception.close()).rejects.toMatchObject({ code: 'nothing_to_record' });
+    await expect(interception.close()).rejects.toMatchObject({ code: 'nothing_to_record' });
+  });
+});
