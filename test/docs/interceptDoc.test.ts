@@ -49,6 +49,20 @@ export async function myExistingAgent(client: Anthropic, question: string): Prom
 }
 `;
 
+/** The variables the doc's CI command sets (`CI=true ANTHROPIC_API_KEY=unused npx vitest run`); no others. */
+function ciEnvironment(): Record<string, string> {
+  const command = /<!-- checked: adopt-ci -->\n\s*```sh\n\s*(.+)\n/.exec(adopt)?.[1];
+  const [, assignments] = /^((?:\w+=\S+ )*)npx vitest run$/.exec(command ?? '') ?? [];
+  if (assignments === undefined)
+    throw new Error(`The doc's CI command is not 'VAR=value ... npx vitest run': ${command}`);
+  return Object.fromEntries(
+    assignments
+      .trim()
+      .split(' ')
+      .map((assignment) => assignment.split('=') as [string, string]),
+  );
+}
+
 describe('docs/intercept.md, "Adopt it in five minutes"', () => {
   it('installs msw within the peer range package.json declares', () => {
     const install = /<!-- checked: adopt-install -->\n\s*```sh\n\s*(.+)\n/.exec(adopt)?.[1];
@@ -73,6 +87,7 @@ describe('docs/intercept.md, "Adopt it in five minutes"', () => {
       });
       const captures = ['anthropic-sdk-py--tool-use.sse.json', 'anthropic-sdk-py--tool-use-followup.sse.json'];
       const upstream = await startUpstream(captures.map(capturedResponse));
+      expect(ciEnvironment()).toHaveProperty('CI');
       for (const [name, value] of Object.entries({ CI: '', LEGATE_MODE: '', ANTHROPIC_API_KEY: API_KEY }))
         vi.stubEnv(name, value);
       // The stand-in of the API, where the SDK sends when no baseURL is given to it.
@@ -93,10 +108,9 @@ describe('docs/intercept.md, "Adopt it in five minutes"', () => {
         expect(loadTrajectory(file).turns).toHaveLength(2);
         expect(readFileSync(file, 'utf8')).not.toContain(API_KEY);
 
-        // Step 5: CI, with no key and the stand-in closed: the test passes on the recording alone.
+        // Step 5: CI's command, in the environment it sets, with the stand-in closed: the recording alone answers.
         await upstream.close();
-        vi.stubEnv('CI', 'true');
-        vi.stubEnv('ANTHROPIC_API_KEY', 'not-a-key');
+        for (const [name, value] of Object.entries(ciEnvironment())) vi.stubEnv(name, value);
         const replayed = await vitest.run();
         expect(replayed.failures).toEqual([]);
         expect(replayed.tests.map((test) => test.state)).toEqual(['passed']);
