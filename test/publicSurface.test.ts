@@ -113,7 +113,7 @@ const SURFACE = {
   ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
-  'legate/intercept': ['interceptAnthropic', 'startInterception', 'stopInterception'],
+  'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
 };
 
 describe('the public surface', () => {

@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { expect } from 'vitest';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { legateMode } from '../recording/mode.js';
+import { isUpdatingSnapshots } from '../recording/snapshotUpdate.js';
 import { runTrajectory, type AgentFactory, type TrajectoryRunOptions } from '../recording/runTrajectory.js';
 
 export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent' | 'runner'>;
@@ -17,17 +18,11 @@ export async function replayTrajectory(
   file: string,
   options: ReplayTrajectoryOptions = {},
 ): Promise<AgentResult> {
-  const update = isUpdatingSnapshots();
+  const update = isUpdatingSnapshots(expect.getState());
   const testPath = expect.getState().testPath;
   const testFile = testPath === undefined ? {} : { testFile: relative(process.cwd(), testPath) || testPath };
   const runner = { kind: 'vitest' as const, update: true, ...testFile };
   const mode = update && legateMode() === undefined ? { mode: 'record' as const } : {};
   const run = await runTrajectory({ ...options, file, agent, ...mode, runner });
   return run.result;
-}
-
-/** True when vitest runs with `-u`: the suite is asked to bring its recorded expectations up to date. */
-function isUpdatingSnapshots(): boolean {
-  const state = expect.getState().snapshotState as unknown as { _updateSnapshot?: string } | undefined;
-  return state?._updateSnapshot === 'all';
 }

@@ -44,7 +44,11 @@ export type UsageErrorCode =
   | 'interception_active'
   | 'intercept_unsupported'
   /** An `interceptAnthropic` option is not one it can use (a base URL that is not a URL, an unknown `otherHosts`). */
-  | 'invalid_intercept_option';
+  | 'invalid_intercept_option'
+  /** `interceptThisTest` was called where no vitest test is running, so there is no test to name its file after. */
+  | 'not_in_a_test'
+  /** `interceptThisTest` was called twice in one test, or in two tests of a file with the same names: one file each. */
+  | 'trajectory_file_in_use';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

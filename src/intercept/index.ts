@@ -3,3 +3,4 @@
 // MissingPeerDependencyError (code missing_peer_dependency).
 export { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
 export { startInterception, stopInterception } from './interceptionServer.js';
+export { interceptThisTest, type InterceptThisTestOptions } from './interceptThisTest.js';

@@ -191,9 +191,18 @@ function sameButTime(previous: Trajectory, next: Trajectory, saveOptions: SaveOp
   return serializeTrajectory(previous) === serializeTrajectory({ ...prepared, recordedAt: previous.recordedAt });
 }
 
-function basesOf(baseURL: InterceptOptions['baseURL']): string[] {
+/**
+ * The base URLs intercepted: the API's, the `baseURL`s given, and `ANTHROPIC_BASE_URL` when set (the SDK sends
+ * there when its client is given no `baseURL`; read as the SDK reads it: trimmed, ignored when empty).
+ */
+function basesOf(baseURL: InterceptOptions['baseURL'], env: NodeJS.ProcessEnv = process.env): string[] {
   const given = baseURL === undefined ? [] : typeof baseURL === 'string' ? [baseURL] : [...baseURL];
-  return [...new Set([DEFAULT_BASE, ...given])].map((base) => {
+  const fromEnv = env.ANTHROPIC_BASE_URL?.trim() || undefined;
+  const named = [
+    ...[DEFAULT_BASE, ...given].map((base) => ({ base, source: "interceptAnthropic's baseURL" })),
+    ...(fromEnv === undefined ? [] : [{ base: fromEnv, source: 'ANTHROPIC_BASE_URL' }]),
+  ];
+  const bases = named.map(({ base, source }) => {
     let url: URL | undefined;
     try {
       url = new URL(base);
@@ -201,11 +210,11 @@ function basesOf(baseURL: InterceptOptions['baseURL']): string[] {
     if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
       throw new UsageError(
         'invalid_intercept_option',
-        `interceptAnthropic's baseURL must be an http(s) URL such as 'http://127.0.0.1:8080', but it was ` +
-          `${JSON.stringify(base)}.`,
+        `${source} must be an http(s) URL such as 'http://127.0.0.1:8080', but it was ${JSON.stringify(base)}.`,
       );
     return base.replace(/\/+$/, '');
   });
+  return [...new Set(bases)];
 }
 
 /** An unreadable old file is simply replaced. */

@@ -43,6 +43,8 @@ const CODES = {
     'intercept_unsupported',
     'interception_active',
     'invalid_intercept_option',
+    'not_in_a_test',
+    'trajectory_file_in_use',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],
