@@ -95,7 +95,7 @@ describe('legate installed from its tarball, without optional peers', () => {
     expect(refusal).toEqual({
       code: 'missing_peer_dependency',
       peer: 'msw',
-      installCommand: 'npm install --save-dev msw',
+      installCommand: 'npm install --save-dev msw@^2.15.0',
     });
   });
 

@@ -1,5 +1,5 @@
 // legate/intercept: records and replays the Messages API traffic of any client at the HTTP boundary.
-// Needs the optional peer msw (npm install --save-dev msw); without it interceptAnthropic throws
+// Needs the optional peer msw (npm install --save-dev msw@^2.15.0); without it interceptAnthropic throws
 // MissingPeerDependencyError (code missing_peer_dependency).
 export { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
 export { startInterception, stopInterception } from './interceptionServer.js';

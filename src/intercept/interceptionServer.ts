@@ -1,7 +1,7 @@
 import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
 import { UsageError } from '../errors/UsageError.js';
 
-const MSW = { name: 'msw', neededBy: 'legate/intercept', install: 'npm install --save-dev msw' };
+const MSW = { name: 'msw', neededBy: 'legate/intercept', install: 'npm install --save-dev msw@^2.15.0' };
 
 type MswModules = Awaited<ReturnType<typeof importMsw>>;
 type Msw = MswModules['msw'];
