@@ -8,6 +8,7 @@ import { resolveReplaySettings } from '../recording/replaySettings.js';
 import { sdkVersion } from '../recording/sdkVersion.js';
 import { loadTrajectory, prepareTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
+import type { ReplayRunner } from '../trajectory/rerecordCommand.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
@@ -44,6 +45,11 @@ export interface InterceptOptions {
   name?: string;
   /** The agent name the file records. Default: `intercepted`. */
   agent?: string;
+  /**
+   * Who runs the code under test, which decides the re-record command a divergence quotes. Default:
+   * vitest (`LEGATE_MODE=record npx vitest run`) under vitest, else a program run again with `LEGATE_MODE=record`.
+   */
+  runner?: ReplayRunner;
 }
 
 /** Interception in force: close it once the code under test is done. */
@@ -80,7 +86,13 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
       `interceptAnthropic's otherHosts must be 'refuse' or 'pass', but it was ${JSON.stringify(otherHosts)}.`,
     );
   const settingsFor = (trajectory?: Trajectory) =>
-    resolveReplaySettings({ given: options, project, cwd, ...(trajectory === undefined ? {} : { trajectory }) });
+    resolveReplaySettings({
+      given: options,
+      project,
+      cwd,
+      ...(options.runner === undefined ? {} : { runner: options.runner }),
+      ...(trajectory === undefined ? {} : { trajectory }),
+    });
   const settings = settingsFor();
   const file = settings.file!;
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;

@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
 import { UsageError } from '../errors/UsageError.js';
 import { isUpdatingSnapshots } from '../recording/snapshotUpdate.js';
@@ -47,6 +48,8 @@ export async function interceptThisTest(options: InterceptThisTestOptions = {}):
   try {
     interception = await interceptAnthropic({
       name: titles.join(' > '),
+      // A divergence says to re-record with `-u`, as for a snapshot.
+      runner: { kind: 'vitest', testFile: relative(options.cwd ?? process.cwd(), test.file.filepath), update: true },
       ...options,
       ...(update ? { mode: 'record' as const } : {}),
       file,
