@@ -14,6 +14,7 @@ import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { messageOfEvents, parseSse, type Exchange } from './exchange.js';
 import { forwardUpstream } from './forwardUpstream.js';
+import { releaseResponseCopies } from './releaseResponseCopies.js';
 import { ExchangeReplay } from './replayExchanges.js';
 import { trajectoryOfExchanges } from './trajectoryOfExchanges.js';
 
@@ -138,6 +139,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
       }),
     ),
   );
+  releaseResponseCopies(server);
   server.listen({ onUnhandledRequest: 'bypass' });
   let written: Trajectory | undefined;
   return {
