@@ -115,6 +115,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
         }),
       ),
     );
+    releaseResponseCopies(server);
     server.listen({ onUnhandledRequest: otherHosts === 'pass' ? 'bypass' : 'error' });
     return {
       mode,

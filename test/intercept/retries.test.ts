@@ -1,60 +1,25 @@
-import { readFileSync } from 'node:fs';
-import { createServer, type OutgoingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { existsSync } from 'node:fs';
+import http, { type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import Anthropic from '@anthropic-ai/sdk';
+import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
+import { UsageError } from '../../src/errors/UsageError.js';
 import { interceptAnthropic } from '../../src/intercept/index.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { serializeTrajectory } from '../../src/trajectory/serialize.js';
 import { useTempDir } from '../support/tempDir.js';
-import { capturedResponse, type CapturedResponse } from './upstream.js';
+import { startScripted, type Scripted } from './scriptedUpstream.js';
+import { capturedResponse } from './upstream.js';
 
 const API_KEY = `sk-ant-api03-${'R3'.repeat(40)}-AA`;
 /** The client's timeout per attempt: a stalled request fails fast instead of after the SDK's 10 minutes. */
 const CLIENT_TIMEOUT_MS = 5_000;
 /**
- * A hang guard, not a speed check: an ask that has not settled by then is stuck (a retry that never
- * starts is not covered by the client's timeout), and the interception must still be closed.
+ * A hang guard, not a speed check: what has not settled by then is stuck (a retry that never starts
+ * is not covered by the client's timeout), and the interception must still be closed.
  */
 const HANG_GUARD_MS = 12_000;
 const tempDir = useTempDir();
-
-/** One scripted answer: a captured response, with any headers the capture did not keep. */
-interface Scripted {
-  response: CapturedResponse;
-  headers?: OutgoingHttpHeaders;
-}
-
-/** A stand-in API that answers the nth POST with the nth scripted answer, and counts the requests. */
-async function startScripted(answers: readonly Scripted[]) {
-  let count = 0;
-  const server = createServer((request, reply) => {
-    request.resume();
-    request.on('end', () => {
-      const answer = answers[count++];
-      if (answer === undefined) {
-        reply.writeHead(500, { 'content-type': 'application/json', 'x-should-retry': 'false' });
-        reply.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'no answer scripted' } }));
-        return;
-      }
-      const { response, headers = {} } = answer;
-      const sse = 'sse' in response;
-      reply.writeHead(response.status, { 'content-type': sse ? 'text/event-stream' : 'application/json', ...headers });
-      reply.end(sse ? response.sse : JSON.stringify(response.body));
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    requests: () => count,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
-}
 
 const failures = {
   '529 overloaded_error': { response: capturedResponse('issue--error-529-overloaded.json') },
@@ -64,16 +29,15 @@ const failures = {
   },
   '500 api_error': { response: capturedResponse('issue--error-500-api-error-overloaded-null-request-id.json') },
 } satisfies Record<string, Scripted>;
+const overloaded = failures['529 overloaded_error'];
+const success = { response: capturedResponse('pydantic-ai--text-plain.json') };
 
-const asks = {
-  'client.messages.create': {
-    capture: 'pydantic-ai--text-plain.json',
-    ask: (client: Anthropic, params: Anthropic.MessageCreateParamsNonStreaming) => client.messages.create(params),
-  },
+type Ask = (client: Anthropic, params: Anthropic.MessageCreateParamsNonStreaming) => Promise<Anthropic.Message>;
+const asks: Record<string, { capture: string; ask: Ask }> = {
+  'client.messages.create': { capture: 'pydantic-ai--text-plain.json', ask: (c, p) => c.messages.create(p) },
   'client.messages.stream': {
     capture: 'anthropic-sdk-ts--text.sse.json',
-    ask: (client: Anthropic, params: Anthropic.MessageCreateParamsNonStreaming) =>
-      client.messages.stream(params).finalMessage(),
+    ask: (c, p) => c.messages.stream(p).finalMessage(),
   },
 };
 
@@ -87,58 +51,180 @@ function textOf(message: Anthropic.Message): string {
   return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
 }
 
-/** Asks once under interception in the given mode, with the SDK's default retries; returns the answer's text. */
-async function askIntercepted(
+/** The promise's outcome, or a rejection when it has not settled after HANG_GUARD_MS (it hangs). */
+function settled<T>(promise: Promise<T>): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const hang = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`still pending after ${HANG_GUARD_MS} ms: it hangs`)), HANG_GUARD_MS);
+  });
+  return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
+}
+
+/**
+ * Runs `run` with a client of the SDK's default retries (2) under an interception, then closes it;
+ * returns what `run` gave and what close() threw. When `run` fails (or hangs) the interception is
+ * closed all the same, so that it does not intercept the next test, and run's failure is thrown.
+ */
+async function intercepted<T>(
   file: string,
   mode: 'record' | 'replay',
   baseURL: string,
-  ask: (client: Anthropic, params: Anthropic.MessageCreateParamsNonStreaming) => Promise<Anthropic.Message>,
-): Promise<string> {
+  run: (client: Anthropic) => Promise<T>,
+  clientOptions: ClientOptions = {},
+): Promise<{ result: T; closeError: unknown }> {
   const interception = await interceptAnthropic({ file, mode, config: false, baseURL });
-  let text: string;
+  let result: T;
   try {
-    // maxRetries is left at the SDK's default (2): the retry is what is under test.
-    const client = new Anthropic({ apiKey: API_KEY, baseURL, timeout: CLIENT_TIMEOUT_MS });
-    text = textOf(await settledWithin(ask(client, params), HANG_GUARD_MS));
+    result = await settled(
+      run(new Anthropic({ apiKey: API_KEY, baseURL, timeout: CLIENT_TIMEOUT_MS, ...clientOptions })),
+    );
   } catch (error) {
-    // Closed all the same (an interception left open would intercept the next test), but the ask's failure is the news.
     await interception.close().catch(() => {});
     throw error;
   }
-  await interception.close();
-  return text;
+  const closeError = await interception.close().then(
+    () => undefined,
+    (error: unknown) => error,
+  );
+  return { result, closeError };
 }
 
-/** The promise's outcome, or a rejection when it has not settled after `ms` (it hangs). */
-function settledWithin<T>(promise: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still pending after ${ms} ms: it hangs`)), ms);
-  });
-  return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
+/** Records `run` against a stand-in API scripted with `answers`; returns run's result and the requests seen. */
+async function recordAgainst<T>(answers: readonly Scripted[], run: (client: Anthropic) => Promise<T>) {
+  const upstream = await startScripted(answers);
+  const file = join(tempDir(), 'retried.yaml');
+  try {
+    return { ...(await intercepted(file, 'record', upstream.url, run)), seen: upstream.seen, file, url: upstream.url };
+  } finally {
+    await upstream.close();
+  }
 }
 
 describe.each(Object.entries(asks))('recording %s through a retried failure', (_, { capture, ask }) => {
   it.each(Object.entries(failures))(
     'retries after a %s, records only the success, and replays it',
     async (_, failure) => {
-      const upstream = await startScripted([failure, { response: capturedResponse(capture) }]);
-      const file = join(tempDir(), 'retried.yaml');
-      let recorded: string;
-      try {
-        recorded = await askIntercepted(file, 'record', upstream.url, ask);
-        expect(upstream.requests()).toBe(2);
-      } finally {
-        await upstream.close();
-      }
-      expect(recorded).not.toBe('');
-
-      const trajectory = loadTrajectory(file);
+      const recorded = await recordAgainst([failure, { response: capturedResponse(capture) }], (c) => ask(c, params));
+      expect(recorded.closeError).toBeUndefined();
+      expect(recorded.seen).toHaveLength(2);
+      expect(textOf(recorded.result)).not.toBe('');
+      const trajectory = loadTrajectory(recorded.file);
       expect(trajectory.turns).toHaveLength(1);
-      expect(readFileSync(file, 'utf8')).not.toMatch(/overloaded_error|rate_limit_error|api_error/);
+      expect(serializeTrajectory(trajectory)).not.toMatch(/overloaded_error|rate_limit_error|api_error/);
 
-      // The upstream is closed: only the recording answers, and it answers once, with the success.
-      expect(await askIntercepted(file, 'replay', upstream.url, ask)).toBe(recorded);
+      // The stand-in is closed: only the recording answers, and it answers once, with the success.
+      const replayed = await intercepted(recorded.file, 'replay', recorded.url, (c) => ask(c, params));
+      expect(replayed.closeError).toBeUndefined();
+      expect(replayed.result).toEqual(recorded.result);
     },
   );
 });
+
+describe('recording through failures and aborts', () => {
+  it('hands the last failure to the client, status and body, once retries run out, and records nothing', async () => {
+    const recorded = await recordAgainst([overloaded, overloaded, overloaded], (c) =>
+      c.messages.create(params).catch((error: unknown) => error),
+    );
+    expect(recorded.seen).toHaveLength(3);
+    expect(recorded.result).toBeInstanceOf(Anthropic.APIError);
+    const error = recorded.result as InstanceType<typeof Anthropic.APIError>;
+    expect(error.status).toBe(529);
+    expect(error.error).toMatchObject({ error: { type: 'overloaded_error', message: 'Overloaded' } });
+    expect(recorded.closeError).toBeInstanceOf(UsageError);
+    expect((recorded.closeError as UsageError).code).toBe('nothing_to_record');
+    expect(existsSync(recorded.file)).toBe(false);
+  });
+
+  it('gives up on a slow API upstream too when the client times out, and records the next request', async () => {
+    const recorded = await recordAgainst(['stall', success], async (client) => {
+      const impatient = client.withOptions({ timeout: 200, maxRetries: 0 });
+      const timedOut = await impatient.messages.create(params).catch((error: unknown) => error);
+      return { timedOut, next: await client.messages.create(params) };
+    });
+    expect(recorded.result.timedOut).toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
+    expect(await settled(recorded.seen[0]!.ended)).toBe('abandoned');
+    expect(textOf(recorded.result.next)).not.toBe('');
+    expect(recorded.closeError).toBeUndefined();
+    expect(loadTrajectory(recorded.file).turns).toHaveLength(1);
+  });
+
+  it('gives up upstream too when the client aborts its request, and records nothing of it', async () => {
+    const upstream = await startScripted(['stall']);
+    try {
+      const file = join(tempDir(), 'aborted.yaml');
+      const recorded = await intercepted(file, 'record', upstream.url, async (client) => {
+        const controller = new AbortController();
+        const pending = client.messages.create(params, { signal: controller.signal }).catch((error: unknown) => error);
+        await upstream.arrival(0);
+        controller.abort();
+        return await pending;
+      });
+      expect(recorded.result).toBeInstanceOf(Anthropic.APIUserAbortError);
+      expect(await settled(upstream.seen[0]!.ended)).toBe('abandoned');
+      expect((recorded.closeError as UsageError).code).toBe('nothing_to_record');
+    } finally {
+      await upstream.close();
+    }
+  });
+
+  it('lets a client stop reading a stream part-way, recording and replaying', async () => {
+    const firstEvent = async (client: Anthropic) => {
+      const stream = await client.messages.create({ ...params, stream: true });
+      for await (const event of stream) return event.type;
+      return 'none';
+    };
+    const recorded = await recordAgainst(
+      [{ response: capturedResponse('anthropic-sdk-ts--text.sse.json') }],
+      firstEvent,
+    );
+    expect(recorded.result).toBe('message_start');
+    expect(recorded.closeError).toBeUndefined();
+    // The API's whole answer is recorded, however much of it the client read.
+    expect(loadTrajectory(recorded.file).turns[0]!.events?.at(-1)?.type).toBe('message_stop');
+
+    const replayed = await intercepted(recorded.file, 'replay', recorded.url, firstEvent);
+    expect(replayed.result).toBe('message_start');
+    expect(replayed.closeError).toBeUndefined();
+  });
+
+  it('lets other requests passing through the recording be retried (count_tokens after a 429)', async () => {
+    const counted = { response: { status: 200, body: { input_tokens: 12 } } };
+    const rateLimited = failures['429 rate_limit_error with retry-after 0'];
+    const recorded = await recordAgainst([rateLimited, counted, success], async (client) => ({
+      count: await client.messages.countTokens(params),
+      message: await client.messages.create(params),
+    }));
+    expect(recorded.seen.map((seen) => seen.url)).toEqual([
+      '/v1/messages/count_tokens',
+      '/v1/messages/count_tokens',
+      '/v1/messages',
+    ]);
+    expect(recorded.result.count.input_tokens).toBe(12);
+    expect(recorded.closeError).toBeUndefined();
+    expect(loadTrajectory(recorded.file).turns).toHaveLength(1);
+  });
+
+  it('lets a client on node:http drop a 529 unread and retry', async () => {
+    const recorded = await recordAgainst([overloaded, success], async (client) => {
+      const first = await post(`${client.baseURL}/v1/messages`, JSON.stringify(params));
+      first.destroy();
+      const second = await post(`${client.baseURL}/v1/messages`, JSON.stringify(params));
+      return {
+        first: first.statusCode,
+        second: JSON.parse(Buffer.concat(await second.toArray()).toString('utf8')) as Anthropic.Message,
+      };
+    });
+    expect(recorded.result.first).toBe(529);
+    expect(textOf(recorded.result.second)).not.toBe('');
+    expect(recorded.closeError).toBeUndefined();
+    expect(loadTrajectory(recorded.file).turns).toHaveLength(1);
+  });
+});
+
+function post(url: string, body: string) {
+  return new Promise<IncomingMessage>((resolve, reject) => {
+    const request = http.request(url, { method: 'POST', headers: { 'content-type': 'application/json' } }, resolve);
+    request.on('error', reject);
+    request.end(body);
+  });
+}
