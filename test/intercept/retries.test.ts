@@ -2,8 +2,9 @@ import { existsSync } from 'node:fs';
 import http, { type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
 import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/errors/UsageError.js';
+import { forwardUpstream } from '../../src/intercept/forwardUpstream.js';
 import { interceptAnthropic } from '../../src/intercept/index.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { serializeTrajectory } from '../../src/trajectory/serialize.js';
@@ -121,6 +122,10 @@ describe.each(Object.entries(asks))('recording %s through a retried failure', (_
 });
 
 describe('recording through failures and aborts', () => {
+  afterEach(() => {
+    vi.unstubAllGlobals();
+  });
+
   it('hands the last failure to the client, status and body, once retries run out, and records nothing', async () => {
     const recorded = await recordAgainst([overloaded, overloaded, overloaded], (c) =>
       c.messages.create(params).catch((error: unknown) => error),
@@ -165,6 +170,28 @@ describe('recording through failures and aborts', () => {
     } finally {
       await upstream.close();
     }
+  });
+
+  it('keeps no answer that came in whole just as the client gave up on it', async () => {
+    const client = new AbortController();
+    const body = new TextEncoder().encode(JSON.stringify({ type: 'message', content: [] }));
+    // The API's answer ends, and the client's abort arrives before it is handed on.
+    const arriving = new ReadableStream<Uint8Array>({
+      pull(controller) {
+        controller.enqueue(body);
+        client.abort();
+        controller.close();
+      },
+    });
+    vi.stubGlobal('fetch', async () => new Response(arriving, { headers: { 'content-type': 'application/json' } }));
+    const request = new Request('http://127.0.0.1:9/v1/messages', {
+      method: 'POST',
+      body: JSON.stringify(params),
+      signal: client.signal,
+    });
+    const forwarded = await forwardUpstream(request, (given) => given);
+    expect(forwarded.received).toBeUndefined();
+    expect(forwarded.response.type).toBe('error');
   });
 
   it('lets a client stop reading a stream part-way, recording and replaying', async () => {
