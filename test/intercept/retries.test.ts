@@ -1,25 +1,18 @@
-import { existsSync } from 'node:fs';
+import { existsSync, mkdtempSync } from 'node:fs';
 import http, { type IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import Anthropic, { type ClientOptions } from '@anthropic-ai/sdk';
+import Anthropic from '@anthropic-ai/sdk';
+import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/errors/UsageError.js';
 import { forwardUpstream } from '../../src/intercept/forwardUpstream.js';
-import { interceptAnthropic } from '../../src/intercept/index.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { serializeTrajectory } from '../../src/trajectory/serialize.js';
 import { useTempDir } from '../support/tempDir.js';
 import { startScripted, type Scripted } from './scriptedUpstream.js';
+import { intercepted, recordAgainst, settled, textOf } from './underInterception.js';
 import { capturedResponse } from './upstream.js';
 
-const API_KEY = `sk-ant-api03-${'R3'.repeat(40)}-AA`;
-/** The client's timeout per attempt: a stalled request fails fast instead of after the SDK's 10 minutes. */
-const CLIENT_TIMEOUT_MS = 5_000;
-/**
- * A hang guard, not a speed check: what has not settled by then is stuck (a retry that never starts
- * is not covered by the client's timeout), and the interception must still be closed.
- */
-const HANG_GUARD_MS = 12_000;
 const tempDir = useTempDir();
 
 const failures = {
@@ -48,64 +41,13 @@ const params: Anthropic.MessageCreateParamsNonStreaming = {
   messages: [{ role: 'user', content: 'Say hello.' }],
 };
 
-function textOf(message: Anthropic.Message): string {
-  return message.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
-}
-
-/** The promise's outcome, or a rejection when it has not settled after HANG_GUARD_MS (it hangs). */
-function settled<T>(promise: Promise<T>): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  const hang = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => reject(new Error(`still pending after ${HANG_GUARD_MS} ms: it hangs`)), HANG_GUARD_MS);
-  });
-  return Promise.race([promise, hang]).finally(() => clearTimeout(timer));
-}
-
-/**
- * Runs `run` with a client of the SDK's default retries (2) under an interception, then closes it;
- * returns what `run` gave and what close() threw. When `run` fails (or hangs) the interception is
- * closed all the same, so that it does not intercept the next test, and run's failure is thrown.
- */
-async function intercepted<T>(
-  file: string,
-  mode: 'record' | 'replay',
-  baseURL: string,
-  run: (client: Anthropic) => Promise<T>,
-  clientOptions: ClientOptions = {},
-): Promise<{ result: T; closeError: unknown }> {
-  const interception = await interceptAnthropic({ file, mode, config: false, baseURL });
-  let result: T;
-  try {
-    result = await settled(
-      run(new Anthropic({ apiKey: API_KEY, baseURL, timeout: CLIENT_TIMEOUT_MS, ...clientOptions })),
-    );
-  } catch (error) {
-    await interception.close().catch(() => {});
-    throw error;
-  }
-  const closeError = await interception.close().then(
-    () => undefined,
-    (error: unknown) => error,
-  );
-  return { result, closeError };
-}
-
-/** Records `run` against a stand-in API scripted with `answers`; returns run's result and the requests seen. */
-async function recordAgainst<T>(answers: readonly Scripted[], run: (client: Anthropic) => Promise<T>) {
-  const upstream = await startScripted(answers);
-  const file = join(tempDir(), 'retried.yaml');
-  try {
-    return { ...(await intercepted(file, 'record', upstream.url, run)), seen: upstream.seen, file, url: upstream.url };
-  } finally {
-    await upstream.close();
-  }
-}
-
 describe.each(Object.entries(asks))('recording %s through a retried failure', (_, { capture, ask }) => {
   it.each(Object.entries(failures))(
     'retries after a %s, records only the success, and replays it',
     async (_, failure) => {
-      const recorded = await recordAgainst([failure, { response: capturedResponse(capture) }], (c) => ask(c, params));
+      const recorded = await recordAgainst(tempDir(), [failure, { response: capturedResponse(capture) }], (c) =>
+        ask(c, params),
+      );
       expect(recorded.closeError).toBeUndefined();
       expect(recorded.seen).toHaveLength(2);
       expect(textOf(recorded.result)).not.toBe('');
@@ -121,13 +63,65 @@ describe.each(Object.entries(asks))('recording %s through a retried failure', (_
   );
 });
 
+/** The error types the API documents for the statuses the SDK retries (408, 409, 429, 5xx). */
+const retryable = fc.constantFrom(
+  ...([
+    [408, 'timeout_error'],
+    [409, 'api_error'],
+    [429, 'rate_limit_error'],
+    [500, 'api_error'],
+    [502, 'api_error'],
+    [503, 'api_error'],
+    [504, 'timeout_error'],
+    [529, 'overloaded_error'],
+  ] as const),
+);
+
+describe('recording through any run of retried failures', () => {
+  it('records the success after up to two failures; after three, hands on the last and keeps nothing', async () => {
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(retryable, { maxLength: 3 }),
+        fc.constantFrom(...Object.values(asks)),
+        async (failed, { capture, ask }) => {
+          const answers: Scripted[] = failed.map(([status, type]) => ({
+            response: { status, body: { type: 'error', error: { type, message: `${type} (${status})` } } },
+            headers: { 'retry-after-ms': '1' },
+          }));
+          const dir = mkdtempSync(join(tempDir(), 'run-'));
+          const recorded = await recordAgainst(dir, [...answers, { response: capturedResponse(capture) }], (c) =>
+            ask(c, params).catch((error: unknown) => error),
+          );
+          if (failed.length <= 2) {
+            expect(recorded.seen).toHaveLength(failed.length + 1);
+            expect(textOf(recorded.result as Anthropic.Message)).not.toBe('');
+            expect(recorded.closeError).toBeUndefined();
+            expect(loadTrajectory(recorded.file).turns).toHaveLength(1);
+          } else {
+            const [status, type] = failed[2]!;
+            expect(recorded.seen).toHaveLength(3);
+            expect(recorded.result).toBeInstanceOf(Anthropic.APIError);
+            expect((recorded.result as InstanceType<typeof Anthropic.APIError>).status).toBe(status);
+            expect((recorded.result as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({
+              error: { type },
+            });
+            expect((recorded.closeError as UsageError).code).toBe('nothing_to_record');
+            expect(existsSync(recorded.file)).toBe(false);
+          }
+        },
+      ),
+      { numRuns: 16 },
+    );
+  });
+});
+
 describe('recording through failures and aborts', () => {
   afterEach(() => {
     vi.unstubAllGlobals();
   });
 
   it('hands the last failure to the client, status and body, once retries run out, and records nothing', async () => {
-    const recorded = await recordAgainst([overloaded, overloaded, overloaded], (c) =>
+    const recorded = await recordAgainst(tempDir(), [overloaded, overloaded, overloaded], (c) =>
       c.messages.create(params).catch((error: unknown) => error),
     );
     expect(recorded.seen).toHaveLength(3);
@@ -141,7 +135,7 @@ describe('recording through failures and aborts', () => {
   });
 
   it('gives up on a slow API upstream too when the client times out, and records the next request', async () => {
-    const recorded = await recordAgainst(['stall', success], async (client) => {
+    const recorded = await recordAgainst(tempDir(), ['stall', success], async (client) => {
       const impatient = client.withOptions({ timeout: 200, maxRetries: 0 });
       const timedOut = await impatient.messages.create(params).catch((error: unknown) => error);
       return { timedOut, next: await client.messages.create(params) };
@@ -201,6 +195,7 @@ describe('recording through failures and aborts', () => {
       return 'none';
     };
     const recorded = await recordAgainst(
+      tempDir(),
       [{ response: capturedResponse('anthropic-sdk-ts--text.sse.json') }],
       firstEvent,
     );
@@ -217,7 +212,7 @@ describe('recording through failures and aborts', () => {
   it('lets other requests passing through the recording be retried (count_tokens after a 429)', async () => {
     const counted = { response: { status: 200, body: { input_tokens: 12 } } };
     const rateLimited = failures['429 rate_limit_error with retry-after 0'];
-    const recorded = await recordAgainst([rateLimited, counted, success], async (client) => ({
+    const recorded = await recordAgainst(tempDir(), [rateLimited, counted, success], async (client) => ({
       count: await client.messages.countTokens(params),
       message: await client.messages.create(params),
     }));
@@ -232,7 +227,7 @@ describe('recording through failures and aborts', () => {
   });
 
   it('lets a client on node:http drop a 529 unread and retry', async () => {
-    const recorded = await recordAgainst([overloaded, success], async (client) => {
+    const recorded = await recordAgainst(tempDir(), [overloaded, success], async (client) => {
       const first = await post(`${client.baseURL}/v1/messages`, JSON.stringify(params));
       first.destroy();
       const second = await post(`${client.baseURL}/v1/messages`, JSON.stringify(params));
