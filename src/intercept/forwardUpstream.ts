@@ -1,7 +1,12 @@
+import { parseSse } from './exchange.js';
+
 /** What forwarding a request gave: the response to hand to the client, and its body text when it came. */
 export interface Forwarded {
   response: Response;
-  /** The response's status, content type and whole body, when the API answered at all. */
+  /**
+   * Whether the API answered with a success (a 2xx, and for a stream no `error` event in place of its
+   * end), the content type and the whole body, when the API answered at all.
+   */
   received?: { ok: boolean; contentType: string; text: string };
 }
 
@@ -23,12 +28,27 @@ export async function forwardUpstream(request: Request, bypass: (request: Reques
   }
   // The client gave up (its timeout, its AbortSignal) as the answer came in: it never sees it, so it is not kept.
   if (request.signal.aborted) return { response: Response.error() };
+  const contentType = upstream.headers.get('content-type') ?? '';
   const headers = new Headers(upstream.headers);
   // The body is handed on whole and decoded: the client must not decode it again, nor wait for chunks.
   for (const name of ['content-encoding', 'content-length', 'transfer-encoding', 'connection', 'keep-alive'])
     headers.delete(name);
   return {
     response: new Response(text, { status: upstream.status, statusText: upstream.statusText, headers }),
-    received: { ok: upstream.ok, contentType: upstream.headers.get('content-type') ?? '', text },
+    received: { ok: upstream.ok && !failedInBand(contentType, text), contentType, text },
   };
+}
+
+/**
+ * Whether a stream failed after its 200: the API sends an `error` event (overloaded_error, api_error)
+ * in place of the rest. The client gets it as an error, as a non-2xx, and the SDK does not retry it.
+ * A body that is not a readable stream is left to whoever reads it.
+ */
+function failedInBand(contentType: string, text: string): boolean {
+  if (!contentType.includes('text/event-stream')) return false;
+  try {
+    return parseSse(text).some((event) => event.type === 'error');
+  } catch {
+    return false;
+  }
 }

@@ -188,6 +188,29 @@ describe('recording through failures and aborts', () => {
     expect(forwarded.response.type).toBe('error');
   });
 
+  it.each([
+    ['at once', 'issue--sse-error-overloaded-with-request-id.sse.json', 'overloaded_error', 0],
+    ['after some text', 'issue--sse-error-mid-stream-api-error.sse.json', 'api_error', 4],
+  ])(
+    'hands a stream that fails %s to the client as sent, once, and records nothing',
+    async (_, capture, type, kept) => {
+      const recorded = await recordAgainst(tempDir(), [failingStream(capture, kept)], async (client) => {
+        const stream = await client.messages.create({ ...params, stream: true });
+        try {
+          for await (const _event of stream);
+        } catch (error) {
+          return error;
+        }
+        return 'no error';
+      });
+      expect(recorded.result).toBeInstanceOf(Anthropic.APIError);
+      expect((recorded.result as InstanceType<typeof Anthropic.APIError>).error).toMatchObject({ error: { type } });
+      // Not turned into another failure that the client retries: the API was asked once.
+      expect(recorded.seen).toHaveLength(1);
+      expect((recorded.closeError as UsageError).code).toBe('nothing_to_record');
+    },
+  );
+
   it('lets a client stop reading a stream part-way, recording and replaying', async () => {
     const firstEvent = async (client: Anthropic) => {
       const stream = await client.messages.create({ ...params, stream: true });
@@ -249,4 +272,16 @@ function post(url: string, body: string) {
     request.on('error', reject);
     request.end(body);
   });
+}
+
+/**
+ * A 200 stream that fails in-band: the first `kept` events of a real stream, then the `error` event of
+ * a capture, framed as the API frames it (`event: error`; the captured pastes lost their framing).
+ */
+function failingStream(errorCapture: string, kept: number): Scripted {
+  const ok = capturedResponse('anthropic-sdk-ts--text.sse.json') as { status: number; sse: string };
+  const failed = capturedResponse(errorCapture) as { status: number; sse: string };
+  const error = failed.sse.split('\n').findLast((line) => line.startsWith('data: {"type":"error"'))!;
+  const events = ok.sse.split('\n\n').slice(0, kept);
+  return { response: { status: 200, sse: [...events, `event: error\n${error}`, ''].join('\n\n') } };
 }
