@@ -63,7 +63,7 @@ describe.each(Object.entries(asks))('recording %s through a retried failure', (_
   );
 });
 
-/** The error types the API documents for the statuses the SDK retries (408, 409, 429, 5xx). */
+/** The statuses the SDK retries (408, 409, 429, 5xx), each with the API's error type for it, else `api_error`. */
 const retryable = fc.constantFrom(
   ...([
     [408, 'timeout_error'],
@@ -136,7 +136,8 @@ describe('recording through failures and aborts', () => {
 
   it('gives up on a slow API upstream too when the client times out, and records the next request', async () => {
     const recorded = await recordAgainst(tempDir(), ['stall', success], async (client) => {
-      const impatient = client.withOptions({ timeout: 200, maxRetries: 0 });
+      // Long enough for the request to reach the stand-in on a loaded machine; the stand-in never answers it.
+      const impatient = client.withOptions({ timeout: 2_000, maxRetries: 0 });
       const timedOut = await impatient.messages.create(params).catch((error: unknown) => error);
       return { timedOut, next: await client.messages.create(params) };
     });
