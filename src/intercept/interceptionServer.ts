@@ -1,5 +1,6 @@
 import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
 import { UsageError } from '../errors/UsageError.js';
+import { releaseResponseCopies } from './releaseResponseCopies.js';
 
 const MSW = { name: 'msw', neededBy: 'legate/intercept', install: 'npm install --save-dev msw@^2.15.0' };
 
@@ -53,6 +54,7 @@ export async function startInterception(): Promise<void> {
   if (early !== undefined) return;
   const { node } = await loadMsw();
   const server = node.setupServer();
+  releaseResponseCopies(server);
   server.listen({ onUnhandledRequest: 'bypass' });
   early = server;
 }
@@ -98,6 +100,7 @@ export async function interceptWith(
     release = () => server.resetHandlers();
   } else {
     const server = node.setupServer(...handlers);
+    releaseResponseCopies(server);
     server.listen({ onUnhandledRequest: 'bypass' });
     release = () => server.close();
   }

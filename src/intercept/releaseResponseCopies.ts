@@ -1,0 +1,19 @@
+import type { SetupServer } from 'msw/node';
+
+/**
+ * Lets a client cancel the body of a response that passed through msw, so a client that retries
+ * (the SDK cancels a 429's or 5xx's body before it retries) or stops reading a stream goes on.
+ *
+ * msw 2.15's fetch interceptor tees every response it hands on (mocked or passed through) to give
+ * the copy to its `response:*` life-cycle events, and nobody reads that copy. Cancelling one branch
+ * of a tee settles only once the other branch is cancelled or read to its end, so the client's
+ * `body.cancel()` never settled (mswjs/interceptors#799). Reading each copy to its end, discarding
+ * it, settles that cancel; the client's branch is untouched. The copy is read, not cancelled: the
+ * http interceptor's copy is a stream fed from the socket that fails when cancelled before its end.
+ */
+export function releaseResponseCopies(server: Pick<SetupServer, 'events'>): void {
+  const release = ({ response }: { response: Response }) =>
+    void response.body?.pipeTo(new WritableStream()).catch(() => {});
+  server.events.on('response:mocked', release);
+  server.events.on('response:bypass', release);
+}
