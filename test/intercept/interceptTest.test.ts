@@ -199,7 +199,9 @@ describe('interceptThisTest in a vitest run', () => {
         expect(states(second)['weather agent > answers the prompt of the day']).toBe('failed');
         expect(second.failures.join('\n')).toMatch(/differs from the recording[\s\S]*messages\[0\]\.content/);
         // The advice re-records as a snapshot is updated (the test file as seen from the working folder).
-        expect(second.failures.join('\n')).toMatch(/re-record the trajectory: npx vitest run \S*\/test\/agent\.test\.ts -u/);
+        expect(second.failures.join('\n')).toMatch(
+          /re-record the trajectory: npx vitest run \S*\/test\/agent\.test\.ts -u/,
+        );
         expect(upstream.seen).toHaveLength(4);
         expect(readFileSync(ofTheDay, 'utf8')).toBe(bytes);
 
