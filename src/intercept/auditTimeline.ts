@@ -45,7 +45,8 @@ export function describeAudit(findings: readonly AuditFinding[], steps: readonly
           })`;
     const taints = step.taints === true ? '  <- untrusted content enters the conversation' : '';
     const conversation = step.conversation === undefined ? '' : `conversation ${step.conversation}, `;
-    return `  ${conversation}turn ${String(step.turn).padStart(2)}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;
+    const turn = `turn ${String(step.turn).padStart(2)}`;
+    return `  ${conversation}${turn}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;
   });
   return `${parts.join('\n\n')}\n\nTimeline:\n${lines.join('\n')}`;
 }

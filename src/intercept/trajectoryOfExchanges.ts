@@ -124,7 +124,8 @@ function checkRebuilds(conversation: Trajectory, exchanges: readonly Exchange[],
     if (difference !== undefined) {
       const which = index === 0 ? '' : ` of conversation ${index + 1}`;
       throw unsupported(
-        `request ${i + 1}${which} is not the conversation so far (it differs at ${difference.path || 'the request'}): ` +
+        `request ${i + 1}${which} is not the conversation so far ` +
+          `(it differs at ${difference.path || 'the request'}): ` +
           'each request of a conversation must send back the previous response whole and the answers to its ' +
           'tool calls in one user message',
       );

@@ -124,7 +124,8 @@ function checkConfig(config: unknown, file: string): LegateConfig {
   }
   const agents = (config as { agents?: unknown }).agents;
   if (agents !== undefined && (typeof agents !== 'object' || agents === null || Array.isArray(agents))) {
-    const problem = `agents must map names to factories { name: (transport) => agent }, but it is ${JSON.stringify(agents)}.`;
+    const expected = 'agents must map names to factories { name: (transport) => agent }';
+    const problem = `${expected}, but it is ${JSON.stringify(agents)}.`;
     throw new ConfigError('invalid_config', `${file}: ${problem}`);
   }
   for (const [name, factory] of Object.entries(agents ?? {})) {

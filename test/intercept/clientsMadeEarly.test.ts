@@ -40,7 +40,7 @@ async function recordWith(file: string): Promise<string> {
 }
 
 describe('a client made before the interception started', () => {
-  it('sends its requests around it: the replay says none arrived and why, instead of advising to re-record', async () => {
+  it('sends its requests around it: the replay says none arrived and why, not to re-record', async () => {
     const file = join(tempDir(), 'early.yaml');
     const baseURL = await recordWith(file);
     const early = new Anthropic({ apiKey: API_KEY, baseURL, maxRetries: 0 });

@@ -100,7 +100,7 @@ describe('several conversations in one interception', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('records concurrent requests of one client, the same conversation twice included, replayed in any order', async () => {
+  it('records concurrent requests of one client (one conversation twice), replayed in any order', async () => {
     const file = join(tempDir(), 'concurrent.yaml');
     const upstream = await startUpstream(answerByTool);
     const agents = (baseURL: string): (() => Promise<LoopOutcome>)[] => {

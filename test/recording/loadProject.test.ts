@@ -139,7 +139,7 @@ describe('runTrajectory with a loaded project, a cwd and a runner: a file run as
 });
 
 describe('a config without agents', () => {
-  it('loads (a project that only records other code through legate/intercept needs none); bad agents are refused', async () => {
+  it('loads without agents (a project that only intercepts other code needs none); bad agents refused', async () => {
     const root = tempDir();
     writeFileSync(join(root, 'legate.config.mjs'), `export default { redactions: [{ pattern: /ACCT-\\d+/ }] };\n`);
     const project = await loadProject({ cwd: root });
