@@ -58,7 +58,8 @@ export class UsageError extends LegateError {
   constructor(
     readonly code: UsageErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }

@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, relative } from 'node:path';
 import { UsageError } from '../errors/UsageError.js';
+import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { MessagesRequest } from '../messages/types.js';
 import type { RecordingMode } from '../recording/mode.js';
 import { loadProject } from '../recording/projectConfig.js';
@@ -142,6 +143,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
 
   /** Each request's exchange, in the order the requests were sent; empty where no success came back. */
   const sent: (Exchange | undefined)[] = [];
+  let unreadable: UsageError | undefined;
   const server = await interceptWith(
     file,
     (msw) =>
@@ -150,7 +152,15 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
           const body = (await request.clone().json()) as MessagesRequest;
           const slot = sent.push(undefined) - 1;
           const { response, received } = await forwardUpstream(request, msw.bypass);
-          if (received?.ok === true) sent[slot] = exchangeOf(body, received.contentType, received.text);
+          if (received?.ok === true) {
+            // What cannot be read is kept for close(): the client still gets the answer as the API sent it
+            // (a throw here would become msw's 500, which a client retries: a second call to the API).
+            try {
+              sent[slot] = exchangeOf(body, received.contentType, received.text);
+            } catch (error) {
+              unreadable ??= unreadableResponse(slot + 1, error);
+            }
+          }
           return response;
         }),
       ),
@@ -165,6 +175,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
     },
     close: async () => {
       server.close();
+      if (unreadable !== undefined) throw unreadable;
       const exchanges = sent.filter((exchange) => exchange !== undefined);
       if (exchanges.length === 0)
         throw new UsageError(
@@ -192,9 +203,21 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
 }
 
 function exchangeOf(request: MessagesRequest, contentType: string, text: string): Exchange {
-  if (!contentType.includes('text/event-stream')) return { request, response: JSON.parse(text) };
+  if (!contentType.includes('text/event-stream'))
+    return { request, response: parseModelResponse(JSON.parse(text), 'The API') };
   const events = parseSse(text);
   return { request, response: messageOfEvents(events), events };
+}
+
+/** A successful answer that is not a Messages API response legate can read, as the error close() throws. */
+function unreadableResponse(request: number, error: unknown): UsageError {
+  const reason = error instanceof Error ? error.message : String(error);
+  return new UsageError(
+    'intercept_unsupported',
+    `The answer to intercepted request ${request} is not a Messages API response legate can read (${reason}), ` +
+      'so the traffic was not recorded. The client got it as sent.',
+    { cause: error },
+  );
 }
 
 /** Whether the file already holds what would be saved, but for the time it was recorded. */

@@ -286,3 +286,18 @@ function failingStream(errorCapture: string, kept: number): Scripted {
   const events = ok.sse.split('\n\n').slice(0, kept);
   return { response: { status: 200, sse: [...events, `event: error\n${error}`, ''].join('\n\n') } };
 }
+
+describe('a successful answer legate cannot read, while recording', () => {
+  it('reaches the client as sent, once (no msw 500 to retry), and close() says why nothing was recorded', async () => {
+    const odd = { response: { status: 200, body: { type: 'message', hello: 'not a Messages API response' } } };
+    const recorded = await recordAgainst(tempDir(), [odd, success], (c) => c.messages.create(params));
+    expect(recorded.seen).toHaveLength(1);
+    expect(recorded.result).toMatchObject({ hello: 'not a Messages API response' });
+    expect(recorded.closeError).toBeInstanceOf(UsageError);
+    expect(recorded.closeError).toMatchObject({
+      code: 'intercept_unsupported',
+      message: expect.stringMatching(/^The answer to intercepted request 1 is not a Messages API response legate/),
+    });
+    expect(existsSync(recorded.file)).toBe(false);
+  });
+});
