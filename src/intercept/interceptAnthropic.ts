@@ -15,7 +15,7 @@ import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { messageOfEvents, parseSse, type Exchange } from './exchange.js';
 import { forwardUpstream } from './forwardUpstream.js';
-import { interceptWith, MADE_BEFORE } from './interceptionServer.js';
+import { interceptWith, loadMsw, MADE_BEFORE } from './interceptionServer.js';
 import { inPreviousOrder } from './previousOrder.js';
 import { ExchangeReplay } from './replayExchanges.js';
 import { trajectoryOfExchanges } from './trajectoryOfExchanges.js';
@@ -99,6 +99,8 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
   const mode = settings.mode === 'auto' ? (existsSync(file) ? 'replay' : 'record') : settings.mode;
   if (mode === 'passthrough') return { mode, file, trajectory: undefined, close: async () => {} };
+  // Without msw nothing can be intercepted: said before anything about the file.
+  await loadMsw();
   const urls = bases.map((base) => `${base}/v1/messages`);
 
   if (mode === 'replay') {

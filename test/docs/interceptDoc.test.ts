@@ -24,16 +24,7 @@ const API_KEY = `sk-ant-api03-${'K9'.repeat(40)}-AA`;
 const agent = `
 import type Anthropic from '@anthropic-ai/sdk';
 import { streamLoop } from ${JSON.stringify(resolve('test/intercept/toolLoops.ts'))};
-
-const getWeather: Anthropic.Tool = {
-  name: 'get_weather',
-  description: 'Lookup the weather for a given city in either celsius or fahrenheit',
-  input_schema: {
-    type: 'object',
-    properties: { location: { type: 'string' }, units: { type: 'string', enum: ['c', 'f'] } },
-    required: ['location', 'units'],
-  },
-};
+import { weatherTool as getWeather } from ${JSON.stringify(resolve('test/intercept/capturedConversations.ts'))};
 
 export async function myExistingAgent(client: Anthropic, question: string): Promise<string> {
   const weather = (input: unknown) =>

@@ -1,5 +1,9 @@
 import type Anthropic from '@anthropic-ai/sdk';
+import type { LoopSetup } from './toolLoops.js';
 import { capturedResponse, type CapturedResponse } from './upstream.js';
+
+/** A key shaped like a real one, so the secret scan would catch it in a file. */
+export const API_KEY = `sk-ant-api03-${'Q7'.repeat(40)}-AA`;
 
 export const weatherTool: Anthropic.Tool = {
   name: 'get_weather',
@@ -37,4 +41,21 @@ export function answerByTool(body: unknown): CapturedResponse | undefined {
   // A request continuing a server-held thread sends no tools and only its new messages.
   const conversation = [counter, weather].find((c) => tools?.[0]?.name === c.tool.name) ?? counter;
   return capturedResponse(conversation.captures[messages.length === 1 && tools !== undefined ? 0 : 1]);
+}
+
+/** A loop's setup for one of these conversations, its client pointed at `baseURL`. */
+export function setupFor(
+  conversation: { tool: Anthropic.Tool; prompt: string },
+  baseURL: string,
+  change: Partial<LoopSetup> = {},
+): LoopSetup {
+  return {
+    baseURL,
+    apiKey: API_KEY,
+    model: 'claude-opus-4-8',
+    prompt: conversation.prompt,
+    tools: [conversation.tool],
+    run: (name, input) => `${name} called with ${JSON.stringify(input)}`,
+    ...change,
+  };
 }

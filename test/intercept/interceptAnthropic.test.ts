@@ -7,7 +7,7 @@ import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { TrajectoryDivergenceError } from '../../src/trajectory/divergence.js';
 import { useTempDir } from '../support/tempDir.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
-import { counter, weather } from './capturedConversations.js';
+import { API_KEY, counter, setupFor, weather } from './capturedConversations.js';
 import {
   createLoop,
   generateTextLoop,
@@ -18,7 +18,6 @@ import {
   type LoopSetup,
 } from './toolLoops.js';
 
-const API_KEY = `sk-ant-api03-${'Q7'.repeat(40)}-AA`;
 const tempDir = useTempDir();
 
 /** Each kind of agent people write, with the conversation that answers it (JSON or streamed, as it asks). */
@@ -32,17 +31,7 @@ const flavours = [
 
 type Flavour = (typeof flavours)[number];
 
-function setupOf(flavour: Flavour, baseURL: string, change: Partial<LoopSetup> = {}): LoopSetup {
-  return {
-    baseURL,
-    apiKey: API_KEY,
-    model: 'claude-opus-4-8',
-    prompt: flavour.prompt,
-    tools: [flavour.tool],
-    run: (name, input) => `${name} called with ${JSON.stringify(input)}`,
-    ...change,
-  };
-}
+const setupOf = setupFor;
 
 /** Runs the loop under interception; returns its outcome and the file's text. */
 async function intercepted(

@@ -8,7 +8,7 @@ import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { conversationsOf } from '../../src/trajectory/conversationsOf.js';
 import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';
-import { answerByTool, counter, weather } from './capturedConversations.js';
+import { API_KEY, answerByTool, counter, setupFor, weather } from './capturedConversations.js';
 import {
   createLoop,
   streamLoop,
@@ -20,21 +20,12 @@ import {
 import { startUpstream } from './upstream.js';
 
 const tempDir = useTempDir();
-const API_KEY = 'sk-ant-api03-test';
 
 type Conversation = typeof counter | typeof weather;
 type Agent = (setup: LoopSetup) => Promise<LoopOutcome>;
 
 function setupOf(conversation: Conversation, baseURL: string, client?: Anthropic): LoopSetup {
-  return {
-    baseURL,
-    apiKey: API_KEY,
-    model: 'claude-opus-4-8',
-    prompt: conversation.prompt,
-    tools: [conversation.tool],
-    run: (name, input) => `${name} called with ${JSON.stringify(input)}`,
-    ...(client === undefined ? {} : { client }),
-  };
+  return setupFor(conversation, baseURL, client === undefined ? {} : { client });
 }
 
 /** Runs the agents under one interception of `file` (all at once, or one after the other); their outcomes. */
