@@ -1,0 +1,4 @@
+// legate/mcp: tools from MCP servers (pinned, replayable) and legate tools served over MCP.
+// Needs the optional peer @modelcontextprotocol/sdk (npm install @modelcontextprotocol/sdk);
+// without it the functions here throw MissingPeerDependencyError (code missing_peer_dependency).
+export {};
