@@ -1,7 +1,10 @@
 import type { AuditedCall, AuditFinding, AuditStep } from './auditTrajectory.js';
 
-const where = (call: AuditedCall) =>
-  call.conversation === undefined ? `turn ${call.turn}` : `conversation ${call.conversation}, turn ${call.turn}`;
+/** Where a call was made, before its turn: `conversation 2, inside toolu_1, `, or nothing. */
+const placeOf = (call: AuditedCall) =>
+  (call.conversation === undefined ? '' : `conversation ${call.conversation}, `) +
+  (call.inside === undefined ? '' : `inside ${call.inside}, `);
+const where = (call: AuditedCall) => `${placeOf(call)}turn ${call.turn}`;
 const named = (call: AuditedCall) => `'${call.name}' (${call.id}, ${where(call)})`;
 const plural = (n: number, what: string) => `${n} ${what}${n === 1 ? '' : 's'}`;
 
@@ -44,9 +47,8 @@ export function describeAudit(findings: readonly AuditFinding[], steps: readonly
             step.finding.source === undefined ? '' : `, source ${step.finding.source.name}`
           })`;
     const taints = step.taints === true ? '  <- untrusted content enters the conversation' : '';
-    const conversation = step.conversation === undefined ? '' : `conversation ${step.conversation}, `;
     const turn = `turn ${String(step.turn).padStart(2)}`;
-    return `  ${conversation}${turn}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;
+    return `  ${placeOf(step)}${turn}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;
   });
   return `${parts.join('\n\n')}\n\nTimeline:\n${lines.join('\n')}`;
 }

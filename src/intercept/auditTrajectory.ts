@@ -17,6 +17,8 @@ export interface AuditedCall {
   turn: number;
   /** In a file holding several conversations (recorded at the HTTP boundary): which one (1-based). */
   conversation?: number;
+  /** For a call a sub-agent made inside a tool call: that call's id (nested ones joined by ` > `). */
+  inside?: string;
 }
 
 /** One call the guard would have refused, had the declared tools and rules been in force. */
@@ -67,25 +69,24 @@ export interface AuditReport {
  * tool succeeded or returned an error result (`error` without an `errorClass`); a server tool's
  * result in a response taints as in a live run (tool search excepted). A file holding several
  * conversations has each audited on its own, as the guard follows one run's context: content the code
- * between them carries from one conversation into another is not seen.
- * Sub-agents' runs inside tool calls are not walked.
+ * between them carries from one conversation into another is not seen. A sub-agent's run recorded
+ * inside a tool call is audited as a run of its own, as a sub-agent runs with a guard state of its
+ * own; its steps follow the call that ran it.
  */
 export function auditTrajectory(trajectory: Trajectory, declarations: AuditDeclarations): AuditReport {
   const conversations = conversationsOf(trajectory);
   const steps = conversations.flatMap((conversation, i) =>
-    auditConversation(conversation, declarations, conversations.length === 1 ? undefined : i + 1),
+    auditConversation(conversation, declarations, conversations.length === 1 ? {} : { conversation: i + 1 }),
   );
   const findings = steps.flatMap((step) => (step.finding === undefined ? [] : [step.finding]));
   return { clean: findings.every((f) => !f.ran), findings, steps, text: describeAudit(findings, steps) };
 }
 
-/** One conversation's calls, each with the guard's verdict. */
-function auditConversation(
-  trajectory: Trajectory,
-  declarations: AuditDeclarations,
-  conversation: number | undefined,
-): AuditStep[] {
-  const at = conversation === undefined ? {} : { conversation };
+/** Where a call was made: which conversation of the file, inside which call's sub-agent run. */
+type Where = Pick<AuditedCall, 'conversation' | 'inside'>;
+
+/** One run's calls, each with the guard's verdict, and those of the sub-agents' runs inside them. */
+function auditConversation(trajectory: Trajectory, declarations: AuditDeclarations, at: Where): AuditStep[] {
   const offered = trajectory.tools.map((tool) => tool.name);
   const recordedHints = Object.fromEntries(
     trajectory.tools.flatMap((tool) =>
@@ -99,6 +100,8 @@ function auditConversation(
   const visible = [...tools.keys()];
   const serverUses = serverUsesOf(conversationBefore(trajectory, trajectory.turns.length + 1));
   const steps: AuditStep[] = [];
+  /** This run's own steps, without its sub-agents' (whose ids may repeat the run's). */
+  const own: AuditStep[] = [];
   let state = initialGuardState();
   /** The turn in which untrusted content entered the conversation. */
   let taintTurn = 0;
@@ -132,6 +135,12 @@ function auditConversation(
         step.finding = finding;
       }
       steps.push(step);
+      own.push(step);
+      if (result?.subRun !== undefined) {
+        const run = { ...trajectory, ...result.subRun, agents: result.subRun.agents, conversations: undefined };
+        const inside = at.inside === undefined ? call.id : `${at.inside} > ${call.id}`;
+        steps.push(...auditConversation(run, declarations, { ...at, inside }));
+      }
       return {
         id: call.id,
         name: call.name,
@@ -144,7 +153,7 @@ function auditConversation(
     state = applyOutcomes(state, outcomes, turn, tools, rules);
     if (before === null && state.taint !== null) {
       taintTurn = turn;
-      const source = steps.find((step) => step.id === state.taint!.id);
+      const source = own.find((step) => step.id === state.taint!.id);
       if (source !== undefined) source.taints = true;
     }
   }

@@ -250,3 +250,32 @@ describe('auditTrajectory on a file holding several conversations', () => {
     expect(auditTrajectory(reversed, declared).findings.map((f) => f.call.conversation)).toEqual([1]);
   });
 });
+
+describe("auditTrajectory on a sub-agent's run recorded inside a tool call", () => {
+  it('audits it as a run of its own, its steps after the call that ran it, naming where each call was made', async () => {
+    const parent = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'lookup_invoice' }], [{ tool: 'send_email' }]]);
+    const child = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }], [{ tool: 'send_payment' }]]);
+    const { agent, model, request, tools, input, turns, summary } = child;
+    const nested = structuredClone(parent);
+    nested.turns[0]!.results![0]!.subRun = { agent, model, request, tools, input, turns, summary };
+    const report = auditTrajectory(nested, declared);
+    expect(report.steps.map((step) => [step.inside, step.id, step.name])).toEqual([
+      [undefined, 'toolu_1_0', 'lookup_invoice'],
+      ['toolu_1_0', 'toolu_1_0', 'fetch_page'],
+      ['toolu_1_0', 'toolu_2_0', 'send_payment'],
+      [undefined, 'toolu_2_0', 'send_email'],
+    ]);
+    expect(report.findings).toEqual([
+      expect.objectContaining({
+        rule: 'taint',
+        call: { id: 'toolu_2_0', name: 'send_payment', turn: 2, inside: 'toolu_1_0' },
+        source: { id: 'toolu_1_0', name: 'fetch_page', turn: 1, inside: 'toolu_1_0' },
+        ran: true,
+      }),
+    ]);
+    expect(report.text).toContain("'send_payment' (toolu_2_0, inside toolu_1_0, turn 2) ran after the result of");
+    expect(report.text).toContain('inside toolu_1_0, turn  1  fetch_page      ok  <- untrusted content enters');
+    // The sub-agent's taint stays in its run: the caller's own calls are not marked by it.
+    expect(report.steps.filter((step) => step.inside === undefined && step.taints === true)).toEqual([]);
+  });
+});
