@@ -47,17 +47,16 @@ export function readPins(file: string): McpToolDefinition[] | undefined {
 }
 
 /**
- * Writes the definitions to `file` atomically: readable JSON, tools by name, each tool's keys in
- * a fixed order and the keys of its schema and annotations sorted, so a re-pin of an unchanged
- * server writes the same bytes.
+ * Writes the definitions to `file` atomically: readable JSON, the tools in the order given (the
+ * server's, so tools built from the pins are offered in the order a live listing offers them), each
+ * tool's keys in a fixed order and the keys of its schema and annotations sorted, so a re-pin of an
+ * unchanged server writes the same bytes.
  */
 export function writePins(file: string, definitions: readonly McpToolDefinition[]): void {
-  const tools = [...definitions]
-    .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))
-    .map((definition) => {
-      const sorted = JSON.parse(jsonText(definition, { sortKeys: true })!) as McpToolDefinition;
-      return definitionOf({ ...definition, inputSchema: sorted.inputSchema, annotations: sorted.annotations });
-    });
+  const tools = definitions.map((definition) => {
+    const sorted = JSON.parse(jsonText(definition, { sortKeys: true })!) as McpToolDefinition;
+    return definitionOf({ ...definition, inputSchema: sorted.inputSchema, annotations: sorted.annotations });
+  });
   writeFileAtomic(file, `${JSON.stringify({ version: PINS_VERSION, tools }, null, 2)}\n`);
 }
 

@@ -24,7 +24,7 @@ const HINTS = ['title', 'readOnlyHint', 'destructiveHint', 'idempotentHint', 'op
  * `_meta`, `icons`) are not kept.
  */
 export function definitionOf(listed: Record<string, unknown>): McpToolDefinition {
-  const definition: McpToolDefinition = { name: String(listed.name), inputSchema: {} };
+  const definition = { name: String(listed.name) } as McpToolDefinition;
   if (typeof listed.title === 'string') definition.title = listed.title;
   if (typeof listed.description === 'string') definition.description = listed.description;
   definition.inputSchema = (listed.inputSchema ?? {}) as Record<string, unknown>;

@@ -15,7 +15,16 @@ describe('mcpTools: an MCP server as legate tools', () => {
   it('lists the tools with their schema, description, title and annotations, flags from the hints', async () => {
     const { tools } = await server.open();
     const byName = new Map(tools.map((tool) => [tool.name, tool]));
-    expect([...byName.keys()]).toEqual(['weather', 'send_email', 'fail', 'crash', 'slow', 'picture', 'chatty']);
+    expect([...byName.keys()]).toEqual([
+      'weather',
+      'send_email',
+      'fail',
+      'crash',
+      'slow',
+      'picture',
+      'chatty',
+      'mutate',
+    ]);
     const weather = byName.get('weather')!;
     expect(weather.description).toBe('Current weather for a city.');
     expect(weather.inputSchema).toMatchObject({
