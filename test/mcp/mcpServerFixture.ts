@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach } from 'vitest';
-import { mcpTools, type McpTools, type McpToolsOptions } from '../../src/mcp/index.js';
+import { mcpTools, type McpStdioServer, type McpTools, type McpToolsOptions } from '../../src/mcp/index.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const STDIO_FIXTURE = fileURLToPath(new URL('./fixtures/client-stdio.mjs', import.meta.url));
@@ -27,7 +27,7 @@ export function useFixtureServer() {
   return {
     tempDir,
     log,
-    async open(options: McpToolsOptions = {}, variant?: 'changed'): Promise<McpTools> {
+    async open(options: McpToolsOptions & Partial<McpStdioServer> = {}, variant?: 'changed'): Promise<McpTools> {
       const tools = await mcpTools({
         command: process.execPath,
         args: [STDIO_FIXTURE],

@@ -106,6 +106,24 @@ describe('mcpTools: an MCP server as legate tools', () => {
     });
   });
 
+  it('cancels a call the server does not answer within timeoutMs; that call fails and the run goes on', async () => {
+    const { tools } = await server.open({ timeoutMs: 200 });
+    const result = await agent(tools, [reply.toolUse('slow', {}), reply.text('Done.')]).run('Go.');
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', error: { errorClass: 'McpCallError' } });
+    expect((result.toolCalls[0]!.error as { cause: unknown }).cause).toMatchObject({ code: 'mcp_timeout' });
+    await vi.waitFor(() => expect(server.events()).toContainEqual({ event: 'cancelled', name: 'slow' }), {
+      timeout: 10_000,
+    });
+  });
+
+  it('says clearly when the server cannot be started', async () => {
+    await expect(server.open({ command: 'no-such-mcp-server-command', args: [] })).rejects.toMatchObject({
+      code: 'mcp_connect_failed',
+      message: expect.stringContaining("'no-such-mcp-server-command'"),
+    });
+  });
+
   it('keeps images, says in text what a tool result cannot carry, and adds structured content as JSON', async () => {
     const { tools } = await server.open();
     const result = await agent(tools, [reply.toolUse('picture', {}), reply.text('Done.')]).run('Go.');

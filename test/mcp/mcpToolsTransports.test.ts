@@ -1,8 +1,10 @@
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+import { createServer, type IncomingHttpHeaders, type Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
+import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
 import { afterEach, describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, reply, type AnyTool } from '../../src/index.js';
 import { McpCallError, mcpTools, type McpTools } from '../../src/mcp/index.js';
@@ -25,7 +27,7 @@ function weatherRun(tools: AnyTool[], city: string) {
 /** The fixture server over Streamable HTTP on a local port (stateless: a server per request). */
 async function httpServer(): Promise<{ url: string; headers: IncomingHttpHeaders[] }> {
   const headers: IncomingHttpHeaders[] = [];
-  const http: Server = createServer(async (request, response) => {
+  const http: HttpServer = createServer(async (request, response) => {
     headers.push(request.headers);
     const { server } = buildServer();
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
@@ -73,6 +75,36 @@ describe('mcpTools over Streamable HTTP', () => {
 });
 
 describe('mcpTools over a client you connected', () => {
+  it("reports a server's JSON-RPC error as that call's failure, with the server's words for the caller", async () => {
+    const server = new Server({ name: 'broken', version: '1.0.0' }, { capabilities: { tools: {} } });
+    server.setRequestHandler(ListToolsRequestSchema, () => ({
+      tools: [
+        {
+          name: 'weather',
+          description: 'Weather.',
+          inputSchema: { type: 'object', properties: { city: { type: 'string' } } },
+        },
+      ],
+    }));
+    server.setRequestHandler(CallToolRequestSchema, () => {
+      throw new McpError(ErrorCode.InternalError, 'database down');
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const client = new Client({ name: 'mine', version: '1.0.0' });
+    await client.connect(clientSide);
+    cleanups.push(() => client.close());
+    const mcp = await mcpTools({ client });
+    const result = await weatherRun(mcp.tools, 'Kyiv');
+    expect(result.stopReason).toBe('end_turn');
+    expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', error: { errorClass: 'McpCallError' } });
+    expect((result.toolCalls[0]!.error as { cause: unknown }).cause).toMatchObject({
+      code: 'mcp_server_error',
+      rpcCode: ErrorCode.InternalError,
+      message: expect.stringContaining('database down'),
+    });
+  });
+
   it('uses the client as it is, and leaves it open when closed', async () => {
     const { server } = buildServer();
     const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
