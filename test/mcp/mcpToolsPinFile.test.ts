@@ -126,7 +126,7 @@ describe('pin files', () => {
 });
 
 describe('flags from MCP hints', () => {
-  it('untrusted unless openWorldHint is false; privileged unless read-only, and always when destructive; overrides win', () => {
+  it('untrusted unless openWorldHint is false; privileged unless read-only or when destructive; overrides win', () => {
     const flag = fc.option(fc.boolean(), { nil: undefined });
     fc.assert(
       fc.property(hints, flag, flag, (annotations, untrusted, privileged) => {

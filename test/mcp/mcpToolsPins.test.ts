@@ -72,7 +72,11 @@ describe('mcpTools with a pin file', () => {
         },
       ],
     });
-    expect((error as Error).message).toContain("'weather' at description");
+    // docs/mcp.md quotes this message, its pin file's path aside.
+    const quoted = readFileSync('docs/mcp.md', 'utf8')
+      .match(/```text\n([\s\S]*?)\n\s*```/)![1]!
+      .replace(/^ {2}/gm, '');
+    expect((error as Error).message.replace(pinFile(), 'mcp-pins.json')).toBe(quoted);
     expect((error as Error).message).toContain('repin: true');
     // Not even the unchanged tool is called: a server that changed is not trusted until re-pinned.
     expect(calls()).toEqual([]);
