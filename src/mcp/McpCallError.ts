@@ -18,7 +18,7 @@ export type McpCallErrorCode =
  */
 export class McpCallError extends LegateError {
   readonly code: McpCallErrorCode;
-  /** The tool called. */
+  /** The tool called (`tools/list` when listing the tools failed). */
   readonly tool: string;
   /** The JSON-RPC error code, when the server sent one. */
   readonly rpcCode: number | undefined;

@@ -3,7 +3,7 @@ import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError
 const SDK = {
   name: '@modelcontextprotocol/sdk',
   neededBy: 'legate/mcp',
-  install: 'npm install @modelcontextprotocol/sdk@^1.32.2',
+  install: 'npm install @modelcontextprotocol/sdk@^1.32.0',
 };
 
 /** The SDK's client modules legate/mcp uses. */

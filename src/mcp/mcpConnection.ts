@@ -43,7 +43,11 @@ export class McpConnection {
   /** Connects (if not connected) and lists the server's tools as it publishes them now. */
   async list(): Promise<McpToolDefinition[]> {
     const link = await this.#connect();
-    return (await listAll(link.client)).map((tool) => definitionOf(tool as Record<string, unknown>));
+    try {
+      return (await listAll(link.client)).map((tool) => definitionOf(tool as Record<string, unknown>));
+    } catch (error) {
+      throw this.#callError('tools/list', error);
+    }
   }
 
   /** The definitions later connections are compared with. */
@@ -54,8 +58,8 @@ export class McpConnection {
 
   /** Calls a tool; an answer with no result is an {@link McpCallError}. */
   async call(name: string, args: Record<string, unknown>, signal: AbortSignal): Promise<Record<string, unknown>> {
-    const link = await this.#verified(name);
     try {
+      const link = await this.#verified(name);
       return await link.client.callTool({ name, arguments: args }, undefined, {
         signal,
         timeout: this.#options.timeoutMs ?? 60_000,
@@ -64,7 +68,7 @@ export class McpConnection {
         resetTimeoutOnProgress: true,
       });
     } catch (error) {
-      if (signal.aborted) throw error;
+      if (signal.aborted || error instanceof LegateError) throw error;
       throw this.#callError(name, error);
     }
   }
@@ -135,7 +139,8 @@ export class McpConnection {
     return link;
   }
 
-  #callError(tool: string, error: unknown): McpCallError {
+  #callError(tool: string, error: unknown): LegateError {
+    if (error instanceof LegateError) return error;
     const types = this.#sdk?.types;
     const message = error instanceof Error ? error.message : String(error);
     if (types !== undefined && error instanceof types.McpError) {

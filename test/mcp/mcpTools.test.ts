@@ -23,6 +23,7 @@ describe('mcpTools: an MCP server as legate tools', () => {
       'slow',
       'picture',
       'chatty',
+      'progress',
       'mutate',
     ]);
     const weather = byName.get('weather')!;
@@ -115,6 +116,13 @@ describe('mcpTools: an MCP server as legate tools', () => {
     await vi.waitFor(() => expect(server.events()).toContainEqual({ event: 'cancelled', name: 'slow' }), {
       timeout: 10_000,
     });
+  });
+
+  it('lets a call that reports progress outlive timeoutMs (each report resets it)', async () => {
+    // Six reports 150 ms apart: 900 ms in all, past the 600 ms timeout, though no gap comes near it.
+    const { tools } = await server.open({ timeoutMs: 600 });
+    const result = await agent(tools, [reply.toolUse('progress', {}), reply.text('Done.')]).run('Go.');
+    expect(result.toolCalls[0]).toMatchObject({ outcome: 'ok', output: 'finished' });
   });
 
   it('says clearly when the server cannot be started', async () => {
