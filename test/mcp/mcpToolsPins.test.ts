@@ -1,11 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { Agent, ScriptedTransport, reply, runTrajectory, type AnyTool, type ScriptedReply } from '../../src/index.js';
 import { McpPinError } from '../../src/mcp/index.js';
 import { useFixtureServer } from './mcpServerFixture.js';
 
 const server = useFixtureServer();
+afterEach(() => vi.unstubAllEnvs());
 const pinFile = () => join(server.tempDir(), 'mcp-pins.json');
 const starts = () => server.events().filter((event) => event.event === 'start').length;
 const calls = () => server.events().filter((event) => event.event === 'call');
@@ -92,6 +93,20 @@ describe('mcpTools with a pin file', () => {
     expect(pins.tools.find((tool: { name: string }) => tool.name === 'weather').description).toBe(
       'Current weather for a city, in Fahrenheit.',
     );
+  });
+
+  it('re-pins when LEGATE_MCP_REPIN=1, and only then', async () => {
+    await (await server.open({ pin: pinFile() })).close();
+    const pinned = readFileSync(pinFile(), 'utf8');
+    vi.stubEnv('LEGATE_MCP_REPIN', 'yes');
+    await (await server.open({ pin: pinFile() }, 'changed')).close();
+    expect(readFileSync(pinFile(), 'utf8')).toBe(pinned);
+    vi.stubEnv('LEGATE_MCP_REPIN', '1');
+    await (await server.open({ pin: pinFile() }, 'changed')).close();
+    expect(readFileSync(pinFile(), 'utf8')).toContain('in Fahrenheit');
+    // The option wins over the environment.
+    await (await server.open({ pin: pinFile(), repin: false })).close();
+    expect(readFileSync(pinFile(), 'utf8')).toContain('in Fahrenheit');
   });
 
   it('compares again after tools/list_changed: a tool changed mid-run stops the run before its next call', async () => {
