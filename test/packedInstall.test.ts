@@ -99,6 +99,24 @@ describe('legate installed from its tarball, without optional peers', () => {
     });
   });
 
+  it('imports legate/mcp without the MCP SDK, and refuses mcpTools with a LegateError that names the install', () => {
+    expect(resolvable('@modelcontextprotocol/sdk')).toBe(false);
+    const refusal = runInProject(`
+      const { mcpTools } = await import('legate/mcp');
+      try {
+        await mcpTools({ command: 'never-started' });
+        console.log(JSON.stringify({ connected: true }));
+      } catch (error) {
+        const { code, peer, installCommand } = error;
+        console.log(JSON.stringify({ code, peer, installCommand }));
+      }`);
+    expect(refusal).toEqual({
+      code: 'missing_peer_dependency',
+      peer: '@modelcontextprotocol/sdk',
+      installCommand: 'npm install @modelcontextprotocol/sdk@^1.32.0',
+    });
+  });
+
   /** Runs the installed `legate` command in a folder of the project. */
   function legate(folder: string, ...args: string[]) {
     const cwd = join(project, folder);

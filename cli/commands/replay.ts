@@ -38,8 +38,9 @@ The match level is --match, else the config's 'match', else the file's own 'matc
 exact. The config's redactions, secrets and transport apply to every file.
 
 --run-tools says which tools run for real: safe (the default, else the config's 'runTools')
-runs the tools without side effects and serves the privileged, compensated and not-read-only
-ones from the recording, so a replay never repeats a payment or an email; all runs every tool;
+runs the tools without side effects and serves the privileged, compensated, remote (MCP) and
+not-read-only ones from the recording, so a replay never repeats a payment or an email nor
+contacts an MCP server; all runs every tool;
 none serves every tool. A call whose recorded input was redacted is always served.
 
 --bail stops at the first file that fails; the summary says how many were not run.

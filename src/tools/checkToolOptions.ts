@@ -16,6 +16,7 @@ const TOOL_OPTIONS = [
   'compensatedBy',
   'maxResultLength',
   'annotations',
+  'remote',
 ] as const;
 const ANNOTATIONS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
 type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
@@ -45,6 +46,7 @@ export function checkToolOptions(name: string, declaration: object): void {
     fail('description', `'description' must be a string, but it was ${describeValue(d.description)}.`);
   checkBoolean(d, 'untrusted', 'untrusted', fail);
   checkBoolean(d, 'privileged', 'privileged', fail);
+  checkBoolean(d, 'remote', 'remote', fail);
   checkNonEmptyString(d.policy, 'policy', fail);
   checkNonEmptyString(d.compensatedBy, 'compensatedBy', fail);
   if (d.annotations !== undefined) checkAnnotations(d.annotations, fail);

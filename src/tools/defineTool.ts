@@ -34,6 +34,11 @@ export interface ToolDeclaration<S extends ToolInput> {
   compensatedBy?: string;
   maxResultLength?: number;
   annotations?: ToolAnnotations;
+  /**
+   * Its work is done outside this process (an MCP server's tool): a replay serves its recorded
+   * results by default instead of contacting what it reaches (see `runTools`).
+   */
+  remote?: boolean;
 }
 
 /**
@@ -101,6 +106,7 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
     privileged: declaration.privileged ?? false,
     policy: declaration.policy,
     compensatedBy: declaration.compensatedBy,
+    remote: declaration.remote ?? false,
     maxResultLength,
     annotations,
     annotated: Object.values(declaration.annotations ?? {}).some((value) => value !== undefined),

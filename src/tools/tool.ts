@@ -52,6 +52,8 @@ export interface Tool<Args = unknown> {
   readonly policy: string | undefined;
   /** The tool that undoes it, if any. */
   readonly compensatedBy: string | undefined;
+  /** Its work is done outside this process (an MCP server's tool): a replay serves it by default. */
+  readonly remote: boolean;
   /** Characters of output shown to the model before the rest is withheld; 0 for no cap. */
   readonly maxResultLength: number;
   /** What the tool declared about its effects, with MCP's defaults for what it left out. */

@@ -4,10 +4,11 @@ import { describe, expect, it } from 'vitest';
 import * as vitestEntry from '../../src/assert/vitest.js';
 import * as fuzzEntry from '../../src/fuzz/index.js';
 import * as legate from '../../src/index.js';
+import * as mcpEntry from '../../src/mcp/index.js';
 import { Agent, LegateError, ScriptedTransport, defineTool, reply } from '../../src/index.js';
 
 /** Every entry point's exports: where a user meets legate's errors. */
-const entries = { ...legate, ...fuzzEntry, ...vitestEntry };
+const entries = { ...legate, ...fuzzEntry, ...vitestEntry, ...mcpEntry };
 type Exported = typeof entries;
 type ErrorClassName = {
   [K in keyof Exported]: Exported[K] extends abstract new (...args: never[]) => Error ? K : never;
@@ -99,6 +100,8 @@ const CODES = {
   MissingPeerDependencyError: ['missing_peer_dependency'],
   ModuleImportError: ['module_not_found', 'module_import_failed'],
   ToolResultError: ['invalid_tool_result'],
+  McpPinError: ['mcp_tool_changed', 'invalid_mcp_pins'],
+  McpCallError: ['mcp_server_error', 'mcp_timeout', 'mcp_connection_closed', 'mcp_connect_failed'],
 } as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };
 
 type Unlisted = { [K in Concrete]: Exclude<CodeOf<K>, (typeof CODES)[K][number]> }[Concrete];

@@ -38,6 +38,7 @@ describe('a tool declaration: every safety option is checked when the tool is de
         fc.constantFrom(
           'untrusted',
           'privileged',
+          'remote',
           'annotations.readOnly',
           'annotations.destructive',
           'annotations.idempotent',
@@ -98,7 +99,7 @@ describe('a tool declaration: every safety option is checked when the tool is de
     expect(error.message).toBe(
       `Tool 'send_payment': 'priviledged' is not an option of a tool (did you mean 'privileged'?). The options ` +
         `are 'name', 'description', 'input', 'run', 'untrusted', 'privileged', 'policy', 'compensatedBy', ` +
-        `'maxResultLength', 'annotations'.`,
+        `'maxResultLength', 'annotations', 'remote'.`,
     );
     expect(declarationError({ annotations: { readOnlyHint: true } })).toMatchObject({
       path: 'annotations.readOnlyHint',

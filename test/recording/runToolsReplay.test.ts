@@ -21,6 +21,7 @@ interface ToolSpec {
   name: string;
   privileged?: boolean;
   compensatedBy?: string;
+  remote?: boolean;
   annotations?: ToolAnnotations;
 }
 
@@ -38,6 +39,7 @@ function agentWith(specs: readonly ToolSpec[], ran: string[], answer = 'done'): 
           input: { type: 'object', properties: { what: { type: 'string' } }, required: ['what'] },
           ...(spec.privileged === undefined ? {} : { privileged: spec.privileged }),
           ...(spec.compensatedBy === undefined ? {} : { compensatedBy: spec.compensatedBy }),
+          ...(spec.remote === undefined ? {} : { remote: spec.remote }),
           ...(spec.annotations === undefined ? {} : { annotations: spec.annotations }),
           run: ({ what }: { what: string }) => {
             ran.push(spec.name);
@@ -118,23 +120,24 @@ describe('what a replay runs', () => {
     expect(ran.sort()).toEqual(['cancel_room', 'delete_file', 'read_file']);
   });
 
-  it('never runs a tool with side effects by default (any flags, any annotations)', async () => {
+  it('never runs a tool with side effects, nor a remote one, by default (any flags, any annotations)', async () => {
     const annotations = fc.option(
       fc.record({ readOnly: fc.boolean(), destructive: fc.boolean(), idempotent: fc.boolean() }, { requiredKeys: [] }),
       { nil: undefined },
     );
-    const spec = fc.record({ privileged: fc.boolean(), annotations });
+    const spec = fc.record({ privileged: fc.boolean(), remote: fc.boolean(), annotations });
     await fc.assert(
       fc.asyncProperty(fc.array(spec, { minLength: 1, maxLength: 4 }), async (drawn) => {
         const tools = drawn.map((s, i) => ({
           name: `tool_${i}`,
           privileged: s.privileged,
+          remote: s.remote,
           ...(s.annotations === undefined ? {} : { annotations: s.annotations }),
         }));
         const file = await record(tools, callEach(tools));
         const { ran } = await replay(file, tools);
         const sideEffects = tools.filter(
-          (t) => t.privileged || (t.annotations !== undefined && !t.annotations.readOnly),
+          (t) => t.privileged || t.remote || (t.annotations !== undefined && !t.annotations.readOnly),
         );
         for (const tool of sideEffects) expect(ran).not.toContain(tool.name);
         expect(ran.length).toBe(tools.length - sideEffects.length);

@@ -31,11 +31,14 @@ function isChoice(value: unknown): value is RunToolsChoice {
 
 /**
  * A tool a replay must not run by default: privileged (it acts on the world), undone by another
- * tool (`compensatedBy`: an effect someone declared a way to undo), or, where the tool declares
- * annotations, not read-only (MCP's reading of a tool that may write or destroy).
+ * tool (`compensatedBy`: an effect someone declared a way to undo), remote (its work is done by
+ * another process, such as an MCP server, which a replay never contacts), or, where the tool
+ * declares annotations, not read-only (MCP's reading of a tool that may write or destroy).
  */
 export function hasSideEffects(tool: AnyTool): boolean {
-  return tool.privileged || tool.compensatedBy !== undefined || (tool.annotated && !tool.annotations.readOnly);
+  return (
+    tool.privileged || tool.compensatedBy !== undefined || tool.remote || (tool.annotated && !tool.annotations.readOnly)
+  );
 }
 
 /**

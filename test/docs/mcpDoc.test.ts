@@ -1,0 +1,70 @@
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { afterAll, describe, expect, it, vi } from 'vitest';
+import { Agent, ScriptedTransport, reply, runTrajectory } from '../../src/index.js';
+import { mcpTools } from '../../src/mcp/index.js';
+import { readmeSnippets } from '../support/readmeSnippets.js';
+
+// Runs docs/mcp.md's examples against the fixture MCP server (a real child process), their imports of
+// 'legate' and 'legate/mcp' pointed at this repository's source and their files put in a folder of their own.
+const root = resolve('.');
+const folder = join(root, '.legate-mcp-doc');
+const server = join(root, 'test/mcp/fixtures/client-stdio.mjs');
+const pins = join(folder, 'mcp-pins.json');
+const trajectory = join(folder, 'trajectories/forecast.yaml');
+const snippets = readmeSnippets(readFileSync('docs/mcp.md', 'utf8'));
+
+afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+/** Runs a snippet with `weather-server.mjs` standing for `serverPath`; returns what it printed. */
+async function runSnippet(name: string, serverPath: string): Promise<unknown[][]> {
+  const snippet = snippets.find((s) => s.name === name)!;
+  const code = snippet.code
+    .replaceAll(`from 'legate/mcp'`, `from '${root}/src/mcp/index.ts'`)
+    .replaceAll(`from 'legate'`, `from '${root}/src/index.ts'`)
+    .replaceAll(`'weather-server.mjs'`, JSON.stringify(serverPath))
+    .replaceAll(`'mcp-pins.json'`, JSON.stringify(pins))
+    .replaceAll(`'trajectories/forecast.yaml'`, JSON.stringify(trajectory));
+  const file = join(folder, `${name}.ts`);
+  writeFileSync(file, code);
+  const printed: unknown[][] = [];
+  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
+    printed.push(args);
+  });
+  try {
+    await import(file);
+  } finally {
+    vi.restoreAllMocks();
+  }
+  return printed;
+}
+
+describe('docs/mcp.md', () => {
+  it('runs its examples: tools from a server, pinned; then a replay that never starts the server', async () => {
+    expect(snippets.map((s) => s.name)).toEqual(['mcp-tools', 'mcp-replay']);
+    rmSync(folder, { recursive: true, force: true });
+    mkdirSync(folder, { recursive: true });
+
+    expect(await runSnippet('mcp-tools', server)).toEqual([['Sunny in Paris']]);
+    expect(JSON.parse(readFileSync(pins, 'utf8')).tools.map((tool: { name: string }) => tool.name)).toEqual([
+      'weather',
+    ]);
+
+    // Recorded once against the server, with the pinned tools.
+    const live = await mcpTools({ command: process.execPath, args: [server], pin: pins, stderr: 'ignore' });
+    await runTrajectory({
+      file: trajectory,
+      agent: (transport) => new Agent({ name: 'forecaster', model: 'claude-sonnet-4-5', tools: live.tools, transport }),
+      input: 'What is the weather in Paris?',
+      mode: 'record',
+      transport: () => new ScriptedTransport([reply.toolUse('weather', { city: 'Paris' }), reply.text('Sunny.')]),
+      report: false,
+    });
+    await live.close();
+
+    // The replay is given a server that does not exist: starting it would fail the call, and the replay with it.
+    const absent = join(folder, 'no-such-server.mjs');
+    expect(existsSync(absent)).toBe(false);
+    expect(await runSnippet('mcp-replay', absent)).toEqual([[['Sunny in Paris'], ['weather']]]);
+  });
+});
