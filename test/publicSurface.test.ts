@@ -29,6 +29,7 @@ const SURFACE = {
     'SubAgentSuspendedError',
     'SuspensionError',
     'ToolDeclarationError',
+    'ToolOutputError',
     'ToolResultError',
     'TrajectoryDivergenceError',
     'TrajectoryFileError',

@@ -1,4 +1,11 @@
-export { defineTool, isDefinedTool, type ArgsOf, type ToolDeclaration, type ToolInput } from './defineTool.js';
+export {
+  defineTool,
+  isDefinedTool,
+  type ArgsOf,
+  type RunOutput,
+  type ToolDeclaration,
+  type ToolInput,
+} from './defineTool.js';
 export type { Tool, AnyTool, ToolContext } from './tool.js';
 export type { ToolAnnotations, ResolvedAnnotations, McpToolAnnotations } from './annotations.js';
 export {
@@ -24,4 +31,5 @@ export {
 export { toolError, type ToolError } from './result/toolError.js';
 export { ToolResultError } from './result/toolResultError.js';
 export type { OutputSchema, OutputOf } from './output/prepareOutput.js';
+export { ToolOutputError } from './output/toolOutputError.js';
 export { OutputSchemaError } from './output/outputSchemaError.js';

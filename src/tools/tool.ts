@@ -44,6 +44,11 @@ export interface Tool<Args = unknown> {
   readonly description: string | undefined;
   /** The JSON Schema the model is shown, and the binder checks against. */
   readonly inputSchema: PublishedSchema;
+  /**
+   * The schema of what `run` returns, when the tool declares one (`output`): checked on every call,
+   * shown to MCP clients as `outputSchema`. The Messages API has no place for it.
+   */
+  readonly outputSchema?: PublishedSchema;
   /** Its output is content someone else wrote (a web page, an email): reading it taints the run. */
   readonly untrusted: boolean;
   /** It has real-world effects: a tainted run may not call it. */

@@ -66,6 +66,7 @@ const CODES = {
   SubAgentSuspendedError: ['sub_agent_suspended'],
   StreamAbandonedError: ['stream_abandoned'],
   OutputSchemaError: ['invalid_output_schema'],
+  ToolOutputError: ['invalid_tool_output'],
   StructuredOutputError: ['invalid_output'],
   OutcomeUnknownError: ['outcome_unknown'],
   SuspensionError: [
