@@ -141,7 +141,7 @@ describe('a tool with an output schema', () => {
     ).toThrow(/'output' must be a zod object schema or a JSON Schema object/);
   });
 
-  it('in an agent run, a mismatch is a tool failure: the model learns the class only, the caller the path', async () => {
+  it('in an agent run, a mismatch is a tool failure: the model learns the class only, caller the path', async () => {
     const agent = new Agent({
       name: 'desk',
       model: 'claude-sonnet-5-5',
