@@ -15,7 +15,7 @@ export {
   type DeclarationWarningCode,
   type ToolDeclarationWarning,
 } from './declarationError.js';
-export type { BindResult, Binder } from './binder/createBinder.js';
+export type { BindOptions, BindResult, Binder } from './binder/createBinder.js';
 export type { InvalidArgument, InvalidArgumentCode, ArgumentPath } from './binder/invalidArgument.js';
 export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jsonSchema.js';
 export type { PublishedSchema } from './schema/prepareSchema.js';

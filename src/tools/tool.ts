@@ -1,7 +1,7 @@
 import type { UsageCounter } from '../messages/usageCounters.js';
 import type { MessagesRequest, ModelResponse, ToolDefinition } from '../messages/types.js';
 import type { McpToolAnnotations, ResolvedAnnotations } from './annotations.js';
-import type { BindResult } from './binder/createBinder.js';
+import type { BindOptions, BindResult } from './binder/createBinder.js';
 import type { ToolDeclarationWarning } from './declarationError.js';
 import type { ToolOutput } from './result/renderOutput.js';
 import type { PublishedSchema } from './schema/prepareSchema.js';
@@ -68,7 +68,7 @@ export interface Tool<Args = unknown> {
   /** Non-fatal findings about the declaration (e.g. no description). */
   readonly warnings: readonly ToolDeclarationWarning[];
   /** Checks the model's input against {@link inputSchema}. Never throws. */
-  bind(input: unknown): BindResult<Args>;
+  bind(input: unknown, options?: BindOptions): BindResult<Args>;
   /** The tool's own code. Call it through an agent, which binds, guards and shapes around it. */
   run(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
   /** The tool as the Messages API is shown it (the same frozen object every time). */

@@ -45,6 +45,7 @@ const CODES = {
     'invalid_intercept_option',
     'not_in_a_test',
     'trajectory_file_in_use',
+    'invalid_serve_option',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],
