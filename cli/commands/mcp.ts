@@ -1,5 +1,4 @@
-import { loadServeMcpTools } from './mcpServeTools.js';
-import { serveMcp, type McpServing } from '../../src/mcp/index.js';
+import { loadServeModule, serveMcp, type McpServing } from '../../src/mcp/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
 import { parseOptions } from '../parseOptions.js';
 import type { CliIo } from '../io.js';
@@ -47,11 +46,11 @@ export async function mcp(args: string[], io: CliIo): Promise<number> {
     io.err('legate mcp serve: --host is for --http <port>; over stdio there is no address.');
     return 2;
   }
-  const chosen = await loadServeMcpTools(positionals[0]!, io.cwd, values.tools);
-  if (typeof chosen === 'string') {
-    io.err(`legate mcp serve: ${chosen}`);
-    return 2;
-  }
+  const only = values.tools
+    ?.split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
+  const chosen = await loadServeModule(positionals[0]!, { cwd: io.cwd, ...(only === undefined ? {} : { only }) });
   const serving = await serveMcp({
     ...chosen,
     ...(values.name === undefined ? {} : { name: values.name }),

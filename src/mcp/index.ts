@@ -5,4 +5,4 @@
 export { serveMcp, type McpServing } from './serveMcp.js';
 export type { ServeMcpOptions } from './serveMcpOptions.js';
 export type { McpRefusal } from './serveMcpCall.js';
-export { loadServeModule, type ServeModule } from './serveMcpModule.js';
+export { loadServeModule, type LoadServeModuleOptions, type ServeModule } from './serveMcpModule.js';
