@@ -47,11 +47,9 @@ export async function loadServeModule(file: string, options: LoadServeModuleOpti
   const missing = options.only.filter((name) => !byName.has(name));
   if (options.only.length === 0 || missing.length > 0) {
     const exports = [...byName.keys()].map((name) => `'${name}'`).join(', ');
-    throw new UsageError(
-      'invalid_serve_option',
-      `${missing.length === 0 ? 'no tool was named to serve' : `${missing.map((n) => `'${n}'`).join(', ')} is not a tool of ${file}`}; ` +
-        `it exports ${exports || 'no tools'}.`,
-    );
+    const named = missing.map((name) => `'${name}'`).join(', ');
+    const problem = missing.length === 0 ? 'no tool was named to serve' : `${named} is not a tool of ${file}`;
+    throw new UsageError('invalid_serve_option', `${problem}; it exports ${exports || 'no tools'}.`);
   }
   const only = options.only;
   const served: ServeModule = { tools: only.map((name) => byName.get(name)!) };
