@@ -33,6 +33,17 @@ const typed = defineTool({
   run: () => ({ ok: true }),
 });
 
+/** What the next call of `thrower` throws. */
+let toThrow: unknown;
+const thrower = defineTool({
+  name: 'thrower',
+  description: 'Throws what the test says.',
+  input: { type: 'object', properties: {} },
+  run: () => {
+    throw toThrow;
+  },
+});
+
 /** A value whose text cannot occur in a message by chance: a marked string, or a large number. */
 const marked = fc.oneof(
   fc.stringMatching(/^[0-9a-f]{6,12}$/).map((hex) => `Vq${hex}`),
@@ -60,7 +71,7 @@ let client: Client;
 
 beforeAll(async () => {
   const sdk = await loadMcpServerSdk();
-  const server = createMcpSession(readServeMcpOptions({ tools: [strict, typed] }), sdk);
+  const server = createMcpSession(readServeMcpOptions({ tools: [strict, typed, thrower] }), sdk);
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
   await server.connect(serverSide);
   client = new Client({ name: 'property', version: '1.0.0' });
@@ -87,6 +98,36 @@ describe('serveMcp refusals, over any refused input', () => {
         expect(result.structuredContent).toEqual(tool === strict ? refusal : undefined);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('serveMcp failures, over anything a tool throws', () => {
+  const classes = [Error, TypeError, RangeError, class DatabaseError extends Error {}];
+  const thrown = fc.oneof(
+    fc.tuple(fc.constantFrom(...classes), marked).map(([ErrorClass, text]) => new ErrorClass(`failed: ${text}`)),
+    marked,
+    fc.record({ secret: marked }),
+  );
+  it('tell only the tool and the error class: never the message, the stack or the value', async () => {
+    await fc.assert(
+      fc.asyncProperty(thrown, async (error) => {
+        toThrow = error;
+        const result = await client.callTool({ name: 'thrower', arguments: {} });
+        const errorClass = error instanceof Error ? error.constructor.name : `a thrown ${typeof error}`;
+        const failure = {
+          error: 'tool_failed',
+          tool: 'thrower',
+          errorClass,
+          message: `Tool 'thrower' failed with ${errorClass}.`,
+        };
+        expect(result).toEqual({
+          isError: true,
+          content: [{ type: 'text', text: JSON.stringify(failure) }],
+          structuredContent: failure,
+        });
+      }),
+      { numRuns: 100 },
     );
   });
 });
