@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
+import { UsageError } from '../errors/UsageError.js';
 import type { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { createMcpSession } from './serveMcpSession.js';
 import type { ServeMcpSettings } from './serveMcpOptions.js';
@@ -80,9 +81,10 @@ export async function serveHttp(settings: ServeMcpSettings, sdk: McpServerSdk): 
   }
 
   await new Promise<void>((resolve, reject) => {
-    http.once('error', reject);
+    const refused = (error: NodeJS.ErrnoException) => reject(listenError(settings, error));
+    http.once('error', refused);
     http.listen(settings.port, settings.host, () => {
-      http.off('error', reject);
+      http.off('error', refused);
       resolve();
     });
   });
@@ -100,6 +102,23 @@ export async function serveHttp(settings: ServeMcpSettings, sdk: McpServerSdk): 
       });
     },
   };
+}
+
+/** A port that cannot be listened on is the caller's to change: said as such, with what to do. */
+function listenError(settings: ServeMcpSettings, error: NodeJS.ErrnoException): Error {
+  const why =
+    error.code === 'EADDRINUSE'
+      ? 'it is in use (EADDRINUSE)'
+      : error.code === 'EACCES'
+        ? 'this process may not use it (EACCES)'
+        : error.code === 'EADDRNOTAVAIL'
+          ? 'the address is not one of this machine (EADDRNOTAVAIL)'
+          : undefined;
+  if (why === undefined) return error;
+  return new UsageError(
+    'invalid_serve_option',
+    `serveMcp: cannot listen on ${settings.host}:${settings.port}: ${why}; choose another port (0: any free one) or host.`,
+  );
 }
 
 function isLoopback(host: string): boolean {

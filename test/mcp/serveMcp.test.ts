@@ -151,6 +151,16 @@ describe('serveMcp options', () => {
     expect((error as Error).message).toMatch(message);
   });
 
+  it('refuses a port in use with a UsageError that says so', async () => {
+    const taken = await serve();
+    const error = await serveMcp({ tools, transport: 'http', port: taken.port! }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(UsageError);
+    expect((error as Error).message).toBe(
+      `serveMcp: cannot listen on 127.0.0.1:${taken.port}: it is in use (EADDRINUSE); choose another port ` +
+        '(0: any free one) or host.',
+    );
+  });
+
   it('refuses a contract naming a tool it does not serve', async () => {
     const error = await serveMcp({ tools, contracts: [rules.limit('send', 1)] }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(RuleConfigurationError);

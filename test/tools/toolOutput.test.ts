@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as z from 'zod';
@@ -184,5 +185,21 @@ describe('a tool with an output schema', () => {
         else expect((outcome as { error: unknown }).error).toBeInstanceOf(ToolOutputError);
       }),
     );
+  });
+});
+
+describe('docs/tools.md, a declared result', () => {
+  it('quotes the ToolOutputError a mismatch gives', async () => {
+    const tool = defineTool({
+      name: 'forecast',
+      description: "Tomorrow's forecast for a city.",
+      input: z.object({ city: z.string() }),
+      output: z.object({ city: z.string(), celsius: z.number() }),
+      run: () => ({ city: 'Oslo', celsius: 'warm' }) as never,
+    });
+    const error = (await call(tool).catch((e: unknown) => e)) as ToolOutputError;
+    const flat = readFileSync('docs/tools.md', 'utf8').replace(/\s*\n\s*/g, ' ');
+    const quoted = error.message.slice(0, error.message.indexOf('. Fix the tool') + 1);
+    expect(flat).toContain(`\`${quoted} ...\``);
   });
 });
