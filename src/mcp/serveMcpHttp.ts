@@ -117,7 +117,8 @@ function listenError(settings: ServeMcpSettings, error: NodeJS.ErrnoException): 
   if (why === undefined) return error;
   return new UsageError(
     'invalid_serve_option',
-    `serveMcp: cannot listen on ${settings.host}:${settings.port}: ${why}; choose another port (0: any free one) or host.`,
+    `serveMcp: cannot listen on ${settings.host}:${settings.port}: ${why}; ` +
+      'choose another port (0: any free one) or host.',
   );
 }
 
