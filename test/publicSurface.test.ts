@@ -4,6 +4,7 @@ import * as fuzzEntry from '../src/fuzz/index.js';
 import * as legate from '../src/index.js';
 import * as sqliteEntry from '../src/store/sqlite.js';
 import * as interceptEntry from '../src/intercept/index.js';
+import * as mcpEntry from '../src/mcp/index.js';
 
 /**
  * The values each entry point exports: the product's surface, not legate's own test helpers (those
@@ -115,6 +116,8 @@ const SURFACE = {
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
   'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
+  // Serving legate tools over MCP (legate mcp serve uses both).
+  'legate/mcp': ['serveMcp', 'loadServeModule'],
 };
 
 describe('the public surface', () => {
@@ -124,6 +127,7 @@ describe('the public surface', () => {
     ['legate/vitest', vitestEntry],
     ['legate/sqlite', sqliteEntry],
     ['legate/intercept', interceptEntry],
+    ['legate/mcp', mcpEntry],
   ] as const)('%s exports exactly the values a user needs', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...SURFACE[entry]].sort());
   });
