@@ -48,6 +48,16 @@ describe('a tool with an output schema', () => {
     expect(tool.definition()).not.toHaveProperty('output_schema');
   });
 
+  it("types run's result by the output schema", () => {
+    const output = { type: 'object', properties: { n: { type: 'integer' } }, required: ['n'] } as const;
+    const input = { type: 'object', properties: {} } as const;
+    defineTool({ name: 'typed', description: 'd', input, output, run: () => ({ n: 1 }) });
+    defineTool({ name: 'typed', description: 'd', input, output, run: () => toolError('no') });
+    // @ts-expect-error: a result the schema does not describe does not compile
+    defineTool({ name: 'typed', description: 'd', input, output, run: () => ({ n: 'one' }) });
+    defineTool({ name: 'untyped', description: 'd', input, run: () => 'any output' });
+  });
+
   it('a tool without one has no output schema', () => {
     const tool = defineTool({
       name: 'plain',
