@@ -104,6 +104,27 @@ describe('serveMcp over Streamable HTTP, on a real local port', () => {
     });
   });
 
+  it('ends a session on DELETE: its id is then unknown (404)', async () => {
+    const serving = await serve();
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(serving.url!));
+    await client.connect(transport);
+    open.push(client);
+    const id = transport.sessionId!;
+    await transport.terminateSession();
+    const response = await fetch(serving.url!, {
+      method: 'POST',
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        'mcp-session-id': id,
+        'mcp-protocol-version': '2025-06-18',
+      },
+      body: JSON.stringify({ jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+    });
+    expect(response.status).toBe(404);
+  });
+
   it('refuses a request whose Host is not the server (DNS rebinding)', async () => {
     const serving = await serve();
     // fetch sets Host itself: a raw request says what a rebound name would send.
