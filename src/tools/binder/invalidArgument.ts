@@ -118,8 +118,6 @@ export function toInvalidArgument(tool: string, refusal: Refusal, quoteValue = t
 
 function messageFor(tool: string, refusal: Refusal, quoteValue: boolean): string {
   const { code, expected, path } = refusal;
-  // Read only when quoted: the phrase is built lazily and can be the costliest part of a refusal.
-  const but = quoteValue ? `, but ${refusal.arrived}` : '';
   if (code === 'unknown_argument') {
     // For an unknown argument, `expected` lists the names that are allowed.
     const owner = path.length <= 1 ? `Tool '${tool}'` : `Tool '${tool}' ${describePath(path.slice(0, -1))}`;
@@ -133,6 +131,8 @@ function messageFor(tool: string, refusal: Refusal, quoteValue: boolean): string
     const reached = `${refusal.arrived} at ${pathText(path)}`;
     return `${owner} must be ${expected}, but ${reached}; send the value with less nesting.`;
   }
+  // Read only when quoted: the phrase is built lazily and can be the costliest part of a refusal.
+  const but = quoteValue ? `, but ${refusal.arrived}` : '';
   const subject = `Tool '${tool}' ${describePath(path)}`;
   const union = unionPhrase(refusal);
   if (code === 'required') return `${subject} is required and must be ${expected}${but}${union}.`;
