@@ -4,6 +4,7 @@ import { audit, auditHelp } from './commands/audit.js';
 import { demo, demoHelp } from './commands/demo.js';
 import { diff, diffHelp } from './commands/diff.js';
 import { fuzz, fuzzHelp } from './commands/fuzz.js';
+import { mcp, mcpHelp } from './commands/mcp.js';
 import { replay, replayHelp } from './commands/replay.js';
 import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
@@ -35,6 +36,7 @@ const COMMANDS: Record<string, Command> = {
     run: audit,
   },
   fuzz: { summary: 'fuzz the tools and agents a module exports; exit 1 on any finding', help: fuzzHelp, run: fuzz },
+  mcp: { summary: 'serve the tools a module exports over MCP (stdio or Streamable HTTP)', help: mcpHelp, run: mcp },
   demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: demo },
 };
 

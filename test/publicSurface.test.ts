@@ -30,6 +30,7 @@ const SURFACE = {
     'SubAgentSuspendedError',
     'SuspensionError',
     'ToolDeclarationError',
+    'ToolOutputError',
     'ToolResultError',
     'TrajectoryDivergenceError',
     'TrajectoryFileError',
@@ -115,7 +116,8 @@ const SURFACE = {
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
   'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
-  'legate/mcp': ['mcpTools', 'McpPinError', 'McpCallError'],
+  // Tools from MCP servers, and legate tools served over MCP (legate mcp serve uses the last two).
+  'legate/mcp': ['mcpTools', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],
 };
 
 describe('the public surface', () => {

@@ -48,7 +48,9 @@ export type UsageErrorCode =
   /** `interceptThisTest` was called where no vitest test is running, so there is no test to name its file after. */
   | 'not_in_a_test'
   /** `interceptThisTest` was called twice in one test, or in two tests of a file with the same names: one file each. */
-  | 'trajectory_file_in_use';
+  | 'trajectory_file_in_use'
+  /** `serveMcp` (or `legate mcp serve`) was given an option it cannot use: tools, contracts, transport, port. */
+  | 'invalid_serve_option';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

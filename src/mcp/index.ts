@@ -8,3 +8,7 @@ export type { McpToolFlags } from './mcpFlags.js';
 export type { McpLogEntry } from './mcpConnection.js';
 export { McpPinError, type McpPinErrorCode, type McpToolChange } from './McpPinError.js';
 export { McpCallError, type McpCallErrorCode } from './McpCallError.js';
+export { serveMcp, type McpServing } from './serveMcp.js';
+export type { ServeMcpOptions } from './serveMcpOptions.js';
+export type { McpRefusal } from './serveMcpCall.js';
+export { loadServeModule, type LoadServeModuleOptions, type ServeModule } from './serveMcpModule.js';

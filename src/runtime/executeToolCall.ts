@@ -3,6 +3,7 @@ import { isPlannedInstead, plannedMessage, type ExecutionMode } from '../guard/s
 import { capOutput } from '../tools/result/capOutput.js';
 import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
 import { isToolError } from '../tools/result/toolError.js';
+import { errorClassOf, toolFailedMessage } from '../tools/result/toolFailure.js';
 import type { AnyTool, ToolContext } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
 import { LegateError } from '../errors/LegateError.js';
@@ -199,15 +200,6 @@ function servedCall(served: ServedResult, base: Pick<ToolCall, 'id' | 'name' | '
 
 /** The model learns the tool and the error's class only: messages and stacks can hold secrets. */
 function toolFailure(tool: string, thrown: unknown): ToolFailure {
-  const errorClass =
-    thrown instanceof Error
-      ? thrown.constructor.name || thrown.name
-      : `a thrown ${thrown === null ? 'null' : typeof thrown}`;
-  return {
-    error: 'tool_failed',
-    tool,
-    errorClass,
-    message: `Tool '${tool}' failed with ${errorClass}.`,
-    cause: thrown,
-  };
+  const errorClass = errorClassOf(thrown);
+  return { error: 'tool_failed', tool, errorClass, message: toolFailedMessage(tool, errorClass), cause: thrown };
 }

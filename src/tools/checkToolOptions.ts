@@ -10,6 +10,7 @@ const TOOL_OPTIONS = [
   'description',
   'input',
   'run',
+  'output',
   'untrusted',
   'privileged',
   'policy',

@@ -3,7 +3,11 @@ import { describeValue } from '../json/describeValue.js';
 import { resolveAnnotations, toMcpAnnotations, type ToolAnnotations } from './annotations.js';
 import { createBinder } from './binder/createBinder.js';
 import { ToolDeclarationError, type ToolDeclarationWarning } from './declarationError.js';
+import type { OutputSchema } from './output/compileOutputSchema.js';
+import type { OutputOf } from './output/prepareOutput.js';
+import { checkedRun, prepareToolOutput } from './output/toolOutput.js';
 import type { ToolOutput } from './result/renderOutput.js';
+import type { ToolError } from './result/toolError.js';
 import type { InferToolArgs, JsonObjectSchema } from './schema/jsonSchema.js';
 import { isZodSchema, zodRefinement, zodToJsonSchema } from './schema/fromZod.js';
 import { prepareSchema } from './schema/prepareSchema.js';
@@ -21,13 +25,25 @@ export type ArgsOf<S> = 0 extends 1 & S
     ? z.output<S>
     : InferToolArgs<S>;
 
-export interface ToolDeclaration<S extends ToolInput> {
+/**
+ * What `run` returns: anything a tool result can show, or, for a tool that declares an `output`
+ * schema, the value that schema describes (or an error result, `toolError(...)`).
+ */
+export type RunOutput<O> = [O] extends [undefined] ? ToolOutput : OutputOf<O> | ToolError | AsyncIterable<OutputOf<O>>;
+
+export interface ToolDeclaration<S extends ToolInput, O extends OutputSchema | undefined = undefined> {
   /** The wire name the model calls: 1 to 128 letters, digits, '_' or '-'. */
   name: string;
   /** What the model reads to decide when to call it: say when to reach for it, not how it works. */
   description?: string;
   input: S;
-  run(args: ArgsOf<S>, context: ToolContext): ToolOutput | Promise<ToolOutput>;
+  run(args: ArgsOf<S>, context: ToolContext): RunOutput<O> | Promise<RunOutput<O>>;
+  /**
+   * The result's schema, zod or JSON Schema (as `input`): what `run` returns is checked against it
+   * on every call (a mismatch is the tool's failure, a ToolOutputError), and MCP clients are shown
+   * it as the tool's `outputSchema`. See docs/tools.md, 'A declared result'.
+   */
+  output?: O;
   untrusted?: boolean;
   privileged?: boolean;
   policy?: string;
@@ -45,7 +61,9 @@ export interface ToolDeclaration<S extends ToolInput> {
  * Declares a tool. Every mistake in the declaration is found here, with a stable code and
  * the property path, rather than when the model first calls the tool.
  */
-export function defineTool<const S extends ToolInput>(declaration: ToolDeclaration<S>): Tool<ArgsOf<S>> {
+export function defineTool<const S extends ToolInput, const O extends OutputSchema | undefined = undefined>(
+  declaration: ToolDeclaration<S, O>,
+): Tool<ArgsOf<S>> {
   if (typeof declaration !== 'object' || declaration === null) {
     throw new ToolDeclarationError(
       'not_a_declaration',
@@ -92,7 +110,9 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
   const annotations = resolveAnnotations(declaration.annotations);
   const description = declaration.description?.trim() || undefined;
   const warnings = [...(description === undefined ? [missingDescription(name)] : []), ...prepared.warnings];
-  const run = declaration.run;
+  const output = declaration.output === undefined ? undefined : prepareToolOutput(name, declaration.output);
+  const declaredRun = declaration.run as (args: ArgsOf<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
+  const run = output === undefined ? declaredRun : checkedRun(name, output, declaredRun);
   // One frozen object, so every request shows the same definition and its digest can be cached.
   const definition = Object.freeze(
     description === undefined ? { name, input_schema: inputSchema } : { name, description, input_schema: inputSchema },
@@ -102,6 +122,7 @@ export function defineTool<const S extends ToolInput>(declaration: ToolDeclarati
     name,
     description,
     inputSchema,
+    ...(output === undefined ? {} : { outputSchema: output.schema }),
     untrusted: declaration.untrusted ?? false,
     privileged: declaration.privileged ?? false,
     policy: declaration.policy,

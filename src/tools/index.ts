@@ -1,4 +1,11 @@
-export { defineTool, isDefinedTool, type ArgsOf, type ToolDeclaration, type ToolInput } from './defineTool.js';
+export {
+  defineTool,
+  isDefinedTool,
+  type ArgsOf,
+  type RunOutput,
+  type ToolDeclaration,
+  type ToolInput,
+} from './defineTool.js';
 export type { Tool, AnyTool, ToolContext } from './tool.js';
 export type { ToolAnnotations, ResolvedAnnotations, McpToolAnnotations } from './annotations.js';
 export {
@@ -8,7 +15,7 @@ export {
   type DeclarationWarningCode,
   type ToolDeclarationWarning,
 } from './declarationError.js';
-export type { BindResult, Binder } from './binder/createBinder.js';
+export type { BindOptions, BindResult, Binder } from './binder/createBinder.js';
 export type { InvalidArgument, InvalidArgumentCode, ArgumentPath } from './binder/invalidArgument.js';
 export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jsonSchema.js';
 export type { PublishedSchema } from './schema/prepareSchema.js';
@@ -24,4 +31,5 @@ export {
 export { toolError, type ToolError } from './result/toolError.js';
 export { ToolResultError } from './result/toolResultError.js';
 export type { OutputSchema, OutputOf } from './output/prepareOutput.js';
+export { ToolOutputError } from './output/toolOutputError.js';
 export { OutputSchemaError } from './output/outputSchemaError.js';

@@ -1,7 +1,7 @@
 import type { UsageCounter } from '../messages/usageCounters.js';
 import type { MessagesRequest, ModelResponse, ToolDefinition } from '../messages/types.js';
 import type { McpToolAnnotations, ResolvedAnnotations } from './annotations.js';
-import type { BindResult } from './binder/createBinder.js';
+import type { BindOptions, BindResult } from './binder/createBinder.js';
 import type { ToolDeclarationWarning } from './declarationError.js';
 import type { ToolOutput } from './result/renderOutput.js';
 import type { PublishedSchema } from './schema/prepareSchema.js';
@@ -44,6 +44,11 @@ export interface Tool<Args = unknown> {
   readonly description: string | undefined;
   /** The JSON Schema the model is shown, and the binder checks against. */
   readonly inputSchema: PublishedSchema;
+  /**
+   * The schema of what `run` returns, when the tool declares one (`output`): checked on every call,
+   * shown to MCP clients as `outputSchema`. The Messages API has no place for it.
+   */
+  readonly outputSchema?: PublishedSchema;
   /** Its output is content someone else wrote (a web page, an email): reading it taints the run. */
   readonly untrusted: boolean;
   /** It has real-world effects: a tainted run may not call it. */
@@ -65,7 +70,7 @@ export interface Tool<Args = unknown> {
   /** Non-fatal findings about the declaration (e.g. no description). */
   readonly warnings: readonly ToolDeclarationWarning[];
   /** Checks the model's input against {@link inputSchema}. Never throws. */
-  bind(input: unknown): BindResult<Args>;
+  bind(input: unknown, options?: BindOptions): BindResult<Args>;
   /** The tool's own code. Call it through an agent, which binds, guards and shapes around it. */
   run(args: Args, context: ToolContext): ToolOutput | Promise<ToolOutput>;
   /** The tool as the Messages API is shown it (the same frozen object every time). */

@@ -41,7 +41,7 @@ async function runSnippet(name: string, serverPath: string): Promise<unknown[][]
 
 describe('docs/mcp.md', () => {
   it('runs its examples: tools from a server, pinned; then a replay that never starts the server', async () => {
-    expect(snippets.map((s) => s.name)).toEqual(['mcp-tools', 'mcp-replay']);
+    expect(snippets.map((s) => s.name)).toEqual(['mcp-tools', 'mcp-replay', 'mcp-serve']);
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
 

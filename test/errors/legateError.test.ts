@@ -46,6 +46,7 @@ const CODES = {
     'invalid_intercept_option',
     'not_in_a_test',
     'trajectory_file_in_use',
+    'invalid_serve_option',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],
@@ -67,6 +68,7 @@ const CODES = {
   SubAgentSuspendedError: ['sub_agent_suspended'],
   StreamAbandonedError: ['stream_abandoned'],
   OutputSchemaError: ['invalid_output_schema'],
+  ToolOutputError: ['invalid_tool_output'],
   StructuredOutputError: ['invalid_output'],
   OutcomeUnknownError: ['outcome_unknown'],
   SuspensionError: [

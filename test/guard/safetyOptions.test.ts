@@ -98,8 +98,8 @@ describe('a tool declaration: every safety option is checked when the tool is de
     expect(error).toMatchObject({ code: 'invalid_option', path: 'priviledged' });
     expect(error.message).toBe(
       `Tool 'send_payment': 'priviledged' is not an option of a tool (did you mean 'privileged'?). The options ` +
-        `are 'name', 'description', 'input', 'run', 'untrusted', 'privileged', 'policy', 'compensatedBy', ` +
-        `'maxResultLength', 'annotations', 'remote'.`,
+        `are 'name', 'description', 'input', 'run', 'output', 'untrusted', 'privileged', 'policy', ` +
+        `'compensatedBy', 'maxResultLength', 'annotations', 'remote'.`,
     );
     expect(declarationError({ annotations: { readOnlyHint: true } })).toMatchObject({
       path: 'annotations.readOnlyHint',

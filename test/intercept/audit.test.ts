@@ -252,7 +252,7 @@ describe('auditTrajectory on a file holding several conversations', () => {
 });
 
 describe("auditTrajectory on a sub-agent's run recorded inside a tool call", () => {
-  it('audits it as a run of its own, its steps after the call that ran it, naming where each call was made', async () => {
+  it('audits it as a run of its own, its steps after the call that ran it, naming where each call is', async () => {
     const parent = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'lookup_invoice' }], [{ tool: 'send_email' }]]);
     const child = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }], [{ tool: 'send_payment' }]]);
     const { agent, model, request, tools, input, turns, summary } = child;

@@ -7,8 +7,17 @@ import { Refusal, toInvalidArgument, valueArrived, type InvalidArgument } from '
 
 export type BindResult<Args> = { ok: true; args: Args } | { ok: false; invalid: InvalidArgument };
 
+/** How a refusal is worded. */
+export interface BindOptions {
+  /**
+   * Whether the message says what arrived (`but the value was the string "one"`). Default true:
+   * the model that sent it reads it. False for a client outside the process (an MCP client).
+   */
+  quoteValue?: boolean;
+}
+
 /** Checks what the model sent against the schema it was shown. Never throws. */
-export type Binder<Args> = (input: unknown) => BindResult<Args>;
+export type Binder<Args> = (input: unknown, options?: BindOptions) => BindResult<Args>;
 
 /**
  * Builds a tool's binder once: the structural check compiled from the published schema,
@@ -16,10 +25,10 @@ export type Binder<Args> = (input: unknown) => BindResult<Args>;
  */
 export function createBinder<Args>(tool: string, schema: PublishedSchema, refine?: ZodRefinement): Binder<Args> {
   const check = createCheck(tool, schema, refine);
-  return (input) => {
+  return (input, options) => {
     const checked = check(input);
     return checked instanceof Refusal
-      ? { ok: false, invalid: toInvalidArgument(tool, checked) }
+      ? { ok: false, invalid: toInvalidArgument(tool, checked, options?.quoteValue ?? true) }
       : { ok: true, args: checked.value as Args };
   };
 }

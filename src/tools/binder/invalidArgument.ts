@@ -100,20 +100,24 @@ export function valueArrived(value: unknown): string {
   return `the value was ${describeValue(value)}`;
 }
 
-/** Turns a refusal into the message the model reads and the record the caller gets. */
-export function toInvalidArgument(tool: string, refusal: Refusal): InvalidArgument {
+/**
+ * Turns a refusal into the message the model reads and the record the caller gets. With
+ * `quoteValue: false` the message says what was expected and never what arrived (for a client
+ * outside the process, such as an MCP client, whose values legate does not echo).
+ */
+export function toInvalidArgument(tool: string, refusal: Refusal, quoteValue = true): InvalidArgument {
   return {
     error: 'invalid_argument',
     tool,
     argument: typeof refusal.path[0] === 'string' ? refusal.path[0] : null,
     path: [...refusal.path],
     code: refusal.code,
-    message: messageFor(tool, refusal),
+    message: messageFor(tool, refusal, quoteValue),
   };
 }
 
-function messageFor(tool: string, refusal: Refusal): string {
-  const { code, expected, arrived, path } = refusal;
+function messageFor(tool: string, refusal: Refusal, quoteValue: boolean): string {
+  const { code, expected, path } = refusal;
   if (code === 'unknown_argument') {
     // For an unknown argument, `expected` lists the names that are allowed.
     const owner = path.length <= 1 ? `Tool '${tool}'` : `Tool '${tool}' ${describePath(path.slice(0, -1))}`;
@@ -123,15 +127,19 @@ function messageFor(tool: string, refusal: Refusal): string {
   if (code === 'too_deep') {
     // The path runs as deep as the limit: the message names the argument and gives the path as text.
     const owner = path.length === 0 ? `Tool '${tool}' input` : `Tool '${tool}' ${describePath(path.slice(0, 1))}`;
-    return `${owner} must be ${expected}, but ${arrived} at ${pathText(path)}; send the value with less nesting.`;
+    // What arrived here is the depth reached, never a value.
+    const reached = `${refusal.arrived} at ${pathText(path)}`;
+    return `${owner} must be ${expected}, but ${reached}; send the value with less nesting.`;
   }
+  // Read only when quoted: the phrase is built lazily and can be the costliest part of a refusal.
+  const but = quoteValue ? `, but ${refusal.arrived}` : '';
   const subject = `Tool '${tool}' ${describePath(path)}`;
   const union = unionPhrase(refusal);
-  if (code === 'required') return `${subject} is required and must be ${expected}, but ${arrived}${union}.`;
-  if (refusal.byOwnRule) return `${subject} was refused: ${expected}; ${arrived}${union}.`;
-  if (code === 'ambiguous')
-    return `${subject} must match exactly one of its alternatives (${expected}), but ${arrived}.`;
-  return `${subject} must be ${expected}, but ${arrived}${union}.`;
+  if (code === 'required') return `${subject} is required and must be ${expected}${but}${union}.`;
+  if (refusal.byOwnRule)
+    return `${subject} was refused: ${expected}${quoteValue ? `; ${refusal.arrived}` : ''}${union}.`;
+  if (code === 'ambiguous') return `${subject} must match exactly one of its alternatives (${expected})${but}.`;
+  return `${subject} must be ${expected}${but}${union}.`;
 }
 
 /** `; argument 'filter' matches none of its alternatives (a string, or an object), and an object came closest`. */

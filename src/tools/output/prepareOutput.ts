@@ -1,20 +1,15 @@
-import type * as z from 'zod';
 import type { JsonPath } from '../../json/jsonPath.js';
-import { describeValue } from '../../json/describeValue.js';
-import { isPlainObject } from '../../json/jsonValue.js';
 import type { JsonOutputFormat } from '../../messages/types.js';
-import { createCheck, type Check } from '../binder/createBinder.js';
+import type { Check } from '../binder/createBinder.js';
 import { ToolDeclarationError, type DeclarationProblem } from '../declarationError.js';
 import type { ArgsOf } from '../defineTool.js';
-import { isZodSchema, zodRefinement, zodToJsonSchema } from '../schema/fromZod.js';
-import type { JsonObjectSchema } from '../schema/jsonSchema.js';
-import { prepareSchema, type PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/prepareSchema.js';
+import { compileOutputSchema, type CompiledOutputSchema } from './compileOutputSchema.js';
 import { OutputSchemaError } from './outputSchemaError.js';
 import { partialStringAllowed } from './partialOutput.js';
 import { strictOutputSchema } from './strictOutputSchema.js';
 
-/** What a structured answer must be: a zod object schema, or a JSON Schema object. */
-export type OutputSchema = z.ZodType | JsonObjectSchema;
+export type { OutputSchema } from './compileOutputSchema.js';
 
 /**
  * The type of `result.output` for a schema: zod's output type (after transforms and defaults), or
@@ -43,24 +38,14 @@ const OWNER = 'run output';
  * Every problem is reported at once, as an {@link OutputSchemaError}.
  */
 export function prepareOutput(output: unknown): PreparedOutput {
-  const zod = isZodSchema(output) ? output : undefined;
-  if (zod === undefined && !isPlainObject(output))
-    throw OutputSchemaError.of([
-      {
-        code: 'invalid_schema',
-        path: 'output',
-        problem: `'output' must be a zod object schema or a JSON Schema object, but it was ${describeValue(output)}.`,
-      },
-    ]);
-  let schema: PublishedSchema;
-  let check: Check;
+  let compiled: CompiledOutputSchema;
   try {
-    schema = prepareSchema(OWNER, zod ? zodToJsonSchema(OWNER, zod) : output, zod !== undefined).schema;
-    check = createCheck(OWNER, schema, zod && zodRefinement(zod), 'the answer was not accepted');
+    compiled = compileOutputSchema(OWNER, output, 'the answer was not accepted');
   } catch (error) {
-    if (error instanceof ToolDeclarationError) throw OutputSchemaError.of(error.problems.map(asOutputProblem));
+    if (error instanceof ToolDeclarationError) throw OutputSchemaError.of(error.problems.map(asRunProblem));
     throw error;
   }
+  const { schema, check } = compiled;
   const strict = strictOutputSchema(schema);
   if (strict.problems.length > 0) throw OutputSchemaError.of(strict.problems);
   return {
@@ -71,11 +56,7 @@ export function prepareOutput(output: unknown): PreparedOutput {
   };
 }
 
-/** A problem found by the tool-schema machinery, placed and worded for an output schema. */
-function asOutputProblem(problem: DeclarationProblem): DeclarationProblem {
-  const path = problem.path === 'input' ? 'output' : problem.path.replace(/^input\./, 'output.');
-  const text = problem.problem
-    .replaceAll("a tool's input must be", 'an output schema must be')
-    .replaceAll(`Tool '${OWNER}'`, 'The output schema');
-  return { code: problem.code, path, problem: text };
+/** A problem of the output schema, worded for a run's (which has no tool's name). */
+function asRunProblem(problem: DeclarationProblem): DeclarationProblem {
+  return { ...problem, problem: problem.problem.replaceAll(`Tool '${OWNER}'`, 'The output schema') };
 }

@@ -1,0 +1,61 @@
+import type * as z from 'zod';
+import { describeValue } from '../../json/describeValue.js';
+import { isPlainObject } from '../../json/jsonValue.js';
+import { createCheck, type Check } from '../binder/createBinder.js';
+import { ToolDeclarationError, type DeclarationProblem } from '../declarationError.js';
+import { isZodSchema, zodRefinement, zodToJsonSchema } from '../schema/fromZod.js';
+import type { JsonObjectSchema } from '../schema/jsonSchema.js';
+import { prepareSchema, type PublishedSchema } from '../schema/prepareSchema.js';
+
+/** What a result must be: a zod object schema, or a JSON Schema object. */
+export type OutputSchema = z.ZodType | JsonObjectSchema;
+
+/** An output schema read once: the schema in legate's normal form, and the check of a value against it. */
+export interface CompiledOutputSchema {
+  schema: PublishedSchema;
+  check: Check;
+}
+
+/**
+ * Reads an output schema (a run's structured answer, or a tool's result) with the machinery a
+ * tool's input goes through: zod converted, the schema normalised and checked, the binder's check
+ * compiled (zod's own rules included). Every problem is reported at once as a
+ * {@link ToolDeclarationError} whose paths start at `output` (`output.properties.tags`);
+ * `owner` names what the schema belongs to in its message.
+ */
+export function compileOutputSchema(owner: string, output: unknown, refusedBecause: string): CompiledOutputSchema {
+  const zod = isZodSchema(output) ? output : undefined;
+  if (zod === undefined && !isPlainObject(output))
+    throw outputError(owner, [
+      {
+        code: 'invalid_schema',
+        path: 'output',
+        problem: `'output' must be a zod object schema or a JSON Schema object, but it was ${describeValue(output)}.`,
+      },
+    ]);
+  try {
+    const schema = prepareSchema(owner, zod ? zodToJsonSchema(owner, zod) : output, zod !== undefined).schema;
+    return { schema, check: createCheck(owner, schema, zod && zodRefinement(zod), refusedBecause) };
+  } catch (error) {
+    if (error instanceof ToolDeclarationError) throw outputError(owner, error.problems.map(asOutputProblem));
+    throw error;
+  }
+}
+
+/** A problem found by the tool-schema machinery, placed and worded for an output schema. */
+function asOutputProblem(problem: DeclarationProblem): DeclarationProblem {
+  const path = problem.path === 'input' ? 'output' : problem.path.replace(/^input\./, 'output.');
+  const text = problem.problem.replaceAll("a tool's input must be", 'an output schema must be');
+  return { code: problem.code, path, problem: text };
+}
+
+function outputError(owner: string, problems: DeclarationProblem[]): ToolDeclarationError {
+  const first = problems[0]!;
+  const lead = `Tool '${owner}' has an output schema legate cannot use`;
+  const listed = problems.map((p, i) => `(${i + 1}) at ${p.path}: ${p.problem}`).join(' ');
+  const message =
+    problems.length === 1
+      ? `${lead} at ${first.path}: ${first.problem}`
+      : `${lead} at ${problems.length} places: ${listed}`;
+  return new ToolDeclarationError(first.code, owner, first.path, message, problems);
+}
