@@ -54,6 +54,7 @@ describe('the published package', () => {
       './fuzz',
       './sqlite',
       './intercept',
+      './mcp',
       './trajectory-v1.schema.json',
       './package.json',
     ];

@@ -167,6 +167,25 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       says: /the module is broken.*Fix/,
     },
   },
+  mcp: {
+    'unknown flag': { argv: ['mcp', 'serve', '--bogus'], names: "'--bogus'", says: HELP('mcp') },
+    'missing file': { notApplicable: 'the one file it reads is the module it serves (missing module)' },
+    'bad number': {
+      argv: ['mcp', 'serve', 'throws.mjs', '--http', 'abc'],
+      names: '--http',
+      says: /--http must be a port, a whole number from 0 to 65535 .* but it was "abc"/,
+    },
+    'missing module': { argv: ['mcp', 'serve', 'nothere.ts'], names: 'nothere.ts', says: MISSING },
+    'module fails to import': [
+      { argv: ['mcp', 'serve', 'throws.mjs'], names: 'throws.mjs', says: /the module is broken.*Fix/ },
+      { argv: ['mcp', 'serve', 'syntax.mjs'], names: 'syntax.mjs', says: NOT_JAVASCRIPT },
+      {
+        argv: ['mcp', 'serve', 'needs-package.mjs'],
+        names: 'needs-package.mjs',
+        says: /imports 'legate-no-such-package', which is not installed.*npm install legate-no-such-package/,
+      },
+    ],
+  },
   demo: {
     'unknown flag': { argv: ['demo', '--bogus'], names: "'--bogus'", says: HELP('demo') },
     'missing file': { notApplicable: 'it reads no file' },
