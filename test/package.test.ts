@@ -55,6 +55,7 @@ describe('the published package', () => {
       './sqlite',
       './intercept',
       './mcp',
+      './openapi',
       './trajectory-v1.schema.json',
       './package.json',
     ];
