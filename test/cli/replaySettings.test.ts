@@ -5,6 +5,8 @@ import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scenarios } from '../../examples/scenarios.js';
 import { runTrajectory } from '../../src/index.js';
+import { main } from '../../cli/main.js';
+import { captureIo } from '../support/captureIo.js';
 import { runLegate } from '../support/runLegate.js';
 import { useTempDir } from '../support/tempDir.js';
 
@@ -38,16 +40,26 @@ function promptChanged(dir: string, header = ''): string {
   return 'trajectories/tool-loop.yaml';
 }
 
+/**
+ * `legate replay` in this process, from `dir` (as the command's own `main` runs it): the precedence of settings
+ * needs no process of its own; the tests below, which find configs from other folders, spawn the real command.
+ */
+async function replayInProcess(args: string[], dir: string): Promise<{ status: number; stdout: string }> {
+  const io = captureIo(dir);
+  const status = await main(['replay', ...args], io);
+  return { status, stdout: io.stdout.join('\n') };
+}
+
 describe('legate replay: the match level, flag over config over file over default', () => {
   it.each(['structure', 'shape'])(
     "replays a file at its own 'match: %s', and --match exact fails it",
-    (level) => {
+    async (level) => {
       const dir = project();
       const file = promptChanged(dir, `match: ${level}\n`);
-      const own = runLegate(['replay', file], dir);
+      const own = await replayInProcess([file], dir);
       expect(own.stdout).toContain(`✓ ${file}`);
       expect(own.status).toBe(0);
-      const exact = runLegate(['replay', file, '--match', 'exact'], dir);
+      const exact = await replayInProcess([file, '--match', 'exact'], dir);
       expect(exact.stdout).toContain(`✗ ${file}`);
       expect(exact.stdout).toContain('the request for turn 1 differs from the recording at system.');
       expect(exact.status).toBe(1);
@@ -55,21 +67,21 @@ describe('legate replay: the match level, flag over config over file over defaul
     60_000,
   );
 
-  it("applies the config's match when neither the command line nor the file sets one", () => {
+  it("applies the config's match when neither the command line nor the file sets one", async () => {
     const strict = project();
     const file = promptChanged(strict);
-    expect(runLegate(['replay', file], strict).status).toBe(1); // the default is exact
+    expect((await replayInProcess([file], strict)).status).toBe(1); // the default is exact
     const loose = project(`, match: 'shape'`);
     promptChanged(loose);
-    const run = runLegate(['replay', file], loose);
+    const run = await replayInProcess([file], loose);
     expect(run.stdout).toContain(`✓ ${file}`);
     expect(run.status).toBe(0);
   }, 60_000);
 
-  it("lets the config's match win over the file's own", () => {
+  it("lets the config's match win over the file's own", async () => {
     const dir = project(`, match: 'exact'`);
     const file = promptChanged(dir, 'match: shape\n');
-    const run = runLegate(['replay', file], dir);
+    const run = await replayInProcess([file], dir);
     expect(run.stdout).toContain('the request for turn 1 differs from the recording at system.');
     expect(run.status).toBe(1);
   }, 60_000);
