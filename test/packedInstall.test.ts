@@ -82,40 +82,39 @@ describe('legate installed from its tarball, without optional peers', () => {
     });
   });
 
-  it('refuses legate/intercept without msw with a LegateError that names the install command', () => {
-    const refusal = runInProject(`
-      const { interceptAnthropic } = await import('legate/intercept');
-      try {
-        await interceptAnthropic({ file: 'never.yaml', mode: 'replay', config: false });
-        console.log(JSON.stringify({ intercepted: true }));
-      } catch (error) {
-        const { code, peer, installCommand } = error;
-        console.log(JSON.stringify({ code, peer, installCommand }));
-      }`);
-    expect(refusal).toEqual({
-      code: 'missing_peer_dependency',
+  /** Each entry point behind an optional peer: a first call that needs the peer, and the install it names. */
+  const OPTIONAL_PEERS = [
+    {
+      entry: 'legate/intercept',
+      call:
+        `(await import('legate/intercept'))` +
+        `.interceptAnthropic({ file: 'never.yaml', mode: 'replay', config: false })`,
       peer: 'msw',
-      installCommand: 'npm install --save-dev msw@^2.15.0',
-    });
-  });
-
-  it('imports legate/mcp without the MCP SDK, and refuses mcpTools with a LegateError that names the install', () => {
-    expect(resolvable('@modelcontextprotocol/sdk')).toBe(false);
-    const refusal = runInProject(`
-      const { mcpTools } = await import('legate/mcp');
-      try {
-        await mcpTools({ command: 'never-started' });
-        console.log(JSON.stringify({ connected: true }));
-      } catch (error) {
-        const { code, peer, installCommand } = error;
-        console.log(JSON.stringify({ code, peer, installCommand }));
-      }`);
-    expect(refusal).toEqual({
-      code: 'missing_peer_dependency',
+      install: 'npm install --save-dev msw@^2.15.0',
+    },
+    {
+      entry: 'legate/mcp',
+      call: `(await import('legate/mcp')).mcpTools({ command: 'never-started' })`,
       peer: '@modelcontextprotocol/sdk',
-      installCommand: 'npm install @modelcontextprotocol/sdk@^1.32.0',
-    });
-  });
+      install: 'npm install @modelcontextprotocol/sdk@^1.32.0',
+    },
+  ];
+
+  it.each(OPTIONAL_PEERS)(
+    'imports $entry without $peer, and refuses its first call with a LegateError naming the install',
+    ({ call, peer, install }) => {
+      expect(resolvable(peer)).toBe(false);
+      const refusal = runInProject(`
+        try {
+          await ${call};
+          console.log(JSON.stringify({ ran: true }));
+        } catch (error) {
+          const { code, peer, installCommand } = error;
+          console.log(JSON.stringify({ code, peer, installCommand }));
+        }`);
+      expect(refusal).toEqual({ code: 'missing_peer_dependency', peer, installCommand: install });
+    },
+  );
 
   /** Runs the installed `legate` command in a folder of the project. */
   function legate(folder: string, ...args: string[]) {
