@@ -148,6 +148,23 @@ describe('openApiTools: building tools from a document', () => {
     });
   });
 
+  it('names an operation without an operationId by its method and path, and snake-cases acronyms', async () => {
+    const spec = itemsSpec();
+    const paths = spec.paths as Record<string, unknown>;
+    paths['/pets/{petId}/toys'] = {
+      parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'string' } }],
+      get: { responses: { 200: { description: 'ok' } } },
+    };
+    paths['/status'] = { get: { operationId: 'getHTTPStatus-v2', responses: { 200: { description: 'ok' } } } };
+    const set = await openApiTools(spec, { baseUrl: BASE, prefix: 'api_' });
+    expect(set.tools.map((t) => t.name)).toEqual([
+      'api_get_item',
+      'api_put_item',
+      'api_get_pets_pet_id_toys',
+      'api_get_http_status_v2',
+    ]);
+  });
+
   it('reports two operations whose tool names collide, keeping the first', async () => {
     const spec = itemsSpec();
     (spec.paths as Record<string, unknown>)['/other'] = {
