@@ -8,6 +8,14 @@ import { BASE, PETS_YAML, itemsSpec } from './openApiToolsSpecs.js';
 
 const server = useMockServer();
 
+/** A published schema, read in the tests by its keywords. */
+interface SchemaTree {
+  type?: unknown;
+  properties: Record<string, SchemaTree>;
+  items: SchemaTree;
+  additionalProperties?: unknown;
+}
+
 describe('openApiTools: building tools from a document', () => {
   it('reads YAML, names tools from operationIds in snake_case (else method and path), derives posture', async () => {
     const set = await openApiTools(PETS_YAML);
@@ -45,7 +53,7 @@ describe('openApiTools: building tools from a document', () => {
       required: ['petId'],
     });
     expect(JSON.stringify(get)).not.toContain('X-Trace'); // a header is never shown
-    const add = set.tools[3]!.inputSchema as { properties: { body: Record<string, any> }; required: string[] };
+    const add = set.tools[3]!.inputSchema as { properties: { body: SchemaTree }; required: string[] };
     expect(add.required).toEqual(['body']);
     const pet = add.properties.body;
     expect(JSON.stringify(pet)).not.toContain('$ref');
@@ -53,9 +61,9 @@ describe('openApiTools: building tools from a document', () => {
     expect(pet.properties.nickname).toEqual({ type: ['string', 'null'] });
     // The type that contains itself: an open object where it recurs.
     expect(pet.properties.parent).toMatchObject({ type: 'object' });
-    expect(pet.properties.parent.properties).toBeUndefined();
-    expect(pet.properties.parent.additionalProperties).toBeUndefined();
-    expect(pet.properties.children.items).toMatchObject({ type: 'object' });
+    expect(pet.properties.parent!.properties).toBeUndefined();
+    expect(pet.properties.parent!.additionalProperties).toBeUndefined();
+    expect(pet.properties.children!.items).toMatchObject({ type: 'object' });
     expect(set.tools[3]!.bind({ body: { name: 'Rex', parent: { anything: 1 } } }).ok).toBe(true);
     expect(set.tools[3]!.bind({ body: { name: 'Rex', owner: 'x' } }).ok).toBe(false);
   });
@@ -203,10 +211,7 @@ describe('openApiTools: building tools from a document', () => {
       code: 'openapi_invalid',
       message: expect.stringMatching(/not valid[\s\S]*info/),
     });
-    const dangling: Record<string, any> = { ...itemsSpec(), components: {} };
-    (dangling.paths as any)['/items/{id}'].put.requestBody.content['application/json'].schema = {
-      $ref: '#/components/schemas/Nothing',
-    };
+    const dangling = { ...itemsSpec('3.1.0', { $ref: '#/components/schemas/Nothing' }), components: {} };
     await expect(openApiTools(dangling, { baseUrl: BASE })).rejects.toMatchObject({ code: 'openapi_invalid' });
   });
 
@@ -231,10 +236,11 @@ describe('openApiTools: building tools from a document', () => {
         return HttpResponse.json({ type: 'object' });
       }),
     );
-    const spec = itemsSpec();
-    const content = (spec.paths as Record<string, any>)['/items/{id}'].put.requestBody.content['application/json'];
-    content.schema = { type: 'object', properties: { a: { $ref: 'https://schemas.example/item.json' } } };
-    (spec.paths as Record<string, any>)['/files'] = {
+    const spec = itemsSpec('3.1.0', {
+      type: 'object',
+      properties: { a: { $ref: 'https://schemas.example/item.json' } },
+    });
+    (spec.paths as Record<string, unknown>)['/files'] = {
       get: {
         operationId: 'listFiles',
         parameters: [{ name: 'q', in: 'query', schema: { $ref: 'file:///etc/passwd' } }],

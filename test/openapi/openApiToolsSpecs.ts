@@ -96,8 +96,8 @@ components:
         children: { type: array, items: { $ref: '#/components/schemas/Pet' } }
 `;
 
-/** A one-operation document: `GET /items/{id}` (and `PUT`), for the call tests. */
-export function itemsSpec(version = '3.1.0'): Record<string, unknown> {
+/** A small document: `GET /items/{id}` and `PUT /items/{id}`, whose JSON body is `putBody`. */
+export function itemsSpec(version = '3.1.0', putBody: unknown = { type: 'object' }): Record<string, unknown> {
   return {
     openapi: version,
     info: { title: 'Items', version: '1' },
@@ -107,7 +107,7 @@ export function itemsSpec(version = '3.1.0'): Record<string, unknown> {
         get: { operationId: 'getItem', responses: { 200: { description: 'ok' } } },
         put: {
           operationId: 'putItem',
-          requestBody: { content: { 'application/json': { schema: { type: 'object' } } } },
+          requestBody: { content: { 'application/json': { schema: putBody } } },
           responses: { 200: { description: 'ok' } },
         },
       },
