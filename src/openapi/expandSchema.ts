@@ -7,6 +7,15 @@ export class UnresolvedRef extends Error {
   }
 }
 
+/** An expansion past {@link MAX_EXPANDED_NODES}: shared types nested so often that the copy would not end. */
+export class ExpansionTooLarge extends Error {}
+
+/**
+ * Schemas one operation's input may expand to. Shared types used several times at each of many
+ * levels multiply (three uses over 30 levels is 3^30 copies): past this, the operation is skipped.
+ */
+export const MAX_EXPANDED_NODES = 20_000;
+
 /** What a type that contains itself becomes where it recurs. */
 export const RECURSION = Object.freeze({
   type: 'object',
@@ -21,13 +30,19 @@ const VALUES = new Set(['enum', 'const', 'default', 'example', 'examples', 'requ
 /**
  * A self-contained copy of a dereferenced schema: shared parts copied where they are used, a
  * schema met again inside itself replaced by an open object ({@link RECURSION}), OpenAPI-only
- * keywords and `x-` extensions dropped. Throws {@link UnresolvedRef} at a `$ref` still in place.
+ * keywords and `x-` extensions dropped. Throws {@link UnresolvedRef} at a `$ref` still in place, and
+ * {@link ExpansionTooLarge} past {@link MAX_EXPANDED_NODES} schemas.
  */
-export function expandSchema(schema: unknown, within: Set<object> = new Set()): unknown {
-  if (Array.isArray(schema)) return schema.map((item) => expandSchema(item, within));
+export function expandSchema(schema: unknown): unknown {
+  return expand(schema, new Set(), { nodes: 0 });
+}
+
+function expand(schema: unknown, within: Set<object>, count: { nodes: number }): unknown {
+  if (Array.isArray(schema)) return schema.map((item) => expand(item, within, count));
   if (!isPlainObject(schema)) return schema;
   if (within.has(schema)) return { ...RECURSION };
   if (typeof schema.$ref === 'string') throw new UnresolvedRef(schema.$ref);
+  if (++count.nodes > MAX_EXPANDED_NODES) throw new ExpansionTooLarge();
   within.add(schema);
   try {
     const copy: Record<string, unknown> = {};
@@ -36,9 +51,9 @@ export function expandSchema(schema: unknown, within: Set<object> = new Set()): 
       if (VALUES.has(key)) copy[key] = structuredClone(value);
       else if (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions')
         copy[key] = isPlainObject(value)
-          ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, expandSchema(sub, within)]))
+          ? Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, expand(sub, within, count)]))
           : value;
-      else copy[key] = expandSchema(value, within);
+      else copy[key] = expand(value, within, count);
     }
     return copy;
   } finally {

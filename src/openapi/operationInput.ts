@@ -1,5 +1,5 @@
 import { isPlainObject } from '../json/jsonValue.js';
-import { expandSchema, UnresolvedRef } from './expandSchema.js';
+import { ExpansionTooLarge, expandSchema, MAX_EXPANDED_NODES, UnresolvedRef } from './expandSchema.js';
 import type { Operation } from './operations.js';
 
 /** The input property that holds an operation's JSON request body. */
@@ -32,6 +32,13 @@ export function operationInput(operation: Operation): OperationInput | { skip: s
   try {
     return build(operation);
   } catch (error) {
+    if (error instanceof ExpansionTooLarge)
+      return {
+        skip:
+          `its input, with every shared type copied where it is used, would be more than ${MAX_EXPANDED_NODES} ` +
+          'schemas (types that use other types several times, many levels deep); select the operations you need ' +
+          'from a document that describes this one more simply.',
+      };
     if (!(error instanceof UnresolvedRef)) throw error;
     return {
       skip:

@@ -173,6 +173,29 @@ describe('openApiTools: building tools from a document', () => {
     ]);
   });
 
+  it('skips an operation whose shared types would expand past the budget, instead of copying without end', async () => {
+    // Each type uses the next four times, eight levels deep: 4^8 copies of the last one.
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 9; i++)
+      schemas[`S${i}`] = {
+        type: 'object',
+        properties:
+          i === 8
+            ? { leaf: { type: 'string' } }
+            : Object.fromEntries(['a', 'b', 'c', 'd'].map((k) => [k, { $ref: `#/components/schemas/S${i + 1}` }])),
+      };
+    const spec = { ...itemsSpec('3.1.0', { $ref: '#/components/schemas/S0' }), components: { schemas } };
+    const set = await openApiTools(spec, { baseUrl: BASE });
+    expect(set.tools.map((t) => t.name)).toEqual(['get_item']);
+    expect(set.skipped).toEqual([
+      {
+        operation: 'PUT /items/{id}',
+        operationId: 'putItem',
+        reason: expect.stringMatching(/more than 20000 schemas/),
+      },
+    ]);
+  });
+
   it('reports two operations whose tool names collide, keeping the first', async () => {
     const spec = itemsSpec();
     (spec.paths as Record<string, unknown>)['/other'] = {
