@@ -1,0 +1,198 @@
+import { ToolDeclarationError } from '../tools/declarationError.js';
+import { defineTool } from '../tools/defineTool.js';
+import type { AnyTool } from '../tools/tool.js';
+import { unknownOptionMessage } from '../tools/unknownOption.js';
+import { callOperation, type CallSettings } from './callOperation.js';
+import { checkOptions, type OpenApiToolsOptions } from './openApiOptions.js';
+import { OpenApiError } from './OpenApiError.js';
+import { toText } from './openApiText.js';
+import { operationInput, type OperationInput } from './operationInput.js';
+import { READ_METHODS, operationsOf, type Operation } from './operations.js';
+import { operationToolName } from './operationToolName.js';
+import { readDocument } from './readDocument.js';
+
+/** An operation of the document that is not a tool, and why. */
+export interface SkippedOperation {
+  /** `GET /pets/{petId}`. */
+  readonly operation: string;
+  readonly operationId?: string;
+  readonly reason: string;
+}
+
+/** One tool of the set, as {@link OpenApiTools.toText} lists it. */
+export interface OpenApiToolInfo {
+  readonly name: string;
+  readonly operation: string;
+  readonly untrusted: boolean;
+  readonly privileged: boolean;
+  readonly policy: string | undefined;
+}
+
+/** The tools built from an OpenAPI document, the operations that were not, and a summary of both. */
+export interface OpenApiTools {
+  /** One tool per operation selected and buildable, in the document's order. */
+  readonly tools: AnyTool[];
+  /** Every other operation, each with its reason (not selected; a required header; a body that is not JSON; ...). */
+  readonly skipped: SkippedOperation[];
+  /** A readable summary: each tool with its method, path and flags; each skipped operation with its reason. */
+  toText(): string;
+}
+
+export const DEFAULT_MAX_TOOLS = 64;
+export const DEFAULT_TIMEOUT_MS = 30_000;
+
+/**
+ * Tools for the operations of an OpenAPI 3.0 or 3.1 document (an object, JSON or YAML text), with
+ * their safety posture derived from it: reads (GET, HEAD, OPTIONS) untrusted, the rest privileged,
+ * so once the model has read a response no write runs. Reading the document makes no network
+ * call. See docs/openapi.md for the input each tool takes and what a call sends and returns.
+ */
+export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions): Promise<OpenApiTools> {
+  const o = checkOptions(options);
+  const document = await readDocument(spec);
+  const baseUrl = o.baseUrl ?? document.serverUrl;
+  if (baseUrl === undefined)
+    throw new OpenApiError(
+      'openapi_invalid_option',
+      "openApiTools needs 'baseUrl' (e.g. 'https://api.example.com/v1'): the document names no absolute server URL.",
+    );
+  const operations = operationsOf(document.api);
+  checkNamed(operations, o);
+  const headers = o.headers;
+  const settings: CallSettings = {
+    baseUrl,
+    headers: typeof headers === 'function' ? headers : () => ({ ...headers }),
+    fetch: o.fetch ?? ((...args) => fetch(...args)),
+    timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+  };
+  const tools: AnyTool[] = [];
+  const infos: OpenApiToolInfo[] = [];
+  const skipped: SkippedOperation[] = [];
+  const byName = new Map<string, string>();
+  for (const operation of operations) {
+    const skip = (reason: string) =>
+      skipped.push({
+        operation: operation.label,
+        ...(operation.operationId === undefined ? {} : { operationId: operation.operationId }),
+        reason,
+      });
+    const unselected = notSelected(operation, o);
+    if (unselected !== undefined) {
+      skip(unselected);
+      continue;
+    }
+    const input = operationInput(operation);
+    if ('skip' in input) {
+      skip(input.skip);
+      continue;
+    }
+    const name = operationToolName(operation, o.prefix);
+    const taken = byName.get(name);
+    if (name === '' || taken !== undefined) {
+      skip(
+        name === ''
+          ? 'no tool name can be made of it: its operationId has no letter or digit.'
+          : `its tool name '${name}' is already the name of ${taken}'s tool; give one of them another operationId.`,
+      );
+      continue;
+    }
+    try {
+      const tool = toolOf(operation, input, name, settings, o);
+      byName.set(name, operation.label);
+      tools.push(tool);
+      infos.push({
+        name,
+        operation: operation.label,
+        untrusted: tool.untrusted,
+        privileged: tool.privileged,
+        policy: tool.policy,
+      });
+    } catch (error) {
+      if (!(error instanceof ToolDeclarationError)) throw error;
+      skip(`its input schema cannot be checked: ${error.message}`);
+    }
+  }
+  const maxTools = o.maxTools ?? DEFAULT_MAX_TOOLS;
+  if (tools.length > maxTools) throw tooMany(tools.length, maxTools, operations);
+  const title = document.title ?? 'OpenAPI document';
+  return { tools, skipped, toText: () => toText(`${title} (OpenAPI ${document.version})`, infos, skipped) };
+}
+
+/** Operations are named in options by operationId, or `GET /path` when they have none. */
+const keyOf = (operation: Operation): string => operation.operationId ?? operation.label;
+
+function checkNamed(operations: readonly Operation[], o: OpenApiToolsOptions): void {
+  const known = operations.map(keyOf);
+  const named: [string, readonly string[]][] = [
+    ['operationIds', o.operationIds ?? []],
+    ['untrusted', Object.keys(o.untrusted ?? {})],
+    ['privileged', Object.keys(o.privileged ?? {})],
+  ];
+  for (const [option, keys] of named)
+    for (const key of keys)
+      if (!known.includes(key))
+        throw new OpenApiError(
+          'openapi_invalid_option',
+          `openApiTools: '${option}' names ${unknownOptionMessage(key, known, {
+            one: 'an operation of the document',
+            all: 'operations (by operationId, or as GET /path)',
+          }).replace(/^'/, "'")}`,
+        );
+}
+
+function notSelected(operation: Operation, o: OpenApiToolsOptions): string | undefined {
+  if (o.operationIds !== undefined && !o.operationIds.includes(keyOf(operation)))
+    return 'not selected: it is not among the operationIds asked for.';
+  if (o.tags !== undefined && !operation.tags.some((tag) => o.tags?.includes(tag)))
+    return `not selected: its tags (${operation.tags.join(', ') || 'none'}) are not among those asked for.`;
+  return undefined;
+}
+
+function toolOf(
+  operation: Operation,
+  input: OperationInput,
+  name: string,
+  settings: CallSettings,
+  o: OpenApiToolsOptions,
+) {
+  const read = READ_METHODS.has(operation.method);
+  const key = keyOf(operation);
+  const policy = read ? undefined : o.writePolicy;
+  return defineTool({
+    name,
+    description: descriptionOf(operation),
+    input: input.schema,
+    untrusted: o.untrusted?.[key] ?? read,
+    privileged: o.privileged?.[key] ?? !read,
+    ...(policy === undefined ? {} : { policy }),
+    remote: true,
+    annotations: {
+      readOnly: read,
+      destructive: operation.method === 'delete',
+      idempotent: read || operation.method === 'put' || operation.method === 'delete',
+      openWorld: true,
+    },
+    ...(o.maxResultLength === undefined ? {} : { maxResultLength: o.maxResultLength }),
+    run: (args, context) => callOperation(operation, input, settings, args as Record<string, unknown>, context),
+  });
+}
+
+function descriptionOf(operation: Operation): string {
+  const parts = [operation.operation.summary, operation.operation.description]
+    .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
+    .map((part) => part.trim());
+  return [...new Set(parts), `(${operation.label})`].join('\n\n');
+}
+
+function tooMany(count: number, maxTools: number, operations: readonly Operation[]): OpenApiError {
+  const tags = new Map<string, number>();
+  for (const operation of operations) for (const tag of operation.tags) tags.set(tag, (tags.get(tag) ?? 0) + 1);
+  const listed = [...tags].map(([tag, n]) => `${tag} (${n})`);
+  const shown = listed.slice(0, 20).join(', ') + (listed.length > 20 ? `, and ${listed.length - 20} more` : '');
+  return new OpenApiError(
+    'openapi_too_many_tools',
+    `The document gives ${count} tools, more than maxTools (${maxTools}): a prompt with that many tool schemas ` +
+      `costs more and chooses worse. Select some with 'tags'${tags.size > 0 ? ` (its tags: ${shown})` : ''} or ` +
+      `'operationIds', or raise 'maxTools'.`,
+  );
+}

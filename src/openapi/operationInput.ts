@@ -1,0 +1,96 @@
+import { isPlainObject } from '../json/jsonValue.js';
+import { expandSchema, UnresolvedRef } from './expandSchema.js';
+import type { Operation } from './operations.js';
+
+/** The input property that holds an operation's JSON request body. */
+export const BODY = 'body';
+
+/** A path or query parameter as a call serialises it. */
+export interface PlannedParameter {
+  readonly name: string;
+  readonly in: 'path' | 'query';
+  readonly style: string;
+  readonly explode: boolean;
+}
+
+/** How a tool's input maps onto a request: its schema, its parameters, its body. */
+export interface OperationInput {
+  readonly schema: Record<string, unknown>;
+  readonly parameters: readonly PlannedParameter[];
+  /** The JSON media type the body is sent as, when the operation takes one. */
+  readonly bodyType: string | undefined;
+}
+
+const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
+
+/**
+ * The tool input for an operation (path and query parameters by name, the JSON body under
+ * `body`), or why it cannot have one: a required header or cookie parameter, a body that is not
+ * JSON, a parameter described by `content`, two inputs of one name, a remote `$ref`.
+ */
+export function operationInput(operation: Operation): OperationInput | { skip: string } {
+  try {
+    return build(operation);
+  } catch (error) {
+    if (!(error instanceof UnresolvedRef)) throw error;
+    return {
+      skip:
+        `it uses the $ref '${error.ref}', which is outside the document; legate never fetches or reads one while ` +
+        'reading a document. Bundle the document into one file first (e.g. npx @redocly/cli bundle).',
+    };
+  }
+}
+
+function build(operation: Operation): OperationInput | { skip: string } {
+  const properties: Record<string, unknown> = {};
+  const required: string[] = [];
+  const parameters: PlannedParameter[] = [];
+  for (const parameter of operation.parameters) {
+    const name = String(parameter.name);
+    const where = String(parameter.in);
+    if (where === 'header' || where === 'cookie') {
+      if (parameter.required === true)
+        return {
+          skip:
+            `it requires the ${where} parameter '${name}', and legate never lets the model set headers or cookies ` +
+            '(a model that can set headers can set Authorization).',
+        };
+      continue;
+    }
+    if (where !== 'path' && where !== 'query') return { skip: `its parameter '${name}' is in '${where}'.` };
+    if (!isPlainObject(parameter.schema))
+      return { skip: `its ${where} parameter '${name}' is described by 'content', not 'schema'.` };
+    if (name in properties) return { skip: `two of its parameters are named '${name}' (path and query).` };
+    properties[name] = described(expandSchema(parameter.schema), parameter.description);
+    if (where === 'path' || parameter.required === true) required.push(name);
+    const style = typeof parameter.style === 'string' ? parameter.style : where === 'path' ? 'simple' : 'form';
+    const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form';
+    parameters.push({ name, in: where, style, explode });
+  }
+  let bodyType: string | undefined;
+  const body = operation.operation.requestBody;
+  if (isPlainObject(body)) {
+    const content = isPlainObject(body.content) ? body.content : {};
+    bodyType = Object.keys(content).find((type) => JSON_MEDIA.test(type));
+    if (bodyType === undefined)
+      return {
+        skip:
+          `its request body is ${Object.keys(content).join(', ') || 'of no media type'}, not JSON; legate sends ` +
+          'JSON bodies only.',
+      };
+    if (BODY in properties) return { skip: `it has a parameter named '${BODY}', the name its JSON body takes.` };
+    const media = content[bodyType];
+    const schema = isPlainObject(media) && media.schema !== undefined ? expandSchema(media.schema) : {};
+    properties[BODY] = described(schema, body.description ?? 'The request body (JSON).');
+    if (body.required === true) required.push(BODY);
+  }
+  const schema: Record<string, unknown> = { type: 'object', properties, additionalProperties: false };
+  if (required.length > 0) schema.required = required;
+  return { schema, parameters, bodyType };
+}
+
+function described(schema: unknown, description: unknown): unknown {
+  if (typeof description !== 'string' || !isPlainObject(schema) || typeof schema.description === 'string')
+    return schema;
+  return { description, ...schema };
+}
