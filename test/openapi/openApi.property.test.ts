@@ -174,7 +174,7 @@ describe('openApiTools: path parameters', () => {
     },
   };
 
-  it('never leave their segment: the API receives the same path shape, the value decoding to what was sent', async () => {
+  it('never leave their segment: the API gets the same path shape, the value decoding to what was sent', async () => {
     const { tools } = await openApiTools(document, { baseUrl: BASE });
     await fc.assert(
       fc.asyncProperty(pathValueArb, async (value) => {
