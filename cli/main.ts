@@ -5,6 +5,7 @@ import { demo, demoHelp } from './commands/demo.js';
 import { diff, diffHelp } from './commands/diff.js';
 import { fuzz, fuzzHelp } from './commands/fuzz.js';
 import { mcp, mcpHelp } from './commands/mcp.js';
+import { openapi, openapiHelp } from './commands/openapi.js';
 import { replay, replayHelp } from './commands/replay.js';
 import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
@@ -37,6 +38,11 @@ const COMMANDS: Record<string, Command> = {
   },
   fuzz: { summary: 'fuzz the tools and agents a module exports; exit 1 on any finding', help: fuzzHelp, run: fuzz },
   mcp: { summary: 'serve the tools a module exports over MCP (stdio or Streamable HTTP)', help: mcpHelp, run: mcp },
+  openapi: {
+    summary: 'list the tools an OpenAPI document gives, with their flags, and the operations skipped',
+    help: openapiHelp,
+    run: openapi,
+  },
   demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: demo },
 };
 

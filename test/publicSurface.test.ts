@@ -5,6 +5,7 @@ import * as legate from '../src/index.js';
 import * as sqliteEntry from '../src/store/sqlite.js';
 import * as interceptEntry from '../src/intercept/index.js';
 import * as mcpEntry from '../src/mcp/index.js';
+import * as openapiEntry from '../src/openapi/index.js';
 
 /**
  * The values each entry point exports: the product's surface, not legate's own test helpers (those
@@ -118,6 +119,8 @@ const SURFACE = {
   'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
   // Tools from MCP servers, and legate tools served over MCP (legate mcp serve uses the last two).
   'legate/mcp': ['mcpTools', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],
+  // Tools from an OpenAPI document (legate openapi prints their summary).
+  'legate/openapi': ['openApiTools', 'OpenApiError', 'OpenApiCallError'],
 };
 
 describe('the public surface', () => {
@@ -128,6 +131,7 @@ describe('the public surface', () => {
     ['legate/sqlite', sqliteEntry],
     ['legate/intercept', interceptEntry],
     ['legate/mcp', mcpEntry],
+    ['legate/openapi', openapiEntry],
   ] as const)('%s exports exactly the values a user needs', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...SURFACE[entry]].sort());
   });

@@ -80,8 +80,8 @@ function checkVersion(raw: Record<string, unknown>): string {
   if (raw.swagger !== undefined)
     throw new OpenApiError(
       'openapi_unsupported_version',
-      `The document is Swagger ${describeValue(raw.swagger)} (its 'swagger' field); openApiTools reads OpenAPI 3.0 ` +
-        `and 3.1 only. Convert it first, e.g. 'npx swagger2openapi swagger.json -o openapi.json', and give that.`,
+      `The document is Swagger ${String(raw.swagger)} (its 'swagger' field); openApiTools reads OpenAPI 3.0 and ` +
+        `3.1 only. Convert it first, e.g. 'npx swagger2openapi swagger.json -o openapi.json', and give that.`,
     );
   const version = raw.openapi;
   if (typeof version !== 'string' || !/^3\.[01]\.\d+/.test(version))

@@ -186,6 +186,17 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       },
     ],
   },
+  openapi: {
+    'unknown flag': { argv: ['openapi', 't/good.yaml', '--bogus'], names: "'--bogus'", says: HELP('openapi') },
+    'missing file': { argv: ['openapi', 't/missing.yaml'], names: 't/missing.yaml', says: MISSING },
+    'bad number': {
+      argv: ['openapi', 't/good.yaml', '--max-tools', '0'],
+      names: '--max-tools',
+      says: /--max-tools must be a whole number of at least 1, but it was "0"/,
+    },
+    'missing module': { notApplicable: 'it imports no module (it reads an OpenAPI document)' },
+    'module fails to import': { notApplicable: 'it imports no module (it reads an OpenAPI document)' },
+  },
   demo: {
     'unknown flag': { argv: ['demo', '--bogus'], names: "'--bogus'", says: HELP('demo') },
     'missing file': { notApplicable: 'it reads no file' },

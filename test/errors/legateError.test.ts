@@ -5,10 +5,11 @@ import * as vitestEntry from '../../src/assert/vitest.js';
 import * as fuzzEntry from '../../src/fuzz/index.js';
 import * as legate from '../../src/index.js';
 import * as mcpEntry from '../../src/mcp/index.js';
+import * as openapiEntry from '../../src/openapi/index.js';
 import { Agent, LegateError, ScriptedTransport, defineTool, reply } from '../../src/index.js';
 
 /** Every entry point's exports: where a user meets legate's errors. */
-const entries = { ...legate, ...fuzzEntry, ...vitestEntry, ...mcpEntry };
+const entries = { ...legate, ...fuzzEntry, ...vitestEntry, ...mcpEntry, ...openapiEntry };
 type Exported = typeof entries;
 type ErrorClassName = {
   [K in keyof Exported]: Exported[K] extends abstract new (...args: never[]) => Error ? K : never;
@@ -104,6 +105,14 @@ const CODES = {
   ToolResultError: ['invalid_tool_result'],
   McpPinError: ['mcp_tool_changed', 'invalid_mcp_pins'],
   McpCallError: ['mcp_server_error', 'mcp_timeout', 'mcp_connection_closed', 'mcp_connect_failed'],
+  OpenApiError: [
+    'openapi_unreadable',
+    'openapi_unsupported_version',
+    'openapi_invalid',
+    'openapi_invalid_option',
+    'openapi_too_many_tools',
+  ],
+  OpenApiCallError: ['openapi_request_failed', 'openapi_timeout'],
 } as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };
 
 type Unlisted = { [K in Concrete]: Exclude<CodeOf<K>, (typeof CODES)[K][number]> }[Concrete];

@@ -1,0 +1,64 @@
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { openApiTools } from '../../src/openapi/index.js';
+import { fileProblem, missingProblem } from '../fileProblem.js';
+import type { CliIo } from '../io.js';
+import { parseOptions } from '../parseOptions.js';
+
+export const openapiHelp = `legate openapi <spec> [--tags a,b] [--operations x,y] [--prefix p] [--max-tools n]
+
+Prints the tools openApiTools would build from an OpenAPI 3.0 or 3.1 document (JSON or YAML):
+each tool with its method, path and safety flags (reads untrusted, writes privileged), and each
+operation that would be skipped, with the reason. Nothing is called and nothing is fetched: a
+remote $ref is reported, not followed. --tags and --operations (operationIds, or 'GET /path'
+for an operation without one) select operations; --prefix goes before every tool name;
+--max-tools raises the limit of 64 tools. Exits 0 when the tools could be built, 2 when the
+document or an option cannot be used (one line saying why).`;
+
+export async function openapi(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: {
+      tags: { type: 'string' },
+      operations: { type: 'string' },
+      prefix: { type: 'string' },
+      'max-tools': { type: 'string' },
+    },
+  });
+  if (positionals.length !== 1) {
+    io.err('legate openapi: give one OpenAPI document, e.g. legate openapi openapi.yaml');
+    return 2;
+  }
+  const shown = positionals[0]!;
+  const maxTools = values['max-tools'];
+  if (maxTools !== undefined && !/^[1-9]\d*$/.test(maxTools)) {
+    io.err(`legate openapi: --max-tools must be a whole number of at least 1, but it was "${maxTools}".`);
+    return 2;
+  }
+  let text: string;
+  try {
+    text = readFileSync(resolve(io.cwd, shown), 'utf8');
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    io.err(`legate openapi: ${code === 'ENOENT' ? missingProblem(shown) : fileProblem(shown, error)}`);
+    return 2;
+  }
+  const list = (value: string | undefined) =>
+    value
+      ?.split(',')
+      .map((item) => item.trim())
+      .filter((item) => item !== '');
+  const tags = list(values.tags);
+  const operationIds = list(values.operations);
+  const set = await openApiTools(text, {
+    // The tools are listed, never called: a base URL is needed only to build them.
+    baseUrl: 'https://api.invalid',
+    ...(tags === undefined ? {} : { tags }),
+    ...(operationIds === undefined ? {} : { operationIds }),
+    ...(values.prefix === undefined ? {} : { prefix: values.prefix }),
+    ...(maxTools === undefined ? {} : { maxTools: Number(maxTools) }),
+  });
+  io.out(set.toText());
+  return 0;
+}
