@@ -75,7 +75,7 @@ const scenarioArb = fc
             index: fc.nat({ max: operations.length - 1 }),
             id: fc.stringMatching(/^[A-Za-z0-9_-]{1,12}$/),
             note: fc.string({ maxLength: 20 }),
-            status: fc.constantFrom(200, 201, 404, 500),
+            status: fc.constantFrom<Answer>(200, 201, 404, 500, 'network error'),
           }),
           { minLength: 1, maxLength: 8 },
         ),
@@ -85,28 +85,54 @@ const scenarioArb = fc
   );
 
 describe('openApiTools: derived safety', () => {
-  it('after any read succeeds, no write reaches the API; before it, every call does', async () => {
+  it('after a read succeeds no write reaches the API; before it (and after failed reads) every call does', async () => {
     await fc.assert(
       fc.asyncProperty(scenarioArb, async ({ operations, runs }) => {
         const { tools } = await openApiTools(documentOf(operations), { baseUrl: BASE });
         for (const calls of runs) await checkRun(operations, tools, calls);
       }),
-      { numRuns: 15, seed: 1717 },
+      {
+        numRuns: 15,
+        seed: 1717,
+        // Always tried: a read with no answer, then a write (it runs); a read answered 404, then a write (blocked).
+        examples: [
+          [
+            {
+              operations: [
+                { method: 'get', withId: true, withBody: false },
+                { method: 'post', withId: false, withBody: true },
+              ],
+              runs: [
+                [
+                  { index: 0, id: 'a', note: '', status: 'network error' },
+                  { index: 1, id: 'b', note: 'x', status: 201 },
+                ],
+                [
+                  { index: 0, id: 'a', note: '', status: 404 },
+                  { index: 1, id: 'b', note: 'x', status: 201 },
+                ],
+              ],
+            },
+          ],
+        ],
+      },
     );
   });
 });
 
-type Call = { index: number; id: string; note: string; status: number };
+/** How the API answers a request: a status (any status is content the model reads), or no answer at all. */
+type Answer = 200 | 201 | 404 | 500 | 'network error';
+type Call = { index: number; id: string; note: string; status: Answer };
 
 /** One run of the model's calls through an Agent, checked against what must reach the API. */
 async function checkRun(operations: readonly GeneratedOperation[], tools: AnyTool[], calls: readonly Call[]) {
   server.resetHandlers();
-  // Any answer is a read's success: a non-2xx is content the model reads, as a 200 is.
+  // The n-th request the API receives gets the n-th call's answer.
+  const answerOf = (n: number): Answer => calls[n]?.status ?? 200;
   let answered = 0;
   const received = receiveRequests(server, BASE, () => {
-    const status = calls[answered]?.status ?? 200;
-    answered++;
-    return HttpResponse.json({ answer: answered }, { status });
+    const status = answerOf(answered++);
+    return status === 'network error' ? HttpResponse.error() : HttpResponse.json({ answer: answered }, { status });
   });
   const script = calls.map(({ index, id, note }) => {
     const op = operations[index]!;
@@ -125,22 +151,27 @@ async function checkRun(operations: readonly GeneratedOperation[], tools: AnyToo
   });
   const result = await agent.run('Use the API.');
 
-  // What must have happened: every read runs; a write runs only while no read has succeeded yet.
+  // What must have happened: every read is sent; a write is sent only while no read has succeeded yet. A read
+  // succeeds when the API answers, whatever the status (a 404's body is content the model reads); one that got
+  // no answer (a network error, a tool failure) gave the model nothing to read.
   let readSucceeded = false;
+  let requests = 0;
   const expected: string[] = [];
   const blocked: string[] = [];
   for (const { index } of calls) {
     const op = operations[index]!;
-    if (isRead(op.method)) {
-      expected.push(`${op.method.toUpperCase()} op${index}`);
-      readSucceeded = true;
-    } else if (readSucceeded) blocked.push(`op${index}`);
-    else expected.push(`${op.method.toUpperCase()} op${index}`);
+    if (!isRead(op.method) && readSucceeded) {
+      blocked.push(`op${index}`);
+      continue;
+    }
+    expected.push(`${op.method.toUpperCase()} op${index}`);
+    if (isRead(op.method) && answerOf(requests) !== 'network error') readSucceeded = true;
+    requests++;
   }
   const sent = received.map((r) => `${r.method} op${r.url.pathname.split('/')[2]!.slice(1)}`);
   expect(sent).toEqual(expected);
   expect(result.blocked.map((b) => [b.tool, b.rule])).toEqual(blocked.map((name) => [name, 'taint']));
-  expect(result.tainted).toBe(calls.some(({ index }) => isRead(operations[index]!.method)));
+  expect(result.tainted).toBe(readSucceeded);
 }
 
 /** Strings a model might put in a path parameter to leave its segment, and anything else. */
