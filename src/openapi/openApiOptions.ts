@@ -5,9 +5,15 @@ import { OpenApiError } from './OpenApiError.js';
 
 /** How `openApiTools` builds and calls the tools. */
 export interface OpenApiToolsOptions {
-  /** Where requests go: `https://api.example.com/v1` (the path of each operation is appended). Default: the document's first server, when its URL is absolute. */
+  /**
+   * Where requests go: `https://api.example.com/v1` (each operation's path is appended).
+   * Default: the document's first server, when its URL is absolute.
+   */
   baseUrl?: string;
-  /** Headers sent with every request (authentication is the caller's: the model never sets a header). A function is called per request. */
+  /**
+   * Headers sent with every request (authentication is the caller's: the model never sets a
+   * header). A function is called per request.
+   */
   headers?: Record<string, string> | (() => Record<string, string>);
   /** The fetch to send requests with; default: the global fetch. */
   fetch?: typeof fetch;
@@ -49,7 +55,7 @@ type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : nev
 const optionsComplete: Complete<(typeof OPTIONS)[number], keyof OpenApiToolsOptions> = true;
 void optionsComplete;
 
-/** Checks options given untyped (from JavaScript or JSON): a misspelt safety override would silently be an absent one. */
+/** Checks options given untyped (JavaScript, JSON): a misspelt safety override would silently be an absent one. */
 export function checkOptions(options: unknown): OpenApiToolsOptions {
   if (options === undefined) return {};
   const fail = (path: string, message: string): never => {
@@ -75,7 +81,8 @@ export function checkOptions(options: unknown): OpenApiToolsOptions {
   if (o.headers !== undefined && typeof o.headers !== 'function' && !isStringRecord(o.headers))
     fail(
       'headers',
-      `must be an object of header names to strings, or a function returning one, but it was ${describeValue(o.headers)}.`,
+      'must be an object of header names to strings, or a function returning one, but it was ' +
+        `${describeValue(o.headers)}.`,
     );
   if (o.fetch !== undefined && typeof o.fetch !== 'function')
     fail('fetch', `must be a fetch function, but it was ${describeValue(o.fetch)}.`);

@@ -4,7 +4,7 @@ import { isPlainObject } from '../json/jsonValue.js';
 import { loadOpenApiParser } from './loadOpenApiParser.js';
 import { OpenApiError } from './OpenApiError.js';
 
-/** An OpenAPI document, validated and dereferenced: local `$ref`s replaced by what they point to (a cycle stays one). */
+/** An OpenAPI document, validated and dereferenced: local `$ref`s replaced by their targets (a cycle stays one). */
 export interface OpenApiDocument {
   /** `3.0.3`, `3.1.0`, ... */
   readonly version: string;

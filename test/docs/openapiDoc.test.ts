@@ -37,7 +37,7 @@ describe('docs/openapi.md', () => {
     expect(snippets.map((s) => s.name)).toEqual(['openapi-tools', 'openapi-taint']);
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
-    const [tools, taint] = snippets as [{ code: string }, { code: string }];
+    const [tools, taint] = snippets as unknown as [{ code: string }, { code: string }];
 
     const summary = await runSnippet('openapi-tools', tools.code);
     const shown = /prints\n\n```\n([\s\S]*?)\n```/.exec(doc)![1]!;
@@ -51,7 +51,8 @@ describe('docs/openapi.md', () => {
       [['delete_pet blocked by taint from get_pet_by_id']],
     ]);
     expect(doc).toContain(
-      "prints `[ 'get_pet_by_id: ok', 'delete_pet: blocked' ]` and\n`[ 'delete_pet blocked by taint from get_pet_by_id' ]`.",
+      "prints `[ 'get_pet_by_id: ok', 'delete_pet: blocked' ]` and\n" +
+        "`[ 'delete_pet blocked by taint from get_pet_by_id' ]`.",
     );
   });
 });

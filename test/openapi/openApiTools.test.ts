@@ -9,7 +9,7 @@ import { BASE, PETS_YAML, itemsSpec } from './openApiToolsSpecs.js';
 const server = useMockServer();
 
 describe('openApiTools: building tools from a document', () => {
-  it('reads YAML text, names tools from operationIds in snake_case (else method and path), derives the posture', async () => {
+  it('reads YAML, names tools from operationIds in snake_case (else method and path), derives posture', async () => {
     const set = await openApiTools(PETS_YAML);
     expect(set.tools.map((t) => [t.name, t.untrusted, t.privileged, t.remote])).toEqual([
       ['get_pet_by_id', true, false, true],
@@ -32,7 +32,7 @@ describe('openApiTools: building tools from a document', () => {
     expect(JSON.stringify(object)).toBe(before); // the caller's object is never changed
   });
 
-  it('builds one self-contained input: path and query parameters, the JSON body under `body`, a recursion open', async () => {
+  it('builds one self-contained input: path and query parameters, the JSON body as `body`, recursion', async () => {
     const set = await openApiTools(PETS_YAML);
     const get = set.tools[0]!.inputSchema;
     expect(get).toEqual({
@@ -127,13 +127,13 @@ describe('openApiTools: building tools from a document', () => {
     });
   });
 
-  it('throws at construction when the selection gives more tools than maxTools, saying how many and how to select', async () => {
+  it('throws at construction for more tools than maxTools, saying how many and how to select', async () => {
     const error = await openApiTools(PETS_YAML, { maxTools: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenApiError);
     expect(error).toMatchObject({
       code: 'openapi_too_many_tools',
       message: expect.stringMatching(
-        /gives 4 tools, more than maxTools \(3\).*'tags' \(its tags: pets \(5\), store \(3\)\).*'operationIds'.*'maxTools'/,
+        /gives 4 tools, more than maxTools \(3\).*'tags' \(its tags: pets \(5\), store \(3\)\).*'operationIds'.*'max/,
       ),
     });
     expect(
@@ -215,9 +215,9 @@ describe('openApiTools: building tools from a document', () => {
       }),
     );
     const spec = itemsSpec();
-    const content = (spec.paths as any)['/items/{id}'].put.requestBody.content['application/json'];
+    const content = (spec.paths as Record<string, any>)['/items/{id}'].put.requestBody.content['application/json'];
     content.schema = { type: 'object', properties: { a: { $ref: 'https://schemas.example/item.json' } } };
-    (spec.paths as any)['/files'] = {
+    (spec.paths as Record<string, any>)['/files'] = {
       get: {
         operationId: 'listFiles',
         parameters: [{ name: 'q', in: 'query', schema: { $ref: 'file:///etc/passwd' } }],

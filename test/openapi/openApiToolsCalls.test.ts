@@ -48,7 +48,8 @@ describe('openApiTools: calls', () => {
     });
     expect(seen.map((r) => r.url)).toEqual([
       `${BASE}/pets/7?fields=name&fields=age`,
-      `${BASE}/pets?tags=a|b%20c&words=x%20y&ids=1,2&filter%5Bkind%5D=dog&filter%5Bage%5D=3&size=10&after=k%26v&limit=5`,
+      `${BASE}/pets?tags=a|b%20c&words=x%20y&ids=1,2&filter%5Bkind%5D=dog&filter%5Bage%5D=3` +
+        '&size=10&after=k%26v&limit=5',
     ]);
     expect(seen.map((r) => r.headers.get('authorization'))).toEqual(['Bearer t1', 'Bearer t2']);
     expect(new URL(seen[1]!.url).searchParams.get('filter[kind]')).toBe('dog');
@@ -90,7 +91,7 @@ describe('openApiTools: calls', () => {
     ]);
   });
 
-  it('refuses, as an error result the model can act on, a path value that would be an empty, . or .. segment', async () => {
+  it('refuses, as an error result the model can act on, a path value that is an empty, . or .. segment', async () => {
     const seen = recorded();
     const t = await tools();
     for (const petId of ['', '.', '..'])
@@ -100,7 +101,7 @@ describe('openApiTools: calls', () => {
     expect(seen).toEqual([]);
   });
 
-  it('property: whatever string the model gives, the request stays on its path, with the value in one segment', async () => {
+  it('property: whatever string the model gives, the request keeps its path, the value in one segment', async () => {
     const seen = recorded();
     const t = await tools();
     await fc.assert(

@@ -37,7 +37,7 @@ describe('legate openapi', () => {
     ]);
   });
 
-  it('says in one line, exit 2, what it cannot use: a missing file, Swagger 2, too many tools, a bad number', async () => {
+  it('says in one line, exit 2, what it cannot use: missing file, Swagger 2, too many tools, bad option', async () => {
     const cases: [string[], Record<string, string>, RegExp][] = [
       [['openapi', 'nothere.yaml'], {}, /^legate openapi: nothere\.yaml: does not exist; check the path/],
       [['openapi', 's.json'], { 's.json': '{"swagger":"2.0","info":{},"paths":{}}' }, /Swagger 2\.0 .*swagger2openapi/],

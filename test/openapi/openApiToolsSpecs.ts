@@ -27,11 +27,25 @@ paths:
       operationId: listPets
       tags: [pets]
       parameters:
-        - { name: tags, in: query, style: pipeDelimited, explode: false, schema: { type: array, items: { type: string } } }
-        - { name: words, in: query, style: spaceDelimited, explode: false, schema: { type: array, items: { type: string } } }
+        - name: tags
+          in: query
+          style: pipeDelimited
+          explode: false
+          schema: { type: array, items: { type: string } }
+        - name: words
+          in: query
+          style: spaceDelimited
+          explode: false
+          schema: { type: array, items: { type: string } }
         - { name: ids, in: query, explode: false, schema: { type: array, items: { type: integer } } }
-        - { name: filter, in: query, style: deepObject, explode: true, schema: { type: object, properties: { kind: { type: string }, age: { type: integer } } } }
-        - { name: page, in: query, schema: { type: object, properties: { size: { type: integer }, after: { type: string } } } }
+        - name: filter
+          in: query
+          style: deepObject
+          explode: true
+          schema: { type: object, properties: { kind: { type: string }, age: { type: integer } } }
+        - name: page
+          in: query
+          schema: { type: object, properties: { size: { type: integer }, after: { type: string } } }
         - { name: limit, in: query, schema: { type: integer, maximum: 100 } }
       responses: { '200': { description: ok } }
     post:
