@@ -98,6 +98,14 @@ describe('legate installed from its tarball, without optional peers', () => {
       peer: '@modelcontextprotocol/sdk',
       install: 'npm install @modelcontextprotocol/sdk@^1.32.0',
     },
+    {
+      entry: 'legate/openapi',
+      call:
+        `(await import('legate/openapi'))` +
+        `.openApiTools({ openapi: '3.0.3', info: { title: 't', version: '1' }, paths: {} })`,
+      peer: '@readme/openapi-parser',
+      install: 'npm install @readme/openapi-parser@^9.0.0',
+    },
   ];
 
   it.each(OPTIONAL_PEERS)(

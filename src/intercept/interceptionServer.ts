@@ -1,4 +1,4 @@
-import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
+import { optionalPeerImport } from '../files/optionalPeerImport.js';
 import { UsageError } from '../errors/UsageError.js';
 import { releaseResponseCopies } from './releaseResponseCopies.js';
 
@@ -9,27 +9,14 @@ type Msw = MswModules['msw'];
 type Handler = ReturnType<Msw['http']['post']>;
 type Server = ReturnType<MswModules['node']['setupServer']>;
 
-let mswModules: Promise<MswModules> | undefined;
-
 /**
  * msw's modules, imported by the first interception and kept: importing a module already loaded
  * still resolves it again each time (measured: about 1 ms a module under tsx, 0.04 ms under plain Node).
- * A failed import is not kept, so installing msw later works.
  */
-export function loadMsw(): Promise<MswModules> {
-  mswModules ??= importMsw().catch((error: unknown) => {
-    mswModules = undefined;
-    throw error;
-  });
-  return mswModules;
-}
+export const loadMsw: () => Promise<MswModules> = optionalPeerImport(importMsw, MSW);
 
 async function importMsw() {
-  try {
-    return { msw: await import('msw'), node: await import('msw/node') };
-  } catch (error) {
-    throw MissingPeerDependencyError.orCause(error, MSW);
-  }
+  return { msw: await import('msw'), node: await import('msw/node') };
 }
 
 /** Why a client's requests may never reach an interception, and what to do: said where none arrived. */

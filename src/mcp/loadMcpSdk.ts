@@ -1,4 +1,4 @@
-import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
+import { optionalPeerImport } from '../files/optionalPeerImport.js';
 
 const SDK = {
   name: '@modelcontextprotocol/sdk',
@@ -15,21 +15,9 @@ export type McpServerSdk = Awaited<ReturnType<typeof importServerSdk>>;
  * The MCP SDK's client modules, imported on first use and kept, so `import 'legate/mcp'` works
  * without the SDK installed. A failed import is not kept, so installing the SDK later works.
  */
-export const loadMcpSdk = kept(importClientSdk);
+export const loadMcpSdk = optionalPeerImport(importClientSdk, SDK);
 /** The MCP SDK's server modules, loaded as loadMcpSdk loads the client's. */
-export const loadMcpServerSdk = kept(importServerSdk);
-
-/** An import done once and kept, unless it failed. */
-function kept<T>(load: () => Promise<T>): () => Promise<T> {
-  let loaded: Promise<T> | undefined;
-  return () => {
-    loaded ??= load().catch((error: unknown) => {
-      loaded = undefined;
-      throw MissingPeerDependencyError.orCause(error, SDK);
-    });
-    return loaded;
-  };
-}
+export const loadMcpServerSdk = optionalPeerImport(importServerSdk, SDK);
 
 async function importClientSdk() {
   const [client, stdio, http, types] = await Promise.all([

@@ -1,4 +1,4 @@
-import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
+import { optionalPeerImport } from '../files/optionalPeerImport.js';
 
 const PARSER = {
   name: '@readme/openapi-parser',
@@ -8,16 +8,11 @@ const PARSER = {
 
 export type OpenApiParser = typeof import('@readme/openapi-parser');
 
-let loaded: Promise<OpenApiParser> | undefined;
-
 /**
  * The OpenAPI parser, imported on first use and kept, so `import 'legate/openapi'` works without it.
  * A failed import is not kept, so installing it later works.
  */
-export function loadOpenApiParser(): Promise<OpenApiParser> {
-  loaded ??= import('@readme/openapi-parser').catch((error: unknown) => {
-    loaded = undefined;
-    throw MissingPeerDependencyError.orCause(error, PARSER);
-  });
-  return loaded;
-}
+export const loadOpenApiParser: () => Promise<OpenApiParser> = optionalPeerImport(
+  () => import('@readme/openapi-parser'),
+  PARSER,
+);
