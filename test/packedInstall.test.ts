@@ -99,6 +99,14 @@ describe('legate installed from its tarball, without optional peers', () => {
       install: 'npm install @modelcontextprotocol/sdk@^1.32.0',
     },
     {
+      entry: 'legate/mcp (serving)',
+      call:
+        `(await import('legate/mcp')).serveMcp({ tools: [(await import('legate'))` +
+        `.defineTool({ name: 'noop', input: { type: 'object' }, run: () => 'done' })] })`,
+      peer: '@modelcontextprotocol/sdk',
+      install: 'npm install @modelcontextprotocol/sdk@^1.32.0',
+    },
+    {
       entry: 'legate/openapi',
       call:
         `(await import('legate/openapi'))` +

@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import { Agent, ScriptedTransport, reply, runTrajectory } from '../../src/index.js';
 import { mcpTools } from '../../src/mcp/index.js';
 import { readmeSnippets } from '../support/readmeSnippets.js';
+import { runSnippet } from '../support/snippetSource.js';
 
 // Runs docs/mcp.md's examples against the fixture MCP server (a real child process), their imports of
 // 'legate' and 'legate/mcp' pointed at this repository's source and their files put in a folder of their own.
@@ -17,26 +18,13 @@ const snippets = readmeSnippets(readFileSync('docs/mcp.md', 'utf8'));
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
 /** Runs a snippet with `weather-server.mjs` standing for `serverPath`; returns what it printed. */
-async function runSnippet(name: string, serverPath: string): Promise<unknown[][]> {
-  const snippet = snippets.find((s) => s.name === name)!;
-  const code = snippet.code
-    .replaceAll(`from 'legate/mcp'`, `from '${root}/src/mcp/index.ts'`)
-    .replaceAll(`from 'legate'`, `from '${root}/src/index.ts'`)
-    .replaceAll(`'weather-server.mjs'`, JSON.stringify(serverPath))
+function runMcpSnippet(name: string, serverPath: string): Promise<unknown[][]> {
+  const code = snippets
+    .find((s) => s.name === name)!
+    .code.replaceAll(`'weather-server.mjs'`, JSON.stringify(serverPath))
     .replaceAll(`'mcp-pins.json'`, JSON.stringify(pins))
     .replaceAll(`'trajectories/forecast.yaml'`, JSON.stringify(trajectory));
-  const file = join(folder, `${name}.ts`);
-  writeFileSync(file, code);
-  const printed: unknown[][] = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    printed.push(args);
-  });
-  try {
-    await import(file);
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return printed;
+  return runSnippet(folder, name, code);
 }
 
 describe('docs/mcp.md', () => {
@@ -45,7 +33,7 @@ describe('docs/mcp.md', () => {
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
 
-    expect(await runSnippet('mcp-tools', server)).toEqual([['Sunny in Paris']]);
+    expect(await runMcpSnippet('mcp-tools', server)).toEqual([['Sunny in Paris']]);
     expect(JSON.parse(readFileSync(pins, 'utf8')).tools.map((tool: { name: string }) => tool.name)).toEqual([
       'weather',
     ]);
@@ -65,6 +53,6 @@ describe('docs/mcp.md', () => {
     // The replay is given a server that does not exist: starting it would fail the call, and the replay with it.
     const absent = join(folder, 'no-such-server.mjs');
     expect(existsSync(absent)).toBe(false);
-    expect(await runSnippet('mcp-replay', absent)).toEqual([[['Sunny in Paris'], ['weather']]]);
+    expect(await runMcpSnippet('mcp-replay', absent)).toEqual([[['Sunny in Paris'], ['weather']]]);
   });
 });

@@ -5,6 +5,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import type { McpServing } from '../../src/mcp/index.js';
 import { readmeSnippets } from '../support/readmeSnippets.js';
+import { pointedAtSource } from '../support/snippetSource.js';
 
 // Runs docs/mcp.md's example, its imports of 'legate' and 'legate/mcp' pointed at this repository's source,
 // and holds the refusal the doc quotes to what a client gets.
@@ -31,10 +32,7 @@ describe('docs/mcp.md', () => {
     });
     mkdirSync(folder, { recursive: true });
     const file = join(folder, 'mcp-serve.ts');
-    const code = snippets
-      .find((s) => s.name === 'mcp-serve')!
-      .code.replaceAll(`from 'legate/mcp'`, `from '${root}/src/mcp/index.ts'`);
-    writeFileSync(file, code.replaceAll(`from 'legate'`, `from '${root}/src/index.ts'`));
+    writeFileSync(file, pointedAtSource(snippets.find((s) => s.name === 'mcp-serve')!.code));
     serving = ((await import(file)) as { serving: McpServing }).serving;
     vi.restoreAllMocks();
     expect(printed).toEqual([[serving.url]]);

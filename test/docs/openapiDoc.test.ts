@@ -2,6 +2,7 @@ import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { readmeSnippets } from '../support/readmeSnippets.js';
+import { runSnippet } from '../support/snippetSource.js';
 
 // Runs docs/openapi.md's examples, their imports of 'legate' and 'legate/openapi' pointed at this
 // repository's source, and holds them to the output the page says they print.
@@ -12,26 +13,6 @@ const snippets = readmeSnippets(doc);
 
 afterAll(() => rmSync(folder, { recursive: true, force: true }));
 
-async function runSnippet(name: string, code: string): Promise<unknown[][]> {
-  const file = join(folder, `${name}.ts`);
-  writeFileSync(
-    file,
-    code
-      .replaceAll(`from 'legate/openapi'`, `from '${root}/src/openapi/index.ts'`)
-      .replaceAll(`from 'legate'`, `from '${root}/src/index.ts'`),
-  );
-  const printed: unknown[][] = [];
-  vi.spyOn(console, 'log').mockImplementation((...args: unknown[]) => {
-    printed.push(args);
-  });
-  try {
-    await import(file);
-  } finally {
-    vi.restoreAllMocks();
-  }
-  return printed;
-}
-
 describe('docs/openapi.md', () => {
   it('runs its examples and prints what the page says they print', async () => {
     expect(snippets.map((s) => s.name)).toEqual(['openapi-tools', 'openapi-taint']);
@@ -39,13 +20,13 @@ describe('docs/openapi.md', () => {
     mkdirSync(folder, { recursive: true });
     const [tools, taint] = snippets as unknown as [{ code: string }, { code: string }];
 
-    const summary = await runSnippet('openapi-tools', tools.code);
+    const summary = await runSnippet(folder, 'openapi-tools', tools.code);
     const shown = /prints\n\n```\n([\s\S]*?)\n```/.exec(doc)![1]!;
     expect(summary).toEqual([[shown]]);
 
     // The second example uses the first one's document.
     const spec = /const spec = `[\s\S]*?`;\n/.exec(tools.code)![0];
-    const printed = await runSnippet('openapi-taint', `${spec}${taint.code}`);
+    const printed = await runSnippet(folder, 'openapi-taint', `${spec}${taint.code}`);
     expect(printed).toEqual([
       [['get_pet_by_id: ok', 'delete_pet: blocked']],
       [['delete_pet blocked by taint from get_pet_by_id']],

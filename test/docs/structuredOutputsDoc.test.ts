@@ -4,6 +4,7 @@ import { afterAll, describe, expect, it, vi } from 'vitest';
 import * as z from 'zod';
 import { Agent, ScriptedTransport, reply } from '../../src/index.js';
 import { readmeSnippets } from '../support/readmeSnippets.js';
+import { pointedAtSource } from '../support/snippetSource.js';
 
 // Runs docs/structured-outputs.md's example, its imports of 'legate' pointed at this repository's source.
 const root = resolve('.');
@@ -21,7 +22,7 @@ describe('docs/structured-outputs.md', () => {
     });
     mkdirSync(folder, { recursive: true });
     const file = join(folder, 'structured-output.ts');
-    writeFileSync(file, snippets[0]!.code.replaceAll(`from 'legate'`, `from '${root}/src/index.ts'`));
+    writeFileSync(file, pointedAtSource(snippets[0]!.code));
     await import(file);
     vi.restoreAllMocks();
     expect(printed).toEqual([['paid', 14]]);
