@@ -1,6 +1,6 @@
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { afterAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, reply, runTrajectory } from '../../src/index.js';
 import { mcpTools } from '../../src/mcp/index.js';
 import { readmeSnippets } from '../support/readmeSnippets.js';
