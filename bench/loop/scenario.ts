@@ -50,12 +50,13 @@ export const bodyRuns = { count: 0 };
 export const toolBodies = {
   find_customer: ({ email }: z.infer<typeof findCustomerInput>) => {
     bodyRuns.count++;
-    return customers[email] ?? { error: 'no such customer' };
+    // Own keys only: an email such as `constructor` names no customer (not Object.prototype's).
+    return (Object.hasOwn(customers, email) ? customers[email] : undefined) ?? { error: 'no such customer' };
   },
   list_orders: ({ customerId, status, limit }: z.infer<typeof listOrdersInput>) => {
     bodyRuns.count++;
     return {
-      orders: (orders[customerId] ?? [])
+      orders: ((Object.hasOwn(orders, customerId) ? orders[customerId] : undefined) ?? [])
         .filter((order) => status === 'all' || order.status === status)
         .slice(0, limit)
         .map(({ id, status }) => ({ id, status })),
