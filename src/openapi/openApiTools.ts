@@ -162,8 +162,8 @@ function toolOf(
     name,
     description: descriptionOf(operation),
     input: input.schema,
-    untrusted: o.untrusted?.[key] ?? read,
-    privileged: o.privileged?.[key] ?? !read,
+    untrusted: overrideOf(o.untrusted, key) ?? read,
+    privileged: overrideOf(o.privileged, key) ?? !read,
     ...(policy === undefined ? {} : { policy }),
     remote: true,
     annotations: {
@@ -195,4 +195,9 @@ function tooMany(count: number, maxTools: number, operations: readonly Operation
       `costs more and chooses worse. Select some with 'tags'${tags.size > 0 ? ` (its tags: ${shown})` : ''} or ` +
       `'operationIds', or raise 'maxTools'.`,
   );
+}
+
+/** The flag given for an operation, if one was: own keys only, so an operationId such as `constructor` has none. */
+function overrideOf(overrides: Readonly<Record<string, boolean>> | undefined, key: string): boolean | undefined {
+  return overrides !== undefined && Object.hasOwn(overrides, key) ? overrides[key] : undefined;
 }

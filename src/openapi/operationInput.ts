@@ -67,7 +67,7 @@ function build(operation: Operation): OperationInput | { skip: string } {
     if (where !== 'path' && where !== 'query') return { skip: `its parameter '${name}' is in '${where}'.` };
     if (!isPlainObject(parameter.schema))
       return { skip: `its ${where} parameter '${name}' is described by 'content', not 'schema'.` };
-    if (name in properties) return { skip: `two of its parameters are named '${name}' (path and query).` };
+    if (Object.hasOwn(properties, name)) return { skip: `two of its parameters are named '${name}' (path and query).` };
     properties[name] = described(expandSchema(parameter.schema), parameter.description);
     if (where === 'path' || parameter.required === true) required.push(name);
     const style = typeof parameter.style === 'string' ? parameter.style : where === 'path' ? 'simple' : 'form';

@@ -135,6 +135,28 @@ describe('openApiTools: building tools from a document', () => {
     });
   });
 
+  it('reads names Object.prototype has (constructor, toString) as any other: own keys only', async () => {
+    const spec = {
+      openapi: '3.0.3',
+      info: { title: 'Prototype names', version: '1' },
+      servers: [{ url: BASE }],
+      paths: {
+        '/things': {
+          get: {
+            operationId: 'constructor',
+            parameters: [{ name: 'toString', in: 'query', schema: { type: 'string' } }],
+            responses: { '200': { description: 'ok' } },
+          },
+        },
+      },
+    };
+    const set = await openApiTools(spec, { untrusted: {}, privileged: {} });
+    expect(set.skipped).toEqual([]);
+    const [tool] = set.tools;
+    expect([tool!.name, tool!.untrusted, tool!.privileged]).toEqual(['constructor', true, false]);
+    expect(Object.keys((tool!.inputSchema as { properties: object }).properties)).toEqual(['toString']);
+  });
+
   it('throws at construction for more tools than maxTools, saying how many and how to select', async () => {
     const error = await openApiTools(PETS_YAML, { maxTools: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenApiError);
