@@ -6,6 +6,7 @@ import { ToolDeclarationError, type DeclarationProblem } from '../declarationErr
 import { isZodSchema, zodRefinement, zodToJsonSchema } from '../schema/fromZod.js';
 import type { JsonObjectSchema } from '../schema/jsonSchema.js';
 import { prepareSchema, type PublishedSchema } from '../schema/prepareSchema.js';
+import { schemaError } from '../schema/schemaProblems.js';
 
 /** What a result must be: a zod object schema, or a JSON Schema object. */
 export type OutputSchema = z.ZodType | JsonObjectSchema;
@@ -26,7 +27,7 @@ export interface CompiledOutputSchema {
 export function compileOutputSchema(owner: string, output: unknown, refusedBecause: string): CompiledOutputSchema {
   const zod = isZodSchema(output) ? output : undefined;
   if (zod === undefined && !isPlainObject(output))
-    throw outputError(owner, [
+    throw schemaError(owner, 'output', [
       {
         code: 'invalid_schema',
         path: 'output',
@@ -37,7 +38,7 @@ export function compileOutputSchema(owner: string, output: unknown, refusedBecau
     const schema = prepareSchema(owner, zod ? zodToJsonSchema(owner, zod) : output, zod !== undefined).schema;
     return { schema, check: createCheck(owner, schema, zod && zodRefinement(zod), refusedBecause) };
   } catch (error) {
-    if (error instanceof ToolDeclarationError) throw outputError(owner, error.problems.map(asOutputProblem));
+    if (error instanceof ToolDeclarationError) throw schemaError(owner, 'output', error.problems.map(asOutputProblem));
     throw error;
   }
 }
@@ -47,15 +48,4 @@ function asOutputProblem(problem: DeclarationProblem): DeclarationProblem {
   const path = problem.path === 'input' ? 'output' : problem.path.replace(/^input\./, 'output.');
   const text = problem.problem.replaceAll("a tool's input must be", 'an output schema must be');
   return { code: problem.code, path, problem: text };
-}
-
-function outputError(owner: string, problems: DeclarationProblem[]): ToolDeclarationError {
-  const first = problems[0]!;
-  const lead = `Tool '${owner}' has an output schema legate cannot use`;
-  const listed = problems.map((p, i) => `(${i + 1}) at ${p.path}: ${p.problem}`).join(' ');
-  const message =
-    problems.length === 1
-      ? `${lead} at ${first.path}: ${first.problem}`
-      : `${lead} at ${problems.length} places: ${listed}`;
-  return new ToolDeclarationError(first.code, owner, first.path, message, problems);
 }

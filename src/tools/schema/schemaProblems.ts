@@ -39,15 +39,23 @@ export class SchemaProblems {
 
   /** Throws one error naming every problem, if there is any. */
   throwIfAny(): void {
-    const problems = this.#problems;
-    if (problems.length === 0) return;
-    const first = problems[0]!;
-    const lead = `Tool '${this.tool}' has an input schema legate cannot use`;
-    const listed = problems.map((p, i) => `(${i + 1}) at ${p.path}: ${p.problem}`).join(' ');
-    const message =
-      problems.length === 1
-        ? `${lead} at ${first.path}: ${first.problem}`
-        : `${lead} at ${problems.length} places: ${listed}`;
-    throw new ToolDeclarationError(first.code, this.tool, first.path, message, [...problems]);
+    if (this.#problems.length === 0) return;
+    throw schemaError(this.tool, 'input', [...this.#problems]);
   }
+}
+
+/** One error naming every problem of a tool's input or output schema (at least one), each at its path. */
+export function schemaError(
+  tool: string,
+  which: 'input' | 'output',
+  problems: readonly DeclarationProblem[],
+): ToolDeclarationError {
+  const first = problems[0]!;
+  const lead = `Tool '${tool}' has an ${which} schema legate cannot use`;
+  const listed = problems.map((p, i) => `(${i + 1}) at ${p.path}: ${p.problem}`).join(' ');
+  const message =
+    problems.length === 1
+      ? `${lead} at ${first.path}: ${first.problem}`
+      : `${lead} at ${problems.length} places: ${listed}`;
+  return new ToolDeclarationError(first.code, tool, first.path, message, [...problems]);
 }
