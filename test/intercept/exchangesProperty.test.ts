@@ -6,10 +6,11 @@ import { trajectoryOfExchanges } from '../../src/intercept/trajectoryOfExchanges
 import { parseTrajectory } from '../../src/trajectory/parseTrajectory.js';
 import { serializeTrajectory } from '../../src/trajectory/serialize.js';
 import type { Message, MessagesRequest, ModelResponse, ResponseBlock } from '../../src/messages/types.js';
+import { jsonData } from '../support/jsonData.js';
 
 const TOOLS = ['lookup', 'send_email', 'search'] as const;
 
-const jsonish = fc.jsonValue({ maxDepth: 2 }).map((value) => JSON.parse(JSON.stringify(value)) as unknown);
+const jsonish = jsonData({ maxDepth: 2 });
 
 /** One turn: a response's blocks (text, tool calls), and each call's result. */
 const turnArb = fc.record({

@@ -7,6 +7,7 @@ import { flagsOf } from '../../src/mcp/mcpFlags.js';
 import { checkPins, readPins, writePins } from '../../src/mcp/mcpPins.js';
 import type { McpToolDefinition } from '../../src/mcp/mcpToolDefinition.js';
 import { useTempDir } from '../support/tempDir.js';
+import { jsonData } from '../support/jsonData.js';
 
 const tempDir = useTempDir();
 
@@ -28,7 +29,7 @@ const definition: fc.Arbitrary<McpToolDefinition> = fc.record(
     description: fc.string(),
     inputSchema: fc.record({
       type: fc.constant('object'),
-      properties: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), fc.jsonValue({ maxDepth: 3 })),
+      properties: fc.dictionary(fc.stringMatching(/^[a-z]{1,6}$/), jsonData({ maxDepth: 3 })),
     }),
     annotations: hints,
   },

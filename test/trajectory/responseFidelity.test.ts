@@ -8,8 +8,9 @@ import { ReplayTransport, parseTrajectory, serializeTrajectory, type Trajectory 
 import { parseModelResponse } from '../../src/messages/parseModelResponse.js';
 import { API_STOP_REASONS, TYPED_BLOCK_TYPES, type ModelResponse } from '../../src/messages/types.js';
 import { toRecordedResponse } from '../../src/trajectory/conversation.js';
+import { jsonData } from '../support/jsonData.js';
 
-const json = fc.jsonValue({ maxDepth: 4 });
+const json = jsonData({ maxDepth: 4 });
 /** Fields besides the ones a shape names: any names, any JSON values. */
 const extras = (named: string[]) =>
   fc.dictionary(

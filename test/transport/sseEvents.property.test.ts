@@ -6,6 +6,7 @@ import { parseModelResponse } from '../../src/messages/parseModelResponse.js';
 import { MessageAssembler } from '../../src/transport/anthropic/MessageAssembler.js';
 import { streamEventsOf } from '../../src/transport/streamEventsOf.js';
 import { sseEventsOf, sseText } from '../../src/transport/scripted/sseEvents.js';
+import { jsonData } from '../support/jsonData.js';
 
 // Any response, rendered as the API streams it and cut into chunks at any bytes (inside a UTF-8 character too),
 // is read back by the real SDK's SSE parser and legate's assembler as the same message: every block (unknown ones
@@ -16,7 +17,7 @@ const request: MessagesRequest = { model: 'claude-test', max_tokens: 100, messag
 
 /** Text of any code points: astral ones are 4 bytes in UTF-8, where a split falls inside a character. */
 const text = fc.string({ unit: 'grapheme', maxLength: 40 });
-const json = fc.jsonValue({ maxDepth: 3 });
+const json = jsonData({ maxDepth: 3 });
 const fields = fc.dictionary(
   fc.string({ maxLength: 8 }).filter((k) => !['type', 'input', 'text', 'thinking', 'signature'].includes(k)),
   json,
