@@ -1,3 +1,5 @@
+import { effectiveTaintPolicy, type TaintPolicy } from '../tools/taintPolicy.js';
+import type { AnyTool } from '../tools/tool.js';
 import type { GuardState } from './guardState.js';
 import type { Rule } from './rules.js';
 import type { ToolRecord } from './toolRecord.js';
@@ -7,6 +9,12 @@ export interface ToolFacts {
   untrusted: boolean;
   privileged: boolean;
   policy: string | undefined;
+  /** A privileged tool's arguments a tainted run must trace to trusted text; undefined = strict taint. */
+  sensitive?: readonly string[];
+  /** An untrusted tool's outside-authored output fields; undefined = its whole output. */
+  outsideAuthored?: readonly string[];
+  /** What a tainted run does with a call provenance does not clear (already resolved; absent = block). */
+  onTaint?: TaintPolicy;
 }
 
 /** An agent's rules, indexed by tool for the checks. */
@@ -58,3 +66,15 @@ export interface Block {
 }
 
 export type Check = (call: GuardedCall, context: GuardContext) => Block | undefined;
+
+/** A defined tool's facts, its policy on taint resolved against its agent's. */
+export function toolFacts(
+  tool: Pick<AnyTool, 'untrusted' | 'privileged' | 'policy' | 'sensitive' | 'outsideAuthored' | 'onTaint'>,
+  agentOnTaint: TaintPolicy | undefined,
+): ToolFacts {
+  const facts: ToolFacts = { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy };
+  if (tool.sensitive !== undefined) facts.sensitive = tool.sensitive;
+  if (tool.outsideAuthored !== undefined) facts.outsideAuthored = tool.outsideAuthored;
+  if (tool.privileged) facts.onTaint = effectiveTaintPolicy(tool.onTaint, agentOnTaint);
+  return facts;
+}
