@@ -76,7 +76,8 @@ describe('the taint posture in the trajectory header', () => {
     [
       'sensitive removed',
       { sensitive: undefined },
-      "tool 'send_money' was sensitive in 'recipient' when recorded and is without sensitive arguments (strict taint) now",
+      "tool 'send_money' was sensitive in 'recipient' when recorded and is without sensitive arguments " +
+        '(strict taint) now',
     ],
     [
       'outsideAuthored changed',
