@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
 import { untracedArgument } from '../../../src/guard/provenance/traceArguments.js';
 import { needleOf, numbersIn, normalised } from '../../../src/guard/provenance/valueMatch.js';
 import { called, provenance, trace, user } from './conversation.js';
@@ -134,5 +135,48 @@ describe('sensitive paths', () => {
     const messages = [user('x'), ...called('read_file', 'pay AAA 55')];
     expect(trace('AAA', messages)).toEqual({ argument: 'recipient', value: 'AAA', foundIn: ['read_file'] });
     expect(trace(55, messages)).toEqual({ argument: 'recipient', value: 55, foundIn: ['read_file'] });
+  });
+});
+
+describe('normalisation, generated', () => {
+  it('traces any string written in user text', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme-ascii' })),
+        (value) => {
+          expect(traced(value, `pay ${value} now`)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('separators and case, beyond ASCII', () => {
+  const letters = ['σ', 'ς', 'Σ', 'ß', 'ẞ', 'é', 'e\u0301', 'İ', 'ı', 'ﬁ', 'Ａ', 'a', '1', '２', 'Ω', 'ǅ', 'ﬀ'];
+  const chunk = fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 4 }).map((l) => l.join(''));
+  const casing = fc.constantFrom(
+    (t: string) => t,
+    (t: string) => t.toUpperCase(),
+    (t: string) => t.toLowerCase(),
+  );
+
+  it('traces the chunks of a text joined by other separators, in another case', () => {
+    fc.assert(
+      fc.property(
+        fc.array(chunk, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(' ', '-', '.', ''),
+        fc.constantFrom(' ', '/', '_', ''),
+        casing,
+        casing,
+        (chunks, inText, inValue, caseText, caseValue) => {
+          const text = caseText(chunks.join(inText));
+          const value = caseValue(chunks.join(inValue));
+          fc.pre(!/^[\d２]+$/.test(value));
+          expect(traced(value, `pay ${text} now`)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
   });
 });
