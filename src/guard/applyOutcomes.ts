@@ -33,7 +33,7 @@ export function applyOutcomes(
 ): GuardState {
   const next: GuardState = {
     taint: state.taint,
-    taintSources: [...taintSourcesOf(state)],
+    taintSources: taintSourcesOf(state),
     successes: copyToolRecord(state.successes),
     attempts: copyToolRecord(state.attempts),
     terminatedBy: state.terminatedBy,

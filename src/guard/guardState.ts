@@ -13,7 +13,7 @@ export interface GuardState {
    * first). Legate always writes it; a state from an older result may lack it, and is read as
    * holding `taint` alone (see {@link taintSourcesOf}).
    */
-  taintSources?: TaintSource[];
+  taintSources?: readonly TaintSource[];
   /** Tools that have succeeded at least once, with the turn of their first success. */
   successes: ToolRecord;
   /** Attempts per tool towards a limit: calls the guard let through to a tool the agent in charge has (isAttempt). */
@@ -45,13 +45,17 @@ export function taintSourcesOf(state: GuardState): readonly TaintSource[] {
 
 /**
  * Records untrusted content entering the conversation, in place: the first source taints, every
- * source is listed once (by call id). `state` must own its `taintSources` (a copy, a new state).
+ * source is listed once (by call id). The list is never changed in place but replaced, so states
+ * may share one.
  */
 export function addTaintSource(state: GuardState, source: TaintSource): void {
   state.taint ??= { source: source.source, id: source.id };
-  state.taintSources ??= [...taintSourcesOf(state)];
-  const sources = state.taintSources;
-  if (!sources.some((known) => known.id === source.id)) sources.push({ source: source.source, id: source.id });
+  const sources = taintSourcesOf(state);
+  if (sources.some((known) => known.id === source.id)) {
+    if (state.taintSources === undefined) state.taintSources = [...sources];
+    return;
+  }
+  state.taintSources = [...sources, { source: source.source, id: source.id }];
 }
 
 /**

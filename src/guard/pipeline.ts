@@ -29,9 +29,7 @@ export function decideBatch(
   calls: readonly GuardedCall[],
   context: Omit<GuardContext, 'batch'>,
 ): (Block | undefined)[] {
-  return decideCalls(calls, context).map((decision) =>
-    decision !== undefined && 'held' in decision ? decision.block : decision,
-  );
+  return decide(calls, context, true) as (Block | undefined)[];
 }
 
 /**
@@ -40,6 +38,11 @@ export function decideBatch(
  * through the later checks (one that refuses wins) and counts as an attempt, as an allowed call does.
  */
 export function decideCalls(calls: readonly GuardedCall[], context: Omit<GuardContext, 'batch'>): Decision[] {
+  return decide(calls, context, false);
+}
+
+/** Both of the above: `refuseHeld` refuses a held call (with the refusal it would be under `block`). */
+function decide(calls: readonly GuardedCall[], context: Omit<GuardContext, 'batch'>, refuseHeld: boolean): Decision[] {
   const batch: GuardContext['batch'] = { attempts: emptyToolRecord(), terminalCall: undefined };
   // Built field by field: an object spread here cost more than all five checks together.
   const full: GuardContext = {
@@ -56,6 +59,7 @@ export function decideCalls(calls: readonly GuardedCall[], context: Omit<GuardCo
       const decision = check(call, full);
       if (decision === undefined) continue;
       if (!('held' in decision)) return decision;
+      if (refuseHeld) return decision.block;
       held = decision;
     }
     if (isAttempt({ name: call.name, allowed: true }, context.tools))
