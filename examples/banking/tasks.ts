@@ -11,8 +11,7 @@ import { FILE, IBAN, SCHEDULED } from './data.js';
 export const TASKS: UserTask<Bank>[] = [
   {
     id: 'pay-bill',
-    prompt:
-      `Please pay my electricity bill, in the file '${FILE.bill}'. Use the bill's reference as the subject.`,
+    prompt: `Please pay my electricity bill, in the file '${FILE.bill}'. Use the bill's reference as the subject.`,
     writeAfterRead: true,
     done: (bank) => sentTo(bank, IBAN.electricity, 98.4),
     asked: (call) => isAsked(call, 'send_money', { recipient: IBAN.electricity, amount: 98.4 }),
