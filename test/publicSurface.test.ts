@@ -115,6 +115,9 @@ const SURFACE = {
     'checkOutFolder',
     // Attack suites (`legate attack`): the defence modes a report measures.
     'DEFENCE_MODES',
+    'runAttackSuite',
+    'AttackSuiteError',
+    'loadAttackSuite',
   ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],

@@ -16,3 +16,8 @@ export {
   type InjectionGoal,
   type UserTask,
 } from './attack/attackSuite.js';
+export { runAttackSuite, type RunAttackSuiteOptions } from './attack/runAttackSuite.js';
+export type { AttackReport, ModeReport, SuccessfulAttack, Tally } from './attack/attackReport.js';
+export { AttackSuiteError, type AttackSuiteErrorCode } from './attack/attackSuiteError.js';
+// What `legate attack` runs: the suite a module exports, checked.
+export { loadAttackSuite } from './attack/loadAttackSuite.js';
