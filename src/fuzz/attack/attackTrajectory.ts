@@ -34,6 +34,7 @@ export async function writeAttack<Env>(
     file,
     agent: (transport) => suite.agent(env, mode, transport),
     transport: () => suite.model(),
+    config: false, // what applies is what the caller passes: the save options
     input: task.prompt,
     description:
       `Attack suite '${suite.name}', defence ${mode}: injection '${injection!.id}' (${injection!.goal}) ` +

@@ -17,9 +17,12 @@ export interface RunAttackSuiteOptions {
    * Checked before any run (a `FindingOutputError`). Default: nothing is written.
    */
   out?: string;
-  /** Applied to each attack before it is written, as to any recording. */
+  /**
+   * Applied to each attack before it is written, as to any recording. No config file is read:
+   * pass the project's (`legate attack` passes those of the legate.config.* it finds).
+   */
   redactions?: SaveOptions['redactions'];
-  /** Patterns a written attack must not hold: one that still does is not written, and says why. */
+  /** Patterns a written attack must not hold (beyond the built-in ones): one that does is not written, and says why. */
   secrets?: SaveOptions['secrets'];
   /** How many times one run is resumed at most; a run still suspended then is counted as it stands. Default 20. */
   maxResumes?: number;
