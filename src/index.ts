@@ -127,6 +127,7 @@ export type { GuardState } from './guard/guardState.js';
 export { UNATTRIBUTED_SOURCE } from './guard/historyGuardState.js';
 export type { GuardRule } from './guard/guardContext.js';
 export type { ExecutionMode } from './guard/shadow.js';
+export type { TaintPolicy } from './tools/taintPolicy.js';
 export type { AgentEvent, AgentEventListener } from './runtime/events.js';
 export type { ToolStub } from './runtime/executeToolCall.js';
 

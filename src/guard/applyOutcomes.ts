@@ -1,6 +1,6 @@
 import { isAttempt } from './attempt.js';
 import type { CompiledRules, ToolFacts } from './guardContext.js';
-import type { GuardState } from './guardState.js';
+import { addTaintSource, taintSourcesOf, type GuardState } from './guardState.js';
 import { copyToolRecord, toolRecordValue } from './toolRecord.js';
 
 /** One call's outcome, as the guard needs it. */
@@ -20,8 +20,9 @@ export interface CallOutcome {
 
 /**
  * The state after a response's calls finished: attempts counted ({@link isAttempt}), successes remembered for
- * prerequisites, the first untrusted tool whose own words the model read (a success, or an error result it
- * returned) taints, the first terminal success ends the run. Pure: returns a new state.
+ * prerequisites, every untrusted tool whose own words the model read (a success, or an error result it
+ * returned) is a taint source (the first one taints), the first terminal success ends the run. Pure: returns a
+ * new state.
  */
 export function applyOutcomes(
   state: GuardState,
@@ -32,6 +33,7 @@ export function applyOutcomes(
 ): GuardState {
   const next: GuardState = {
     taint: state.taint,
+    taintSources: [...taintSourcesOf(state)],
     successes: copyToolRecord(state.successes),
     attempts: copyToolRecord(state.attempts),
     terminatedBy: state.terminatedBy,
@@ -39,12 +41,8 @@ export function applyOutcomes(
   for (const outcome of outcomes) {
     if (isAttempt(outcome, tools))
       next.attempts[outcome.name] = (toolRecordValue(next.attempts, outcome.name) ?? 0) + 1;
-    if (
-      next.taint === null &&
-      (outcome.succeeded || outcome.toolWrote === true) &&
-      tools.get(outcome.name)?.untrusted === true
-    )
-      next.taint = { source: outcome.name, id: outcome.id };
+    if ((outcome.succeeded || outcome.toolWrote === true) && tools.get(outcome.name)?.untrusted === true)
+      addTaintSource(next, { source: outcome.name, id: outcome.id });
     if (!outcome.succeeded) continue;
     if (toolRecordValue(next.successes, outcome.name) === undefined) next.successes[outcome.name] = turn;
     if (next.terminatedBy === null && rules.terminal.has(outcome.name))

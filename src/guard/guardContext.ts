@@ -1,4 +1,7 @@
+import { effectiveTaintPolicy, type TaintPolicy } from '../tools/taintPolicy.js';
+import type { AnyTool } from '../tools/tool.js';
 import type { GuardState } from './guardState.js';
+import type { Provenance, Untraced } from './provenanceStub.js';
 import type { Rule } from './rules.js';
 import type { ToolRecord } from './toolRecord.js';
 
@@ -7,6 +10,12 @@ export interface ToolFacts {
   untrusted: boolean;
   privileged: boolean;
   policy: string | undefined;
+  /** A privileged tool's arguments a tainted run must trace to trusted text; undefined = strict taint. */
+  sensitive?: readonly string[];
+  /** An untrusted tool's outside-authored output fields; undefined = its whole output. */
+  outsideAuthored?: readonly string[];
+  /** What a tainted run does with a call provenance does not clear (already resolved; absent = block). */
+  onTaint?: TaintPolicy;
 }
 
 /** An agent's rules, indexed by tool for the checks. */
@@ -38,12 +47,20 @@ export interface GuardContext {
   visible: readonly string[];
   /** What earlier calls of the same response already claimed. */
   batch: { attempts: ToolRecord; terminalCall: string | undefined };
+  /**
+   * The provenance of the conversation the calls were made in, built on first use (once per
+   * response): only a tainted run's call of a tool with `sensitive` arguments asks for it. Without
+   * it, such a call is decided by strict taint.
+   */
+  provenance?: () => Provenance;
 }
 
 /** A tool call as the guard sees it. */
 export interface GuardedCall {
   id: string;
   name: string;
+  /** The model's arguments, as it sent them: read only to trace sensitive arguments. */
+  input?: unknown;
 }
 
 /** The rules a refusal can come from, in the order they are checked. */
@@ -55,6 +72,35 @@ export interface Block {
   message: string;
   /** For taint: the untrusted tool whose content entered the conversation. */
   source?: string;
+  /** For taint, when provenance decided: the sensitive argument traced to no trusted text. */
+  untraced?: Untraced;
 }
 
-export type Check = (call: GuardedCall, context: GuardContext) => Block | undefined;
+/**
+ * A call the guard lets through only to a person: a tainted run's privileged call whose tool's
+ * policy is `approve`. The later checks still apply; then it waits for a decision (`pending`).
+ * Where nobody can be asked (an audit, an MCP session), it is refused with `block`.
+ */
+export interface Held {
+  held: 'taint';
+  /** The refusal it would have been under `block`. */
+  block: Block;
+  untraced?: Untraced;
+}
+
+/** The guard's decision on one call: refused, held for a person, or allowed (undefined). */
+export type Decision = Block | Held | undefined;
+
+export type Check = (call: GuardedCall, context: GuardContext) => Decision;
+
+/** A defined tool's facts, its policy on taint resolved against its agent's. */
+export function toolFacts(
+  tool: Pick<AnyTool, 'untrusted' | 'privileged' | 'policy' | 'sensitive' | 'outsideAuthored' | 'onTaint'>,
+  agentOnTaint: TaintPolicy | undefined,
+): ToolFacts {
+  const facts: ToolFacts = { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy };
+  if (tool.sensitive !== undefined) facts.sensitive = tool.sensitive;
+  if (tool.outsideAuthored !== undefined) facts.outsideAuthored = tool.outsideAuthored;
+  if (tool.privileged) facts.onTaint = effectiveTaintPolicy(tool.onTaint, agentOnTaint);
+  return facts;
+}

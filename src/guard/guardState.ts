@@ -6,8 +6,14 @@ import { copyToolRecord, emptyToolRecord, type ToolRecord } from './toolRecord.j
  * run and handed on with a conversation, so a transfer never forgets what was read.
  */
 export interface GuardState {
-  /** Set once an untrusted tool succeeded: its content is in the conversation. */
-  taint: { source: string; id: string } | null;
+  /** Set once an untrusted tool succeeded: its content is in the conversation. The first such source. */
+  taint: TaintSource | null;
+  /**
+   * Every source of untrusted content in the conversation, in the order it entered (`taint` is the
+   * first). Legate always writes it; a state from an older result may lack it, and is read as
+   * holding `taint` alone (see {@link taintSourcesOf}).
+   */
+  taintSources?: TaintSource[];
   /** Tools that have succeeded at least once, with the turn of their first success. */
   successes: ToolRecord;
   /** Attempts per tool towards a limit: calls the guard let through to a tool the agent in charge has (isAttempt). */
@@ -16,8 +22,36 @@ export interface GuardState {
   terminatedBy: { tool: string; id: string } | null;
 }
 
+/** Untrusted content in the conversation: the tool (or server tool) that brought it, and the call's id. */
+export interface TaintSource {
+  source: string;
+  id: string;
+}
+
 export function initialGuardState(): GuardState {
-  return { taint: null, successes: emptyToolRecord(), attempts: emptyToolRecord(), terminatedBy: null };
+  return {
+    taint: null,
+    taintSources: [],
+    successes: emptyToolRecord(),
+    attempts: emptyToolRecord(),
+    terminatedBy: null,
+  };
+}
+
+/** The state's taint sources, in order: its list, or, for a state from an older result, its first source alone. */
+export function taintSourcesOf(state: GuardState): readonly TaintSource[] {
+  return state.taintSources ?? (state.taint === null ? [] : [state.taint]);
+}
+
+/**
+ * Records untrusted content entering the conversation, in place: the first source taints, every
+ * source is listed once (by call id). `state` must own its `taintSources` (a copy, a new state).
+ */
+export function addTaintSource(state: GuardState, source: TaintSource): void {
+  state.taint ??= { source: source.source, id: source.id };
+  state.taintSources ??= [...taintSourcesOf(state)];
+  const sources = state.taintSources;
+  if (!sources.some((known) => known.id === source.id)) sources.push({ source: source.source, id: source.id });
 }
 
 /**
@@ -53,14 +87,39 @@ export function guardStateProblem(value: unknown): string | undefined {
           `${describeValue((v as Record<string, unknown>)[bad])}`;
   };
   return (
-    pair('taint', 'source', 'id') ?? counts('successes') ?? counts('attempts') ?? pair('terminatedBy', 'tool', 'id')
+    pair('taint', 'source', 'id') ??
+    sourcesProblem(state.taintSources, state.taint) ??
+    counts('successes') ??
+    counts('attempts') ??
+    pair('terminatedBy', 'tool', 'id')
   );
+}
+
+/** `taintSources`: absent (an older result), or a list of { source, id } that starts with `taint`. */
+function sourcesProblem(value: unknown, taint: unknown): string | undefined {
+  if (value === undefined) return undefined;
+  const bad = `'taintSources' must be a list of { source, id } with strings, but it was`;
+  if (!Array.isArray(value)) return `${bad} ${describeValue(value)}`;
+  for (const [i, entry] of value.entries()) {
+    const e = entry as Record<string, unknown> | null;
+    if (typeof e !== 'object' || e === null || typeof e.source !== 'string' || typeof e.id !== 'string')
+      return `'taintSources[${i}]' must be { source, id } with strings, but it was ${describeValue(entry)}`;
+  }
+  const first = value[0] as TaintSource | undefined;
+  const t = taint as TaintSource | null;
+  const agrees =
+    t === null ? first === undefined : first !== undefined && first.id === t.id && first.source === t.source;
+  return agrees
+    ? undefined
+    : `'taintSources' must start with 'taint' (the first source), but its first entry was ${describeValue(first)} ` +
+        `and 'taint' was ${describeValue(taint)}`;
 }
 
 /** A checked guard state from outside, copied into prototype-free records. */
 export function copyGuardState(state: GuardState): GuardState {
   return {
     taint: state.taint === null ? null : { source: state.taint.source, id: state.taint.id },
+    taintSources: taintSourcesOf(state).map(({ source, id }) => ({ source, id })),
     successes: copyToolRecord(state.successes),
     attempts: copyToolRecord(state.attempts),
     terminatedBy: state.terminatedBy === null ? null : { tool: state.terminatedBy.tool, id: state.terminatedBy.id },

@@ -1,7 +1,7 @@
 import { describeValue as describe } from '../json/describeValue.js';
 import type { Message } from '../messages/types.js';
 import type { GuardState } from './guardState.js';
-import { initialGuardState } from './guardState.js';
+import { addTaintSource, initialGuardState, taintSourcesOf, type TaintSource } from './guardState.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
 import { copyToolRecord, emptyToolRecord, toolRecordValue } from './toolRecord.js';
 
@@ -22,7 +22,7 @@ export interface HistoryTool {
  * - each tool_result is paired with a tool_use of the assistant message just before it (the
  *   API's own pairing) and attributed, by that tool_use's name, through `toolOf`;
  * - a result that succeeded (`is_error` absent or false) is a success of its tool; the first
- *   one of an untrusted tool taints, the first one of a terminal tool ends the run;
+ *   one of an untrusted tool taints (every one is a taint source), the first one of a terminal tool ends the run;
  * - an error result of an untrusted tool taints too (it may be the tool's own words, returned with
  *   `toolError`, which taint in a live run; the history cannot tell them from legate's refusals);
  * - a result that cannot be attributed (no tool_use just before it, a name `toolOf` does not
@@ -41,9 +41,7 @@ export function guardStateOfHistory(
 ): GuardState {
   const state = initialGuardState();
   const serverUses = serverUsesOf(messages);
-  const taint = (source: string, id: string) => {
-    state.taint ??= { source, id };
-  };
+  const taint = (source: string, id: string) => addTaintSource(state, { source, id });
   /** The tool_uses of the assistant message just before, by id; null where two share an id. */
   let uses = new Map<string, string | null>();
   for (const message of messages) {
@@ -58,7 +56,7 @@ export function guardStateOfHistory(
           uses.set(id, uses.has(id) && uses.get(id) !== name ? null : name);
         }
       }
-      state.taint ??= serverResultTaint(blocks, serverUses, serverUntrusted);
+      for (const found of serverResultTaints(blocks, serverUses, serverUntrusted)) addTaintSource(state, found);
       continue;
     }
     for (const block of blocks) {
@@ -119,13 +117,28 @@ export function serverResultTaint(
   uses: ReadonlyMap<string, string>,
   untrusted: ServerResultTrust,
 ): GuardState['taint'] {
+  return serverResultTaints(blocks, uses, untrusted)[0] ?? null;
+}
+
+/** Every taint source a response brings in itself, in block order (see {@link serverResultTaint}). */
+export function serverResultTaints(
+  blocks: readonly { type: string }[],
+  uses: ReadonlyMap<string, string>,
+  untrusted: ServerResultTrust,
+): TaintSource[] {
+  const found: TaintSource[] = [];
   for (const block of blocks as { type: string; tool_use_id?: unknown }[]) {
-    if (block.type === 'tool_result' || !block.type.endsWith('_tool_result')) continue;
+    if (!isServerResult(block)) continue;
     const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
     const name = uses.get(id) ?? block.type;
-    if (untrusted(name)) return { source: name, id };
+    if (untrusted(name)) found.push({ source: name, id });
   }
-  return null;
+  return found;
+}
+
+/** A result of a server tool the API ran (`web_search_tool_result`, ...), not a client's `tool_result`. */
+export function isServerResult(block: { type: string }): boolean {
+  return block.type !== 'tool_result' && block.type.endsWith('_tool_result');
 }
 
 /**
@@ -178,10 +191,14 @@ export function mergeGuardStates(fromHistory: GuardState, given: GuardState): Gu
   for (const name of Object.keys(fromHistory.successes)) {
     if (toolRecordValue(given.successes, name) !== undefined) successes[name] = fromHistory.successes[name]!;
   }
-  return {
+  const merged: GuardState = {
     taint: given.taint ?? fromHistory.taint,
+    taintSources: [],
     successes,
     attempts,
     terminatedBy: given.terminatedBy ?? fromHistory.terminatedBy,
   };
+  // The given state's sources first (it may hold some a trimmed history lost), then the history's others.
+  for (const source of [...taintSourcesOf(given), ...taintSourcesOf(fromHistory)]) addTaintSource(merged, source);
+  return merged;
 }

@@ -4,7 +4,7 @@ import { limitCheck } from './checks/limit.js';
 import { prerequisiteCheck } from './checks/prerequisite.js';
 import { taintCheck } from './checks/taint.js';
 import { terminalCheck } from './checks/terminal.js';
-import type { Block, Check, GuardContext, GuardedCall } from './guardContext.js';
+import type { Block, Check, Decision, GuardContext, GuardedCall, Held } from './guardContext.js';
 import { emptyToolRecord, toolRecordValue } from './toolRecord.js';
 
 /**
@@ -22,12 +22,24 @@ export const GUARD_ORDER: readonly { rule: Block['rule']; check: Check }[] = [
 /**
  * Decides every call of one response, in block order, before any of them runs: a call is
  * allowed (undefined) or blocked. Earlier calls of the response count towards limits, and a
- * terminal tool among them holds back the calls after it.
+ * terminal tool among them holds back the calls after it. Where no person can decide (an audit,
+ * an MCP session), a call the guard would hold for one is refused: see {@link decideCalls}.
  */
 export function decideBatch(
   calls: readonly GuardedCall[],
   context: Omit<GuardContext, 'batch'>,
 ): (Block | undefined)[] {
+  return decideCalls(calls, context).map((decision) =>
+    decision !== undefined && 'held' in decision ? decision.block : decision,
+  );
+}
+
+/**
+ * Decides every call of one response as {@link decideBatch} does, and says which calls are held
+ * for a person (a tainted run's privileged call under `onTaint: 'approve'`): a held call goes
+ * through the later checks (one that refuses wins) and counts as an attempt, as an allowed call does.
+ */
+export function decideCalls(calls: readonly GuardedCall[], context: Omit<GuardContext, 'batch'>): Decision[] {
   const batch: GuardContext['batch'] = { attempts: emptyToolRecord(), terminalCall: undefined };
   // Built field by field: an object spread here cost more than all five checks together.
   const full: GuardContext = {
@@ -37,14 +49,18 @@ export function decideBatch(
     visible: context.visible,
     batch,
   };
+  if (context.provenance !== undefined) full.provenance = context.provenance;
   return calls.map((call) => {
+    let held: Held | undefined;
     for (const { check } of GUARD_ORDER) {
-      const block = check(call, full);
-      if (block !== undefined) return block;
+      const decision = check(call, full);
+      if (decision === undefined) continue;
+      if (!('held' in decision)) return decision;
+      held = decision;
     }
     if (isAttempt({ name: call.name, allowed: true }, context.tools))
       batch.attempts[call.name] = (toolRecordValue(batch.attempts, call.name) ?? 0) + 1;
     if (context.rules.terminal.has(call.name)) batch.terminalCall ??= call.name;
-    return undefined;
+    return held;
   });
 }

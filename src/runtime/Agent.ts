@@ -3,7 +3,7 @@ import { copyValue } from '../json/copyValue.js';
 import { describeValue } from '../json/describeValue.js';
 import type { Message, UserBlock } from '../messages/types.js';
 import { isAuthorized } from '../guard/authorization.js';
-import { compileRules, type ToolFacts } from '../guard/guardContext.js';
+import { compileRules, toolFacts, type ToolFacts } from '../guard/guardContext.js';
 import { copyGuardState, guardStateProblem, type GuardState } from '../guard/guardState.js';
 import { guardStateOfHistory, historyShapeProblem, mergeGuardStates } from '../guard/historyGuardState.js';
 import type { Rule } from '../guard/rules.js';
@@ -356,12 +356,7 @@ export class Agent {
       model: o.model,
       system: o.system,
       visibleTools: this.visibleTools(),
-      facts: new Map(
-        [...this.#tools].map(([name, tool]): [string, ToolFacts] => [
-          name,
-          { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy },
-        ]),
-      ),
+      facts: new Map([...this.#tools].map(([name, tool]): [string, ToolFacts] => [name, toolFacts(tool, o.onTaint)])),
       rules: compileRules(o.rules ?? []),
       maxTurns: o.maxTurns ?? DEFAULT_MAX_TURNS,
       maxTokens: o.maxTokens ?? DEFAULT_MAX_TOKENS,

@@ -18,6 +18,7 @@ import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
 import type { Rule } from '../guard/rules.js';
 import type { ExecutionMode } from '../guard/shadow.js';
 import { defineTool } from '../tools/defineTool.js';
+import { TAINT_POLICIES, type TaintPolicy } from '../tools/taintPolicy.js';
 import type { Agent } from './Agent.js';
 import { handoffChain } from './agentGraph.js';
 import { handoffToolName, transferredMessage } from './handoff.js';
@@ -92,6 +93,12 @@ export interface AgentOptions {
    * with its own key (or, without one, the key of the agent the run started with).
    */
   suspensionKey?: string | Uint8Array;
+  /**
+   * What a tainted run does with a call of a privileged tool that provenance does not clear:
+   * `block` (refused, rule `taint`) or `approve` (held for a person, as `approvalRequired` holds a
+   * call). A tool's own `onTaint` wins. Default `block`. See docs/safety.md.
+   */
+  onTaint?: TaintPolicy;
 }
 
 /** A handoff as the agent keeps it: the target and the tool that transfers to it. */
@@ -146,6 +153,7 @@ const AGENT_OPTIONS = [
   'maxHandoffs',
   'approvalRequired',
   'suspensionKey',
+  'onTaint',
 ] as const;
 const agentOptionsComplete: [Exclude<keyof AgentOptions, (typeof AGENT_OPTIONS)[number]>] extends [never]
   ? true
@@ -221,6 +229,8 @@ export function checkAgentOptions(options: AgentOptions): {
         `${describeValue(options.authorizer)}.`,
     );
   checkSuspensionKey(options.suspensionKey, fail);
+  if (options.onTaint !== undefined && !(TAINT_POLICIES as readonly unknown[]).includes(options.onTaint))
+    fail('onTaint', `'onTaint' must be 'block' or 'approve', but it was ${describeValue(options.onTaint)}.`);
   const handoffTools = handoffsOf(name, options.handoffs ?? [], fail);
   const { defined, server } = splitTools(options.tools ?? [], fail);
   const tools = toolsByName(name, [...defined, ...handoffTools.map((h) => h.tool)], fail);

@@ -5,6 +5,7 @@ import type { RenderedOutput } from '../tools/result/renderOutput.js';
 import type { WithheldOutput } from '../tools/result/capOutput.js';
 import type { GuardRule } from '../guard/guardContext.js';
 import type { GuardState } from '../guard/guardState.js';
+import type { Untraced } from '../guard/provenanceStub.js';
 import type { AgentEvent } from './events.js';
 import type { Handoff } from './handoff.js';
 import type { ApprovalRecord } from './runState.js';
@@ -91,6 +92,11 @@ export interface ToolCall {
   rule?: GuardRule | 'approval' | 'shadow';
   /** For a call blocked by taint: the untrusted tool whose content entered the conversation. */
   source?: string;
+  /**
+   * For a call blocked by taint after provenance was checked: the sensitive argument whose value was
+   * traced to no trusted text, and the tools whose outside-authored text holds it.
+   */
+  untraced?: Untraced;
   /** For a transfer call that was made: the agent the conversation went to. */
   handoff?: { to: string; reason?: string };
   /** For a sub-agent's call (`asTool`): the sub-agent's whole run. */

@@ -1,5 +1,6 @@
 import type { ToolResultBlock, ToolUseBlock } from '../messages/types.js';
 import { isPlannedInstead, plannedMessage, type ExecutionMode } from '../guard/shadow.js';
+import type { TaintReview } from '../guard/taintReview.js';
 import { capOutput } from '../tools/result/capOutput.js';
 import { collectOutput, renderOutput } from '../tools/result/renderOutput.js';
 import { isToolError } from '../tools/result/toolError.js';
@@ -59,9 +60,10 @@ export type PreparedCall =
 
 /**
  * Decides what one tool_use block the guard let through will do, running nothing: finds the
- * tool, binds the model's input, and plans it (shadow mode) or holds it for approval.
+ * tool, binds the model's input, and plans it (shadow mode) or holds it for approval: `held` (the
+ * review of a call the guard held because the run is tainted) or `approvalRequired`.
  */
-export function prepareToolCall(block: ToolUseBlock, scope: ToolCallScope): PreparedCall {
+export function prepareToolCall(block: ToolUseBlock, scope: ToolCallScope, held?: TaintReview): PreparedCall {
   const base = { id: block.id, name: block.name, input: block.input, turn: scope.turn };
   const tool = scope.tools.get(block.name);
   if (tool === undefined) {
@@ -83,6 +85,7 @@ export function prepareToolCall(block: ToolUseBlock, scope: ToolCallScope): Prep
     const call: ToolCall = { ...base, outcome: 'planned', output: plannedMessage(tool.name), rule: 'shadow' };
     return { kind: 'answered', executed: { ...answered(call), plannedInput: bound.args } };
   }
+  if (held !== undefined) return { kind: 'pending', pending: pendingCall(block, held) };
   if (scope.needsApproval?.(tool, bound.args) === true) return { kind: 'pending', pending: pendingCall(block) };
   return { kind: 'run', tool, args: bound.args };
 }

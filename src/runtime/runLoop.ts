@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { serverResultTaint, serverUsesOf } from '../guard/historyGuardState.js';
+import { isServerResult, serverResultTaints, serverUsesOf } from '../guard/historyGuardState.js';
+import { addTaintSource, copyGuardState } from '../guard/guardState.js';
 import { sentBack } from '../messages/sentBack.js';
 import { serverToolUntrusted } from '../tools/serverTool.js';
 import { answerIncomplete } from './incompleteCalls.js';
@@ -42,10 +43,12 @@ export async function runLoop(
     // Never an empty assistant message, never a cut-off tool_use: see sentBack.
     const content = sentBack(response);
     if (content !== undefined) state.messages.push({ role: 'assistant', content });
-    if (state.guard.taint === null) {
+    if (response.content.some(isServerResult)) {
       const untrusted = (name: string) => serverToolUntrusted(config.agent.serverTools, name);
-      const taint = serverResultTaint(response.content, serverUsesOf(state.messages), untrusted);
-      state.guard = { ...state.guard, taint };
+      const guard = copyGuardState(state.guard);
+      for (const found of serverResultTaints(response.content, serverUsesOf(state.messages), untrusted))
+        addTaintSource(guard, found);
+      state.guard = guard;
     }
     const toolUses = response.content.filter((block): block is ToolUseBlock => block.type === 'tool_use');
     log.emit({

@@ -1,7 +1,10 @@
 import type { ToolUseBlock } from '../messages/types.js';
 import { applyOutcomes } from '../guard/applyOutcomes.js';
 import type { Block } from '../guard/guardContext.js';
-import { decideBatch } from '../guard/pipeline.js';
+import { decideCalls } from '../guard/pipeline.js';
+import { provenanceOf, type Provenance } from '../guard/provenanceStub.js';
+import { taintReview } from '../guard/taintReview.js';
+import { serverToolUntrusted } from '../tools/serverTool.js';
 import { addUsageTotals, type ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { CallDecision } from '../transport/callReplay.js';
@@ -39,17 +42,22 @@ export async function runTools(
   signal: AbortSignal,
   log: EventLog,
 ): Promise<BatchOutcome> {
-  const decisions = decideBatch(toolUses, {
+  const provenance = lazyProvenance(config, state);
+  const decisions = decideCalls(toolUses, {
     state: state.guard,
     rules: config.agent.rules,
     tools: config.agent.facts,
     visible: [...config.agent.visibleTools.keys()],
+    provenance,
   });
   const scope = toolScope(config, state, turn, signal);
   // Every call is decided before any runs: a replay compares the decisions with the recorded ones first.
-  const prepared = toolUses.map((block, i) =>
-    decisions[i] === undefined ? prepareToolCall(block, scope) : decisions[i],
-  );
+  const prepared = toolUses.map((block, i) => {
+    const decision = decisions[i];
+    if (decision === undefined) return prepareToolCall(block, scope);
+    if (!('held' in decision)) return decision;
+    return prepareToolCall(block, scope, taintReview(state.guard, provenance().outside, decision.untraced));
+  });
   const made = prepared.map((call) => decided(call!));
   scope.replay?.checkDecisions(
     turn,
@@ -79,7 +87,26 @@ export async function runTools(
   return {
     answered: outcomes.map((outcome) => ('call' in outcome ? outcome : undefined)),
     pending: outcomes.flatMap((outcome) => ('pending' in outcome ? [outcome.pending] : [])),
-    allowed: decisions.map((decision) => decision === undefined),
+    allowed: decisions.map((decision) => decision === undefined || 'held' in decision),
+  };
+}
+
+/**
+ * The provenance of the run's conversation as the response's calls are decided, built on first use
+ * (a tainted run's call of a tool with sensitive arguments, or one held for a person), then kept.
+ */
+function lazyProvenance(config: RunConfig, state: RunState): () => Provenance {
+  let built: Provenance | undefined;
+  return () => {
+    built ??= provenanceOf(
+      { system: config.agent.system, messages: state.messages },
+      (name) => {
+        const facts = config.agent.facts.get(name);
+        return facts === undefined ? undefined : { untrusted: facts.untrusted, outsideAuthored: facts.outsideAuthored };
+      },
+      (name) => serverToolUntrusted(config.agent.serverTools, name),
+    );
+    return built;
   };
 }
 
@@ -153,7 +180,7 @@ export function finishBatch(
 
 export function blockedCall(
   block: ToolUseBlock,
-  decision: Pick<Block, 'message' | 'source'> & { rule: ToolCall['rule'] },
+  decision: Pick<Block, 'message' | 'source' | 'untraced'> & { rule: ToolCall['rule'] },
   turn: number,
 ): ToolCall {
   const call: ToolCall = {
@@ -166,5 +193,6 @@ export function blockedCall(
     turn,
   };
   if (decision.source !== undefined) call.source = decision.source;
+  if (decision.untraced !== undefined) call.untraced = decision.untraced;
   return call;
 }

@@ -1,6 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import { canonicalJson, digestOf } from '../json/canonicalJson.js';
 import type { ToolUseBlock } from '../messages/types.js';
+import type { TaintReview } from '../guard/taintReview.js';
 import type { ToolCall } from './agentResult.js';
 import type { RunState } from './runState.js';
 
@@ -13,6 +14,11 @@ export interface PendingCall {
   input: unknown;
   /** `sha256:` of the call's id, tool and input: what an approval is given for. */
   inputDigest: string;
+  /**
+   * For a call held because the run is tainted (its tool's `onTaint` is `approve`): what the person
+   * deciding needs to see: the sources of untrusted content, with excerpts, and the untraced argument.
+   */
+  taint?: TaintReview;
 }
 
 /**
@@ -61,13 +67,15 @@ export function hasValidSignature(suspension: Suspension, key: string | Uint8Arr
   return expected.length === actual.length && timingSafeEqual(expected, actual);
 }
 
-export function pendingCall(block: ToolUseBlock): PendingCall {
-  return {
+export function pendingCall(block: ToolUseBlock, taint?: TaintReview): PendingCall {
+  const pending: PendingCall = {
     id: block.id,
     tool: block.name,
     input: block.input,
     inputDigest: inputDigest(block.id, block.name, block.input),
   };
+  if (taint !== undefined) pending.taint = taint;
+  return pending;
 }
 
 export function inputDigest(id: string, tool: string, input: unknown): string {

@@ -2,6 +2,7 @@ import { describeValue } from '../json/describeValue.js';
 import type { ToolAnnotations } from './annotations.js';
 import { ToolDeclarationError } from './declarationError.js';
 import type { ToolDeclaration, ToolInput } from './defineTool.js';
+import { checkProvenanceOptions } from './provenanceOptions.js';
 import { unknownOptionMessage } from './unknownOption.js';
 
 /** Every key a declaration may have; the type below fails to compile if one is missing. */
@@ -18,6 +19,9 @@ const TOOL_OPTIONS = [
   'maxResultLength',
   'annotations',
   'remote',
+  'sensitive',
+  'outsideAuthored',
+  'onTaint',
 ] as const;
 const ANNOTATIONS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
 type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
@@ -51,6 +55,7 @@ export function checkToolOptions(name: string, declaration: object): void {
   checkNonEmptyString(d.policy, 'policy', fail);
   checkNonEmptyString(d.compensatedBy, 'compensatedBy', fail);
   if (d.annotations !== undefined) checkAnnotations(d.annotations, fail);
+  checkProvenanceOptions(d, fail);
 }
 
 function checkAnnotations(annotations: unknown, fail: Fail): void {

@@ -13,6 +13,8 @@ import { isZodSchema, zodRefinement, zodToJsonSchema } from './schema/fromZod.js
 import { prepareSchema } from './schema/prepareSchema.js';
 import type { Tool, ToolContext } from './tool.js';
 import { checkToolOptions } from './checkToolOptions.js';
+import { checkSensitiveArguments } from './provenanceOptions.js';
+import type { TaintPolicy } from './taintPolicy.js';
 import { checkToolName } from './toolName.js';
 
 /** A tool's input: a zod object schema, or a JSON Schema object (a literal, or one loaded from JSON). */
@@ -55,6 +57,23 @@ export interface ToolDeclaration<S extends ToolInput, O extends OutputSchema | u
    * results by default instead of contacting what it reaches (see `runTools`).
    */
   remote?: boolean;
+  /**
+   * For a privileged tool: the argument paths (`recipient`, `to.iban`, `recipients[]`) whose values,
+   * in a tainted run, must be traced to trusted text for the call to go ahead. Without it, a tainted
+   * run never calls the tool (strict taint). See docs/safety.md, 'Argument provenance'.
+   */
+  sensitive?: readonly string[];
+  /**
+   * For an untrusted tool: the paths of its JSON output that outsiders write (a transaction's
+   * `subject`: `[].subject`); the rest is vouched for by the tool's owner. Without it, the whole
+   * output is outside-authored.
+   */
+  outsideAuthored?: readonly string[];
+  /**
+   * For a privileged tool: what a tainted run does with a call provenance does not clear: `block`
+   * (refused, rule `taint`) or `approve` (held for a person). Default: the agent's `onTaint`, else `block`.
+   */
+  onTaint?: TaintPolicy;
 }
 
 /**
@@ -106,6 +125,11 @@ export function defineTool<const S extends ToolInput, const O extends OutputSche
   const zod = isZodSchema(declaration.input) ? declaration.input : undefined;
   const prepared = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input, zod !== undefined);
   const inputSchema = prepared.schema;
+  checkSensitiveArguments(
+    declaration.sensitive,
+    inputSchema.properties as Readonly<Record<string, unknown>> | undefined,
+    (path, message) => fail('invalid_option', path, message),
+  );
   const binder = createBinder<ArgsOf<S>>(name, inputSchema, zod && zodRefinement(zod));
   const annotations = resolveAnnotations(declaration.annotations);
   const description = declaration.description?.trim() || undefined;
@@ -128,6 +152,9 @@ export function defineTool<const S extends ToolInput, const O extends OutputSche
     policy: declaration.policy,
     compensatedBy: declaration.compensatedBy,
     remote: declaration.remote ?? false,
+    sensitive: frozenList(declaration.sensitive),
+    outsideAuthored: frozenList(declaration.outsideAuthored),
+    onTaint: declaration.onTaint,
     maxResultLength,
     annotations,
     annotated: Object.values(declaration.annotations ?? {}).some((value) => value !== undefined),
@@ -147,6 +174,10 @@ const definedTools = new WeakSet<object>();
 /** True for a tool made by {@link defineTool}, whose declaration was checked and binder compiled. */
 export function isDefinedTool(value: unknown): value is Tool<unknown> {
   return typeof value === 'object' && value !== null && definedTools.has(value);
+}
+
+function frozenList(list: readonly string[] | undefined): readonly string[] | undefined {
+  return list === undefined ? undefined : Object.freeze([...list]);
 }
 
 function missingDescription(tool: string): ToolDeclarationWarning {

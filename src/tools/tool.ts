@@ -5,6 +5,7 @@ import type { BindOptions, BindResult } from './binder/createBinder.js';
 import type { ToolDeclarationWarning } from './declarationError.js';
 import type { ToolOutput } from './result/renderOutput.js';
 import type { PublishedSchema } from './schema/prepareSchema.js';
+import type { TaintPolicy } from './taintPolicy.js';
 
 /** What a tool's `run` receives besides its arguments. */
 export interface ToolContext {
@@ -59,6 +60,12 @@ export interface Tool<Args = unknown> {
   readonly compensatedBy: string | undefined;
   /** Its work is done outside this process (an MCP server's tool): a replay serves it by default. */
   readonly remote: boolean;
+  /** For a privileged tool: argument paths whose values a tainted run must trace to trusted text. */
+  readonly sensitive: readonly string[] | undefined;
+  /** For an untrusted tool: the output field paths outsiders write; undefined = its whole output. */
+  readonly outsideAuthored: readonly string[] | undefined;
+  /** The tool's own policy in a tainted run; undefined = its agent's (see `effectiveTaintPolicy`). */
+  readonly onTaint: TaintPolicy | undefined;
   /** Characters of output shown to the model before the rest is withheld; 0 for no cap. */
   readonly maxResultLength: number;
   /** What the tool declared about its effects, with MCP's defaults for what it left out. */

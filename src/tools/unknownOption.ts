@@ -14,7 +14,7 @@ export function unknownOptionMessage(
 }
 
 /** The known name closest to a key: same letters ignoring case, one containing the other, or a few edits away. */
-function nearestName(key: string, known: readonly string[]): string | undefined {
+export function nearestName(key: string, known: readonly string[]): string | undefined {
   const plain = (name: string) => name.toLowerCase().replace(/[^a-z0-9]/g, '');
   const wanted = plain(key);
   let best: { name: string; distance: number } | undefined;

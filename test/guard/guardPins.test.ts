@@ -297,7 +297,13 @@ describe('the guard state after a response', () => {
       tools,
       compiled,
     );
-    expect(next).toEqual({ taint: null, successes: { a: 1 }, attempts: { a: 2, b: 1 }, terminatedBy: null });
+    expect(next).toEqual({
+      taint: null,
+      taintSources: [],
+      successes: { a: 1 },
+      attempts: { a: 2, b: 1 },
+      terminatedBy: null,
+    });
     expect(state).toEqual({ ...initialGuardState(), successes: { a: 1 }, attempts: { a: 1 } }); // pure
   });
 
@@ -329,6 +335,7 @@ describe('the guard state after a response', () => {
     );
     expect(next).toEqual({
       taint: null,
+      taintSources: [],
       successes: { transfer_to_billing: 1 },
       attempts: {}, // an attempt is a call of a tool the agent in charge has (isAttempt)
       terminatedBy: null,

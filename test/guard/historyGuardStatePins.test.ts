@@ -38,7 +38,7 @@ describe('guardStateOfHistory', () => {
       { role: 'assistant', content: 'Hello, how can I help?' },
       { role: 'user', content: 'Close it.' },
     ]);
-    expect(plain(state)).toEqual({ taint: null, successes: {}, attempts: {}, terminatedBy: null });
+    expect(plain(state)).toEqual({ taint: null, taintSources: [], successes: {}, attempts: {}, terminatedBy: null });
   });
 
   it('counts only tool_use blocks as attempts, not text or thinking', () => {
@@ -56,6 +56,7 @@ describe('guardStateOfHistory', () => {
     ]);
     expect(plain(state)).toEqual({
       taint: null,
+      taintSources: [],
       successes: { verify_identity: 0 },
       attempts: { verify_identity: 1 },
       terminatedBy: null,
@@ -77,6 +78,7 @@ describe('guardStateOfHistory', () => {
     expect(state.taint).toBeNull();
     expect(plain(state)).toEqual({
       taint: null,
+      taintSources: [],
       successes: { verify_identity: 0 },
       attempts: { verify_identity: 1 },
       terminatedBy: null,
@@ -91,6 +93,7 @@ describe('guardStateOfHistory', () => {
     expect(state.taint).toBeNull();
     expect(plain(state)).toEqual({
       taint: null,
+      taintSources: [],
       successes: { verify_identity: 0 },
       attempts: { verify_identity: 2 },
       terminatedBy: null,
@@ -120,6 +123,7 @@ describe('guardStateOfHistory', () => {
     expect(state.taint).toEqual({ source: UNATTRIBUTED_SOURCE, id: 'u1' });
     expect(plain(state)).toEqual({
       taint: { source: UNATTRIBUTED_SOURCE, id: 'u1' },
+      taintSources: [{ source: UNATTRIBUTED_SOURCE, id: 'u1' }],
       successes: {},
       attempts: { unknown_tool: 1 },
       terminatedBy: null,
@@ -133,6 +137,7 @@ describe('guardStateOfHistory', () => {
     ]);
     expect(plain(state)).toEqual({
       taint: null,
+      taintSources: [],
       successes: {},
       attempts: { verify_identity: 1, close_ticket: 1 },
       terminatedBy: null,
@@ -146,6 +151,7 @@ describe('guardStateOfHistory', () => {
     ]);
     expect(plain(state)).toEqual({
       taint: { source: 'fetch_page', id: 'f1' },
+      taintSources: [{ source: 'fetch_page', id: 'f1' }],
       successes: {},
       attempts: { fetch_page: 1 },
       terminatedBy: null,
@@ -159,6 +165,7 @@ describe('guardStateOfHistory', () => {
     ]);
     expect(plain(state)).toEqual({
       taint: { source: 'fetch_page', id: 'f1' },
+      taintSources: [{ source: 'fetch_page', id: 'f1' }],
       successes: { fetch_page: 0, close_ticket: 0 },
       attempts: { fetch_page: 1, close_ticket: 1 },
       terminatedBy: { tool: 'close_ticket', id: 'c1' },

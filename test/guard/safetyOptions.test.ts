@@ -99,7 +99,7 @@ describe('a tool declaration: every safety option is checked when the tool is de
     expect(error.message).toBe(
       `Tool 'send_payment': 'priviledged' is not an option of a tool (did you mean 'privileged'?). The options ` +
         `are 'name', 'description', 'input', 'run', 'output', 'untrusted', 'privileged', 'policy', ` +
-        `'compensatedBy', 'maxResultLength', 'annotations', 'remote'.`,
+        `'compensatedBy', 'maxResultLength', 'annotations', 'remote', 'sensitive', 'outsideAuthored', 'onTaint'.`,
     );
     expect(declarationError({ annotations: { readOnlyHint: true } })).toMatchObject({
       path: 'annotations.readOnlyHint',
@@ -193,7 +193,7 @@ describe("an agent's safety options are checked when it is constructed", () => {
       `Agent 'payer': 'approvalrequired' is not an option of an agent (did you mean 'approvalRequired'?). The ` +
         `options are 'name', 'model', 'system', 'tools', 'transport', 'maxTurns', 'maxTokens', 'temperature', ` +
         `'thinking', 'toolChoice', 'stopSequences', 'cacheControl', 'metadata', 'container', 'clock', 'rules', ` +
-        `'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', 'suspensionKey'.`,
+        `'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', 'suspensionKey', 'onTaint'.`,
     );
   });
 

@@ -1,0 +1,65 @@
+import type { Message } from '../../messages/types.js';
+import { serverUsesOf } from '../historyGuardState.js';
+
+/** A piece of a conversation that may hold a value: who wrote it decides whether it is trusted. */
+export type ConversationPart =
+  /** Text a user message holds itself (its string content or a text block), not a tool result. */
+  | { kind: 'user text'; text: string }
+  /**
+   * A tool_result, with the tool_use it answers: `tool` is undefined when it cannot be attributed.
+   * `inputs` holds the input of each tool_use of that id (one, unless two calls shared an id).
+   */
+  | { kind: 'result'; id: string; tool: string | undefined; inputs: unknown[]; isError: boolean; content: unknown }
+  /** A server tool's result in an assistant message, with the server tool it answers (or its block type). */
+  | { kind: 'server result'; id: string; tool: string; content: unknown };
+
+/**
+ * The parts of a conversation, in order. Results are paired with tool_uses by the rule of
+ * `guardStateOfHistory` (historyGuardState.ts): a tool_result answers a tool_use of the assistant
+ * message just before its user message; one whose id no tool_use there has, or that two tool_uses of
+ * different names share, is unattributed. A server tool result (a `*_tool_result` block other than
+ * `tool_result`) answers the use block of its id anywhere in the conversation; without one it is
+ * named by its block type. Assistant text is no part: the model may have copied it from anywhere.
+ */
+export function conversationParts(messages: readonly Message[]): ConversationPart[] {
+  const parts: ConversationPart[] = [];
+  const serverUses = serverUsesOf(messages);
+  let uses = new Map<string, { name: string | null; inputs: unknown[] }>();
+  for (const message of messages) {
+    if (message.role === 'assistant') {
+      uses = new Map();
+      for (const block of message.content as { type: string; [key: string]: unknown }[]) {
+        if (block.type === 'tool_use') {
+          const { id, name, input } = block as unknown as { id: string; name: string; input: unknown };
+          const known = uses.get(id);
+          if (known === undefined) uses.set(id, { name, inputs: [input] });
+          else uses.set(id, { name: known.name === name ? name : null, inputs: [...known.inputs, input] });
+        } else if (block.type !== 'tool_result' && block.type.endsWith('_tool_result')) {
+          const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
+          parts.push({ kind: 'server result', id, tool: serverUses.get(id) ?? block.type, content: block.content });
+        }
+      }
+      continue;
+    }
+    if (typeof message.content === 'string') {
+      parts.push({ kind: 'user text', text: message.content });
+      uses = new Map();
+      continue;
+    }
+    for (const block of message.content) {
+      if (block.type === 'text') parts.push({ kind: 'user text', text: block.text });
+      if (block.type !== 'tool_result') continue;
+      const use = uses.get(block.tool_use_id);
+      parts.push({
+        kind: 'result',
+        id: block.tool_use_id,
+        tool: typeof use?.name === 'string' ? use.name : undefined,
+        inputs: use?.inputs ?? [],
+        isError: block.is_error === true,
+        content: block.content,
+      });
+    }
+    uses = new Map();
+  }
+  return parts;
+}

@@ -1,0 +1,59 @@
+import { TextCorpus } from './textCorpus.js';
+import { type Needle, needleKey } from './valueMatch.js';
+
+/** A trusted text, and the call whose input it may echo (undefined: the user's or the system prompt's). */
+export interface TrustedText {
+  text: string;
+  call: number | undefined;
+}
+
+/** An outside-authored text and the tool (or server tool, or 'unattributed tool result') it came from. */
+export interface OutsideText {
+  text: string;
+  tool: string;
+}
+
+/**
+ * The texts of a conversation, indexed once, to answer where a value occurs: in trusted text (not
+ * as an echo of the call that produced it) and in which tools' outside-authored text.
+ */
+export class ProvenanceIndex {
+  private readonly trusted: TextCorpus;
+  private readonly trustedCall: (number | undefined)[];
+  private readonly inputs: TextCorpus;
+  private readonly outside: TextCorpus;
+  private readonly outsideTool: string[];
+  private readonly answers = new Map<string, boolean>();
+
+  /** `callInputs[i]`: the text of call i's input, which a trusted text of call i does not vouch for. */
+  constructor(trusted: readonly TrustedText[], callInputs: readonly string[], outside: readonly OutsideText[]) {
+    this.trusted = new TextCorpus(trusted.map((t) => t.text));
+    this.trustedCall = trusted.map((t) => t.call);
+    this.inputs = new TextCorpus(callInputs);
+    this.outside = new TextCorpus(outside.map((t) => t.text));
+    this.outsideTool = outside.map((t) => t.tool);
+  }
+
+  /** Whether the value occurs in a trusted text that does not merely echo its own call's input. */
+  traced(needle: Needle): boolean {
+    if (needle.kind === 'anything') return true;
+    const key = needleKey(needle);
+    const known = this.answers.get(key);
+    if (known !== undefined) return known;
+    const holders = this.trusted.textsHolding(needle);
+    let echoes: Set<number> | undefined;
+    const answer = holders.some((text) => {
+      const call = this.trustedCall[text];
+      if (call === undefined) return true;
+      echoes ??= new Set(this.inputs.textsHolding(needle));
+      return !echoes.has(call);
+    });
+    this.answers.set(key, answer);
+    return answer;
+  }
+
+  /** The tools whose outside-authored text holds the value, each once, in the conversation's order. */
+  foundIn(needle: Needle): string[] {
+    return [...new Set(this.outside.textsHolding(needle).map((text) => this.outsideTool[text]!))];
+  }
+}

@@ -1,0 +1,87 @@
+import { isPlainObject } from '../../json/jsonValue.js';
+import type { FieldStep } from './fieldPath.js';
+
+/**
+ * The text a tool_result's content holds: a string content, or the text of its `text` blocks
+ * (an image, a document, a search result hold none legate reads).
+ */
+export function textsOfContent(content: unknown): string[] {
+  if (typeof content === 'string') return [content];
+  if (!Array.isArray(content)) return [];
+  return content.flatMap((block: unknown) =>
+    isPlainObject(block) && block.type === 'text' && typeof block.text === 'string' ? [block.text] : [],
+  );
+}
+
+/** Every string and number in a value (numbers as JavaScript writes them), in document order; keys aside. */
+export function leavesOf(value: unknown): string[] {
+  const leaves: string[] = [];
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const here = pending.pop();
+    if (typeof here === 'string') leaves.push(here);
+    else if (typeof here === 'number') leaves.push(String(here));
+    else if (Array.isArray(here)) for (let i = here.length - 1; i >= 0; i--) pending.push(here[i]);
+    else if (isPlainObject(here)) {
+      const values = Object.values(here);
+      for (let i = values.length - 1; i >= 0; i--) pending.push(values[i]);
+    }
+  }
+  return leaves;
+}
+
+/** An untrusted tool's JSON output split into the leaves outsiders wrote and the ones its owner vouches for. */
+export interface SplitOutput {
+  outside: string[];
+  vouched: string[];
+}
+
+/**
+ * Splits a JSON output by the parsed `outsideAuthored` paths: every string and number under a place a
+ * path reaches is outside, every other one vouched (object keys are neither). Undefined, so that the
+ * whole output counts as outside, when the output does not have the shape the paths describe: a `[]`
+ * meets something other than an array, or a key something other than an object (null and a missing key
+ * are fine: an optional field). A scalar output (a bare string) never has the shape.
+ */
+export function splitOutput(output: unknown, paths: readonly FieldStep[][]): SplitOutput | undefined {
+  const split: SplitOutput = { outside: [], vouched: [] };
+  /** A place in the output, with the paths still matching it: [path, how many of its steps matched]. */
+  const pending: { value: unknown; matching: [number, number][] }[] = [
+    { value: output, matching: paths.map((_, i) => [i, 0]) },
+  ];
+  while (pending.length > 0) {
+    const { value, matching } = pending.pop()!;
+    if (matching.some(([path, matched]) => matched === paths[path]!.length)) {
+      split.outside.push(...leavesOf(value));
+      continue;
+    }
+    if (value === null || value === undefined) continue;
+    for (const [path, matched] of matching) {
+      const step = paths[path]![matched]!;
+      if ('each' in step ? !Array.isArray(value) : !isPlainObject(value)) return undefined;
+    }
+    const children: { value: unknown; matching: [number, number][] }[] = [];
+    if (Array.isArray(value)) {
+      const next = advance(matching, paths, undefined);
+      for (const item of value) children.push({ value: item, matching: next });
+    } else if (isPlainObject(value)) {
+      for (const [key, item] of Object.entries(value))
+        children.push({ value: item, matching: advance(matching, paths, key) });
+    } else {
+      if (typeof value === 'string') split.vouched.push(value);
+      if (typeof value === 'number') split.vouched.push(String(value));
+    }
+    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+  }
+  return split;
+}
+
+/** The paths that still match one level down: through an array's element (key undefined) or an object's key. */
+function advance(matching: [number, number][], paths: readonly FieldStep[][], key: string | undefined) {
+  const next: [number, number][] = [];
+  for (const [path, matched] of matching) {
+    const step = paths[path]![matched]!;
+    if (key === undefined ? 'each' in step : 'key' in step && step.key === key) next.push([path, matched + 1]);
+  }
+  return next;
+}

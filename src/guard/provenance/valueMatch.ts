@@ -1,0 +1,101 @@
+/**
+ * How a value is compared with text. Both sides are normalised the same way: Unicode NFKC (full-width
+ * letters and digits, ligatures, compatibility forms become their plain form), then case-folded.
+ * Text is then read as tokens: maximal runs of letters, digits and combining marks; everything else
+ * (spaces, `- _ . / : ,`, quotes, brackets, other punctuation and symbols) separates tokens and is
+ * dropped. A string value occurs in a text when its tokens, joined, equal a contiguous run of whole
+ * tokens of the text, joined: `GB29 NWBK 6016` occurs in `gb29nwbk6016` and in `GB29-NWBK-6016`, but
+ * `NWBK` does not occur in `GB29NWBK6016` (no part of a token).
+ *
+ * A number, or a string that is wholly a number, is compared as a number with the numbers written in
+ * the text (see {@link numbersIn}). A string with no letter or digit (`'!!!'`) occurs where its
+ * normalised form occurs as written. The empty string occurs everywhere.
+ */
+
+/** What to look for in a text, made once per value. */
+export type Needle =
+  | { kind: 'tokens'; compact: string }
+  | { kind: 'number'; canonical: string }
+  | { kind: 'symbols'; text: string }
+  | { kind: 'anything' }
+  | { kind: 'nothing' };
+
+/** A text normalised for comparison: NFKC, case-folded (upper then lower case, so `ß` is `ss`). */
+export function normalised(text: string): string {
+  return text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+}
+
+/** The tokens of a normalised text: maximal runs of letters, digits and combining marks. */
+export function tokensOf(normalisedText: string): string[] {
+  return normalisedText.match(TOKEN) ?? [];
+}
+
+const TOKEN = /[\p{L}\p{N}\p{M}]+/gu;
+
+/**
+ * A number as written in text: an optional sign, digits (grouped by commas in threes, or not
+ * grouped; no leading zero), an optional fraction after a dot. It must not touch a letter or digit,
+ * nor continue with `.5` or `,5` (a version `1.2.3`, a European `1.000,50`: read as no number).
+ */
+const NUMBER_IN_TEXT = new RegExp(
+  String.raw`(?<![\p{L}\p{N}\p{M}]|\d[.,])([-+\u2212]?)([1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0)(?:\.(\d+))?` +
+    String.raw`(?![\p{L}\p{N}\p{M}]|[.,]\d)`,
+  'gu',
+);
+
+/** A string that is wholly a number, in the same grammar, after NFKC and trimming. */
+const WHOLE_NUMBER = /^([-+\u2212]?)([1-9]\d{0,2}(?:,\d{3})+|[1-9]\d*|0)(?:\.(\d+))?$/u;
+
+/**
+ * The numbers a normalised text holds, each as its canonical decimal (`1,000.50` is `1000.5`, `0.10`
+ * is `0.1`). A number written with a minus (`-100`, `−100`) gives both `-100` and `100`: an amount
+ * shown as a debit is still that amount; one written without gives only its magnitude.
+ */
+export function numbersIn(normalisedText: string): string[] {
+  const found: string[] = [];
+  for (const match of normalisedText.matchAll(NUMBER_IN_TEXT)) {
+    const magnitude = canonicalMagnitude(match[2]!, match[3]);
+    found.push(magnitude);
+    if (match[1] !== '' && match[1] !== '+' && magnitude !== '0') found.push(`-${magnitude}`);
+  }
+  return found;
+}
+
+/** What a string or number is looked for as. */
+export function needleOf(value: string | number): Needle {
+  if (typeof value === 'number') {
+    // A number JavaScript writes with an exponent (1e21, 1e-7) or not at all (NaN) is never traced.
+    const text = String(value);
+    return Number.isFinite(value) && !text.includes('e') ? { kind: 'number', canonical: text } : { kind: 'nothing' };
+  }
+  if (value === '') return { kind: 'anything' };
+  const text = normalised(value);
+  const whole = WHOLE_NUMBER.exec(text.trim());
+  if (whole !== null) {
+    const magnitude = canonicalMagnitude(whole[2]!, whole[3]);
+    const negative = whole[1] !== '' && whole[1] !== '+' && magnitude !== '0';
+    return { kind: 'number', canonical: negative ? `-${magnitude}` : magnitude };
+  }
+  const compact = tokensOf(text).join('');
+  return compact === '' ? { kind: 'symbols', text } : { kind: 'tokens', compact };
+}
+
+/** A key that is the same for two values exactly when they are looked for the same way. */
+export function needleKey(needle: Needle): string {
+  switch (needle.kind) {
+    case 'tokens':
+      return `t:${needle.compact}`;
+    case 'number':
+      return `n:${needle.canonical}`;
+    case 'symbols':
+      return `s:${needle.text}`;
+    default:
+      return needle.kind;
+  }
+}
+
+function canonicalMagnitude(whole: string, fraction: string | undefined): string {
+  const digits = whole.replaceAll(',', '');
+  const decimals = (fraction ?? '').replace(/0+$/, '');
+  return decimals === '' ? digits : `${digits}.${decimals}`;
+}
