@@ -1,4 +1,4 @@
-import type { InjectionGoal } from './attackSuite.js';
+import type { InjectionGoal } from '../../src/fuzz/index.js';
 import { type Bank, compactIban } from './bank.js';
 import { scheduled, scheduledDuringRun, sentDuringRun, sentTo } from './checks.js';
 import { IBAN, SCHEDULED } from './data.js';

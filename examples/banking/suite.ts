@@ -1,5 +1,5 @@
 import { Agent, type Transport } from '../../src/index.js';
-import type { AttackSuite, DefenceMode } from './attackSuite.js';
+import type { AttackSuite, DefenceMode } from '../../src/fuzz/index.js';
 import type { Bank } from './bank.js';
 import { FILE, freshBank, INJECTION_TRANSACTION } from './data.js';
 import { INJECTIONS } from './injections.js';

@@ -1,4 +1,4 @@
-import type { UserTask } from './attackSuite.js';
+import type { UserTask } from '../../src/fuzz/index.js';
 import type { Bank } from './bank.js';
 import { isAsked, scheduled, scheduledDuringRun, sentDuringRun, sentTo } from './checks.js';
 import { FILE, IBAN, SCHEDULED } from './data.js';

@@ -1,5 +1,5 @@
 import { defineTool, toolError, type AnyTool } from '../../src/index.js';
-import type { DefenceMode } from './attackSuite.js';
+import type { DefenceMode } from '../../src/fuzz/index.js';
 import { type Bank, cents, compactIban, nextTransactionId, type Transaction } from './bank.js';
 import { posture } from './posture.js';
 

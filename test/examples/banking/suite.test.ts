@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../src/index.js';
-import type { DefenceMode } from '../../../examples/banking/attackSuite.js';
+import type { DefenceMode } from '../../../src/fuzz/index.js';
 import type { Bank } from '../../../examples/banking/bank.js';
 import { bankingSuite } from '../../../examples/banking/suite.js';
 
