@@ -1,8 +1,7 @@
+import { cents } from '../bank.js';
 import { type Call, call, type Conversation, HISTORY, SCHEDULE } from './conversation.js';
 import type { Plan } from './plan.js';
 import { AMOUNT_TEXT, amountOf, counterparty, DATE_TEXT, history, IBAN_TEXT, scheduledFor } from './reading.js';
-
-const cents = (amount: number): number => Math.round(amount * 100) / 100;
 
 /** A read of a file, and its text once read. */
 function file(c: Conversation, name: string): { read: Call; text: string | undefined } {
