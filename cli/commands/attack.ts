@@ -84,7 +84,7 @@ function modesOf(given: string): DefenceMode[] | string {
   );
 }
 
-/** Where the attacks went, on standard error (standard output holds the report alone): a line, and each one not written. */
+/** Where the attacks went, on standard error (standard output holds the report alone), and each one not written. */
 function written(report: AttackReport, io: CliIo, folder: string): void {
   const attacks = report.modes.flatMap((m) => m.successfulAttacks.map((a) => ({ mode: m.mode, ...a })));
   const files = attacks.filter((a) => a.trajectory !== undefined).length;
