@@ -1,4 +1,4 @@
-import { relative, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import {
   checkOutFolder,
   DEFENCE_MODES,
@@ -19,7 +19,8 @@ docs/fuzzing.md): per defence mode, every user task alone, then every task with 
 planted; a person approves only the calls the task asked for. Prints the report as a markdown
 table (benign utility, write-after-read utility, utility under attack, attack success, attacks
 needing an attacker value), then the successful attacks per mode; --json prints the report as
-JSON instead. Each successful attack is written as a trajectory under --out (default
+JSON instead; standard output holds the report alone, what was written is said on standard
+error. Each successful attack is written as a trajectory under --out (default
 trajectories/attacks), as <suite>/<mode>/<task>--<injection>.yaml, redacted and scanned with the
 'redactions' and 'secrets' of the legate.config.* found from here; --out is checked before any
 run. --modes picks the modes, in that order (default: all four). Exits 0 with a report, 2 when
@@ -61,7 +62,7 @@ export async function attack(args: string[], io: CliIo): Promise<number> {
     secrets: config?.secrets ?? [],
   });
   io.out(values.json === true ? JSON.stringify(report, null, 2) : report.toText());
-  written(report, io, values.json === true);
+  written(report, io, shownOut);
   return 0;
 }
 
@@ -83,16 +84,11 @@ function modesOf(given: string): DefenceMode[] | string {
   );
 }
 
-/** Where the attacks went: a line (on standard error with --json), and each one not written, on standard error. */
-function written(report: AttackReport, io: CliIo, json: boolean): void {
+/** Where the attacks went, on standard error (standard output holds the report alone), and each one not written. */
+function written(report: AttackReport, io: CliIo, folder: string): void {
   const attacks = report.modes.flatMap((m) => m.successfulAttacks.map((a) => ({ mode: m.mode, ...a })));
-  const files = attacks.filter((a) => a.trajectory !== undefined);
-  if (files.length > 0) {
-    const folder = relative(io.cwd, resolve(files[0]!.trajectory!, '../../..')) || '.';
-    const line = `${files.length} successful attack${files.length === 1 ? '' : 's'} written under ${folder}`;
-    if (json) io.err(`legate attack: ${line}`);
-    else io.out(`\n${line}`);
-  }
+  const files = attacks.filter((a) => a.trajectory !== undefined).length;
+  if (files > 0) io.err(`legate attack: ${files} successful attack${files === 1 ? '' : 's'} written under ${folder}`);
   for (const a of attacks.filter((a) => a.writeError !== undefined))
     io.err(`legate attack: ✗ ${a.mode}: task '${a.task}', injection '${a.injection}' was not written: ${a.writeError}`);
 }

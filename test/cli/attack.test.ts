@@ -31,15 +31,15 @@ describe('legate attack', () => {
     const io = captureIo(dir);
     expect(await main(['attack', 'suite.ts', '--modes', 'none,approve'], io)).toBe(0);
     const expected = (await runAttackSuite(miniBank(), { modes: ['none', 'approve'] })).toText();
-    expect(io.stdout[0]).toBe(expected);
+    expect(io.stdout).toEqual([expected]); // the report alone: what docs paste
     // The config's secrets apply: the attacks naming EVE are reported, not written, and stderr says why.
-    expect(io.stdout[1]).toBe('\n2 successful attacks written under trajectories/attacks');
+    expect(io.stderr[0]).toBe('legate attack: 2 successful attacks written under trajectories/attacks');
     expect(readdirSync(join(dir, 'trajectories/attacks/mini/none')).sort()).toEqual([
       'pay-alice--tip.yaml',
       'pay-bill--tip.yaml',
     ]);
-    expect(io.stderr).toHaveLength(2);
-    expect(io.stderr[0]).toMatch(
+    expect(io.stderr).toHaveLength(3);
+    expect(io.stderr[1]).toMatch(
       /^legate attack: ✗ none: task 'pay-alice', injection 'steal' was not written: .*secret/,
     );
   });

@@ -16,7 +16,7 @@ import { useTempDir } from '../../support/tempDir.js';
 import { miniBank } from './miniBank.js';
 
 const tempDir = useTempDir();
-const MODES: DefenceMode[] = ['none', 'taint', 'approve'];
+const MODES: DefenceMode[] = ['none', 'taint', 'approve', 'provenance'];
 
 /** A mode's figures as `n/N`, the lists as ids: what the tests know the answers of. */
 function figures(m: ModeReport) {
@@ -64,6 +64,16 @@ describe('runAttackSuite', () => {
         attacks: '0/4',
         attackerValue: '0/2',
         succeeded: [],
+        failedBenign: [],
+      },
+      // ALICE is in the prompt of pay-alice, so paying her more is allowed there; EVE is only in the memo.
+      provenance: {
+        benign: '2/2',
+        writeAfterRead: '1/1',
+        underAttack: '4/4',
+        attacks: '1/4',
+        attackerValue: '0/2',
+        succeeded: ['pay-alice--tip'],
         failedBenign: [],
       },
     });
