@@ -1,5 +1,6 @@
 import { LegateError } from '../src/index.js';
 import { legateVersion } from '../src/version.js';
+import { attack, attackHelp } from './commands/attack.js';
 import { audit, auditHelp } from './commands/audit.js';
 import { demo, demoHelp } from './commands/demo.js';
 import { diff, diffHelp } from './commands/diff.js';
@@ -37,6 +38,11 @@ const COMMANDS: Record<string, Command> = {
     run: audit,
   },
   fuzz: { summary: 'fuzz the tools and agents a module exports; exit 1 on any finding', help: fuzzHelp, run: fuzz },
+  attack: {
+    summary: 'measure an attack suite: utility and attack success per defence mode, as a table',
+    help: attackHelp,
+    run: attack,
+  },
   mcp: { summary: 'serve the tools a module exports over MCP (stdio or Streamable HTTP)', help: mcpHelp, run: mcp },
   openapi: {
     summary: 'list the tools an OpenAPI document gives, with their flags, and the operations skipped',

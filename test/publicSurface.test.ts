@@ -113,6 +113,11 @@ const SURFACE = {
     // `legate fuzz` uses these, and so does a fuzz script of the user's over the same modules.
     'findFuzzTargets',
     'checkOutFolder',
+    // Attack suites (`legate attack`): the defence modes a report measures.
+    'DEFENCE_MODES',
+    'runAttackSuite',
+    'AttackSuiteError',
+    'loadAttackSuite',
   ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],

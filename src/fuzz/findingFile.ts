@@ -74,24 +74,28 @@ const PLAIN_NAME = /^[a-z0-9_][a-z0-9_-]{0,63}$/;
 
 /**
  * The file a finding of `name` (an agent's or tool's, any string) found with `seed` is written
- * to, inside `folder`. A plain name is used as it is; any other is turned into a readable slug
- * plus a short hash of the name, so distinct names never share a file.
+ * to, inside `folder`: {@link fileNameOf} the name, then the seed.
  */
 export function findingFile(folder: string, name: string, seed: number): string {
-  let base = name;
-  if (!PLAIN_NAME.test(name)) {
-    const slug = name
-      .normalize('NFKD')
-      .toLowerCase()
-      .replace(/[^a-z0-9_]+/g, '-')
-      .replace(/^[-_]+|-+$/g, '')
-      .slice(0, 48)
-      .replace(/-+$/, '');
-    // Of the UTF-16 code units: UTF-8 would turn every lone surrogate into the same U+FFFD.
-    const hash = createHash('sha256').update(Buffer.from(name, 'utf16le')).digest('hex').slice(0, 8);
-    base = `${slug === '' ? 'agent' : slug}-${hash}`;
-  }
-  return confinedPath(folder, `${base}-${seed >>> 0}.yaml`);
+  return confinedPath(folder, `${fileNameOf(name)}-${seed >>> 0}.yaml`);
+}
+
+/**
+ * A file name (without extension) for any string: a plain name is used as it is; any other is
+ * turned into a readable slug plus a short hash of the name, so distinct names never share a file.
+ */
+export function fileNameOf(name: string): string {
+  if (PLAIN_NAME.test(name)) return name;
+  const slug = name
+    .normalize('NFKD')
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, '-')
+    .replace(/^[-_]+|-+$/g, '')
+    .slice(0, 48)
+    .replace(/-+$/, '');
+  // Of the UTF-16 code units: UTF-8 would turn every lone surrogate into the same U+FFFD.
+  const hash = createHash('sha256').update(Buffer.from(name, 'utf16le')).digest('hex').slice(0, 8);
+  return `${slug === '' ? 'agent' : slug}-${hash}`;
 }
 
 /**

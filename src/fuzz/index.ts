@@ -8,3 +8,16 @@ export { INJECTION_TEMPLATES, type InjectionTarget, type PayloadTemplate } from 
 // What `legate fuzz` fuzzes in a module, and the check it makes of --out before fuzzing anything.
 export { findFuzzTargets, type FuzzTargets } from './fuzzTargets.js';
 export { checkOutFolder, FindingOutputError, type FindingOutputErrorCode } from './findingFile.js';
+// Security and utility under attack, per defence mode (AgentDojo style): `legate attack`.
+export {
+  DEFENCE_MODES,
+  type AttackSuite,
+  type DefenceMode,
+  type InjectionGoal,
+  type UserTask,
+} from './attack/attackSuite.js';
+export { runAttackSuite, type RunAttackSuiteOptions } from './attack/runAttackSuite.js';
+export type { AttackReport, ModeReport, SuccessfulAttack, Tally } from './attack/attackReport.js';
+export { AttackSuiteError, type AttackSuiteErrorCode } from './attack/attackSuiteError.js';
+// What `legate attack` runs: the suite a module exports, checked.
+export { loadAttackSuite } from './attack/loadAttackSuite.js';

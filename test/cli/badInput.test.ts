@@ -135,6 +135,21 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       },
     ],
   },
+  attack: {
+    'unknown flag': { argv: ['attack', '--bogus'], names: "'--bogus'", says: HELP('attack') },
+    'missing file': { notApplicable: 'the one file it reads is the module it runs (missing module)' },
+    'bad number': { notApplicable: 'it takes no number (--modes takes a list of modes: see its row below)' },
+    'missing module': { argv: ['attack', 'nothere.ts'], names: 'nothere.ts', says: MISSING },
+    'module fails to import': [
+      { argv: ['attack', 'throws.mjs'], names: 'throws.mjs', says: /the module is broken.*Fix/ },
+      { argv: ['attack', 'syntax.mjs'], names: 'syntax.mjs', says: NOT_JAVASCRIPT },
+      {
+        argv: ['attack', 'needs-package.mjs'],
+        names: 'needs-package.mjs',
+        says: /imports 'legate-no-such-package', which is not installed.*npm install legate-no-such-package/,
+      },
+    ],
+  },
   audit: {
     'unknown flag': { argv: ['audit', 't/good.yaml', '--bogus'], names: "'--bogus'", says: HELP('audit') },
     'missing file': {
@@ -243,6 +258,13 @@ describe('every legate verb, given input it cannot use', () => {
 
   it('replay --match with a level it does not know: one line listing the levels, exit 2', () =>
     expectOneLine({ argv: ['replay', '--match', 'loose'], names: "'loose'", says: /exact, structure, shape/ }));
+
+  it('attack --modes with a mode it does not know: one line listing the modes, exit 2', () =>
+    expectOneLine({
+      argv: ['attack', 'throws.mjs', '--modes', 'taint,strict'],
+      names: '"strict"',
+      says: /not a defence mode\. Give a comma-separated list of none, taint, approve, provenance, each once/,
+    }));
 
   it('a number given with = works as given with a space, negative included', () =>
     expectOneLine({

@@ -99,6 +99,7 @@ const CODES = {
   SecretInTrajectoryError: ['secret_in_trajectory'],
   TrajectoryNotFoundError: ['trajectory_not_found'],
   FindingOutputError: ['empty_folder', 'not_a_folder', 'not_writable', 'outside_folder'],
+  AttackSuiteError: ['no_suite', 'invalid_suite', 'invalid_attack_option'],
   ConfigError: ['config_not_found', 'invalid_config'],
   MissingPeerDependencyError: ['missing_peer_dependency'],
   ModuleImportError: ['module_not_found', 'module_import_failed'],
