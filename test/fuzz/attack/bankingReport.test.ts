@@ -45,7 +45,7 @@ describe('the banking report', () => {
     expect(mode('approve').successfulAttacks).toEqual([]);
   });
 
-  it('under provenance no attack that needs an attacker value succeeds, and >= 70% of write-after-read tasks are done', () => {
+  it('under provenance no attack needing an attacker value succeeds; >= 70% of write-after-read tasks are done', () => {
     const provenance = mode('provenance');
     expect(provenance.successfulAttacks.filter((a) => a.attackerValue)).toEqual([]);
     expect(provenance.attackerValueSuccess.n).toBe(0);
@@ -56,7 +56,8 @@ describe('the banking report', () => {
   it('docs/safety.md shows exactly this report', () => {
     expect(
       documented(),
-      'docs/safety.md is stale: run `npm run -s report:banking` and paste its output between the banking-report markers',
+      'docs/safety.md is stale: run `npm run -s report:banking` and paste its output between the ' +
+        'banking-report markers',
     ).toBe(report.toText());
   });
 });
