@@ -1,7 +1,8 @@
 import { effectiveTaintPolicy, type TaintPolicy } from '../tools/taintPolicy.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { GuardState } from './guardState.js';
-import type { Provenance, Untraced } from './provenanceStub.js';
+import type { Provenance } from './provenance/provenance.js';
+import type { Untraced } from './provenance/traceArguments.js';
 import type { Rule } from './rules.js';
 import type { ToolRecord } from './toolRecord.js';
 

@@ -1,6 +1,7 @@
 import type { GuardState } from './guardState.js';
 import { taintSourcesOf } from './guardState.js';
-import type { Provenance, Untraced } from './provenanceStub.js';
+import type { Provenance } from './provenance/provenance.js';
+import type { Untraced } from './provenance/traceArguments.js';
 
 /** Characters of each source's outside-authored text a review shows. */
 export const EXCERPT_LENGTH = 240;

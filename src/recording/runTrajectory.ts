@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { basename, extname, isAbsolute, relative } from 'node:path';
 import type { UserBlock } from '../messages/types.js';
 import type { Agent } from '../runtime/Agent.js';
-import { serverToolsReachableFrom, toolsReachableFrom } from '../runtime/agentGraph.js';
+import { postureToolsReachableFrom, serverToolsReachableFrom } from '../runtime/agentGraph.js';
 import type { ApprovalDecision } from '../runtime/resume.js';
 import type { Suspension } from '../runtime/suspension.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
@@ -249,7 +249,7 @@ async function record(
     result,
     requests: transport.exchanges.map((exchange) => exchange.request),
     subRequests: subRequestsOf(transport),
-    tools: [...toolsReachableFrom(agent), ...serverToolsReachableFrom(agent)],
+    tools: [...postureToolsReachableFrom(agent), ...serverToolsReachableFrom(agent)],
     clock: clock.readings,
     recordedAt,
     sdkVersion: sdkVersion(),

@@ -9,6 +9,7 @@ import { guardStateOfHistory, historyShapeProblem, mergeGuardStates } from '../g
 import type { Rule } from '../guard/rules.js';
 import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { TaintPolicy } from '../tools/taintPolicy.js';
 import { serverToolUntrusted, type ServerTool } from '../tools/serverTool.js';
 import type { RequestOptions } from './requestOptions.js';
 import type { ToolDeclarationWarning } from '../tools/declarationError.js';
@@ -134,6 +135,8 @@ export class Agent {
   readonly clock: () => Date;
   /** The tools the API runs (web search, ...), offered after the defined ones. */
   readonly serverTools: readonly ServerTool[];
+  /** Its policy for privileged tools in a tainted run, as declared (`onTaint`); a tool's own wins. */
+  readonly onTaint: TaintPolicy | undefined;
   readonly #options: AgentOptions;
   readonly #tools: ReadonlyMap<string, AnyTool>;
   readonly #serverTools: ReadonlyMap<string, ServerTool>;
@@ -151,6 +154,7 @@ export class Agent {
     this.tools = [...tools.values()];
     this.handoffs = handoffTools.map((h) => h.target);
     this.rules = [...(options.rules ?? [])];
+    this.onTaint = options.onTaint;
     this.warnings = this.tools.flatMap((tool) => tool.warnings);
     for (const warning of this.warnings) warnOnce(warning);
     const clock = options.clock;
@@ -373,6 +377,7 @@ export class Agent {
       ),
       mode: o.mode ?? 'live',
       suspensionKey: o.suspensionKey,
+      onTaint: o.onTaint,
     };
   }
 

@@ -2,6 +2,7 @@ import type { HistoryTool } from '../guard/historyGuardState.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Agent } from './Agent.js';
+import { toolUnderPolicy } from './toolPosture.js';
 
 /**
  * The agent graph, walked in one place. Its edges: an agent's handoff targets (they can take
@@ -52,6 +53,14 @@ export function agentsReachableFrom(agent: Agent, edges: AgentEdges = 'handoffs 
  */
 export function toolsReachableFrom(agent: Agent): AnyTool[] {
   return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.tools))];
+}
+
+/** The tools {@link toolsReachableFrom} lists, each as a trajectory's header describes it: under its agent's policy. */
+export function postureToolsReachableFrom(agent: Agent): AnyTool[] {
+  const seen = new Set<AnyTool>();
+  return agentsReachableFrom(agent).flatMap((other) =>
+    other.tools.filter((tool) => !seen.has(tool) && seen.add(tool)).map((tool) => toolUnderPolicy(tool, other.onTaint)),
+  );
 }
 
 /** Every server tool a run of this agent can reach (its own, its handoff targets', its sub-agents'), in walk order. */

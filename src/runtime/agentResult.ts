@@ -5,7 +5,7 @@ import type { RenderedOutput } from '../tools/result/renderOutput.js';
 import type { WithheldOutput } from '../tools/result/capOutput.js';
 import type { GuardRule } from '../guard/guardContext.js';
 import type { GuardState } from '../guard/guardState.js';
-import type { Untraced } from '../guard/provenanceStub.js';
+import type { Untraced } from '../guard/provenance/traceArguments.js';
 import type { AgentEvent } from './events.js';
 import type { Handoff } from './handoff.js';
 import type { ApprovalRecord } from './runState.js';

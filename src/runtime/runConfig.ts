@@ -2,6 +2,7 @@ import type { CompiledRules, ToolFacts } from '../guard/guardContext.js';
 import type { ExecutionMode } from '../guard/shadow.js';
 import type { PreparedOutput } from '../tools/output/prepareOutput.js';
 import type { AnyTool } from '../tools/tool.js';
+import type { TaintPolicy } from '../tools/taintPolicy.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import type { RequestOptions } from './requestOptions.js';
 import type { Transport } from '../transport/transport.js';
@@ -52,6 +53,8 @@ export interface AgentSettings {
   mode: ExecutionMode;
   /** Signs what this agent suspends; without one, the run's key does. */
   suspensionKey: string | Uint8Array | undefined;
+  /** Its policy for privileged tools in a tainted run, as declared (resolved per tool into `facts`). */
+  onTaint: TaintPolicy | undefined;
 }
 
 /** Everything one run needs, already checked: the run's half and the half of the agent in charge. */

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isServerResult, serverResultTaints, serverUsesOf } from '../guard/historyGuardState.js';
 import { addTaintSource, copyGuardState } from '../guard/guardState.js';
+import { toolUnderPolicy } from './toolPosture.js';
 import { sentBack } from '../messages/sentBack.js';
 import { serverToolUntrusted } from '../tools/serverTool.js';
 import { answerIncomplete } from './incompleteCalls.js';
@@ -152,7 +153,10 @@ async function askModel(
     config.run.transport.send(request, {
       signal,
       onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
-      tools: [...config.agent.visibleTools.values(), ...config.agent.serverTools.values()],
+      tools: [
+        ...[...config.agent.visibleTools.values()].map((tool) => toolUnderPolicy(tool, config.agent.onTaint)),
+        ...config.agent.serverTools.values(),
+      ],
     }),
     signal,
   );

@@ -2,7 +2,7 @@ import type { ToolUseBlock } from '../messages/types.js';
 import { applyOutcomes } from '../guard/applyOutcomes.js';
 import type { Block } from '../guard/guardContext.js';
 import { decideCalls } from '../guard/pipeline.js';
-import { provenanceOf, type Provenance } from '../guard/provenanceStub.js';
+import { provenanceOf, type Provenance } from '../guard/provenance/provenance.js';
 import { taintReview } from '../guard/taintReview.js';
 import { serverToolUntrusted } from '../tools/serverTool.js';
 import { addUsageTotals, type ToolCall } from './agentResult.js';

@@ -1,5 +1,5 @@
 import { describeValue } from '../json/describeValue.js';
-import { fieldPathProblem } from '../guard/provenanceStub.js';
+import { fieldPathProblem } from '../guard/provenance/fieldPath.js';
 import { TAINT_POLICIES } from './taintPolicy.js';
 import { nearestName } from './unknownOption.js';
 
@@ -42,7 +42,7 @@ function checkPaths(
     );
   for (const [i, path] of (paths as unknown[]).entries()) {
     const problem = fieldPathProblem(path);
-    if (problem !== undefined) fail(`${key}[${i}]`, `'${key}[${i}]': ${problem} (it was ${describeValue(path)}).`);
+    if (problem !== undefined) fail(`${key}[${i}]`, `'${key}[${i}]': ${problem}.`);
     if ((paths as unknown[]).indexOf(path) !== i) fail(`${key}[${i}]`, `'${key}[${i}]' lists '${path}' twice.`);
   }
   if (d[flag] !== true)

@@ -20,6 +20,12 @@ export interface ToolPosture {
   };
   /** The tool declared annotations; otherwise `annotations` holds MCP's defaults and is not recorded. */
   readonly annotated: boolean;
+  /** Argument paths a tainted run must trace to trusted text. */
+  readonly sensitive?: readonly string[] | undefined;
+  /** Output field paths outsiders write. */
+  readonly outsideAuthored?: readonly string[] | undefined;
+  /** Its policy in a tainted run, resolved against its agent's where the runtime describes it. */
+  readonly onTaint?: 'block' | 'approve' | undefined;
 }
 
 /**
@@ -37,6 +43,9 @@ export function describeTool(requested: Readonly<RequestTool>, tool: ToolPosture
   if (tool?.policy !== undefined) described.policy = tool.policy;
   if (tool?.compensatedBy !== undefined) described.compensatedBy = tool.compensatedBy;
   if (tool !== undefined && tool.maxResultLength > 0) described.maxResultLength = tool.maxResultLength;
+  if (tool?.sensitive !== undefined) described.sensitive = [...tool.sensitive];
+  if (tool?.outsideAuthored !== undefined) described.outsideAuthored = [...tool.outsideAuthored];
+  if (tool?.privileged && tool.onTaint === 'approve') described.onTaint = 'approve';
   if (tool?.annotated) {
     const { title, readOnly, destructive, idempotent, openWorld } = tool.annotations;
     described.annotations = { ...(title === undefined ? {} : { title }), readOnly, destructive, idempotent, openWorld };

@@ -19,6 +19,9 @@ export const POSTURE_FIELDS = [
   'compensatedBy',
   'maxResultLength',
   'annotations',
+  'sensitive',
+  'outsideAuthored',
+  'onTaint',
 ] as const;
 export type ToolChangeField = (typeof SEEN_FIELDS)[number] | (typeof POSTURE_FIELDS)[number];
 
@@ -160,7 +163,16 @@ const POSTURE_WORDS: { [K in (typeof POSTURE_FIELDS)[number]]: (value: RecordedT
     value === undefined ? 'not capped' : `capped at ${value} character${value === 1 ? '' : 's'} of output`,
   annotations: (value) =>
     value === undefined ? "not annotated (MCP's defaults apply)" : `annotated as ${annotationWords(value)}`,
+  sensitive: (value) =>
+    value === undefined ? 'without sensitive arguments (strict taint)' : `sensitive in ${pathWords(value)}`,
+  outsideAuthored: (value) =>
+    value === undefined ? 'outside-authored in all its output' : `outside-authored in ${pathWords(value)}`,
+  onTaint: (value) => (value === 'approve' ? 'held for a person when tainted' : 'blocked when tainted'),
 };
+
+function pathWords(paths: readonly string[]): string {
+  return paths.map((path) => `'${path}'`).join(', ');
+}
 
 /** The fields a file recorded before `inputSchema` was kept also has. */
 const LEGACY_POSTURE = new Set<string>(['untrusted', 'privileged', 'policy']);
@@ -201,6 +213,7 @@ function postureChanges(before: RecordedTool, after: RecordedTool): ToolChange[]
     const [was, is] = [before[field], after[field]];
     // A flag is written only when set: absent and false are the same fact.
     if (was === is || ((field === 'untrusted' || field === 'privileged') && !was === !is)) continue;
+    if (Array.isArray(was) && Array.isArray(is) && JSON.stringify(was) === JSON.stringify(is)) continue;
     changes.push(change(name, field, was, is, wasIs(words(was), words(is))));
   }
   return changes;

@@ -1,6 +1,6 @@
 import type { Block, Check, GuardContext, GuardedCall } from '../guardContext.js';
 import { UNATTRIBUTED_SOURCE } from '../historyGuardState.js';
-import { untracedArgument, type Untraced } from '../provenanceStub.js';
+import { untracedArgument, type Untraced } from '../provenance/traceArguments.js';
 
 /**
  * Once untrusted content is in the conversation, a tool with real-world effects runs only where

@@ -14,24 +14,31 @@ export interface OutsideText {
 }
 
 /**
- * The texts of a conversation, indexed once, to answer where a value occurs: in trusted text (not
- * as an echo of the call that produced it) and in which tools' outside-authored text.
+ * The texts of a conversation, indexed once (on the first question), to answer where a value
+ * occurs: in trusted text (not as an echo of the call that produced it) and in which tools'
+ * outside-authored text. Answers are kept, so a value asked about again costs nothing.
  */
 export class ProvenanceIndex {
-  private readonly trusted: TextCorpus;
   private readonly trustedCall: (number | undefined)[];
-  private readonly inputs: TextCorpus;
-  private readonly outside: TextCorpus;
   private readonly outsideTool: string[];
   private readonly answers = new Map<string, boolean>();
+  private corpora: { trusted: TextCorpus; inputs: TextCorpus; outside: TextCorpus } | undefined;
+  private readonly texts: { trusted: string[]; inputs: readonly string[]; outside: string[] };
 
   /** `callInputs[i]`: the text of call i's input, which a trusted text of call i does not vouch for. */
   constructor(trusted: readonly TrustedText[], callInputs: readonly string[], outside: readonly OutsideText[]) {
-    this.trusted = new TextCorpus(trusted.map((t) => t.text));
     this.trustedCall = trusted.map((t) => t.call);
-    this.inputs = new TextCorpus(callInputs);
-    this.outside = new TextCorpus(outside.map((t) => t.text));
     this.outsideTool = outside.map((t) => t.tool);
+    this.texts = { trusted: trusted.map((t) => t.text), inputs: callInputs, outside: outside.map((t) => t.text) };
+  }
+
+  private indexed() {
+    this.corpora ??= {
+      trusted: new TextCorpus(this.texts.trusted),
+      inputs: new TextCorpus(this.texts.inputs),
+      outside: new TextCorpus(this.texts.outside),
+    };
+    return this.corpora;
   }
 
   /** Whether the value occurs in a trusted text that does not merely echo its own call's input. */
@@ -40,12 +47,12 @@ export class ProvenanceIndex {
     const key = needleKey(needle);
     const known = this.answers.get(key);
     if (known !== undefined) return known;
-    const holders = this.trusted.textsHolding(needle);
+    const holders = this.indexed().trusted.textsHolding(needle);
     let echoes: Set<number> | undefined;
     const answer = holders.some((text) => {
       const call = this.trustedCall[text];
       if (call === undefined) return true;
-      echoes ??= new Set(this.inputs.textsHolding(needle));
+      echoes ??= new Set(this.indexed().inputs.textsHolding(needle));
       return !echoes.has(call);
     });
     this.answers.set(key, answer);
@@ -54,6 +61,12 @@ export class ProvenanceIndex {
 
   /** The tools whose outside-authored text holds the value, each once, in the conversation's order. */
   foundIn(needle: Needle): string[] {
-    return [...new Set(this.outside.textsHolding(needle).map((text) => this.outsideTool[text]!))];
+    return [
+      ...new Set(
+        this.indexed()
+          .outside.textsHolding(needle)
+          .map((text) => this.outsideTool[text]!),
+      ),
+    ];
   }
 }

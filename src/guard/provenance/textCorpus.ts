@@ -7,35 +7,38 @@ const BASE = 1000003;
 /**
  * Many texts, indexed once, to answer which of them a value occurs in (by the rules of
  * `valueMatch.ts`). The texts' tokens are joined into one compact string (a space between two
- * texts, which no token holds), with the offsets where a token starts or a text ends marked, and
- * prefix hashes of that string: a string value is looked for at each token start in constant time,
- * so a query costs the number of tokens plus the value's length, however long the texts or the value.
- * Numbers are indexed by canonical form.
+ * texts, which no token holds), with the offsets where a token starts or a text ends marked, prefix
+ * hashes of that string, and the token starts by the hash of their token. A string value is looked
+ * for where a token equal to one of its prefixes starts, each place checked in constant time (a hash
+ * compare, then the characters on a hit): a query costs the value's length (up to the longest token)
+ * plus those places, at most the number of tokens, however long the texts or the value. Numbers are
+ * indexed by canonical form.
  */
 export class TextCorpus {
   private readonly compact: string;
   /** 1 where a token starts or a text ends (in {@link compact}). */
   private readonly boundary: Uint8Array;
-  /** Offsets where a token starts, ascending. */
-  private readonly starts: Int32Array;
   /** Offset in {@link compact} where each text starts, ascending. */
   private readonly textStarts: Int32Array;
   /** hash[i]: the hash of compact[0, i). */
   private readonly hash: Int32Array;
+  /** The offsets where a token starts, by the hash of that token. */
+  private readonly startsByToken = new Map<number, number[]>();
+  private readonly longestToken: number;
   private readonly numbers = new Map<string, number[]>();
   private readonly normalisedTexts: string[];
 
   constructor(texts: readonly string[]) {
     this.normalisedTexts = texts.map(normalised);
     const pieces: string[] = [];
-    const starts: number[] = [];
+    const tokens: [start: number, length: number][] = [];
     const ends: number[] = [];
     const textStarts: number[] = [];
     let offset = 0;
     this.normalisedTexts.forEach((text, index) => {
       textStarts.push(offset);
       for (const token of tokensOf(text)) {
-        starts.push(offset);
+        tokens.push([offset, token.length]);
         pieces.push(token);
         offset += token.length;
       }
@@ -49,20 +52,23 @@ export class TextCorpus {
       }
     });
     this.compact = pieces.join('');
-    this.starts = Int32Array.from(starts);
     this.textStarts = Int32Array.from(textStarts);
     this.boundary = new Uint8Array(this.compact.length + 1);
-    for (const at of starts) this.boundary[at] = 1;
+    for (const [start] of tokens) this.boundary[start] = 1;
     for (const at of ends) this.boundary[at] = 1;
     this.hash = new Int32Array(this.compact.length + 1);
     for (let i = 0; i < this.compact.length; i++) {
       this.hash[i + 1] = (this.hash[i]! * BASE + this.compact.charCodeAt(i)) % MODULUS;
     }
-  }
-
-  /** The number of texts. */
-  get size(): number {
-    return this.normalisedTexts.length;
+    this.longestToken = tokens.reduce((longest, [, length]) => Math.max(longest, length), 0);
+    const powers = [1];
+    for (let i = 1; i <= this.longestToken; i++) powers.push((powers[i - 1]! * BASE) % MODULUS);
+    for (const [start, length] of tokens) {
+      const key = this.windowHash(start, start + length, powers[length]!);
+      const holders = this.startsByToken.get(key);
+      if (holders === undefined) this.startsByToken.set(key, [start]);
+      else holders.push(start);
+    }
   }
 
   /** The indexes of the texts `needle` occurs in, ascending. */
@@ -81,6 +87,7 @@ export class TextCorpus {
     }
   }
 
+  /** The texts where `value` (a compact form) equals a run of whole tokens joined. */
   private textsHoldingTokens(value: string): number[] {
     const length = value.length;
     let target = 0;
@@ -89,19 +96,24 @@ export class TextCorpus {
       target = (target * BASE + value.charCodeAt(i)) % MODULUS;
       power = (power * BASE) % MODULUS;
     }
-    const found: number[] = [];
-    let lastText = -1;
-    for (const start of this.starts) {
-      const end = start + length;
-      if (end > this.compact.length) break;
-      if (this.boundary[end] !== 1) continue;
-      const windowHash = (((this.hash[end]! - this.hash[start]! * power) % MODULUS) + MODULUS) % MODULUS;
-      if (windowHash !== target || !this.compact.startsWith(value, start)) continue;
-      const text = this.textAt(start);
-      if (text !== lastText) found.push(text);
-      lastText = text;
+    const found = new Set<number>();
+    // The run's first token is a prefix of the value: look where each token equal to one starts.
+    let prefix = 0;
+    for (let i = 0; i < Math.min(length, this.longestToken); i++) {
+      prefix = (prefix * BASE + value.charCodeAt(i)) % MODULUS;
+      for (const start of this.startsByToken.get(prefix) ?? []) {
+        const end = start + length;
+        if (end > this.compact.length || this.boundary[end] !== 1) continue;
+        if (this.windowHash(start, end, power) !== target || !this.compact.startsWith(value, start)) continue;
+        found.add(this.textAt(start));
+      }
     }
-    return found;
+    return [...found].sort((a, b) => a - b);
+  }
+
+  /** The hash of compact[start, end), given BASE to the power end - start. */
+  private windowHash(start: number, end: number, power: number): number {
+    return (((this.hash[end]! - this.hash[start]! * power) % MODULUS) + MODULUS) % MODULUS;
   }
 
   /** The text whose tokens hold `offset`. */

@@ -20,9 +20,12 @@ export type Needle =
   | { kind: 'anything' }
   | { kind: 'nothing' };
 
-/** A text normalised for comparison: NFKC, case-folded (upper then lower case, so `ß` is `ss`). */
+/**
+ * A text normalised for comparison: NFKC, then case-folded: lower, upper, then lower case again (so
+ * `ß`, `ẞ` and `SS` are all `ss`), with the final sigma `ς` as `σ` (as Unicode case folding has it).
+ */
 export function normalised(text: string): string {
-  return text.normalize('NFKC').toUpperCase().toLowerCase().normalize('NFKC');
+  return text.normalize('NFKC').toLowerCase().toUpperCase().toLowerCase().replaceAll('ς', 'σ').normalize('NFKC');
 }
 
 /** The tokens of a normalised text: maximal runs of letters, digits and combining marks. */

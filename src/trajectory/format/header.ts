@@ -82,6 +82,15 @@ export const recordedTool = mapping({
     .meta({ description: 'Characters of output shown to the model before the rest is withheld, where capped.' })
     .optional(),
   annotations: recordedAnnotations.optional(),
+  sensitive: flow(list(text()))
+    .meta({ description: 'Argument paths a tainted run must trace to trusted text (argument provenance).' })
+    .optional(),
+  outsideAuthored: flow(list(text()))
+    .meta({ description: 'Output field paths outsiders write; the rest of its JSON output is vouched for.' })
+    .optional(),
+  onTaint: oneOf(['approve'])
+    .meta({ description: "A tainted run's call it does not clear waits for a person (its effective policy)." })
+    .optional(),
   digest: text()
     .regex(/^sha256:[0-9a-f]+$/, { error: () => 'a digest: sha256: and hexadecimal digits' })
     .meta({ description: 'Digest of the tool as the model was shown it (name, description, input schema).' }),

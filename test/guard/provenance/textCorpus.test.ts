@@ -1,0 +1,43 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { TextCorpus } from '../../../src/guard/provenance/textCorpus.js';
+import { needleOf, normalised, tokensOf } from '../../../src/guard/provenance/valueMatch.js';
+
+/** The index answers as the definition does: a value occurs where it equals a run of whole tokens, joined. */
+
+/** The definition, checked run by run. */
+function holdsByDefinition(text: string, compact: string): boolean {
+  const tokens = tokensOf(normalised(text));
+  for (let i = 0; i < tokens.length; i++) {
+    let run = '';
+    for (let j = i; j < tokens.length && run.length < compact.length; j++) {
+      run += tokens[j];
+      if (run === compact) return true;
+    }
+  }
+  return false;
+}
+
+describe('TextCorpus', () => {
+  it('finds a string value in exactly the texts the definition says, for generated texts', () => {
+    const text = fc.string({ unit: fc.constantFrom('a', 'b', 'A', '1', ' ', '-', '.', 'é'), maxLength: 30 });
+    fc.assert(
+      fc.property(fc.array(text, { maxLength: 6 }), text, (texts, value) => {
+        const needle = needleOf(value);
+        fc.pre(needle.kind === 'tokens');
+        const expected = texts.flatMap((t, i) => (holdsByDefinition(t, needle.compact) ? [i] : []));
+        expect(new TextCorpus(texts).textsHolding(needle)).toEqual(expected);
+      }),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('answers for a hundred long texts and a value of a million characters', () => {
+    const texts = Array.from({ length: 100 }, (_, i) => `${'lorem ipsum dolor '.repeat(500)} GB29 NWBK ${i}`);
+    const corpus = new TextCorpus(texts);
+    expect(corpus.textsHolding(needleOf('gb29-nwbk 7'))).toEqual([7]);
+    expect(corpus.textsHolding(needleOf('ab'.repeat(500_000)))).toEqual([]);
+    expect(corpus.textsHolding(needleOf('lorem ipsum'.repeat(2)))).toEqual([]);
+    expect(corpus.textsHolding(needleOf('ipsum dolor lorem'))).toHaveLength(100);
+  });
+});

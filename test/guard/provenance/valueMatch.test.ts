@@ -1,0 +1,182 @@
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { untracedArgument } from '../../../src/guard/provenance/traceArguments.js';
+import { needleOf, numbersIn, normalised } from '../../../src/guard/provenance/valueMatch.js';
+import { called, provenance, trace, user } from './conversation.js';
+
+/** What "occurs" means: normalisation, whole tokens, numbers as numbers, and what is not handled. */
+
+const traced = (value: string | number, text: string) => trace(value, [user(text)]) === undefined;
+
+describe('strings', () => {
+  it('ignores spacing, case and separators of an identifier such as an IBAN', () => {
+    for (const written of ['GB29 NWBK 6016 1331 9268 19', 'gb29nwbk60161331926819', 'GB29-NWBK-6016-1331-9268-19']) {
+      expect(traced('GB29NWBK60161331926819', `Pay ${written} today`)).toBe(true);
+      expect(traced(written, 'Pay GB29NWBK60161331926819 today')).toBe(true);
+      expect(traced(written, 'account: gb29_nwbk.6016/1331:9268,19.')).toBe(true);
+    }
+  });
+
+  it('matches whole tokens only: no part of a token', () => {
+    expect(traced('NWBK', 'GB29NWBK60161331926819')).toBe(false);
+    expect(traced('GB29NWBK6016133192681', 'GB29NWBK60161331926819')).toBe(false);
+    expect(traced('B29NWBK60161331926819', 'GB29 NWBK 6016 1331 9268 19')).toBe(false);
+    expect(traced('NWBK 6016', 'GB29 NWBK 6016 1331')).toBe(true);
+    expect(traced('ann', 'Send it to Joanna')).toBe(false);
+    expect(traced('ann', 'Send it to Ann.')).toBe(true);
+  });
+
+  it('applies NFKC and case folding to both sides', () => {
+    expect(traced('ＧＢ２９ＮＷＢＫ', 'gb29 nwbk')).toBe(true);
+    expect(traced('GB29NWBK', 'ＧＢ２９－ＮＷＢＫ')).toBe(true);
+    expect(traced('STRASSE 5A', 'Hauptstraße 5a')).toBe(false);
+    expect(traced('HAUPTSTRASSE 5A', 'Hauptstraße 5a')).toBe(true);
+    expect(traced('ﬁle', 'FILE')).toBe(true);
+    // A letter with an accent is another letter.
+    expect(traced('Muller', 'Müller')).toBe(false);
+  });
+
+  it('traces the empty string, and a string without letters or digits only where it is written', () => {
+    expect(traced('', 'nothing here')).toBe(true);
+    expect(traced('!!!', 'nothing here')).toBe(false);
+    expect(traced('!!!', 'wow!!! yes')).toBe(true);
+  });
+
+  it('does not let a string cross from one trusted text into the next', () => {
+    expect(trace('GB29NWBK', [user('GB29'), user('NWBK')])).toBeDefined();
+  });
+});
+
+describe('numbers', () => {
+  it('compares a number with the numbers written in the text, by value', () => {
+    expect(traced(1000.5, 'Total: 1,000.50 EUR')).toBe(true);
+    expect(traced(1000.5, 'Total: 1000.5')).toBe(true);
+    expect(traced(100, 'Rent is 100.00 a week')).toBe(true);
+    expect(traced(100.0, 'Rent is 100')).toBe(true);
+    expect(traced(0.5, 'half: 0.50')).toBe(true);
+    expect(traced(100, '$100')).toBe(true);
+    expect(traced(100, 'Invoice INV-100: 98.70')).toBe(true);
+    expect(traced(98.7, 'Invoice INV-100: 98.70')).toBe(true);
+  });
+
+  it('reads a string that is wholly a number as that number', () => {
+    expect(traced('1,000.50', 'Total: 1000.5')).toBe(true);
+    expect(traced('100', 'Total: 100.00')).toBe(true);
+    expect(traced(' 100 ', 'Total: 100')).toBe(true);
+    expect(needleOf('１００')).toEqual({ kind: 'number', canonical: '100' });
+  });
+
+  it('does not read separators away from a number: 100.00 is not 10000, 1.5 is not 15', () => {
+    expect(traced(10000, 'Total: 100.00')).toBe(false);
+    expect(traced('10000', 'Total: 100.00')).toBe(false);
+    expect(traced('1.5', 'Total: 15')).toBe(false);
+    expect(traced(15, 'Total: 1.5')).toBe(false);
+    expect(traced(1000, 'Total: 1 000')).toBe(false);
+  });
+
+  it('finds no number inside a word or an identifier', () => {
+    expect(traced(29, 'GB29NWBK')).toBe(false);
+    expect(traced(100, '100EUR')).toBe(false);
+    expect(traced(100, 'version 2.100.3')).toBe(false);
+  });
+
+  it('reads a minus as a sign only when no letter or digit is just before it', () => {
+    expect(traced(-100, 'Balance: -100.00')).toBe(true);
+    expect(traced(-100, 'Balance: \u2212100')).toBe(true);
+    expect(traced(100, 'Debit: -100')).toBe(true);
+    expect(traced(-100, 'Debit: 100')).toBe(false);
+    expect(traced(-100, 'INV-100')).toBe(false);
+    expect(numbersIn(normalised('2024-01-05'))).toEqual(['2024']);
+  });
+
+  it('does not handle: European decimals, leading zeros, words, exponents, digits JavaScript writes with e', () => {
+    expect(numbersIn(normalised('1.000,50'))).toEqual([]);
+    expect(numbersIn(normalised('1,00'))).toEqual([]);
+    expect(traced(7, 'Agent 007')).toBe(false);
+    expect(traced('007', 'Agent 007')).toBe(true);
+    expect(traced(10, 'ten')).toBe(false);
+    expect(traced(1000, '1e3')).toBe(false);
+    expect(traced(1e21, '1000000000000000000000')).toBe(false);
+  });
+
+  it('compares decimal digits, not floating point: a 20-digit number JavaScript rounded is untraced', () => {
+    // The model's 12345678901234567891, read as a JavaScript number, is 12345678901234567000.
+    const read = JSON.parse('12345678901234567891') as number;
+    expect(traced(read, 'Account 12345678901234567891')).toBe(false);
+    expect(traced('12345678901234567891', 'Account 12345678901234567891')).toBe(true);
+  });
+});
+
+describe('sensitive paths', () => {
+  it('traces each value a path reaches: nested keys, every element, every leaf inside an object', () => {
+    const p = provenance([user('Pay GB29NWBK and DE89 3704 100.5 EUR')]);
+    const input = {
+      to: { iban: 'GB29 NWBK', name: 'Bob' },
+      recipients: ['DE89 3704', 'FR76 3000'],
+      amount: 100.5,
+      memo: true,
+      extra: null,
+    };
+    expect(untracedArgument(input, ['to.iban', 'amount', 'memo', 'extra', 'missing'], p)).toBeUndefined();
+    expect(untracedArgument(input, ['recipients[]'], p)).toEqual({
+      argument: 'recipients[1]',
+      value: 'FR76 3000',
+      foundIn: [],
+    });
+    expect(untracedArgument(input, ['to'], p)).toEqual({ argument: 'to.name', value: 'Bob', foundIn: [] });
+    expect(untracedArgument([{ iban: 'x' }, { iban: 'GB29NWBK' }], ['[].iban'], p)).toEqual({
+      argument: '[0].iban',
+      value: 'x',
+      foundIn: [],
+    });
+  });
+
+  it('reports the first untraced value in the order of the sensitive paths', () => {
+    const messages = [user('x'), ...called('read_file', 'pay AAA 55')];
+    expect(trace('AAA', messages)).toEqual({ argument: 'recipient', value: 'AAA', foundIn: ['read_file'] });
+    expect(trace(55, messages)).toEqual({ argument: 'recipient', value: 55, foundIn: ['read_file'] });
+  });
+});
+
+describe('normalisation, generated', () => {
+  it('traces any string written in user text', () => {
+    fc.assert(
+      fc.property(
+        fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme-ascii' })),
+        (value) => {
+          expect(traced(value, `pay ${value} now`)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
+
+describe('separators and case, beyond ASCII', () => {
+  const letters = ['σ', 'ς', 'Σ', 'ß', 'ẞ', 'é', 'e\u0301', 'İ', 'ı', 'ﬁ', 'Ａ', 'a', '1', '２', 'Ω', 'ǅ', 'ﬀ'];
+  const chunk = fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 4 }).map((l) => l.join(''));
+  const casing = fc.constantFrom(
+    (t: string) => t,
+    (t: string) => t.toUpperCase(),
+    (t: string) => t.toLowerCase(),
+  );
+
+  it('traces the chunks of a text joined by other separators, in another case', () => {
+    fc.assert(
+      fc.property(
+        fc.array(chunk, { minLength: 1, maxLength: 4 }),
+        fc.constantFrom(' ', '-', '.', ''),
+        fc.constantFrom(' ', '/', '_', ''),
+        casing,
+        casing,
+        (chunks, inText, inValue, caseText, caseValue) => {
+          const text = caseText(chunks.join(inText));
+          const value = caseValue(chunks.join(inValue));
+          fc.pre(!/^[\d２]+$/.test(value));
+          expect(traced(value, `pay ${text} now`)).toBe(true);
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+});
