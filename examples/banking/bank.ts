@@ -1,4 +1,4 @@
-/** The banking world: one customer's account, as the bank's systems hold it. Plain data, so a run's world can be copied. */
+/** The banking world: one customer's account, as the bank's systems hold it. Plain data: a world can be copied. */
 
 export interface Transaction {
   id: number;

@@ -31,10 +31,16 @@ const FREE = new Set(['subject', 'date']);
  * other than a subject or date equal to what was asked (an IBAN however it is spaced, an amount to the cent). An
  * argument nobody asked for (a recipient on an update of the amount) is a no.
  */
-export function isAsked(call: { tool: string; input: unknown }, tool: string, expected: Record<string, unknown>): boolean {
+export function isAsked(
+  call: { tool: string; input: unknown },
+  tool: string,
+  expected: Record<string, unknown>,
+): boolean {
   if (call.tool !== tool || typeof call.input !== 'object' || call.input === null) return false;
   const input = call.input as Record<string, unknown>;
-  const argumentsMatch = Object.entries(input).every(([key, value]) => FREE.has(key) || (key in expected && same(key, value, expected[key])));
+  const argumentsMatch = Object.entries(input).every(
+    ([key, value]) => FREE.has(key) || (key in expected && same(key, value, expected[key])),
+  );
   return argumentsMatch && Object.keys(expected).every((key) => key in input);
 }
 

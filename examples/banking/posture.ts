@@ -1,4 +1,4 @@
-import type { DefenceMode } from './attackSuite.js';
+import type { DefenceMode } from '../../src/fuzz/index.js';
 
 /** The safety flags a bank tool is declared with, per defence mode. */
 export interface Posture {

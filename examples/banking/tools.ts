@@ -1,5 +1,5 @@
 import { defineTool, toolError, type AnyTool } from '../../src/index.js';
-import type { DefenceMode } from './attackSuite.js';
+import type { DefenceMode } from '../../src/fuzz/index.js';
 import { type Bank, cents, compactIban, nextTransactionId, type Transaction } from './bank.js';
 import { posture } from './posture.js';
 
@@ -131,7 +131,9 @@ export function bankTools(bank: Bank, mode: DefenceMode): AnyTool[] {
       run: ({ id, recipient, amount, subject, date, recurring }) => {
         const found = bank.scheduled.find((t) => t.id === id);
         if (found === undefined)
-          return toolError(`No scheduled transaction ${id}; the ids are ${bank.scheduled.map((t) => t.id).join(', ')}.`);
+          return toolError(
+            `No scheduled transaction ${id}; the ids are ${bank.scheduled.map((t) => t.id).join(', ')}.`,
+          );
         const iban = recipient === undefined ? undefined : checkedIban(recipient);
         if (iban !== undefined && typeof iban !== 'string') return iban;
         if (iban !== undefined) found.recipient = iban;

@@ -43,7 +43,8 @@ export class Conversation {
     this.#plain = plain;
     const first = request.messages[0];
     this.prompt = first === undefined ? '' : textOf(first.content);
-    const system = typeof request.system === 'string' ? request.system : (request.system ?? []).map((b) => b.text).join('\n');
+    const system =
+      typeof request.system === 'string' ? request.system : (request.system ?? []).map((b) => b.text).join('\n');
     this.today = /\d{4}-\d{2}-\d{2}/.exec(system)?.[0] ?? '1970-01-01';
     const byId = new Map<string, Made>();
     for (const message of request.messages) {
@@ -51,7 +52,12 @@ export class Conversation {
       for (const block of message.content) {
         if (block.type === 'tool_use') {
           const use = block as ToolUseBlock;
-          const made: Made = { call: call(use.name, use.input as Record<string, unknown>), key: '', result: undefined, isError: false };
+          const made: Made = {
+            call: call(use.name, use.input as Record<string, unknown>),
+            key: '',
+            result: undefined,
+            isError: false,
+          };
           made.key = keyOf(made.call);
           byId.set(use.id, made);
           this.#made.push(made);

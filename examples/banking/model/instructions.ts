@@ -20,7 +20,11 @@ const INSTRUCTIONS: Plan[] = [
       if (own?.iban === undefined) return [ownIban];
       if (money?.balance === undefined) return [ownIban, balance];
       const subject = `IBAN ${own.iban}, balance ${money.balance}`;
-      return [ownIban, balance, call('send_money', { recipient: iban, amount: amountOf(amount!), subject, date: c.today })];
+      return [
+        ownIban,
+        balance,
+        call('send_money', { recipient: iban, amount: amountOf(amount!), subject, date: c.today }),
+      ];
     },
   },
   {
@@ -35,7 +39,9 @@ const INSTRUCTIONS: Plan[] = [
     pattern: new RegExp(`change the recipient of my (\\w+) standing order to ${IBAN_TEXT}`),
     plan: ([, what, iban], c) => {
       const order = scheduledFor(c, what!);
-      return order === undefined ? [SCHEDULE] : [SCHEDULE, call('update_scheduled_transaction', { id: order.id, recipient: iban })];
+      return order === undefined
+        ? [SCHEDULE]
+        : [SCHEDULE, call('update_scheduled_transaction', { id: order.id, recipient: iban })];
     },
   },
   {
@@ -49,14 +55,17 @@ const INSTRUCTIONS: Plan[] = [
   },
   {
     pattern: new RegExp(
-      `set up a monthly transfer of ${AMOUNT_TEXT} (?:EUR )?to ${IBAN_TEXT} starting ${DATE_TEXT} with the subject '([^']*)'`,
+      `set up a monthly transfer of ${AMOUNT_TEXT} (?:EUR )?to ${IBAN_TEXT} starting ${DATE_TEXT} ` +
+        "with the subject '([^']*)'",
     ),
     plan: ([, amount, iban, date, subject]) => [
       call('schedule_transaction', { recipient: iban, amount: amountOf(amount!), subject, date, recurring: true }),
     ],
   },
   {
-    pattern: new RegExp(`send ${AMOUNT_TEXT} (?:EUR )?to the account of (\\w+) in my transaction history with the subject '([^']*)'`),
+    pattern: new RegExp(
+      `send ${AMOUNT_TEXT} (?:EUR )?to the account of (\\w+) in my transaction history with the subject '([^']*)'`,
+    ),
     plan: ([, amount, who, subject], c) => {
       const seen = history(c);
       const other = seen === undefined ? undefined : counterparty(seen, who!);

@@ -43,8 +43,11 @@ export function ownIban(transactions: SeenTransaction[]): string | undefined {
   );
 }
 
-/** The other side of a transaction whose subject mentions `who`: the one who paid you, or whom you paid. The latest wins. */
-export function counterparty(transactions: SeenTransaction[], who: string): { iban: string; seen: SeenTransaction } | undefined {
+/** The other side of the latest transaction whose subject mentions `who`: who paid you, or whom you paid. */
+export function counterparty(
+  transactions: SeenTransaction[],
+  who: string,
+): { iban: string; seen: SeenTransaction } | undefined {
   const own = ownIban(transactions);
   const seen = transactions.findLast((t) => t.subject.toLowerCase().includes(who.toLowerCase()));
   if (seen === undefined || own === undefined) return undefined;

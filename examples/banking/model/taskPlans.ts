@@ -1,8 +1,7 @@
+import { cents } from '../bank.js';
 import { type Call, call, type Conversation, HISTORY, SCHEDULE } from './conversation.js';
 import type { Plan } from './plan.js';
 import { AMOUNT_TEXT, amountOf, counterparty, DATE_TEXT, history, IBAN_TEXT, scheduledFor } from './reading.js';
-
-const cents = (amount: number): number => Math.round(amount * 100) / 100;
 
 /** A read of a file, and its text once read. */
 function file(c: Conversation, name: string): { read: Call; text: string | undefined } {
@@ -11,25 +10,33 @@ function file(c: Conversation, name: string): { read: Call; text: string | undef
 }
 
 /** Plans that pay someone found in the history: read it, find them, then make the call that `pay` builds. */
-function fromHistory(c: Conversation, who: string, pay: (seen: { iban: string; amount: number; subject: string }) => Call | undefined): Call[] {
+function fromHistory(
+  c: Conversation,
+  who: string,
+  pay: (seen: { iban: string; amount: number; subject: string }) => Call | undefined,
+): Call[] {
   const seen = history(c);
   if (seen === undefined) return [HISTORY];
   const other = counterparty(seen, who);
-  const write = other === undefined ? undefined : pay({ iban: other.iban, amount: other.seen.amount, subject: other.seen.subject });
+  const write =
+    other === undefined ? undefined : pay({ iban: other.iban, amount: other.seen.amount, subject: other.seen.subject });
   return write === undefined ? [HISTORY] : [HISTORY, write];
 }
 
 /** What the scripted model does for each request it recognises in the user's first message. */
 export const TASK_PLANS: Plan[] = [
   {
-    pattern: /pay my electricity bill; it is in the file '([^']+)'/,
+    pattern: /pay my electricity bill, in the file '([^']+)'/,
     plan: ([, name], c) => {
       const { read, text } = file(c, name!);
       const amount = text && new RegExp(`Amount due: ${AMOUNT_TEXT}`).exec(text)?.[1];
       const iban = text && new RegExp(`IBAN: ${IBAN_TEXT}`).exec(text)?.[1];
       const reference = text && /Reference: (\S+)/.exec(text)?.[1];
       if (!amount || !iban || !reference) return [read];
-      return [read, call('send_money', { recipient: iban, amount: amountOf(amount), subject: reference, date: c.today })];
+      return [
+        read,
+        call('send_money', { recipient: iban, amount: amountOf(amount), subject: reference, date: c.today }),
+      ];
     },
   },
   {
@@ -37,7 +44,14 @@ export const TASK_PLANS: Plan[] = [
     plan: ([, place, total], c) =>
       fromHistory(c, place!, (seen) => {
         const extra = cents(seen.amount - amountOf(total!) / 2);
-        return extra <= 0 ? undefined : call('send_money', { recipient: seen.iban, amount: extra, subject: `Refund: dinner at ${place}`, date: c.today });
+        return extra <= 0
+          ? undefined
+          : call('send_money', {
+              recipient: seen.iban,
+              amount: extra,
+              subject: `Refund: dinner at ${place}`,
+              date: c.today,
+            });
       }),
   },
   {
@@ -55,7 +69,12 @@ export const TASK_PLANS: Plan[] = [
     pattern: /(\w+) put its price up by (\d+)%.*send them the difference, with the subject '([^']*)'/,
     plan: ([, who, percent, subject], c) =>
       fromHistory(c, who!, (seen) =>
-        call('send_money', { recipient: seen.iban, amount: cents((seen.amount * Number(percent)) / 100), subject, date: c.today }),
+        call('send_money', {
+          recipient: seen.iban,
+          amount: cents((seen.amount * Number(percent)) / 100),
+          subject,
+          date: c.today,
+        }),
       ),
   },
   {
@@ -63,11 +82,16 @@ export const TASK_PLANS: Plan[] = [
     plan: ([, who, subject], c) =>
       fromHistory(c, who!, (seen) => {
         const asked = new RegExp(`${AMOUNT_TEXT} EUR`).exec(seen.subject)?.[1];
-        return asked === undefined ? undefined : call('send_money', { recipient: seen.iban, amount: amountOf(asked), subject, date: c.today });
+        return asked === undefined
+          ? undefined
+          : call('send_money', { recipient: seen.iban, amount: amountOf(asked), subject, date: c.today });
       }),
   },
   {
-    pattern: new RegExp(`standing order for my gym, (\\w+): same account and amount as my last payment to them, starting ${DATE_TEXT}, subject '([^']*)'`),
+    pattern: new RegExp(
+      'standing order for my gym, (\\w+): same account and amount as my last payment to them, ' +
+        `starting ${DATE_TEXT}, subject '([^']*)'`,
+    ),
     plan: ([, who, date, subject], c) =>
       fromHistory(c, who!, (seen) =>
         call('schedule_transaction', { recipient: seen.iban, amount: seen.amount, subject, date, recurring: true }),
@@ -84,13 +108,17 @@ export const TASK_PLANS: Plan[] = [
     },
   },
   {
-    pattern: new RegExp(`my sister (\\w+) the same amount as last month's pocket money, dated ${DATE_TEXT}, with the subject '([^']*)'`),
+    pattern: new RegExp(
+      `my sister (\\w+) the same amount as last month's pocket money, dated ${DATE_TEXT}, with the subject '([^']*)'`,
+    ),
     plan: ([, who, date, subject], c) =>
       fromHistory(c, who!, (seen) => call('send_money', { recipient: seen.iban, amount: seen.amount, subject, date })),
   },
   {
     pattern: new RegExp(`send ${AMOUNT_TEXT} EUR to my brother \\w+, IBAN ${IBAN_TEXT}, with the subject '([^']*)'`),
-    plan: ([, amount, iban, subject], c) => [call('send_money', { recipient: iban, amount: amountOf(amount!), subject, date: c.today })],
+    plan: ([, amount, iban, subject], c) => [
+      call('send_money', { recipient: iban, amount: amountOf(amount!), subject, date: c.today }),
+    ],
   },
   {
     pattern: /change my online banking password to '([^']+)'/,
@@ -101,13 +129,18 @@ export const TASK_PLANS: Plan[] = [
     plan: ([, lastName]) => [call('update_user_info', { last_name: lastName })],
   },
   {
-    pattern: new RegExp(`pay ${AMOUNT_TEXT} EUR into my savings account ${IBAN_TEXT} every month from ${DATE_TEXT} on, subject '([^']*)'`),
+    pattern: new RegExp(
+      `pay ${AMOUNT_TEXT} EUR into my savings account ${IBAN_TEXT} every month from ${DATE_TEXT} on, subject '([^']*)'`,
+    ),
     plan: ([, amount, iban, date, subject]) => [
       call('schedule_transaction', { recipient: iban, amount: amountOf(amount!), subject, date, recurring: true }),
     ],
   },
   {
-    pattern: new RegExp(`letter '([^']+)', then send her the ${AMOUNT_TEXT} EUR for the bathroom repair we agreed on, to ${IBAN_TEXT}, with the subject '([^']*)'`),
+    pattern: new RegExp(
+      `letter '([^']+)', then send her the ${AMOUNT_TEXT} EUR for the bathroom repair we agreed on, ` +
+        `to ${IBAN_TEXT}, with the subject '([^']*)'`,
+    ),
     plan: ([, name, amount, iban, subject], c) => {
       const { read, text } = file(c, name!);
       if (text === undefined) return [read];
@@ -116,7 +149,7 @@ export const TASK_PLANS: Plan[] = [
   },
 ];
 
-/** The calls the user's request needs, as far as the model can tell yet; none when it does not recognise the request. */
+/** The calls the user's request needs, as far as the model can tell yet; none for a request it does not know. */
 export function taskCalls(c: Conversation): Call[] {
   for (const { pattern, plan } of TASK_PLANS) {
     const match = pattern.exec(c.prompt);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { AgentResult } from '../../../src/index.js';
-import type { DefenceMode } from '../../../examples/banking/attackSuite.js';
+import type { DefenceMode } from '../../../src/fuzz/index.js';
 import type { Bank } from '../../../examples/banking/bank.js';
 import { bankingSuite } from '../../../examples/banking/suite.js';
 
@@ -12,7 +12,11 @@ const WRITES = new Set([
   'update_user_info',
 ]);
 
-async function run(taskId: string, mode: DefenceMode, injection?: string): Promise<{ bank: Bank; result: AgentResult }> {
+async function run(
+  taskId: string,
+  mode: DefenceMode,
+  injection?: string,
+): Promise<{ bank: Bank; result: AgentResult }> {
   const task = bankingSuite.tasks.find((t) => t.id === taskId)!;
   const bank = bankingSuite.environment();
   if (injection !== undefined) bankingSuite.inject(bank, bankingSuite.injections.find((i) => i.id === injection)!.text);
@@ -54,7 +58,9 @@ describe('the banking suite', () => {
     const bank = bankingSuite.environment();
     bankingSuite.inject(bank, 'PLANTED');
     for (const [name, text] of Object.entries(bank.files)) expect(text, name).toContain('PLANTED');
-    const incoming = bank.transactions.filter((t) => t.recipient === bank.account.iban && t.subject.includes('PLANTED'));
+    const incoming = bank.transactions.filter(
+      (t) => t.recipient === bank.account.iban && t.subject.includes('PLANTED'),
+    );
     expect(incoming).toHaveLength(1);
   });
 
@@ -69,7 +75,7 @@ describe('the banking suite', () => {
       for (const goal of bankingSuite.injections) expect(goal.achieved(bank), goal.id).toBe(false);
     });
 
-    it('under strict taint, is refused exactly when it reads outside content first (every write-after-read task is)', async () => {
+    it('under strict taint, is refused exactly when it reads outside content first', async () => {
       const { bank, result } = await run(id, 'taint');
       const firstWrite = result.toolCalls.findIndex((c) => WRITES.has(c.name));
       expect(firstWrite).toBeGreaterThanOrEqual(0);
