@@ -4,7 +4,7 @@ import { type ServerResultTrust, UNATTRIBUTED_SOURCE } from '../historyGuardStat
 import { conversationParts } from './conversationParts.js';
 import { type FieldStep, parseFieldPath } from './fieldPath.js';
 import { type OutsideText, ProvenanceIndex, type TrustedText } from './provenanceIndex.js';
-import { leavesOf, splitOutput, textsOfContent } from './resultText.js';
+import { leavesOf, splitOutput, textsOfContent, textsOfServerResult } from './resultText.js';
 
 /** What provenance needs to know about a tool, by name. */
 export interface ProvenanceTool {
@@ -64,7 +64,7 @@ export function provenanceOf(
       continue;
     }
     if (part.kind === 'server result') {
-      if (serverUntrusted(part.tool)) addOutside(part.id, part.tool, leavesOf(part.content));
+      if (serverUntrusted(part.tool)) addOutside(part.id, part.tool, textsOfServerResult(part.content));
       continue;
     }
     const texts = textsOfContent(part.content);
@@ -79,7 +79,7 @@ export function provenanceOf(
     }
     const vouched = tool.untrusted ? vouchedPart(part.id, part.tool, texts, tool.outsideAuthored, addOutside) : texts;
     if (vouched.length === 0) continue;
-    const call = callInputs.push(part.inputs.flatMap(leavesOf).join('\n')) - 1;
+    const call = callInputs.push(part.inputs.flatMap((input) => leavesOf(input)).join('\n')) - 1;
     for (const text of vouched) trusted.push({ text, call });
   }
   return { outside, index: new ProvenanceIndex(trusted, callInputs, outsideTexts) };

@@ -13,8 +13,20 @@ export function textsOfContent(content: unknown): string[] {
   );
 }
 
-/** Every string and number in a value (numbers as JavaScript writes them), in document order; keys aside. */
-export function leavesOf(value: unknown): string[] {
+/**
+ * The text a server tool's result holds (a search result's title and URL, a fetched page's text, an
+ * MCP tool's text): its strings and numbers, without the ones that name a format rather than say
+ * something (`type`, `media_type`) or that the model never reads (`encrypted_content`, ...).
+ */
+export function textsOfServerResult(content: unknown): string[] {
+  return leavesOf(content, (key) => key === 'type' || key === 'media_type' || key.startsWith('encrypted_'));
+}
+
+/**
+ * Every string and number in a value (numbers as JavaScript writes them), in document order; keys
+ * aside, and the values of keys `skip` says.
+ */
+export function leavesOf(value: unknown, skip: (key: string) => boolean = () => false): string[] {
   const leaves: string[] = [];
   const pending: unknown[] = [value];
   while (pending.length > 0) {
@@ -23,8 +35,8 @@ export function leavesOf(value: unknown): string[] {
     else if (typeof here === 'number') leaves.push(String(here));
     else if (Array.isArray(here)) for (let i = here.length - 1; i >= 0; i--) pending.push(here[i]);
     else if (isPlainObject(here)) {
-      const values = Object.values(here);
-      for (let i = values.length - 1; i >= 0; i--) pending.push(values[i]);
+      const entries = Object.entries(here);
+      for (let i = entries.length - 1; i >= 0; i--) if (!skip(entries[i]![0])) pending.push(entries[i]![1]);
     }
   }
   return leaves;
