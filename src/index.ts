@@ -65,6 +65,8 @@ export {
 export { DEFAULT_STALE_AFTER_MS } from './runtime/claimLedger.js';
 export type { ClaimRecord, ClaimStore } from './runtime/claimRecord.js';
 export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/suspension.js';
+export type { TaintReview } from './guard/taintReview.js';
+export type { Untraced } from './guard/provenance/traceArguments.js';
 export type { Handoff } from './runtime/handoff.js';
 export type { RunState } from './runtime/runState.js';
 

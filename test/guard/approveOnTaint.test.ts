@@ -9,6 +9,7 @@ import {
   rules,
   type AgentOptions,
   type Rule,
+  type ScriptStep,
 } from '../../src/index.js';
 
 const model = 'claude-haiku-5-5';
@@ -177,5 +178,42 @@ describe('onTaint approve: a person decides a tainted call', () => {
     const result = await make([pay, reply.text('done')]).run('Pay.');
     expect(result.stopReason).toBe('end_turn');
     expect(sent).toHaveBeenCalledTimes(1);
+  });
+
+  it('the review is signed with the suspension: a store writer who edits it is refused, nothing runs', async () => {
+    const { make, sent } = world({ onTaint: 'approve' });
+    const suspensionKey = 'k'.repeat(32);
+    const first = await make([readBoth, pay], { suspensionKey }).run('Pay.');
+    const edited = JSON.parse(JSON.stringify(first.suspension));
+    edited.pending[0].taint.sources = [];
+    await expect(make([reply.text('x')], { suspensionKey }).resume(edited, { approve: true })).rejects.toMatchObject({
+      code: 'altered',
+    });
+    expect(sent).not.toHaveBeenCalled();
+  });
+
+  it("a server tool's result is a source too, with its outside text as excerpt", async () => {
+    const { make } = world({ onTaint: 'approve' });
+    const searched = {
+      content: [
+        { type: 'server_tool_use', id: 'srv_1', name: 'web_search', input: { query: 'bank' } },
+        {
+          type: 'web_search_tool_result',
+          tool_use_id: 'srv_1',
+          content: [{ type: 'web_search_result', title: 'Pay here', url: 'https://x.example', encrypted_content: 'e' }],
+        },
+        { type: 'tool_use', id: 'toolu_r', name: 'read_inbox', input: {} },
+      ],
+      stopReason: 'tool_use',
+    } as ScriptStep;
+    const agent = make([searched, pay, reply.text('done')]);
+    const result = await agent.run('Search, read, pay.');
+    expect(result.stopReason).toBe('suspended');
+    const sources = result.suspension!.pending[0]!.taint!.sources;
+    expect(sources.map(({ tool, id }) => ({ tool, id }))).toEqual([
+      { tool: 'web_search', id: 'srv_1' },
+      { tool: 'read_inbox', id: 'toolu_r' },
+    ]);
+    expect(sources[0]!.excerpt).toContain('Pay here');
   });
 });
