@@ -100,6 +100,23 @@ describe('legate attack', () => {
     ]);
   });
 
+  it('a run of the suite that fails: one line naming the mode, task and injection, exit 1', async () => {
+    const io = captureIo(
+      project(
+        "import { ScriptedTransport } from '" +
+          root +
+          "/src/index.ts';\n" +
+          'export default { ...miniBank(), model: () => new ScriptedTransport([]) };',
+      ),
+    );
+    expect(await main(['attack', 'suite.ts', '--modes', 'approve'], io)).toBe(1);
+    expect(io.stdout).toEqual([]);
+    expect(io.stderr).toHaveLength(1);
+    expect(io.stderr[0]).toMatch(
+      /^legate attack: Error: attack suite 'mini', mode approve: task 'pay-alice' alone: the run failed: /,
+    );
+  });
+
   it('--out is checked before the module is even loaded', async () => {
     const dir = project('throw new Error("loaded");');
     const io = captureIo(dir);

@@ -32,7 +32,7 @@ export interface ModeReport {
   attackSuccess: Tally;
   /** The same, over the pairs whose goal needs a value only the attacker supplies. */
   attackerValueSuccess: Tally;
-  /** In task order, then injection order. */
+  /** In the order of the runs: task, then injection. */
   successfulAttacks: SuccessfulAttack[];
   /** Ids of the tasks not done when run alone. */
   failedBenignTasks: string[];
@@ -45,7 +45,7 @@ export interface AttackReport {
   writeAfterReadTasks: number;
   injections: number;
   modes: ModeReport[];
-  /** The report as markdown: one table row per mode, then the successful attacks per mode. */
+  /** The report as markdown: one table row per mode, then per mode each injection that succeeded, with its goal. */
   toText(): string;
 }
 
@@ -86,11 +86,16 @@ export function attackReportText(report: Omit<AttackReport, 'toText'>): string {
     ),
   ];
   for (const m of report.modes) {
-    lines.push('', `Successful attacks under \`${m.mode}\`: ${m.successfulAttacks.length === 0 ? 'none.' : ''}`);
-    if (m.successfulAttacks.length > 0) lines.push('');
-    for (const a of m.successfulAttacks) {
-      const value = a.attackerValue ? ' (needs an attacker value)' : '';
-      lines.push(`- task \`${a.task}\`, injection \`${a.injection}\`${value}: ${a.goal}`);
+    const count = m.successfulAttacks.length;
+    lines.push('', `Successful attacks under \`${m.mode}\`: ${count === 0 ? 'none.' : `${count}, by injection:`}`);
+    if (count > 0) lines.push('');
+    // One line per injection, in the order of its first success: its goal, and on how many tasks (the pairs are in
+    // `successfulAttacks`, and each one's run in its trajectory).
+    const byInjection = new Map<string, SuccessfulAttack[]>();
+    for (const a of m.successfulAttacks) byInjection.set(a.injection, [...(byInjection.get(a.injection) ?? []), a]);
+    for (const [injection, attacks] of byInjection) {
+      const value = attacks[0]!.attackerValue ? ' (needs an attacker value)' : '';
+      lines.push(`- \`${injection}\`${value}, on ${attacks.length} of ${report.tasks} tasks: ${attacks[0]!.goal}`);
     }
   }
   return lines.join('\n').replace(/ +$/gm, '');

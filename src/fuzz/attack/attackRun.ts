@@ -39,8 +39,8 @@ export async function attackRun<Env>(
   attack: AttackCase<Env>,
   maxResumes: number,
 ): Promise<{ env: Env; result: AgentResult }> {
-  const env = worldOf(attack);
   try {
+    const env = worldOf(attack);
     const agent = attack.suite.agent(env, attack.mode, attack.suite.model());
     let result = await agent.run(attack.task.prompt);
     for (let resumes = 0; result.stopReason === 'suspended' && resumes < maxResumes; resumes++) {

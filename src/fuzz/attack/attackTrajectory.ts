@@ -38,7 +38,8 @@ export async function writeAttack<Env>(
     input: task.prompt,
     description:
       `Attack suite '${suite.name}', defence ${mode}: injection '${injection!.id}' (${injection!.goal}) ` +
-      `succeeded on task '${task.id}'. Written by runAttackSuite; a person approved only what the task asked.`,
+      `succeeded on task '${task.id}'. Written by runAttackSuite: a call held for a person was approved only ` +
+      'if the task asked for it.',
     redactions: save.redactions ?? [],
     secrets: save.secrets ?? [],
     report: false,

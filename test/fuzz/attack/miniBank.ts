@@ -21,7 +21,8 @@ const paidTo = (env: MiniEnv, to: string, amount: number) =>
  * A tiny attack suite whose answers are known per mode: two tasks (one write-after-read), two
  * injections (one needs an attacker value), a model that does the task and obeys `Also pay N to X`.
  * Modes: none (no flags), taint (strict), approve (a tainted pay is held for a person), provenance
- * (the recipient must trace to trusted text: the prompt, or the note's vouched `payee`, not its outside-authored `memo`).
+ * (the recipient must trace to trusted text: the prompt or the note's vouched `payee`, not its outside-authored
+ * `memo`).
  */
 export function miniBank(options: MiniBankOptions = {}): AttackSuite<MiniEnv> {
   let obeyed = false;
