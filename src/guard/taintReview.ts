@@ -26,17 +26,57 @@ export function taintReview(
   outside: Provenance['outside'],
   untraced: Untraced | undefined,
 ): TaintReview {
-  const sources = taintSourcesOf(state).map(({ source, id }) => ({
-    tool: source,
-    id,
-    excerpt: excerptOf(outside.get(id)?.texts ?? []),
-  }));
+  const sources = taintSourcesOf(state).map(({ source, id }) => {
+    const texts = outside.get(id)?.texts ?? [];
+    const around = untraced !== undefined && untraced.foundIn.includes(source) ? String(untraced.value) : undefined;
+    return { tool: source, id, excerpt: excerptOf(texts, around) };
+  });
   return untraced === undefined
     ? { sources }
     : { sources, untraced: { argument: untraced.argument, value: untraced.value, foundIn: [...untraced.foundIn] } };
 }
 
-function excerptOf(texts: readonly string[]): string {
-  const text = texts.join('\n');
-  return text.length <= EXCERPT_LENGTH ? text : `${text.slice(0, EXCERPT_LENGTH - 1)}…`;
+/**
+ * At most {@link EXCERPT_LENGTH} characters of a source's outside-authored texts, whitespace collapsed, chosen for
+ * the person deciding: around the untraced value where this source holds it as written; else the texts whole while
+ * they fit, longest first (a planted instruction takes words; a payment's subject does not), in their order; else the
+ * start and the end of the longest (an instruction is often planted at the end of a document).
+ */
+export function excerptOf(texts: readonly string[], around?: string): string {
+  const clean = texts.map((text) => text.replace(/\s+/g, ' ').trim()).filter((text) => text !== '');
+  if (around !== undefined && around.trim() !== '') {
+    const needle = around.trim().toLowerCase();
+    for (const text of clean) {
+      const at = text.toLowerCase().indexOf(needle);
+      if (at >= 0 && text.length > EXCERPT_LENGTH) return windowAround(text, at, needle.length);
+      if (at >= 0) return text;
+    }
+  }
+  const joined = clean.join('\n');
+  if (joined.length <= EXCERPT_LENGTH) return joined;
+  const byLength = clean.map((text, i) => ({ text, i })).sort((a, b) => b.text.length - a.text.length);
+  const chosen: { text: string; i: number }[] = [];
+  let used = 2; // the ' …' that says texts were left out
+  for (const entry of byLength) {
+    if (used + entry.text.length + 1 > EXCERPT_LENGTH) continue;
+    chosen.push(entry);
+    used += entry.text.length + 1;
+  }
+  if (chosen.length === 0) {
+    const longest = byLength[0]!.text;
+    const head = Math.ceil((EXCERPT_LENGTH - 1) * 0.6);
+    return `${longest.slice(0, head)}…${longest.slice(longest.length - (EXCERPT_LENGTH - 1 - head))}`;
+  }
+  return `${chosen
+    .sort((a, b) => a.i - b.i)
+    .map((entry) => entry.text)
+    .join('\n')} …`;
+}
+
+/** The text's {@link EXCERPT_LENGTH} characters (marks included) with the match in the middle. */
+function windowAround(text: string, at: number, length: number): string {
+  const room = EXCERPT_LENGTH - 2;
+  const start = Math.max(0, Math.min(at - Math.floor((room - length) / 2), text.length - room));
+  const end = Math.min(text.length, start + room);
+  return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
 }
