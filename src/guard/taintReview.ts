@@ -28,7 +28,7 @@ export function taintReview(
 ): TaintReview {
   const sources = taintSourcesOf(state).map(({ source, id }) => {
     const texts = outside.get(id)?.texts ?? [];
-    const around = untraced !== undefined && untraced.foundIn.includes(source) ? String(untraced.value) : undefined;
+    const around = untraced?.foundIn.includes(source) ? String(untraced.value) : undefined;
     return { tool: source, id, excerpt: excerptOf(texts, around) };
   });
   return untraced === undefined
