@@ -1,5 +1,6 @@
 import { describeValue as describe } from '../json/describeValue.js';
 import type { Message } from '../messages/types.js';
+import { conversationParts, isServerResult } from './conversationParts.js';
 import type { GuardState } from './guardState.js';
 import { addTaintSource, initialGuardState, taintSourcesOf, type TaintSource } from './guardState.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
@@ -40,45 +41,32 @@ export function guardStateOfHistory(
   serverUntrusted: ServerResultTrust = defaultServerToolUntrusted,
 ): GuardState {
   const state = initialGuardState();
-  const serverUses = serverUsesOf(messages);
   const taint = (source: string, id: string) => addTaintSource(state, { source, id });
-  /** The tool_uses of the assistant message just before, by id; null where two share an id. */
-  let uses = new Map<string, string | null>();
-  for (const message of messages) {
-    const blocks =
-      typeof message.content === 'string' ? [] : (message.content as { type: string; [key: string]: unknown }[]);
-    if (message.role === 'assistant') {
-      uses = new Map();
-      for (const block of blocks) {
-        if (block.type === 'tool_use') {
-          const { id, name } = block as unknown as { id: string; name: string };
-          state.attempts[name] = (toolRecordValue(state.attempts, name) ?? 0) + 1;
-          uses.set(id, uses.has(id) && uses.get(id) !== name ? null : name);
-        }
-      }
-      for (const found of serverResultTaints(blocks, serverUses, serverUntrusted)) addTaintSource(state, found);
+  for (const part of conversationParts(messages)) {
+    if (part.kind === 'user text') continue;
+    if (part.kind === 'call') {
+      state.attempts[part.name] = (toolRecordValue(state.attempts, part.name) ?? 0) + 1;
       continue;
     }
-    for (const block of blocks) {
-      if (block.type !== 'tool_result') continue;
-      const id = block.tool_use_id as string;
-      const name = uses.get(id);
-      const tool = typeof name === 'string' ? toolOf(name) : undefined;
-      if (name === undefined || name === null || tool === undefined) {
-        taint(UNATTRIBUTED_SOURCE, id);
-        continue;
-      }
-      if (block.is_error === true) {
-        // An error result may hold the tool's own words (toolError), which taint as in a live run;
-        // the history cannot tell them from a refusal legate wrote, so it fails closed.
-        if (tool.untrusted) taint(name, id);
-        continue;
-      }
-      if (toolRecordValue(state.successes, name) === undefined) state.successes[name] = 0;
-      if (tool.untrusted) taint(name, id);
-      if (tool.terminal) state.terminatedBy ??= { tool: name, id };
+    if (part.kind === 'server result') {
+      if (serverUntrusted(part.tool)) taint(part.tool, part.id);
+      continue;
     }
-    uses = new Map();
+    const name = part.tool;
+    const tool = name === undefined ? undefined : toolOf(name);
+    if (name === undefined || tool === undefined) {
+      taint(UNATTRIBUTED_SOURCE, part.id);
+      continue;
+    }
+    if (part.isError) {
+      // An error result may hold the tool's own words (toolError), which taint as in a live run;
+      // the history cannot tell them from a refusal legate wrote, so it fails closed.
+      if (tool.untrusted) taint(name, part.id);
+      continue;
+    }
+    if (toolRecordValue(state.successes, name) === undefined) state.successes[name] = 0;
+    if (tool.untrusted) taint(name, part.id);
+    if (tool.terminal) state.terminatedBy ??= { tool: name, id: part.id };
   }
   return state;
 }
@@ -88,19 +76,6 @@ export function guardStateOfHistory(
  * asked for them (`web_search`, an MCP tool's name): true taints.
  */
 export type ServerResultTrust = (useName: string) => boolean;
-
-/** Server tool uses (`server_tool_use`, `mcp_tool_use`) by id: the name each result is attributed to. */
-export function serverUsesOf(messages: readonly Message[]): Map<string, string> {
-  const uses = new Map<string, string>();
-  for (const message of messages) {
-    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
-    for (const block of message.content as { type: string; id?: unknown; name?: unknown }[]) {
-      if (block.type === 'tool_use' || !block.type.endsWith('_tool_use')) continue;
-      if (typeof block.id === 'string' && typeof block.name === 'string') uses.set(block.id, block.name);
-    }
-  }
-  return uses;
-}
 
 /**
  * The taint a model response brings in itself: a result of a server tool the API ran
@@ -134,11 +109,6 @@ export function serverResultTaints(
     if (untrusted(name)) found.push({ source: name, id });
   }
   return found;
-}
-
-/** A result of a server tool the API ran (`web_search_tool_result`, ...), not a client's `tool_result`. */
-export function isServerResult(block: { type: string }): boolean {
-  return block.type !== 'tool_result' && block.type.endsWith('_tool_result');
 }
 
 /**

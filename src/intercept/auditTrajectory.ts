@@ -1,7 +1,8 @@
 import { applyOutcomes, type CallOutcome } from '../guard/applyOutcomes.js';
 import { compileRules } from '../guard/guardContext.js';
 import { initialGuardState } from '../guard/guardState.js';
-import { serverResultTaint, serverUsesOf } from '../guard/historyGuardState.js';
+import { serverUsesOf } from '../guard/conversationParts.js';
+import { serverResultTaint } from '../guard/historyGuardState.js';
 import { decideBatch } from '../guard/pipeline.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
 import { conversationBefore, fromRecordedBlock } from '../trajectory/conversation.js';

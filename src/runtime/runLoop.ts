@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { isServerResult, serverResultTaints, serverUsesOf } from '../guard/historyGuardState.js';
+import { isServerResult, serverUsesOf } from '../guard/conversationParts.js';
+import { serverResultTaints } from '../guard/historyGuardState.js';
 import { addTaintSource, copyGuardState } from '../guard/guardState.js';
 import { toolUnderPolicy } from './toolPosture.js';
 import { sentBack } from '../messages/sentBack.js';

@@ -5,9 +5,9 @@ import {
   historyShapeProblem,
   mergeGuardStates,
   serverResultTaint,
-  serverUsesOf,
   type HistoryTool,
 } from '../../src/guard/historyGuardState.js';
+import { serverUsesOf } from '../../src/guard/conversationParts.js';
 import { TOOL_NAME_PATTERN } from '../../src/tools/toolName.js';
 
 /**
@@ -372,5 +372,21 @@ describe('mergeGuardStates: the history made stricter by a state handed on, neve
     expect(Object.keys(merged.attempts).sort()).toEqual(['__proto__', 'constructor', 'toString']);
     expect(merged.attempts.toString).toBe(1);
     expect(Object.getPrototypeOf(merged.attempts)).toBeNull();
+  });
+});
+
+describe('a history holding an assistant message of plain text', () => {
+  it('is read, by the history walk and by provenance, as a message without calls or results', async () => {
+    const { provenanceOf } = await import('../../src/guard/provenance/provenance.js');
+    // The API takes an assistant message's content as a string too; a history from outside may hold one.
+    const messages = [
+      { role: 'user', content: 'Pay GB29 NWBK 6016 1331 9268 19.' },
+      { role: 'assistant', content: 'Which amount?' },
+      { role: 'user', content: '10' },
+    ] as unknown as Message[];
+    const state = guardStateOfHistory(messages, () => undefined);
+    expect(state.taint).toBeNull();
+    expect(state.attempts).toEqual({});
+    expect(() => provenanceOf({ system: undefined, messages }, () => undefined)).not.toThrow();
   });
 });

@@ -1,7 +1,7 @@
 import type { Message } from '../../messages/types.js';
 import { defaultServerToolUntrusted } from '../../tools/serverTool.js';
 import { type ServerResultTrust, UNATTRIBUTED_SOURCE } from '../historyGuardState.js';
-import { conversationParts } from './conversationParts.js';
+import { conversationParts } from '../conversationParts.js';
 import { type FieldStep, parseFieldPath } from './fieldPath.js';
 import { type OutsideText, ProvenanceIndex, type TrustedText } from './provenanceIndex.js';
 import { leavesOf, splitOutput, textsOfContent, textsOfServerResult } from './resultText.js';
@@ -59,6 +59,7 @@ export function provenanceOf(
   };
   if (conversation.system !== undefined) trusted.push({ text: conversation.system, call: undefined });
   for (const part of conversationParts(conversation.messages)) {
+    if (part.kind === 'call') continue;
     if (part.kind === 'user text') {
       trusted.push({ text: part.text, call: undefined });
       continue;

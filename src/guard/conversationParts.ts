@@ -1,8 +1,9 @@
-import type { Message } from '../../messages/types.js';
-import { serverUsesOf } from '../historyGuardState.js';
+import type { Message } from '../messages/types.js';
 
 /** A piece of a conversation that may hold a value: who wrote it decides whether it is trusted. */
 export type ConversationPart =
+  /** A tool_use of an assistant message (a call the model made), in block order. */
+  | { kind: 'call'; id: string; name: string }
   /** Text a user message holds itself (its string content or a text block), not a tool result. */
   | { kind: 'user text'; text: string }
   /**
@@ -14,10 +15,10 @@ export type ConversationPart =
   | { kind: 'server result'; id: string; tool: string; content: unknown };
 
 /**
- * The parts of a conversation, in order. Results are paired with tool_uses by the rule of
- * `guardStateOfHistory` (historyGuardState.ts): a tool_result answers a tool_use of the assistant
- * message just before its user message; one whose id no tool_use there has, or that two tool_uses of
- * different names share, is unattributed. A server tool result (a `*_tool_result` block other than
+ * The parts of a conversation, in order: the one pairing of results with calls, which the guard state
+ * of a history (`guardStateOfHistory`) and provenance both read. A tool_result answers a tool_use of
+ * the assistant message just before its user message (the API's own pairing); one whose id no tool_use
+ * there has, or that two tool_uses of different names share, is unattributed. A server tool result (a `*_tool_result` block other than
  * `tool_result`) answers the use block of its id anywhere in the conversation; without one it is
  * named by its block type. Assistant text is no part: the model may have copied it from anywhere.
  */
@@ -28,13 +29,16 @@ export function conversationParts(messages: readonly Message[]): ConversationPar
   for (const message of messages) {
     if (message.role === 'assistant') {
       uses = new Map();
-      for (const block of message.content as { type: string; [key: string]: unknown }[]) {
+      // An assistant message of plain text (a history may hold one) has no calls and no results.
+      const blocks = typeof message.content === 'string' ? [] : message.content;
+      for (const block of blocks as { type: string; [key: string]: unknown }[]) {
         if (block.type === 'tool_use') {
           const { id, name, input } = block as unknown as { id: string; name: string; input: unknown };
+          parts.push({ kind: 'call', id, name });
           const known = uses.get(id);
           if (known === undefined) uses.set(id, { name, inputs: [input] });
           else uses.set(id, { name: known.name === name ? name : null, inputs: [...known.inputs, input] });
-        } else if (block.type !== 'tool_result' && block.type.endsWith('_tool_result')) {
+        } else if (isServerResult(block)) {
           const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
           parts.push({ kind: 'server result', id, tool: serverUses.get(id) ?? block.type, content: block.content });
         }
@@ -62,4 +66,22 @@ export function conversationParts(messages: readonly Message[]): ConversationPar
     uses = new Map();
   }
   return parts;
+}
+
+/** Server tool uses (`server_tool_use`, `mcp_tool_use`) by id: the name each result is attributed to. */
+export function serverUsesOf(messages: readonly Message[]): Map<string, string> {
+  const uses = new Map<string, string>();
+  for (const message of messages) {
+    if (message.role !== 'assistant' || typeof message.content === 'string') continue;
+    for (const block of message.content as { type: string; id?: unknown; name?: unknown }[]) {
+      if (block.type === 'tool_use' || !block.type.endsWith('_tool_use')) continue;
+      if (typeof block.id === 'string' && typeof block.name === 'string') uses.set(block.id, block.name);
+    }
+  }
+  return uses;
+}
+
+/** A result of a server tool the API ran (`web_search_tool_result`, ...), not a client's `tool_result`. */
+export function isServerResult(block: { type: string }): boolean {
+  return block.type !== 'tool_result' && block.type.endsWith('_tool_result');
 }
