@@ -20,7 +20,8 @@ export type ConversationPart =
  * the assistant message just before its user message (the API's own pairing); one whose id no tool_use
  * there has, or that two tool_uses of different names share, is unattributed. A server tool result
  * (a `*_tool_result` block other than `tool_result`) answers the use block of its id anywhere in the
- * conversation; without one it is named by its block type. Assistant text is no part: the model may have copied it from anywhere.
+ * conversation; without one it is named by its block type. Assistant text is no part: the model may
+ * have copied it from anywhere.
  */
 export function conversationParts(messages: readonly Message[]): ConversationPart[] {
   const parts: ConversationPart[] = [];
