@@ -1,3 +1,4 @@
+import type { Transaction } from '../bank.js';
 import { type Conversation, HISTORY, SCHEDULE } from './conversation.js';
 
 /** How the scripted model reads values in text: an IBAN (spaced or not), an amount (1,180.00), a date. */
@@ -9,16 +10,8 @@ export function amountOf(text: string): number {
   return Number(text.replace(/,/g, ''));
 }
 
-/** A transaction as a bank tool shows it. */
-export interface SeenTransaction {
-  id: number;
-  sender: string;
-  recipient: string;
-  amount: number;
-  subject: string;
-  date: string;
-  recurring: boolean;
-}
+/** A transaction as a bank tool shows it (the model knows the tools' output shape, not the world). */
+export type SeenTransaction = Transaction;
 
 function transactionsIn(value: unknown): SeenTransaction[] | undefined {
   return Array.isArray(value) ? (value as SeenTransaction[]) : undefined;
