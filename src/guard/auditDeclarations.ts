@@ -3,6 +3,7 @@ import { limitProblem, ruleShapeProblem } from './checkRules.js';
 import type { ToolFacts } from './guardContext.js';
 import { toolsNamedBy, type Rule } from './rules.js';
 import { describeValue } from '../json/describeValue.js';
+import { fieldPathProblem } from './provenance/fieldPath.js';
 import type { McpToolAnnotations } from '../tools/annotations.js';
 
 /** MCP-style hints about one tool, as an MCP server declares them; a hint left out takes MCP's default. */
@@ -31,9 +32,25 @@ export interface AuditDeclarations {
   recordedAnnotations?: boolean;
   /** Prerequisites and limits (`rules.require`, `rules.limit`), as an agent's `rules` declares them. */
   rules?: readonly Rule[];
+  /**
+   * Argument paths by privileged tool, as its `sensitive` declares them: once untrusted content is
+   * in the conversation, the tool's call is let through when every value at these paths is traced
+   * to trusted text (provenance), as the guard decides it.
+   */
+  sensitive?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Output field paths by untrusted tool, as its `outsideAuthored` declares them: the fields
+   * outsiders write; the rest of its JSON output is trusted text. A tool not named: its whole output.
+   */
+  outsideAuthored?: Readonly<Record<string, readonly string[]>>;
 }
 
-const KEYS = ['untrusted', 'privileged', 'annotations', 'recordedAnnotations', 'rules'];
+const KEYS = ['untrusted', 'privileged', 'annotations', 'recordedAnnotations', 'rules', 'sensitive', 'outsideAuthored'];
+/** The provenance declarations: which flag each needs its tools to have, and what its paths name. */
+const PATHS = [
+  { key: 'sensitive', flag: 'privileged', what: 'argument' },
+  { key: 'outsideAuthored', flag: 'untrusted', what: 'output field' },
+] as const;
 const HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
 
 /** What makes a value not audit declarations, or undefined: their shape, and each rule as the guard reads it. */
@@ -63,6 +80,13 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
           return `'annotations.${tool}.${hint}' must be true or false, but it was ${describeValue(flag)}`;
       }
     }
+  }
+  const paths = pathsProblem(given);
+  if (paths !== undefined) return paths;
+  // With the recorded annotations asked for, whether a tool is privileged or untrusted is known per trajectory.
+  if (given.recordedAnnotations !== true) {
+    const flagged = flagsProblem(given as AuditDeclarations, (name) => classify(given as AuditDeclarations, name));
+    if (flagged !== undefined) return flagged;
   }
   const list = given.rules;
   if (list === undefined) return undefined;
@@ -105,15 +129,77 @@ export function resolveDeclarations(
     ...(given.privileged ?? []),
     ...Object.keys(hints),
     ...list.flatMap(toolsNamedBy),
+    ...Object.keys(given.sensitive ?? {}),
+    ...Object.keys(given.outsideAuthored ?? {}),
   ]);
   const tools = new Map<string, ToolFacts>();
   for (const name of names) {
-    const hinted = Object.hasOwn(hints, name) ? hints[name] : undefined;
-    tools.set(name, {
-      untrusted: (given.untrusted ?? []).includes(name) || (hinted !== undefined && hinted.openWorldHint !== false),
-      privileged: (given.privileged ?? []).includes(name) || (hinted !== undefined && hinted.readOnlyHint !== true),
-      policy: undefined,
-    });
+    const facts: ToolFacts = { ...classify(given, name, hints), policy: undefined };
+    const sensitive = given.sensitive?.[name];
+    if (sensitive !== undefined && Object.hasOwn(given.sensitive!, name)) facts.sensitive = sensitive;
+    const outsideAuthored = given.outsideAuthored?.[name];
+    if (outsideAuthored !== undefined && Object.hasOwn(given.outsideAuthored!, name))
+      facts.outsideAuthored = outsideAuthored;
+    tools.set(name, facts);
   }
+  const flagged = flagsProblem(given, (name) => tools.get(name)!);
+  if (flagged !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${flagged}.`);
   return { tools, rules: list };
+}
+
+/** Whether the declarations make a tool untrusted and privileged: by name, or by its MCP-style hints. */
+function classify(
+  given: AuditDeclarations,
+  name: string,
+  hints: Readonly<Record<string, AuditHints>> = given.annotations ?? {},
+): { untrusted: boolean; privileged: boolean } {
+  const hinted = Object.hasOwn(hints, name) ? hints[name] : undefined;
+  return {
+    untrusted: (given.untrusted ?? []).includes(name) || (hinted !== undefined && hinted.openWorldHint !== false),
+    privileged: (given.privileged ?? []).includes(name) || (hinted !== undefined && hinted.readOnlyHint !== true),
+  };
+}
+
+/** The shape of `sensitive` and `outsideAuthored`: non-empty lists of valid field paths, by tool name. */
+function pathsProblem(given: Record<string, unknown>): string | undefined {
+  for (const { key, what } of PATHS) {
+    const byTool = given[key];
+    if (byTool === undefined) continue;
+    if (typeof byTool !== 'object' || byTool === null || Array.isArray(byTool))
+      return (
+        `'${key}' must be an object of ${what} paths by tool name, such as ` +
+        `${key === 'sensitive' ? "{ send_money: ['recipient'] }" : "{ list_transactions: ['[].subject'] }"}, but it ` +
+        `was ${describeValue(byTool)}`
+      );
+    for (const [tool, paths] of Object.entries(byTool)) {
+      if (!Array.isArray(paths) || paths.length === 0)
+        return `'${key}.${tool}' must be a non-empty list of paths, but it was ${describeValue(paths)}`;
+      for (const [i, path] of paths.entries()) {
+        const problem = fieldPathProblem(path);
+        if (problem !== undefined) return `'${key}.${tool}[${i}]': ${problem}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A provenance declaration on a tool of the wrong kind: `sensitive` only on a privileged tool,
+ * `outsideAuthored` only on an untrusted one, as `defineTool` has it (elsewhere it would promise
+ * what no check keeps).
+ */
+function flagsProblem(
+  given: AuditDeclarations,
+  flagsOf: (name: string) => { untrusted: boolean; privileged: boolean },
+): string | undefined {
+  for (const { key, flag } of PATHS) {
+    for (const tool of Object.keys(given[key] ?? {})) {
+      if (flagsOf(tool)[flag]) continue;
+      return (
+        `'${key}' names '${tool}', which is not ${flag} by these declarations: name it in '${flag}' too ` +
+        `(or give it MCP hints that make it ${flag}), or leave it out of '${key}'`
+      );
+    }
+  }
+  return undefined;
 }

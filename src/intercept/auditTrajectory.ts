@@ -2,7 +2,12 @@ import { applyOutcomes, type CallOutcome } from '../guard/applyOutcomes.js';
 import { compileRules } from '../guard/guardContext.js';
 import { initialGuardState } from '../guard/guardState.js';
 import { serverResultTaint, serverUsesOf } from '../guard/historyGuardState.js';
+import type { ToolFacts } from '../guard/guardContext.js';
 import { decideBatch } from '../guard/pipeline.js';
+import { provenanceOf, type Provenance, type ProvenanceTool } from '../guard/provenance/provenance.js';
+import type { Untraced } from '../guard/provenance/traceArguments.js';
+import { sentBack } from '../messages/sentBack.js';
+import type { Message } from '../messages/types.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
 import { conversationBefore, fromRecordedBlock } from '../trajectory/conversation.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
@@ -27,6 +32,11 @@ export interface AuditFinding {
   call: AuditedCall;
   /** For taint: the untrusted call whose result entered the conversation first. */
   source?: AuditedCall;
+  /**
+   * For taint, when provenance decided (the tool has `sensitive` arguments): the argument whose value
+   * was traced to no trusted text, the value, and the tools whose outside-authored text holds it.
+   */
+  untraced?: Untraced;
   /** What the guard would have told the model. */
   message: string;
   /**
@@ -117,7 +127,16 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
       .flatMap((block) => ('toolUse' in block ? [{ id: block.toolUse.id, name: block.toolUse.name, ...at }] : []))
       // A call cut off by max_tokens was never decided.
       .filter((call) => results.get(call.id)?.outcome !== 'incomplete');
-    const decisions = decideBatch(calls, { state, rules, tools, visible });
+    const inputs = new Map(
+      recorded.response.content.flatMap((block) =>
+        'toolUse' in block ? [[block.toolUse.id, block.toolUse.input]] : [],
+      ),
+    );
+    const provenance = lazyProvenance(trajectory, turn, tools);
+    const decisions = decideBatch(
+      calls.map((call) => ({ id: call.id, name: call.name, input: inputs.get(call.id) })),
+      { state, rules, tools, visible, provenance },
+    );
     const outcomes: CallOutcome[] = calls.map((call, j) => {
       const result = results.get(call.id);
       const allowed = decisions[j] === undefined;
@@ -127,6 +146,7 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
         const finding: AuditFinding = {
           rule: block.rule as AuditFinding['rule'],
           call: { ...call, turn },
+          ...(block.untraced === undefined ? {} : { untraced: block.untraced }),
           message: block.message,
           ran: result?.outcome === 'ok' || result?.outcome === 'error',
         };
@@ -158,4 +178,33 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
     }
   }
   return steps;
+}
+
+/**
+ * The provenance of the conversation as the model saw it when it made turn `turn`'s calls, built on
+ * first use, as a live run builds it: the system prompt of the agent that made the turn, the
+ * conversation before the turn, and the turn's own response (its server tools' results among it).
+ * A tool the declarations do not name is a known tool that is not untrusted, as the audit's guard
+ * treats it: its successful results are trusted text.
+ */
+function lazyProvenance(trajectory: Trajectory, turn: number, tools: ReadonlyMap<string, ToolFacts>): () => Provenance {
+  let built: Provenance | undefined;
+  return () => {
+    if (built !== undefined) return built;
+    const recorded = trajectory.turns[turn - 1]!;
+    const messages: Message[] = conversationBefore(trajectory, turn);
+    const content = sentBack({
+      stop_reason: recorded.response.stopReason,
+      content: recorded.response.content.map(fromRecordedBlock),
+    });
+    if (content !== undefined) messages.push({ role: 'assistant', content });
+    const agent = recorded.agent === undefined ? undefined : trajectory.agents?.[recorded.agent];
+    const system = (agent ?? trajectory).request.system;
+    const toolOf = (name: string): ProvenanceTool => {
+      const facts = tools.get(name);
+      return { untrusted: facts?.untrusted ?? false, outsideAuthored: facts?.outsideAuthored };
+    };
+    built = provenanceOf({ system, messages }, toolOf, defaultServerToolUntrusted);
+    return built;
+  };
 }
