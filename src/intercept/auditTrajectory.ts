@@ -185,7 +185,8 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
  * first use, as a live run builds it: the system prompt of the agent that made the turn, the
  * conversation before the turn, and the turn's own response (its server tools' results among it).
  * A tool the declarations do not name is a known tool that is not untrusted, as the audit's guard
- * treats it: its successful results are trusted text.
+ * treats it: its successful results are trusted text. In a run with handoffs, the agent in charge
+ * knows only the tools it was offered, as in a live run.
  */
 function lazyProvenance(trajectory: Trajectory, turn: number, tools: ReadonlyMap<string, ToolFacts>): () => Provenance {
   let built: Provenance | undefined;
@@ -198,13 +199,15 @@ function lazyProvenance(trajectory: Trajectory, turn: number, tools: ReadonlyMap
       content: recorded.response.content.map(fromRecordedBlock),
     });
     if (content !== undefined) messages.push({ role: 'assistant', content });
-    const agent = recorded.agent === undefined ? undefined : trajectory.agents?.[recorded.agent];
-    const system = (agent ?? trajectory).request.system;
-    const toolOf = (name: string): ProvenanceTool => {
+    const inCharge = (recorded.agent === undefined ? undefined : trajectory.agents?.[recorded.agent]) ?? trajectory;
+    // After a handoff, the agent in charge knows only its own tools: another's result is unattributed.
+    const known = trajectory.agents === undefined ? undefined : new Set(inCharge.tools.map((tool) => tool.name));
+    const toolOf = (name: string): ProvenanceTool | undefined => {
+      if (known !== undefined && !known.has(name)) return undefined;
       const facts = tools.get(name);
       return { untrusted: facts?.untrusted ?? false, outsideAuthored: facts?.outsideAuthored };
     };
-    built = provenanceOf({ system, messages }, toolOf, defaultServerToolUntrusted);
+    built = provenanceOf({ system: inCharge.request.system, messages }, toolOf, defaultServerToolUntrusted);
     return built;
   };
 }

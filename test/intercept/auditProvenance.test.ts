@@ -151,6 +151,63 @@ describe('auditTrajectory with provenance declarations', () => {
     expect(live.toolCalls.map((call) => call.untraced)).toEqual([untraced]);
   });
 
+  it('traces after a handoff as a live run does: with the system prompt and tools of the agent in charge', async () => {
+    const script = (recipient: string) => [
+      reply.toolUses([{ name: 'list_transactions', input: {}, id: 'toolu_1' }]),
+      reply.toolUses([{ name: 'handoff_to_billing', input: {}, id: 'toolu_2' }]),
+      reply.toolUses([{ name: 'send_money', input: { recipient }, id: 'toolu_3' }]),
+      reply.text('Paid.'),
+    ];
+    const triage = (transport: ScriptedTransport, declared: boolean) => {
+      const money = defineTool({
+        name: 'send_money',
+        description: 'Pays.',
+        input: { type: 'object', properties: { recipient: { type: 'string' } } },
+        ...(declared ? { privileged: true, sensitive: ['recipient'] } : {}),
+        run: () => 'paid',
+      });
+      const transactions = defineTool({
+        name: 'list_transactions',
+        description: 'Lists.',
+        input: {},
+        ...(declared ? { untrusted: true, outsideAuthored: ['[].subject'] } : {}),
+        run: () => history,
+      });
+      const billing = new Agent({
+        name: 'billing',
+        model: 'm',
+        system: `The landlord is ${LANDLORD}.`,
+        tools: [money],
+        transport: new ScriptedTransport([]),
+      });
+      return new Agent({
+        name: 'triage',
+        model: 'm',
+        system: 'Route customers.',
+        transport,
+        tools: [transactions],
+        handoffs: [{ name: 'billing', agent: billing, description: 'Payments.' }],
+      });
+    };
+    for (const recipient of [LANDLORD, OWN, ATTACKER]) {
+      const file = join(tempDir(), 'handoff.yaml');
+      await recordTrajectory({
+        file,
+        config: false,
+        report: false,
+        input: 'Pay my landlord.',
+        transport: () => new ScriptedTransport(script(recipient)),
+        agent: (transport) => triage(transport as ScriptedTransport, false),
+      });
+      const live = await triage(new ScriptedTransport(script(recipient)), true).run('Pay my landlord.');
+      const blocked = live.toolCalls.filter((call) => call.outcome === 'blocked');
+      const found = auditTrajectory(loadTrajectory(file), provenance).findings;
+      expect(found.map((f) => [f.call.id, f.untraced])).toEqual(blocked.map((call) => [call.id, call.untraced]));
+      // The landlord is trusted by billing's system prompt; the vouched sender's IBAN was read by triage's tool.
+      expect(found.length, recipient).toBe(recipient === LANDLORD ? 0 : 1);
+    }
+  });
+
   it('audits each conversation of a multi-conversation file with its own provenance', async () => {
     const benign = await recordPlain(tempDir(), paying(`Then pay my landlord ${LANDLORD}.`, LANDLORD));
     const attack = await recordPlain(tempDir(), paying('Refund the sender.', ATTACKER));
