@@ -12,8 +12,9 @@ export const auditHelp = `legate audit <paths...> [--untrusted tool] [--privileg
 Audits every trajectory under the paths (files, or folders searched for .yaml files): reports
 what legate's guard would have blocked had the declared tools and rules been in force, for any
 recorded run, legate's own or one recorded from another agent: a privileged call made after an
-untrusted tool's result entered the conversation (naming both calls, with their turns), a call
-before its prerequisite succeeded, a call over its limit.
+untrusted tool's result entered the conversation (naming both calls, with their turns; for a
+tool given --sensitive arguments, only when one of their values is not traced to trusted text,
+named with where it was found), a call before its prerequisite succeeded, a call over its limit.
 
 The declarations are the config's 'audit' section (legate.config.ts, found here or in a folder
 above, or --config), with the flags added to it. Each flag may be repeated or take a list:
