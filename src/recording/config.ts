@@ -45,7 +45,8 @@ export interface LegateConfig {
   /**
    * What `legate audit` checks every trajectory against: the tools to treat as untrusted and as
    * privileged (by name, or by MCP-style hints), the prerequisites and limits, and argument
-   * provenance (`sensitive`, `outsideAuthored`), the shape `auditTrajectory` takes. Its flags add to these. See docs/cli.md, "legate audit".
+   * provenance (`sensitive`, `outsideAuthored`), the shape `auditTrajectory` takes. Its flags add
+   * to these. See docs/cli.md, "legate audit".
    */
   audit?: AuditDeclarations;
 }
