@@ -5,6 +5,7 @@ import { toolsNamedBy, type Rule } from './rules.js';
 import { describeValue } from '../json/describeValue.js';
 import { fieldPathProblem } from './provenance/fieldPath.js';
 import type { McpToolAnnotations } from '../tools/annotations.js';
+import { checkSensitiveArguments } from '../tools/provenanceOptions.js';
 
 /** MCP-style hints about one tool, as an MCP server declares them; a hint left out takes MCP's default. */
 export type AuditHints = Partial<Pick<McpToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'openWorldHint'>>;
@@ -108,12 +109,14 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
 /**
  * Checked declarations, as the guard reads them: the facts of every tool the trajectory offered or
  * the declarations name, and the rules. `recorded` holds the hints the trajectory recorded, used when
- * `recordedAnnotations` asks. Throws a {@link UsageError} (`invalid_audit_declarations`).
+ * `recordedAnnotations` asks; `argumentsOf` the properties of a tool's input schema as it recorded
+ * them, which each `sensitive` path must start with. Throws a {@link UsageError} (`invalid_audit_declarations`).
  */
 export function resolveDeclarations(
   declarations: unknown,
   offered: readonly string[],
   recorded: Readonly<Record<string, AuditHints>> = {},
+  argumentsOf: (tool: string) => Readonly<Record<string, unknown>> | undefined = () => undefined,
 ): { tools: Map<string, ToolFacts>; rules: readonly Rule[] } {
   const problem = auditDeclarationsProblem(declarations);
   if (problem !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${problem}.`);
@@ -144,6 +147,15 @@ export function resolveDeclarations(
   }
   const flagged = flagsProblem(given, (name) => tools.get(name)!);
   if (flagged !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${flagged}.`);
+  // A misspelt argument would reach no value, so trace nothing: checked as defineTool checks it, where known.
+  for (const [tool, paths] of Object.entries(given.sensitive ?? {}))
+    checkSensitiveArguments(paths, argumentsOf(tool), (_, message) => {
+      throw new UsageError(
+        'invalid_audit_declarations',
+        `The audit's declarations 'sensitive.${tool}', checked against the arguments this trajectory recorded ` +
+          `for '${tool}': ${message}`,
+      );
+    });
   return { tools, rules: list };
 }
 

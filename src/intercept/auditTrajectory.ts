@@ -6,6 +6,7 @@ import type { ToolFacts } from '../guard/guardContext.js';
 import { decideBatch } from '../guard/pipeline.js';
 import { provenanceOf, type Provenance, type ProvenanceTool } from '../guard/provenance/provenance.js';
 import type { Untraced } from '../guard/provenance/traceArguments.js';
+import { isPlainObject } from '../json/jsonValue.js';
 import { sentBack } from '../messages/sentBack.js';
 import type { Message } from '../messages/types.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
@@ -105,7 +106,12 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
         : [[tool.name, { readOnlyHint: tool.annotations.readOnly, openWorldHint: tool.annotations.openWorld }]],
     ),
   );
-  const { tools, rules: list } = resolveDeclarations(declarations, offered, recordedHints);
+  const schemas = [...trajectory.tools, ...Object.values(trajectory.agents ?? {}).flatMap((agent) => agent.tools)];
+  const argumentsOf = (name: string) => {
+    const properties = schemas.find((tool) => tool.name === name)?.inputSchema?.properties;
+    return isPlainObject(properties) ? properties : undefined;
+  };
+  const { tools, rules: list } = resolveDeclarations(declarations, offered, recordedHints, argumentsOf);
   const rules = compileRules(list);
   const visible = [...tools.keys()];
   const serverUses = serverUsesOf(conversationBefore(trajectory, trajectory.turns.length + 1));

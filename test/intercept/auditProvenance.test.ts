@@ -254,6 +254,13 @@ describe('auditTrajectory with provenance declarations', () => {
         "'outsideAuthored' names 'send_money', which is not untrusted by these declarations",
       ],
       [{ ...strict, outsideAuthored: { list_transactions: 'subject' } }, "'outsideAuthored.list_transactions' must"],
+      // A misspelt argument would reach no value, so trace nothing: refused where the file recorded the arguments.
+      [
+        { ...strict, sensitive: { send_money: ['amount', 'recipent.iban'] } },
+        "'sensitive.send_money', checked against the arguments this trajectory recorded for 'send_money': " +
+          "'sensitive[1]' ('recipent.iban') starts with 'recipent', which is not an argument of this tool (did you " +
+          "mean 'recipient'?). Its arguments are 'recipient', 'amount'.",
+      ],
     ];
     for (const [declarations, expected] of bad) {
       const error = (() => {

@@ -39,7 +39,11 @@ const conversation = (n: number) => [
 ];
 const tools: Anthropic.Tool[] = [
   { name: 'fetch_page', description: 'Fetches a page.', input_schema: { type: 'object', properties: {} } },
-  { name: 'send_payment', description: 'Pays.', input_schema: { type: 'object', properties: {} } },
+  {
+    name: 'send_payment',
+    description: 'Pays.',
+    input_schema: { type: 'object', properties: { to: { type: 'string' }, amount: { type: 'number' } } },
+  },
 ];
 
 /** A raw tool loop over the SDK with a system prompt (or none). */
