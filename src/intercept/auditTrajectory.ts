@@ -1,8 +1,7 @@
 import { applyOutcomes, type CallOutcome } from '../guard/applyOutcomes.js';
-import { compileRules } from '../guard/guardContext.js';
+import { compileRules, type ToolFacts } from '../guard/guardContext.js';
 import { initialGuardState } from '../guard/guardState.js';
 import { serverResultTaint, serverUsesOf } from '../guard/historyGuardState.js';
-import type { ToolFacts } from '../guard/guardContext.js';
 import { decideBatch } from '../guard/pipeline.js';
 import { provenanceOf, type Provenance, type ProvenanceTool } from '../guard/provenance/provenance.js';
 import type { Untraced } from '../guard/provenance/traceArguments.js';
