@@ -6,13 +6,15 @@ import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 
 export const auditHelp = `legate audit <paths...> [--untrusted tool] [--privileged tool] [--require tool:prerequisite]
-             [--limit tool=N] [--recorded-annotations] [--config file]
+             [--limit tool=N] [--sensitive tool:path] [--outside-authored tool:path]
+             [--recorded-annotations] [--config file]
 
 Audits every trajectory under the paths (files, or folders searched for .yaml files): reports
 what legate's guard would have blocked had the declared tools and rules been in force, for any
 recorded run, legate's own or one recorded from another agent: a privileged call made after an
-untrusted tool's result entered the conversation (naming both calls, with their turns), a call
-before its prerequisite succeeded, a call over its limit.
+untrusted tool's result entered the conversation (naming both calls, with their turns; for a
+tool given --sensitive arguments, only when one of their values is not traced to trusted text,
+named with where it was found), a call before its prerequisite succeeded, a call over its limit.
 
 The declarations are the config's 'audit' section (legate.config.ts, found here or in a folder
 above, or --config), with the flags added to it. Each flag may be repeated or take a list:
@@ -20,6 +22,12 @@ above, or --config), with the flags added to it. Each flag may be repeated or ta
   --privileged send_payment            tools with real-world effects
   --require send_payment:lookup_invoice  a tool runs only after its prerequisite succeeded
   --limit send_email=2                 at most N calls of a tool in a run
+  --sensitive send_money:recipient     a privileged tool's argument whose value, once untrusted content
+                                       is in the conversation, must be traced to trusted text (provenance):
+                                       the call is then let through
+  --outside-authored list_transactions:[].subject
+                                       an untrusted tool's output field outsiders write; the rest of its
+                                       JSON output is trusted text
   --recorded-annotations               also classify the tools by the annotations the file recorded
                                        (open-world: untrusted; not read-only: privileged)
 
@@ -38,6 +46,8 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
       privileged: { type: 'string', multiple: true },
       require: { type: 'string', multiple: true },
       limit: { type: 'string', multiple: true },
+      sensitive: { type: 'string', multiple: true },
+      'outside-authored': { type: 'string', multiple: true },
       'recorded-annotations': { type: 'boolean' },
       config: { type: 'string' },
     },
@@ -58,6 +68,10 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
     if (match === null) return usage(io, `--limit takes tool=N (N a whole number), not '${value}'`);
     flagRules.push(rules.limit(match[1]!, Number(match[2])));
   }
+  const sensitive = pathsByTool('--sensitive', 'send_money:recipient', values.sensitive);
+  if (typeof sensitive === 'string') return usage(io, sensitive);
+  const outsideAuthored = pathsByTool('--outside-authored', 'list_transactions:[].subject', values['outside-authored']);
+  if (typeof outsideAuthored === 'string') return usage(io, outsideAuthored);
   const project = await loadProject({ cwd: io.cwd, ...(values.config === undefined ? {} : { config: values.config }) });
   const base: AuditDeclarations = project.config?.audit ?? {};
   const declarations: AuditDeclarations = {
@@ -65,6 +79,8 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
     untrusted: [...(base.untrusted ?? []), ...listOf(values.untrusted)],
     privileged: [...(base.privileged ?? []), ...listOf(values.privileged)],
     rules: [...(base.rules ?? []), ...flagRules],
+    ...withPaths('sensitive', base.sensitive, sensitive),
+    ...withPaths('outsideAuthored', base.outsideAuthored, outsideAuthored),
     ...(values['recorded-annotations'] === true ? { recordedAnnotations: true } : {}),
   };
   const declared =
@@ -115,6 +131,33 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
     io.out(`${files.length} audited: ${clean} clean, ${unsafe} with an unsafe flow, ${invalid + notRead} unreadable`);
   }
   return notRead + missing.length + unreadable.length > 0 ? 2 : unsafe + invalid > 0 ? 1 : 0;
+}
+
+/** The `tool:path` values of a repeated option, paths by tool, or what is wrong with one. */
+function pathsByTool(flag: string, example: string, values: string[] | undefined): Record<string, string[]> | string {
+  const byTool: Record<string, string[]> = {};
+  for (const value of listOf(values)) {
+    const colon = value.indexOf(':');
+    const tool = value.slice(0, colon);
+    const path = value.slice(colon + 1);
+    if (colon < 1 || path === '') return `${flag} takes tool:path (such as ${example}), not '${value}'`;
+    byTool[tool] = [...(Object.hasOwn(byTool, tool) ? byTool[tool]! : []), path];
+  }
+  return byTool;
+}
+
+/** The config's paths by tool with the flags' added (each path once), or nothing when neither gives any. */
+function withPaths(
+  key: 'sensitive' | 'outsideAuthored',
+  base: AuditDeclarations[typeof key],
+  flags: Record<string, string[]>,
+): Pick<AuditDeclarations, typeof key> {
+  // The config's value goes on as it is when no flag adds to it: the audit checks its shape.
+  if (Object.keys(flags).length === 0) return base === undefined ? {} : { [key]: base };
+  const merged: Record<string, string[]> = {};
+  for (const [tool, paths] of [...Object.entries(base ?? {}), ...Object.entries(flags)])
+    merged[tool] = [...new Set([...(Object.hasOwn(merged, tool) ? merged[tool]! : []), ...paths])];
+  return { [key]: merged };
 }
 
 /** A repeated option's values, each maybe a comma-separated list. */

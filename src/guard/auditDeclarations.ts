@@ -3,7 +3,9 @@ import { limitProblem, ruleShapeProblem } from './checkRules.js';
 import type { ToolFacts } from './guardContext.js';
 import { toolsNamedBy, type Rule } from './rules.js';
 import { describeValue } from '../json/describeValue.js';
+import { fieldPathProblem } from './provenance/fieldPath.js';
 import type { McpToolAnnotations } from '../tools/annotations.js';
+import { checkSensitiveArguments } from '../tools/provenanceOptions.js';
 
 /** MCP-style hints about one tool, as an MCP server declares them; a hint left out takes MCP's default. */
 export type AuditHints = Partial<Pick<McpToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'openWorldHint'>>;
@@ -31,9 +33,25 @@ export interface AuditDeclarations {
   recordedAnnotations?: boolean;
   /** Prerequisites and limits (`rules.require`, `rules.limit`), as an agent's `rules` declares them. */
   rules?: readonly Rule[];
+  /**
+   * Argument paths by privileged tool, as its `sensitive` declares them: once untrusted content is
+   * in the conversation, the tool's call is let through when every value at these paths is traced
+   * to trusted text (provenance), as the guard decides it.
+   */
+  sensitive?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Output field paths by untrusted tool, as its `outsideAuthored` declares them: the fields
+   * outsiders write; the rest of its JSON output is trusted text. A tool not named: its whole output.
+   */
+  outsideAuthored?: Readonly<Record<string, readonly string[]>>;
 }
 
-const KEYS = ['untrusted', 'privileged', 'annotations', 'recordedAnnotations', 'rules'];
+const KEYS = ['untrusted', 'privileged', 'annotations', 'recordedAnnotations', 'rules', 'sensitive', 'outsideAuthored'];
+/** The provenance declarations: which flag each needs its tools to have, and what its paths name. */
+const PATHS = [
+  { key: 'sensitive', flag: 'privileged', what: 'argument' },
+  { key: 'outsideAuthored', flag: 'untrusted', what: 'output field' },
+] as const;
 const HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
 
 /** What makes a value not audit declarations, or undefined: their shape, and each rule as the guard reads it. */
@@ -64,6 +82,13 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
       }
     }
   }
+  const paths = pathsProblem(given);
+  if (paths !== undefined) return paths;
+  // With the recorded annotations asked for, whether a tool is privileged or untrusted is known per trajectory.
+  if (given.recordedAnnotations !== true) {
+    const flagged = flagsProblem(given as AuditDeclarations, (name) => classify(given as AuditDeclarations, name));
+    if (flagged !== undefined) return flagged;
+  }
   const list = given.rules;
   if (list === undefined) return undefined;
   if (!Array.isArray(list)) return `'rules' must be a list of rules, but it was ${describeValue(list)}`;
@@ -84,12 +109,14 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
 /**
  * Checked declarations, as the guard reads them: the facts of every tool the trajectory offered or
  * the declarations name, and the rules. `recorded` holds the hints the trajectory recorded, used when
- * `recordedAnnotations` asks. Throws a {@link UsageError} (`invalid_audit_declarations`).
+ * `recordedAnnotations` asks; `argumentsOf` the properties of a tool's input schema as it recorded
+ * them, which each `sensitive` path must start with. Throws a {@link UsageError} (`invalid_audit_declarations`).
  */
 export function resolveDeclarations(
   declarations: unknown,
   offered: readonly string[],
   recorded: Readonly<Record<string, AuditHints>> = {},
+  argumentsOf: (tool: string) => Readonly<Record<string, unknown>> | undefined = () => undefined,
 ): { tools: Map<string, ToolFacts>; rules: readonly Rule[] } {
   const problem = auditDeclarationsProblem(declarations);
   if (problem !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${problem}.`);
@@ -105,15 +132,86 @@ export function resolveDeclarations(
     ...(given.privileged ?? []),
     ...Object.keys(hints),
     ...list.flatMap(toolsNamedBy),
+    ...Object.keys(given.sensitive ?? {}),
+    ...Object.keys(given.outsideAuthored ?? {}),
   ]);
   const tools = new Map<string, ToolFacts>();
   for (const name of names) {
-    const hinted = Object.hasOwn(hints, name) ? hints[name] : undefined;
-    tools.set(name, {
-      untrusted: (given.untrusted ?? []).includes(name) || (hinted !== undefined && hinted.openWorldHint !== false),
-      privileged: (given.privileged ?? []).includes(name) || (hinted !== undefined && hinted.readOnlyHint !== true),
-      policy: undefined,
-    });
+    const facts: ToolFacts = { ...classify(given, name, hints), policy: undefined };
+    const sensitive = given.sensitive?.[name];
+    if (sensitive !== undefined && Object.hasOwn(given.sensitive!, name)) facts.sensitive = sensitive;
+    const outsideAuthored = given.outsideAuthored?.[name];
+    if (outsideAuthored !== undefined && Object.hasOwn(given.outsideAuthored!, name))
+      facts.outsideAuthored = outsideAuthored;
+    tools.set(name, facts);
   }
+  const flagged = flagsProblem(given, (name) => tools.get(name)!);
+  if (flagged !== undefined) throw new UsageError('invalid_audit_declarations', `The audit's declarations ${flagged}.`);
+  // A misspelt argument would reach no value, so trace nothing: checked as defineTool checks it, where known.
+  for (const [tool, paths] of Object.entries(given.sensitive ?? {}))
+    checkSensitiveArguments(paths, argumentsOf(tool), (_, message) => {
+      throw new UsageError(
+        'invalid_audit_declarations',
+        `The audit's declarations 'sensitive.${tool}', checked against the arguments this trajectory recorded ` +
+          `for '${tool}': ${message}`,
+      );
+    });
   return { tools, rules: list };
+}
+
+/** Whether the declarations make a tool untrusted and privileged: by name, or by its MCP-style hints. */
+function classify(
+  given: AuditDeclarations,
+  name: string,
+  hints: Readonly<Record<string, AuditHints>> = given.annotations ?? {},
+): { untrusted: boolean; privileged: boolean } {
+  const hinted = Object.hasOwn(hints, name) ? hints[name] : undefined;
+  return {
+    untrusted: (given.untrusted ?? []).includes(name) || (hinted !== undefined && hinted.openWorldHint !== false),
+    privileged: (given.privileged ?? []).includes(name) || (hinted !== undefined && hinted.readOnlyHint !== true),
+  };
+}
+
+/** The shape of `sensitive` and `outsideAuthored`: non-empty lists of valid field paths, by tool name. */
+function pathsProblem(given: Record<string, unknown>): string | undefined {
+  for (const { key, what } of PATHS) {
+    const byTool = given[key];
+    if (byTool === undefined) continue;
+    if (typeof byTool !== 'object' || byTool === null || Array.isArray(byTool))
+      return (
+        `'${key}' must be an object of ${what} paths by tool name, such as ` +
+        `${key === 'sensitive' ? "{ send_money: ['recipient'] }" : "{ list_transactions: ['[].subject'] }"}, but it ` +
+        `was ${describeValue(byTool)}`
+      );
+    for (const [tool, paths] of Object.entries(byTool)) {
+      if (!Array.isArray(paths) || paths.length === 0)
+        return `'${key}.${tool}' must be a non-empty list of paths, but it was ${describeValue(paths)}`;
+      for (const [i, path] of paths.entries()) {
+        const problem = fieldPathProblem(path);
+        if (problem !== undefined) return `'${key}.${tool}[${i}]': ${problem}`;
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A provenance declaration on a tool of the wrong kind: `sensitive` only on a privileged tool,
+ * `outsideAuthored` only on an untrusted one, as `defineTool` has it (elsewhere it would promise
+ * what no check keeps).
+ */
+function flagsProblem(
+  given: AuditDeclarations,
+  flagsOf: (name: string) => { untrusted: boolean; privileged: boolean },
+): string | undefined {
+  for (const { key, flag } of PATHS) {
+    for (const tool of Object.keys(given[key] ?? {})) {
+      if (flagsOf(tool)[flag]) continue;
+      return (
+        `'${key}' names '${tool}', which is not ${flag} by these declarations: name it in '${flag}' too ` +
+        `(or give it MCP hints that make it ${flag}), or leave it out of '${key}'`
+      );
+    }
+  }
+  return undefined;
 }

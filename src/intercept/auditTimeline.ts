@@ -1,3 +1,4 @@
+import { untracedWords } from '../guard/checks/taint.js';
 import type { AuditedCall, AuditFinding, AuditStep } from './auditTrajectory.js';
 
 /** Where a call was made, before its turn: `conversation 2, inside toolu_1, `, or nothing. */
@@ -17,7 +18,9 @@ export function describeFinding(finding: AuditFinding): string {
       finding.source === undefined
         ? 'untrusted content'
         : `the result of ${named(finding.source)}, which is untrusted,`;
-    return `${call} ${happened} after ${source} entered the conversation: the guard would have blocked it (taint).`;
+    const untraced = finding.untraced === undefined ? '' : `, as ${untracedWords(finding.untraced)}`;
+    const blocked = `the guard would have blocked it (taint)${untraced}`;
+    return `${call} ${happened} after ${source} entered the conversation: ${blocked}.`;
   }
   return `${call} would have been blocked (${finding.rule}): ${finding.message}`;
 }
@@ -45,7 +48,7 @@ export function describeAudit(findings: readonly AuditFinding[], steps: readonly
         ? ''
         : `  <- would be blocked (${step.finding.rule}${
             step.finding.source === undefined ? '' : `, source ${step.finding.source.name}`
-          })`;
+          }${step.finding.untraced === undefined ? '' : `, '${step.finding.untraced.argument}' untraced`})`;
     const taints = step.taints === true ? '  <- untrusted content enters the conversation' : '';
     const turn = `turn ${String(step.turn).padStart(2)}`;
     return `  ${placeOf(step)}${turn}  ${step.name.padEnd(width)}  ${step.recorded}${taints}${verdict}`;

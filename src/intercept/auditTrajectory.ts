@@ -1,9 +1,14 @@
 import { applyOutcomes, type CallOutcome } from '../guard/applyOutcomes.js';
-import { compileRules } from '../guard/guardContext.js';
+import { compileRules, type ToolFacts } from '../guard/guardContext.js';
 import { initialGuardState } from '../guard/guardState.js';
 import { serverUsesOf } from '../guard/conversationParts.js';
 import { serverResultTaint } from '../guard/historyGuardState.js';
 import { decideBatch } from '../guard/pipeline.js';
+import { provenanceOf, type Provenance, type ProvenanceTool } from '../guard/provenance/provenance.js';
+import type { Untraced } from '../guard/provenance/traceArguments.js';
+import { isPlainObject } from '../json/jsonValue.js';
+import { sentBack } from '../messages/sentBack.js';
+import type { Message } from '../messages/types.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
 import { conversationBefore, fromRecordedBlock } from '../trajectory/conversation.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
@@ -28,6 +33,11 @@ export interface AuditFinding {
   call: AuditedCall;
   /** For taint: the untrusted call whose result entered the conversation first. */
   source?: AuditedCall;
+  /**
+   * For taint, when provenance decided (the tool has `sensitive` arguments): the argument whose value
+   * was traced to no trusted text, the value, and the tools whose outside-authored text holds it.
+   */
+  untraced?: Untraced;
   /** What the guard would have told the model. */
   message: string;
   /**
@@ -96,7 +106,12 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
         : [[tool.name, { readOnlyHint: tool.annotations.readOnly, openWorldHint: tool.annotations.openWorld }]],
     ),
   );
-  const { tools, rules: list } = resolveDeclarations(declarations, offered, recordedHints);
+  const schemas = [...trajectory.tools, ...Object.values(trajectory.agents ?? {}).flatMap((agent) => agent.tools)];
+  const argumentsOf = (name: string) => {
+    const properties = schemas.find((tool) => tool.name === name)?.inputSchema?.properties;
+    return isPlainObject(properties) ? properties : undefined;
+  };
+  const { tools, rules: list } = resolveDeclarations(declarations, offered, recordedHints, argumentsOf);
   const rules = compileRules(list);
   const visible = [...tools.keys()];
   const serverUses = serverUsesOf(conversationBefore(trajectory, trajectory.turns.length + 1));
@@ -118,7 +133,16 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
       .flatMap((block) => ('toolUse' in block ? [{ id: block.toolUse.id, name: block.toolUse.name, ...at }] : []))
       // A call cut off by max_tokens was never decided.
       .filter((call) => results.get(call.id)?.outcome !== 'incomplete');
-    const decisions = decideBatch(calls, { state, rules, tools, visible });
+    const inputs = new Map(
+      recorded.response.content.flatMap((block) =>
+        'toolUse' in block ? [[block.toolUse.id, block.toolUse.input]] : [],
+      ),
+    );
+    const provenance = lazyProvenance(trajectory, turn, tools);
+    const decisions = decideBatch(
+      calls.map((call) => ({ id: call.id, name: call.name, input: inputs.get(call.id) })),
+      { state, rules, tools, visible, provenance },
+    );
     const outcomes: CallOutcome[] = calls.map((call, j) => {
       const result = results.get(call.id);
       const allowed = decisions[j] === undefined;
@@ -128,6 +152,7 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
         const finding: AuditFinding = {
           rule: block.rule as AuditFinding['rule'],
           call: { ...call, turn },
+          ...(block.untraced === undefined ? {} : { untraced: block.untraced }),
           message: block.message,
           ran: result?.outcome === 'ok' || result?.outcome === 'error',
         };
@@ -159,4 +184,36 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
     }
   }
   return steps;
+}
+
+/**
+ * The provenance of the conversation as the model saw it when it made turn `turn`'s calls, built on
+ * first use, as a live run builds it: the system prompt of the agent that made the turn, the
+ * conversation before the turn, and the turn's own response (its server tools' results among it).
+ * A tool the declarations do not name is a known tool that is not untrusted, as the audit's guard
+ * treats it: its successful results are trusted text. In a run with handoffs, the agent in charge
+ * knows only the tools it was offered, as in a live run.
+ */
+function lazyProvenance(trajectory: Trajectory, turn: number, tools: ReadonlyMap<string, ToolFacts>): () => Provenance {
+  let built: Provenance | undefined;
+  return () => {
+    if (built !== undefined) return built;
+    const recorded = trajectory.turns[turn - 1]!;
+    const messages: Message[] = conversationBefore(trajectory, turn);
+    const content = sentBack({
+      stop_reason: recorded.response.stopReason,
+      content: recorded.response.content.map(fromRecordedBlock),
+    });
+    if (content !== undefined) messages.push({ role: 'assistant', content });
+    const inCharge = (recorded.agent === undefined ? undefined : trajectory.agents?.[recorded.agent]) ?? trajectory;
+    // After a handoff, the agent in charge knows only its own tools: another's result is unattributed.
+    const known = trajectory.agents === undefined ? undefined : new Set(inCharge.tools.map((tool) => tool.name));
+    const toolOf = (name: string): ProvenanceTool | undefined => {
+      if (known !== undefined && !known.has(name)) return undefined;
+      const facts = tools.get(name);
+      return { untrusted: facts?.untrusted ?? false, outsideAuthored: facts?.outsideAuthored };
+    };
+    built = provenanceOf({ system: inCharge.request.system, messages }, toolOf, defaultServerToolUntrusted);
+    return built;
+  };
 }

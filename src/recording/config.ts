@@ -44,8 +44,9 @@ export interface LegateConfig {
   rerecord?: (file: string) => string | undefined;
   /**
    * What `legate audit` checks every trajectory against: the tools to treat as untrusted and as
-   * privileged (by name, or by MCP-style hints) and the prerequisites and limits, the shape
-   * `auditTrajectory` takes. Its flags add to these. See docs/cli.md, "legate audit".
+   * privileged (by name, or by MCP-style hints), the prerequisites and limits, and argument
+   * provenance (`sensitive`, `outsideAuthored`), the shape `auditTrajectory` takes. Its flags add
+   * to these. See docs/cli.md, "legate audit".
    */
   audit?: AuditDeclarations;
 }

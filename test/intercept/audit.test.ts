@@ -187,7 +187,11 @@ describe('auditTrajectory on a run recorded without declarations', () => {
   it('refuses declarations it cannot read, saying what it expected', async () => {
     const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }]]);
     const bad: [unknown, string][] = [
-      [null, 'must be an object { untrusted, privileged, annotations, recordedAnnotations, rules }, but it was null'],
+      [
+        null,
+        'must be an object { untrusted, privileged, annotations, recordedAnnotations, rules, sensitive, ' +
+          'outsideAuthored }, but it was null',
+      ],
       [{ untrusted: 'fetch_page' }, "'untrusted' must be a list of tool names"],
       [{ trusted: [] }, "have no 'trusted'"],
       [{ annotations: { fetch_page: { readOnly: true } } }, "has 'readOnly', not one of readOnlyHint"],

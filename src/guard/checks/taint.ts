@@ -42,7 +42,7 @@ function taintBlock(call: GuardedCall, { state }: GuardContext, untraced: Untrac
 }
 
 /** Says which argument could not be traced, and where its value was found instead. */
-function untracedWords({ argument, value, foundIn }: Untraced): string {
+export function untracedWords({ argument, value, foundIn }: Untraced): string {
   const shown = JSON.stringify(typeof value === 'string' && value.length > 80 ? `${value.slice(0, 80)}…` : value);
   const where =
     foundIn.length === 0
