@@ -30,7 +30,7 @@ export interface HistoryTool {
  *   know, an id two tool_uses share) taints, error or not, with {@link UNATTRIBUTED_SOURCE};
  * - a server tool's result (a web search, a fetch) in an assistant message taints, with the
  *   server tool's name as source, unless `serverUntrusted` trusts that tool (see
- *   {@link serverResultTaint});
+ *   {@link serverResultTaints});
  * - every tool_use counts as an attempt: a history does not say which calls the guard refused.
  * Successes found here are recorded at turn 0, before the run that continues the conversation.
  * `messages` must have passed {@link historyShapeProblem}.
@@ -84,18 +84,9 @@ export type ServerResultTrust = (useName: string) => boolean;
  * is the name of the use block whose id it answers (`web_search`), found in `uses` (a use may
  * come in an earlier response than its result); without one, the block's type. `untrusted`
  * says which names taint. The model wrote the rest of that response after reading the result,
- * so in a live run it taints before the response's own calls are decided. The first such block
- * is the source.
+ * so in a live run it taints before the response's own calls are decided. Every such block is a
+ * source, in block order; the first is the run's taint when it has none yet.
  */
-export function serverResultTaint(
-  blocks: readonly { type: string }[],
-  uses: ReadonlyMap<string, string>,
-  untrusted: ServerResultTrust,
-): GuardState['taint'] {
-  return serverResultTaints(blocks, uses, untrusted)[0] ?? null;
-}
-
-/** Every taint source a response brings in itself, in block order (see {@link serverResultTaint}). */
 export function serverResultTaints(
   blocks: readonly { type: string }[],
   uses: ReadonlyMap<string, string>,

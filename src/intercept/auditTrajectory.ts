@@ -1,8 +1,8 @@
 import { applyOutcomes, type CallOutcome } from '../guard/applyOutcomes.js';
 import { compileRules, type ToolFacts } from '../guard/guardContext.js';
-import { initialGuardState } from '../guard/guardState.js';
+import { addTaintSource, copyGuardState, initialGuardState } from '../guard/guardState.js';
 import { serverUsesOf } from '../guard/conversationParts.js';
-import { serverResultTaint } from '../guard/historyGuardState.js';
+import { serverResultTaints } from '../guard/historyGuardState.js';
 import { decideBatch } from '../guard/pipeline.js';
 import { provenanceOf, type Provenance, type ProvenanceTool } from '../guard/provenance/provenance.js';
 import type { Untraced } from '../guard/provenance/traceArguments.js';
@@ -123,10 +123,16 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
   let taintTurn = 0;
   for (const [i, recorded] of trajectory.turns.entries()) {
     const turn = i + 1;
-    if (state.taint === null) {
-      const blocks = recorded.response.content.map(fromRecordedBlock);
-      state = { ...state, taint: serverResultTaint(blocks, serverUses, defaultServerToolUntrusted) };
-      if (state.taint !== null) taintTurn = turn;
+    const found = serverResultTaints(
+      recorded.response.content.map(fromRecordedBlock),
+      serverUses,
+      defaultServerToolUntrusted,
+    );
+    if (found.length > 0) {
+      // As the live loop does: every server tool result of the response is a taint source, the first one the taint.
+      if (state.taint === null) taintTurn = turn;
+      state = copyGuardState(state);
+      for (const source of found) addTaintSource(state, source);
     }
     const results = new Map((recorded.results ?? []).map((result) => [result.id, result]));
     const calls = recorded.response.content

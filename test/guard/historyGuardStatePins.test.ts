@@ -4,7 +4,7 @@ import {
   guardStateOfHistory,
   historyShapeProblem,
   mergeGuardStates,
-  serverResultTaint,
+  serverResultTaints,
   type HistoryTool,
 } from '../../src/guard/historyGuardState.js';
 import { serverUsesOf } from '../../src/guard/conversationParts.js';
@@ -173,7 +173,10 @@ describe('guardStateOfHistory', () => {
   });
 });
 
-describe('serverResultTaint', () => {
+/** The first source a response brings in itself: the run's taint when it has none yet. */
+const serverResultTaint = (...args: Parameters<typeof serverResultTaints>) => serverResultTaints(...args)[0] ?? null;
+
+describe('serverResultTaints', () => {
   it('names the first server tool result block and its tool_use_id', () => {
     const blocks = [
       { type: 'text' },
