@@ -3,7 +3,12 @@
 import { defineConfig } from './src/index.js';
 import { createCalculator } from './examples/calculator/agent.js';
 import { createOrderDesk } from './examples/orders/agent.js';
-import { createAssistant, createSearchingAssistant } from './examples/payments/agent.js';
+import {
+  createApprovingAssistant,
+  createAssistant,
+  createProvenanceAssistant,
+  createSearchingAssistant,
+} from './examples/payments/agent.js';
 import { createFrontDesk, createShadowSupportDesk, createSupportDesk } from './examples/support/agent.js';
 import { createTravelAgent } from './examples/travel/agent.js';
 import { createTriage } from './examples/desk/agent.js';
@@ -15,6 +20,8 @@ export default defineConfig({
     calculator: createCalculator,
     order_desk: createOrderDesk,
     assistant: createAssistant,
+    provenance_assistant: createProvenanceAssistant,
+    approving_assistant: createApprovingAssistant,
     searching_assistant: createSearchingAssistant,
     support_desk: createSupportDesk,
     support_desk_shadow: createShadowSupportDesk,

@@ -178,6 +178,12 @@ export function recordedResult(call: ToolCall): RecordedResult {
   }
   if (call.rule !== undefined) result.rule = call.rule;
   if (call.source !== undefined) result.source = call.source;
+  if (call.untraced !== undefined)
+    result.untraced = {
+      argument: call.untraced.argument,
+      value: call.untraced.value,
+      foundIn: [...call.untraced.foundIn],
+    };
   if (call.withheld !== undefined) result.withheld = call.withheld;
   return result;
 }

@@ -7,6 +7,7 @@ import { recordedTotals, recordedUsage } from './usage.js';
 import {
   count,
   either,
+  real,
   flag,
   flow,
   free,
@@ -83,6 +84,17 @@ export const recordedResult = mapping({
   source: text()
     .meta({ description: 'For a call blocked by taint: the untrusted tool whose content entered the conversation.' })
     .optional(),
+  untraced: flow(
+    mapping({
+      argument: text(),
+      value: either([text(), real()], 'a string or a number'),
+      foundIn: list(text()),
+    }).meta({
+      description:
+        'For a call blocked by taint after argument provenance: the sensitive argument traced to no trusted text, ' +
+        'its value, and the tools whose outside-authored text holds it.',
+    }),
+  ).optional(),
   redactedInput: flag()
     .meta({
       description:
