@@ -228,7 +228,10 @@ function callModel(
     if (result.subRun !== undefined) call.subRun = runModel(result.subRun, served);
   }
   if (approval !== undefined)
-    call.approval = approval.reason === undefined ? { approve: approval.approve } : { ...approval };
+    call.approval =
+      approval.reason === undefined
+        ? { approve: approval.approve }
+        : { approve: approval.approve, reason: approval.reason };
   return call;
 }
 
