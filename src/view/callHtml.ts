@@ -48,8 +48,10 @@ export function callHtml(call: CallModel, anchors: Anchors, depth: number): stri
       : `<p class="taint-link"><a class="tainted-by" href="#${anchors.call(call.taintedBy)}">${taintedBy}</a></p>`;
   const body = [
     '<div class="call-body">',
-    '<p class="label">Input</p>',
-    `<pre class="input">${shown(prettyJson(call.input))}</pre>`,
+    call.partialInput === undefined
+      ? `<p class="label">Input</p><pre class="input">${shown(prettyJson(call.input))}</pre>`
+      : '<p class="label">Input, cut off by max_tokens: the JSON as far as it arrived</p>' +
+        `<pre class="input">${shown(call.partialInput)}</pre>`,
     outputHtml(call.output),
     call.subRun === undefined
       ? ''

@@ -32,11 +32,10 @@ caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }
 thead th { background: var(--panel); }
 pre { margin: .25rem 0; padding: .5rem; background: var(--panel); border: 1px solid var(--line); border-radius: 4px;
-  overflow-x: auto; white-space: pre; font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; max-height: 32rem; }
-pre.input-text, pre.output { white-space: pre-wrap; overflow-wrap: anywhere; }
+  overflow-x: auto; white-space: pre-wrap; overflow-wrap: anywhere; font: 13px/1.4 ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; }
 .said { white-space: pre-wrap; margin: .25rem 0; overflow-wrap: anywhere; }
 .note, .usage, .run-summary, .meta { color: var(--muted); font-size: .875rem; }
-.label { font-weight: 600; font-size: .8rem; margin: .5rem 0 0; text-transform: uppercase; letter-spacing: .03em; color: var(--muted); }
+.label { font-weight: 600; font-size: .8rem; margin: .5rem 0 0; color: var(--muted); }
 section.trajectory { border-top: 2px solid var(--line); margin-top: 1.5rem; }
 .turn { position: relative; margin: .75rem 0; padding: .5rem .75rem; border: 1px solid var(--line); border-left: 4px solid var(--lane0); border-radius: 4px; }
 .has-lanes .turn { margin-left: calc(var(--lane) * 3rem); }

@@ -16,6 +16,8 @@ export interface CallModel {
   /** The agent whose turn asked for it. */
   lane: string;
   input: unknown;
+  /** For a call max_tokens cut off: the JSON text of its input as far as it arrived. */
+  partialInput?: string;
   /** The recorded outcome; a server tool's call is `ok` when its result came back, else `incomplete`. */
   outcome: RecordedResult['outcome'];
   /** Run by the API (a web search), not by legate. */
@@ -166,14 +168,17 @@ function partsOf(turn: RecordedTurn, number: number, lane: string, served: Reado
     if (other !== undefined && typeof other.tool_use_id === 'string') serverResults.set(other.tool_use_id, other);
   }
   const parts: PartModel[] = [];
-  for (const block of turn.response.content) {
+  const cut = turn.response.incompleteToolUse;
+  for (const [index, block] of turn.response.content.entries()) {
     if ('text' in block) parts.push({ kind: 'text', text: block.text });
     else if ('thinking' in block) parts.push({ kind: 'thinking', text: block.thinking });
     else if ('redactedThinking' in block) parts.push({ kind: 'thinking', text: undefined });
     else if ('toolUse' in block) {
       const { id, name, input } = block.toolUse;
       const approval = turn.approvals?.find((a) => a.id === id);
-      parts.push({ kind: 'call', call: callModel(id, name, input, number, lane, results.get(id), approval, served) });
+      const call = callModel(id, name, input, number, lane, results.get(id), approval, served);
+      if (cut?.index === index) call.partialInput = cut.partialJson;
+      parts.push({ kind: 'call', call });
     } else {
       const other = otherBlock(block)!;
       if (typeof other.tool_use_id === 'string' && serverResults.has(other.tool_use_id)) continue;

@@ -94,3 +94,15 @@ describe('the view model of each shipped trajectory', () => {
     expect(calls('approval-granted').find((c) => c.approval !== undefined)!.approval).toMatchObject({ approve: true });
   });
 });
+
+describe('a call cut off by max_tokens', () => {
+  it('shows the JSON of its input as far as it arrived', () => {
+    const trajectory = structuredClone(shipped('zero-trust'));
+    const turn = trajectory.turns[1]!;
+    turn.response.stopReason = 'max_tokens';
+    turn.response.incompleteToolUse = { index: 1, partialJson: '{"amount": 90' };
+    turn.results = [{ id: 'toolu_s2_1', tool: 'send_payment', outcome: 'incomplete', content: 'cut off' }];
+    const cut = viewModel(trajectory).runs.flatMap(allCalls).find((c) => c.id === 'toolu_s2_1')!;
+    expect(cut).toMatchObject({ outcome: 'incomplete', partialInput: '{"amount": 90' });
+  });
+});
