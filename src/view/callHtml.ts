@@ -21,7 +21,9 @@ export function callHtml(call: CallModel, anchors: Anchors, depth: number): stri
     call.taintedBy === undefined
       ? undefined
       : `tainted by ${escapeHtml(call.taintedBy.tool)} (turn ${call.taintedBy.turn})`;
-  const taints = call.taints ? ' <span class="badge badge-taints">taint source · untrusted content entered here</span>' : '';
+  const taints = call.taints
+    ? ' <span class="badge badge-taints">taint source · untrusted content entered here</span>'
+    : '';
   const attributes =
     attribute('id', anchors.call(call)) +
     attribute('class', `call${call.taints || call.taintedBy !== undefined ? ' on-taint-path' : ''}`) +
@@ -33,13 +35,17 @@ export function callHtml(call: CallModel, anchors: Anchors, depth: number): stri
     attribute('data-source', call.source) +
     attribute('data-code', call.code) +
     attribute('data-argument', call.argument) +
-    attribute('data-approval', call.approval === undefined ? undefined : call.approval.approve ? 'approved' : 'denied') +
+    attribute(
+      'data-approval',
+      call.approval === undefined ? undefined : call.approval.approve ? 'approved' : 'denied',
+    ) +
     attribute('data-taints', call.taints ? 'true' : undefined) +
     attribute('data-tainted-by', call.taintedBy?.id) +
     attribute('data-server', call.server ? 'true' : undefined);
-  const summary =
-    `<summary><span class="tool">${escapeHtml(call.tool)}</span>${call.server ? ' <span class="note">(server tool)</span>' : ''} ` +
-    `${badges}${taints}${taintedBy === undefined ? '' : ` <span class="badge badge-tainted-by">${taintedBy}</span>`}</summary>`;
+  const server = call.server ? ' <span class="note">(server tool)</span>' : '';
+  const source = taintedBy === undefined ? '' : ` <span class="badge badge-tainted-by">${taintedBy}</span>`;
+  const tool = `<span class="tool">${escapeHtml(call.tool)}</span>`;
+  const summary = `<summary>${tool}${server} ${badges}${taints}${source}</summary>`;
   // The link to the source sits after the details (a link inside a summary would be nested interactive
   // content), so it is reachable while the call is collapsed.
   const link =
@@ -76,6 +82,6 @@ function outputHtml(output: string | undefined): string {
 /** Text for a `<pre>`, escaped, cut at {@link MAX_SHOWN} characters with a note saying how many are left out. */
 export function shown(text: string): string {
   if (text.length <= MAX_SHOWN) return escapeHtml(text);
-  return `${escapeHtml(text.slice(0, MAX_SHOWN))}\n… ${text.length - MAX_SHOWN} more characters, not shown: see the file.`;
+  const left = text.length - MAX_SHOWN;
+  return `${escapeHtml(text.slice(0, MAX_SHOWN))}\n… ${left} more characters, not shown: see the file.`;
 }
-

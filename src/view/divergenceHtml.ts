@@ -23,14 +23,19 @@ export function divergenceHtml(mark: DivergenceMark): string {
   const [left, right] = mark.labels ?? ['expected (the recording)', 'actual (this run)'];
   const where = mark.turn > 0 ? `turn ${mark.turn}` : 'outside the turns';
   const path = mark.path === '' ? '' : ` at <code>${escapeHtml(mark.path)}</code>`;
+  const kind = mark.kind === undefined ? '' : ` (${escapeHtml(mark.kind)})`;
+  const side = (label: string, name: string, value: unknown) =>
+    `<div class="side"><p class="label">${escapeHtml(label)}</p>` +
+    `<pre class="${name}">${shown(prettyJson(value))}</pre></div>`;
   return (
-    `<div class="divergence" role="group" aria-label="Divergence"${attribute('data-turn', mark.turn)}${attribute('data-path', mark.path)}${attribute('data-kind', mark.kind)}>` +
-    `<p class="divergence-title"><strong>Diverged</strong> in ${where}${path}${mark.kind === undefined ? '' : ` (${escapeHtml(mark.kind)})`}</p>` +
-    '<div class="sides">' +
-    `<div class="side"><p class="label">${escapeHtml(left)}</p><pre class="expected">${shown(prettyJson(mark.expected))}</pre></div>` +
-    `<div class="side"><p class="label">${escapeHtml(right)}</p><pre class="actual">${shown(prettyJson(mark.actual))}</pre></div>` +
-    '</div>' +
-    (mark.message === '' ? '' : `<details class="divergence-message"><summary>The whole message</summary><pre>${shown(mark.message)}</pre></details>`) +
+    '<div class="divergence" role="group" aria-label="Divergence"' +
+    `${attribute('data-turn', mark.turn)}${attribute('data-path', mark.path)}${attribute('data-kind', mark.kind)}>` +
+    `<p class="divergence-title"><strong>Diverged</strong> in ${where}${path}${kind}</p>` +
+    `<div class="sides">${side(left, 'expected', mark.expected)}${side(right, 'actual', mark.actual)}</div>` +
+    (mark.message === ''
+      ? ''
+      : '<details class="divergence-message"><summary>The whole message</summary>' +
+        `<pre>${shown(mark.message)}</pre></details>`) +
     '</div>'
   );
 }

@@ -48,7 +48,10 @@ function indexRow({ entry, model, anchor }: IndexedEntry): string {
 /** A file's verdict in words: a replay's, or `recorded` when the page was made without replaying. */
 export function verdictText(entry: ViewEntry): { status: string; text: string } {
   const { verdict } = entry;
-  if (verdict === undefined) return entry.trajectory === undefined ? { status: 'missing', text: 'missing' } : { status: 'recorded', text: 'recorded' };
+  if (verdict === undefined)
+    return entry.trajectory === undefined
+      ? { status: 'missing', text: 'missing' }
+      : { status: 'recorded', text: 'recorded' };
   if (verdict.status === 'diverged' && verdict.divergence !== undefined)
     return { status: 'diverged', text: `diverged · turn ${verdict.divergence.turn}` };
   return { status: verdict.status, text: verdict.status };

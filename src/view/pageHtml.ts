@@ -6,6 +6,9 @@ import { PAGE_JS } from './page.js.js';
  * The whole document around a page's content: one self-contained file, its style and script inline,
  * nothing fetched (a Content-Security-Policy forbids any network use), readable without its script.
  */
+/** Nothing from the network: only the page's own inline style and script. */
+const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
 export function pageHtml(title: string, nav: string, main: string): string {
   return [
     '<!DOCTYPE html>',
@@ -13,7 +16,7 @@ export function pageHtml(title: string, nav: string, main: string): string {
     '<head>',
     '<meta charset="utf-8">',
     '<meta name="viewport" content="width=device-width, initial-scale=1">',
-    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'; img-src data:">`,
+    `<meta http-equiv="Content-Security-Policy" content="${POLICY}">`,
     '<meta name="generator" content="legate">',
     `<title>${escapeHtml(title)}</title>`,
     `<style>${PAGE_CSS}</style>`,

@@ -19,13 +19,20 @@ export function runHtml(run: RunModel, anchors: Anchors, depth: number, extras: 
   const taint = run.tainted ? ` · tainted by ${escapeHtml(run.taintSource ?? 'an untrusted tool')}` : '';
   return [
     `<div class="run${lanes ? ' has-lanes' : ''}" data-lanes="${escapeHtml(run.lanes.join(' '))}">`,
-    lanes ? `<p class="lane-legend">Agents (one lane each): ${run.lanes.map((lane, i) => `<span class="lane-name lane-${i % 6}">${escapeHtml(lane)}</span>`).join(' → ')}</p>` : '',
+    lanes ? laneLegend(run.lanes) : '',
     `<div class="user-input"><p class="label">User input</p><pre class="input-text">${shown(run.input)}</pre></div>`,
     ...turns,
     ...beyond,
-    `<p class="run-summary">Stopped with <strong>${escapeHtml(run.stopReason)}</strong> · ${run.turns.length} turn${run.turns.length === 1 ? '' : 's'} · ${escapeHtml(run.usage)}${taint}</p>`,
+    `<p class="run-summary">Stopped with <strong>${escapeHtml(run.stopReason)}</strong> · ` +
+      `${run.turns.length} turn${run.turns.length === 1 ? '' : 's'} · ${escapeHtml(run.usage)}${taint}</p>`,
     '</div>',
   ].join('');
+}
+
+/** The run's agents, each in its lane's colour and by name (the name carries the meaning). */
+function laneLegend(lanes: readonly string[]): string {
+  const names = lanes.map((lane, i) => `<span class="lane-name lane-${i % 6}">${escapeHtml(lane)}</span>`);
+  return `<p class="lane-legend">Agents (one lane each): ${names.join(' → ')}</p>`;
 }
 
 function turnHtml(
@@ -53,7 +60,8 @@ function turnHtml(
     `<article class="${classes}" data-turn="${turn.number}" data-agent="${escapeHtml(turn.lane)}" ` +
     `data-lane="${escapeHtml(turn.lane)}">` +
     (path.has(turn.number) ? '<div class="taint-rail" aria-hidden="true"></div>' : '') +
-    `<h${level}>Turn ${turn.number}${lanes ? ` · <span class="lane-label">${escapeHtml(turn.lane)}</span>` : ''}</h${level}>` +
+    `<h${level}>Turn ${turn.number}${lanes ? ` · <span class="lane-label">${escapeHtml(turn.lane)}</span>` : ''}` +
+    `</h${level}>` +
     turn.parts.map((part) => partHtml(part, anchors, depth)).join('') +
     `<p class="usage">${escapeHtml(turn.stopReason)} · ${escapeHtml(turn.usage)}</p>` +
     (extra ?? '') +
@@ -67,12 +75,16 @@ function partHtml(part: PartModel, anchors: Anchors, depth: number): string {
       return `<p class="said">${shown(part.text)}</p>`;
     case 'thinking':
       return part.text === undefined
-        ? '<details class="thinking"><summary>Thinking (redacted)</summary><p class="note">The API sent this thinking encrypted.</p></details>'
+        ? '<details class="thinking"><summary>Thinking (redacted)</summary>' +
+            '<p class="note">The API sent this thinking encrypted.</p></details>'
         : `<details class="thinking"><summary>Thinking</summary><pre>${shown(part.text)}</pre></details>`;
     case 'call':
       return callHtml(part.call, anchors, depth);
     case 'block':
-      return `<details class="block"><summary>Block: ${escapeHtml(part.type)}</summary><pre>${shown(part.json)}</pre></details>`;
+      return (
+        `<details class="block"><summary>Block: ${escapeHtml(part.type)}</summary>` +
+        `<pre>${shown(part.json)}</pre></details>`
+      );
   }
 }
 

@@ -1,6 +1,6 @@
 import type { Anchors } from './anchors.js';
 import { divergenceHtml, type DivergenceMark } from './divergenceHtml.js';
-import { escapeHtml } from './escapeHtml.js';
+import { attribute, escapeHtml } from './escapeHtml.js';
 import type { IndexedEntry } from './indexRows.js';
 import { runHtml } from './runHtml.js';
 import type { TrajectoryModel } from './viewModel.js';
@@ -10,14 +10,20 @@ import type { TrajectoryModel } from './viewModel.js';
  * any, and the timeline of each conversation it holds, a divergence marked at its turn of the first.
  */
 export function sectionHtml({ entry, model, anchor }: IndexedEntry, anchors: Anchors, mark?: DivergenceMark): string {
-  const heading = `<h2 id="${anchor}-title">${escapeHtml(entry.file)}</h2>`;
-  const open = `<section class="trajectory" id="${anchor}" data-file="${escapeHtml(entry.file)}" aria-labelledby="${anchor}-title">`;
+  const heading = `<h2${attribute('id', `${anchor}-title`)}>${escapeHtml(entry.file)}</h2>`;
+  const open =
+    `<section class="trajectory"${attribute('id', anchor)}${attribute('data-file', entry.file)}` +
+    `${attribute('aria-labelledby', `${anchor}-title`)}>`;
   const problem =
     entry.verdict?.message === undefined || entry.verdict.status === 'passed'
       ? ''
-      : `<p class="problem"><strong>${escapeHtml(entry.verdict.status)}:</strong> ${escapeHtml(entry.verdict.message)}</p>`;
+      : `<p class="problem"><strong>${escapeHtml(entry.verdict.status)}:</strong> ` +
+        `${escapeHtml(entry.verdict.message)}</p>`;
   if (model === undefined)
-    return `${open}${heading}${problem === '' ? '<p class="problem">The file could not be read.</p>' : problem}</section>`;
+    return (
+      `${open}${heading}${problem === '' ? '<p class="problem">The file could not be read.</p>' : problem}` +
+      '</section>'
+    );
   return `${open}${heading}${aboutHtml(model)}${problem}${timelines(model, anchors, mark)}</section>`;
 }
 

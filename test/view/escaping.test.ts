@@ -15,7 +15,29 @@ import { shipped } from './shippedCorpus.js';
 const hostile = fc.oneof(
   fc.string(),
   fc.string({ unit: 'binary' }),
-  fc.string({ unit: fc.constantFrom('<', '>', '"', "'", '&', '/', '=', ' ', '\n', 's', 'c', 'r', 'i', 'p', 't', '!', '-', '#', ';') }),
+  fc.string({
+    unit: fc.constantFrom(
+      '<',
+      '>',
+      '"',
+      "'",
+      '&',
+      '/',
+      '=',
+      ' ',
+      '\n',
+      's',
+      'c',
+      'r',
+      'i',
+      'p',
+      't',
+      '!',
+      '-',
+      '#',
+      ';',
+    ),
+  }),
   fc.constantFrom(
     '<script>alert(1)</script>',
     '"><img src=x onerror=alert(1)>',
@@ -30,9 +52,31 @@ const hostile = fc.oneof(
 );
 
 const SLOTS = [
-  'file', 'name', 'description', 'agent', 'model', 'input', 'said', 'thinking', 'fetchId', 'fetchTool', 'key',
-  'value', 'output', 'payId', 'payTool', 'payOutput', 'reason', 'code', 'argument', 'errorClass', 'message',
-  'path', 'expected', 'kind', 'otherAgent',
+  'file',
+  'name',
+  'description',
+  'agent',
+  'model',
+  'input',
+  'said',
+  'thinking',
+  'fetchId',
+  'fetchTool',
+  'key',
+  'value',
+  'output',
+  'payId',
+  'payTool',
+  'payOutput',
+  'reason',
+  'code',
+  'argument',
+  'errorClass',
+  'message',
+  'path',
+  'expected',
+  'kind',
+  'otherAgent',
 ] as const;
 type Slots = Record<(typeof SLOTS)[number], string>;
 
@@ -53,30 +97,60 @@ function entryOf(s: Slots): ViewEntry {
   second!.response.content = [{ toolUse: { id: s.payId, name: s.payTool, input: [s.value] } }];
   second!.approvals = [{ id: s.payId, approve: false, reason: s.reason }];
   second!.results = [
-    { id: s.payId, tool: s.payTool, outcome: 'blocked', rule: 'taint', source: s.fetchTool, content: s.payOutput, code: s.code, argument: s.argument, errorClass: s.errorClass },
+    {
+      id: s.payId,
+      tool: s.payTool,
+      outcome: 'blocked',
+      rule: 'taint',
+      source: s.fetchTool,
+      content: s.payOutput,
+      code: s.code,
+      argument: s.argument,
+      errorClass: s.errorClass,
+    },
   ];
-  t.summary = { ...t.summary, taintSource: s.fetchTool, handoffs: [{ from: s.agent, to: s.otherAgent, reason: s.reason, turn: 1 }] };
+  t.summary = {
+    ...t.summary,
+    taintSource: s.fetchTool,
+    handoffs: [{ from: s.agent, to: s.otherAgent, reason: s.reason, turn: 1 }],
+  };
   return {
     file: s.file,
     trajectory: t,
-    verdict: { status: 'diverged', divergence: { turn: 2, path: s.path, expected: s.expected, actual: { [s.key]: s.value }, message: s.message, kind: s.kind } },
+    verdict: {
+      status: 'diverged',
+      divergence: {
+        turn: 2,
+        path: s.path,
+        expected: s.expected,
+        actual: { [s.key]: s.value },
+        message: s.message,
+        kind: s.kind,
+      },
+    },
   };
 }
 
-/** The page's structure: each element's name, its attribute names, and the values of the attributes legate writes itself. */
+/** The page's structure: each element's name, its attribute names, and the values of those legate writes itself. */
 function structure(elements: readonly Element[]): string[] {
-  return elements.map(
-    (e) =>
-      `${e.name} ${Object.keys(e.attributes).sort().join(',')} ${e.attributes.class ?? ''} ${e.attributes['data-outcome'] ?? ''}`,
-  );
+  return elements.map((e) => {
+    const names = Object.keys(e.attributes).sort().join(',');
+    return `${e.name} ${names} ${e.attributes.class ?? ''} ${e.attributes['data-outcome'] ?? ''}`;
+  });
 }
 
-const slots = fc.tuple(...SLOTS.map(() => hostile)).map((values) =>
-  // A prefix per slot keeps different slots different (as different fields of a file may be).
-  Object.fromEntries(SLOTS.map((slot, i) => [slot, `${i}~${values[i]}`])) as Slots,
+const slots = fc.tuple(...SLOTS.map(() => hostile)).map(
+  (values) =>
+    // A prefix per slot keeps different slots different (as different fields of a file may be).
+    Object.fromEntries(SLOTS.map((slot, i) => [slot, `${i}~${values[i]}`])) as Slots,
 );
 const plain = (s: Slots) =>
-  Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v.replace(/^(\d+~)(.*)$/s, (_, p: string, rest: string) => p + 'x'.repeat(rest.length))])) as Slots;
+  Object.fromEntries(
+    Object.entries(s).map(([k, v]) => [
+      k,
+      v.replace(/^(\d+~)(.*)$/s, (_, p: string, rest: string) => p + 'x'.repeat(rest.length)),
+    ]),
+  ) as Slots;
 
 describe('strings from a file on the page', () => {
   it('never open, close or attribute an element; the one script is the page’s own', () => {
@@ -84,12 +158,16 @@ describe('strings from a file on the page', () => {
       fc.property(slots, (s) => {
         const html = viewHtml([entryOf(s)], { title: s.name });
         const elements = elementsOf(html);
-        expect(structure(elements)).toEqual(structure(elementsOf(viewHtml([entryOf(plain(s))], { title: plain(s).name }))));
+        expect(structure(elements)).toEqual(
+          structure(elementsOf(viewHtml([entryOf(plain(s))], { title: plain(s).name }))),
+        );
         expect(html.match(/<script/gi)).toHaveLength(1);
         expect(select(elements, 'script')).toHaveLength(1);
         // And they read back as they were.
         expect(select(elements, 'tr', { 'data-file': s.file })).toHaveLength(1);
-        expect(select(elements, 'details', { 'data-call-id': s.payId })[0]!.attributes['data-tainted-by']).toBe(s.fetchId);
+        expect(select(elements, 'details', { 'data-call-id': s.payId })[0]!.attributes['data-tainted-by']).toBe(
+          s.fetchId,
+        );
         expect(select(elements, 'pre', { class: 'output' })[0]!.text).toBe(s.output);
         expect(select(elements, 'title')[0]!.text).toBe(s.name);
         expect(select(elements, 'article', { 'data-turn': '2' })[0]!.attributes['data-agent']).toBe(s.otherAgent);
@@ -104,7 +182,10 @@ describe('strings from a file on the page', () => {
         const escaped = escapeHtml(text);
         expect(escaped).not.toMatch(/[<>"']/);
         expect(escaped.replace(/&(?!amp;|lt;|gt;|quot;|#39;)/g, '')).toBe(escaped);
-        expect(elementsOf(`<p title="${escaped}">${escaped}</p>`)[0]).toMatchObject({ text, attributes: { title: text } });
+        expect(elementsOf(`<p title="${escaped}">${escaped}</p>`)[0]).toMatchObject({
+          text,
+          attributes: { title: text },
+        });
       }),
     );
   });

@@ -34,7 +34,9 @@ describe('the page for the shipped corpus', () => {
     levels.forEach((level, i) => {
       if (i > 0) expect(level, `heading ${i} skips a level`).toBeLessThanOrEqual(levels[i - 1]! + 1);
     });
-    expect(select(elements, 'input', { type: 'search', id: 'filter', 'aria-label': 'Filter trajectories' })).toHaveLength(1);
+    expect(
+      select(elements, 'input', { type: 'search', id: 'filter', 'aria-label': 'Filter trajectories' }),
+    ).toHaveLength(1);
     expect(select(elements, 'th', { scope: 'col' }).length).toBeGreaterThan(5);
   });
 
@@ -49,11 +51,17 @@ describe('the page for the shipped corpus', () => {
     for (const { file, trajectory } of corpus) {
       const [section] = select(elements, 'section', { 'data-file': file });
       const within = inside(elements, section!);
-      const turns = select(within, 'article', { class: 'turn' }).filter((t) => !select(within, 'div', { class: 'subrun' }).some((s) => t.start > s.start && t.end <= s.end));
+      const turns = select(within, 'article', { class: 'turn' }).filter(
+        (t) => !select(within, 'div', { class: 'subrun' }).some((s) => t.start > s.start && t.end <= s.end),
+      );
       expect(turns.map((t) => Number(t.attributes['data-turn']))).toEqual(trajectory.turns.map((_, i) => i + 1));
-      expect(turns.map((t) => t.attributes['data-agent'])).toEqual(trajectory.turns.map((t) => t.agent ?? trajectory.agent));
+      expect(turns.map((t) => t.attributes['data-agent'])).toEqual(
+        trajectory.turns.map((t) => t.agent ?? trajectory.agent),
+      );
       for (const call of select(within, 'details', { class: 'call' })) {
-        expect(call.attributes['data-outcome']).toMatch(/^(ok|error|invalid|blocked|planned|suspended|incomplete|served)$/);
+        expect(call.attributes['data-outcome']).toMatch(
+          /^(ok|error|invalid|blocked|planned|suspended|incomplete|served)$/,
+        );
         expect(call.attributes['data-lane']).toBeTruthy();
         expect(select(inside(elements, call), 'pre', { class: 'input' }).length).toBeGreaterThan(0);
       }
@@ -65,7 +73,11 @@ describe('the page of one trajectory', () => {
   it('zero-trust: the blocked call says rule and source in words, and links to the call that tainted', () => {
     const elements = page('zero-trust');
     const [blocked] = select(elements, 'details', { class: 'call', 'data-outcome': 'blocked' });
-    expect(blocked!.attributes).toMatchObject({ 'data-rule': 'taint', 'data-source': 'fetch_page', 'data-tainted-by': 'toolu_s1_1' });
+    expect(blocked!.attributes).toMatchObject({
+      'data-rule': 'taint',
+      'data-source': 'fetch_page',
+      'data-tainted-by': 'toolu_s1_1',
+    });
     const summary = select(inside(elements, blocked!), 'summary')[0]!;
     expect(summary.text).toContain('send_payment');
     expect(summary.text).toContain('blocked · taint · from fetch_page');
@@ -76,7 +88,9 @@ describe('the page of one trajectory', () => {
     expect(link!.attributes.href).toBe(`#${source!.attributes.id}`);
     expect(source!.attributes.id).toBe('call-toolu_s1_1');
     expect(link!.text).toBe('tainted by fetch_page (turn 1)');
-    expect(select(inside(elements, source!), 'pre', { class: 'input' })[0]!.text).toContain('https://example.com/invoice/42');
+    expect(select(inside(elements, source!), 'pre', { class: 'input' })[0]!.text).toContain(
+      'https://example.com/invoice/42',
+    );
   });
 
   it('handoff-to-billing: two lanes, each turn labelled with its agent, the handoff marked', () => {
@@ -96,14 +110,23 @@ describe('the page of one trajectory', () => {
     expect(summaryOf('invalid-argument-corrected', 'invalid')[0]).toMatch(/invalid · \w+/);
     expect(summaryOf('tool-failure', 'error')[0]).toContain('failed · ');
     expect(summaryOf('shadow-refund', 'planned')[0]).toContain('planned');
-    expect(summaryOf('approval-denied', 'blocked')[0]).toContain('denied · by a person · Globex is not an approved supplier.');
+    expect(summaryOf('approval-denied', 'blocked')[0]).toContain(
+      'denied · by a person · Globex is not an approved supplier.',
+    );
     expect(summaryOf('approval-granted', 'ok').join(' ')).toContain('approved · by a person');
   });
 
-  it('a diverged replay: the mark at its turn and path, expected and actual side by side, the row says diverged', () => {
+  it('a diverged replay: marked at its turn and path, expected and actual side by side; the row says diverged', () => {
     const elements = page('zero-trust', {
       status: 'diverged',
-      divergence: { turn: 2, path: 'messages[2].content[0].text', expected: 'old <b>', actual: 'new', message: 'm', kind: 'request' },
+      divergence: {
+        turn: 2,
+        path: 'messages[2].content[0].text',
+        expected: 'old <b>',
+        actual: 'new',
+        message: 'm',
+        kind: 'request',
+      },
     });
     const [mark] = select(elements, 'div', { class: 'divergence' });
     expect(mark!.attributes).toMatchObject({ 'data-turn': '2', 'data-path': 'messages[2].content[0].text' });
@@ -116,7 +139,13 @@ describe('the page of one trajectory', () => {
 
   it('a missing file: a row and a section saying so', () => {
     const elements = elementsOf(
-      viewHtml([{ file: 'gone.yaml', trajectory: undefined, verdict: { status: 'missing', message: 'no such file: gone.yaml' } }]),
+      viewHtml([
+        {
+          file: 'gone.yaml',
+          trajectory: undefined,
+          verdict: { status: 'missing', message: 'no such file: gone.yaml' },
+        },
+      ]),
     );
     expect(select(elements, 'tr', { 'data-file': 'gone.yaml' })[0]!.text).toContain('missing');
     expect(select(elements, 'section', { 'data-file': 'gone.yaml' })[0]!.text).toContain('no such file: gone.yaml');

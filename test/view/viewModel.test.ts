@@ -15,7 +15,7 @@ function recordedCalls(run: RecordedSubRun): { id: string; outcome: string | und
         ];
       }
       const other = 'block' in block ? block.block : 'server' in block ? block.server : undefined;
-      return other !== undefined && other.type.endsWith('tool_use') ? [{ id: String(other.id), outcome: 'ok' }] : [];
+      return other?.type.endsWith('tool_use') ? [{ id: String(other.id), outcome: 'ok' }] : [];
     }),
   );
 }
@@ -66,7 +66,12 @@ describe('the view model of each shipped trajectory', () => {
   it("web-search-taint: the API's web search is a call of its own, and the source of the taint", () => {
     const all = calls('web-search-taint');
     const search = all.find((c) => c.server)!;
-    expect(search).toMatchObject({ tool: 'web_search', outcome: 'ok', taints: true, input: { query: expect.any(String) } });
+    expect(search).toMatchObject({
+      tool: 'web_search',
+      outcome: 'ok',
+      taints: true,
+      input: { query: expect.any(String) },
+    });
     expect(search.output).toContain('web_search_tool_result');
     expect(all.find((c) => c.id === 'toolu_s1_1')!.taintedBy).toBe(search);
   });
@@ -102,7 +107,9 @@ describe('a call cut off by max_tokens', () => {
     turn.response.stopReason = 'max_tokens';
     turn.response.incompleteToolUse = { index: 1, partialJson: '{"amount": 90' };
     turn.results = [{ id: 'toolu_s2_1', tool: 'send_payment', outcome: 'incomplete', content: 'cut off' }];
-    const cut = viewModel(trajectory).runs.flatMap(allCalls).find((c) => c.id === 'toolu_s2_1')!;
+    const cut = viewModel(trajectory)
+      .runs.flatMap(allCalls)
+      .find((c) => c.id === 'toolu_s2_1')!;
     expect(cut).toMatchObject({ outcome: 'incomplete', partialInput: '{"amount": 90' });
   });
 });
