@@ -137,6 +137,15 @@ describe('the page of one trajectory', () => {
     expect(select(elements, 'tr', { 'data-file': 'trajectories/zero-trust.yaml' })[0]!.text).toContain('diverged');
   });
 
+  it('a tool the file serves: its calls say they are served from the recording', () => {
+    const trajectory = { ...structuredClone(shipped('zero-trust')), serve: ['fetch_page'] };
+    const elements = elementsOf(viewHtml([{ file: 'served.yaml', trajectory }]));
+    const [fetch] = select(elements, 'details', { 'data-tool': 'fetch_page' });
+    expect(fetch!.attributes['data-outcome']).toBe('served');
+    expect(select(inside(elements, fetch!), 'summary')[0]!.text).toContain('served from the recording');
+    expect(select(elements, 'details', { 'data-tool': 'send_payment' })[0]!.attributes['data-outcome']).toBe('blocked');
+  });
+
   it('a missing file: a row and a section saying so', () => {
     const elements = elementsOf(
       viewHtml([
@@ -167,6 +176,17 @@ describe('the diff page', () => {
       expect(select(inside(elements, mark), 'pre', { class: 'expected' })[0]!.text).toBe('"blocked"');
       expect(select(inside(elements, mark), 'pre', { class: 'actual' })[0]!.text).toBe('"ok"');
     }
+  });
+
+  it('shows a difference outside the turns above the two columns', () => {
+    const a = shipped('zero-trust');
+    const b = { ...structuredClone(a), description: 'changed <b>' };
+    const elements = elementsOf(diffHtml({ file: 'a.yaml', trajectory: a }, { file: 'b.yaml', trajectory: b }));
+    const [mark, ...more] = select(elements, 'div', { class: 'divergence' });
+    expect(more).toEqual([]);
+    expect(mark!.attributes).toMatchObject({ 'data-turn': '0', 'data-path': 'description' });
+    expect(select(elements, 'pre', { class: 'actual' })[0]!.text).toBe('"changed <b>"');
+    expect(select(elements, 'section').every((section) => section.start > mark!.end)).toBe(true);
   });
 
   it('says when the files agree', () => {
