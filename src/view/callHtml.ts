@@ -2,7 +2,8 @@ import type { Anchors } from './anchors.js';
 import { badgesOf, outcomeAttribute } from './badges.js';
 import { attribute, escapeHtml } from './escapeHtml.js';
 import { runHtml } from './runHtml.js';
-import { prettyJson, type CallModel } from './viewModel.js';
+import { prettyJson } from './prettyJson.js';
+import type { CallModel } from './viewModel.js';
 
 /** Output longer than this many characters is collapsed in a details of its own. */
 export const LONG_OUTPUT = 1200;

@@ -1,6 +1,6 @@
 import { shown } from './callHtml.js';
 import { attribute, escapeHtml } from './escapeHtml.js';
-import { prettyJson } from './viewModel.js';
+import { prettyJson } from './prettyJson.js';
 
 /** Where a run left its recording (or where two files first differ), and what each side held there. */
 export interface DivergenceMark {

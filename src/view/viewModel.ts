@@ -1,8 +1,9 @@
-import { jsonText } from '../json/jsonText.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
 import { describeUsage } from '../trajectory/describeUsage.js';
 import { resultText } from '../trajectory/resultText.js';
 import type { RecordedBlock, RecordedResult, RecordedSubRun, RecordedTurn, Trajectory } from '../trajectory/types.js';
+import { prettyJson } from './prettyJson.js';
+import { serverResultText } from './serverResultText.js';
 import { linkTaintPath } from './taintPath.js';
 
 /** What the page shows of a trajectory: derived once here, rendered by the other files of this folder. */
@@ -162,7 +163,7 @@ function allOwnCalls(run: RunModel): CallModel[] {
 
 function partsOf(turn: RecordedTurn, number: number, lane: string, served: ReadonlySet<string>): PartModel[] {
   const results = new Map((turn.results ?? []).map((result) => [result.id, result]));
-  const serverResults = new Map<string, unknown>();
+  const serverResults = new Map<string, Record<string, unknown>>();
   for (const block of turn.response.content) {
     const other = otherBlock(block);
     if (other !== undefined && typeof other.tool_use_id === 'string') serverResults.set(other.tool_use_id, other);
@@ -194,7 +195,7 @@ function partsOf(turn: RecordedTurn, number: number, lane: string, served: Reado
             input: other.input,
             outcome: result === undefined ? 'incomplete' : 'ok',
             server: true,
-            output: result === undefined ? undefined : prettyJson(result),
+            output: result === undefined ? undefined : serverResultText(result),
             served: false,
             taints: false,
           },
@@ -245,14 +246,4 @@ function otherBlock(block: RecordedBlock): (Record<string, unknown> & { type: st
   if ('block' in block) return block.block as Record<string, unknown> & { type: string };
   if ('server' in block) return block.server as Record<string, unknown> & { type: string };
   return undefined;
-}
-
-/** A JSON value as indented text; a value JSON cannot write is said in words. */
-export function prettyJson(value: unknown): string {
-  if (value === undefined) return '(nothing)';
-  try {
-    return JSON.stringify(value, null, 2) ?? String(value);
-  } catch {
-    return jsonText(value, { bigintAsString: true }) ?? String(value);
-  }
 }

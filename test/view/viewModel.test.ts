@@ -72,7 +72,12 @@ describe('the view model of each shipped trajectory', () => {
       taints: true,
       input: { query: expect.any(String) },
     });
-    expect(search.output).toContain('web_search_tool_result');
+    // What came back, as a reader wants it: each result's title and address, not the encrypted content.
+    expect(search.output).toContain(
+      'San Francisco, CA Weather Forecast | AccuWeather (6 hours ago)\n' +
+        '  https://www.accuweather.com/en/us/san-francisco/94103/weather-forecast/347629',
+    );
+    expect(search.output).not.toContain('encrypted_content');
     expect(all.find((c) => c.id === 'toolu_s1_1')!.taintedBy).toBe(search);
   });
 
