@@ -2,7 +2,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../src/index.js';
 import { escapeHtml } from '../../src/view/escapeHtml.js';
-import { viewHtml, type ViewEntry } from '../../src/view/index.js';
+import { diffHtml, viewHtml, type ViewEntry } from '../../src/view/index.js';
 import { elementsOf, select, type Element } from '../support/htmlElements.js';
 import { shipped } from './shippedCorpus.js';
 
@@ -173,6 +173,25 @@ describe('strings from a file on the page', () => {
         expect(select(elements, 'article', { 'data-turn': '2' })[0]!.attributes['data-agent']).toBe(s.otherAgent);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('on the diff page too', () => {
+    const diffOf = (s: Slots) => {
+      const a = entryOf(s).trajectory!;
+      const b = structuredClone(a);
+      b.turns[1]!.results![0]!.content = s.said;
+      return diffHtml({ file: s.file, trajectory: a }, { file: s.name, trajectory: b });
+    };
+    fc.assert(
+      fc.property(slots, (s) => {
+        const html = diffOf(s);
+        const elements = elementsOf(html);
+        expect(structure(elements)).toEqual(structure(elementsOf(diffOf(plain(s)))));
+        expect(html.match(/<script/gi)).toHaveLength(1);
+        expect(select(elements, 'pre', { class: 'actual' })[0]!.text).toBe(JSON.stringify(s.said, null, 2));
+      }),
+      { numRuns: 100 },
     );
   });
 
