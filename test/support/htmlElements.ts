@@ -42,9 +42,10 @@ export function elementsOf(html: string): Element[] {
       i = lt + end[0].length;
       continue;
     }
-    const tag = /^<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/.exec(
-      html.slice(lt),
-    );
+    const tag =
+      /^<([a-zA-Z][a-zA-Z0-9-]*)((?:\s+[^\s"'>/=]+(?:\s*=\s*(?:"[^"]*"|'[^']*'|[^\s"'=<>`]+))?)*)\s*\/?>/.exec(
+        html.slice(lt),
+      );
     if (tag === null) {
       i = lt + 1; // a `<` that starts no tag is text
       continue;
