@@ -74,6 +74,7 @@ details.call > summary { display: list-item; }
 .badge-invalid, .badge-suspended, .badge-incomplete, .badge-planned { color: var(--warn);
   background: var(--warn-bg); }
 .badge-served, .badge-verdict-recorded { color: var(--info); background: var(--info-bg); }
+#index .badge { white-space: nowrap; }
 .taint-link { margin: 0 0 .5rem .75rem; font-size: .875rem; }
 .taint-link::before { content: "↳ "; color: var(--bad); }
 .divergence { margin: .75rem 0; padding: .5rem .75rem; border: 2px solid var(--bad); border-radius: 4px;

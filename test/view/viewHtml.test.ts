@@ -146,6 +146,28 @@ describe('the page of one trajectory', () => {
     expect(select(elements, 'details', { 'data-tool': 'send_payment' })[0]!.attributes['data-outcome']).toBe('blocked');
   });
 
+  it('a file with several conversations: each under its own heading, headings still in order', () => {
+    const { conversations: _none, ...first } = structuredClone(shipped('zero-trust'));
+    const second = structuredClone(shipped('handoff-to-billing'));
+    const { version, name, recordedAt, legate, ...run } = second;
+    const trajectory = { ...first, conversations: [run] };
+    const elements = elementsOf(viewHtml([{ file: 'two.yaml', trajectory }]));
+    expect(select(elements, 'h3').map((h) => h.text)).toEqual([
+      'Conversation 1 of 2 · claude-haiku-5-5',
+      'Conversation 2 of 2 · claude-haiku-5-5',
+    ]);
+    expect(select(elements, 'h4').map((h) => h.text)).toEqual([
+      'Turn 1',
+      'Turn 2',
+      'Turn 3',
+      'Turn 1 · triage',
+      'Turn 2 · billing',
+      'Turn 3 · billing',
+      'Turn 4 · billing',
+    ]);
+    expect(select(elements, 'details', { 'data-tainted-by': 'toolu_s1_1' })).toHaveLength(1);
+  });
+
   it('a missing file: a row and a section saying so', () => {
     const elements = elementsOf(
       viewHtml([
