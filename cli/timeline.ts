@@ -1,12 +1,7 @@
-import {
-  conversationsOf,
-  type RecordedBlock,
-  type RecordedResult,
-  type RecordedTotals,
-  type RecordedUsage,
-  type Trajectory,
-} from '../src/index.js';
+import { conversationsOf, type RecordedBlock, type RecordedResult, type Trajectory } from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
+import { describeUsage } from '../src/trajectory/describeUsage.js';
+import { resultText } from '../src/trajectory/resultText.js';
 import type { Paint } from './style.js';
 
 const PREVIEW = 160;
@@ -89,20 +84,8 @@ function describeBlock(block: RecordedBlock, paint: Paint): string {
   return paint('dim', `[${('block' in block ? block.block : block.server).type}]`);
 }
 
-/** What the model was told, in words: text as it is, a content block by its text or, without one, by its type. */
-function describeContent(content: RecordedResult['content']): string {
-  if (typeof content === 'string') return content;
-  return content
-    .map((block) => {
-      const { type, text, title } = block as { type: string; text?: unknown; title?: unknown };
-      if (type === 'text' && typeof text === 'string') return text;
-      return typeof title === 'string' ? `[${type}: ${title}]` : `[${type}]`;
-    })
-    .join(' ');
-}
-
 function describeResult(result: RecordedResult, paint: Paint): string {
-  const content = describeContent(result.content);
+  const content = resultText(result.content);
   if (result.outcome === 'ok') return `${paint('green', '✓ ok')} ${preview(content)}`;
   const facts = [
     result.rule,
@@ -116,30 +99,6 @@ function describeResult(result: RecordedResult, paint: Paint): string {
     `${paint(colour, `✗ ${result.outcome}`)}${facts.length > 0 ? paint('dim', ` (${facts.join(', ')})`) : ''} ` +
     `${preview(content)}`
   );
-}
-
-/** A response's usage (as the API reported it, or an older file's counters) or the run's totals, in words. */
-function describeUsage(usage: RecordedUsage | RecordedTotals): string {
-  const counts =
-    'input_tokens' in usage
-      ? {
-          input: usage.input_tokens,
-          output: usage.output_tokens,
-          cacheRead: usage.cache_read_input_tokens ?? 0,
-          webSearchRequests: usage.server_tool_use?.web_search_requests ?? 0,
-          webFetchRequests: usage.server_tool_use?.web_fetch_requests ?? 0,
-        }
-      : (usage as RecordedTotals);
-  const more = [
-    counts.cacheRead ? `${counts.cacheRead} from cache` : '',
-    counts.webSearchRequests ? plural(counts.webSearchRequests, 'web search', 'web searches') : '',
-    counts.webFetchRequests ? plural(counts.webFetchRequests, 'web fetch', 'web fetches') : '',
-  ].filter((part) => part !== '');
-  return `${counts.input} in / ${counts.output} out tokens${more.map((part) => `, ${part}`).join('')}`;
-}
-
-function plural(n: number, one: string, many: string): string {
-  return `${n} ${n === 1 ? one : many}`;
 }
 
 /**

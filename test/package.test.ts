@@ -56,6 +56,7 @@ describe('the published package', () => {
       './intercept',
       './mcp',
       './openapi',
+      './view',
       './trajectory-v1.schema.json',
       './package.json',
     ];

@@ -6,6 +6,7 @@ import * as sqliteEntry from '../src/store/sqlite.js';
 import * as interceptEntry from '../src/intercept/index.js';
 import * as mcpEntry from '../src/mcp/index.js';
 import * as openapiEntry from '../src/openapi/index.js';
+import * as viewEntry from '../src/view/index.js';
 
 /**
  * The values each entry point exports: the product's surface, not legate's own test helpers (those
@@ -126,6 +127,8 @@ const SURFACE = {
   'legate/mcp': ['mcpTools', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],
   // Tools from an OpenAPI document (legate openapi prints their summary).
   'legate/openapi': ['openApiTools', 'OpenApiError', 'OpenApiCallError'],
+  // The HTML viewer (legate view, legate replay --reporter html, legate diff --html use it).
+  'legate/view': ['viewHtml', 'diffHtml'],
 };
 
 describe('the public surface', () => {
@@ -137,6 +140,7 @@ describe('the public surface', () => {
     ['legate/intercept', interceptEntry],
     ['legate/mcp', mcpEntry],
     ['legate/openapi', openapiEntry],
+    ['legate/view', viewEntry],
   ] as const)('%s exports exactly the values a user needs', (entry, module) => {
     expect(Object.keys(module).sort()).toEqual([...SURFACE[entry]].sort());
   });

@@ -1,0 +1,33 @@
+import { escapeHtml } from './escapeHtml.js';
+import { PAGE_CSS } from './page.css.js';
+import { PAGE_JS } from './page.js.js';
+
+/**
+ * The whole document around a page's content: one self-contained file, its style and script inline,
+ * nothing fetched (a Content-Security-Policy forbids any network use), readable without its script.
+ */
+/** Nothing from the network: only the page's own inline style and script. */
+const POLICY = "default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'";
+
+export function pageHtml(title: string, nav: string, main: string): string {
+  return [
+    '<!DOCTYPE html>',
+    '<html lang="en">',
+    '<head>',
+    '<meta charset="utf-8">',
+    '<meta name="viewport" content="width=device-width, initial-scale=1">',
+    `<meta http-equiv="Content-Security-Policy" content="${POLICY}">`,
+    '<meta name="generator" content="legate">',
+    `<title>${escapeHtml(title)}</title>`,
+    `<style>${PAGE_CSS}</style>`,
+    '</head>',
+    '<body>',
+    '<a class="skip" href="#main">Skip to the trajectories</a>',
+    `<header><h1>${escapeHtml(title)}</h1>${nav}</header>`,
+    `<main id="main">${main}</main>`,
+    '<footer><p>Made by legate from trajectory files; everything shown is escaped text from those files.</p></footer>',
+    `<script>${PAGE_JS}</script>`,
+    '</body>',
+    '</html>',
+  ].join('\n');
+}

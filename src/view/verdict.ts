@@ -1,0 +1,17 @@
+import type { Trajectory } from '../trajectory/types.js';
+
+/** A replay's verdict on a file, as the page shows it. */
+export interface ViewVerdict {
+  status: 'passed' | 'diverged' | 'missing' | 'error';
+  /** For 'diverged': where and what (from TrajectoryDivergenceError: kind, turn, path, expected, actual, message). */
+  divergence?: { turn: number; path: string; expected: unknown; actual: unknown; message: string; kind?: string };
+  /** For 'missing' / 'error': one line. */
+  message?: string;
+}
+
+/** One file of the page: its trajectory (undefined when it could not be read) and, after a replay, its verdict. */
+export interface ViewEntry {
+  file: string;
+  trajectory: Trajectory | undefined;
+  verdict?: ViewVerdict;
+}

@@ -1,0 +1,249 @@
+import { conversationsOf } from '../trajectory/conversationsOf.js';
+import { describeUsage } from '../trajectory/describeUsage.js';
+import { resultText } from '../trajectory/resultText.js';
+import type { RecordedBlock, RecordedResult, RecordedSubRun, RecordedTurn, Trajectory } from '../trajectory/types.js';
+import { prettyJson } from './prettyJson.js';
+import { serverResultText } from './serverResultText.js';
+import { linkTaintPath } from './taintPath.js';
+
+/** What the page shows of a trajectory: derived once here, rendered by the other files of this folder. */
+
+/** One tool call: the model's (answered by legate) or a server tool's (run by the API). */
+export interface CallModel {
+  id: string;
+  tool: string;
+  /** The 1-based turn of its run in which the model asked for it. */
+  turn: number;
+  /** The agent whose turn asked for it. */
+  lane: string;
+  input: unknown;
+  /** For a call max_tokens cut off: the JSON text of its input as far as it arrived. */
+  partialInput?: string;
+  /** The recorded outcome; a server tool's call is `ok` when its result came back, else `incomplete`. */
+  outcome: RecordedResult['outcome'];
+  /** Run by the API (a web search), not by legate. */
+  server: boolean;
+  /** What the model was told, in words; undefined when no result was recorded. */
+  output: string | undefined;
+  rule?: string;
+  source?: string;
+  code?: string;
+  argument?: string;
+  errorClass?: string;
+  /** A person's decision on the call. */
+  approval?: { approve: boolean; reason?: string };
+  /** A replay serves its recorded result instead of running the tool (the file's `serve`, a redacted input). */
+  served: boolean;
+  /** Its result tainted the run: an untrusted tool's content entered the conversation here. */
+  taints: boolean;
+  /** For a call blocked by taint: the call whose result tainted the run, where the run holds it. */
+  taintedBy?: CallModel;
+  /** A sub-agent's run inside the call. */
+  subRun?: RunModel;
+}
+
+/** One part of a response, in the order the model wrote it. */
+export type PartModel =
+  | { kind: 'text'; text: string }
+  | { kind: 'thinking'; text: string | undefined }
+  | { kind: 'call'; call: CallModel }
+  | { kind: 'block'; type: string; json: string };
+
+export interface TurnModel {
+  /** 1-based, within its run. */
+  number: number;
+  lane: string;
+  /** The conversation was handed to this turn's agent (the lane changed here). */
+  handoff?: { from: string; to: string; reason?: string };
+  parts: PartModel[];
+  stopReason: string;
+  usage: string;
+}
+
+/** A run: the file's conversation, a further conversation of the file, or a sub-agent's run. */
+export interface RunModel {
+  agent: string;
+  model: string;
+  input: string;
+  turns: TurnModel[];
+  /** Every agent that made a turn, in order of first appearance. */
+  lanes: string[];
+  stopReason: string;
+  tainted: boolean;
+  taintSource: string | undefined;
+  usage: string;
+}
+
+/** A trajectory as the page shows it. */
+export interface TrajectoryModel {
+  name: string;
+  description: string | undefined;
+  agent: string;
+  model: string;
+  recordedAt: string;
+  runs: RunModel[];
+  /** Counts over every run of the file (sub-agents' included). */
+  toolCalls: number;
+  blocked: number;
+  tainted: boolean;
+  taintSource: string | undefined;
+  stopReason: string;
+  usage: string;
+}
+
+export function viewModel(trajectory: Trajectory): TrajectoryModel {
+  const served = new Set(trajectory.serve ?? []);
+  const runs = conversationsOf(trajectory).map((conversation) => runModel(conversation, served));
+  const calls = runs.flatMap(allCalls);
+  const { summary } = trajectory;
+  return {
+    name: trajectory.name,
+    description: trajectory.description,
+    agent: trajectory.agent,
+    model: trajectory.model,
+    recordedAt: trajectory.recordedAt,
+    runs,
+    toolCalls: calls.length,
+    blocked: calls.filter((call) => call.outcome === 'blocked').length,
+    tainted: summary.tainted === true,
+    taintSource: summary.taintSource,
+    stopReason: summary.stopReason,
+    usage: describeUsage(summary.usage),
+  };
+}
+
+/** Every call of a run, its sub-agents' runs' included, in order. */
+export function allCalls(run: RunModel): CallModel[] {
+  return run.turns.flatMap((turn) =>
+    turn.parts.flatMap((part) =>
+      part.kind === 'call' ? [part.call, ...(part.call.subRun === undefined ? [] : allCalls(part.call.subRun))] : [],
+    ),
+  );
+}
+
+function runModel(run: RecordedSubRun, served: ReadonlySet<string>): RunModel {
+  const lanes: string[] = [];
+  let previous: string | undefined;
+  const turns = run.turns.map((turn, i): TurnModel => {
+    const lane = turn.agent ?? run.agent;
+    if (!lanes.includes(lane)) lanes.push(lane);
+    const model: TurnModel = {
+      number: i + 1,
+      lane,
+      parts: partsOf(turn, i + 1, lane, served),
+      stopReason: turn.response.stopReason ?? 'no stop reason',
+      usage: describeUsage(turn.response.usage),
+    };
+    if (previous !== undefined && previous !== lane) {
+      const reason = run.summary.handoffs?.findLast((h) => h.from === previous && h.to === lane && h.turn <= i)?.reason;
+      model.handoff = reason === undefined ? { from: previous, to: lane } : { from: previous, to: lane, reason };
+    }
+    previous = lane;
+    return model;
+  });
+  const model: RunModel = {
+    agent: run.agent,
+    model: run.model,
+    input: typeof run.input === 'string' ? run.input : prettyJson(run.input),
+    turns,
+    lanes: lanes.length === 0 ? [run.agent] : lanes,
+    stopReason: run.summary.stopReason,
+    tainted: run.summary.tainted === true,
+    taintSource: run.summary.taintSource,
+    usage: describeUsage(run.summary.usage),
+  };
+  linkTaintPath(allOwnCalls(model), model.taintSource);
+  return model;
+}
+
+/** The calls of a run itself, without its sub-agents' (whose taint is their own). */
+function allOwnCalls(run: RunModel): CallModel[] {
+  return run.turns.flatMap((turn) => turn.parts.flatMap((part) => (part.kind === 'call' ? [part.call] : [])));
+}
+
+function partsOf(turn: RecordedTurn, number: number, lane: string, served: ReadonlySet<string>): PartModel[] {
+  const results = new Map((turn.results ?? []).map((result) => [result.id, result]));
+  const serverResults = new Map<string, Record<string, unknown>>();
+  for (const block of turn.response.content) {
+    const other = otherBlock(block);
+    if (other !== undefined && typeof other.tool_use_id === 'string') serverResults.set(other.tool_use_id, other);
+  }
+  const parts: PartModel[] = [];
+  const cut = turn.response.incompleteToolUse;
+  for (const [index, block] of turn.response.content.entries()) {
+    if ('text' in block) parts.push({ kind: 'text', text: block.text });
+    else if ('thinking' in block) parts.push({ kind: 'thinking', text: block.thinking });
+    else if ('redactedThinking' in block) parts.push({ kind: 'thinking', text: undefined });
+    else if ('toolUse' in block) {
+      const { id, name, input } = block.toolUse;
+      const approval = turn.approvals?.find((a) => a.id === id);
+      const call = callModel(id, name, input, number, lane, results.get(id), approval, served);
+      if (cut?.index === index) call.partialInput = cut.partialJson;
+      parts.push({ kind: 'call', call });
+    } else {
+      const other = otherBlock(block)!;
+      if (typeof other.tool_use_id === 'string' && serverResults.has(other.tool_use_id)) continue;
+      if (typeof other.id === 'string' && typeof other.name === 'string' && other.type.endsWith('tool_use')) {
+        const result = serverResults.get(other.id);
+        parts.push({
+          kind: 'call',
+          call: {
+            id: other.id,
+            tool: other.name,
+            turn: number,
+            lane,
+            input: other.input,
+            outcome: result === undefined ? 'incomplete' : 'ok',
+            server: true,
+            output: result === undefined ? undefined : serverResultText(result),
+            served: false,
+            taints: false,
+          },
+        });
+      } else parts.push({ kind: 'block', type: other.type, json: prettyJson(other) });
+    }
+  }
+  return parts;
+}
+
+function callModel(
+  id: string,
+  tool: string,
+  input: unknown,
+  turn: number,
+  lane: string,
+  result: RecordedResult | undefined,
+  approval: { approve: boolean; reason?: string | undefined } | undefined,
+  served: ReadonlySet<string>,
+): CallModel {
+  const call: CallModel = {
+    id,
+    tool,
+    turn,
+    lane,
+    input,
+    outcome: result?.outcome ?? 'incomplete',
+    server: false,
+    output: result === undefined ? undefined : resultText(result.content),
+    served: served.has(tool) || result?.redactedInput === true,
+    taints: false,
+  };
+  if (result !== undefined) {
+    for (const key of ['rule', 'source', 'code', 'argument', 'errorClass'] as const)
+      if (result[key] !== undefined) call[key] = result[key];
+    if (result.subRun !== undefined) call.subRun = runModel(result.subRun, served);
+  }
+  if (approval !== undefined)
+    call.approval =
+      approval.reason === undefined
+        ? { approve: approval.approve }
+        : { approve: approval.approve, reason: approval.reason };
+  return call;
+}
+
+/** A block legate does not type (a server tool's use or result, a compaction), as the API sent it. */
+function otherBlock(block: RecordedBlock): (Record<string, unknown> & { type: string }) | undefined {
+  if ('block' in block) return block.block as Record<string, unknown> & { type: string };
+  if ('server' in block) return block.server as Record<string, unknown> & { type: string };
+  return undefined;
+}
