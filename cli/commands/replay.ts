@@ -24,7 +24,7 @@ import type { CliIo } from '../io.js';
 import { ReplayReport, type FileResult } from '../replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
-              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit --output file|-]
+              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
@@ -49,6 +49,10 @@ none serves every tool. A call whose recorded input was redacted is always serve
 a divergence is a <failure>, a file that could not be replayed an <error>, a file not run
 after --bail <skipped/>), whole or not at all. --output - writes it to standard output, and
 the verdict lines go to standard error. --output's folder must exist.
+
+--reporter html --output replay.html (--report html is the same) writes the HTML page of the
+files, as legate view does, with each file's verdict: passed, diverged (the divergence marked at
+its turn, recorded and actual values side by side), error or missing.
 
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 

@@ -1,5 +1,6 @@
 import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { captureIo } from '../support/captureIo.js';
@@ -119,5 +120,35 @@ describe('legate replay --reporter html', () => {
       expect(io.stdout).toEqual([]);
     }
     expect(readdirSync(dir).sort()).toEqual(['legate.config.ts', 't']);
+  });
+
+  it('for any text put in a recorded tool result, the page says diverged and shows that text (as JSON) as the expected value', async () => {
+    const dir = project();
+    const recorded = readFileSync('trajectories/tool-failure.yaml', 'utf8');
+    await fc.assert(
+      fc.asyncProperty(
+        fc.string({
+          minLength: 1,
+          maxLength: 40,
+          unit: fc.constantFrom('<', '>', '&', '"', "'", 'a', 'é', ' ', '/', 'x'),
+        }),
+        async (text) => {
+          fc.pre(text.trim() !== '' && text.trim() === text);
+          const edited = recorded.replace(
+            "content: Tool 'square_root' failed with RangeError.",
+            `content: ${JSON.stringify(text)}`,
+          );
+          writeFileSync(join(dir, 't', 'b-diverges.yaml'), edited);
+          const io = captureIo(dir);
+          expect(await main(['replay', 't/b-diverges.yaml', '--reporter', 'html', '--output', '-'], io)).toBe(1);
+          const html = io.stdout[0]!;
+          expect(verdicts(html)).toEqual({ 't/b-diverges.yaml': 'diverged' });
+          const elements = elementsOf(html);
+          const mark = select(elements, 'div', { class: 'divergence' })[0]!;
+          expect(select(inside(elements, mark), 'pre', { class: 'expected' })[0]!.text).toContain(JSON.stringify(text));
+        },
+      ),
+      { numRuns: 8 },
+    );
   });
 });
