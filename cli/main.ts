@@ -10,6 +10,7 @@ import { openapi, openapiHelp } from './commands/openapi.js';
 import { replay, replayHelp } from './commands/replay.js';
 import { show, showHelp } from './commands/show.js';
 import { validate, validateHelp } from './commands/validate.js';
+import { view, viewHelp } from './commands/view.js';
 import { describeRefusal, describeUnexpected, oneLine } from './describeError.js';
 import type { CliIo } from './io.js';
 
@@ -27,6 +28,11 @@ const COMMANDS: Record<string, Command> = {
   },
   show: { summary: 'print a trajectory as a readable timeline', help: showHelp, run: show },
   diff: { summary: 'show how two trajectories differ, turn by turn', help: diffHelp, run: diff },
+  view: {
+    summary: 'write trajectories as one self-contained HTML page (index, timelines, taint paths)',
+    help: viewHelp,
+    run: view,
+  },
   validate: {
     summary: 'check trajectory files against the format, with file:line:column',
     help: validateHelp,

@@ -1,17 +1,18 @@
-import { renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, resolve } from 'node:path';
-import { oneLine } from './describeError.js';
+import type { Trajectory } from '../src/index.js';
+import { viewHtml, type ViewEntry, type ViewVerdict } from '../src/view/index.js';
 import type { CliIo } from './io.js';
 import { junitXml, type ReportCase } from './junit.js';
+import { outputTarget, writeOutput, type OutputTarget } from './outputFile.js';
 
 /** The report formats `legate replay --reporter` writes. */
-export const REPORTERS = ['junit'] as const;
+export const REPORTERS = ['junit', 'html'] as const;
+type Reporter = (typeof REPORTERS)[number];
 
-/** Where a report goes: a file, or standard output (`--output -`, the verdict lines then go to standard error). */
-type ReportTarget = { kind: 'file'; path: string; shown: string } | { kind: 'stdout' };
+/** A report asked for: its format and where it goes. */
+type ReportTarget = { reporter: Reporter; to: OutputTarget };
 
 /**
- * The report `--reporter` and `--output` ask for: none when neither is given, else its target, or the
+ * The report `--reporter` and `--output` ask for: none when neither is given, else its format and target, or the
  * one-line problem with them. Checked before anything runs, so a replay is never done for a report that cannot
  * be written: `--output` must name a file in a folder that exists.
  */
@@ -24,46 +25,16 @@ function reportTarget(
   const known = REPORTERS.join(', ');
   if (reporter === undefined)
     return `--output needs a --reporter (${known}), e.g. --reporter junit --output report.xml.`;
-  if (!(REPORTERS as readonly string[]).includes(reporter))
-    return `--reporter must be one of ${known}, but it was '${reporter}'.`;
+  if (!isReporter(reporter)) return `--reporter must be one of ${known}, but it was '${reporter}'.`;
   if (output === undefined || output === '')
     return `--reporter ${reporter} needs --output <file> (or --output - for standard output).`;
-  if (output === '-') return { kind: 'stdout' };
-  const path = resolve(cwd, output);
-  const folder = kindOf(dirname(path));
-  if (folder !== 'folder') return `--output ${output}: the folder ${dirname(output)} ${folder}; create it first.`;
-  if (kindOf(path) === 'folder')
-    return `--output ${output} is a folder; name a file in it, e.g. ${join(output, 'junit.xml')}.`;
-  return { kind: 'file', path, shown: output };
+  const example = reporter === 'junit' ? 'junit.xml' : 'replay.html';
+  const to = outputTarget('--output', output, cwd, example);
+  return typeof to === 'string' ? to : { reporter, to };
 }
 
-function kindOf(path: string): 'folder' | 'does not exist' | 'is not a folder' {
-  try {
-    return statSync(path).isDirectory() ? 'folder' : 'is not a folder';
-  } catch {
-    return 'does not exist';
-  }
-}
-
-/**
- * Writes the report: to standard output through `out`, or to its file whole or not at all (a temporary
- * file beside it, renamed over it). Returns the one-line problem if the file could not be written.
- */
-function writeReport(target: ReportTarget, text: string, out: (text: string) => void): string | undefined {
-  if (target.kind === 'stdout') {
-    out(text.replace(/\n$/, ''));
-    return undefined;
-  }
-  const temporary = join(dirname(target.path), `.${basename(target.path)}.${process.pid}.tmp`);
-  try {
-    writeFileSync(temporary, text);
-    renameSync(temporary, target.path);
-    return undefined;
-  } catch (error) {
-    rmSync(temporary, { force: true });
-    const reason = oneLine((error as Error).message).replaceAll(target.path, target.shown);
-    return `--output ${target.shown}: the report could not be written: ${reason}.`;
-  }
+function isReporter(name: string): name is Reporter {
+  return (REPORTERS as readonly string[]).includes(name);
 }
 
 /** What a file's verdict says, for its test case: passed, or the error's code and the whole message. */
@@ -71,6 +42,10 @@ export interface FileResult {
   ok: boolean;
   code?: string;
   detail: string;
+  /** The file's trajectory, when it could be read (the html report shows it). */
+  trajectory?: Trajectory;
+  /** Where and what, when the replay diverged (the html report marks it at its turn). */
+  divergence?: ViewVerdict['divergence'];
 }
 
 /**
@@ -81,6 +56,7 @@ export interface FileResult {
 export class ReplayReport {
   readonly #target: ReportTarget | undefined;
   readonly #cases: ReportCase[] = [];
+  readonly #entries: ViewEntry[] = [];
   readonly #started = performance.now();
 
   private constructor(target: ReportTarget | undefined) {
@@ -95,12 +71,14 @@ export class ReplayReport {
 
   /** Where the verdict lines go: standard error when the report takes standard output. */
   verdictsTo(io: CliIo): (text: string) => void {
-    return this.#target?.kind === 'stdout' ? io.err : io.out;
+    return this.#target?.to.kind === 'stdout' ? io.err : io.out;
   }
 
   /** A path given that is not there, or a folder that could not be listed: an error case. */
   pathProblem(path: string, code: 'not_found' | 'unreadable', message: string): void {
     this.#cases.push({ file: path, outcome: 'error', seconds: 0, code, message });
+    const status = code === 'not_found' ? 'missing' : 'error';
+    this.#entries.push({ file: path, trajectory: undefined, verdict: { status, message } });
   }
 
   /** A file replayed: a divergence is a failure; anything else that went wrong, an error. */
@@ -110,19 +88,37 @@ export class ReplayReport {
       const outcome = result.code === 'trajectory_divergence' ? 'failed' : 'error';
       this.#cases.push({ file, outcome, seconds, code: result.code ?? 'error', message: result.detail });
     }
+    this.#entries.push({ file, trajectory: result.trajectory, verdict: viewVerdict(result) });
   }
 
-  /** A file not run (after --bail). */
-  skipped(file: string): void {
+  /** Whether the report shows the trajectories (html), so a file not run is still read for it. */
+  wantsTrajectories(): boolean {
+    return this.#target?.reporter === 'html';
+  }
+
+  /** A file not run (after --bail): in the html report, its trajectory (when readable) without a verdict. */
+  skipped(file: string, trajectory: Trajectory | undefined): void {
     this.#cases.push({ file, outcome: 'skipped', seconds: 0 });
+    this.#entries.push({ file, trajectory });
   }
 
   /** Writes the report, if one was asked for; the exit code: `code`, or 2 if the report could not be written. */
   finish(code: number, io: CliIo): number {
     if (this.#target === undefined) return code;
     const seconds = (performance.now() - this.#started) / 1000;
-    const problem = writeReport(this.#target, junitXml(this.#cases, seconds), io.out);
+    const text =
+      this.#target.reporter === 'junit'
+        ? junitXml(this.#cases, seconds)
+        : viewHtml(this.#entries, { title: 'legate replay' });
+    const problem = writeOutput('--output', 'report', this.#target.to, text, io.out);
     if (problem !== undefined) io.err(`legate replay: ${problem}`);
     return problem === undefined ? code : 2;
   }
+}
+
+/** A file's verdict as the html report shows it: passed, diverged (where and what), or the one-line error. */
+function viewVerdict(result: FileResult): ViewVerdict {
+  if (result.ok) return { status: 'passed' };
+  if (result.divergence !== undefined) return { status: 'diverged', divergence: result.divergence };
+  return { status: 'error', message: result.detail.split('\n')[0]! };
 }

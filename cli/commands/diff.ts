@@ -4,18 +4,46 @@ import { diffTrajectories } from '../../src/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
 import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
+import { outputTarget, writeOutput } from '../outputFile.js';
+import { diffHtml } from '../../src/view/index.js';
 
-export const diffHelp = `legate diff <a> <b>
+/** Where `legate diff --html` writes its page when --out is not given: this file in the working folder. */
+export const DEFAULT_DIFF_FILE = 'legate-diff.html';
+
+export const diffHelp = `legate diff <a> <b> [--html [--out file|-]]
 
 Shows how two trajectories differ, turn by turn: the first difference in the header, in each
 turn and in the summary, with its path and both values. Recording times and versions are
 ignored. Exits 0 when they are the same, 1 when they differ, 2 when either cannot be read
-(each such file gets one line, 'file: problem').`;
+(each such file gets one line, 'file: problem').
+
+--html writes the two runs side by side as one self-contained HTML page instead, the first
+difference marked at its turn with both values side by side: to --out (default
+${DEFAULT_DIFF_FILE} in the working folder, written whole or not at all, its folder checked
+before anything is read), or to standard output with --out -. The exit codes are the same.`;
 
 export async function diff(argv: string[], io: CliIo): Promise<number> {
-  const args = parseOptions({ args: argv, allowPositionals: true, options: {} }).positionals;
+  const { values, positionals: args } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { html: { type: 'boolean' }, out: { type: 'string' } },
+  });
   if (args.length !== 2) {
     io.err('legate diff: give two trajectory files, e.g. legate diff old.yaml new.yaml');
+    return 2;
+  }
+  if (values.out !== undefined && values.html !== true) {
+    io.err(
+      `legate diff: --out names the HTML page; add --html, e.g. legate diff --html a.yaml b.yaml --out ${values.out}`,
+    );
+    return 2;
+  }
+  const target =
+    values.html === true
+      ? outputTarget('--out', values.out ?? DEFAULT_DIFF_FILE, io.cwd, DEFAULT_DIFF_FILE)
+      : undefined;
+  if (typeof target === 'string') {
+    io.err(`legate diff: ${target}`);
     return 2;
   }
   const [a, b] = args as [string, string];
@@ -25,6 +53,20 @@ export async function diff(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   const changes = diffTrajectories(before.trajectory, after.trajectory);
+  if (target !== undefined) {
+    const page = diffHtml({ file: a, trajectory: before.trajectory }, { file: b, trajectory: after.trajectory });
+    const problem = writeOutput('--out', 'page', target, page, io.out);
+    if (problem !== undefined) {
+      io.err(`legate diff: ${problem}`);
+      return 2;
+    }
+    if (target.kind === 'file') {
+      const found =
+        changes.length === 0 ? 'the same run' : `${changes.length} difference${changes.length === 1 ? '' : 's'}`;
+      io.out(`wrote ${target.shown} (${found}, ${Math.ceil(Buffer.byteLength(page) / 1024)} KB)`);
+    }
+    return changes.length === 0 ? 0 : 1;
+  }
   if (changes.length === 0) {
     io.out(`${a} and ${b} record the same run.`);
     return 0;

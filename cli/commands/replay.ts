@@ -21,10 +21,10 @@ import { describeError } from '../describeError.js';
 import { errorCode, loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
-import { ReplayReport } from '../replayReport.js';
+import { ReplayReport, type FileResult } from '../replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
-              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit --output file|-]
+              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
@@ -50,6 +50,10 @@ a divergence is a <failure>, a file that could not be replayed an <error>, a fil
 after --bail <skipped/>), whole or not at all. --output - writes it to standard output, and
 the verdict lines go to standard error. --output's folder must exist.
 
+--reporter html --output replay.html (--report html is the same) writes the HTML page of the
+files, as legate view does, with each file's verdict: passed, diverged (the divergence marked at
+its turn, recorded and actual values side by side), error or missing.
+
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
@@ -61,6 +65,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
       config: { type: 'string' },
       bail: { type: 'boolean' },
       reporter: { type: 'string' },
+      report: { type: 'string' },
       output: { type: 'string' },
       'run-tools': { type: 'string' },
     },
@@ -74,7 +79,14 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
     return 2;
   }
-  const report = ReplayReport.fromOptions(values.reporter, values.output, io.cwd);
+  if (values.reporter !== undefined && values.report !== undefined && values.reporter !== values.report) {
+    io.err(
+      `legate replay: --report is another name for --reporter; give one, not both ('${values.reporter}' and ` +
+        `'${values.report}').`,
+    );
+    return 2;
+  }
+  const report = ReplayReport.fromOptions(values.reporter ?? values.report, values.output, io.cwd);
   if (typeof report === 'string') {
     io.err(`legate replay: ${report}`);
     return 2;
@@ -118,7 +130,10 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     else out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
     if (!verdict.ok && values.bail === true) break;
   }
-  for (const file of files.slice(run)) report.skipped(file);
+  for (const file of files.slice(run)) {
+    const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
+    report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
+  }
   const verb = mode === 'record' ? 'recorded' : 'replayed';
   out('');
   const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
@@ -134,7 +149,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
  * A file's verdict; an unreadable file's detail is its one-line problem, starting with its path; `notRead` when
  * the file could not be read at all (missing, not a regular file, refused by the system).
  */
-type Verdict = { ok: boolean; detail: string; unreadable?: true; notRead?: boolean; code?: string };
+type Verdict = FileResult & { unreadable?: true; notRead?: boolean };
 
 /** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
@@ -149,12 +164,13 @@ async function replayOne(
   if (!loaded.ok) {
     return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
   }
-  if (loaded.trajectory.boundary === 'http') {
+  const trajectory = loaded.trajectory;
+  if (trajectory.boundary === 'http') {
     const detail =
       `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of legate.config.ts made it, so ` +
       'it replays in the test that recorded it (interceptAnthropic in replay mode), not here. Keep such files in ' +
       'a folder legate replay does not read.';
-    return { ok: false, detail };
+    return { ok: false, detail, trajectory };
   }
   try {
     const agentName = loaded.trajectory.agent;
@@ -168,7 +184,7 @@ async function replayOne(
       const detail =
         `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
         `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
-      return { ok: false, detail, code: 'unknown_agent' };
+      return { ok: false, detail, code: 'unknown_agent', trajectory };
     }
     // The other settings (the config's redactions, match, runTools and transport; the file's match and
     // serve) resolve in runTrajectory. The verdict line says what changed: no report.
@@ -180,15 +196,21 @@ async function replayOne(
       ...(given.runTools === undefined ? {} : { runTools: given.runTools }),
       report: false,
     });
-    return { ok: true, detail: describeRun(run) };
+    return { ok: true, detail: describeRun(run), trajectory };
   } catch (error) {
     // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
     // one line naming the setting, exit 2, as any other bad input.
     if (error instanceof TransportError && error.setting !== undefined) throw error;
-    if (error instanceof TrajectoryDivergenceError || error instanceof TrajectoryFormatError) {
-      return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code };
+    if (error instanceof TrajectoryDivergenceError) {
+      const message = error.message.replaceAll(path, shown);
+      const { kind, turn, expected, actual } = error;
+      const divergence = { kind, turn, path: error.path ?? '', expected, actual, message };
+      return { ok: false, detail: message, code: error.code, trajectory, divergence };
     }
-    return { ok: false, detail: describeError(error), code: errorCode(error) };
+    if (error instanceof TrajectoryFormatError) {
+      return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code, trajectory };
+    }
+    return { ok: false, detail: describeError(error), code: errorCode(error), trajectory };
   }
 }
 

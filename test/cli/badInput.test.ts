@@ -105,6 +105,13 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
     'missing module': NO_MODULES,
     'module fails to import': NO_MODULES,
   },
+  view: {
+    'unknown flag': { argv: ['view', 't', '--bogus'], names: "'--bogus'", says: HELP('view') },
+    'missing file': { argv: ['view', 't/missing.yaml', '--out', '-'], names: 't/missing.yaml', says: MISSING },
+    'bad number': { notApplicable: 'it takes no number' },
+    'missing module': NO_MODULES,
+    'module fails to import': NO_MODULES,
+  },
   fuzz: {
     'unknown flag': { argv: ['fuzz', '--bogus'], names: "'--bogus'", says: HELP('fuzz') },
     'missing file': { argv: ['fuzz', 'nothere.ts'], names: 'nothere.ts', says: MISSING },

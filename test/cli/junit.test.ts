@@ -129,9 +129,9 @@ describe('legate replay --reporter junit', () => {
   );
 
   it.each([
-    [['--reporter', 'tap', '--output', 'r.xml'], "--reporter must be one of junit, but it was 'tap'."],
+    [['--reporter', 'tap', '--output', 'r.xml'], "--reporter must be one of junit, html, but it was 'tap'."],
     [['--reporter', 'junit'], '--reporter junit needs --output <file> (or --output - for standard output).'],
-    [['--output', 'r.xml'], '--output needs a --reporter (junit), e.g. --reporter junit --output report.xml.'],
+    [['--output', 'r.xml'], '--output needs a --reporter (junit, html), e.g. --reporter junit --output report.xml.'],
     [['--reporter', 'junit', '--output', 'no/such/r.xml'], '--output no/such/r.xml: the folder no/such does not exist'],
     [['--reporter', 'junit', '--output', 't'], '--output t is a folder; name a file in it, e.g. t/junit.xml.'],
   ])('refuses %j in one line, exit 2, before replaying anything', async (options, says) => {

@@ -1,0 +1,81 @@
+import { resolve } from 'node:path';
+import { viewHtml, type ViewEntry } from '../../src/view/index.js';
+import { loadFile, missingProblem } from '../fileProblem.js';
+import { findTrajectories } from '../findTrajectories.js';
+import type { CliIo } from '../io.js';
+import { outputTarget, writeOutput } from '../outputFile.js';
+import { parseOptions } from '../parseOptions.js';
+
+/** Where `legate view` writes its page when --out is not given: this file in the working folder. */
+export const DEFAULT_VIEW_FILE = 'legate-view.html';
+
+export const viewHelp = `legate view <paths...> [--out file|-] [--title text]
+
+Writes one self-contained HTML page of the trajectories under the paths (files as given,
+folders searched for *.yaml): an index with a row per file (agent, model, stop reason, tool
+calls, blocked, taint, usage) and a filter, then each run's timeline, agents as lanes, each
+tool call's outcome in words, the taint path and approvals. No network: style and script are
+inline. A file that is not a valid trajectory gets an index row with its one-line problem.
+
+--out names the page (default ${DEFAULT_VIEW_FILE} in the working folder), written whole or
+not at all; its folder must exist, and it is checked before any file is read. --out - writes
+the page to standard output. Prints 'wrote <file> (<n> trajectories, <size> KB)'.
+
+Exit codes: 0 the page was written; 2 a path given is missing or could not be read (the page
+is still written, with a row saying so), or the options are unusable, or the page could not
+be written (one line says which and what to do).`;
+
+export async function view(argv: string[], io: CliIo): Promise<number> {
+  const { values, positionals } = parseOptions({
+    args: argv,
+    allowPositionals: true,
+    options: { out: { type: 'string' }, title: { type: 'string' } },
+  });
+  if (positionals.length === 0) {
+    io.err('legate view: give trajectory files or folders, e.g. legate view trajectories/ --out report.html');
+    return 2;
+  }
+  const target = outputTarget('--out', values.out ?? DEFAULT_VIEW_FILE, io.cwd, DEFAULT_VIEW_FILE);
+  if (typeof target === 'string') {
+    io.err(`legate view: ${target}`);
+    return 2;
+  }
+  const { files, missing, unreadable } = findTrajectories(
+    positionals.map((path) => resolve(io.cwd, path)),
+    io.cwd,
+  );
+  let notRead = missing.length + unreadable.length;
+  const entries: ViewEntry[] = [];
+  for (const path of missing) {
+    io.err(`legate view: ${missingProblem(path)}`);
+    entries.push({ file: path, trajectory: undefined, verdict: { status: 'missing', message: missingProblem(path) } });
+  }
+  for (const problem of unreadable) {
+    io.err(`legate view: ${problem}`);
+    const folder = problem.slice(0, problem.indexOf(': '));
+    entries.push({ file: folder, trajectory: undefined, verdict: { status: 'error', message: problem } });
+  }
+  for (const file of files) {
+    const loaded = loadFile(resolve(io.cwd, file), file);
+    if (loaded.ok) entries.push({ file, trajectory: loaded.trajectory });
+    else {
+      // A file that is not a trajectory is a finding the page shows; one that could not be read at all is bad input.
+      if (loaded.notRead) {
+        notRead++;
+        io.err(`legate view: ${loaded.problem}`);
+      }
+      entries.push({ file, trajectory: undefined, verdict: { status: 'error', message: loaded.problem } });
+    }
+  }
+  const page = viewHtml(entries, values.title === undefined ? {} : { title: values.title });
+  const problem = writeOutput('--out', 'page', target, page, io.out);
+  if (problem !== undefined) {
+    io.err(`legate view: ${problem}`);
+    return 2;
+  }
+  if (target.kind === 'file') {
+    const count = `${files.length} trajector${files.length === 1 ? 'y' : 'ies'}`;
+    io.out(`wrote ${target.shown} (${count}, ${Math.ceil(Buffer.byteLength(page) / 1024)} KB)`);
+  }
+  return notRead > 0 ? 2 : 0;
+}
