@@ -1,7 +1,6 @@
 import { conversationsOf, type RecordedBlock, type RecordedResult, type Trajectory } from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
-import { describeUsage } from '../src/trajectory/describeUsage.js';
-import { resultText } from '../src/trajectory/resultText.js';
+import { describeUsage, resultText } from '../src/view/index.js';
 import type { Paint } from './style.js';
 
 const PREVIEW = 160;

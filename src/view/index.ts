@@ -3,3 +3,6 @@
 export type { ViewEntry, ViewVerdict } from './verdict.js';
 export { viewHtml } from './viewHtml.js';
 export { diffHtml } from './diffHtml.js';
+// The words the page (and `legate show`) uses for a response's usage and for what a tool call told the model.
+export { describeUsage } from '../trajectory/describeUsage.js';
+export { resultText } from '../trajectory/resultText.js';

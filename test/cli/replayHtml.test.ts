@@ -93,7 +93,7 @@ describe('legate replay --reporter html', () => {
     });
   });
 
-  it('refuses an unwritable --output, or --reporter and --report that disagree, before replaying: one line, exit 2', async () => {
+  it('refuses a bad --output, or --reporter and --report that differ, before replaying: one line, exit 2', async () => {
     const dir = project();
     for (const [argv, says] of [
       [
@@ -122,7 +122,7 @@ describe('legate replay --reporter html', () => {
     expect(readdirSync(dir).sort()).toEqual(['legate.config.ts', 't']);
   });
 
-  it('for any text put in a recorded tool result, the page says diverged and shows that text (as JSON) as the expected value', async () => {
+  it('for any text in a recorded result, the page says diverged and shows it (JSON) as expected value', async () => {
     const dir = project();
     const recorded = readFileSync('trajectories/tool-failure.yaml', 'utf8');
     await fc.assert(

@@ -72,8 +72,9 @@ describe('legate replay', () => {
     expect(await main(['replay', 'trajectories/refusal.yaml'], io)).toBe(1);
     expect(io.text()).toContain(
       `trajectories/refusal.yaml names agent 'accountant', which legate.config.ts does not export; it exports ` +
-        `'calculator', 'order_desk', 'assistant', 'searching_assistant', 'support_desk', 'support_desk_shadow', ` +
-        `'front_desk', 'travel', 'triage', 'planner', 'treasurer'.`,
+        `'calculator', 'order_desk', 'assistant', 'provenance_assistant', 'approving_assistant', ` +
+        `'searching_assistant', 'support_desk', 'support_desk_shadow', 'front_desk', 'travel', 'triage', 'planner', ` +
+        `'treasurer'.`,
     );
   });
 
