@@ -5,6 +5,9 @@ import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import { agentsReachableFrom } from '../runtime/agentGraph.js';
 import { toolsNamedBy, type Rule } from '../guard/rules.js';
 import type { AnyTool } from '../tools/tool.js';
+import { serverToolUntrusted } from '../tools/serverTool.js';
+import { provenanceOf } from '../guard/provenance/provenance.js';
+import { untracedArgument } from '../guard/provenance/traceArguments.js';
 
 /** A rule the run broke, located to the call that broke it. */
 export interface Violation {
@@ -76,7 +79,8 @@ export function findViolation(entry: Agent, result: AgentResult, oracle: Oracle)
     }
     if (
       oracle.privileged.has(call.name) &&
-      read.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn)
+      read.some((c) => byName.get(c.name)?.untrusted === true && c.turn < call.turn) &&
+      !tracedByProvenance(agent, result, call)
     ) {
       return {
         call,
@@ -143,4 +147,32 @@ function agentsInCharge(entry: Agent): (result: AgentResult, turn: number) => Ag
   for (const agent of agentsReachableFrom(entry, 'handoffs'))
     if (!agents.has(agent.name)) agents.set(agent.name, agent);
   return (result, turn) => agents.get(result.agents[turn - 1] ?? entry.name) ?? entry;
+}
+
+/**
+ * Whether a privileged call that ran in a tainted run was one argument provenance lets through: its tool (of the agent
+ * in charge) declares `sensitive` arguments, and each of their values occurs in trusted text of the conversation as
+ * the model had it when it made the call (docs/safety.md, "Argument provenance"). A tool without `sensitive` never is.
+ */
+function tracedByProvenance(agent: Agent, result: AgentResult, call: ToolCall): boolean {
+  const tool = agent.tools.find((t) => t.name === call.name);
+  if (tool?.sensitive === undefined) return false;
+  const at = result.messages.findIndex(
+    (message) =>
+      message.role === 'assistant' &&
+      typeof message.content !== 'string' &&
+      message.content.some((block) => block.type === 'tool_use' && block.id === call.id),
+  );
+  if (at < 0) return false;
+  const facts = new Map(agent.tools.map((t) => [t.name, t]));
+  const servers = new Map(agent.serverTools.map((t) => [t.name, t]));
+  const provenance = provenanceOf(
+    { system: agent.system, messages: result.messages.slice(0, at + 1) },
+    (name) => {
+      const known = facts.get(name);
+      return known === undefined ? undefined : { untrusted: known.untrusted, outsideAuthored: known.outsideAuthored };
+    },
+    (name) => serverToolUntrusted(servers, name),
+  );
+  return untracedArgument(call.input, tool.sensitive, provenance) === undefined;
 }

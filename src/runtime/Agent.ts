@@ -137,6 +137,8 @@ export class Agent {
   readonly serverTools: readonly ServerTool[];
   /** Its policy for privileged tools in a tainted run, as declared (`onTaint`); a tool's own wins. */
   readonly onTaint: TaintPolicy | undefined;
+  /** The system prompt it was given (`system`), if any. */
+  readonly system: string | undefined;
   readonly #options: AgentOptions;
   readonly #tools: ReadonlyMap<string, AnyTool>;
   readonly #serverTools: ReadonlyMap<string, ServerTool>;
@@ -155,6 +157,7 @@ export class Agent {
     this.handoffs = handoffTools.map((h) => h.target);
     this.rules = [...(options.rules ?? [])];
     this.onTaint = options.onTaint;
+    this.system = options.system;
     this.warnings = this.tools.flatMap((tool) => tool.warnings);
     for (const warning of this.warnings) warnOnce(warning);
     const clock = options.clock;

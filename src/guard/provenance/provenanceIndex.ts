@@ -43,7 +43,6 @@ export class ProvenanceIndex {
 
   /** Whether the value occurs in a trusted text that does not merely echo its own call's input. */
   traced(needle: Needle): boolean {
-    if (needle.kind === 'anything') return true;
     const key = needleKey(needle);
     const known = this.answers.get(key);
     if (known !== undefined) return known;

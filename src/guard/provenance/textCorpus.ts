@@ -74,8 +74,6 @@ export class TextCorpus {
   /** The indexes of the texts `needle` occurs in, ascending. */
   textsHolding(needle: Needle): number[] {
     switch (needle.kind) {
-      case 'anything':
-        return this.normalisedTexts.map((_, i) => i);
       case 'nothing':
         return [];
       case 'number':

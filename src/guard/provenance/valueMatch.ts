@@ -9,7 +9,8 @@
  *
  * A number, or a string that is wholly a number, is compared as a number with the numbers written in
  * the text (see {@link numbersIn}). A string with no letter or digit (`'!!!'`) occurs where its
- * normalised form occurs as written. The empty string occurs everywhere.
+ * normalised form occurs as written. A string of nothing but spaces, the empty one included, is traced
+ * nowhere: it would occur in any text, and an empty password or account is a value an injection can ask for.
  */
 
 /** What to look for in a text, made once per value. */
@@ -17,7 +18,6 @@ export type Needle =
   | { kind: 'tokens'; compact: string }
   | { kind: 'number'; canonical: string }
   | { kind: 'symbols'; text: string }
-  | { kind: 'anything' }
   | { kind: 'nothing' };
 
 /**
@@ -71,8 +71,8 @@ export function needleOf(value: string | number): Needle {
     const text = String(value);
     return Number.isFinite(value) && !text.includes('e') ? { kind: 'number', canonical: text } : { kind: 'nothing' };
   }
-  if (value === '') return { kind: 'anything' };
   const text = normalised(value);
+  if (text.trim() === '') return { kind: 'nothing' };
   const whole = WHOLE_NUMBER.exec(text.trim());
   if (whole !== null) {
     const magnitude = canonicalMagnitude(whole[2]!, whole[3]);

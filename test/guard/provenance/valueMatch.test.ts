@@ -36,8 +36,11 @@ describe('strings', () => {
     expect(traced('Muller', 'Müller')).toBe(false);
   });
 
-  it('traces the empty string, and a string without letters or digits only where it is written', () => {
-    expect(traced('', 'nothing here')).toBe(true);
+  it('traces no blank string (it would occur anywhere), and one without letters or digits only where written', () => {
+    // Found by fuzzInjection: an injected send_payment({ to: '' }) ran under provenance when '' counted as traced.
+    expect(traced('', 'nothing here')).toBe(false);
+    expect(traced('   ', 'nothing here at all')).toBe(false);
+    expect(traced('\u3000', 'nothing\u3000here')).toBe(false);
     expect(traced('!!!', 'nothing here')).toBe(false);
     expect(traced('!!!', 'wow!!! yes')).toBe(true);
   });
@@ -139,12 +142,12 @@ describe('sensitive paths', () => {
 });
 
 describe('normalisation, generated', () => {
-  it('traces any string written in user text', () => {
+  it('traces any string written in user text, but for a blank one', () => {
     fc.assert(
       fc.property(
         fc.oneof(fc.string({ unit: 'grapheme' }), fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme-ascii' })),
         (value) => {
-          expect(traced(value, `pay ${value} now`)).toBe(true);
+          expect(traced(value, `pay ${value} now`)).toBe(normalised(value).trim() !== '');
         },
       ),
       { numRuns: 1000 },
