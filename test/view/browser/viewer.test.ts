@@ -130,7 +130,8 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
     expect(new URL(page.url()).hash).toBe(target);
     expect(await source.getAttribute('open')).not.toBeNull();
     expect(await source.locator('pre.output').innerText()).toContain('IGNORE YOUR INSTRUCTIONS');
-    await page.locator(`section.trajectory[data-file="${file}"]`).scrollIntoViewIfNeeded();
+    // The section from its heading, the source call open: the picture in the README (docs/images/viewer.png).
+    await page.evaluate(`document.querySelector('section[data-file="${file}"]').scrollIntoView(); scrollBy(0, -16)`);
     await screenshot(page, 'zero-trust-1280x800');
     await close(page);
   });
@@ -250,22 +251,24 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
     },
   );
 
-  it.each(['corpus', 'diverged', 'diff'] as const)(
-    '%s page: axe finds no serious or critical violation',
-    async (name) => {
-      // axe's script is added from outside the page, so this one context bypasses the page's CSP.
-      const page = await open(pages[name], desktop, { bypassCSP: true });
-      await page.evaluate(openAll);
-      await page.addScriptTag({ content: axeSource });
-      const results = await page.evaluate<AxeResults>('axe.run(document)');
-      const violations = results.violations
-        .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-        .map((v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
-      expect(violations).toEqual([]);
-      if (name === 'corpus') await screenshot(page, 'corpus-1280x800');
-      await close(page);
-    },
-  );
+  it.each([
+    ['corpus', 'desktop'],
+    ['corpus', 'phone'],
+    ['diverged', 'desktop'],
+    ['diff', 'desktop'],
+  ] as const)('%s page (%s): axe finds no serious or critical violation', async (name, size) => {
+    // axe's script is added from outside the page, so this one context bypasses the page's CSP.
+    const page = await open(pages[name], size === 'phone' ? phone : desktop, { bypassCSP: true });
+    await page.evaluate(openAll);
+    await page.addScriptTag({ content: axeSource });
+    const results = await page.evaluate<AxeResults>('axe.run(document)');
+    const violations = results.violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+      .map((v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+    expect(violations).toEqual([]);
+    if (name === 'corpus' && size === 'desktop') await screenshot(page, 'corpus-1280x800');
+    await close(page);
+  });
 });
 
 interface AxeResults {
