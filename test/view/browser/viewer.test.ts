@@ -259,11 +259,15 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
   it.each([
     ['corpus', 'desktop'],
     ['corpus', 'phone'],
+    ['corpus', 'dark'],
     ['diverged', 'desktop'],
     ['diff', 'desktop'],
   ] as const)('%s page (%s): axe finds no serious or critical violation', async (name, size) => {
     // axe's script is added from outside the page, so this one context bypasses the page's CSP.
-    const page = await open(pages[name], size === 'phone' ? phone : desktop, { bypassCSP: true });
+    const page = await open(pages[name], size === 'phone' ? phone : desktop, {
+      bypassCSP: true,
+      colorScheme: size === 'dark' ? 'dark' : 'light',
+    });
     await page.evaluate(openAll);
     await page.addScriptTag({ content: axeSource });
     const results = await page.evaluate<AxeResults>('axe.run(document)');
@@ -271,7 +275,8 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
       .filter((v) => v.impact === 'serious' || v.impact === 'critical')
       .map((v) => `${v.id} (${v.impact}): ${v.help}; at ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
     expect(violations).toEqual([]);
-    if (name === 'corpus' && size === 'desktop') await screenshot(page, 'corpus-1280x800');
+    if (name === 'corpus' && size !== 'phone')
+      await screenshot(page, `corpus-1280x800${size === 'dark' ? '-dark' : ''}`);
     await close(page);
   });
 });
