@@ -154,6 +154,35 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
     await close(page);
   });
 
+  it('keyboard alone: Tab reaches the skip link, the filter, then the calls; each focus is outlined', async () => {
+    const page = await open(pages.corpus);
+    const focused = () =>
+      page.evaluate<{ tag: string; id: string; outline: string }>(
+        '(() => { const e = document.activeElement; const s = getComputedStyle(e); ' +
+          'return { tag: e.tagName, id: e.id, outline: s.outlineStyle === "none" ? "" : s.outlineWidth }; })()',
+      );
+    await page.keyboard.press('Tab');
+    const skip = await focused();
+    expect(skip.tag).toBe('A');
+    expect(await page.evaluate('document.activeElement.textContent')).toMatch(/skip/i);
+    await page.keyboard.press('Tab');
+    expect(await focused()).toMatchObject({ tag: 'INPUT', id: 'filter' });
+    await page.keyboard.type('zero-trust');
+    expect(await page.locator('#index tbody tr[data-file]').filter({ visible: true }).count()).toBe(1);
+    let now = await focused();
+    for (let presses = 0; now.tag !== 'SUMMARY' && presses < 60; presses++) {
+      expect(now.outline, `${now.tag}#${now.id} has no visible focus outline`).not.toBe('');
+      await page.keyboard.press('Tab');
+      now = await focused();
+    }
+    expect(now.tag, 'Tab never reached a tool call').toBe('SUMMARY');
+    expect(now.outline, 'a focused tool call has no visible outline').not.toBe('');
+    await page.keyboard.press('Enter');
+    const first = call(page, 'trajectories/zero-trust.yaml', 'fetch_page');
+    expect(await first.locator('pre.input').isVisible()).toBe(true);
+    await close(page);
+  });
+
   it('the handoff page shows two lanes, the handoff a marked lane change', async () => {
     const page = await open(pages.corpus);
     const section = page.locator('section.trajectory[data-file="trajectories/handoff-to-billing.yaml"]');
