@@ -30,6 +30,8 @@ export interface CallModel {
   code?: string;
   argument?: string;
   errorClass?: string;
+  /** For a call argument provenance refused: the sensitive argument traced to no trusted text, and where it was. */
+  untraced?: { argument: string; value: string | number; foundIn: string[] };
   /** A person's decision on the call. */
   approval?: { approve: boolean; reason?: string };
   /** A replay serves its recorded result instead of running the tool (the file's `serve`, a redacted input). */
@@ -231,6 +233,12 @@ function callModel(
   if (result !== undefined) {
     for (const key of ['rule', 'source', 'code', 'argument', 'errorClass'] as const)
       if (result[key] !== undefined) call[key] = result[key];
+    if (result.untraced !== undefined)
+      call.untraced = {
+        argument: result.untraced.argument,
+        value: result.untraced.value,
+        foundIn: [...result.untraced.foundIn],
+      };
     if (result.subRun !== undefined) call.subRun = runModel(result.subRun, served);
   }
   if (approval !== undefined)

@@ -218,3 +218,11 @@ describe('the diff page', () => {
     expect(html).toContain('The two files agree');
   });
 });
+
+describe('a call argument provenance refused', () => {
+  it('says in words which argument was not traced, its value, and where it was found', () => {
+    const html = viewHtml([{ file: 'trajectories/provenance-traced.yaml', trajectory: shipped('provenance-traced') }]);
+    expect(html).toContain('untraced to &quot;99-1234-5678&quot; · found only in fetch_page');
+    expect(html.match(/untraced to/g)).toHaveLength(1); // the payment the user asked for is traced, and ran
+  });
+});
