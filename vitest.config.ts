@@ -17,5 +17,7 @@ export default defineConfig({
     // mocks it (vi.mock, as test/cli/fifo.test.ts does).
     isolate: false,
     reporters: ['default', './test/support/summaryReporter.ts'],
+    // The same property-test cases on every run (FC_SEED explores others): see test/support/fastCheckSeed.ts.
+    setupFiles: ['./test/support/fastCheckSeed.ts'],
   },
 });
