@@ -17,7 +17,7 @@ import {
 import { recordTrajectory } from '../../src/recording/runTrajectory.js';
 import { recordUnguarded } from '../support/auditedRun.js';
 import { useTempDir } from '../support/tempDir.js';
-import { failureMessage as failure } from '../support/caught.js';
+import { caught, failureMessage as failure } from '../support/caught.js';
 
 const tempDir = useTempDir();
 const TOOLS = ['fetch_page', 'lookup_invoice', 'send_payment', 'send_email'];
@@ -200,16 +200,9 @@ describe('auditTrajectory on a run recorded without declarations', () => {
       [{ recordedAnnotations: 'yes' }, "'recordedAnnotations' must be true or false"],
     ];
     for (const [declarations, expected] of bad) {
-      const error = (() => {
-        try {
-          auditTrajectory(trajectory, declarations as never);
-        } catch (caught) {
-          return caught;
-        }
-      })();
-      expect(error).toBeInstanceOf(UsageError);
+      const error = caught(() => auditTrajectory(trajectory, declarations as never), UsageError);
       expect(error).toMatchObject({ code: 'invalid_audit_declarations' });
-      expect((error as Error).message).toContain(expected);
+      expect(error.message).toContain(expected);
     }
     expect(() => auditTrajectory(trajectory, { rules: [rules.limit('send_email', 0)] })).toThrow(
       expect.objectContaining({

@@ -15,6 +15,7 @@ import {
 import { recordTrajectory } from '../../src/recording/runTrajectory.js';
 import { recordPlain, runDeclared, type PlannedRun } from './auditProvenanceRuns.js';
 import { useTempDir } from '../support/tempDir.js';
+import { caught } from '../support/caught.js';
 
 const tempDir = useTempDir();
 const TOOLS = ['list_transactions', 'send_money'];
@@ -263,16 +264,9 @@ describe('auditTrajectory with provenance declarations', () => {
       ],
     ];
     for (const [declarations, expected] of bad) {
-      const error = (() => {
-        try {
-          auditTrajectory(trajectory, declarations as never);
-        } catch (caught) {
-          return caught;
-        }
-      })();
-      expect(error).toBeInstanceOf(UsageError);
+      const error = caught(() => auditTrajectory(trajectory, declarations as never), UsageError);
       expect(error).toMatchObject({ code: 'invalid_audit_declarations' });
-      expect((error as Error).message).toContain(expected);
+      expect(error.message).toContain(expected);
     }
     // A tool classified by MCP-style hints counts as declared.
     const hinted = { annotations: { send_money: { readOnlyHint: false } }, sensitive: { send_money: ['recipient'] } };
