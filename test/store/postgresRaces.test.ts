@@ -1,8 +1,7 @@
 import { setTimeout as pause } from 'node:timers/promises';
 import pg from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, StoreError, defineTool, reply, type ClaimRecord } from '../../src/index.js';
-import { PostgresStateStore } from '../../src/store/postgres.js';
 import { freshSchema, postgresReady, usePostgresStores } from '../support/postgresDatabase.js';
 
 const postgresStore = usePostgresStores();
