@@ -1,4 +1,5 @@
 import { setTimeout as pause } from 'node:timers/promises';
+import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, StoreError, defineTool, reply, type ClaimRecord } from '../../src/index.js';
@@ -41,12 +42,12 @@ const claimFor = (runId: string, suspensionId: string, owner: string): ClaimReco
   calls: {},
 });
 
-/** The backend of the store's claim, once it waits on a row lock another connection holds. */
-async function waitingClaim(schema: string): Promise<number> {
+/** The backend of the store's statement inserting into `table`, once it waits on a lock another connection holds. */
+async function waitingOn(schema: string, table: string): Promise<number> {
   for (;;) {
     const { rows } = await admin.query<{ pid: number }>(
       "SELECT pid FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE $1",
-      [`%INSERT INTO "${schema}".legate_claims%`],
+      [`%INSERT INTO "${schema}".${table}%`],
     );
     if (rows[0] !== undefined) return rows[0].pid;
     await pause(10);
@@ -61,6 +62,82 @@ describe('PostgresStateStore: first use by many connections at once', () => {
     expect(results.filter((result) => result.status === 'rejected')).toEqual([]);
     const { rows } = await admin.query(`SELECT key, value FROM ${schema}.legate_meta`);
     expect(rows).toEqual([{ key: 'schema_version', value: '1' }]);
+  });
+});
+
+describe('PostgresStateStore: claims from many connections at once', () => {
+  it('exactly one wins per suspension, while the same suspension or its successor is saved at the same time', async () => {
+    const schema = freshSchema();
+    const stores = Array.from({ length: 3 }, () => postgresStore({ schema }));
+    const effects: string[] = [];
+    await fc.assert(
+      fc.asyncProperty(
+        fc.array(fc.nat(stores.length - 1), { minLength: 2, maxLength: 8 }),
+        fc.constantFrom('none', 'same', 'successor'),
+        fc.nat(stores.length - 1),
+        async (claimers, resave, saver) => {
+          const { suspension } = await treasurer(effects).run('Pay the supplier.');
+          const s = suspension!;
+          await stores[0]!.save(s);
+          const successor = { ...s, id: `${s.id}-next` };
+          const saving =
+            resave === 'none'
+              ? Promise.resolve('none')
+              : stores[saver]!.save(resave === 'same' ? s : successor).then(
+                  () => 'saved',
+                  (error: unknown) => (error as { code: string }).code,
+                );
+          const claims = await Promise.all(
+            claimers.map((at, i) => stores[at]!.claim(s.runId, s.id, claimFor(s.runId, s.id, `owner-${i}`))),
+          );
+          const saved = await saving;
+          const wins = claims.filter(Boolean).length;
+          const claim = await stores[0]!.claimOf(s.id);
+          if (resave === 'successor') {
+            // The successor is saved whenever it lands; the claims of the old one win once at most, and only before it.
+            expect(saved).toBe('saved');
+            expect(wins).toBeLessThanOrEqual(1);
+            expect((await stores[0]!.load(s.runId))?.id).toBe(successor.id);
+            expect(await stores[0]!.list()).toContain(s.runId);
+          } else {
+            // The same suspension saved again lands before the winning claim, or is refused after it.
+            expect(wins).toBe(1);
+            expect(['none', 'saved', 'already_claimed']).toContain(saved);
+            expect(await stores[0]!.list()).not.toContain(s.runId);
+            await expect(stores[saver]!.save(s)).rejects.toMatchObject({ code: 'already_claimed' });
+          }
+          expect(claim === undefined ? 0 : 1).toBe(wins);
+          if (claim !== undefined) expect(claim.owner).toBe(`owner-${claims.indexOf(true)}`);
+        },
+      ),
+      { numRuns: 15 },
+    );
+  });
+});
+
+describe('PostgresStateStore: a save while a claim of the same suspension commits', () => {
+  it('waits for the claim and is refused already_claimed, never saved over a spent suspension', async () => {
+    const store = postgresStore();
+    const { suspension } = await treasurer([]).run('Pay the supplier.');
+    const s = suspension!;
+    await store.save(s);
+    // A claim mid-transaction on another connection: the run's row locked, the claim inserted, not committed.
+    const claimer = await admin.connect();
+    await claimer.query('BEGIN');
+    await claimer.query(`SELECT 1 FROM ${store.schema}.legate_suspensions WHERE run_id = $1 FOR UPDATE`, [s.runId]);
+    await claimer.query(`INSERT INTO ${store.schema}.legate_claims VALUES ($1, $2, 'other', 'claimed', $3, now())`, [
+      s.id,
+      s.runId,
+      JSON.stringify(claimFor(s.runId, s.id, 'other')),
+    ]);
+    const saving = store.save(s).then(
+      () => 'saved',
+      (error: unknown) => (error as { code: string }).code,
+    );
+    await waitingOn(store.schema, 'legate_suspensions');
+    await claimer.query('COMMIT');
+    claimer.release();
+    expect(await saving).toBe('already_claimed');
   });
 });
 
@@ -86,7 +163,7 @@ describe('PostgresStateStore: the connection of a claim is dropped while it wait
         (won) => ({ won }),
         (error: unknown) => ({ error }),
       );
-    const pid = await waitingClaim(store.schema);
+    const pid = await waitingOn(store.schema, 'legate_claims');
     await admin.query('SELECT pg_terminate_backend($1)', [pid]);
     const outcome = await claiming;
     if (holderClaims) {
