@@ -66,7 +66,7 @@ describe('PostgresStateStore: first use by many connections at once', () => {
 });
 
 describe('PostgresStateStore: claims from many connections at once', () => {
-  it('exactly one wins per suspension, while the same suspension or its successor is saved at the same time', async () => {
+  it('exactly one wins per suspension, while the same suspension or its successor is saved at once', async () => {
     const schema = freshSchema();
     const stores = Array.from({ length: 3 }, () => postgresStore({ schema }));
     const effects: string[] = [];
