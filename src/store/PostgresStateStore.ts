@@ -55,6 +55,13 @@ export class PostgresStateStore implements StateStore {
     if (isPool(connection)) {
       this.#pool = connection;
       this.#ownsPool = false;
+    } else if (isClient(connection)) {
+      throw new UsageError(
+        'invalid_store_option',
+        'PostgresStateStore needs a pg.Pool, a connection string or a pg PoolConfig; it was given a single ' +
+          'connection (a pg.Client), on which its transactions and concurrent operations would interleave. Pass ' +
+          'a pg.Pool (new pg.Pool({ connectionString })) instead.',
+      );
     } else if (typeof connection === 'string' || (typeof connection === 'object' && connection !== null)) {
       this.#pool = new Pool(typeof connection === 'string' ? { connectionString: connection } : connection);
       // An idle connection the server drops is removed from the pool; without a listener it would crash the process.
@@ -226,7 +233,12 @@ export class PostgresStateStore implements StateStore {
   }
 }
 
-function isPool(connection: unknown): connection is Pg.Pool {
+/** Something that runs queries: a pool (it counts its idle connections) or a single client. */
+function isClient(connection: unknown): boolean {
   const candidate = connection as { query?: unknown; connect?: unknown } | null;
   return typeof candidate?.query === 'function' && typeof candidate.connect === 'function';
+}
+
+function isPool(connection: unknown): connection is Pg.Pool {
+  return isClient(connection) && typeof (connection as { idleCount?: unknown }).idleCount === 'number';
 }

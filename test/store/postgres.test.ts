@@ -103,6 +103,13 @@ describe('PostgresStateStore options', () => {
     }
   });
 
+  it('refuses a single pg.Client, on which its operations would interleave, and says to pass a pool', () => {
+    const error = caught(() => new PostgresStateStore(new pg.Client(inject('postgresUrl')) as never), UsageError);
+    expect(error).toMatchObject({ code: 'invalid_store_option' });
+    expect(error.message).toContain('it was given a single connection (a pg.Client)');
+    expect(error.message).toContain('Pass a pg.Pool');
+  });
+
   it('uses a pool the application owns and leaves it open on close()', async () => {
     await withPool(async (pool) => {
       const store = new PostgresStateStore(pool, { schema: freshSchema() });
