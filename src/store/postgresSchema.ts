@@ -61,10 +61,18 @@ export async function prepareSchema(client: Pg.PoolClient, name: string): Promis
   await client.query('BEGIN');
   try {
     await client.query("SELECT pg_advisory_xact_lock(hashtextextended('legate store ' || $1, 0))", [name]);
-    const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [name]);
-    // Only when missing: CREATE SCHEMA IF NOT EXISTS needs the CREATE privilege even when it exists.
-    if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
-    await client.query(createTables(schema));
+    // Only what is missing: CREATE ... IF NOT EXISTS needs the CREATE privilege even when the object exists,
+    // and an application's role may have none once the tables are made.
+    const tables = await client.query(
+      "SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename IN ('legate_meta', 'legate_suspensions', " +
+        "'legate_claims')",
+      [name],
+    );
+    if (tables.rowCount !== 3) {
+      const exists = await client.query('SELECT 1 FROM pg_namespace WHERE nspname = $1', [name]);
+      if (exists.rowCount === 0) await client.query(`CREATE SCHEMA ${schema}`);
+      await client.query(createTables(schema));
+    }
     const version = await client.query(`SELECT value FROM ${schema}.legate_meta WHERE key = 'schema_version'`);
     checkDatabaseVersion(version.rows[0]?.value, name);
     await client.query('COMMIT');

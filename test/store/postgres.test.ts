@@ -12,6 +12,7 @@ import {
   UsageError,
   defineTool,
   reply,
+  type ClaimRecord,
   type Suspension,
 } from '../../src/index.js';
 import { PG, loadPg } from '../../src/store/pg.js';
@@ -38,6 +39,16 @@ async function aSuspension(): Promise<Suspension> {
   });
   return (await agent.run('pay')).suspension!;
 }
+
+const claimOf = (suspension: Suspension): ClaimRecord => ({
+  runId: suspension.runId,
+  suspensionId: suspension.id,
+  owner: 'test',
+  claimedAt: new Date().toISOString(),
+  status: 'claimed',
+  decisions: {},
+  calls: {},
+});
 
 async function withPool<T>(use: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const pool = new pg.Pool({ connectionString: inject('postgresUrl') });
@@ -173,5 +184,35 @@ describe('PostgresStateStore schema versions', () => {
     const error = await store.load(suspension.runId).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'schema_version' });
     expect((error as Error).message).toContain('this legate reads version 1');
+  });
+});
+
+describe('PostgresStateStore privileges', () => {
+  it('needs only SELECT, INSERT, UPDATE and DELETE on its tables once they exist', async () => {
+    const owner = postgresStore();
+    const suspension = await aSuspension();
+    await owner.save(suspension);
+    const role = `app_${freshSchema()}`;
+    await withPool(async (pool) => {
+      await pool.query(`CREATE ROLE ${role} LOGIN PASSWORD 'app'`);
+      await pool.query(`GRANT USAGE ON SCHEMA ${owner.schema} TO ${role}`);
+      await pool.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ALL TABLES IN SCHEMA ${owner.schema} TO ${role}`);
+    });
+    const url = new URL(inject('postgresUrl'));
+    url.username = role;
+    url.password = 'app';
+    const app = postgresStore({ schema: owner.schema });
+    const limited = new PostgresStateStore(url.toString(), { schema: owner.schema });
+    try {
+      expect(await limited.load(suspension.runId)).toEqual(suspension);
+      const record = { ...claimOf(suspension), owner: 'app' };
+      expect(await limited.claim(suspension.runId, suspension.id, record)).toBe(true);
+      expect(await limited.updateClaim(suspension.id, 'app', { ...record, status: 'finished' })).toBe(true);
+      expect(await app.claimOf(suspension.id)).toMatchObject({ owner: 'app', status: 'finished' });
+      await limited.delete(suspension.runId);
+      expect(await app.load(suspension.runId)).toBeUndefined();
+    } finally {
+      await limited.close();
+    }
   });
 });
