@@ -220,14 +220,23 @@ export class PostgresStateStore implements StateStore {
     } catch (error) {
       throw unavailableOrCause(error, what, NOT_DONE);
     }
+    // A connection that fails while checked out also emits `error` (now or a moment later); its query rejects
+    // with the same fault, reported below. Unheard, the event would end the process.
+    const ignore = () => undefined;
+    client.on('error', ignore);
     try {
       const result = await work(client);
+      client.removeListener('error', ignore);
       client.release();
       return result;
     } catch (error) {
       const lost = unavailableOrCause(error, what, outcome);
-      // A connection that failed is discarded, not handed to the next operation.
-      client.release(lost !== error ? (error as Error) : undefined);
+      if (lost === error) {
+        client.removeListener('error', ignore);
+        client.release();
+      } else {
+        client.release(error as Error); // discarded, with the listener, not handed to the next operation
+      }
       throw lost;
     }
   }

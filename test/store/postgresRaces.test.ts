@@ -141,6 +141,33 @@ describe('PostgresStateStore: a save while a claim of the same suspension commit
   });
 });
 
+describe('PostgresStateStore: the connection of a save is dropped inside its transaction', () => {
+  it('rejects store_unavailable, leaves the stored suspension as it was, and the store goes on working', async () => {
+    const store = postgresStore();
+    const { suspension } = await treasurer([]).run('Pay the supplier.');
+    const s = suspension!;
+    await store.save(s);
+    const holder = await admin.connect();
+    await holder.query('BEGIN');
+    await holder.query(`SELECT 1 FROM ${store.schema}.legate_suspensions WHERE run_id = $1 FOR UPDATE`, [s.runId]);
+    const successor = { ...s, id: `${s.id}-next` };
+    const saving = store.save(successor).then(
+      () => 'saved',
+      (error: unknown) => error,
+    );
+    await admin.query('SELECT pg_terminate_backend($1)', [await waitingOn(store.schema, 'legate_suspensions')]);
+    const outcome = await saving;
+    await holder.query('ROLLBACK');
+    holder.release();
+    expect(outcome).toBeInstanceOf(StoreError);
+    expect(outcome).toMatchObject({ code: 'store_unavailable' });
+    expect((outcome as Error).message).toMatch(new RegExp(`^Saving suspension ${successor.id} of run ${s.runId} did`));
+    expect((await store.load(s.runId))?.id).toBe(s.id);
+    await store.save(successor);
+    expect((await store.load(s.runId))?.id).toBe(successor.id);
+  });
+});
+
 describe('PostgresStateStore: the connection of a claim is dropped while it waits on a lock', () => {
   it.each([
     ['the lock holder gives up: a later claim from a fresh connection wins, and the effect happens once', false],
