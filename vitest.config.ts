@@ -19,5 +19,7 @@ export default defineConfig({
     reporters: ['default', './test/support/summaryReporter.ts'],
     // The same property-test cases on every run (FC_SEED explores others): see test/support/fastCheckSeed.ts.
     setupFiles: ['./test/support/fastCheckSeed.ts'],
+    // A PostgreSQL server of the suite's own for legate/postgres, started in the background and stopped after.
+    globalSetup: ['./test/support/postgresServer.ts'],
   },
 });

@@ -53,6 +53,7 @@ describe('the published package', () => {
       './vitest',
       './fuzz',
       './sqlite',
+      './postgres',
       './intercept',
       './mcp',
       './openapi',

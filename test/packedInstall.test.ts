@@ -57,11 +57,15 @@ describe('legate installed from its tarball, without optional peers', () => {
     expect(loaded).toEqual({ Agent: 'function', FileStateStore: 'function', fuzzTool: 'function' });
   });
 
-  it('refuses legate/sqlite with a LegateError that names the install command', () => {
+  it.each([
+    ['legate/sqlite', 'better-sqlite3'],
+    ['legate/postgres', 'pg'],
+  ])('refuses %s with a LegateError that names the install command', (entry, peer) => {
+    expect(resolvable(peer)).toBe(false);
     const refusal = runInProject(`
       const { MissingPeerDependencyError } = await import('legate');
       try {
-        await import('legate/sqlite');
+        await import('${entry}');
         console.log(JSON.stringify({ imported: true }));
       } catch (error) {
         const bases = [];
@@ -76,9 +80,9 @@ describe('legate installed from its tarball, without optional peers', () => {
       ours: true,
       bases: ['LegateError'],
       code: 'missing_peer_dependency',
-      peer: 'better-sqlite3',
-      installCommand: 'npm install better-sqlite3',
-      message: expect.stringContaining('Install it in your project: npm install better-sqlite3'),
+      peer,
+      installCommand: `npm install ${peer}`,
+      message: expect.stringContaining(`Install it in your project: npm install ${peer}`),
     });
   });
 

@@ -3,6 +3,7 @@ import * as vitestEntry from '../src/assert/vitest.js';
 import * as fuzzEntry from '../src/fuzz/index.js';
 import * as legate from '../src/index.js';
 import * as sqliteEntry from '../src/store/sqlite.js';
+import * as postgresEntry from '../src/store/postgres.js';
 import * as interceptEntry from '../src/intercept/index.js';
 import * as mcpEntry from '../src/mcp/index.js';
 import * as openapiEntry from '../src/openapi/index.js';
@@ -122,6 +123,7 @@ const SURFACE = {
   ],
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
+  'legate/postgres': ['PostgresStateStore'],
   'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
   // Tools from MCP servers, and legate tools served over MCP (legate mcp serve uses the last two).
   'legate/mcp': ['mcpTools', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],
@@ -137,6 +139,7 @@ describe('the public surface', () => {
     ['legate/fuzz', fuzzEntry],
     ['legate/vitest', vitestEntry],
     ['legate/sqlite', sqliteEntry],
+    ['legate/postgres', postgresEntry],
     ['legate/intercept', interceptEntry],
     ['legate/mcp', mcpEntry],
     ['legate/openapi', openapiEntry],

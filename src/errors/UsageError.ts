@@ -50,7 +50,9 @@ export type UsageErrorCode =
   /** `interceptThisTest` was called twice in one test, or in two tests of a file with the same names: one file each. */
   | 'trajectory_file_in_use'
   /** `serveMcp` (or `legate mcp serve`) was given an option it cannot use: tools, contracts, transport, port. */
-  | 'invalid_serve_option';
+  | 'invalid_serve_option'
+  /** A store was constructed with something it cannot use (`PostgresStateStore`'s connection or `schema`). */
+  | 'invalid_store_option';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

@@ -45,15 +45,18 @@ export type StoreErrorCode =
   | 'already_claimed'
   | 'secret_in_record'
   | 'redaction_breaks_signature'
-  | 'unreadable_record';
+  | 'unreadable_record'
+  /** The store's database could not be reached, or the connection failed during the operation. */
+  | 'store_unavailable';
 
 /** A store refused to write a record, or cannot read one. */
 export class StoreError extends LegateError {
   constructor(
     readonly code: StoreErrorCode,
     message: string,
+    options?: { cause?: unknown },
   ) {
-    super(message);
+    super(message, options);
   }
 }
 

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import fc from 'fast-check';
-import { afterAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
   Agent,
   FileStateStore,
@@ -18,10 +19,19 @@ import {
   type Suspension,
 } from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
+import { PostgresStateStore } from '../../src/store/postgres.js';
+import { freshSchema, postgresReady } from '../support/postgresDatabase.js';
 
 const KEY = 'a key of thirty-two bytes, at least';
 const root = mkdtempSync(join(tmpdir(), 'legate-approval-property-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
+let url: string;
+let admin: pg.Pool;
+beforeAll(async () => {
+  url = await postgresReady();
+  admin = new pg.Pool({ connectionString: url });
+}, 60_000);
+afterAll(() => admin.end());
 let made = 0;
 
 /**
@@ -30,13 +40,47 @@ let made = 0;
  */
 interface Harness {
   store(): StateStore;
-  writeRaw?(suspension: Suspension): void;
-  snapshot?(): void;
-  restore?(): void;
-  close(): void;
+  writeRaw?(suspension: Suspension): void | Promise<void>;
+  snapshot?(): void | Promise<void>;
+  restore?(): void | Promise<void>;
+  close(): void | Promise<void>;
 }
 
-function harness(kind: 'memory' | 'file' | 'sqlite'): Harness {
+/** A store in a schema of its own; a backup copies both its tables, a restore puts them back. */
+function postgresHarness(): Harness {
+  const schema = freshSchema();
+  const store = new PostgresStateStore(url, { schema });
+  const tables = ['legate_suspensions', 'legate_claims'];
+  return {
+    store: () => store,
+    writeRaw: async (s) => {
+      await admin.query(
+        `INSERT INTO ${schema}.legate_suspensions VALUES ($1, $2, $3, 'suspended', 1, $4, now())
+         ON CONFLICT (run_id) DO UPDATE SET suspension_id = $2, status = 'suspended', data = $4`,
+        [s.runId, s.id, s.agent, JSON.stringify(s)],
+      );
+    },
+    snapshot: async () => {
+      for (const table of tables)
+        await admin.query(`DROP TABLE IF EXISTS ${schema}.backup_${table};
+          CREATE TABLE ${schema}.backup_${table} AS SELECT * FROM ${schema}.${table}`);
+    },
+    restore: async () => {
+      const { rowCount } = await admin.query('SELECT 1 FROM pg_tables WHERE schemaname = $1 AND tablename = $2', [
+        schema,
+        'backup_legate_claims',
+      ]);
+      if (rowCount === 0) return;
+      for (const table of tables)
+        await admin.query(`DELETE FROM ${schema}.${table};
+          INSERT INTO ${schema}.${table} SELECT * FROM ${schema}.backup_${table}`);
+    },
+    close: () => store.close(),
+  };
+}
+
+function harness(kind: 'memory' | 'file' | 'sqlite' | 'postgres'): Harness {
+  if (kind === 'postgres') return postgresHarness();
   const dir = join(root, `case-${++made}`);
   if (kind === 'memory') {
     const store = new MemoryStateStore();
@@ -119,7 +163,7 @@ const ops: fc.Arbitrary<Op> = fc.oneof(
 );
 
 const scenario = fc.record({
-  kind: fc.constantFrom('memory' as const, 'file' as const, 'sqlite' as const),
+  kind: fc.constantFrom('memory' as const, 'file' as const, 'sqlite' as const, 'postgres' as const),
   signed: fc.boolean(),
   /** The person's decision on each gated call (one to three), fixed: they decide once. */
   approvals: fc.array(fc.boolean(), { minLength: 1, maxLength: 3 }),
@@ -204,14 +248,14 @@ describe('approvals through stores (property)', () => {
                   (e: unknown) => (e instanceof StoreError && e.code === 'already_claimed' ? false : Promise.reject(e)),
                 );
                 expect(saved).toBe(!claimed);
-              } else if (step.op === 'writeRaw') h.writeRaw?.(suspension!);
+              } else if (step.op === 'writeRaw') await h.writeRaw?.(suspension!);
               else if (step.op === 'remint' && h.writeRaw !== undefined) {
                 // A spent suspension written back under a new id: a signed one no longer verifies.
-                h.writeRaw({ ...suspension!, id: randomUUID() });
+                await h.writeRaw({ ...suspension!, id: randomUUID() });
                 if (!signed) forged = true;
-              } else if (step.op === 'snapshot') h.snapshot?.();
+              } else if (step.op === 'snapshot') await h.snapshot?.();
               else if (step.op === 'restore' && h.restore !== undefined) {
-                h.restore();
+                await h.restore();
                 restored = true;
               } else if (step.op === 'delete') await store.delete(suspension!.runId);
             } catch (error) {
@@ -223,7 +267,7 @@ describe('approvals through stores (property)', () => {
             }
           }
         } finally {
-          h.close();
+          await h.close();
         }
         for (const { id } of invocations) expect(decisionOf.get(id), `denied call ${id} ran`).toBe(true);
         for (const id of decisionOf.keys()) {

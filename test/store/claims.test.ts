@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
-import { describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { describe, expect, inject, it } from 'vitest';
 import {
   Agent,
   FileStateStore,
@@ -17,9 +18,23 @@ import {
   type Suspension,
 } from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
+import type { PostgresStateStore } from '../../src/store/postgres.js';
 import { useTempDir } from '../support/tempDir.js';
+import { usePostgresStores } from '../support/postgresDatabase.js';
 
 const tempDir = useTempDir();
+const postgresStore = usePostgresStores();
+
+/** Runs one statement on the suite's server, as anyone who can write the store's tables could. */
+async function sql<Row extends pg.QueryResultRow>(text: string, values: unknown[]): Promise<Row[]> {
+  const client = new pg.Client(inject('postgresUrl'));
+  await client.connect();
+  try {
+    return (await client.query<Row>(text, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
 const KEY = 'a key of thirty-two bytes, at least';
 
 interface Kind {
@@ -28,7 +43,7 @@ interface Kind {
   /** What the store holds on disk or in memory for a run, as text. */
   stored: (store: StateStore, runId: string) => Promise<string>;
   /** Writes a suspension straight into the store's files or tables, as anyone who can write them could. */
-  writeRaw?: (store: StateStore, suspension: Suspension) => void;
+  writeRaw?: (store: StateStore, suspension: Suspension) => void | Promise<void>;
 }
 
 const kinds: Kind[] = [
@@ -66,6 +81,25 @@ const kinds: Kind[] = [
         JSON.stringify(suspension),
       );
       db.close();
+    },
+  },
+  {
+    name: 'PostgresStateStore',
+    create: (o) => postgresStore(o),
+    stored: async (store, runId) => {
+      const { schema } = store as PostgresStateStore;
+      const rows = await sql<{ data: string }>(`SELECT data FROM ${schema}.legate_suspensions WHERE run_id = $1`, [
+        runId,
+      ]);
+      return rows[0]!.data;
+    },
+    writeRaw: async (store, suspension) => {
+      const { schema } = store as PostgresStateStore;
+      await sql(
+        `INSERT INTO ${schema}.legate_suspensions VALUES ($1, $2, $3, 'suspended', 1, $4, now())
+         ON CONFLICT (run_id) DO UPDATE SET suspension_id = $2, status = 'suspended', data = $4`,
+        [suspension.runId, suspension.id, suspension.agent, JSON.stringify(suspension)],
+      );
     },
   },
 ];
@@ -128,7 +162,7 @@ describe.each(kinds)('$name: a claimed suspension is spent for good', (kind) => 
     await expect(store.save(suspension!)).rejects.toMatchObject({ code: 'already_claimed' });
 
     if (kind.writeRaw !== undefined) {
-      kind.writeRaw(store, suspension!);
+      await kind.writeRaw(store, suspension!);
       const again = treasurer({ key, effects });
       const refused = await again.agent
         .resume((await store.load(suspension!.runId))!, { approve: true, store })

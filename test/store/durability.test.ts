@@ -2,11 +2,12 @@ import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { freshSchema, postgresReady } from '../support/postgresDatabase.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
 const child = ['--import', 'tsx', 'test/support/suspendChild.ts'];
-type Kind = 'sqlite' | 'file';
+type Kind = 'sqlite' | 'file' | 'postgres';
 
 /** Starts a child and resolves once it prints a line matching `ready`; it then waits to be killed. */
 function startChild(args: string[], ready: RegExp) {
@@ -38,9 +39,15 @@ function run(mode: string, kind: Kind, store: string, effects: string, runId = '
   return done.stdout.trim();
 }
 
+/** Where a child keeps its store: a file, a folder, or a connection string and a schema of this test's own. */
+async function storeOf(kind: Kind, dir: string): Promise<string> {
+  if (kind === 'postgres') return `${await postgresReady()}#${freshSchema()}`;
+  return join(dir, kind === 'sqlite' ? 'runs.db' : 'runs');
+}
+
 async function suspended(kind: Kind) {
   const dir = tempDir();
-  const store = join(dir, kind === 'sqlite' ? 'runs.db' : 'runs');
+  const store = await storeOf(kind, dir);
   const effects = join(dir, 'effects.log');
   const first = startChild(['suspend', kind, store, effects], /SUSPENDED (\S+)/);
   const runId = await first.reached;
@@ -84,23 +91,45 @@ describe('a suspended run survives its process (SQLite store)', () => {
   }, 120_000);
 });
 
+/** Starts `count` processes resuming the same run at once; resolves to what each printed, sorted. */
+async function race(count: number, kind: Kind, store: string, effects: string, runId: string): Promise<string[]> {
+  const racers = Array.from(
+    { length: count },
+    () =>
+      new Promise<string>((resolve) => {
+        const racer = spawn('node', [...child, 'resume', kind, store, effects, runId], {
+          stdio: ['ignore', 'pipe', 'pipe'],
+        });
+        let out = '';
+        racer.stdout.on('data', (chunk) => (out += String(chunk)));
+        racer.stderr.on('data', (chunk) => (out += String(chunk)));
+        racer.on('exit', () => resolve(out.trim()));
+      }),
+  );
+  return (await Promise.all(racers)).sort();
+}
+
+describe('a suspended run survives its process (PostgreSQL store)', () => {
+  it('is killed with SIGKILL after suspending; four processes resume it at once: one does, three get ' +
+    'already_resumed, and the approved effect happens exactly once', async () => {
+    const { store, effects, runId } = await suspended('postgres');
+    expect(await race(4, 'postgres', store, effects, runId)).toEqual([
+      'DONE end_turn The money is on its way.',
+      ...Array(3).fill('REFUSED already_resumed'),
+    ]);
+    const lines = effectLines(effects);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^wired 250 key legate-[0-9a-f]{32} by process \d+$/);
+  }, 120_000);
+});
+
 describe('a suspended run survives its process (file store)', () => {
   it('two processes resume it at once: one does, the other gets already_resumed, never a raw file error', async () => {
     const { store, effects, runId } = await suspended('file');
-    const racers = [0, 1].map(
-      () =>
-        new Promise<string>((resolve) => {
-          const racer = spawn('node', [...child, 'resume', 'file', store, effects, runId], {
-            stdio: ['ignore', 'pipe', 'pipe'],
-          });
-          let out = '';
-          racer.stdout.on('data', (chunk) => (out += String(chunk)));
-          racer.stderr.on('data', (chunk) => (out += String(chunk)));
-          racer.on('exit', () => resolve(out.trim()));
-        }),
-    );
-    const outputs = (await Promise.all(racers)).sort();
-    expect(outputs).toEqual(['DONE end_turn The money is on its way.', 'REFUSED already_resumed']);
+    expect(await race(2, 'file', store, effects, runId)).toEqual([
+      'DONE end_turn The money is on its way.',
+      'REFUSED already_resumed',
+    ]);
     expect(effectLines(effects)).toHaveLength(1);
   }, 120_000);
 

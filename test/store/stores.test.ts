@@ -14,8 +14,10 @@ import {
 } from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { useTempDir } from '../support/tempDir.js';
+import { usePostgresStores } from '../support/postgresDatabase.js';
 
 const tempDir = useTempDir();
+const postgresStore = usePostgresStores();
 
 async function aSuspension(): Promise<Suspension> {
   const pay = defineTool({
@@ -49,6 +51,7 @@ const stores: [string, () => StateStore][] = [
   ['MemoryStateStore', () => new MemoryStateStore()],
   ['FileStateStore', () => new FileStateStore(join(tempDir(), 'runs'))],
   ['SqliteStateStore', () => new SqliteStateStore(join(tempDir(), 'runs.db'))],
+  ['PostgresStateStore', () => postgresStore()],
 ];
 
 describe.each(stores)('%s', (_name, create) => {

@@ -1,6 +1,7 @@
 // A process that suspends a run into a store (then waits to be killed), resumes one from it
 // (possibly stopping inside the approved tool, to be killed there), or recovers a resume that died.
-// Used by test/store/durability.test.ts: argv = [mode, store kind (sqlite | file), store path, effects file, run id].
+// Used by test/store/durability.test.ts: argv = [mode, store kind (sqlite | file | postgres), store path, effects
+// file, run id]; a postgres store's path is its connection string, then `#` and its schema.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
 import {
   Agent,
@@ -11,17 +12,23 @@ import {
   reply,
   type StateStore,
 } from '../../src/index.js';
+import { PostgresStateStore } from '../../src/store/postgres.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 
 const [mode, kind, path, effects, runId] = process.argv.slice(2) as [
   string,
-  'sqlite' | 'file',
+  'sqlite' | 'file' | 'postgres',
   string,
   string,
   string | undefined,
 ];
-const store: StateStore & { close?(): void } =
-  kind === 'sqlite' ? new SqliteStateStore(path) : new FileStateStore(path);
+function open(): StateStore & { close?(): void | Promise<void> } {
+  if (kind === 'sqlite') return new SqliteStateStore(path);
+  if (kind === 'file') return new FileStateStore(path);
+  const at = path.lastIndexOf('#');
+  return new PostgresStateStore(path.slice(0, at), { schema: path.slice(at + 1) });
+}
+const store = open();
 const hold = (): Promise<never> => new Promise(() => setInterval(() => undefined, 1000)); // wait here until killed
 
 const wire = defineTool({
@@ -81,4 +88,4 @@ try {
   if (!(error instanceof SuspensionError)) throw error;
   console.log(`REFUSED ${error.code}`);
 }
-store.close?.();
+await store.close?.();
