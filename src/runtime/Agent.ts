@@ -334,6 +334,7 @@ export class Agent {
       model: config.agent.model,
       runId: suspension.runId,
       resumed: { approved: ids(true), denied: ids(false) },
+      usageBefore: suspension.state.usage,
     };
     return this.#traced(config, start, telemetry);
   }

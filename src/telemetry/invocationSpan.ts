@@ -1,5 +1,5 @@
 import { SpanKind, SpanStatusCode, type Context, type Span, type Tracer } from '@opentelemetry/api';
-import type { AgentResult } from '../runtime/agentResult.js';
+import type { AgentResult, Usage } from '../runtime/agentResult.js';
 import { PROVIDER } from './attributeNames.js';
 import { setAttributes, usageAttributes, type AttributesOf } from './spanAttributes.js';
 import { errorTypeOf } from './toolSpan.js';
@@ -12,6 +12,8 @@ export interface InvocationStart {
   runId: string;
   /** For a resume: the pending calls a person approved and denied. */
   resumed?: { approved: string[]; denied: string[] };
+  /** For a resume: the run's usage when it stopped, so the invocation counts only its own. */
+  usageBefore?: Usage;
 }
 
 /** Starts the `invoke_agent {agent}` span (kind INTERNAL: the agent runs in this process). */
@@ -34,16 +36,19 @@ export function startInvocationSpan(tracer: Tracer, parent: Context, start: Invo
   return span;
 }
 
-/** Ends the invocation with what the run came to: usage totals, stop reason, taint, suspension. */
-export function finishInvocationSpan(span: Span, result: AgentResult): void {
-  const { usage } = result;
+/**
+ * Ends the invocation with what the run came to: the usage this invocation spent (a resume's, not
+ * the suspended run's before it), stop reason, taint, suspension.
+ */
+export function finishInvocationSpan(span: Span, result: AgentResult, usageBefore?: Usage): void {
+  const spent = (counter: keyof Usage) => result.usage[counter] - (usageBefore?.[counter] ?? 0);
   const values: AttributesOf = {
     ...usageAttributes({
-      input: usage.inputTokens,
-      output: usage.outputTokens,
-      cacheCreation: usage.cacheCreationInputTokens,
-      cacheRead: usage.cacheReadInputTokens,
-      reasoning: usage.thinkingTokens,
+      input: spent('inputTokens'),
+      output: spent('outputTokens'),
+      cacheCreation: spent('cacheCreationInputTokens'),
+      cacheRead: spent('cacheReadInputTokens'),
+      reasoning: spent('thinkingTokens'),
     }),
     stopReason: result.stopReason,
     turns: result.turns,

@@ -1,6 +1,6 @@
 import { context as otelContext, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
 import type { ModelResponse } from '../messages/types.js';
-import type { AgentResult } from '../runtime/agentResult.js';
+import type { AgentResult, Usage } from '../runtime/agentResult.js';
 import { inChatSpan, type ChatSpanStart } from './chatSpan.js';
 import {
   failInvocationSpan,
@@ -21,9 +21,11 @@ export class RunTrace {
   readonly #span: Span | undefined;
   readonly #context: Context | undefined;
   readonly #content: boolean;
+  readonly #usageBefore: Usage | undefined;
 
-  private constructor(tracer: Tracer, span: Span | undefined, parent: Context, content: boolean) {
+  private constructor(tracer: Tracer, span: Span | undefined, parent: Context, content: boolean, usageBefore?: Usage) {
     this.#tracer = tracer;
+    this.#usageBefore = usageBefore;
     this.#span = span;
     this.#context = span === undefined ? undefined : trace.setSpan(parent, span);
     this.#content = content;
@@ -38,7 +40,7 @@ export class RunTrace {
       span.end();
       return new RunTrace(tracer, undefined, parent, false);
     }
-    return new RunTrace(tracer, span, parent, options.content);
+    return new RunTrace(tracer, span, parent, options.content, start.usageBefore);
   }
 
   /** A run that is not traced (configurations built outside an agent's run). */
@@ -50,7 +52,7 @@ export class RunTrace {
     if (span === undefined) return work();
     try {
       const result = await otelContext.with(this.#context!, work);
-      finishInvocationSpan(span, result);
+      finishInvocationSpan(span, result, this.#usageBefore);
       return result;
     } catch (thrown) {
       failInvocationSpan(span, thrown);

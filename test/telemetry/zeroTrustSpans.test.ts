@@ -119,7 +119,7 @@ describe('the spans of a replayed run (zero-trust.yaml)', () => {
     expect(leaks).toEqual([]);
   });
 
-  it('record the content when the environment opts in (OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT)', async () => {
+  it('record the content when the environment opts in (the standard variable set to true)', async () => {
     vi.stubEnv('OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT', 'true');
     await replayTrajectory(createAssistant, FILE);
     const trajectory = loadTrajectory(FILE);
