@@ -50,7 +50,7 @@ describe('spans across agents and suspensions', () => {
     expect(root!.attributes).toMatchObject({ 'gen_ai.agent.name': 'triage', 'legate.agent.final': 'billing' });
   });
 
-  it('a suspension and its resume: two invocations of one conversation, the approved call run in the second', async () => {
+  it('a suspension and its resume: two invocations of one run, the approved call run in the second', async () => {
     await replayTrajectory(createTreasurer, 'trajectories/approval-granted.yaml');
     const trees = spanTrees(spans());
     expect(outline(trees)).toEqual([
