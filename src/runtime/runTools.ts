@@ -105,6 +105,7 @@ export function traceCall(
   decision: CallDecision,
   approved?: boolean,
 ): ToolSpan | undefined {
+  if (!config.run.trace.recording) return undefined;
   const tool = config.agent.visibleTools.get(block.name);
   return config.run.trace.tool({
     agent: config.agent.name,

@@ -60,6 +60,11 @@ export class RunTrace {
     }
   }
 
+  /** Whether this invocation's spans are recorded: when not, nothing about them need be built. */
+  get recording(): boolean {
+    return this.#context !== undefined;
+  }
+
   /** One model call, in a `chat` span. */
   chat(start: ChatSpanStart, send: () => Promise<ModelResponse>): Promise<ModelResponse> {
     if (this.#context === undefined) return send();
