@@ -48,6 +48,10 @@ describe('spans across agents and suspensions', () => {
       'billing',
     ]);
     expect(root!.attributes).toMatchObject({ 'gen_ai.agent.name': 'triage', 'legate.agent.final': 'billing' });
+    // A replay serves the privileged refund from the recording, and runs the read-only lookup for real.
+    const tool = (name: string) => root!.children.find((node) => node.name === `execute_tool ${name}`)!.attributes;
+    expect(tool('issue_refund')['legate.served']).toBe(true);
+    expect(tool('lookup_invoice')['legate.served']).toBeUndefined();
   });
 
   it('a suspension and its resume: two invocations of one run, the approved call run in the second', async () => {
