@@ -11,25 +11,29 @@ import {
 import { startToolSpan, type ToolSpan, type ToolSpanStart } from './toolSpan.js';
 import { legateTracer } from './tracer.js';
 
+/** A recorded invocation: its span and context, and how its children are made. */
+interface Live {
+  tracer: Tracer;
+  span: Span;
+  context: Context;
+  content: boolean;
+  usageBefore: Usage | undefined;
+}
+
 /**
  * One agent invocation's tracing: its `invoke_agent` span, and the chat and tool spans started under
  * it with its context passed explicitly (parent links need no context manager). When the invocation
  * is not recorded (no SDK registered, or not sampled), nothing else is built: no spans, no attributes.
  */
 export class RunTrace {
-  readonly #tracer: Tracer;
-  readonly #span: Span | undefined;
-  readonly #context: Context | undefined;
-  readonly #content: boolean;
-  readonly #usageBefore: Usage | undefined;
+  readonly #live: Live | undefined;
 
-  private constructor(tracer: Tracer, span: Span | undefined, parent: Context, content: boolean, usageBefore?: Usage) {
-    this.#tracer = tracer;
-    this.#usageBefore = usageBefore;
-    this.#span = span;
-    this.#context = span === undefined ? undefined : trace.setSpan(parent, span);
-    this.#content = content;
+  private constructor(live: Live | undefined) {
+    this.#live = live;
   }
+
+  /** A run that is not traced (a configuration built before its invocation starts). */
+  static readonly none = new RunTrace(undefined);
 
   /** Starts an invocation under `parent` (default: the active context, so a caller's own span is its parent). */
   static start(start: InvocationStart, options: { content: boolean; parent?: Context | undefined }): RunTrace {
@@ -38,42 +42,42 @@ export class RunTrace {
     const span = startInvocationSpan(tracer, parent, start);
     if (!span.isRecording()) {
       span.end();
-      return new RunTrace(tracer, undefined, parent, false);
+      return RunTrace.none;
     }
-    return new RunTrace(tracer, span, parent, options.content, start.usageBefore);
-  }
-
-  /** A run that is not traced (configurations built outside an agent's run). */
-  static readonly none = new RunTrace(trace.getTracer('legate-none'), undefined, otelContext.active(), false);
-
-  /** Runs `work` (the invocation) in the invocation's context, ending the span with its result. */
-  async around(work: () => Promise<AgentResult>): Promise<AgentResult> {
-    const span = this.#span;
-    if (span === undefined) return work();
-    try {
-      const result = await otelContext.with(this.#context!, work);
-      finishInvocationSpan(span, result, this.#usageBefore);
-      return result;
-    } catch (thrown) {
-      failInvocationSpan(span, thrown);
-      throw thrown;
-    }
+    const context = trace.setSpan(parent, span);
+    return new RunTrace({ tracer, span, context, content: options.content, usageBefore: start.usageBefore });
   }
 
   /** Whether this invocation's spans are recorded: when not, nothing about them need be built. */
   get recording(): boolean {
-    return this.#context !== undefined;
+    return this.#live !== undefined;
+  }
+
+  /** Runs `work` (the invocation) in the invocation's context, ending the span with its result. */
+  async around(work: () => Promise<AgentResult>): Promise<AgentResult> {
+    const live = this.#live;
+    if (live === undefined) return work();
+    try {
+      const result = await otelContext.with(live.context, work);
+      finishInvocationSpan(live.span, result, live.usageBefore);
+      return result;
+    } catch (thrown) {
+      failInvocationSpan(live.span, thrown);
+      throw thrown;
+    }
   }
 
   /** One model call, in a `chat` span. */
   chat(start: ChatSpanStart, send: () => Promise<ModelResponse>): Promise<ModelResponse> {
-    if (this.#context === undefined) return send();
-    return inChatSpan(this.#tracer, this.#context, this.#content, start, send);
+    const live = this.#live;
+    if (live === undefined) return send();
+    return inChatSpan(live.tracer, live.context, live.content, start, send);
   }
 
   /** Starts the `execute_tool` span of a call taken up; undefined when the run is not traced. */
   tool(start: ToolSpanStart): ToolSpan | undefined {
-    if (this.#context === undefined) return undefined;
-    return startToolSpan(this.#tracer, this.#context, this.#content, start);
+    const live = this.#live;
+    if (live === undefined) return undefined;
+    return startToolSpan(live.tracer, live.context, live.content, start);
   }
 }
