@@ -106,4 +106,18 @@ describe('execute_tool spans', () => {
     expect(run.status.code).toBe(SpanStatusCode.ERROR);
     expect(run.attributes['error.type']).toBe('script_exhausted');
   });
+
+  it("an agent.run inside the application's own span is its child; a stream is an invocation too", async () => {
+    await userTracer().startActiveSpan('my-app request', async (span) => {
+      await agentWith([reply.text('Hello.')]).run('Hi.');
+      span.end();
+    });
+    const streamed = agentWith([reply.text('Hello again.')]).stream('Hi again.');
+    for await (const _event of streamed);
+    const find = (name: string) => spans().filter((s) => s.name === name);
+    const [request] = find('my-app request');
+    const runs = find('invoke_agent clerk');
+    expect(runs.map((run) => run.parentSpanContext?.spanId)).toEqual([request!.spanContext().spanId, undefined]);
+    expect(runs[1]!.attributes['legate.stop_reason']).toBe('end_turn');
+  });
 });
