@@ -2,7 +2,7 @@ import { context as otelContext, SpanKind, SpanStatusCode, trace, type Context, 
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
 import { PROVIDER } from './attributeNames.js';
 import { inputMessagesJson, outputMessagesJson, systemInstructionsJson } from './messageContent.js';
-import { setAttributes, tokensOfResponse, usageAttributes, type AttributesOf } from './spanAttributes.js';
+import { attributes, setAttributes, tokensOfResponse, usageAttributes, type AttributesOf } from './spanAttributes.js';
 import { errorTypeOf } from './toolSpan.js';
 
 /** Where a model call was made from. */
@@ -25,7 +25,6 @@ export async function inChatSpan(
   send: () => Promise<ModelResponse>,
 ): Promise<ModelResponse> {
   const { request } = start;
-  const span = tracer.startSpan(`chat ${request.model}`, { kind: SpanKind.CLIENT }, parent);
   const values: AttributesOf = {
     operation: 'chat',
     provider: PROVIDER,
@@ -40,7 +39,12 @@ export async function inChatSpan(
     if (request.system !== undefined) values.systemInstructions = systemInstructionsJson(request.system);
     values.inputMessages = inputMessagesJson(request.messages);
   }
-  setAttributes(span, values);
+  // Given at creation, where a sampler can read them (as the conventions ask).
+  const span = tracer.startSpan(
+    `chat ${request.model}`,
+    { kind: SpanKind.CLIENT, attributes: attributes(values) },
+    parent,
+  );
   try {
     const response = await otelContext.with(trace.setSpan(parent, span), send);
     setAttributes(span, {

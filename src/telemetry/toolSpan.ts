@@ -11,7 +11,7 @@ import type { ToolUseBlock } from '../messages/types.js';
 import type { CallDecision } from '../trajectory/callDecision.js';
 import type { ToolCall } from '../runtime/agentResult.js';
 import { contentValue } from './messageContent.js';
-import { setAttributes, type AttributesOf } from './spanAttributes.js';
+import { attributes, setAttributes, type AttributesOf } from './spanAttributes.js';
 
 /** What a tool call's span is started with: the call, and the decision made before anything ran. */
 export interface ToolSpanStart {
@@ -113,8 +113,11 @@ export function startToolSpan(tracer: Tracer, parent: Context, content: boolean,
     subAgent: start.subAgent,
   };
   if (content) values.toolArguments = contentValue(block.input);
-  const span = tracer.startSpan(`execute_tool ${block.name}`, { kind: SpanKind.INTERNAL }, parent);
-  setAttributes(span, values);
+  const span = tracer.startSpan(
+    `execute_tool ${block.name}`,
+    { kind: SpanKind.INTERNAL, attributes: attributes(values) },
+    parent,
+  );
   return new ToolSpan(span, parent, content, start.agent);
 }
 
