@@ -100,6 +100,7 @@ export {
   type AgentOptions,
   type HandoffTarget,
 } from './runtime/agentOptions.js';
+export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
 export type {
   CacheControlOption,
   MetadataOption,

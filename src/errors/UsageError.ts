@@ -8,6 +8,8 @@ export type UsageErrorCode =
   | 'invalid_history'
   /** `agent.run`'s `guard` is not a guard state as a run returns it (`result.guard`). */
   | 'invalid_guard_state'
+  /** A run's `telemetry` option (`agent.run`, `resume`, `recover`) is not `{ recordContent?: boolean }`. */
+  | 'invalid_telemetry_option'
   /** An `agent.stream()` was iterated a second time: its events are read once. */
   | 'stream_read_twice'
   /** A matcher or `assertThat` was given something other than an `AgentResult` or a `Trajectory`. */

@@ -39,6 +39,11 @@ import { prepareOutput, type OutputOf, type OutputSchema } from '../tools/output
 import { withOutput } from './structuredOutput.js';
 import { LegateError } from '../errors/LegateError.js';
 import { UsageError } from '../errors/UsageError.js';
+import type { Context } from '@opentelemetry/api';
+import { RunTrace } from '../telemetry/runTrace.js';
+import { spanContextOfTool } from '../telemetry/toolSpan.js';
+import { recordsContent, telemetryOptionProblem, type TelemetryOptions } from '../telemetry/telemetryOptions.js';
+import type { InvocationStart } from '../telemetry/invocationSpan.js';
 
 export interface RunOptions {
   /** Cancels the run: it stops promptly and rejects with the signal's reason. */
@@ -75,13 +80,17 @@ export interface RunOptions {
    * docs/structured-outputs.md.
    */
   output?: OutputSchema;
+  /** This run's OpenTelemetry spans, in place of the agent's `telemetry`: `{ recordContent }`. */
+  telemetry?: TelemetryOptions;
 }
 
 /** The options of a call that set the run's settings in place of the agent's. */
 type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport' | 'output'>;
 
-export interface ResumeOptions
-  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output'> {
+/** The options every way of running takes alike. */
+type CommonOptions = 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output' | 'telemetry';
+
+export interface ResumeOptions extends Pick<RunOptions, CommonOptions> {
   /**
    * `true` or `false` for every pending call, or one decision per call, bound to its input digest. Nothing else is a
    * decision.
@@ -100,8 +109,7 @@ export interface ResumeOptions
   owner?: string;
 }
 
-export interface RecoverOptions
-  extends Pick<RunOptions, 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output'> {
+export interface RecoverOptions extends Pick<RunOptions, CommonOptions> {
   /** The store the suspension was claimed in. */
   store: ClaimStore;
   /**
@@ -182,13 +190,18 @@ export class Agent {
     return this.#run(input, options);
   }
 
-  /** A run; `settled` is told the run's settings once they are read (a stream follows the output's progress). */
+  /**
+   * A run; `settled` is told the run's settings once they are read (a stream follows the output's progress);
+   * `parent` is the span context of the tool call a sub-agent runs in.
+   */
   async #run(
     input: string | UserBlock[],
     options: RunOptions,
     settled?: (settings: RunSettings) => void,
+    parent?: Context,
   ): Promise<AgentResult> {
     checkInput(input);
+    checkTelemetry('telemetry', options.telemetry);
     const history = options.history ?? [];
     const shape = historyShapeProblem(history);
     if (shape !== undefined)
@@ -200,11 +213,19 @@ export class Agent {
         serverToolUntrusted(this.#serverTools, name),
       );
       const guard = given === undefined ? fromHistory : mergeGuardStates(fromHistory, given);
-      const config = { run: this.#runSettings(options), agent: this.#agentSettings() };
+      const runId = randomUUID();
+      const config = this.#traced(
+        { run: this.#runSettings(options), agent: this.#agentSettings() },
+        { agent: this.name, model: this.model, runId },
+        options.telemetry,
+        parent,
+      );
       settled?.(config.run);
-      log.emit({ type: 'run_started', agent: this.name });
-      const result = await runLoop(config, initialRunState(messages, guard), randomUUID(), signal, log);
-      return withOutput(result, config.run.output);
+      return config.run.trace.around(async () => {
+        log.emit({ type: 'run_started', agent: this.name });
+        const result = await runLoop(config, initialRunState(messages, guard), runId, signal, log);
+        return withOutput(result, config.run.output);
+      });
     });
   }
 
@@ -232,6 +253,7 @@ export class Agent {
    * when a decision was given for other arguments.
    */
   async resume(suspension: Suspension, options: ResumeOptions): Promise<AgentResult> {
+    checkTelemetry('telemetry', options.telemetry);
     const config = this.#continuing(suspension, options);
     const decisions = checkResume(
       suspension,
@@ -251,9 +273,12 @@ export class Agent {
         'already_resumed',
         `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`,
       );
-    return this.#withSignal(options, async (signal, log) =>
-      withOutput(await continueRun(config, suspension, decisions, signal, log, { ledger }), config.run.output),
-    );
+    return this.#withSignal(options, async (signal, log) => {
+      const traced = this.#tracedResume(config, suspension, decisions, options.telemetry);
+      return traced.run.trace.around(async () =>
+        withOutput(await continueRun(traced, suspension, decisions, signal, log, { ledger }), config.run.output),
+      );
+    });
   }
 
   /**
@@ -265,6 +290,7 @@ export class Agent {
    * otherwise answered as an outcome nobody knows (`OutcomeUnknownError`), for a person to check.
    */
   async recover(suspension: Suspension, options: RecoverOptions): Promise<AgentResult> {
+    checkTelemetry('telemetry', options.telemetry);
     const config = this.#continuing(suspension, options);
     checkSuspension(suspension, config.agent.name, signingKey(config.run, config.agent));
     const rerun = new Set(options.rerun ?? []);
@@ -274,12 +300,43 @@ export class Agent {
       options.owner ?? defaultOwner(),
       options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
     );
-    return this.#withSignal(options, async (signal, log) =>
-      withOutput(
-        await continueRun(config, suspension, decisions, signal, log, { ledger, rerun: (tool) => rerun.has(tool) }),
-        config.run.output,
-      ),
-    );
+    return this.#withSignal(options, async (signal, log) => {
+      const traced = this.#tracedResume(config, suspension, decisions, options.telemetry);
+      const going = { ledger, rerun: (tool: string) => rerun.has(tool) };
+      return traced.run.trace.around(async () =>
+        withOutput(await continueRun(traced, suspension, decisions, signal, log, going), config.run.output),
+      );
+    });
+  }
+
+  /** A configuration whose run is traced as one invocation (`invoke_agent`) of this agent. */
+  #traced(
+    config: RunConfig,
+    start: InvocationStart,
+    telemetry: TelemetryOptions | undefined,
+    parent?: Context,
+  ): RunConfig {
+    const content = recordsContent(telemetry, this.#options.telemetry);
+    return { run: { ...config.run, trace: RunTrace.start(start, { content, parent }) }, agent: config.agent };
+  }
+
+  /** A resume's invocation: the agent in charge, the suspended run's id, the people's decisions. */
+  #tracedResume(
+    config: RunConfig,
+    suspension: Suspension,
+    decisions: ReadonlyMap<string, { approve: boolean }>,
+    telemetry: TelemetryOptions | undefined,
+  ): RunConfig {
+    const ids = (approve: boolean) =>
+      suspension.pending.filter((p) => decisions.get(p.id)?.approve === approve).map((p) => p.id);
+    const start = {
+      agent: config.agent.name,
+      model: config.agent.model,
+      runId: suspension.runId,
+      resumed: { approved: ids(true), denied: ids(false) },
+      usageBefore: suspension.state.usage,
+    };
+    return this.#traced(config, start, telemetry);
   }
 
   /**
@@ -316,11 +373,12 @@ export class Agent {
         // A sub-agent's run reads its caller's clock and signal; inside a recorded or replayed call,
         // its model calls go where the caller's run keeps them. The rest of its run is its own.
         const transport = ctx.subTransport?.() as Transport | undefined;
-        const result = await this.run(request, {
-          signal: ctx.signal,
-          clock: () => ctx.now(),
-          ...(transport === undefined ? {} : { transport }),
-        });
+        const result = await this.#run(
+          request,
+          { signal: ctx.signal, clock: () => ctx.now(), ...(transport === undefined ? {} : { transport }) },
+          undefined,
+          spanContextOfTool(ctx),
+        );
         ctx.reportUsage?.(result.usage);
         ctx.reportSubRun?.(result);
         if (result.stopReason === 'suspended') throw new SubAgentSuspendedError(this.name);
@@ -351,6 +409,7 @@ export class Agent {
       mode: o.mode ?? 'live',
       suspensionKey: o.suspensionKey,
       output: options.output === undefined ? undefined : prepareOutput(options.output),
+      trace: RunTrace.none,
     };
   }
 
@@ -414,6 +473,11 @@ export class SubAgentSuspendedError extends LegateError {
         `its caller's tool call.`,
     );
   }
+}
+
+function checkTelemetry(option: string, value: unknown): void {
+  const problem = telemetryOptionProblem(option, value);
+  if (problem !== undefined) throw new UsageError('invalid_telemetry_option', problem);
 }
 
 function checkedGuardState(given: unknown): GuardState {

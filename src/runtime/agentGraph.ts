@@ -22,7 +22,7 @@ export function registerSubAgent(tool: AnyTool, agent: Agent): void {
 }
 
 /** The agent behind a tool made by `agent.asTool`, if it is one. */
-function subAgentOf(tool: AnyTool): Agent | undefined {
+export function subAgentOf(tool: AnyTool): Agent | undefined {
   return subAgents.get(tool);
 }
 

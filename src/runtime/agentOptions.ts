@@ -23,6 +23,7 @@ import type { Agent } from './Agent.js';
 import { handoffChain } from './agentGraph.js';
 import { handoffToolName, transferredMessage } from './handoff.js';
 import { LegateError } from '../errors/LegateError.js';
+import { telemetryOptionProblem, type TelemetryOptions } from '../telemetry/telemetryOptions.js';
 
 export interface AgentOptions {
   /** Names the agent in results, events and (later) trajectories. */
@@ -99,6 +100,11 @@ export interface AgentOptions {
    * call). A tool's own `onTaint` wins. Default `block`. See docs/safety.md.
    */
   onTaint?: TaintPolicy;
+  /**
+   * Its runs' OpenTelemetry spans: `{ recordContent: true }` records the conversation on them (default: the
+   * environment's OTEL_INSTRUMENTATION_GENAI_CAPTURE_MESSAGE_CONTENT, else none). See docs/scale.md.
+   */
+  telemetry?: TelemetryOptions;
 }
 
 /** A handoff as the agent keeps it: the target and the tool that transfers to it. */
@@ -154,6 +160,7 @@ const AGENT_OPTIONS = [
   'approvalRequired',
   'suspensionKey',
   'onTaint',
+  'telemetry',
 ] as const;
 const agentOptionsComplete: [Exclude<keyof AgentOptions, (typeof AGENT_OPTIONS)[number]>] extends [never]
   ? true
@@ -191,6 +198,8 @@ export function checkAgentOptions(options: AgentOptions): {
       'model',
       `'model' must be a model id such as 'claude-sonnet-5-5', but it was ${describeValue(options.model)}.`,
     );
+  const telemetry = telemetryOptionProblem('telemetry', options.telemetry);
+  if (telemetry !== undefined) fail('telemetry', telemetry);
   if (options.transport === undefined || options.transport === null) {
     fail(
       'transport',

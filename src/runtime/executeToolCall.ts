@@ -13,6 +13,7 @@ import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
 import { transferRefusedMessage, transferredMessage } from './handoff.js';
 import { pendingCall, type PendingCall } from './suspension.js';
+import type { ToolSpan } from '../telemetry/toolSpan.js';
 
 /** What a tool call needs from the run it belongs to. */
 export interface ToolCallScope {
@@ -111,15 +112,20 @@ export function decisionOf(prepared: PreparedCall): CallDecision {
 export function executeToolCall(
   block: ToolUseBlock,
   scope: ToolCallScope,
+  span?: ToolSpan,
 ): Promise<ExecutedToolCall | { pending: PendingCall }> {
-  return carryOut(block, scope, prepareToolCall(block, scope));
+  return carryOut(block, scope, prepareToolCall(block, scope), span);
 }
 
-/** Carries out a call already decided: a replay's check of the decision comes between the two. */
+/**
+ * Carries out a call already decided: a replay's check of the decision comes between the two. The
+ * tool runs in its span's context, if the run is traced.
+ */
 export async function carryOut(
   block: ToolUseBlock,
   scope: ToolCallScope,
   prepared: PreparedCall,
+  span?: ToolSpan,
 ): Promise<ExecutedToolCall | { pending: PendingCall }> {
   if (prepared.kind === 'answered') return prepared.executed;
   if (prepared.kind === 'pending') return { pending: prepared.pending };
@@ -139,7 +145,10 @@ export async function carryOut(
   const stubbed = scope.stub?.(block, scope.turn);
   if (stubbed !== undefined) return answered(stubbed);
   const served = scope.replay?.serve(block, scope.turn, tool);
-  if (served !== undefined) return answered(servedCall(served, base));
+  if (served !== undefined) {
+    span?.served();
+    return answered(servedCall(served, base));
+  }
 
   try {
     let subRun: unknown;
@@ -157,7 +166,9 @@ export async function carryOut(
     };
     if (scope.idempotencyKey !== undefined) context.idempotencyKey = scope.idempotencyKey;
     const raw = await abortable(
-      Promise.resolve().then(() => tool.run(args, context)),
+      Promise.resolve().then(() =>
+        span === undefined ? tool.run(args, context) : span.runIn(context, () => tool.run(args, context)),
+      ),
       scope.signal,
     );
     const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);

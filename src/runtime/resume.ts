@@ -7,7 +7,7 @@ import { answered, executeToolCall, type ExecutedToolCall } from './executeToolC
 import type { RunConfig } from './runConfig.js';
 import { closeBatch, runLoop } from './runLoop.js';
 import type { RunState } from './runState.js';
-import { blockedCall, toolScope } from './runTools.js';
+import { blockedCall, toolScope, traceCall } from './runTools.js';
 import { readDecisions, type Decisions } from './approvalDecision.js';
 import { hasValidSignature, inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
 import { SuspensionError } from './suspensionError.js';
@@ -144,7 +144,15 @@ export async function continueRun(
   for (const pending of suspension.pending) {
     const block = blocks.get(pending.id)!;
     const decision = decisions.get(pending.id)!;
+    const span = traceCall(
+      config,
+      turn,
+      block,
+      decision.approve ? { outcome: 'run' } : { outcome: 'blocked', rule: 'approval' },
+      decision.approve,
+    );
     let outcome: ExecutedToolCall;
+    let ran = false;
     const prior = decision.approve ? ledger.prior(pending.id) : undefined;
     if (!decision.approve) {
       outcome = answered(
@@ -158,15 +166,24 @@ export async function continueRun(
       recovery.unknown.push(pending.id);
     } else {
       if (prior?.state === 'started') recovery.rerun.push(pending.id);
-      await ledger.started(pending.id);
-      const executed = await executeToolCall(block, {
-        ...approvedScope,
-        idempotencyKey: idempotencyKey(suspension.runId, pending.id),
-      });
+      const running = ledger
+        .started(pending.id)
+        .then(() =>
+          executeToolCall(
+            block,
+            { ...approvedScope, idempotencyKey: idempotencyKey(suspension.runId, pending.id) },
+            span,
+          ),
+        );
+      span?.follow(running);
+      ran = true;
+      const executed = await running;
       if ('pending' in executed) throw new Error('an approved call cannot wait for approval again');
       await ledger.finished(pending.id, executed.call);
       outcome = executed;
     }
+    // A call answered without running (denied, or from the claim's record) ends its span here.
+    if (!ran) span?.finish(outcome.call);
     log.emit({ type: 'tool_finished', agent: config.agent.name, turn, call: outcome.call });
     decided.set(pending.id, outcome);
   }

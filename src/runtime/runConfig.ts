@@ -7,6 +7,7 @@ import type { ServerTool } from '../tools/serverTool.js';
 import type { RequestOptions } from './requestOptions.js';
 import type { Transport } from '../transport/transport.js';
 import type { ToolStub } from './executeToolCall.js';
+import type { RunTrace } from '../telemetry/runTrace.js';
 
 /**
  * What belongs to the run: set by the agent the run (or resume) is called on and the options of
@@ -25,6 +26,8 @@ export interface RunSettings {
   suspensionKey: string | Uint8Array | undefined;
   /** The structured answer asked for (`output`): every request carries its format; the final answer is checked. */
   output: PreparedOutput | undefined;
+  /** The invocation's spans (a no-op unless an OpenTelemetry SDK is registered). */
+  trace: RunTrace;
 }
 
 /** What belongs to the agent in charge: swapped, whole, at a handoff. */

@@ -150,18 +150,21 @@ async function askModel(
   log: EventLog,
 ): Promise<ModelResponse> {
   const request = buildRequest(config, state.messages, runContainer(state.responses));
-  const answer = await abortable(
-    config.run.transport.send(request, {
-      signal,
-      onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
-      tools: [
-        ...[...config.agent.visibleTools.values()].map((tool) => toolUnderPolicy(tool, config.agent.onTaint)),
-        ...config.agent.serverTools.values(),
-      ],
-    }),
-    signal,
-  );
-  return parseModelResponse(answer);
+  const send = async () =>
+    parseModelResponse(
+      await abortable(
+        config.run.transport.send(request, {
+          signal,
+          onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
+          tools: [
+            ...[...config.agent.visibleTools.values()].map((tool) => toolUnderPolicy(tool, config.agent.onTaint)),
+            ...config.agent.serverTools.values(),
+          ],
+        }),
+        signal,
+      ),
+    );
+  return config.run.trace.chat({ agent: config.agent.name, turn, request }, send);
 }
 
 /**

@@ -20,6 +20,8 @@ import {
 import { executionMode, type RunConfig } from './runConfig.js';
 import type { RunState } from './runState.js';
 import type { PendingCall } from './suspension.js';
+import type { ToolSpan } from '../telemetry/toolSpan.js';
+import { subAgentOf } from './agentGraph.js';
 
 /** One response's calls after they ran: each answered, or waiting for a person. */
 export interface BatchOutcome {
@@ -66,13 +68,17 @@ export async function runTools(
   // Finished calls are told in block order, whatever order their tools finish in, so a replay (which serves some
   // results at once) tells what the recorded run told. A call after one that failed is not told.
   let told: Promise<unknown> = Promise.resolve();
+  const spans = toolUses.map((block, i) => traceCall(config, turn, block, made[i]!));
   const outcomes = await Promise.all(
     toolUses.map((block, i) => {
       const call = prepared[i]!;
       const { name, id, input } = block;
       log.emit({ type: 'tool_called', agent: config.agent.name, turn, id, name, input, decision: made[i]! });
       const outcome =
-        'rule' in call ? Promise.resolve(answered(blockedCall(block, call, turn))) : carryOut(block, scope, call);
+        'rule' in call
+          ? Promise.resolve(answered(blockedCall(block, call, turn)))
+          : carryOut(block, scope, call, spans[i]);
+      spans[i]?.follow(outcome);
       outcome.catch(() => undefined); // a failure reaches the run through the chain below
       const tell = told
         .then(() => outcome)
@@ -89,6 +95,27 @@ export async function runTools(
     pending: outcomes.flatMap((outcome) => ('pending' in outcome ? [outcome.pending] : [])),
     allowed: decisions.map((decision) => decision === undefined || 'held' in decision),
   };
+}
+
+/** Starts the execute_tool span of a call taken up, with the decision made for it (a no-op when untraced). */
+export function traceCall(
+  config: RunConfig,
+  turn: number,
+  block: ToolUseBlock,
+  decision: CallDecision,
+  approved?: boolean,
+): ToolSpan | undefined {
+  if (!config.run.trace.recording) return undefined;
+  const tool = config.agent.visibleTools.get(block.name);
+  return config.run.trace.tool({
+    agent: config.agent.name,
+    turn,
+    block,
+    decision,
+    description: tool?.description,
+    subAgent: tool === undefined ? undefined : subAgentOf(tool)?.name,
+    ...(approved === undefined ? {} : { approved }),
+  });
 }
 
 /**

@@ -28,6 +28,7 @@ const CODES = {
     'invalid_run_input',
     'invalid_history',
     'invalid_guard_state',
+    'invalid_telemetry_option',
     'stream_read_twice',
     'not_a_run',
     'invalid_sequence_mode',

@@ -1,0 +1,12 @@
+import { trace, type Tracer } from '@opentelemetry/api';
+import { legateVersion } from '../version.js';
+
+export const TRACER_NAME = 'legate';
+
+/**
+ * legate's tracer from the application's global provider: a no-op until an SDK is registered.
+ * Asked for at each run's start (not kept), so a provider registered (or removed) later is used.
+ */
+export function legateTracer(): Tracer {
+  return trace.getTracer(TRACER_NAME, legateVersion());
+}
