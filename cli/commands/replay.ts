@@ -22,7 +22,9 @@ import { replayInWorkers, WorkerSettingError, type Replayed } from '../replay/wo
 import { ReplayReport } from '../replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
-              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html --output file|-]
+              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html|blob --output file|-]
+              [--workers N] [--shard i/n]
+legate replay --merge-reports <blob files or a folder> [--reporter junit|html --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
@@ -51,6 +53,18 @@ the verdict lines go to standard error. --output's folder must exist.
 --reporter html --output replay.html (--report html is the same) writes the HTML page of the
 files, as legate view does, with each file's verdict: passed, diverged (the divergence marked at
 its turn, recorded and actual values side by side), error or missing.
+
+--workers N replays on N worker threads (default: the number of cores, never more than files;
+--workers 1 replays in this process). Each worker loads the config itself. The verdict lines,
+their order, the summary, --bail, the reports and the exit code are those of one worker; a worker
+that dies gives the file it held an error line.
+
+--shard i/n replays the i-th of n slices of the files (1 ≤ i ≤ n), decided from their paths
+relative to the project, so every machine agrees and each file is in one shard. A shard with no
+files exits 0. --reporter blob --output shard-1.json writes the shard's results; then
+--merge-reports shard-1.json shard-2.json ... (or their folder) prints the verdicts, summary and
+exit code of one unsharded run, and writes its junit or html report. Blobs of other corpora,
+options or legate versions, a shard missing or given twice are refused (exit 2).
 
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
