@@ -83,11 +83,15 @@ function readBlob(file: string, shown: string): ReplayBlob | string {
   try {
     value = JSON.parse(readFileSync(file, 'utf8'));
   } catch (error) {
-    return `--merge-reports: ${shown} could not be read as JSON: ${oneLine((error as Error).message)}; give the files --reporter blob wrote.`;
+    const reason = oneLine((error as Error).message);
+    return `--merge-reports: ${shown} could not be read as JSON: ${reason}; give the files --reporter blob wrote.`;
   }
   const blob = value as Partial<ReplayBlob> | null;
   if (typeof blob !== 'object' || blob === null || blob.format !== BLOB_FORMAT) {
-    return `--merge-reports: ${shown} is not a legate replay blob (no "format": "${BLOB_FORMAT}"); give the files --reporter blob wrote.`;
+    return (
+      `--merge-reports: ${shown} is not a legate replay blob (no "format": "${BLOB_FORMAT}"); give the files ` +
+      '--reporter blob wrote.'
+    );
   }
   if (blob.version !== BLOB_VERSION || blob.legate !== legateVersion()) {
     return (
@@ -117,7 +121,10 @@ function checkShards(blobs: ReadBlob[]): string | undefined {
   for (const { shown, blob } of rest) {
     const differs = (['corpus', 'problems'] as const).some((key) => !same(first.blob, blob, key));
     if (differs) {
-      return `--merge-reports: ${first.shown} and ${shown} replayed different corpora (files or paths differ); merge the shards of one run.`;
+      return (
+        `--merge-reports: ${first.shown} and ${shown} replayed different corpora (files or paths differ); merge ` +
+        'the shards of one run.'
+      );
     }
     if (!same(first.blob, blob, 'settings')) {
       return (
@@ -126,7 +133,8 @@ function checkShards(blobs: ReadBlob[]): string | undefined {
       );
     }
     if (blob.shard.count !== first.blob.shard.count) {
-      return `--merge-reports: ${first.shown} is shard ${label(first.blob.shard)} but ${shown} is ${label(blob.shard)}; merge the shards of one split.`;
+      const [one, other] = [label(first.blob.shard), label(blob.shard)];
+      return `--merge-reports: ${first.shown} is shard ${one} but ${shown} is ${other}; merge the shards of one split.`;
     }
   }
   const seen = new Map<number, string>();
@@ -141,7 +149,9 @@ function checkShards(blobs: ReadBlob[]): string | undefined {
   const absent = Array.from({ length: count }, (_, i) => i + 1).filter((index) => !seen.has(index));
   if (absent.length > 0) {
     const names = absent.map((index) => `${index}/${count}`).join(', ');
-    return `--merge-reports: shard ${names} ${absent.length === 1 ? 'is' : 'are'} missing (${blobs.length} of ${count} given); merge every shard's blob.`;
+    const are = absent.length === 1 ? 'is' : 'are';
+    const given = `${blobs.length} of ${count} given`;
+    return `--merge-reports: shard ${names} ${are} missing (${given}); merge every shard's blob.`;
   }
   return undefined;
 }

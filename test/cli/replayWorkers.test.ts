@@ -104,7 +104,7 @@ describe('replay across workers and shards', () => {
     expect(read('merged.xml')).toEqual(read('one.xml'));
   }, 120_000);
 
-  it('--bail: files after the first failure in file order are not run, with workers and with merged shards', async () => {
+  it('--bail: files after the first failure in file order are not run, with workers and merged shards', async () => {
     const bailed = await legate(dir, '--workers', '1', '--bail');
     expect(bailed.stdout).toMatch(/2 replayed: 1 passed, 1 failed, 5 not run \(--bail\)$/);
     expect(bailed.code).toBe(1);
@@ -169,9 +169,8 @@ describe('a worker that stops', () => {
     const refusal = readFileSync(join(root, 'trajectories/refusal.yaml'), 'utf8');
     writeFileSync(join(dir, 't', 'crashes.yaml'), refusal.replace(/^agent: .*$/m, 'agent: crasher'));
     const run = await legate(dir, '--workers', '2');
-    expect(run.stdout).toMatch(
-      /^✗ t\/crashes\.yaml\n {4}t\/crashes\.yaml: the replay worker stopped before giving a verdict: it exited with code 7$/m,
-    );
+    const stopped = 't/crashes.yaml: the replay worker stopped before giving a verdict: it exited with code 7';
+    expect(run.stdout).toContain(`\n✗ t/crashes.yaml\n    ${stopped}\n`);
     expect(run.stdout).toMatch(/8 replayed: 6 passed, 2 failed$/);
     expect(run.code).toBe(1);
   }, 60_000);
