@@ -20,7 +20,8 @@ export async function benchReplayWorkers(): Promise<void> {
     const url = (path: string) => pathToFileURL(resolve(path)).href;
     writeFileSync(
       join(dir, 'legate.config.ts'),
-      `import { defineConfig } from '${url('src/index.ts')}';\nimport { agent } from '${url('bench/replayCorpus.ts')}';\n` +
+      `import { defineConfig } from '${url('src/index.ts')}';\n` +
+        `import { agent } from '${url('bench/replayCorpus.ts')}';\n` +
         `export default defineConfig({ agents: { bench: agent }, trajectories: 't' });\n`,
     );
     const cores = availableParallelism();
