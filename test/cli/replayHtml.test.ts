@@ -49,7 +49,10 @@ describe('legate replay --reporter html', () => {
     async (option) => {
       const dir = project();
       const io = captureIo(dir);
-      expect(await main(['replay', 't', '--workers', '1', option, 'html', '--output', 'replay.html'], io), io.text()).toBe(1);
+      expect(
+        await main(['replay', 't', '--workers', '1', option, 'html', '--output', 'replay.html'], io),
+        io.text(),
+      ).toBe(1);
       const html = readFileSync(join(dir, 'replay.html'), 'utf8');
       expect(verdicts(html)).toEqual({
         't/a-pass.yaml': 'passed',

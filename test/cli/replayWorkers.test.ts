@@ -1,7 +1,7 @@
-import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
 import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -59,6 +59,7 @@ describe('replay across workers and shards', () => {
     dir = makeProject(mkdtempSync(join(tmpdir(), 'legate-workers-')), NO_EXTRA);
     one = await legate(dir, '--workers', '1', '--reporter', 'junit', '--output', 'one.xml');
   });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('one worker: the baseline has the divergence, a line per file and exit 1', () => {
     expect(one.code).toBe(1);
@@ -66,11 +67,16 @@ describe('replay across workers and shards', () => {
     expect(one.stdout).toMatch(/7 replayed: 6 passed, 1 failed$/);
   });
 
-  it('2 and 4 workers: the same lines, in the same order, the same summary and exit code', async () => {
-    for (const workers of ['2', '4']) {
-      const run = await legate(dir, '--workers', workers);
-      expect({ ...run, workers }).toEqual({ ...one, workers });
-    }
+  it('2 and 4 workers: the same lines, order, summary, exit code, JUnit (timings aside) and HTML', async () => {
+    const html = await legate(dir, '--workers', '1', '--reporter', 'html', '--output', 'one.html');
+    expect(html.code).toBe(1);
+    const read = (file: string) => untimed(readFileSync(join(dir, file), 'utf8'));
+    const two = await legate(dir, '--workers', '2', '--reporter', 'junit', '--output', 'two.xml');
+    expect(two).toEqual(one);
+    expect(read('two.xml')).toEqual(read('one.xml'));
+    const four = await legate(dir, '--workers', '4', '--reporter', 'html', '--output', 'four.html');
+    expect(four).toEqual(html);
+    expect(read('four.html')).toEqual(read('one.html'));
   }, 120_000);
 
   it('3 shards merged: the same lines, summary, exit code and JUnit (timings aside) as one run', async () => {
@@ -102,6 +108,10 @@ describe('replay across workers and shards', () => {
     expect(junit.code).toBe(1);
     const read = (file: string) => untimed(readFileSync(join(dir, file), 'utf8'));
     expect(read('merged.xml')).toEqual(read('one.xml'));
+    await legate(dir, '--workers', '1', '--reporter', 'html', '--output', 'one.html');
+    await legate(dir, '--merge-reports', 'blobs', '--reporter', 'html', '--output', 'merged.html');
+    expect(read('merged.html')).toEqual(read('one.html'));
+    expect(read('merged.html')).toContain('data-verdict="diverged"');
   }, 120_000);
 
   it('--bail: files after the first failure in file order are not run, with workers and merged shards', async () => {
