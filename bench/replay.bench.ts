@@ -5,62 +5,17 @@ import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import {
-  Agent,
   AnthropicTransport,
-  ScriptedTransport,
-  defineTool,
   loadTrajectory,
   parseTrajectory,
-  reply,
   runTrajectory,
   type ModelResponse,
-  type Transport,
 } from '../src/index.js';
 import { toModelResponse } from '../src/trajectory/conversation.js';
+import { agent, FILES, generateCorpus, TURNS } from './replayCorpus.js';
 
-const FILES = 1000;
-const TURNS = 10;
 /** The HTTP-level anchor is slower; a subset gives its rate without a long wait. */
 const ANCHOR_FILES = 100;
-
-const lookup = defineTool({
-  name: 'lookup_record',
-  description: 'Looks up a record by id.',
-  input: { type: 'object', properties: { id: { type: 'integer', minimum: 0 } }, required: ['id'] },
-  run: ({ id }) => ({
-    id,
-    status: id % 2 === 0 ? 'open' : 'closed',
-    owner: `user-${id % 7}`,
-    notes: 'Checked and updated.',
-  }),
-});
-const agent = (transport: Transport) =>
-  new Agent({
-    name: 'bench',
-    model: 'claude-haiku-5-5',
-    system: 'Look records up.',
-    tools: [lookup],
-    transport,
-    maxTurns: TURNS,
-  });
-
-/** Nine tool turns and a final answer: a ten-turn conversation. */
-function script(seed: number): ScriptedTransport {
-  const steps = Array.from({ length: TURNS - 1 }, (_, i) =>
-    reply.toolUse('lookup_record', { id: seed * 10 + i }, { text: `Checking record ${seed * 10 + i}.` }),
-  );
-  return new ScriptedTransport([...steps, reply.text(`All ${TURNS - 1} records checked for batch ${seed}.`)]);
-}
-
-async function generateCorpus(dir: string): Promise<string[]> {
-  const files: string[] = [];
-  for (let i = 0; i < FILES; i++) {
-    const file = join(dir, `run-${String(i).padStart(4, '0')}.yaml`);
-    await runTrajectory({ file, agent, input: `Check batch ${i}.`, mode: 'record', transport: () => script(i) });
-    files.push(file);
-  }
-  return files;
-}
 
 /**
  * HTTP-level replay, the way a request-recording library replays: the same recorded responses

@@ -4,6 +4,7 @@ import { benchGuard } from './guard.bench.js';
 import { benchIntercept } from './intercept.bench.js';
 import { benchOpenApi } from './openapi.bench.js';
 import { benchReplay } from './replay.bench.js';
+import { benchReplayWorkers } from './replayWorkers.bench.js';
 import { benchRunLoop } from './runLoop.bench.js';
 import { benchStreaming } from './streaming.bench.js';
 
@@ -13,6 +14,8 @@ console.log('');
 benchGuard();
 console.log('');
 await benchReplay();
+console.log('');
+await benchReplayWorkers();
 console.log('');
 await benchIntercept();
 console.log('');

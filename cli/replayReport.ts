@@ -3,9 +3,10 @@ import { viewHtml, type ViewEntry, type ViewVerdict } from '../src/view/index.js
 import type { CliIo } from './io.js';
 import { junitXml, type ReportCase } from './junit.js';
 import { outputTarget, writeOutput, type OutputTarget } from './outputFile.js';
+import { blobText, type BlobRecord, type BlobRun } from './replay/replayBlob.js';
 
 /** The report formats `legate replay --reporter` writes. */
-export const REPORTERS = ['junit', 'html'] as const;
+export const REPORTERS = ['junit', 'html', 'blob'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 /** A report asked for: its format and where it goes. */
@@ -28,7 +29,7 @@ function reportTarget(
   if (!isReporter(reporter)) return `--reporter must be one of ${known}, but it was '${reporter}'.`;
   if (output === undefined || output === '')
     return `--reporter ${reporter} needs --output <file> (or --output - for standard output).`;
-  const example = reporter === 'junit' ? 'junit.xml' : 'replay.html';
+  const example = { junit: 'junit.xml', html: 'replay.html', blob: 'shard-1.json' }[reporter];
   const to = outputTarget('--output', output, cwd, example);
   return typeof to === 'string' ? to : { reporter, to };
 }
@@ -46,6 +47,10 @@ export interface FileResult {
   trajectory?: Trajectory;
   /** Where and what, when the replay diverged (the html report marks it at its turn). */
   divergence?: ViewVerdict['divergence'];
+  /** The detail is the file's one-line problem, starting with its path (it could not be read or parsed). */
+  unreadable?: true;
+  /** The file could not be read at all (missing, not a regular file, refused by the system). */
+  notRead?: boolean;
 }
 
 /**
@@ -57,6 +62,8 @@ export class ReplayReport {
   readonly #target: ReportTarget | undefined;
   readonly #cases: ReportCase[] = [];
   readonly #entries: ViewEntry[] = [];
+  readonly #records: BlobRecord[] = [];
+  #run: BlobRun | undefined;
   readonly #started = performance.now();
 
   private constructor(target: ReportTarget | undefined) {
@@ -74,6 +81,16 @@ export class ReplayReport {
     return this.#target?.to.kind === 'stdout' ? io.err : io.out;
   }
 
+  /** Whether the report is a blob, to merge with other shards' (which options it may be given with). */
+  isBlob(): boolean {
+    return this.#target?.reporter === 'blob';
+  }
+
+  /** The run's corpus, shard and options, which a blob records so that shards merge. */
+  describeRun(run: BlobRun): void {
+    this.#run = run;
+  }
+
   /** A path given that is not there, or a folder that could not be listed: an error case. */
   pathProblem(path: string, code: 'not_found' | 'unreadable', message: string): void {
     this.#cases.push({ file: path, outcome: 'error', seconds: 0, code, message });
@@ -89,27 +106,35 @@ export class ReplayReport {
       this.#cases.push({ file, outcome, seconds, code: result.code ?? 'error', message: result.detail });
     }
     this.#entries.push({ file, trajectory: result.trajectory, verdict: viewVerdict(result) });
+    if (this.isBlob()) this.#records.push({ kind: 'replayed', file, verdict: result, seconds });
   }
 
-  /** Whether the report shows the trajectories (html), so a file not run is still read for it. */
+  /** Whether the report shows the trajectories (html, or a blob that may be merged into html), so a file not run is
+   * still read for it. */
   wantsTrajectories(): boolean {
-    return this.#target?.reporter === 'html';
+    return this.#target?.reporter === 'html' || this.isBlob();
   }
 
   /** A file not run (after --bail): in the html report, its trajectory (when readable) without a verdict. */
   skipped(file: string, trajectory: Trajectory | undefined): void {
     this.#cases.push({ file, outcome: 'skipped', seconds: 0 });
     this.#entries.push({ file, trajectory });
+    if (this.isBlob())
+      this.#records.push({ kind: 'skipped', file, ...(trajectory === undefined ? {} : { trajectory }) });
   }
 
   /** Writes the report, if one was asked for; the exit code: `code`, or 2 if the report could not be written. */
   finish(code: number, io: CliIo): number {
     if (this.#target === undefined) return code;
     const seconds = (performance.now() - this.#started) / 1000;
+    const { reporter } = this.#target;
+    if (reporter === 'blob' && this.#run === undefined) throw new Error('a blob report needs describeRun first');
     const text =
-      this.#target.reporter === 'junit'
+      reporter === 'junit'
         ? junitXml(this.#cases, seconds)
-        : viewHtml(this.#entries, { title: 'legate replay' });
+        : reporter === 'blob'
+          ? blobText(this.#run!, this.#records)
+          : viewHtml(this.#entries, { title: 'legate replay' });
     const problem = writeOutput('--output', 'report', this.#target.to, text, io.out);
     if (problem !== undefined) io.err(`legate replay: ${problem}`);
     return problem === undefined ? code : 2;

@@ -1,30 +1,30 @@
+import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
-import { parseOptions } from '../parseOptions.js';
 import {
   isMatchLevel,
   loadProject,
   MATCH_LEVELS,
   resolveReplaySettings,
   RUN_TOOLS_CHOICES,
-  runTrajectory,
-  TrajectoryDivergenceError,
-  TrajectoryFormatError,
-  TransportError,
-  summarizeChanges,
-  type ConfiguredProject,
   type MatchLevel,
   type ReplayRunner,
   type RunToolsChoice,
-  type TrajectoryRun,
 } from '../../src/index.js';
-import { describeError } from '../describeError.js';
-import { errorCode, loadFile, missingProblem } from '../fileProblem.js';
+import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
-import { ReplayReport, type FileResult } from '../replayReport.js';
+import { parseOptions } from '../parseOptions.js';
+import { mergeReports } from '../replay/mergeReports.js';
+import { replayOne, type ReplayContext, type ReplayGiven } from '../replay/replayFile.js';
+import { corpusKey, parseShard, shardFiles, type Shard } from '../replay/shard.js';
+import { VerdictLog } from '../replay/verdictLog.js';
+import { replayInWorkers, WorkerSettingError, type Replayed } from '../replay/workerPool.js';
+import { ReplayReport } from '../replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
-              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html --output file|-]
+              [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html|blob --output file|-]
+              [--workers N] [--shard i/n]
+legate replay --merge-reports <blob files or a folder> [--reporter junit|html --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
 trajectories/ next to it) against today's code: each file's agent comes from
@@ -54,6 +54,18 @@ the verdict lines go to standard error. --output's folder must exist.
 files, as legate view does, with each file's verdict: passed, diverged (the divergence marked at
 its turn, recorded and actual values side by side), error or missing.
 
+--workers N replays on N worker threads (default: the number of cores, never more than files;
+--workers 1 replays in this process). Each worker loads the config itself. The verdict lines,
+their order, the summary, --bail, the reports and the exit code are those of one worker; a worker
+that dies gives the file it held an error line.
+
+--shard i/n replays the i-th of n slices of the files (1 ≤ i ≤ n), decided from their paths
+relative to the project, so every machine agrees and each file is in one shard. A shard with no
+files exits 0. --reporter blob --output shard-1.json writes the shard's results; then
+--merge-reports shard-1.json shard-2.json ... (or their folder) prints the verdicts, summary and
+exit code of one unsharded run, and writes its junit or html report. Blobs of other corpora,
+options or legate versions, a shard missing or given twice are refused (exit 2).
+
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
@@ -68,6 +80,9 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
       report: { type: 'string' },
       output: { type: 'string' },
       'run-tools': { type: 'string' },
+      workers: { type: 'string' },
+      shard: { type: 'string' },
+      'merge-reports': { type: 'string' },
     },
   });
   const runTools = values['run-tools'];
@@ -77,6 +92,16 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   }
   if (values.match !== undefined && !isMatchLevel(values.match)) {
     io.err(`legate replay: --match must be one of ${MATCH_LEVELS.join(', ')}, but it was '${values.match}'.`);
+    return 2;
+  }
+  const workers = values.workers === undefined ? undefined : parseWorkers(values.workers);
+  if (typeof workers === 'string') {
+    io.err(`legate replay: ${workers}`);
+    return 2;
+  }
+  const shard = values.shard === undefined ? undefined : parseShard(values.shard);
+  if (typeof shard === 'string') {
+    io.err(`legate replay: ${shard}`);
     return 2;
   }
   if (values.reporter !== undefined && values.report !== undefined && values.reporter !== values.report) {
@@ -91,7 +116,21 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     io.err(`legate replay: ${report}`);
     return 2;
   }
-  const out = report.verdictsTo(io);
+  const merge = values['merge-reports'];
+  if (merge !== undefined) {
+    const replaying = ['match', 'config', 'bail', 'run-tools', 'workers', 'shard'].filter(
+      (name) => values[name as keyof typeof values] !== undefined,
+    );
+    if (replaying.length > 0 || report.isBlob()) {
+      const given = report.isBlob() ? [...replaying, 'reporter blob'] : replaying;
+      io.err(
+        `legate replay: --merge-reports merges the shards' blobs and replays nothing, so it takes no ` +
+          `--${given.join(', --')}; give those to the shards' runs.`,
+      );
+      return 2;
+    }
+    return mergeReports([merge, ...positionals], report, io);
+  }
   const config = values.config === undefined ? {} : { config: values.config };
   const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
   const runner: ReplayRunner = { kind: 'cli', ...config };
@@ -99,12 +138,13 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
   const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
-  const { files, missing, unreadable } = findTrajectories(paths, io.cwd);
+  const found = findTrajectories(paths, io.cwd);
+  const { missing, unreadable } = found;
   for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
   for (const problem of unreadable) io.err(`legate replay: ${problem}`);
   for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
   for (const problem of unreadable) report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
-  if (files.length === 0) {
+  if (found.files.length === 0) {
     if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
     const shown = paths.map((p) => relative(io.cwd, p) || p);
     io.err(
@@ -112,129 +152,63 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     );
     return report.finish(2, io);
   }
-  let failed = 0;
-  let notRead = 0;
+  const given: ReplayGiven = {
+    match: values.match as MatchLevel | undefined,
+    runTools: runTools as RunToolsChoice | undefined,
+  };
+  const verb = mode === 'record' ? 'recorded' : 'replayed';
+  const bail = values.bail === true;
+  const settings = { bail, verb, ...given, ...config };
+  report.describeRun({ corpus: found.files, shard: shard ?? { index: 1, count: 1 }, settings, problems: found });
+  const files = shard === undefined ? found.files : shardOf(found.files, shard, io.cwd, project.root);
+  if (files.length === 0) {
+    io.err(
+      `legate replay: shard ${shard!.index}/${shard!.count} has no files (the corpus has ${found.files.length}); ` +
+        'nothing to replay.',
+    );
+    return report.finish(0, io);
+  }
+  const threads = Math.min(workers ?? availableParallelism(), files.length);
+  const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
+  const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
+  const log = new VerdictLog(io, report);
   let run = 0;
-  for (const file of files) {
-    const fileStarted = performance.now();
-    const verdict = await replayOne(resolve(io.cwd, file), file, context, {
-      match: values.match as MatchLevel | undefined,
-      runTools: runTools as RunToolsChoice | undefined,
-    });
-    report.file(file, verdict, (performance.now() - fileStarted) / 1000);
-    run++;
-    if (!verdict.ok) failed++;
-    if (verdict.notRead === true) notRead++;
-    if (verdict.ok) out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
-    else if (verdict.unreadable) out(`${io.paint('red', '✗')} ${verdict.detail}`);
-    else out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
-    if (!verdict.ok && values.bail === true) break;
+  try {
+    for await (const { file, verdict, seconds } of replayed) {
+      log.file(file, verdict, seconds);
+      run++;
+      if (!verdict.ok && bail) break;
+    }
+  } catch (error) {
+    // A setting that fails every file alike, met in a worker: one line, exit 2, as when it is met here.
+    if (!(error instanceof WorkerSettingError)) throw error;
+    io.err(`legate replay: ${error.line}`);
+    return 2;
   }
   for (const file of files.slice(run)) {
     const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
     report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
   }
-  const verb = mode === 'record' ? 'recorded' : 'replayed';
-  out('');
-  const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
-  const folders = unreadable.length === 1 ? 'folder' : 'folders';
-  const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
-  const notRun = files.length > run ? `, ${files.length - run} not run (--bail)` : '';
-  out(`${run} ${verb}: ${run - failed} passed, ${failed} failed${missingNote}${unreadableNote}${notRun}`);
-  // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
-  return report.finish(notRead + missing.length + unreadable.length > 0 ? 2 : failed > 0 ? 1 : 0, io);
+  return log.finish(verb, found, files.length - run);
 }
 
-/**
- * A file's verdict; an unreadable file's detail is its one-line problem, starting with its path; `notRead` when
- * the file could not be read at all (missing, not a regular file, refused by the system).
- */
-type Verdict = FileResult & { unreadable?: true; notRead?: boolean };
-
-/** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
-type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
-
-async function replayOne(
-  path: string,
-  shown: string,
-  context: ReplayContext,
-  given: { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined },
-): Promise<Verdict> {
-  const loaded = loadFile(path, shown);
-  if (!loaded.ok) {
-    return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
-  }
-  const trajectory = loaded.trajectory;
-  if (trajectory.boundary === 'http') {
-    const detail =
-      `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of legate.config.ts made it, so ` +
-      'it replays in the test that recorded it (interceptAnthropic in replay mode), not here. Keep such files in ' +
-      'a folder legate replay does not read.';
-    return { ok: false, detail, trajectory };
-  }
-  try {
-    const agentName = loaded.trajectory.agent;
-    const agents = context.project.config.agents ?? {};
-    const factory = agents[agentName];
-    if (factory === undefined) {
-      const exported =
-        Object.keys(agents)
-          .map((n) => `'${n}'`)
-          .join(', ') || 'no agents';
-      const detail =
-        `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
-        `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
-      return { ok: false, detail, code: 'unknown_agent', trajectory };
-    }
-    // The other settings (the config's redactions, match, runTools and transport; the file's match and
-    // serve) resolve in runTrajectory. The verdict line says what changed: no report.
-    const run = await runTrajectory({
-      ...context,
-      file: path,
-      agent: factory,
-      ...(given.match === undefined ? {} : { match: given.match }),
-      ...(given.runTools === undefined ? {} : { runTools: given.runTools }),
-      report: false,
-    });
-    return { ok: true, detail: describeRun(run), trajectory };
-  } catch (error) {
-    // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
-    // one line naming the setting, exit 2, as any other bad input.
-    if (error instanceof TransportError && error.setting !== undefined) throw error;
-    if (error instanceof TrajectoryDivergenceError) {
-      const message = error.message.replaceAll(path, shown);
-      const { kind, turn, expected, actual } = error;
-      const divergence = { kind, turn, path: error.path ?? '', expected, actual, message };
-      return { ok: false, detail: message, code: error.code, trajectory, divergence };
-    }
-    if (error instanceof TrajectoryFormatError) {
-      return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code, trajectory };
-    }
-    return { ok: false, detail: describeError(error), code: errorCode(error), trajectory };
+/** The files replayed in this process, one after another, as `--workers 1` does. */
+async function* inProcess(files: string[], context: ReplayContext, given: ReplayGiven): AsyncGenerator<Replayed> {
+  for (const file of files) {
+    const started = performance.now();
+    const verdict = await replayOne(resolve(context.cwd, file), file, context, given);
+    yield { file, verdict, seconds: (performance.now() - started) / 1000 };
   }
 }
 
-function describeRun(run: TrajectoryRun): string {
-  const { result } = run;
-  const facts = [`${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.stopReason}`];
-  // The safety facts a reviewer looks for first: what was refused and why, taint, a pending approval.
-  for (const call of result.blocked) {
-    facts.push(`blocked ${call.tool} (${call.rule}${call.source === undefined ? '' : ` from ${call.source}`})`);
-  }
-  if (result.tainted) facts.push(`tainted by ${result.taintSource ?? 'an untrusted tool'}`);
-  if (result.suspension !== undefined) facts.push('suspended for approval');
-  // What the replay did not run, so nobody mistakes a served payment for one made.
-  const served = [...new Set((run.served ?? []).map((call) => call.tool))];
-  if (served.length > 0) facts.push(`served ${served.join(', ')} from the recording`);
-  if (run.mode === 'record') {
-    facts.push(`recorded (${run.changes === undefined ? 'new' : summarizeChanges(run.changes)})`);
-  }
-  return facts.join('; ');
+/** The files of the shard, decided from their paths relative to the project root (the same on every machine). */
+function shardOf(files: string[], shard: Shard, cwd: string, root: string): string[] {
+  return shardFiles(files, (file) => corpusKey(file, cwd, root), shard);
 }
 
-function indent(text: string): string {
-  return text
-    .split('\n')
-    .map((line) => `    ${line}`)
-    .join('\n');
+/** The number of worker threads --workers asks for, or the one-line problem with it. */
+function parseWorkers(text: string): number | string {
+  const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (Number.isSafeInteger(count) && count >= 1) return count;
+  return `--workers must be a whole number of worker threads, at least 1 (e.g. --workers 4), but it was '${text}'.`;
 }

@@ -266,6 +266,16 @@ describe('every legate verb, given input it cannot use', () => {
   it('replay --match with a level it does not know: one line listing the levels, exit 2', () =>
     expectOneLine({ argv: ['replay', '--match', 'loose'], names: "'loose'", says: /exact, structure, shape/ }));
 
+  const WORKERS = /--workers must be a whole number of worker threads, at least 1 \(e\.g\. --workers 4\)/;
+  for (const value of ['0', 'x', '1.5'])
+    it(`replay --workers ${value}: one line saying what --workers takes, exit 2`, () =>
+      expectOneLine({ argv: ['replay', '--workers', value], names: `'${value}'`, says: WORKERS }));
+
+  const SHARD = /--shard must be i\/n with whole numbers 1 ≤ i ≤ n \(e\.g\. --shard 1\/3\)/;
+  for (const value of ['0/3', '4/3', 'x', '1/0'])
+    it(`replay --shard ${value}: one line saying what --shard takes, exit 2`, () =>
+      expectOneLine({ argv: ['replay', '--shard', value], names: `'${value}'`, says: SHARD }));
+
   it('attack --modes with a mode it does not know: one line listing the modes, exit 2', () =>
     expectOneLine({
       argv: ['attack', 'throws.mjs', '--modes', 'taint,strict'],

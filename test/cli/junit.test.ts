@@ -57,7 +57,7 @@ describe('legate replay --reporter junit', () => {
   it('writes one testcase per file: passes, a failure with the divergence, an error, in the JUnit shape', async () => {
     const dir = project();
     const io = captureIo(dir);
-    expect(await main(['replay', 't', '--reporter', 'junit', '--output', 'report.xml'], io)).toBe(1);
+    expect(await main(['replay', 't', '--workers', '1', '--reporter', 'junit', '--output', 'report.xml'], io)).toBe(1);
     const suite = parseStrictXml(readFileSync(join(dir, 'report.xml'), 'utf8'));
     expect(suite.name).toBe('testsuite');
     expect(suite.attributes).toMatchObject({
@@ -97,7 +97,9 @@ describe('legate replay --reporter junit', () => {
   it('marks the files not run after --bail as skipped', async () => {
     const dir = project();
     const io = captureIo(dir);
-    expect(await main(['replay', 't', '--bail', '--reporter', 'junit', '--output', 'report.xml'], io)).toBe(1);
+    expect(
+      await main(['replay', 't', '--workers', '1', '--bail', '--reporter', 'junit', '--output', 'report.xml'], io),
+    ).toBe(1);
     const suite = parseStrictXml(readFileSync(join(dir, 'report.xml'), 'utf8'));
     expect(suite.attributes).toMatchObject({ tests: '4', failures: '1', errors: '0', skipped: '1' });
     const last = children(suite, 'testcase').at(-1)!;
@@ -129,9 +131,12 @@ describe('legate replay --reporter junit', () => {
   );
 
   it.each([
-    [['--reporter', 'tap', '--output', 'r.xml'], "--reporter must be one of junit, html, but it was 'tap'."],
+    [['--reporter', 'tap', '--output', 'r.xml'], "--reporter must be one of junit, html, blob, but it was 'tap'."],
     [['--reporter', 'junit'], '--reporter junit needs --output <file> (or --output - for standard output).'],
-    [['--output', 'r.xml'], '--output needs a --reporter (junit, html), e.g. --reporter junit --output report.xml.'],
+    [
+      ['--output', 'r.xml'],
+      '--output needs a --reporter (junit, html, blob), e.g. --reporter junit --output report.xml.',
+    ],
     [['--reporter', 'junit', '--output', 'no/such/r.xml'], '--output no/such/r.xml: the folder no/such does not exist'],
     [['--reporter', 'junit', '--output', 't'], '--output t is a folder; name a file in it, e.g. t/junit.xml.'],
   ])('refuses %j in one line, exit 2, before replaying anything', async (options, says) => {

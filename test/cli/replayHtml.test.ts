@@ -49,7 +49,10 @@ describe('legate replay --reporter html', () => {
     async (option) => {
       const dir = project();
       const io = captureIo(dir);
-      expect(await main(['replay', 't', option, 'html', '--output', 'replay.html'], io), io.text()).toBe(1);
+      expect(
+        await main(['replay', 't', '--workers', '1', option, 'html', '--output', 'replay.html'], io),
+        io.text(),
+      ).toBe(1);
       const html = readFileSync(join(dir, 'replay.html'), 'utf8');
       expect(verdicts(html)).toEqual({
         't/a-pass.yaml': 'passed',
@@ -110,7 +113,7 @@ describe('legate replay --reporter html', () => {
       ],
       [
         ['--report', 'pdf', '--output', 'r'],
-        /^legate replay: --reporter must be one of junit, html, but it was 'pdf'\.$/,
+        /^legate replay: --reporter must be one of junit, html, blob, but it was 'pdf'\.$/,
       ],
     ] as const) {
       const io = captureIo(dir);

@@ -24,7 +24,7 @@ function project(): string {
 describe('legate replay', () => {
   it('passes on the shipped corpus, one verdict line per file and a summary', async () => {
     const io = capture();
-    expect(await main(['replay'], io)).toBe(0);
+    expect(await main(['replay', '--workers', '1'], io)).toBe(0);
     const files = io.stdout.filter((line) => line.startsWith('✓ trajectories/')).length;
     expect(files).toBeGreaterThanOrEqual(13);
     expect(io.stdout.at(-1)).toBe(`${files} replayed: ${files} passed, 0 failed`);
@@ -43,7 +43,7 @@ describe('legate replay', () => {
     const file = join(dir, 'trajectories/tool-failure.yaml');
     writeFileSync(file, readFileSync(file, 'utf8').replace('failed with RangeError', 'failed with TypeError'));
     const io = capture(dir);
-    expect(await main(['replay'], io)).toBe(1);
+    expect(await main(['replay', '--workers', '1'], io)).toBe(1);
     expect(io.text()).toContain('✗ trajectories/tool-failure.yaml');
     expect(io.text()).toContain('the request for turn 2 differs from the recording at messages[2].content[0].content');
     expect(io.stdout.at(-1)).toMatch(/^(\d+) replayed: \d+ passed, 1 failed$/);
@@ -56,7 +56,7 @@ describe('legate replay', () => {
       writeFileSync(file, readFileSync(file, 'utf8').replace(/^name: .*$/m, 'name: [not, a, name]'));
     }
     const io = capture(dir);
-    expect(await main(['replay', '--bail'], io)).toBe(1);
+    expect(await main(['replay', '--workers', '1', '--bail'], io)).toBe(1);
     const verdicts = io.stdout.filter((line) => /^[✓✗] /.test(line));
     // Files run in name order: approval-denied.yaml is first, and nothing after it runs.
     expect(verdicts).toHaveLength(1);

@@ -1,0 +1,48 @@
+import { join } from 'node:path';
+import { Agent, ScriptedTransport, defineTool, reply, runTrajectory, type Transport } from '../src/index.js';
+
+/** The replay benchmarks' corpus: FILES recorded runs of TURNS turns each, one agent. */
+export const FILES = 1000;
+export const TURNS = 10;
+
+const lookup = defineTool({
+  name: 'lookup_record',
+  description: 'Looks up a record by id.',
+  input: { type: 'object', properties: { id: { type: 'integer', minimum: 0 } }, required: ['id'] },
+  run: ({ id }) => ({
+    id,
+    status: id % 2 === 0 ? 'open' : 'closed',
+    owner: `user-${id % 7}`,
+    notes: 'Checked and updated.',
+  }),
+});
+
+/** The agent every file of the corpus is recorded from (its name, in a config: `bench`). */
+export const agent = (transport: Transport) =>
+  new Agent({
+    name: 'bench',
+    model: 'claude-haiku-5-5',
+    system: 'Look records up.',
+    tools: [lookup],
+    transport,
+    maxTurns: TURNS,
+  });
+
+/** Nine tool turns and a final answer: a ten-turn conversation. */
+function script(seed: number): ScriptedTransport {
+  const steps = Array.from({ length: TURNS - 1 }, (_, i) =>
+    reply.toolUse('lookup_record', { id: seed * 10 + i }, { text: `Checking record ${seed * 10 + i}.` }),
+  );
+  return new ScriptedTransport([...steps, reply.text(`All ${TURNS - 1} records checked for batch ${seed}.`)]);
+}
+
+/** Records the corpus into `dir` (run-0000.yaml, ...); returns the files' paths. */
+export async function generateCorpus(dir: string, count = FILES): Promise<string[]> {
+  const files: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const file = join(dir, `run-${String(i).padStart(4, '0')}.yaml`);
+    await runTrajectory({ file, agent, input: `Check batch ${i}.`, mode: 'record', transport: () => script(i) });
+    files.push(file);
+  }
+  return files;
+}

@@ -1,0 +1,102 @@
+import {
+  runTrajectory,
+  summarizeChanges,
+  TrajectoryDivergenceError,
+  TrajectoryFormatError,
+  TransportError,
+  type ConfiguredProject,
+  type MatchLevel,
+  type ReplayRunner,
+  type RunToolsChoice,
+  type TrajectoryRun,
+} from '../../src/index.js';
+import { describeError } from '../describeError.js';
+import { errorCode, loadFile } from '../fileProblem.js';
+import type { FileResult } from '../replayReport.js';
+
+/** A file's verdict: passed, or the error's code and message (see FileResult). */
+export type Verdict = FileResult;
+
+/** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
+/** The options given on the command line that every file's replay takes. */
+export type ReplayGiven = { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined };
+
+export type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
+
+export async function replayOne(
+  path: string,
+  shown: string,
+  context: ReplayContext,
+  given: ReplayGiven,
+): Promise<Verdict> {
+  const loaded = loadFile(path, shown);
+  if (!loaded.ok) {
+    return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
+  }
+  const trajectory = loaded.trajectory;
+  if (trajectory.boundary === 'http') {
+    const detail =
+      `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of legate.config.ts made it, so ` +
+      'it replays in the test that recorded it (interceptAnthropic in replay mode), not here. Keep such files in ' +
+      'a folder legate replay does not read.';
+    return { ok: false, detail, trajectory };
+  }
+  try {
+    const agentName = loaded.trajectory.agent;
+    const agents = context.project.config.agents ?? {};
+    const factory = agents[agentName];
+    if (factory === undefined) {
+      const exported =
+        Object.keys(agents)
+          .map((n) => `'${n}'`)
+          .join(', ') || 'no agents';
+      const detail =
+        `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
+        `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
+      return { ok: false, detail, code: 'unknown_agent', trajectory };
+    }
+    // The other settings (the config's redactions, match, runTools and transport; the file's match and
+    // serve) resolve in runTrajectory. The verdict line says what changed: no report.
+    const run = await runTrajectory({
+      ...context,
+      file: path,
+      agent: factory,
+      ...(given.match === undefined ? {} : { match: given.match }),
+      ...(given.runTools === undefined ? {} : { runTools: given.runTools }),
+      report: false,
+    });
+    return { ok: true, detail: describeRun(run), trajectory };
+  } catch (error) {
+    // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
+    // one line naming the setting, exit 2, as any other bad input.
+    if (error instanceof TransportError && error.setting !== undefined) throw error;
+    if (error instanceof TrajectoryDivergenceError) {
+      const message = error.message.replaceAll(path, shown);
+      const { kind, turn, expected, actual } = error;
+      const divergence = { kind, turn, path: error.path ?? '', expected, actual, message };
+      return { ok: false, detail: message, code: error.code, trajectory, divergence };
+    }
+    if (error instanceof TrajectoryFormatError) {
+      return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code, trajectory };
+    }
+    return { ok: false, detail: describeError(error), code: errorCode(error), trajectory };
+  }
+}
+
+function describeRun(run: TrajectoryRun): string {
+  const { result } = run;
+  const facts = [`${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.stopReason}`];
+  // The safety facts a reviewer looks for first: what was refused and why, taint, a pending approval.
+  for (const call of result.blocked) {
+    facts.push(`blocked ${call.tool} (${call.rule}${call.source === undefined ? '' : ` from ${call.source}`})`);
+  }
+  if (result.tainted) facts.push(`tainted by ${result.taintSource ?? 'an untrusted tool'}`);
+  if (result.suspension !== undefined) facts.push('suspended for approval');
+  // What the replay did not run, so nobody mistakes a served payment for one made.
+  const served = [...new Set((run.served ?? []).map((call) => call.tool))];
+  if (served.length > 0) facts.push(`served ${served.join(', ')} from the recording`);
+  if (run.mode === 'record') {
+    facts.push(`recorded (${run.changes === undefined ? 'new' : summarizeChanges(run.changes)})`);
+  }
+  return facts.join('; ');
+}

@@ -1,0 +1,63 @@
+import type { CliIo } from '../io.js';
+import type { ReplayReport } from '../replayReport.js';
+import type { Verdict } from './replayFile.js';
+
+/** The paths given that could not be replayed at all: not there, or folders that could not be listed. */
+export interface PathProblems {
+  missing: string[];
+  unreadable: string[];
+}
+
+/**
+ * The verdict lines and the summary of one `legate replay`, whoever replayed the files (this process, worker
+ * threads, or shards whose reports are merged): one line per file in file order, a summary, and the exit code.
+ */
+export class VerdictLog {
+  #run = 0;
+  #failed = 0;
+  #notRead = 0;
+  readonly #out: (text: string) => void;
+
+  constructor(
+    private readonly io: CliIo,
+    private readonly report: ReplayReport,
+  ) {
+    this.#out = report.verdictsTo(io);
+  }
+
+  /** A file's verdict: its line, and its case in the report. */
+  file(file: string, verdict: Verdict, seconds: number): void {
+    const { io } = this;
+    this.report.file(file, verdict, seconds);
+    this.#run++;
+    if (!verdict.ok) this.#failed++;
+    if (verdict.notRead === true) this.#notRead++;
+    if (verdict.ok) this.#out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
+    else if (verdict.unreadable) this.#out(`${io.paint('red', '✗')} ${verdict.detail}`);
+    else this.#out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
+  }
+
+  /** Prints the summary, writes the report; the exit code. `notRun` files were left after --bail. */
+  finish(verb: string, problems: PathProblems, notRun: number): number {
+    const { missing, unreadable } = problems;
+    this.#out('');
+    const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
+    const folders = unreadable.length === 1 ? 'folder' : 'folders';
+    const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
+    const notRunNote = notRun > 0 ? `, ${notRun} not run (--bail)` : '';
+    const passed = this.#run - this.#failed;
+    this.#out(
+      `${this.#run} ${verb}: ${passed} passed, ${this.#failed} failed${missingNote}${unreadableNote}${notRunNote}`,
+    );
+    // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
+    const unusable = this.#notRead + missing.length + unreadable.length > 0;
+    return this.report.finish(unusable ? 2 : this.#failed > 0 ? 1 : 0, this.io);
+  }
+}
+
+function indent(text: string): string {
+  return text
+    .split('\n')
+    .map((line) => `    ${line}`)
+    .join('\n');
+}

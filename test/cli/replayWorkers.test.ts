@@ -1,0 +1,214 @@
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { main } from '../../cli/main.js';
+import { captureIo } from '../support/captureIo.js';
+import { useTempDir } from '../support/tempDir.js';
+
+// Issue 20: `legate replay --workers N` and `--shard i/n` (merged with --merge-reports) give the verdict lines, their
+// order, the summary, the reports and the exit code of one in-process run.
+
+const root = resolve('.');
+const tempDir = useTempDir();
+
+/** Files of the shipped corpus the project replays, and one that diverges from today's code, in the middle. */
+const CORPUS = [
+  'approval-denied.yaml',
+  'email-limit.yaml',
+  'max-tokens.yaml',
+  'refusal.yaml',
+  'tool-loop.yaml',
+  'zero-trust.yaml',
+];
+
+/** A project: a config exporting the shipped agents (and `extra`), the corpus files in t/, and t/diverges.yaml. */
+function makeProject(dir: string, extra = ''): string {
+  mkdirSync(join(dir, 't'), { recursive: true });
+  for (const file of CORPUS) copyFileSync(join(root, 'trajectories', file), join(dir, 't', file));
+  // The recorded answer no longer matches what the scripted model says today: a divergence.
+  const recorded = readFileSync(join(root, 'trajectories/tool-failure.yaml'), 'utf8');
+  const diverging = recorded.replace("content: Tool 'square_root' failed with RangeError.", 'content: other words');
+  expect(diverging).not.toBe(recorded);
+  writeFileSync(join(dir, 't', 'diverges.yaml'), diverging);
+  writeFileSync(
+    join(dir, 'legate.config.ts'),
+    `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n${extra}\n` +
+      `export default defineConfig({ agents: { ...base.agents, ...extraAgents }, trajectories: 't' });\n`,
+  );
+  return dir;
+}
+
+const NO_EXTRA = 'const extraAgents = {};';
+
+async function legate(dir: string, ...argv: string[]) {
+  const io = captureIo(dir);
+  const code = await main(['replay', ...argv], io);
+  return { code, stdout: io.stdout.join('\n'), stderr: io.stderr.join('\n') };
+}
+
+/** A JUnit report with its timings taken out. */
+function untimed(xml: string): string {
+  return xml.replace(/ time="[^"]*"/g, '').replace(/ timestamp="[^"]*"/g, '');
+}
+
+describe('replay across workers and shards', () => {
+  let dir: string;
+  let one: Awaited<ReturnType<typeof legate>>;
+  beforeAll(async () => {
+    dir = makeProject(mkdtempSync(join(tmpdir(), 'legate-workers-')), NO_EXTRA);
+    one = await legate(dir, '--workers', '1', '--reporter', 'junit', '--output', 'one.xml');
+  });
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('one worker: the baseline has the divergence, a line per file and exit 1', () => {
+    expect(one.code).toBe(1);
+    expect(one.stdout).toMatch(/^✗ t\/diverges\.yaml$/m);
+    expect(one.stdout).toMatch(/7 replayed: 6 passed, 1 failed$/);
+  });
+
+  it('2 and 4 workers: the same lines, order, summary, exit code, JUnit (timings aside) and HTML', async () => {
+    const html = await legate(dir, '--workers', '1', '--reporter', 'html', '--output', 'one.html');
+    expect(html.code).toBe(1);
+    const read = (file: string) => untimed(readFileSync(join(dir, file), 'utf8'));
+    const two = await legate(dir, '--workers', '2', '--reporter', 'junit', '--output', 'two.xml');
+    expect(two).toEqual(one);
+    expect(read('two.xml')).toEqual(read('one.xml'));
+    const four = await legate(dir, '--workers', '4', '--reporter', 'html', '--output', 'four.html');
+    expect(four).toEqual(html);
+    expect(read('four.html')).toEqual(read('one.html'));
+  }, 120_000);
+
+  it('3 shards merged: the same lines, summary, exit code and JUnit (timings aside) as one run', async () => {
+    const shardFiles = new Set<string>();
+    for (const index of [1, 2, 3]) {
+      const shard = await legate(
+        dir,
+        '--workers',
+        '1',
+        '--shard',
+        `${index}/3`,
+        '--reporter',
+        'blob',
+        '--output',
+        `shard-${index}.json`,
+      );
+      for (const line of shard.stdout.split('\n').filter((l) => /^[✓✗] /.test(l))) {
+        const file = line.slice(2).split('  ')[0]!;
+        expect(shardFiles.has(file), `${file} is in two shards`).toBe(false);
+        shardFiles.add(file);
+      }
+    }
+    expect(shardFiles.size).toBe(CORPUS.length + 1); // every file, once
+    const merged = await legate(dir, '--merge-reports', 'shard-1.json', 'shard-2.json', 'shard-3.json');
+    expect(merged).toEqual({ ...one, stderr: '' });
+    mkdirSync(join(dir, 'blobs'));
+    for (const index of [3, 1, 2]) copyFileSync(join(dir, `shard-${index}.json`), join(dir, 'blobs', `${index}.json`));
+    const junit = await legate(dir, '--merge-reports', 'blobs', '--reporter', 'junit', '--output', 'merged.xml');
+    expect(junit.code).toBe(1);
+    const read = (file: string) => untimed(readFileSync(join(dir, file), 'utf8'));
+    expect(read('merged.xml')).toEqual(read('one.xml'));
+    await legate(dir, '--workers', '1', '--reporter', 'html', '--output', 'one.html');
+    await legate(dir, '--merge-reports', 'blobs', '--reporter', 'html', '--output', 'merged.html');
+    expect(read('merged.html')).toEqual(read('one.html'));
+    expect(read('merged.html')).toContain('data-verdict="diverged"');
+  }, 120_000);
+
+  it('--bail: files after the first failure in file order are not run, with workers and merged shards', async () => {
+    const bailed = await legate(dir, '--workers', '1', '--bail');
+    expect(bailed.stdout).toMatch(/2 replayed: 1 passed, 1 failed, 5 not run \(--bail\)$/);
+    expect(bailed.code).toBe(1);
+    expect(await legate(dir, '--workers', '2', '--bail')).toEqual(bailed);
+    for (const index of [1, 2, 3]) {
+      await legate(
+        dir,
+        '--workers',
+        '1',
+        '--bail',
+        '--shard',
+        `${index}/3`,
+        '--reporter',
+        'blob',
+        '--output',
+        `bail-${index}.json`,
+      );
+    }
+    const merged = await legate(dir, '--merge-reports', 'bail-1.json', 'bail-2.json', 'bail-3.json');
+    expect(merged).toEqual(bailed);
+  }, 120_000);
+
+  it('refuses blobs that are not every shard of one run once, in one line, exit 2', async () => {
+    const refused = async (args: string[], says: RegExp) => {
+      const run = await legate(dir, '--merge-reports', ...args);
+      expect(run.stdout).toBe('');
+      expect(run.stderr).toMatch(says);
+      expect(run.stderr.split('\n')).toHaveLength(1);
+      expect(run.code).toBe(2);
+    };
+    for (const index of [1, 2, 3]) {
+      await legate(dir, '--workers', '1', '--shard', `${index}/3`, '--reporter', 'blob', '--output', `s-${index}.json`);
+    }
+    await refused(['s-1.json', 's-3.json'], /shard 2\/3 is missing \(2 of 3 given\); merge every shard's blob/);
+    await refused(['s-1.json', 's-1.json', 's-3.json'], /s-1\.json and s-1\.json are both shard 1\/3; give each shard/);
+    await legate(dir, '--workers', '1', '--shard', '2/3', '--bail', '--reporter', 'blob', '--output', 'bail-2.json');
+    await refused(['s-1.json', 'bail-2.json', 's-3.json'], /were replayed with different options/);
+    await legate(dir, 't/refusal.yaml', '--workers', '1', '--reporter', 'blob', '--output', 'other.json');
+    await refused(['s-1.json', 'other.json'], /s-1\.json and other\.json replayed different corpora/);
+    writeFileSync(join(dir, 'junk.json'), '{"hello": 1}');
+    await refused(['junk.json'], /junk\.json is not a legate replay blob/);
+    const blob = JSON.parse(readFileSync(join(dir, 's-1.json'), 'utf8'));
+    writeFileSync(join(dir, 'old.json'), JSON.stringify({ ...blob, legate: '0.0.1' }));
+    await refused(['old.json'], /old\.json was written by legate 0\.0\.1 .*replay every shard with the legate/);
+    await refused(['nothere'], /nothere does not exist/);
+    await refused(['s-1.json', '--bail'], /--merge-reports merges the shards' blobs and replays nothing.*--bail/);
+  }, 120_000);
+
+  it('a shard with no files says so in one line and exits 0', async () => {
+    const run = await legate(dir, 't/refusal.yaml', '--shard', '1/2');
+    expect(run).toEqual({
+      code: 0,
+      stdout: '',
+      stderr: 'legate replay: shard 1/2 has no files (the corpus has 1); nothing to replay.',
+    });
+  });
+});
+
+describe('a worker that stops', () => {
+  it('exits on a file: that file gets an error line, the others their verdicts, no hang', async () => {
+    const dir = makeProject(tempDir(), `const extraAgents = { crasher: () => { process.exit(7); } };`);
+    const refusal = readFileSync(join(root, 'trajectories/refusal.yaml'), 'utf8');
+    writeFileSync(join(dir, 't', 'crashes.yaml'), refusal.replace(/^agent: .*$/m, 'agent: crasher'));
+    const run = await legate(dir, '--workers', '2');
+    const stopped = 't/crashes.yaml: the replay worker stopped before giving a verdict: it exited with code 7';
+    expect(run.stdout).toContain(`\n✗ t/crashes.yaml\n    ${stopped}\n`);
+    expect(run.stdout).toMatch(/8 replayed: 6 passed, 2 failed$/);
+    expect(run.code).toBe(1);
+  }, 60_000);
+
+  it('whose config throws at import: every file gets an error line naming the cause, no hang', async () => {
+    const dir = makeProject(
+      tempDir(),
+      `import { isMainThread } from 'node:worker_threads';\n` +
+        `if (!isMainThread) throw new Error('no workers here');\nconst extraAgents = {};`,
+    );
+    const run = await legate(dir, '--workers', '2');
+    expect(run.stdout).toMatch(/^ {4}t\/zero-trust\.yaml: the replay worker stopped .*no workers here/m);
+    expect(run.stdout).toMatch(/7 replayed: 0 passed, 7 failed$/);
+    expect(run.code).toBe(1);
+  }, 60_000);
+
+  it('a setting error met in a worker (recording without an API key) stops the command: one line, exit 2', async () => {
+    const dir = makeProject(tempDir(), NO_EXTRA);
+    vi.stubEnv('LEGATE_MODE', 'record');
+    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
+    vi.stubEnv('ANTHROPIC_AUTH_TOKEN', undefined);
+    try {
+      const run = await legate(dir, '--workers', '2');
+      expect(run.stderr).toMatch(/^legate replay: ANTHROPIC_API_KEY is not set: .*export ANTHROPIC_API_KEY=/);
+      expect(run.stderr.split('\n')).toHaveLength(1);
+      expect(run.code).toBe(2);
+    } finally {
+      vi.unstubAllEnvs();
+    }
+  }, 60_000);
+});
