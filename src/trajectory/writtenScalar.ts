@@ -91,18 +91,18 @@ const NUMBER_LIKE = new RegExp(
 );
 const CANONICAL_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
 const CANONICAL_FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:e[-+][0-9]+)?$/;
-const CONSTANTS: Record<string, null | boolean> = {
-  null: null,
-  Null: null,
-  NULL: null,
-  '~': null,
-  true: true,
-  True: true,
-  TRUE: true,
-  false: false,
-  False: false,
-  FALSE: false,
-};
+const CONSTANTS = new Map<string, null | boolean>([
+  ['null', null],
+  ['Null', null],
+  ['NULL', null],
+  ['~', null],
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
 
 /**
  * A plain scalar's text, from `start` to `end`, checked to be one the writer could have written
@@ -122,9 +122,11 @@ export function plainText(text: string, start: number, end: number, flow: boolea
 
 /** What a plain scalar means in the core schema; text that might mean something else declines. */
 export function resolvePlain(value: string): unknown {
-  const constant = CONSTANTS[value];
-  if (constant !== undefined && Object.hasOwn(CONSTANTS, value)) return constant;
-  if (!NUMBER_LIKE.test(value)) return value;
+  if (CONSTANTS.has(value)) return CONSTANTS.get(value);
+  const first = value.charCodeAt(0);
+  // Only text starting with a digit, a sign or a dot can be a number: most text is known a string from its first letter.
+  if (first > 57 /* 9 */ || (first < 48 && first !== 43 && first !== 45 && first !== 46) || !NUMBER_LIKE.test(value))
+    return value;
   if (CANONICAL_INTEGER.test(value) || CANONICAL_FLOAT.test(value)) {
     const number = Number(value);
     if (Number.isFinite(number)) return number;
