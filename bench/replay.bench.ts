@@ -194,7 +194,7 @@ export async function benchReplay(): Promise<void> {
     line(`SDK over msw, SSE as recorded (${ANCHOR_FILES} files)`, sse);
     line(`SDK over msw, plain JSON (${ANCHOR_FILES} files)`, json);
     line('of which reading the files', FILES / readSeconds);
-    line('parse only (read + js-yaml load, same files)', FILES / parseSeconds);
+    line('parse only (read + js-yaml load)', FILES / parseSeconds);
     const toParse = legateSeconds / parseSeconds;
     console.log(
       `  replay takes ${toParse.toFixed(2)}x the parse-only time (target <= 1.5x: ${toParse <= 1.5 ? 'met' : 'NOT met'}; ` +
