@@ -136,7 +136,23 @@ export function resolvePlain(value: string): unknown {
 
 /** A plain key: a string in the core schema, never one a reader treats apart. */
 export function plainKey(text: string, start: number, end: number, flow: boolean): string {
+  if (isWord(text, start, end)) {
+    const word = text.slice(start, end);
+    if (!CONSTANTS.has(word)) return word;
+  }
   const key = plainText(text, start, end, flow);
   if (resolvePlain(key) !== key) decline();
   return key;
+}
+
+/** Letters, digits and `_`, starting with a letter or `_` (most keys): plain, and a string unless a constant. */
+function isWord(text: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i) | 32; // a letter in lower case
+    const letter = code >= 97 && code <= 122;
+    const other = text.charCodeAt(i);
+    if (!letter && other !== 95 && (i === start || other < 48 || other > 57)) return false;
+  }
+  return true;
 }

@@ -42,7 +42,14 @@ export function readWrittenYaml(text: string): { value: unknown } | undefined {
 
 class Reader {
   pos = 0;
+  /** The end of the line last looked at: a key's line is its value's too, and is scanned once. */
+  #lineEnd = -1;
   constructor(readonly text: string) {}
+
+  #lineEndFrom(at: number): number {
+    if (this.#lineEnd < at) this.#lineEnd = this.text.indexOf('\n', at);
+    return this.#lineEnd;
+  }
 
   /** A block mapping or sequence whose first line's content starts at `pos`, column `column`. */
   collection(column: number, depth: number): unknown {
@@ -107,7 +114,7 @@ class Reader {
   #key(): string {
     const { text } = this;
     const start = this.pos;
-    const lineEnd = text.indexOf('\n', start);
+    const lineEnd = this.#lineEndFrom(start);
     const first = text.charCodeAt(start);
     let key: string;
     let end: number;
@@ -133,7 +140,7 @@ class Reader {
 
   #startsKey(): boolean {
     const { text, pos } = this;
-    const lineEnd = text.indexOf('\n', pos);
+    const lineEnd = this.#lineEndFrom(pos);
     const first = text.charCodeAt(pos);
     if (first === DOUBLE || first === SINGLE) {
       const [, end] = first === DOUBLE ? doubleQuoted(text, pos, lineEnd) : singleQuoted(text, pos, lineEnd);
@@ -148,7 +155,7 @@ class Reader {
   #inline(parent: number, depth: number): unknown {
     const { text } = this;
     const start = this.pos;
-    const lineEnd = text.indexOf('\n', start);
+    const lineEnd = this.#lineEndFrom(start);
     const first = text.charCodeAt(start);
     let value: unknown;
     let end: number;
