@@ -124,7 +124,7 @@ export function plainText(text: string, start: number, end: number, flow: boolea
 export function resolvePlain(value: string): unknown {
   if (CONSTANTS.has(value)) return CONSTANTS.get(value);
   const first = value.charCodeAt(0);
-  // Only text starting with a digit, a sign or a dot can be a number: most text is known a string from its first letter.
+  // Only text starting with a digit, a sign or a dot can be a number: most text is a string by its first letter.
   if (first > 57 /* 9 */ || (first < 48 && first !== 43 && first !== 45 && first !== 46) || !NUMBER_LIKE.test(value))
     return value;
   if (CANONICAL_INTEGER.test(value) || CANONICAL_FLOAT.test(value)) {
