@@ -1,9 +1,21 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { TrajectoryFormatError, parseTrajectory, serializeTrajectory, type Trajectory } from '../../src/index.js';
+import { join } from 'node:path';
+import {
+  Agent,
+  ScriptedTransport,
+  TrajectoryFormatError,
+  defineTool,
+  parseTrajectory,
+  reply,
+  runTrajectory,
+  serializeTrajectory,
+  type Trajectory,
+} from '../../src/index.js';
 import { readWrittenYaml } from '../../src/trajectory/writtenYaml.js';
 import { caught } from '../support/caught.js';
+import { useTempDir } from '../support/tempDir.js';
 import { expectWrittenAgrees } from '../support/writtenAgreement.js';
 
 const corpusNames = readdirSync('trajectories').filter((name) => name.endsWith('.yaml'));
@@ -47,6 +59,26 @@ const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
 describe("the writer's reader", () => {
   it.each(corpusNames)('reads %s, exactly as the reference reader does', (name) => {
     expect(expectWrittenAgrees(readFileSync(`trajectories/${name}`, 'utf8'))).toBe(true);
+  });
+
+  const dir = useTempDir();
+  it('reads a run recorded to a file, as a replay then reads it (tool results as JSON text, usage on one line)', async () => {
+    const lookup = defineTool({
+      name: 'lookup_record',
+      description: 'Looks up a record by id.',
+      input: { type: 'object', properties: { id: { type: 'integer' } }, required: ['id'] },
+      run: ({ id }) => ({ id, status: 'open', notes: 'Checked: "all" #1.' }),
+    });
+    const file = join(dir(), 'run.yaml');
+    await runTrajectory({
+      file,
+      agent: (transport) => new Agent({ name: 'a', model: 'claude-haiku-5-5', tools: [lookup], transport }),
+      input: 'Check record 7.',
+      mode: 'record',
+      transport: () =>
+        new ScriptedTransport([reply.toolUse('lookup_record', { id: 7 }, { text: 'Checking.' }), reply.text('Done.')]),
+    });
+    expect(expectWrittenAgrees(readFileSync(file, 'utf8'))).toBe(true);
   });
 
   it('reads every trajectory the writer writes with ordinary text and any JSON value, as the reference does', () => {
