@@ -62,7 +62,7 @@ describe("the writer's reader", () => {
   });
 
   const dir = useTempDir();
-  it('reads a run recorded to a file, as a replay then reads it (tool results as JSON text, usage on one line)', async () => {
+  it('reads a run recorded to a file (tool results as JSON text, usage on one line)', async () => {
     const lookup = defineTool({
       name: 'lookup_record',
       description: 'Looks up a record by id.',
