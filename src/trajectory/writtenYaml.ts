@@ -40,6 +40,15 @@ export function readWrittenYaml(text: string): { value: unknown } | undefined {
   }
 }
 
+/**
+ * The first `: ` between `at` and the line's end, or -1. Never searches past the line: a search
+ * to the end of the text at every line would make a long file cost the square of its length.
+ */
+function colonSpace(text: string, at: number, lineEnd: number): number {
+  for (let i = at; i < lineEnd; i++) if (text.charCodeAt(i) === COLON && text.charCodeAt(i + 1) === SPACE) return i;
+  return -1;
+}
+
 class Reader {
   pos = 0;
   /** The end of the line last looked at: a key's line is its value's too, and is scanned once. */
@@ -121,8 +130,8 @@ class Reader {
     if (first === DOUBLE) [key, end] = doubleQuoted(text, start, lineEnd);
     else if (first === SINGLE) [key, end] = singleQuoted(text, start, lineEnd);
     else {
-      end = text.indexOf(': ', start);
-      if (end === -1 || end > lineEnd) end = lineEnd - 1;
+      end = colonSpace(text, start, lineEnd);
+      if (end === -1) end = lineEnd - 1;
       key = plainKey(text, start, end, false);
     }
     if (text.charCodeAt(end) !== COLON) decline();
@@ -147,8 +156,7 @@ class Reader {
       return text.charCodeAt(end) === COLON;
     }
     if (first === 123 /* { */ || first === 91 /* [ */ || first === 124 /* | */) return false;
-    const colon = text.indexOf(': ', pos);
-    return (colon !== -1 && colon < lineEnd) || text.charCodeAt(lineEnd - 1) === COLON;
+    return colonSpace(text, pos, lineEnd) !== -1 || text.charCodeAt(lineEnd - 1) === COLON;
   }
 
   /** A value on the rest of the line (a scalar, a flow collection, a literal block's header); `pos` left after it. */
@@ -212,11 +220,15 @@ class Reader {
 
 /** A flow collection on one line, as the writer writes it: `{ key: value, key: value }`, `[ a, b ]`, `{}`, `[]`. */
 class FlowReader {
+  /** A flow collection the writer writes is on one line: its end, found once. */
+  readonly lineEnd: number;
   constructor(
     readonly text: string,
     public pos: number,
     readonly depth: number,
-  ) {}
+  ) {
+    this.lineEnd = text.indexOf('\n', pos);
+  }
 
   value(): unknown {
     return this.#node(this.depth);
@@ -228,7 +240,7 @@ class FlowReader {
     const first = text.charCodeAt(this.pos);
     if (first === 123) return this.#collection(depth, 125, true);
     if (first === 91) return this.#collection(depth, 93, false);
-    const lineEnd = text.indexOf('\n', this.pos);
+    const { lineEnd } = this;
     if (first === DOUBLE || first === SINGLE) {
       const [value, end] =
         first === DOUBLE ? doubleQuoted(text, this.pos, lineEnd) : singleQuoted(text, this.pos, lineEnd);
@@ -274,15 +286,15 @@ class FlowReader {
 
   #key(): string {
     const { text } = this;
-    const lineEnd = text.indexOf('\n', this.pos);
+    const { lineEnd } = this;
     const first = text.charCodeAt(this.pos);
     let key: string;
     let end: number;
     if (first === DOUBLE) [key, end] = doubleQuoted(text, this.pos, lineEnd);
     else if (first === SINGLE) [key, end] = singleQuoted(text, this.pos, lineEnd);
     else {
-      end = text.indexOf(': ', this.pos);
-      if (end === -1 || end > lineEnd) decline();
+      end = colonSpace(text, this.pos, lineEnd);
+      if (end === -1) decline();
       key = plainKey(text, this.pos, end, true);
     }
     if (text.charCodeAt(end) !== COLON || text.charCodeAt(end + 1) !== SPACE) decline();
