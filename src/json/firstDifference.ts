@@ -22,6 +22,8 @@ type Task = { expected: unknown; actual: unknown; at: PathLink | undefined } | {
  * with a stack of its own, so values of any depth compare without a `RangeError`.
  */
 export function firstDifference(expected: unknown, actual: unknown, path = ''): Difference | undefined {
+  // Values compared in a replay are nearly always equal: said so by a plain recursive check that builds nothing.
+  if (equalWithin(expected, actual, EQUAL_DEPTH)) return undefined;
   const tasks: Task[] = [{ expected, actual, at: undefined }];
   while (tasks.length > 0) {
     const task = tasks.pop()!;
@@ -53,6 +55,32 @@ export function firstDifference(expected: unknown, actual: unknown, path = ''): 
     return { path: pathText(path, at), expected: e, actual: a };
   }
   return undefined;
+}
+
+/** How deep the plain check recurses; a deeper value is left to the walk, whose stack is its own. */
+const EQUAL_DEPTH = 200;
+
+/**
+ * True when the walk would find no difference: the same leaves (`Object.is`), arrays of the same
+ * length, objects whose every key holds the same (a key held as undefined equals a key absent).
+ * False when they differ, or nest deeper than `depth`: the walk then finds out where.
+ */
+function equalWithin(e: unknown, a: unknown, depth: number): boolean {
+  if (Object.is(e, a)) return true;
+  if (depth === 0 || typeof e !== 'object' || typeof a !== 'object' || e === null || a === null) return false;
+  if (Array.isArray(e)) {
+    if (!Array.isArray(a) || e.length !== a.length) return false;
+    for (let i = 0; i < e.length; i++) if (!equalWithin(e[i], a[i], depth - 1)) return false;
+    return true;
+  }
+  if (Array.isArray(a)) return false;
+  const expected = e as Record<string, unknown>;
+  const actual = a as Record<string, unknown>;
+  for (const key of Object.keys(expected)) {
+    if (!equalWithin(expected[key], Object.hasOwn(actual, key) ? actual[key] : undefined, depth - 1)) return false;
+  }
+  for (const key of Object.keys(actual)) if (!Object.hasOwn(expected, key) && actual[key] !== undefined) return false;
+  return true;
 }
 
 function pathText(prefix: string, at: PathLink | undefined): string {

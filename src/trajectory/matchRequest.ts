@@ -28,18 +28,23 @@ export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
   const lengths = messageCounts(trajectory);
   /** The container the latest response named: later requests reuse it where the agent set none. */
   let named: string | undefined;
+  // The parameters and tools of an agent with a container, built once and shared by its turns (never changed).
+  const headers = new Map<string, Omit<ComparableRequest, 'messages'>>();
   return trajectory.turns.map((turn, i) => {
     // After a handoff, the agent in charge sends its own prompt, model and tools.
     const { request, tools: offered } = agentOfTurn(trajectory, turn.agent);
-    const tools = offered.map((tool) => ({ name: tool.name, digest: tool.digest }));
     const container = request.container ?? named;
-    const expected = {
-      ...comparableParameters({ ...request, ...(container === undefined ? {} : { container }) }),
-      tools,
-      messages: conversation.slice(0, lengths[i]),
-    };
+    const key = JSON.stringify([turn.agent ?? null, container ?? null]);
+    let header = headers.get(key);
+    if (header === undefined) {
+      header = {
+        ...comparableParameters({ ...request, ...(container === undefined ? {} : { container }) }),
+        tools: offered.map((tool) => ({ name: tool.name, digest: tool.digest })),
+      };
+      headers.set(key, header);
+    }
     named = containerOf(turn.response) ?? named;
-    return expected;
+    return { ...header, messages: conversation.slice(0, lengths[i]) };
   });
 }
 

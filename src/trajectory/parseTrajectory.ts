@@ -5,6 +5,7 @@ import { MAX_DOCUMENT_DEPTH, MAX_TRAJECTORY_BYTES } from './limits.js';
 import { FieldError } from './field.js';
 import { readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
+import { readWrittenYaml } from './writtenYaml.js';
 
 export { MAX_TRAJECTORY_BYTES };
 
@@ -22,10 +23,10 @@ export function parseTrajectory(text: string, file = '<trajectory>'): Trajectory
       file,
     );
   }
-  // Plain, well-formed files (all that legate writes) take the fast path; anchors, aliases and
-  // tags are refused there; anything else, and every error, goes the careful way, which knows
-  // where in the file each node is.
-  const plain = readPlainYaml(text);
+  // What legate's writer emits is read by a reader made for exactly that; it declines anything else.
+  // Plain, well-formed files take the next fast path; anchors, aliases and tags are refused there;
+  // anything else, and every error, goes the careful way, which knows where in the file each node is.
+  const plain = readWrittenYaml(text) ?? readPlainYaml(text);
   if (plain !== undefined && 'refused' in plain) throw located(text, file, plain.refused.offset, plain.refused.problem);
   if (plain !== undefined) {
     try {

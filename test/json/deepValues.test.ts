@@ -195,6 +195,28 @@ function recursiveFirstDifference(
 
 describe('firstDifference', () => {
   const small = fc.jsonValue({ maxDepth: 4 });
+  it('agrees with the recursive walk on equal and nearly equal values (what a replay compares)', () => {
+    const withUndefined = (value: unknown): unknown =>
+      Array.isArray(value)
+        ? value.map(withUndefined)
+        : typeof value === 'object' && value !== null
+          ? { ...Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withUndefined(v)])), absent: undefined }
+          : value;
+    fc.assert(
+      fc.property(small, fc.nat(), fc.jsonValue({ maxDepth: 1 }), (a, at, replacement) => {
+        const copies = [structuredClone(a), withUndefined(a)];
+        // One leaf or branch of the copy replaced: the first difference is there, or nowhere if it is the same value.
+        const edited = JSON.stringify(a).replace(
+          /(?<=[:[,])(?:-?\d[\d.eE+-]*|"[^"]*"|true|false|null)(?=[,\]}])/g,
+          (leaf) => (at-- === 0 ? JSON.stringify(replacement) : leaf),
+        );
+        for (const b of [...copies, JSON.parse(edited) as unknown]) {
+          expect(firstDifference(a, b, 'p')).toEqual(recursiveFirstDifference(a, b, 'p'));
+          expect(firstDifference(b, a)).toEqual(recursiveFirstDifference(b, a));
+        }
+      }),
+    );
+  });
   it('finds the difference the recursive walk found, in document order', () => {
     fc.assert(
       fc.property(small, small, fc.string({ maxLength: 3 }), (a, b, prefix) => {

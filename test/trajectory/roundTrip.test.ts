@@ -6,6 +6,7 @@ import { TrajectoryFormatError, parseTrajectory, serializeTrajectory, type Traje
 import { parseCarefully } from '../../src/trajectory/carefulYaml.js';
 import { readPlainYaml } from '../../src/trajectory/fastYaml.js';
 import { readTrajectory } from '../../src/trajectory/readTrajectory.js';
+import { expectWrittenAgrees } from '../support/writtenAgreement.js';
 
 const corpusFile = 'trajectories/invalid-argument-corrected.yaml';
 const base = parseTrajectory(readFileSync(corpusFile, 'utf8'), corpusFile);
@@ -129,6 +130,7 @@ describe('the writer and both readers', () => {
         (strings, values) => {
           const trajectory = withValues(strings, values);
           const written = serializeTrajectory(trajectory);
+          expectWrittenAgrees(written);
           const fast = readPlainYaml(written);
           expect(fast !== undefined && 'value' in fast).toBe(true); // what legate writes never needs the careful path
           const fastRead = readTrajectory((fast as { value: unknown }).value);
@@ -236,6 +238,7 @@ describe('the two readers agree', () => {
         const trajectory: Trajectory = structuredClone(base);
         trajectory.turns[0]!.response.content = [{ text: said }, { toolUse: { id: 'toolu_1', name: 'add', input } }];
         const written = serializeTrajectory(trajectory);
+        expectWrittenAgrees(written);
         const fast = readPlainYaml(written);
         expect(fast !== undefined && 'value' in fast).toBe(true);
         expect((fast as { value: unknown }).value).toEqual(YAML.parse(written, { schema: 'core' }));
@@ -299,6 +302,7 @@ describe('numbers the two readers could read differently', () => {
     fc.assert(
       fc.property(token, (written) => {
         const edited = text.replace('n: PLACEHOLDER', `n: ${written}`);
+        expectWrittenAgrees(edited);
         const fast = readPlainYaml(edited);
         let careful: Trajectory | TrajectoryFormatError;
         try {

@@ -87,9 +87,16 @@ class Walker {
   }
 }
 
+/** `<key>Json` for each free value's key (a handful, fixed by the format): built once, not at every field read. */
+const JSON_KEYS = new Map<string, string>();
+
 /** A free value, from YAML under `key` or from JSON text under `<key>Json`; one or the other. */
 function freeValue(object: Record<string, unknown>, key: string, path: (string | number)[]): unknown {
-  const jsonKey = `${key}Json`;
+  let jsonKey = JSON_KEYS.get(key);
+  if (jsonKey === undefined) {
+    jsonKey = `${key}Json`;
+    JSON_KEYS.set(key, jsonKey);
+  }
   if (!Object.hasOwn(object, jsonKey)) return Object.hasOwn(object, key) ? object[key] : undefined;
   const at = [...path, jsonKey];
   if (Object.hasOwn(object, key)) {

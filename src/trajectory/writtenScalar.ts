@@ -1,0 +1,158 @@
+/**
+ * The scalars legate's writer emits, read the way the YAML 1.2 core schema reads them: plain
+ * (resolved to null, a boolean, a number or a string), single-quoted and double-quoted, each on
+ * one line. Whatever is not certainly one of them declines (`throw DECLINE`): the general readers
+ * take the whole text then.
+ */
+
+/** Thrown to say "not a text this reader is sure of"; caught by `readWrittenYaml`, never escapes it. */
+export const DECLINE: unique symbol = Symbol('decline');
+
+export function decline(): never {
+  throw DECLINE;
+}
+
+const SPACE = 32;
+const TAB = 9;
+const QUOTE = 39; // '
+const BACKSLASH = 92;
+
+/** The end of a single-quoted scalar starting at `start` (the quote): the scalar and the index after it. */
+export function singleQuoted(text: string, start: number, lineEnd: number): [string, number] {
+  let value = '';
+  let from = start + 1;
+  for (;;) {
+    const quote = text.indexOf("'", from);
+    if (quote === -1 || quote > lineEnd) decline();
+    value += text.slice(from, quote);
+    if (text.charCodeAt(quote + 1) !== QUOTE) return [value, quote + 1];
+    value += "'";
+    from = quote + 2;
+  }
+}
+
+const ESCAPES: Record<string, string> = {
+  '0': '\0',
+  a: '\x07',
+  b: '\b',
+  t: '\t',
+  '\t': '\t',
+  n: '\n',
+  v: '\v',
+  f: '\f',
+  r: '\r',
+  e: '\x1b',
+  ' ': ' ',
+  '"': '"',
+  '/': '/',
+  '\\': '\\',
+  N: '\x85',
+  _: '\xa0',
+  L: '\u2028',
+  P: '\u2029',
+};
+const HEX_DIGITS: Record<string, number> = { x: 2, u: 4, U: 8 };
+
+/** A double-quoted scalar starting at `start` (the quote), on one line: the scalar and the index after it. */
+export function doubleQuoted(text: string, start: number, lineEnd: number): [string, number] {
+  let value = '';
+  let from = start + 1;
+  for (let i = from; i < lineEnd; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 34) return [value + text.slice(from, i), i + 1];
+    if (code !== BACKSLASH) continue;
+    value += text.slice(from, i);
+    const indicator = text[i + 1]!;
+    const digits = HEX_DIGITS[indicator];
+    if (digits !== undefined) {
+      const hex = text.slice(i + 2, i + 2 + digits);
+      if (!/^[0-9a-fA-F]+$/.test(hex) || hex.length !== digits) decline();
+      const point = Number.parseInt(hex, 16);
+      if (point > 0x10ffff) decline();
+      value += point <= 0xffff ? String.fromCharCode(point) : String.fromCodePoint(point);
+      i += 1 + digits;
+    } else {
+      const replacement = ESCAPES[indicator];
+      if (replacement === undefined) decline();
+      value += replacement;
+      i += 1;
+    }
+    from = i + 1;
+  }
+  return decline();
+}
+
+/** Characters a plain scalar may not start with (`-`, `?` and `:` may, before a character that is not a space). */
+const INDICATOR = /^[,[\]{}#&*!|>'"%@`\s]|^[-?:](?:$|\s)/;
+/** Anything a number could be written as, in the core schema or near it (YAML 1.1's forms too): such text declines. */
+const NUMBER_LIKE = new RegExp(
+  '^[-+]?(?:[0-9][0-9_]*(?:\\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\\.[0-9_]+(?:[eE][-+]?[0-9]+)?|0[xob][0-9a-fA-F_]+' +
+    '|\\.[a-zA-Z]+|[0-9][0-9_]*(?::[0-9_]+)+(?:\\.[0-9_]*)?)$',
+);
+const CANONICAL_INTEGER = /^-?(?:0|[1-9][0-9]{0,14})$/;
+const CANONICAL_FLOAT = /^-?(?:0|[1-9][0-9]*)(?:\.[0-9]+)?(?:e[-+][0-9]+)?$/;
+const CONSTANTS = new Map<string, null | boolean>([
+  ['null', null],
+  ['Null', null],
+  ['NULL', null],
+  ['~', null],
+  ['true', true],
+  ['True', true],
+  ['TRUE', true],
+  ['false', false],
+  ['False', false],
+  ['FALSE', false],
+]);
+
+/**
+ * A plain scalar's text, from `start` to `end`, checked to be one the writer could have written
+ * (no comment, no `: `, no leading indicator, no blank around it) and, in a flow
+ * collection, none of `,[]{}`.
+ */
+export function plainText(text: string, start: number, end: number, flow: boolean): string {
+  if (end <= start) decline();
+  const value = text.slice(start, end);
+  if (INDICATOR.test(value)) decline();
+  const last = value.charCodeAt(value.length - 1);
+  if (last === SPACE || last === TAB || last === 58 /* : */) decline();
+  if (/:[ \t]|[ \t]#/.test(value)) decline();
+  if (flow && /[,[\]{}]/.test(value)) decline();
+  return value;
+}
+
+/** What a plain scalar means in the core schema; text that might mean something else declines. */
+export function resolvePlain(value: string): unknown {
+  if (CONSTANTS.has(value)) return CONSTANTS.get(value);
+  const first = value.charCodeAt(0);
+  // Only text starting with a digit, a sign or a dot can be a number: most text is a string by its first letter.
+  if (first > 57 /* 9 */ || (first < 48 && first !== 43 && first !== 45 && first !== 46) || !NUMBER_LIKE.test(value))
+    return value;
+  if (CANONICAL_INTEGER.test(value) || CANONICAL_FLOAT.test(value)) {
+    const number = Number(value);
+    if (Number.isFinite(number)) return number;
+  }
+  return decline();
+}
+
+/** A plain key: a string in the core schema, never one a reader treats apart. */
+export function plainKey(text: string, start: number, end: number, flow: boolean): string {
+  if (isWord(text, start, end)) {
+    const word = text.slice(start, end);
+    if (!CONSTANTS.has(word)) return word;
+  }
+  const key = plainText(text, start, end, flow);
+  if (resolvePlain(key) !== key) decline();
+  return key;
+}
+
+/** Letters, digits and `_`, starting with a letter or `_` (most keys): plain, and a string unless a constant. */
+function isWord(text: string, start: number, end: number): boolean {
+  if (end <= start) return false;
+  for (let i = start; i < end; i++) {
+    const code = text.charCodeAt(i) | 32; // a letter in lower case
+    const letter = code >= 97 && code <= 122;
+    const other = text.charCodeAt(i);
+    if (!letter && other !== 95 && (i === start || other < 48 || other > 57)) return false;
+  }
+  return true;
+}
