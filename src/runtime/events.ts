@@ -50,6 +50,11 @@ export class EventLog {
     this.#keepStream = options.keepStreamEvents ?? false;
   }
 
+  /** Whether anybody takes stream deltas: a transport is not asked to produce them for nobody. */
+  get observesStream(): boolean {
+    return this.#listener !== undefined || this.#keepStream;
+  }
+
   emit(event: AgentEvent): void {
     // Stream deltas repeat what the responses hold; they are told, not kept, unless asked.
     if (event.type !== 'stream' || this.#keepStream) this.events.push(event);

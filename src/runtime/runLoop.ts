@@ -10,6 +10,7 @@ import { cacheControlOf, requestParameters } from './requestOptions.js';
 import { copyThroughJson } from '../json/jsonText.js';
 import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { Message, MessagesRequest, ModelResponse, RequestTool, ToolUseBlock } from '../messages/types.js';
+import type { StreamEvent } from '../transport/transport.js';
 import { abortable } from './abortable.js';
 import { addUsage, type AgentResult, type StopReason } from './agentResult.js';
 import type { EventLog } from './events.js';
@@ -155,7 +156,12 @@ async function askModel(
       await abortable(
         config.run.transport.send(request, {
           signal,
-          onStreamEvent: (event) => log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
+          ...(log.observesStream
+            ? {
+                onStreamEvent: (event: StreamEvent) =>
+                  log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
+              }
+            : {}),
           tools: [
             ...[...config.agent.visibleTools.values()].map((tool) => toolUnderPolicy(tool, config.agent.onTaint)),
             ...config.agent.serverTools.values(),
