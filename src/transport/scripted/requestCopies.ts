@@ -1,0 +1,108 @@
+import { copyValue } from '../../json/copyValue.js';
+import { jsonText } from '../../json/jsonText.js';
+import type { Message, MessagesRequest } from '../../messages/types.js';
+
+/** What is kept of a message already copied: what it was copied from, its copy, its JSON length once asked. */
+interface CopiedMessage {
+  role: unknown;
+  content: unknown;
+  /** The blocks the content list held, by object: a block added, removed or replaced makes the message new. */
+  blocks: readonly unknown[] | undefined;
+  copy: Message;
+  length: number | undefined;
+}
+
+/** A request as the scripted model keeps it: its copy, and the length of its JSON text when asked. */
+export interface RequestCopy {
+  copy: MessagesRequest;
+  /** The length of `JSON.stringify(request)`'s text (undefined where JSON has none), computed when first asked. */
+  jsonLength(): number | undefined;
+}
+
+/**
+ * Copies of the requests a scripted model receives, each message copied and measured once. A conversation grows
+ * by messages appended to it, and a message sent is never changed afterwards (the run loop appends new message
+ * objects and never edits one in place), so a message already seen (the same object, with the same role, the
+ * same content list holding the same blocks) reuses its copy and its JSON length: a run costs time in proportion
+ * to its length, not its square. The results are what `copyValue(request)` and `jsonText(request).length` give
+ * for the whole request (held to them by test/transport/scriptedLinear.property.test.ts); only a change made
+ * inside a block of a message already sent (a field of the block edited in place) is not seen.
+ */
+export class RequestCopies {
+  readonly #messages = new WeakMap<object, CopiedMessage>();
+
+  copy(request: MessagesRequest): RequestCopy {
+    const messages = this.#plainMessages(request);
+    if (messages === undefined) return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
+    const copy = copyValue({ ...request, messages: [] as Message[] });
+    copy.messages = messages.map((message) => this.#copied(message).copy);
+    // Measured when asked, after the script's function has seen the request (and may have changed it).
+    return { copy, jsonLength: () => this.#jsonLength(request) };
+  }
+
+  #jsonLength(request: MessagesRequest): number | undefined {
+    const messages = this.#plainMessages(request);
+    if (messages === undefined) return jsonText(request)?.length;
+    // `"messages":[]` stands in the text of the rest; the messages' texts and their commas go inside.
+    const rest = jsonText({ ...request, messages: [] });
+    if (rest === undefined) return undefined;
+    let length = rest.length + Math.max(0, messages.length - 1);
+    for (const message of messages) {
+      const entry = this.#copied(message);
+      entry.length ??= (jsonText(message) as string).length;
+      length += entry.length;
+    }
+    return length;
+  }
+
+  /** The request's messages when the request and each of them is a plain object, else undefined. */
+  #plainMessages(request: MessagesRequest): Message[] | undefined {
+    const { messages } = request as { messages?: unknown };
+    if (!isPlain(request) || !Array.isArray(messages)) return undefined;
+    for (const message of messages) if (!isPlain(message)) return undefined;
+    return messages as Message[];
+  }
+
+  #copied(message: Message): CopiedMessage {
+    const known = this.#messages.get(message);
+    if (known !== undefined && isUnchanged(known, message)) return known;
+    const { content } = message;
+    const entry: CopiedMessage = {
+      role: message.role,
+      content,
+      blocks: Array.isArray(content) ? [...content] : undefined,
+      copy: copyValue(message),
+      length: undefined,
+    };
+    // Only a message of exactly a role and content is remembered: a key added later could not be seen.
+    if (hasOnlyRoleAndContent(message)) this.#messages.set(message, entry);
+    return entry;
+  }
+}
+
+function isUnchanged(known: CopiedMessage, message: Message): boolean {
+  if (known.role !== message.role || known.content !== message.content) return false;
+  const { blocks } = known;
+  if (blocks === undefined) return true;
+  const content = message.content as readonly unknown[];
+  if (content.length !== blocks.length) return false;
+  for (let i = 0; i < blocks.length; i++) if (content[i] !== blocks[i]) return false;
+  return true;
+}
+
+/** A plain object: one JSON writes as its own keys, with no toJSON of its own. */
+function isPlain(value: unknown): value is object {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype = Object.getPrototypeOf(value) as unknown;
+  return (prototype === Object.prototype || prototype === null) && !('toJSON' in value);
+}
+
+function hasOnlyRoleAndContent(message: object): boolean {
+  const keys = Object.keys(message);
+  return (
+    keys.length === 2 &&
+    keys.includes('role') &&
+    keys.includes('content') &&
+    Object.getOwnPropertySymbols(message).length === 0
+  );
+}
