@@ -66,7 +66,7 @@ const requestOf = (messages: Message[], system: string | undefined): MessagesReq
 });
 
 describe('ScriptedTransport copies and measures each message once', () => {
-  it('records every request and estimates every usage exactly as copying and measuring the whole request did', async () => {
+  it('records every request and estimates every usage as copying and measuring the whole request did', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(change, { minLength: 1, maxLength: 25 }),
