@@ -57,12 +57,28 @@ function apply(messages: Message[], step: Change): void {
   }
 }
 
-const requestOf = (messages: Message[], system: string | undefined): MessagesRequest => ({
+/** A tool definition as defineTool makes it: one frozen object, the same on every request. */
+const frozenTool = Object.freeze({
+  name: 'look_up',
+  description: 'Looks things up.',
+  input_schema: { type: 'object' },
+});
+const otherTool = Object.freeze({ name: 'note', input_schema: { type: 'object', properties: {} } });
+type Tools = 'none' | 'frozen' | 'mixed';
+
+const requestOf = (messages: Message[], system: string | undefined, tools: Tools = 'frozen'): MessagesRequest => ({
   model: 'claude-test',
   max_tokens: 64,
   ...(system === undefined ? {} : { system }),
   messages: [...messages],
-  tools: [{ name: 'look_up', description: 'Looks things up.', input_schema: { type: 'object' } }],
+  ...(tools === 'none'
+    ? {}
+    : {
+        tools:
+          tools === 'frozen'
+            ? [frozenTool, otherTool]
+            : [frozenTool, { ...frozenTool, name: 'cached', cache_control: { type: 'ephemeral' as const } }],
+      }),
 });
 
 describe('ScriptedTransport copies and measures each message once', () => {
@@ -71,14 +87,15 @@ describe('ScriptedTransport copies and measures each message once', () => {
       fc.asyncProperty(
         fc.array(change, { minLength: 1, maxLength: 25 }),
         fc.option(text, { nil: undefined }),
-        async (changes, system) => {
+        fc.constantFrom<Tools>('none', 'frozen', 'mixed'),
+        async (changes, system, tools) => {
           const expected: { request: MessagesRequest; inputTokens: number }[] = [];
           const transport = new ScriptedTransport(() => reply.text('ok'));
           const messages: Message[] = [];
           const served: ModelResponse[] = [];
           for (const step of changes) {
             apply(messages, step);
-            const request = requestOf(messages, system);
+            const request = requestOf(messages, system, tools);
             expected.push({ request: referenceCopy(request), inputTokens: referenceTokens(request) });
             served.push(await transport.send(request));
           }

@@ -19,51 +19,63 @@ export interface RequestCopy {
   jsonLength(): number | undefined;
 }
 
+/** A tool definition copied: frozen, the same object on every request of an agent, so copied and measured once. */
+interface CopiedTool {
+  copy: unknown;
+  length: number | undefined;
+}
+
+/** The parts of a request copied one by one: its messages, and its tools when every definition is frozen. */
+interface Parts {
+  messages: Message[];
+  tools: object[] | undefined;
+}
+
 /**
  * Copies of the requests a scripted model receives, each message copied and measured once. A conversation grows
  * by messages appended to it, and a message sent is never changed afterwards (the run loop appends new message
  * objects and never edits one in place), so a message already seen (the same object, with the same role, the
  * same content list holding the same blocks) reuses its copy and its JSON length: a run costs time in proportion
- * to its length, not its square. The results are what `copyValue(request)` and `jsonText(request).length` give
+ * to its length, not its square. A tool definition frozen (as defineTool makes it, one object for every request)
+ * is copied and measured once too. The results are what `copyValue(request)` and `jsonText(request).length` give
  * for the whole request (held to them by test/transport/scriptedLinear.property.test.ts); only a change made
  * inside a block of a message already sent (a field of the block edited in place) is not seen.
  */
 export class RequestCopies {
   readonly #messages = new WeakMap<object, CopiedMessage>();
+  readonly #tools = new WeakMap<object, CopiedTool>();
 
   copy(request: MessagesRequest): RequestCopy {
-    const messages = this.#plainMessages(request);
-    if (messages === undefined) return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
-    const copy = copyValue({ ...request, messages: [] as Message[] });
-    copy.messages = messages.map((message) => this.#copied(message).copy);
+    const parts = partsOf(request);
+    if (parts === undefined) return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
+    const copy = copyValue(withoutParts(request, parts));
+    copy.messages = parts.messages.map((message) => this.#copiedMessage(message).copy);
+    if (parts.tools !== undefined) copy.tools = parts.tools.map((tool) => this.#copiedTool(tool).copy) as never;
     // Measured when asked, after the script's function has seen the request (and may have changed it).
     return { copy, jsonLength: () => this.#jsonLength(request) };
   }
 
   #jsonLength(request: MessagesRequest): number | undefined {
-    const messages = this.#plainMessages(request);
-    if (messages === undefined) return jsonText(request)?.length;
-    // `"messages":[]` stands in the text of the rest; the messages' texts and their commas go inside.
-    const rest = jsonText({ ...request, messages: [] });
+    const parts = partsOf(request);
+    if (parts === undefined) return jsonText(request)?.length;
+    // `"messages":[]` (and `"tools":[]`) stand in the text of the rest; the parts' texts and commas go inside.
+    const rest = jsonText(withoutParts(request, parts));
     if (rest === undefined) return undefined;
-    let length = rest.length + Math.max(0, messages.length - 1);
-    for (const message of messages) {
-      const entry = this.#copied(message);
+    let length = rest.length + commas(parts.messages) + commas(parts.tools ?? []);
+    for (const message of parts.messages) {
+      const entry = this.#copiedMessage(message);
       entry.length ??= (jsonText(message) as string).length;
+      length += entry.length;
+    }
+    for (const tool of parts.tools ?? []) {
+      const entry = this.#copiedTool(tool);
+      entry.length ??= (jsonText(tool) as string).length;
       length += entry.length;
     }
     return length;
   }
 
-  /** The request's messages when the request and each of them is a plain object, else undefined. */
-  #plainMessages(request: MessagesRequest): Message[] | undefined {
-    const { messages } = request as { messages?: unknown };
-    if (!isPlain(request) || !Array.isArray(messages)) return undefined;
-    for (const message of messages) if (!isPlain(message)) return undefined;
-    return messages as Message[];
-  }
-
-  #copied(message: Message): CopiedMessage {
+  #copiedMessage(message: Message): CopiedMessage {
     const known = this.#messages.get(message);
     if (known !== undefined && isUnchanged(known, message)) return known;
     const { content } = message;
@@ -78,7 +90,31 @@ export class RequestCopies {
     if (hasOnlyRoleAndContent(message)) this.#messages.set(message, entry);
     return entry;
   }
+
+  #copiedTool(tool: object): CopiedTool {
+    let entry = this.#tools.get(tool);
+    if (entry === undefined) {
+      entry = { copy: copyValue(tool), length: undefined };
+      this.#tools.set(tool, entry);
+    }
+    return entry;
+  }
 }
+
+/** The request's messages (and frozen tools) when the request and each of them is a plain object, else undefined. */
+function partsOf(request: MessagesRequest): Parts | undefined {
+  const { messages, tools } = request as { messages?: unknown; tools?: unknown };
+  if (!isPlain(request) || !Array.isArray(messages)) return undefined;
+  for (const message of messages) if (!isPlain(message)) return undefined;
+  const frozen = Array.isArray(tools) && tools.every((tool) => isPlain(tool) && Object.isFrozen(tool));
+  return { messages: messages as Message[], tools: frozen ? (tools as object[]) : undefined };
+}
+
+function withoutParts(request: MessagesRequest, parts: Parts): MessagesRequest {
+  return { ...request, messages: [], ...(parts.tools === undefined ? {} : { tools: [] }) };
+}
+
+const commas = (list: readonly unknown[]): number => Math.max(0, list.length - 1);
 
 function isUnchanged(known: CopiedMessage, message: Message): boolean {
   if (known.role !== message.role || known.content !== message.content) return false;
