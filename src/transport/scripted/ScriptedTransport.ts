@@ -132,11 +132,12 @@ function isModelResponse(value: ScriptedReply | ModelResponse): value is ModelRe
 /** Fills in ids, the model and usage, deterministically from the call number and the request. */
 function complete(scripted: ScriptedReply, model: string, request: RequestCopy, call: number): ModelResponse {
   let toolIndex = 0;
-  const content = scripted.content.map((block): ResponseBlock => {
-    if (block.type !== 'tool_use') return copyValue(block);
+  // One copy of the whole content: a structuredClone a response, not one a block.
+  const content = copyValue(scripted.content).map((block): ResponseBlock => {
+    if (block.type !== 'tool_use') return block;
     toolIndex++;
     // Every field the script gave (a caller, a toolset name) is served; only a missing id is filled in.
-    const { type, id, ...rest } = copyValue(block as ScriptedToolUse);
+    const { type, id, ...rest } = block as ScriptedToolUse;
     return { type, id: id ?? `toolu_s${call}_${toolIndex}`, ...rest };
   });
   return {

@@ -43,14 +43,17 @@ interface Parts {
  */
 export class RequestCopies {
   readonly #messages = new WeakMap<object, CopiedMessage>();
-  readonly #tools = new WeakMap<object, CopiedTool>();
 
   copy(request: MessagesRequest): RequestCopy {
     const parts = partsOf(request);
     if (parts === undefined) return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
-    const copy = copyValue(withoutParts(request, parts));
-    copy.messages = parts.messages.map((message) => this.#copiedMessage(message).copy);
-    if (parts.tools !== undefined) copy.tools = parts.tools.map((tool) => this.#copiedTool(tool).copy) as never;
+    const copy = copyOfRest(request, parts);
+    // The messages not seen before are copied together: one structuredClone for the turn, not one per message.
+    const fresh = [...new Set(parts.messages.filter((message) => this.#known(message) === undefined))];
+    const copies = copyValue(fresh);
+    const copied = new Map(fresh.map((message, i) => [message, this.#remember(message, copies[i]!)]));
+    copy.messages = parts.messages.map((message) => (copied.get(message) ?? this.#copiedMessage(message)).copy);
+    if (parts.tools !== undefined) copy.tools = parts.tools.map((tool) => copiedTool(tool).copy) as never;
     // Measured when asked, after the script's function has seen the request (and may have changed it).
     return { copy, jsonLength: () => this.#jsonLength(request) };
   }
@@ -68,37 +71,62 @@ export class RequestCopies {
       length += entry.length;
     }
     for (const tool of parts.tools ?? []) {
-      const entry = this.#copiedTool(tool);
+      const entry = copiedTool(tool);
       entry.length ??= (jsonText(tool) as string).length;
       length += entry.length;
     }
     return length;
   }
 
-  #copiedMessage(message: Message): CopiedMessage {
+  #known(message: Message): CopiedMessage | undefined {
     const known = this.#messages.get(message);
-    if (known !== undefined && isUnchanged(known, message)) return known;
+    return known !== undefined && isUnchanged(known, message) ? known : undefined;
+  }
+
+  #copiedMessage(message: Message): CopiedMessage {
+    return this.#known(message) ?? this.#remember(message, copyValue(message));
+  }
+
+  #remember(message: Message, copy: Message): CopiedMessage {
     const { content } = message;
-    const entry: CopiedMessage = {
-      role: message.role,
-      content,
-      blocks: Array.isArray(content) ? [...content] : undefined,
-      copy: copyValue(message),
-      length: undefined,
-    };
+    const blocks = Array.isArray(content) ? [...content] : undefined;
+    const entry: CopiedMessage = { role: message.role, content, blocks, copy, length: undefined };
     // Only a message of exactly a role and content is remembered: a key added later could not be seen.
     if (hasOnlyRoleAndContent(message)) this.#messages.set(message, entry);
     return entry;
   }
+}
 
-  #copiedTool(tool: object): CopiedTool {
-    let entry = this.#tools.get(tool);
-    if (entry === undefined) {
-      entry = { copy: copyValue(tool), length: undefined };
-      this.#tools.set(tool, entry);
-    }
-    return entry;
+/** Frozen tool definitions never change: their copies serve every transport. */
+const toolCopies = new WeakMap<object, CopiedTool>();
+
+function copiedTool(tool: object): CopiedTool {
+  let entry = toolCopies.get(tool);
+  if (entry === undefined) {
+    entry = { copy: copyValue(tool), length: undefined };
+    toolCopies.set(tool, entry);
   }
+  return entry;
+}
+
+/**
+ * The request without its parts, copied: key by key where every other value is a primitive (as structuredClone
+ * copies it, without the cost of a clone), else by copyValue.
+ */
+function copyOfRest(request: MessagesRequest, parts: Parts): MessagesRequest {
+  const copy: Record<string, unknown> = {};
+  const fields = request as unknown as Record<string, unknown>;
+  for (const key of Object.keys(fields)) {
+    if (key === 'messages' || (key === 'tools' && parts.tools !== undefined)) {
+      copy[key] = [];
+      continue;
+    }
+    const value = fields[key];
+    const primitive = value === null || !['object', 'function', 'symbol'].includes(typeof value);
+    if (!primitive || key === '__proto__') return copyValue(withoutParts(request, parts));
+    copy[key] = value;
+  }
+  return copy as unknown as MessagesRequest;
 }
 
 /** The request's messages (and frozen tools) when the request and each of them is a plain object, else undefined. */
