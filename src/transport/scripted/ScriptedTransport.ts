@@ -1,4 +1,4 @@
-import { copyValue } from '../../json/copyValue.js';
+import { copyPlainData } from '../../json/copyPlainData.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
 import { streamEventsOf } from '../streamEventsOf.js';
@@ -105,7 +105,7 @@ export class ScriptedTransport implements Transport {
       );
     }
     const answer = typeof step === 'function' ? await step(request, call) : step;
-    const response = isModelResponse(answer) ? copyValue(answer) : complete(answer, request.model, received, call);
+    const response = isModelResponse(answer) ? copyPlainData(answer) : complete(answer, request.model, received, call);
     const delivery =
       isModelResponse(answer) || answer.stream === undefined ? this.#stream : checkDelivery(answer.stream);
     if (delivery !== undefined) return sendStreamed(response, delivery, request, options);
@@ -132,8 +132,8 @@ function isModelResponse(value: ScriptedReply | ModelResponse): value is ModelRe
 /** Fills in ids, the model and usage, deterministically from the call number and the request. */
 function complete(scripted: ScriptedReply, model: string, request: RequestCopy, call: number): ModelResponse {
   let toolIndex = 0;
-  // One copy of the whole content: a structuredClone a response, not one a block.
-  const content = copyValue(scripted.content).map((block): ResponseBlock => {
+  // One copy of the whole content, not one a block.
+  const content = copyPlainData(scripted.content).map((block): ResponseBlock => {
     if (block.type !== 'tool_use') return block;
     toolIndex++;
     // Every field the script gave (a caller, a toolset name) is served; only a missing id is filled in.

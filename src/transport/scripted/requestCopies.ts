@@ -1,3 +1,4 @@
+import { copyPlainData } from '../../json/copyPlainData.js';
 import { copyValue } from '../../json/copyValue.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { Message, MessagesRequest } from '../../messages/types.js';
@@ -48,9 +49,9 @@ export class RequestCopies {
     const parts = partsOf(request);
     if (parts === undefined) return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
     const copy = copyOfRest(request, parts);
-    // The messages not seen before are copied together: one structuredClone for the turn, not one per message.
+    // The messages not seen before are copied together (objects they share stay shared, as in one clone).
     const fresh = [...new Set(parts.messages.filter((message) => this.#known(message) === undefined))];
-    const copies = copyValue(fresh);
+    const copies = copyPlainData(fresh);
     const copied = new Map(fresh.map((message, i) => [message, this.#remember(message, copies[i]!)]));
     copy.messages = parts.messages.map((message) => (copied.get(message) ?? this.#copiedMessage(message)).copy);
     if (parts.tools !== undefined) copy.tools = parts.tools.map((tool) => copiedTool(tool).copy) as never;
@@ -84,7 +85,7 @@ export class RequestCopies {
   }
 
   #copiedMessage(message: Message): CopiedMessage {
-    return this.#known(message) ?? this.#remember(message, copyValue(message));
+    return this.#known(message) ?? this.#remember(message, copyPlainData(message));
   }
 
   #remember(message: Message, copy: Message): CopiedMessage {
