@@ -1,3 +1,4 @@
+import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { benchBinder } from './binder.bench.js';
 import { benchFuzz } from './fuzz.bench.js';
@@ -9,7 +10,7 @@ import { benchRunLoop } from './runLoop.bench.js';
 import { benchStreaming } from './streaming.bench.js';
 
 // Measured is the built package, as users run it: `legate` resolves through package.json "exports" to dist/.
-const measured = fileURLToPath(import.meta.resolve('legate'));
+const measured = relative(process.cwd(), fileURLToPath(import.meta.resolve('legate')));
 console.log(`legate benchmarks of the built package (${measured}) on Node ${process.version}, ${process.arch}\n`);
 benchBinder();
 console.log('');
