@@ -33,6 +33,7 @@ const change = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('replaceContent' as const), at: fc.nat(), content }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRole' as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dropLast' as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }) },
 );
 type Change = typeof change extends fc.Arbitrary<infer C> ? C : never;
 
@@ -48,6 +49,10 @@ function apply(messages: Message[], step: Change): void {
   }
   const message = messages[step.at % Math.max(1, messages.length)];
   if (message === undefined) return;
+  if (step.kind === 'repeat') {
+    messages.push(message); // the same object twice in one conversation
+    return;
+  }
   if (step.kind === 'setRole') message.role = message.role === 'user' ? 'assistant' : 'user';
   else if (step.kind === 'replaceContent') message.content = structuredClone(step.content) as never;
   else if (typeof message.content !== 'string') {

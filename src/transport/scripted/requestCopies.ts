@@ -49,11 +49,23 @@ export class RequestCopies {
     const parts = partsOf(request);
     if (parts === undefined) return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
     const copy = copyOfRest(request, parts);
-    // The messages not seen before are copied together (objects they share stay shared, as in one clone).
-    const fresh = [...new Set(parts.messages.filter((message) => this.#known(message) === undefined))];
-    const copies = copyPlainData(fresh);
-    const copied = new Map(fresh.map((message, i) => [message, this.#remember(message, copies[i]!)]));
-    copy.messages = parts.messages.map((message) => (copied.get(message) ?? this.#copiedMessage(message)).copy);
+    // One look-up a message; those not seen before are copied together (objects they share stay shared).
+    const messages: Message[] = [];
+    const fresh = new Map<Message, number[]>();
+    for (const [i, message] of parts.messages.entries()) {
+      const known = this.#known(message);
+      if (known !== undefined) messages.push(known.copy);
+      else {
+        messages.push(message);
+        fresh.set(message, [...(fresh.get(message) ?? []), i]);
+      }
+    }
+    const copies = copyPlainData([...fresh.keys()]);
+    for (const [n, [message, places]] of [...fresh].entries()) {
+      const { copy: copied } = this.#remember(message, copies[n]!);
+      for (const i of places) messages[i] = copied;
+    }
+    copy.messages = messages;
     if (parts.tools !== undefined) copy.tools = parts.tools.map((tool) => copiedTool(tool).copy) as never;
     // Measured when asked, after the script's function has seen the request (and may have changed it).
     return { copy, jsonLength: () => this.#jsonLength(request) };
