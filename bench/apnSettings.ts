@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { defineTool } from '../src/index.js';
+import { defineTool } from 'legate';
 
 /**
  * A real-world tool (tau2-bench's telecom `set_apn_settings`, its schema as pydantic 2 wrote it; provenance

@@ -1,6 +1,6 @@
-import { createAssistant } from '../examples/payments/agent.js';
+import { createAssistant } from '../dist/examples/payments/agent.js';
 import { placeOrder } from './placeOrder.js';
-import { fuzzInjection, fuzzTool } from '../src/fuzz/index.js';
+import { fuzzInjection, fuzzTool } from 'legate/fuzz';
 
 export async function benchFuzz(): Promise<void> {
   await fuzzTool(placeOrder, { numRuns: 500, seed: 1 }); // warm-up

@@ -1,8 +1,8 @@
-import { rules, type GuardState } from '../src/index.js';
-import { decideBatch } from '../src/guard/pipeline.js';
-import { initialGuardState } from '../src/guard/guardState.js';
-import { compileRules, type ToolFacts } from '../src/guard/guardContext.js';
-import { applyOutcomes } from '../src/guard/applyOutcomes.js';
+import { rules, type GuardState } from 'legate';
+import { decideBatch } from '../dist/src/guard/pipeline.js';
+import { initialGuardState } from '../dist/src/guard/guardState.js';
+import { compileRules, type ToolFacts } from '../dist/src/guard/guardContext.js';
+import { applyOutcomes } from '../dist/src/guard/applyOutcomes.js';
 import { measure } from './harness.js';
 import { placeOrder, validOrder } from './placeOrder.js';
 

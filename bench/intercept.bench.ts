@@ -1,7 +1,7 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadTrajectory } from '../src/index.js';
+import { loadTrajectory } from 'legate';
 import { measureEach, type Measurement } from './harness.js';
 import { prepare, replayThroughBareMsw, replayThroughInterception } from './intercept/interceptScenario.js';
 

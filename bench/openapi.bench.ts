@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dereference, validate } from '@readme/openapi-parser';
-import { openApiTools } from '../src/openapi/index.js';
+import { openApiTools } from 'legate/openapi';
 import { measureEach } from './harness.js';
 
 /**

@@ -1,4 +1,4 @@
-import { defineTool } from '../src/index.js';
+import { defineTool } from 'legate';
 
 /** A 5-argument tool, the shape of a typical business tool: the benchmarks' common subject. */
 export const placeOrder = defineTool({

@@ -1,3 +1,5 @@
+import { relative } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { benchBinder } from './binder.bench.js';
 import { benchFuzz } from './fuzz.bench.js';
 import { benchGuard } from './guard.bench.js';
@@ -8,7 +10,9 @@ import { benchReplayWorkers } from './replayWorkers.bench.js';
 import { benchRunLoop } from './runLoop.bench.js';
 import { benchStreaming } from './streaming.bench.js';
 
-console.log(`legate benchmarks on Node ${process.version}, ${process.arch}\n`);
+// Measured is the built package, as users run it: `legate` resolves through package.json "exports" to dist/.
+const measured = relative(process.cwd(), fileURLToPath(import.meta.resolve('legate')));
+console.log(`legate benchmarks of the built package (${measured}) on Node ${process.version}, ${process.arch}\n`);
 benchBinder();
 console.log('');
 benchGuard();

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { HttpResponse, http, type JsonBodyType } from 'msw';
 import { setupServer } from 'msw/node';
-import { interceptAnthropic } from '../../src/intercept/index.js';
+import { interceptAnthropic } from 'legate/intercept';
 import { capturedResponse, startUpstream, type CapturedResponse } from '../../test/intercept/upstream.js';
 import { createLoop, streamLoop, type LoopOutcome, type LoopSetup } from '../../test/intercept/toolLoops.js';
 

@@ -7,7 +7,7 @@ import {
   type ModelResponse,
   type ScriptedReply,
   type Transport,
-} from '../../src/index.js';
+} from 'legate';
 import {
   FINAL_TEXT,
   INPUT,
@@ -43,20 +43,47 @@ const repliesOf = (script: readonly ScriptedTurn[]): ScriptedReply[] => [
   ...script.map(({ text, call }) => ({ ...reply.toolUse(call.name, call.input, { id: call.id, text }), usage })),
   { ...reply.text(FINAL_TEXT), usage },
 ];
-const replies = repliesOf(SCRIPT);
+/** Each script's replies and bare responses, built once: a run measures the loop, not building its script. */
+const built = new WeakMap<readonly ScriptedTurn[], { replies: ScriptedReply[]; responses: ModelResponse[] }>();
+function builtOf(script: readonly ScriptedTurn[]): { replies: ScriptedReply[]; responses: ModelResponse[] } {
+  let known = built.get(script);
+  if (known === undefined) {
+    known = { replies: repliesOf(script), responses: responsesOf(script) };
+    built.set(script, known);
+  }
+  return known;
+}
 
-const agent = new Agent({
-  name: 'support',
-  model: MODEL,
-  system: SYSTEM,
-  tools,
-  // Each run brings its own scripted model (below); this one is never asked.
-  transport: new ScriptedTransport([]),
-  maxTurns: TURNS,
-});
+const agents = new Map<number, Agent>();
+/** The support agent, allowed the scenario's turns or, for a longer script, as many as the script has. */
+function agentFor(script: readonly ScriptedTurn[]): Agent {
+  const maxTurns = Math.max(TURNS, script.length + 1);
+  let agent = agents.get(maxTurns);
+  if (agent === undefined) {
+    agent = new Agent({
+      name: 'support',
+      model: MODEL,
+      system: SYSTEM,
+      tools,
+      // Each run brings its own scripted model (below); this one is never asked.
+      transport: new ScriptedTransport([]),
+      maxTurns,
+    });
+    agents.set(maxTurns, agent);
+  }
+  return agent;
+}
+
+/** A conversation of `turns` model turns: the scenario's tool turns over and over, then its answer. */
+export function longScript(turns: number): ScriptedTurn[] {
+  return Array.from({ length: turns - 1 }, (_, i) => {
+    const { text, call } = SCRIPT[i % SCRIPT.length]!;
+    return { text, call: { ...call, id: `toolu_bench_${i + 1}` } };
+  });
+}
 
 export async function runLegate(script: readonly ScriptedTurn[] = SCRIPT): Promise<AgentResult> {
-  return agent.run(INPUT, { transport: new ScriptedTransport(script === SCRIPT ? replies : repliesOf(script)) });
+  return agentFor(script).run(INPUT, { transport: new ScriptedTransport(builtOf(script).replies) });
 }
 
 /**
@@ -84,10 +111,9 @@ const responsesOf = (script: readonly ScriptedTurn[]): ModelResponse[] =>
     stop_sequence: null,
     usage: scripted.usage!,
   }));
-const responses = responsesOf(SCRIPT);
 
 export async function runLegateBare(script: readonly ScriptedTurn[] = SCRIPT): Promise<AgentResult> {
-  return agent.run(INPUT, { transport: new PresetTransport(script === SCRIPT ? responses : responsesOf(script)) });
+  return agentFor(script).run(INPUT, { transport: new PresetTransport(builtOf(script).responses) });
 }
 
 export async function runLegateLoop(script: readonly ScriptedTurn[] = SCRIPT): Promise<LoopRun> {

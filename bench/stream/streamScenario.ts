@@ -9,7 +9,7 @@ import {
   type MessagesRequest,
   type ModelResponse,
   type StreamEvent,
-} from '../../src/index.js';
+} from 'legate';
 
 /**
  * The streaming bench's material: real Messages API event streams recorded by others

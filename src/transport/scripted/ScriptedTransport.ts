@@ -1,10 +1,11 @@
-import { copyValue } from '../../json/copyValue.js';
+import { copyPlainData } from '../../json/copyPlainData.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { MessagesRequest, ModelResponse, ResponseBlock } from '../../messages/types.js';
 import { streamEventsOf } from '../streamEventsOf.js';
 import type { SendOptions, Transport } from '../transport.js';
 import type { ScriptedReply, ScriptedToolUse } from './scriptedReply.js';
 import { checkDelivery, type StreamDelivery, sendStreamed } from './streamDelivery.js';
+import { RequestCopies, type RequestCopy } from './requestCopies.js';
 import { LegateError } from '../../errors/LegateError.js';
 import { UsageError } from '../../errors/UsageError.js';
 
@@ -43,8 +44,12 @@ export class ScriptNotDoneError extends LegateError {
  * usage) deterministically, so the same script gives the same run every time.
  */
 export class ScriptedTransport implements Transport {
-  /** Every request received, as it was when sent. */
+  /**
+   * Every request received, as it was when sent. The requests of a conversation share the copy of each message
+   * they have in common (a message sent never changes): read them, do not edit them.
+   */
   readonly requests: MessagesRequest[] = [];
+  readonly #copies = new RequestCopies();
   readonly #steps: ScriptStep[];
   readonly #stream: StreamDelivery | undefined;
   readonly #respond:
@@ -87,7 +92,8 @@ export class ScriptedTransport implements Transport {
   async send(request: MessagesRequest, options: SendOptions = {}): Promise<ModelResponse> {
     options.signal?.throwIfAborted();
     const call = this.requests.length + 1;
-    this.requests.push(copyValue(request));
+    const received = this.#copies.copy(request);
+    this.requests.push(received.copy);
     const step = this.#respond ?? this.#steps[call - 1];
     if (step === undefined) {
       const scripted = this.#steps.length;
@@ -99,7 +105,7 @@ export class ScriptedTransport implements Transport {
       );
     }
     const answer = typeof step === 'function' ? await step(request, call) : step;
-    const response = isModelResponse(answer) ? copyValue(answer) : complete(answer, request, call);
+    const response = isModelResponse(answer) ? copyPlainData(answer) : complete(answer, request.model, received, call);
     const delivery =
       isModelResponse(answer) || answer.stream === undefined ? this.#stream : checkDelivery(answer.stream);
     if (delivery !== undefined) return sendStreamed(response, delivery, request, options);
@@ -124,30 +130,34 @@ function isModelResponse(value: ScriptedReply | ModelResponse): value is ModelRe
 }
 
 /** Fills in ids, the model and usage, deterministically from the call number and the request. */
-function complete(scripted: ScriptedReply, request: MessagesRequest, call: number): ModelResponse {
+function complete(scripted: ScriptedReply, model: string, request: RequestCopy, call: number): ModelResponse {
   let toolIndex = 0;
-  const content = scripted.content.map((block): ResponseBlock => {
-    if (block.type !== 'tool_use') return copyValue(block);
+  // One copy of the whole content, not one a block.
+  const content = copyPlainData(scripted.content).map((block): ResponseBlock => {
+    if (block.type !== 'tool_use') return block;
     toolIndex++;
     // Every field the script gave (a caller, a toolset name) is served; only a missing id is filled in.
-    const { type, id, ...rest } = copyValue(block as ScriptedToolUse);
+    const { type, id, ...rest } = block as ScriptedToolUse;
     return { type, id: id ?? `toolu_s${call}_${toolIndex}`, ...rest };
   });
   return {
     id: `msg_scripted_${call}`,
     type: 'message',
     role: 'assistant',
-    model: request.model,
+    model,
     content,
     stop_reason: scripted.stopReason,
     stop_sequence: null,
-    usage: scripted.usage ?? { input_tokens: estimateTokens(request), output_tokens: estimateTokens(content) },
+    usage: scripted.usage ?? {
+      input_tokens: tokensOf(request.jsonLength()),
+      output_tokens: tokensOf(jsonText(content)?.length),
+    },
   };
 }
 
-/** About four characters a token: enough for usage figures to be plausible and stable. */
-function estimateTokens(value: unknown): number {
-  return Math.max(1, Math.ceil((jsonText(value)?.length ?? 0) / 4));
+/** About four characters a token (of the JSON text's length): enough for usage figures to be plausible and stable. */
+function tokensOf(jsonLength: number | undefined): number {
+  return Math.max(1, Math.ceil((jsonLength ?? 0) / 4));
 }
 
 function lastMessageSummary(request: MessagesRequest): string {
