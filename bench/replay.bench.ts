@@ -5,14 +5,9 @@ import Anthropic from '@anthropic-ai/sdk';
 import { load as yamlLoad } from 'js-yaml';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
-import {
-  AnthropicTransport,
-  loadTrajectory,
-  parseTrajectory,
-  runTrajectory,
-  type ModelResponse,
-} from '../src/index.js';
-import { toModelResponse } from '../src/trajectory/conversation.js';
+import { AnthropicTransport, loadTrajectory, parseTrajectory, runTrajectory, type ModelResponse } from 'legate';
+// Not public: the response a trajectory turn records, as a transport returns it.
+import { toModelResponse } from '../dist/src/trajectory/conversation.js';
 import { agent, FILES, generateCorpus, TURNS } from './replayCorpus.js';
 
 /** The HTTP-level anchor is slower; a subset gives its rate without a long wait. */

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { Agent, ScriptedTransport, defineTool, reply, runTrajectory, type Transport } from '../src/index.js';
+import { Agent, ScriptedTransport, defineTool, reply, runTrajectory, type Transport } from 'legate';
 
 /** The replay benchmarks' corpus: FILES recorded runs of TURNS turns each, one agent. */
 export const FILES = 1000;

@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { replay } from '../cli/commands/replay.js';
-import type { CliIo } from '../cli/io.js';
+import { replay } from '../dist/cli/commands/replay.js';
+import type { CliIo } from '../dist/cli/io.js';
 import { FILES, generateCorpus } from './replayCorpus.js';
 
 /**
@@ -20,7 +20,7 @@ export async function benchReplayWorkers(): Promise<void> {
     const url = (path: string) => pathToFileURL(resolve(path)).href;
     writeFileSync(
       join(dir, 'legate.config.ts'),
-      `import { defineConfig } from '${url('src/index.ts')}';\n` +
+      `import { defineConfig } from '${url('dist/src/index.js')}';\n` +
         `import { agent } from '${url('bench/replayCorpus.ts')}';\n` +
         `export default defineConfig({ agents: { bench: agent }, trajectories: 't' });\n`,
     );
