@@ -2,8 +2,12 @@
 import { processIo } from './io.js';
 import { describeUnexpected } from './describeError.js';
 import { main } from './main.js';
+import { registerTypeScriptForThread } from '../src/files/importModule.js';
 
 const io = processIo();
+// This process is the command's own: a TypeScript config or module is read with tsx registered for the whole process,
+// not in a namespace that would load legate and its dependencies a second time.
+registerTypeScriptForThread();
 // An error nobody awaited (a module's stray rejection, a timer that throws) ends the process as Node would, but said
 // in one line like every other error, unless LEGATE_DEBUG=1 asks for the stack.
 const lastResort = (error: unknown) => {

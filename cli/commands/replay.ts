@@ -54,8 +54,9 @@ the verdict lines go to standard error. --output's folder must exist.
 files, as legate view does, with each file's verdict: passed, diverged (the divergence marked at
 its turn, recorded and actual values side by side), error or missing.
 
---workers N replays on N worker threads (default: the number of cores, never more than files;
---workers 1 replays in this process). Each worker loads the config itself. The verdict lines,
+--workers N replays on N worker threads (--workers 1: in this process). The default is one
+thread per 4,000 files, up to the number of cores: a thread costs about a second of CPU to start
+and warm up, which a smaller corpus does not repay. Each worker loads the config itself. The verdict lines,
 their order, the summary, --bail, the reports and the exit code are those of one worker; a worker
 that dies gives the file it held an error line.
 
@@ -168,7 +169,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     );
     return report.finish(0, io);
   }
-  const threads = Math.min(workers ?? availableParallelism(), files.length);
+  const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
   const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
   const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
   const log = new VerdictLog(io, report);
@@ -204,6 +205,18 @@ async function* inProcess(files: string[], context: ReplayContext, given: Replay
 /** The files of the shard, decided from their paths relative to the project root (the same on every machine). */
 function shardOf(files: string[], shard: Shard, cwd: string, root: string): string[] {
   return shardFiles(files, (file) => corpusKey(file, cwd, root), shard);
+}
+
+/**
+ * Files a worker thread must have before the default starts one. A thread loads legate and the config and warms its
+ * own JIT: about a second of CPU. On the 2-core bench machine, two threads were slower than this process alone at
+ * 1,000 and 4,000 files of the replay bench's corpus, and 1.1x faster at 8,000 (docs/scale.md has the figures).
+ */
+const FILES_PER_DEFAULT_WORKER = 4000;
+
+/** --workers' default: one thread per FILES_PER_DEFAULT_WORKER files, up to the cores; 1 replays in this process. */
+function defaultWorkers(files: number): number {
+  return Math.max(1, Math.min(availableParallelism(), Math.floor(files / FILES_PER_DEFAULT_WORKER)));
 }
 
 /** The number of worker threads --workers asks for, or the one-line problem with it. */

@@ -3,11 +3,14 @@
 import { resolve } from 'node:path';
 import { parentPort, workerData } from 'node:worker_threads';
 import { loadProject, TransportError } from '../../src/index.js';
+import { registerTypeScriptForThread } from '../../src/files/importModule.js';
 import { describeRefusal } from '../describeError.js';
 import { replayOne, type ReplayContext } from './replayFile.js';
 import type { FromWorker, ToWorker, WorkerSetup } from './workerProtocol.js';
 
 const setup = workerData as WorkerSetup;
+// The worker is the command's own thread, as the process is (cli/legate.ts).
+registerTypeScriptForThread();
 const port = parentPort!;
 const post = (message: FromWorker) => port.postMessage(message);
 

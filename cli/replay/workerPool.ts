@@ -114,7 +114,7 @@ export async function* replayInWorkers(
  * runner's own) does not reach worker threads.
  */
 function startWorker(setup: WorkerSetup): Worker {
-  const options = { workerData: setup, execArgv: process.execArgv };
+  const options = { workerData: setup };
   const source = extname(fileURLToPath(import.meta.url)) === '.ts';
   if (!source) return new Worker(new URL('./replayWorker.js', import.meta.url), options);
   const entry = new URL('./replayWorker.ts', import.meta.url).href;

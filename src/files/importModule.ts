@@ -15,12 +15,46 @@ export async function importModule(file: string): Promise<Record<string, unknown
   const runsTypeScript = import.meta.url.endsWith('.ts');
   const typeScript = /\.[mc]?ts$/.test(file) && !runsTypeScript;
   // tsx missing is said as itself (how to install it); anything the module does wrong, as the module's fault.
-  const load = typeScript ? (await importTsx(file)).tsImport : (specifier: string) => import(specifier);
+  const load = !typeScript
+    ? (specifier: string) => import(specifier)
+    : wholeThread
+      ? await registerTsx(file)
+      : (await importTsx(file)).tsImport;
   try {
     return (await load(url, import.meta.url)) as Record<string, unknown>;
   } catch (error) {
     throw ModuleImportError.failed(file, error);
   }
+}
+
+/** Whether this thread may read TypeScript through tsx for good (see registerTypeScriptForThread). */
+let wholeThread = false;
+let registered: Promise<(specifier: string) => Promise<unknown>> | undefined;
+
+/**
+ * Lets {@link importModule} register tsx for this whole thread, once, instead of importing each TypeScript module in
+ * a namespace of its own. A namespace keeps the caller's process as it was, but loads a second copy of everything the
+ * module imports (legate, zod, the SDK) through the loader: seconds per thread. For threads legate owns: the
+ * `legate` command and its replay workers.
+ */
+export function registerTypeScriptForThread(): void {
+  wholeThread = true;
+}
+
+/** tsx registered for ES modules and CommonJS (a config outside an ES-module package is one), as `node --import tsx`. */
+function registerTsx(file: string): Promise<(specifier: string) => Promise<unknown>> {
+  registered ??= (async () => {
+    const esm = await importTsx(file);
+    const cjs = (await import('tsx/cjs/api')) as { register: () => unknown };
+    esm.register();
+    cjs.register();
+    return (specifier: string) => import(specifier);
+  })();
+  // A failure (tsx missing) is said each time, not remembered.
+  registered.catch(() => {
+    registered = undefined;
+  });
+  return registered;
 }
 
 /** tsx is an optional peer: only a TypeScript config or fuzz file needs it, and then we say how to get it. */

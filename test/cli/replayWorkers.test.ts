@@ -197,6 +197,17 @@ describe('a worker that stops', () => {
     expect(run.code).toBe(1);
   }, 60_000);
 
+  it("by default, a corpus too small to repay a thread replays in the command's own thread", async () => {
+    const dir = makeProject(
+      tempDir(),
+      `import { isMainThread } from 'node:worker_threads';\n` +
+        `if (!isMainThread) throw new Error('no workers here');\nconst extraAgents = {};`,
+    );
+    const run = await legate(dir);
+    expect(run.stdout).toMatch(/7 replayed: 6 passed, 1 failed$/);
+    expect(run.stdout).not.toMatch(/replay worker stopped/);
+  }, 60_000);
+
   it('a setting error met in a worker (recording without an API key) stops the command: one line, exit 2', async () => {
     const dir = makeProject(tempDir(), NO_EXTRA);
     vi.stubEnv('LEGATE_MODE', 'record');
