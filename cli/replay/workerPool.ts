@@ -110,7 +110,8 @@ export async function* replayInWorkers(
 
 /**
  * A worker running replayWorker, next to this module: replayWorker.js in the built package, with the parent's node
- * options; from source (replayWorker.ts), through tsx's API, since a loader the parent runs under (tsx, a test
+ * options as Node passes them by default (given explicitly, a V8 flag such as --max-semi-space-size is refused); from
+ * source (replayWorker.ts), through tsx's API, since a loader the parent runs under (tsx, a test
  * runner's own) does not reach worker threads.
  */
 function startWorker(setup: WorkerSetup): Worker {

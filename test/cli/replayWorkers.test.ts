@@ -1,6 +1,8 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
 import { captureIo } from '../support/captureIo.js';
@@ -206,6 +208,30 @@ describe('a worker that stops', () => {
     const run = await legate(dir);
     expect(run.stdout).toMatch(/7 replayed: 6 passed, 1 failed$/);
     expect(run.stdout).not.toMatch(/replay worker stopped/);
+  }, 60_000);
+
+  it('runs under node options a worker may not be given itself (a V8 flag): the workers inherit them', () => {
+    const dir = makeProject(tempDir(), NO_EXTRA);
+    const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
+    const cli = join(root, 'cli/legate.ts');
+    const run = spawnSync(
+      process.execPath,
+      [
+        '--max-semi-space-size=32',
+        '--import',
+        loader,
+        cli,
+        'replay',
+        't/refusal.yaml',
+        't/max-tokens.yaml',
+        '--workers',
+        '2',
+      ],
+      { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LEGATE_MODE: '', VITEST: '' } },
+    );
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trimEnd()).toMatch(/2 replayed: 2 passed, 0 failed$/);
+    expect(run.status).toBe(0);
   }, 60_000);
 
   it('a setting error met in a worker (recording without an API key) stops the command: one line, exit 2', async () => {
