@@ -53,9 +53,8 @@ export async function benchReplayWorkers(): Promise<void> {
     const one = rate(1);
     const threads = rate(many);
     const format = (n: number) => `${n.toFixed(0).padStart(7)} files/s`;
-    console.log(
-      `legate replay --workers (the built command, whole runs), ${FILES} trajectories, ${cores} core${cores === 1 ? '' : 's'}`,
-    );
+    const coreCount = `${cores} core${cores === 1 ? '' : 's'}`;
+    console.log(`legate replay --workers (the built command, whole runs), ${FILES} trajectories, ${coreCount}`);
     console.log(`  --workers 1  ${format(one)}`);
     console.log(`  --workers ${many}  ${format(threads)}`);
     const ratio = threads / one;

@@ -41,7 +41,7 @@ export function registerTypeScriptForThread(): void {
   wholeThread = true;
 }
 
-/** tsx registered for ES modules and CommonJS (a config outside an ES-module package is one), as `node --import tsx`. */
+/** tsx registered for ES modules and CommonJS (a config outside an ES-module package is one), as `--import tsx`. */
 function registerTsx(file: string): Promise<(specifier: string) => Promise<unknown>> {
   registered ??= (async () => {
     const esm = await importTsx(file);

@@ -13,7 +13,7 @@ const ALLOWED = [
   /^src\/openapi\/index\.ts$/, // legate/openapi (its parser loaded only when a document is read)
   /^src\/view\/index\.ts$/, // legate/view (the HTML pages of view, replay --reporter html, diff --html)
   /^src\/files\/writeFileAtomic\.ts$/, // a whole-or-nothing file write, for the pages and reports written
-  /^src\/files\/importModule\.ts$/, // the command's threads are legate's own: TypeScript registered for the whole thread
+  /^src\/files\/importModule\.ts$/, // the command's threads are its own: TypeScript registered for the whole thread
   /^src\/version\.ts$/, // legate's version, for --version
   /^src\/json\/[^/]+\.ts$/, // JSON text and value descriptions, shared by every layer
 ];
