@@ -193,7 +193,7 @@ describe("an agent's safety options are checked when it is constructed", () => {
       `Agent 'payer': 'approvalrequired' is not an option of an agent (did you mean 'approvalRequired'?). The ` +
         `options are 'name', 'model', 'system', 'tools', 'transport', 'maxTurns', 'maxTokens', 'temperature', ` +
         `'thinking', 'toolChoice', 'stopSequences', 'cacheControl', 'metadata', 'container', 'clock', 'rules', ` +
-        `'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', 'suspensionKey', 'onTaint'.`,
+        `'authorizer', 'mode', 'handoffs', 'maxHandoffs', 'approvalRequired', 'suspensionKey', 'onTaint', 'telemetry'.`,
     );
   });
 
