@@ -4,51 +4,15 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import pg from 'pg';
 import { describe, expect, inject, it } from 'vitest';
-import {
-  Agent,
-  MissingPeerDependencyError,
-  ScriptedTransport,
-  StoreError,
-  UsageError,
-  defineTool,
-  reply,
-  type ClaimRecord,
-  type Suspension,
-} from '../../src/index.js';
+import { MissingPeerDependencyError, StoreError, UsageError } from '../../src/index.js';
 import { PG, loadPg } from '../../src/store/pg.js';
 import { PostgresStateStore } from '../../src/store/postgres.js';
 import { caught } from '../support/caught.js';
 import { freshSchema, usePostgresStores } from '../support/postgresDatabase.js';
 
+import { aSuspension, claimFor } from '../support/suspendedPayment.js';
+
 const postgresStore = usePostgresStores();
-
-async function aSuspension(): Promise<Suspension> {
-  const pay = defineTool({
-    name: 'pay',
-    description: 'P.',
-    privileged: true,
-    input: { type: 'object', properties: {} },
-    run: () => 'paid',
-  });
-  const agent = new Agent({
-    name: 'payer',
-    model: 'm',
-    tools: [pay],
-    transport: new ScriptedTransport([reply.toolUse('pay', {})]),
-    approvalRequired: () => true,
-  });
-  return (await agent.run('pay')).suspension!;
-}
-
-const claimOf = (suspension: Suspension): ClaimRecord => ({
-  runId: suspension.runId,
-  suspensionId: suspension.id,
-  owner: 'test',
-  claimedAt: new Date().toISOString(),
-  status: 'claimed',
-  decisions: {},
-  calls: {},
-});
 
 async function withPool<T>(use: (pool: pg.Pool) => Promise<T>): Promise<T> {
   const pool = new pg.Pool({ connectionString: inject('postgresUrl') });
@@ -205,7 +169,7 @@ describe('PostgresStateStore privileges', () => {
     const limited = new PostgresStateStore(url.toString(), { schema: owner.schema });
     try {
       expect(await limited.load(suspension.runId)).toEqual(suspension);
-      const record = { ...claimOf(suspension), owner: 'app' };
+      const record = { ...claimFor(suspension), owner: 'app' };
       expect(await limited.claim(suspension.runId, suspension.id, record)).toBe(true);
       expect(await limited.updateClaim(suspension.id, 'app', { ...record, status: 'finished' })).toBe(true);
       expect(await app.claimOf(suspension.id)).toMatchObject({ owner: 'app', status: 'finished' });

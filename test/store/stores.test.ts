@@ -1,51 +1,14 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import {
-  Agent,
-  FileStateStore,
-  MemoryStateStore,
-  ScriptedTransport,
-  StoreError,
-  defineTool,
-  reply,
-  type ClaimRecord,
-  type StateStore,
-  type Suspension,
-} from '../../src/index.js';
+import { FileStateStore, MemoryStateStore, StoreError, type StateStore } from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { useTempDir } from '../support/tempDir.js';
 import { usePostgresStores } from '../support/postgresDatabase.js';
 
+import { aSuspension, claimFor } from '../support/suspendedPayment.js';
+
 const tempDir = useTempDir();
 const postgresStore = usePostgresStores();
-
-async function aSuspension(): Promise<Suspension> {
-  const pay = defineTool({
-    name: 'pay',
-    description: 'P.',
-    privileged: true,
-    input: { type: 'object', properties: {} },
-    run: () => 'paid',
-  });
-  const agent = new Agent({
-    name: 'payer',
-    model: 'm',
-    tools: [pay],
-    transport: new ScriptedTransport([reply.toolUse('pay', {})]),
-    approvalRequired: () => true,
-  });
-  return (await agent.run('pay')).suspension!;
-}
-
-const claimFor = (suspension: Suspension): ClaimRecord => ({
-  runId: suspension.runId,
-  suspensionId: suspension.id,
-  owner: 'test',
-  claimedAt: new Date().toISOString(),
-  status: 'claimed',
-  decisions: {},
-  calls: {},
-});
 
 const stores: [string, () => StateStore][] = [
   ['MemoryStateStore', () => new MemoryStateStore()],
