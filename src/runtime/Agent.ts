@@ -273,12 +273,7 @@ export class Agent {
         'already_resumed',
         `Suspension ${suspension.id} of run ${suspension.runId} was already resumed; a decision applies once.`,
       );
-    return this.#withSignal(options, async (signal, log) => {
-      const traced = this.#tracedResume(config, suspension, decisions, options.telemetry);
-      return traced.run.trace.around(async () =>
-        withOutput(await continueRun(traced, suspension, decisions, signal, log, { ledger }), config.run.output),
-      );
-    });
+    return this.#continueTraced(config, suspension, decisions, options, { ledger });
   }
 
   /**
@@ -300,13 +295,7 @@ export class Agent {
       options.owner ?? defaultOwner(),
       options.staleAfterMs ?? DEFAULT_STALE_AFTER_MS,
     );
-    return this.#withSignal(options, async (signal, log) => {
-      const traced = this.#tracedResume(config, suspension, decisions, options.telemetry);
-      const going = { ledger, rerun: (tool: string) => rerun.has(tool) };
-      return traced.run.trace.around(async () =>
-        withOutput(await continueRun(traced, suspension, decisions, signal, log, going), config.run.output),
-      );
-    });
+    return this.#continueTraced(config, suspension, decisions, options, { ledger, rerun: (tool) => rerun.has(tool) });
   }
 
   /** A configuration whose run is traced as one invocation (`invoke_agent`) of this agent. */
@@ -318,6 +307,22 @@ export class Agent {
   ): RunConfig {
     const content = recordsContent(telemetry, this.#options.telemetry);
     return { run: { ...config.run, trace: RunTrace.start(start, { content, parent }) }, agent: config.agent };
+  }
+
+  /** A resume or a recovery: the suspended run carried on, traced as one invocation of the agent in charge. */
+  #continueTraced(
+    config: RunConfig,
+    suspension: Suspension,
+    decisions: Parameters<typeof continueRun>[2],
+    options: ResumeOptions | RecoverOptions,
+    going: Parameters<typeof continueRun>[5],
+  ): Promise<AgentResult> {
+    return this.#withSignal(options, async (signal, log) => {
+      const traced = this.#tracedResume(config, suspension, decisions, options.telemetry);
+      return traced.run.trace.around(async () =>
+        withOutput(await continueRun(traced, suspension, decisions, signal, log, going), config.run.output),
+      );
+    });
   }
 
   /** A resume's invocation: the agent in charge, the suspended run's id, the people's decisions. */
