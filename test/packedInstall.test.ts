@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workFolder } from './support/packedProject.js';
-import { packedProjectCopy } from './support/packedProjectCache.js';
+import { packedInstallOutput, packedProjectCopy } from './support/packedProjectCache.js';
 
 // legate as npm publishes it, installed into a new project that has none of its optional peers
 // (better-sqlite3, tsx, vitest): offline, from the npm cache `npm ci` filled.
@@ -29,6 +29,13 @@ function runInProject(code: string, flags: string[] = []): unknown {
   return JSON.parse(run.stdout);
 }
 
+/** Runs the installed `legate` command in a folder of the project, as npx does: the link npm made in .bin. */
+function legate(folder: string, ...args: string[]) {
+  const cwd = join(project, folder);
+  const env = { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' };
+  return spawnSync(join(project, 'node_modules/.bin/legate'), args, { cwd, encoding: 'utf8', env });
+}
+
 /** Whether the project's code would find the package (an exports map refusing `require` still counts). */
 function resolvable(name: string): boolean {
   try {
@@ -47,6 +54,29 @@ describe('legate installed from its tarball, without optional peers', () => {
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as Lock;
     const building = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true);
     expect(building.map(([path]) => path)).toEqual([]);
+  });
+
+  it('has no install-time script, and npm warns of none installing it', () => {
+    type Manifest = { scripts?: Record<string, string>; bin: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/legate/package.json'), 'utf8')) as Manifest;
+    const installTime = ['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => manifest.scripts?.[name]);
+    expect(installTime).toEqual([]);
+    const output = packedInstallOutput(work);
+    expect(output).toMatch(/\badded \d+ packages\b/); // npm's own report of the install: the output is there to read
+    expect(output.split('\n').filter((line) => line.includes('install-scripts'))).toEqual([]);
+  });
+
+  it('links the legate command to an executable file in the package, which runs', () => {
+    const { bin } = JSON.parse(readFileSync(join(project, 'node_modules/legate/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    const file = join(project, 'node_modules/legate', bin.legate!);
+    expect(statSync(file).mode & 0o111).toBe(0o111);
+    expect(realpathSync(join(project, 'node_modules/.bin/legate'))).toBe(realpathSync(file));
+    const run = legate('.', '--version');
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+    expect(run.status).toBe(0);
   });
 
   it('imports legate and legate/fuzz', () => {
@@ -189,14 +219,6 @@ describe('legate installed from its tarball, without optional peers', () => {
       line: expect.stringContaining('throw new TrajectoryNotFoundError('),
     });
   });
-
-  /** Runs the installed `legate` command in a folder of the project. */
-  function legate(folder: string, ...args: string[]) {
-    const cwd = join(project, folder);
-    const bin = join(project, 'node_modules/legate/dist/cli/legate.js');
-    const env = { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' };
-    return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env });
-  }
 
   it('replays with a config written as JavaScript, without tsx', () => {
     const folder = join(project, 'js-config');
