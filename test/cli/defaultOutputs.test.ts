@@ -19,6 +19,11 @@ describe('where the legate command writes when no option names a place', () => {
     expect(ignored(reports)).toEqual(reports);
   });
 
+  it("ignores the repository's other outputs: the build, npm pack's tarball", () => {
+    const outputs = ['dist/cli/legate.js', 'legate-0.1.0.tgz'];
+    expect(ignored(outputs)).toEqual(outputs);
+  });
+
   it("keeps fuzz's findings, regression tests the corpus replays, where git sees them", () => {
     expect(ignored(['trajectories/fuzz/assistant.yaml', 'trajectories/live/run.yaml'])).toEqual([]);
   });
