@@ -49,7 +49,7 @@ describe('runTrajectory modes', () => {
     expect((await runTrajectory({ ...options(file), mode: 'auto', transport: live })).mode).toBe('replay');
   });
 
-  it('replay with no file says what recording needs and how: under vitest, the suite run with LEGATE_MODE=record', async () => {
+  it('replay with no file says what recording needs and how: under vitest, run with LEGATE_MODE=record', async () => {
     const file = join(tempDir(), 'missing.yaml');
     const error = await runTrajectory({ ...options(file), mode: 'replay' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrajectoryNotFoundError);
