@@ -1,10 +1,47 @@
-import { statSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { mkdirSync, statSync } from 'node:fs';
+import { basename, dirname, join, resolve } from 'node:path';
 import { writeFileAtomic } from '../src/files/writeFileAtomic.js';
 import { oneLine } from './describeError.js';
 
-/** Where a command's document goes: a file, or standard output (`-`). */
-export type OutputTarget = { kind: 'file'; path: string; shown: string } | { kind: 'stdout' };
+/**
+ * Where a command writes a report that no option names: this folder of the working folder, made when the report is
+ * written. A report is an output, not a fixture: a project ignores the folder (legate's own .gitignore does).
+ */
+export const REPORTS_FOLDER = 'reports';
+
+/** The path, as shown, of a report named `name` that a command writes when no option names a place for it. */
+export function defaultReport(name: string): string {
+  return `${REPORTS_FOLDER}/${name}`;
+}
+
+/**
+ * Where a command's document goes: a file, or standard output (`-`). `makeFolder`: the file is a default report,
+ * and its folder is made when it is written.
+ */
+export type OutputTarget = { kind: 'file'; path: string; shown: string; makeFolder?: true } | { kind: 'stdout' };
+
+/**
+ * The target of an output option that has a default report (see {@link defaultReport}): the file the option names,
+ * as {@link outputTarget} checks it, else the default, whose folder is made when it is written; or the one-line
+ * problem with it.
+ */
+export function reportTarget(
+  option: string,
+  output: string | undefined,
+  cwd: string,
+  fallback: string,
+): OutputTarget | string {
+  if (output !== undefined) return outputTarget(option, output, cwd, basename(fallback));
+  const path = resolve(cwd, fallback);
+  for (let folder = dirname(path); folder !== cwd && folder !== dirname(folder); folder = dirname(folder)) {
+    const kind = kindOf(folder);
+    if (kind === 'does not exist') continue;
+    if (kind === 'folder') break;
+    const shown = folder.slice(cwd.length + 1);
+    return `${fallback}, the default for ${option}, cannot be written: ${shown} ${kind}; name a file with ${option}.`;
+  }
+  return { kind: 'file', path, shown: fallback, makeFolder: true };
+}
 
 /**
  * The target an output option names, or the one-line problem with it. Checked before a command does any work, so
@@ -46,6 +83,7 @@ export function writeOutput(
     return undefined;
   }
   try {
+    if (target.makeFolder === true) mkdirSync(dirname(target.path), { recursive: true });
     writeFileAtomic(target.path, text);
     return undefined;
   } catch (error) {

@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { symlinkSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { workFolder } from './support/packedProject.js';
-import { packedProjectCopy } from './support/packedProjectCache.js';
+import { packedInstallOutput, packedProjectCopy } from './support/packedProjectCache.js';
 
 // legate as npm publishes it, installed into a new project that has none of its optional peers
 // (better-sqlite3, tsx, vitest): offline, from the npm cache `npm ci` filled.
@@ -19,12 +20,20 @@ beforeAll(async () => {
 
 afterAll(() => rmSync(work, { recursive: true, force: true }), 120_000);
 
-/** Runs an ES module in the project, as a user's code would; returns what it printed as JSON. */
-function runInProject(code: string): unknown {
-  const run = spawnSync(process.execPath, ['--input-type=module', '-e', code], { cwd: project, encoding: 'utf8' });
+/** Runs an ES module in the project, as a user's code would (with node's `flags`); returns what it printed as JSON. */
+function runInProject(code: string, flags: string[] = []): unknown {
+  const args = [...flags, '--input-type=module', '-e', code];
+  const run = spawnSync(process.execPath, args, { cwd: project, encoding: 'utf8' });
   expect(run.stderr).toBe('');
   expect(run.status).toBe(0);
   return JSON.parse(run.stdout);
+}
+
+/** Runs the installed `legate` command in a folder of the project, as npx does: the link npm made in .bin. */
+function legate(folder: string, ...args: string[]) {
+  const cwd = join(project, folder);
+  const env = { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' };
+  return spawnSync(join(project, 'node_modules/.bin/legate'), args, { cwd, encoding: 'utf8', env });
 }
 
 /** Whether the project's code would find the package (an exports map refusing `require` still counts). */
@@ -45,6 +54,29 @@ describe('legate installed from its tarball, without optional peers', () => {
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as Lock;
     const building = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true);
     expect(building.map(([path]) => path)).toEqual([]);
+  });
+
+  it('has no install-time script, and npm warns of none installing it', () => {
+    type Manifest = { scripts?: Record<string, string>; bin: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(project, 'node_modules/legate/package.json'), 'utf8')) as Manifest;
+    const installTime = ['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => manifest.scripts?.[name]);
+    expect(installTime).toEqual([]);
+    const output = packedInstallOutput(work);
+    expect(output).toMatch(/\badded \d+ packages\b/); // npm's own report of the install: the output is there to read
+    expect(output.split('\n').filter((line) => line.includes('install-scripts'))).toEqual([]);
+  });
+
+  it('links the legate command to an executable file in the package, which runs', () => {
+    const { bin } = JSON.parse(readFileSync(join(project, 'node_modules/legate/package.json'), 'utf8')) as {
+      bin: Record<string, string>;
+    };
+    const file = join(project, 'node_modules/legate', bin.legate!);
+    expect(statSync(file).mode & 0o111).toBe(0o111);
+    expect(realpathSync(join(project, 'node_modules/.bin/legate'))).toBe(realpathSync(file));
+    const run = legate('.', '--version');
+    expect(run.stderr).toBe('');
+    expect(run.stdout.trim()).toBe(JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version);
+    expect(run.status).toBe(0);
   });
 
   it('imports legate and legate/fuzz', () => {
@@ -136,13 +168,57 @@ describe('legate installed from its tarball, without optional peers', () => {
     },
   );
 
-  /** Runs the installed `legate` command in a folder of the project. */
-  function legate(folder: string, ...args: string[]) {
-    const cwd = join(project, folder);
-    const bin = join(project, 'node_modules/legate/dist/cli/legate.js');
-    const env = { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '' };
-    return spawnSync(process.execPath, [bin, ...args], { cwd, encoding: 'utf8', env });
-  }
+  it('ships source maps that carry their sources: every .map names sources whose text is in it or shipped', () => {
+    const installed = join(project, 'node_modules/legate');
+    const maps = readdirSync(installed, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.map'));
+    expect(maps.length).toBeGreaterThan(100);
+    type SourceMapFile = { sources: string[]; sourceRoot?: string; sourcesContent?: (string | null)[] };
+    const unresolved = maps.flatMap((file) => {
+      const map = JSON.parse(readFileSync(join(installed, file), 'utf8')) as SourceMapFile;
+      return map.sources
+        .filter((source, i) => {
+          if (typeof map.sourcesContent?.[i] === 'string') return false;
+          return !existsSync(resolve(installed, dirname(file), map.sourceRoot ?? '', source));
+        })
+        .map((source) => `${file}: ${source}`);
+    });
+    expect({ unresolved: unresolved.length, first: unresolved.slice(0, 3) }).toEqual({ unresolved: 0, first: [] });
+  });
+
+  it("maps a LegateError's stack frame inside legate to its TypeScript source line, under --enable-source-maps", () => {
+    const frame = runInProject(
+      `
+      import { existsSync, readFileSync } from 'node:fs';
+      import { findSourceMap } from 'node:module';
+      import { fileURLToPath } from 'node:url';
+      const { loadTrajectory } = await import('legate');
+      Error.prepareStackTrace = (_error, sites) => sites; // the frames as they are: positions in the built JavaScript
+      let sites = [];
+      try {
+        loadTrajectory('absent.yaml');
+      } catch (error) {
+        sites = error.stack;
+      }
+      Error.prepareStackTrace = undefined;
+      const site = sites.find((s) => s.getFunctionName() === 'loadTrajectory');
+      const built = site.getFileName();
+      const map = findSourceMap(built);
+      const entry = map.findEntry(site.getLineNumber() - 1, site.getColumnNumber() - 1);
+      const { sources, sourceRoot = '', sourcesContent = [] } = map.payload;
+      const index = sources.findIndex((s) => new URL(sourceRoot + s, built).href === entry.originalSource);
+      const path = fileURLToPath(entry.originalSource);
+      const text = sourcesContent[index] ?? (existsSync(path) ? readFileSync(path, 'utf8') : undefined);
+      const source = path.slice(path.indexOf('/node_modules/legate/') + '/node_modules/legate/'.length);
+      const line = text?.split('\\n')[entry.originalLine];
+      console.log(JSON.stringify({ built: built.endsWith('.js'), source, line }));`,
+      ['--enable-source-maps'],
+    );
+    expect(frame).toEqual({
+      built: true,
+      source: 'src/recording/trajectoryFile.ts',
+      line: expect.stringContaining('throw new TrajectoryNotFoundError('),
+    });
+  });
 
   it('replays with a config written as JavaScript, without tsx', () => {
     const folder = join(project, 'js-config');

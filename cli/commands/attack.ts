@@ -11,6 +11,10 @@ import {
 import { loadProject } from '../../src/index.js';
 import { parseOptions } from '../parseOptions.js';
 import type { CliIo } from '../io.js';
+import { defaultReport } from '../outputFile.js';
+
+/** Where `legate attack` writes the successful attacks when --out is not given: a report, not the replayed corpus. */
+export const DEFAULT_ATTACK_FOLDER = defaultReport('attacks');
 
 export const attackHelp = `legate attack <module> [--modes none,taint,approve,provenance] [--out folder] [--json]
 
@@ -21,7 +25,7 @@ table (benign utility, write-after-read utility, utility under attack, attack su
 needing an attacker value), then the successful attacks per mode; --json prints the report as
 JSON instead; standard output holds the report alone, what was written is said on standard
 error. Each successful attack is written as a trajectory under --out (default
-trajectories/attacks), as <suite>/<mode>/<task>--<injection>.yaml, redacted and scanned with the
+${DEFAULT_ATTACK_FOLDER}), as <suite>/<mode>/<task>--<injection>.yaml, redacted and scanned with the
 'redactions' and 'secrets' of the legate.config.* found from here; --out is checked before any
 run. --modes picks the modes, in that order (default: all four). Exits 0 with a report, 2 when
 the module, the suite or an option cannot be used.`;
@@ -44,7 +48,7 @@ export async function attack(args: string[], io: CliIo): Promise<number> {
     io.err(`legate attack: --modes ${modes}`);
     return 2;
   }
-  const shownOut = values.out ?? 'trajectories/attacks';
+  const shownOut = values.out ?? DEFAULT_ATTACK_FOLDER;
   const out = shownOut.trim() === '' ? shownOut : resolve(io.cwd, shownOut);
   try {
     checkOutFolder(out); // before anything runs: a successful attack must not be lost to a bad --out

@@ -4,11 +4,11 @@ import { diffTrajectories } from '../../src/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
 import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
-import { outputTarget, writeOutput } from '../outputFile.js';
+import { defaultReport, reportTarget, writeOutput } from '../outputFile.js';
 import { diffHtml } from '../../src/view/index.js';
 
-/** Where `legate diff --html` writes its page when --out is not given: this file in the working folder. */
-export const DEFAULT_DIFF_FILE = 'legate-diff.html';
+/** Where `legate diff --html` writes its page when --out is not given. */
+export const DEFAULT_DIFF_FILE = defaultReport('legate-diff.html');
 
 export const diffHelp = `legate diff <a> <b> [--html [--out file|-]]
 
@@ -19,8 +19,9 @@ ignored. Exits 0 when they are the same, 1 when they differ, 2 when either canno
 
 --html writes the two runs side by side as one self-contained HTML page instead, the first
 difference marked at its turn with both values side by side: to --out (default
-${DEFAULT_DIFF_FILE} in the working folder, written whole or not at all, its folder checked
-before anything is read), or to standard output with --out -. The exit codes are the same.`;
+${DEFAULT_DIFF_FILE} under the working folder, its folder made if need be; written whole or not
+at all, its folder checked before anything is read), or to standard output with --out -. The
+exit codes are the same.`;
 
 export async function diff(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals: args } = parseOptions({
@@ -38,10 +39,7 @@ export async function diff(argv: string[], io: CliIo): Promise<number> {
     );
     return 2;
   }
-  const target =
-    values.html === true
-      ? outputTarget('--out', values.out ?? DEFAULT_DIFF_FILE, io.cwd, DEFAULT_DIFF_FILE)
-      : undefined;
+  const target = values.html === true ? reportTarget('--out', values.out, io.cwd, DEFAULT_DIFF_FILE) : undefined;
   if (typeof target === 'string') {
     io.err(`legate diff: ${target}`);
     return 2;

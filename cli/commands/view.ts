@@ -3,11 +3,11 @@ import { viewHtml, type ViewEntry } from '../../src/view/index.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
-import { outputTarget, writeOutput } from '../outputFile.js';
+import { defaultReport, reportTarget, writeOutput } from '../outputFile.js';
 import { parseOptions } from '../parseOptions.js';
 
-/** Where `legate view` writes its page when --out is not given: this file in the working folder. */
-export const DEFAULT_VIEW_FILE = 'legate-view.html';
+/** Where `legate view` writes its page when --out is not given. */
+export const DEFAULT_VIEW_FILE = defaultReport('legate-view.html');
 
 export const viewHelp = `legate view <paths...> [--out file|-] [--title text]
 
@@ -17,9 +17,10 @@ calls, blocked, taint, usage) and a filter, then each run's timeline, agents as 
 tool call's outcome in words, the taint path and approvals. No network: style and script are
 inline. A file that is not a valid trajectory gets an index row with its one-line problem.
 
---out names the page (default ${DEFAULT_VIEW_FILE} in the working folder), written whole or
-not at all; its folder must exist, and it is checked before any file is read. --out - writes
-the page to standard output. Prints 'wrote <file> (<n> trajectories, <size> KB)'.
+--out names the page, written whole or not at all; its folder must exist, and it is checked
+before any file is read. Without --out the page is ${DEFAULT_VIEW_FILE}, under the working
+folder (the folder is made if need be). --out - writes the page to standard output. Prints
+'wrote <file> (<n> trajectories, <size> KB)'.
 
 Exit codes: 0 the page was written; 2 a path given is missing or could not be read (the page
 is still written, with a row saying so), or the options are unusable, or the page could not
@@ -35,7 +36,7 @@ export async function view(argv: string[], io: CliIo): Promise<number> {
     io.err('legate view: give trajectory files or folders, e.g. legate view trajectories/ --out report.html');
     return 2;
   }
-  const target = outputTarget('--out', values.out ?? DEFAULT_VIEW_FILE, io.cwd, DEFAULT_VIEW_FILE);
+  const target = reportTarget('--out', values.out, io.cwd, DEFAULT_VIEW_FILE);
   if (typeof target === 'string') {
     io.err(`legate view: ${target}`);
     return 2;

@@ -9,7 +9,7 @@ import { resolveReplaySettings } from '../recording/replaySettings.js';
 import { sdkVersion } from '../recording/sdkVersion.js';
 import { loadTrajectory, prepareTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
-import type { ReplayRunner } from '../trajectory/rerecordCommand.js';
+import { recordFirst, type ReplayRunner } from '../trajectory/rerecordCommand.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';
@@ -104,7 +104,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
   const urls = bases.map((base) => `${base}/v1/messages`);
 
   if (mode === 'replay') {
-    const trajectory = loadTrajectory(file, `Record it first: ${settings.rerecord}`);
+    const trajectory = loadTrajectory(file, recordFirst(settings.rerecord));
     const replaySettings = settingsFor(trajectory);
     // The advice resolved without the file's agent: no factory replays a file recorded at the HTTP boundary.
     const replay = new ExchangeReplay(

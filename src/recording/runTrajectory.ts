@@ -15,7 +15,7 @@ import { diffTrajectories, summarizeChanges, type TrajectoryChange } from '../tr
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { callsWithRedactedInput } from '../trajectory/redactedInputs.js';
-import type { ReplayRunner } from '../trajectory/rerecordCommand.js';
+import { recordFirst, type ReplayRunner } from '../trajectory/rerecordCommand.js';
 import { expectationFailed } from '../trajectory/divergence.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { fromRun, type RunRecord } from './fromRun.js';
@@ -180,7 +180,7 @@ async function replay(
   settingsFor: (t: Trajectory) => ReplaySettings,
 ): Promise<TrajectoryRun> {
   const { file, shown } = where;
-  const trajectory = loadTrajectory(file, `Record it first: ${where.rerecord}`);
+  const trajectory = loadTrajectory(file, recordFirst(where.rerecord));
   const settings = settingsFor(trajectory);
   const context = { file: shown, rerecord: settings.rerecord };
   const transport = new ReplayTransport(trajectory, {

@@ -1,6 +1,6 @@
 import { FileReadError, readRegularFile } from '../files/readRegularFile.js';
 import { TrajectoryFileError } from '../trajectory/errors.js';
-import { rerecordCommand } from '../trajectory/rerecordCommand.js';
+import { recordFirst, rerecordCommand } from '../trajectory/rerecordCommand.js';
 import { MAX_TRAJECTORY_BYTES, parseTrajectory } from '../trajectory/parseTrajectory.js';
 import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/redaction.js';
 import { findSecretInYaml, SecretInTrajectoryError } from '../trajectory/secretScan.js';
@@ -27,7 +27,7 @@ export class TrajectoryNotFoundError extends LegateError {
  */
 export function loadTrajectory(
   file: string,
-  hint = `Record it first: ${rerecordCommand({ file, runner: { kind: 'code' }, legateModeSet: false })}`,
+  hint = recordFirst(rerecordCommand({ file, runner: { kind: 'code' }, legateModeSet: false })),
 ): Trajectory {
   let text: string;
   try {

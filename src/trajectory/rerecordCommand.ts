@@ -43,6 +43,20 @@ export function rerecordCommand(context: RerecordContext): string {
   return `${again}, or add a factory for agent '${agent}' to the agents of legate.config.ts and run ${legateReplay}`;
 }
 
+/**
+ * What a replay that finds no recording says after naming the file: that there is nothing to replay, what a live
+ * recording needs (said of any: a project's own command may record from a scripted model), then the command that
+ * records the file, last, to copy. The one place these words
+ * are written: every missing-recording message (`TrajectoryNotFoundError`) quotes it.
+ */
+export function recordFirst(command: string): string {
+  return (
+    'There is no recording to replay. A live recording sends requests to the Messages API, so it needs ' +
+    'ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to send them to a proxy or a stand-in instead). ' +
+    `Record it with: ${command}`
+  );
+}
+
 /** A path as a shell reads it: quoted only when it holds anything beyond the plain characters. */
 function quote(path: string): string {
   return /^[\w./@:+-]+$/.test(path) ? path : `'${path.replace(/'/g, `'\\''`)}'`;

@@ -26,15 +26,15 @@ function project(exported = 'export default miniBank();', secrets = "['EVE']"): 
 }
 
 describe('legate attack', () => {
-  it('prints the markdown table and writes the successful attacks under trajectories/attacks', async () => {
+  it('prints the markdown table and writes the successful attacks under reports/attacks', async () => {
     const dir = project();
     const io = captureIo(dir);
     expect(await main(['attack', 'suite.ts', '--modes', 'none,approve'], io)).toBe(0);
     const expected = (await runAttackSuite(miniBank(), { modes: ['none', 'approve'] })).toText();
     expect(io.stdout).toEqual([expected]); // the report alone: what docs paste
     // The config's secrets apply: the attacks naming EVE are reported, not written, and stderr says why.
-    expect(io.stderr[0]).toBe('legate attack: 2 successful attacks written under trajectories/attacks');
-    expect(readdirSync(join(dir, 'trajectories/attacks/mini/none')).sort()).toEqual([
+    expect(io.stderr[0]).toBe('legate attack: 2 successful attacks written under reports/attacks');
+    expect(readdirSync(join(dir, 'reports/attacks/mini/none')).sort()).toEqual([
       'pay-alice--tip.yaml',
       'pay-bill--tip.yaml',
     ]);

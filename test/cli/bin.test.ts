@@ -1,22 +1,47 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtLegate } from '../support/builtPackage.js';
 
-// The Quick start runs the built command (built from today's source for this run: test/support/packageBuild.ts),
-// as its file, by its shebang, not through `node`.
-describe('the built legate command', () => {
-  it('is executable, and replays the shipped corpus as the Quick start promises', async () => {
-    const child = spawn(await builtLegate(), ['replay'], {
-      env: { ...process.env, NO_COLOR: '1', LEGATE_MODE: '' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
-    let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    const [status] = (await once(child, 'close')) as [number | null];
-    expect(stdout).toMatch(/\n(\d+) replayed: \1 passed, 0 failed\n/);
-    expect(status).toBe(0);
+const env = { ...process.env, NO_COLOR: '1', LEGATE_MODE: '' };
+
+/** Runs an executable file by its shebang, as a shell does; waits on its end, however long the machine takes. */
+async function execute(file: string, args: string[]): Promise<{ status: number | null; stdout: string }> {
+  const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
+  let stdout = '';
+  child.stdout.setEncoding('utf8').on('data', (text: string) => {
+    stdout += text;
+  });
+  const [status] = (await once(child, 'close')) as [number | null];
+  return { status, stdout };
+}
+
+describe('the legate command', () => {
+  it('is, as npm links it, an executable launcher with no install-time script to build it', () => {
+    const manifest = JSON.parse(readFileSync('package.json', 'utf8')) as {
+      bin: Record<string, string>;
+      files: string[];
+      scripts: Record<string, string>;
+    };
+    expect(manifest.bin).toEqual({ legate: './bin/legate.js' });
+    expect(manifest.files).toContain('bin/legate.js');
+    expect(statSync('bin/legate.js').mode & 0o111).toBe(0o111);
+    expect(['preinstall', 'install', 'postinstall', 'prepare'].filter((name) => manifest.scripts[name])).toEqual([]);
+    expect(manifest.scripts.prepack).toBe('npm run build');
+  });
+
+  it('replays the shipped corpus from a checkout, as the Quick start promises (npm ci && npx legate replay)', async () => {
+    const run = await execute('./bin/legate.js', ['replay']);
+    expect(run.stdout).toMatch(/\n(\d+) replayed: \1 passed, 0 failed\n/);
+    expect(run.status).toBe(0);
+  }, 120_000);
+
+  // `npm pack` ships the built command (prepack builds it); this run's build (test/support/packageBuild.ts) is of
+  // today's source.
+  it('is built executable, and the build replays the shipped corpus', async () => {
+    const run = await execute(await builtLegate(), ['replay']);
+    expect(run.stdout).toMatch(/\n(\d+) replayed: \1 passed, 0 failed\n/);
+    expect(run.status).toBe(0);
   }, 120_000);
 });

@@ -40,12 +40,12 @@ describe('legate diff --html', () => {
     expect(select(inside(elements, mark), 'pre', { class: 'actual' })[0]!.text).toContain('end_turn');
   });
 
-  it('two files of the same run: no mark, exit 0; the default file is legate-diff.html', async () => {
+  it('two files of the same run: no mark, exit 0; the default file is reports/legate-diff.html', async () => {
     const dir = pair();
     const io = captureIo(dir);
     expect(await main(['diff', '--html', 't/a.yaml', 't/a.yaml'], io), io.text()).toBe(0);
-    expect(io.stdout[0]).toMatch(/^wrote legate-diff\.html \(the same run, \d+ KB\)$/);
-    const elements = elementsOf(readFileSync(join(dir, 'legate-diff.html'), 'utf8'));
+    expect(io.stdout[0]).toMatch(/^wrote reports\/legate-diff\.html \(the same run, \d+ KB\)$/);
+    const elements = elementsOf(readFileSync(join(dir, 'reports/legate-diff.html'), 'utf8'));
     expect(select(elements, 'div', { class: 'divergence' })).toEqual([]);
   });
 

@@ -1,4 +1,4 @@
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -36,6 +36,7 @@ describe('legate view', () => {
     const dir = folderWith(CORPUS);
     const io = captureIo(dir);
     expect(await main(['view', 't', '--out', 'report.html'], io), io.text()).toBe(0);
+    expect(readdirSync(dir).sort()).toEqual(['report.html', 't']); // --out wins: no reports folder
     const html = readFileSync(join(dir, 'report.html'), 'utf8');
     const size = Math.ceil(Buffer.byteLength(html) / 1024);
     expect(io.stdout).toEqual([`wrote report.html (${CORPUS.length} trajectories, ${size} KB)`]);
@@ -47,12 +48,28 @@ describe('legate view', () => {
     expect(size).toBeLessThan(300);
   });
 
-  it('writes legate-view.html in the working folder when --out is not given', async () => {
+  it('writes reports/legate-view.html when --out is not given, making the folder, and nothing beside it', async () => {
     const dir = folderWith(['refusal.yaml']);
     const io = captureIo(dir);
     expect(await main(['view', 't/refusal.yaml'], io), io.text()).toBe(0);
-    expect(io.stdout[0]).toMatch(/^wrote legate-view\.html \(1 trajectory, \d+ KB\)$/);
-    expect(rows(readFileSync(join(dir, 'legate-view.html'), 'utf8'))).toEqual({ 't/refusal.yaml': 'recorded' });
+    expect(io.stdout[0]).toMatch(/^wrote reports\/legate-view\.html \(1 trajectory, \d+ KB\)$/);
+    expect(rows(readFileSync(join(dir, 'reports/legate-view.html'), 'utf8'))).toEqual({ 't/refusal.yaml': 'recorded' });
+    expect(readdirSync(dir).sort()).toEqual(['reports', 't']);
+    // Again, into the folder now there.
+    expect(await main(['view', 't/refusal.yaml'], captureIo(dir))).toBe(0);
+    expect(readdirSync(join(dir, 'reports'))).toEqual(['legate-view.html']);
+  });
+
+  it('refuses a default it cannot write (reports is a file) before reading anything, naming --out', async () => {
+    const dir = folderWith(['refusal.yaml']);
+    writeFileSync(join(dir, 'reports'), '');
+    const io = captureIo(dir);
+    expect(await main(['view', 't', 't/gone.yaml'], io)).toBe(2);
+    expect(io.stderr).toEqual([
+      'legate view: reports/legate-view.html, the default for --out, cannot be written: reports is not a folder; ' +
+        'name a file with --out.',
+    ]);
+    expect(io.stdout).toEqual([]);
   });
 
   it('writes the page to standard output with --out -, and nothing else there', async () => {
@@ -62,7 +79,7 @@ describe('legate view', () => {
     expect(io.stdout).toHaveLength(1);
     expect(io.stdout[0]).toMatch(/^<!DOCTYPE html>/i);
     expect(Object.keys(rows(io.stdout[0]!))).toEqual(['t/refusal.yaml']);
-    expect(existsSync(join(dir, 'legate-view.html'))).toBe(false);
+    expect(readdirSync(dir)).toEqual(['t']);
   });
 
   it('gives a file that is not a trajectory a row with status error and its problem, and still exits 0', async () => {

@@ -250,6 +250,15 @@ describe('interceptAnthropic', () => {
     expect(second.outcome).toEqual(first.outcome);
   });
 
+  it('in replay mode refuses a missing file, saying what recording needs and the command that records it', async () => {
+    const file = join(tempDir(), 'absent.yaml');
+    const attempt = interceptAnthropic({ file, config: false, mode: 'replay' });
+    await expect(attempt).rejects.toMatchObject({
+      code: 'trajectory_not_found',
+      message: expect.stringMatching(/^.*absent\.yaml does not exist\. .*ANTHROPIC_API_KEY.*ANTHROPIC_BASE_URL.*: \S/),
+    });
+  });
+
   it.each([
     [{ baseURL: 'ftp://example.com' }, /must be an http\(s\) URL .* but it was "ftp:\/\/example.com"/],
     [{ otherHosts: 'maybe' as 'pass' }, /otherHosts must be 'refuse' or 'pass', but it was "maybe"/],

@@ -1,5 +1,5 @@
 // Used through packedProjectCache.ts: legate packed as npm publishes it, installed into a new project.
-import { execFileSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -28,13 +28,14 @@ export const PACKED_INPUTS = [
   'examples',
   'schema',
   'docs',
+  'bin',
 ];
 
 /**
  * Packs a copy of the working tree (so the build `npm pack` runs writes nothing into the
  * repository, and no other test's build races with it) and returns the tarball's path.
  */
-export function packLegate(root: string, work: string): { tarball: string; integrity: string } {
+export function packLegate(root: string, work: string): string {
   const copy = join(work, 'source');
   for (const path of PACKED_INPUTS) cpSync(join(root, path), join(copy, path), { recursive: true });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
@@ -42,8 +43,8 @@ export function packLegate(root: string, work: string): { tarball: string; integ
   const stdio: ['ignore', 'pipe', 'pipe'] = ['ignore', 'pipe', 'pipe'];
   const output = execFileSync('npm', pack, { cwd: copy, encoding: 'utf8', stdio, timeout: HANG });
   // npm prints the build's own output on stdout before the JSON.
-  const [packed] = JSON.parse(output.slice(output.indexOf('\n[') + 1)) as { filename: string; integrity: string }[];
-  return { tarball: join(work, packed!.filename), integrity: packed!.integrity };
+  const [packed] = JSON.parse(output.slice(output.indexOf('\n[') + 1)) as { filename: string }[];
+  return join(work, packed!.filename);
 }
 
 /** The lock entry a package named `name` gets, seen from `from` (node's lookup, up the tree). */
@@ -65,20 +66,15 @@ function needs(entry: LockEntry): string[] {
 }
 
 /**
- * A lockfile for a project that depends on the tarball only: the packages the tarball's own
- * manifest asks npm for, at the versions legate's lockfile pins (so their tarballs are in the
- * npm cache `npm ci` filled, and the install works offline). A package the manifest asks for
- * that legate's lockfile lacks is left out, and `npm install --offline` then fails on it.
+ * A lockfile for a new project that has no dependencies yet, holding the packages the tarball's own manifest asks
+ * npm for, at the versions legate's lockfile pins (so their tarballs are in the npm cache `npm ci` filled, and
+ * `npm install --offline <tarball>` finds them without asking the registry). A package the manifest asks for that
+ * legate's lockfile lacks is left out, and the install then fails on it.
  */
-function consumerLock(root: string, manifest: Manifest, tarball: string, integrity: string): object {
+function consumerLock(root: string, manifest: Manifest): object {
   type Lock = { packages: Record<string, LockEntry> };
   const ours = (JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8')) as Lock).packages;
-  const resolved = `file:${tarball}`;
-  const { scripts: _scripts, devDependencies: _dev, files: _files, exports: _exports, ...fields } = manifest;
-  const packages: Record<string, LockEntry> = {
-    '': { name: 'consumer', dependencies: { [manifest.name]: resolved } },
-    [`node_modules/${manifest.name}`]: { ...fields, resolved, integrity },
-  };
+  const packages: Record<string, LockEntry> = { '': { name: 'consumer' } };
   const pending = needs(manifest).map((name) => locate(ours, '', name));
   while (pending.length > 0) {
     const location = pending.pop();
@@ -92,24 +88,25 @@ function consumerLock(root: string, manifest: Manifest, tarball: string, integri
 }
 
 /**
- * A new project in a temporary folder with the tarball installed by `npm install --offline`,
- * and nothing else: no better-sqlite3, no tsx, no vitest. Returns the project's folder.
- * Install scripts are not run: a package that has one (a native build) fails the test that
- * reads the project's lockfile, at once, instead of compiling for minutes.
+ * A new project in a temporary folder with the tarball installed as an adopter installs it,
+ * `npm install <tarball>` (offline), and nothing else: no better-sqlite3, no tsx, no vitest.
+ * Returns the project's folder and what npm printed (its warnings: an install script it would
+ * run is named there). Install scripts run through a shell that does nothing (`true`): a package
+ * that has one (a native build) fails the test that reads the project's lockfile, at once,
+ * instead of compiling for minutes, and npm still says what it would have run.
  */
-export function installPacked(root: string, work: string, tarball: string, integrity: string): string {
+export function installPacked(root: string, work: string, tarball: string): { project: string; output: string } {
   const project = join(work, 'consumer');
   const packed = execFileSync('tar', ['-xzOf', tarball, 'package/package.json'], { encoding: 'utf8' });
   const manifest = JSON.parse(packed) as Manifest;
   mkdirSync(project);
-  const dependencies = { [manifest.name]: `file:${tarball}` };
-  const consumer = { name: 'consumer', private: true, type: 'module', dependencies };
-  writeFileSync(join(project, 'package.json'), JSON.stringify(consumer));
-  const lock = consumerLock(root, manifest, tarball, integrity);
-  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(lock, null, 2));
-  const install = ['install', '--offline', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'];
-  execFileSync('npm', install, { cwd: project, stdio: ['ignore', 'pipe', 'pipe'], timeout: HANG });
-  return project;
+  writeFileSync(join(project, 'package.json'), JSON.stringify({ name: 'consumer', private: true, type: 'module' }));
+  writeFileSync(join(project, 'package-lock.json'), JSON.stringify(consumerLock(root, manifest), null, 2));
+  const install = ['install', '--offline', '--no-audit', '--no-fund', '--script-shell=true', tarball];
+  const run = spawnSync('npm', install, { cwd: project, encoding: 'utf8', timeout: HANG });
+  const output = `${run.stdout}${run.stderr}`;
+  if (run.status !== 0) throw new Error(`npm install ${tarball} failed (${run.status ?? run.signal}):\n${output}`);
+  return { project, output };
 }
 
 /** A temporary folder for one packing. */

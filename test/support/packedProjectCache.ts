@@ -13,6 +13,8 @@ const HANG = 480_000;
 /** Packings older than this, of other contents, are removed when a new one is made. */
 const STALE_MS = 3_600_000;
 const PREFIX = 'legate-packed-';
+/** What `npm install <tarball>` printed, kept beside the project (and beside each copy of it). */
+const INSTALL_OUTPUT = 'npm-install.txt';
 
 /**
  * A copy, in `work`, of a new project with legate's tarball installed (see installPacked), made
@@ -40,7 +42,13 @@ export async function packedProjectCopy(root: string, work: string): Promise<str
   utimesSync(cache, now, now); // in use: not stale
   const copy = join(work, 'consumer');
   cpSync(join(cache, 'consumer'), copy, { recursive: true, verbatimSymlinks: true });
+  cpSync(join(cache, INSTALL_OUTPUT), join(work, INSTALL_OUTPUT));
   return copy;
+}
+
+/** What npm printed installing the tarball into the project packedProjectCopy copied into `work`. */
+export function packedInstallOutput(work: string): string {
+  return readFileSync(join(work, INSTALL_OUTPUT), 'utf8');
 }
 
 /** Packs and installs into the cache (what a crashed build left is removed first); `ready` is written last. */
@@ -48,8 +56,8 @@ function build(root: string, cache: string): void {
   removeStale();
   rmSync(cache, { recursive: true, force: true });
   mkdirSync(cache);
-  const { tarball, integrity } = packLegate(root, cache);
-  installPacked(root, cache, tarball, integrity);
+  const { output } = installPacked(root, cache, packLegate(root, cache));
+  writeFileSync(join(cache, INSTALL_OUTPUT), output);
   rmSync(join(cache, 'source'), { recursive: true, force: true });
   writeFileSync(join(cache, 'ready'), '');
 }
@@ -85,10 +93,13 @@ function readIfThere(file: string): string {
   }
 }
 
-/** What the packing depends on: every file npm pack builds from, and the lockfile the install follows. */
+/**
+ * What the packing depends on: every file npm pack builds from, the lockfile the install follows, and how it packs
+ * and installs.
+ */
 function digestOfInputs(root: string): string {
   const hash = createHash('sha256');
-  for (const input of [...PACKED_INPUTS, 'package-lock.json']) {
+  for (const input of [...PACKED_INPUTS, 'package-lock.json', 'test/support/packedProject.ts']) {
     const path = join(root, input);
     const files = statSync(path).isDirectory()
       ? readdirSync(path, { recursive: true, encoding: 'utf8' })

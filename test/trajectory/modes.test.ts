@@ -49,11 +49,15 @@ describe('runTrajectory modes', () => {
     expect((await runTrajectory({ ...options(file), mode: 'auto', transport: live })).mode).toBe('replay');
   });
 
-  it('replay with no file says how to record it: under vitest, the suite run with LEGATE_MODE=record', async () => {
+  it('replay with no file says what recording needs and how: under vitest, run with LEGATE_MODE=record', async () => {
     const file = join(tempDir(), 'missing.yaml');
     const error = await runTrajectory({ ...options(file), mode: 'replay' }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TrajectoryNotFoundError);
-    expect((error as Error).message).toBe(`${file} does not exist. Record it first: LEGATE_MODE=record npx vitest run`);
+    expect((error as Error).message).toBe(
+      `${file} does not exist. There is no recording to replay. A live recording sends requests to the Messages ` +
+        'API, so it needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to send them to a proxy or a stand-in instead). ' +
+        'Record it with: LEGATE_MODE=record npx vitest run',
+    );
   });
 
   it('passthrough runs live and writes nothing', async () => {

@@ -78,10 +78,12 @@ describe('loadTrajectory reads only regular files', () => {
     expect(loadTrajectory(link).name).toBe('tool-loop');
   });
 
-  it('still reports a missing file as not found, with how to record it', () => {
-    expect(caught(() => loadTrajectory(join(tempDir(), 'absent.yaml')), TrajectoryNotFoundError).message).toContain(
-      'Record it first',
-    );
+  it('still reports a missing file as not found, with what recording needs and how to record it', () => {
+    const file = join(tempDir(), 'absent.yaml');
+    const { message } = caught(() => loadTrajectory(file), TrajectoryNotFoundError);
+    expect(message).toMatch(new RegExp(`^${file} does not exist\\. There is no recording to replay\\. `));
+    expect(message).toContain('needs ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to send them to a proxy');
+    expect(message).toMatch(/ Record it with: run this program again with LEGATE_MODE=record set$/);
   });
 
   it('refuses a file over the size limit, as a format error without a line', () => {
