@@ -32,7 +32,9 @@ export default defineConfig({
     reporters: ['default', './test/support/summaryReporter.ts'],
     // The same property-test cases on every run (FC_SEED explores others): see test/support/fastCheckSeed.ts.
     setupFiles: ['./test/support/fastCheckSeed.ts'],
-    // A PostgreSQL server of the suite's own for legate/postgres, started in the background and stopped after.
-    globalSetup: ['./test/support/postgresServer.ts'],
+    // In the background: a PostgreSQL server of the suite's own for legate/postgres (in a process of its own, so its
+    // exit hooks cannot touch this process's exit code), and the package built into dist/ for tests that run the
+    // command as users do.
+    globalSetup: ['./test/support/postgresServer.ts', './test/support/packageBuild.ts'],
   },
 });

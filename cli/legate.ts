@@ -16,13 +16,19 @@ const lastResort = (error: unknown) => {
 };
 process.on('uncaughtException', lastResort);
 process.on('unhandledRejection', lastResort);
+// The command's verdict is its exit code. A module it loads (a user's config, a tool's dependency) may hold an exit
+// hook that ends the process with 0 (async-exit-hook does, on 'beforeExit'): no hook may turn a failure into success.
+const keepFailure = (verdict: number) => {
+  process.exitCode = verdict;
+  process.on('exit', (code) => {
+    if (code === 0 && verdict !== 0) process.exitCode = verdict;
+  });
+};
 main(process.argv.slice(2), io).then(
-  (code) => {
-    process.exitCode = code;
-  },
+  (code) => keepFailure(code),
   (error: unknown) => {
     // main answers every error itself; this is the last resort, held to the same rule: one line unless LEGATE_DEBUG=1.
     io.err(`legate: ${describeUnexpected(error)}`);
-    process.exitCode = 1;
+    keepFailure(1);
   },
 );

