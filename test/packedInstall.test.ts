@@ -175,6 +175,18 @@ describe('legate installed from its tarball, without optional peers', () => {
     expect(run.status).toBe(2); // the config cannot be loaded as things are: bad input, as docs/cli.md says
   });
 
+  it('asks for fast-check, naming the install command, to fuzz', () => {
+    mkdirSync(join(project, 'fuzz'));
+    writeFileSync(join(project, 'fuzz/tools.mjs'), 'export const tools = [];\n');
+    const run = legate('fuzz', 'fuzz', 'tools.mjs');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'legate fuzz: legate/fuzz needs the package fast-check, which is not installed. legate declares it as an ' +
+        'optional peer dependency, installed only by those who use it. Install it in your project: ' +
+        'npm install --save-dev fast-check.',
+    ]);
+    expect(run.status).toBe(2);
+  });
+
   it('imports legate/fuzz once fast-check is installed', () => {
     symlinkSync(realpathSync(join(root, 'node_modules/fast-check')), join(project, 'node_modules/fast-check'), 'dir');
     const loaded = runInProject(`
