@@ -65,10 +65,10 @@ export class AnthropicTransport implements Transport {
     const sdk = await loadAnthropicSdk();
     this.#client ??= new sdk(this.#retry);
     const client = this.#client;
-    const sent = { sdk, client, settings: this.#settings(client) };
+    const sending: Sending = { sdk, client, settings: this.#settings(client) };
     const message = this.#stream
-      ? await this.#streamed(request, options, sent)
-      : await this.#call(request, options, sent, (params, sdkOptions) =>
+      ? await this.#streamed(request, options, sending)
+      : await this.#call(request, options, sending, (params, sdkOptions) =>
           client.messages.create({ ...params, stream: false } as NonStreaming, sdkOptions),
         );
     return parseModelResponse(message, 'The Anthropic API');
