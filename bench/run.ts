@@ -8,11 +8,14 @@ import { benchOpenApi } from './openapi.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchReplayWorkers } from './replayWorkers.bench.js';
 import { benchRunLoop } from './runLoop.bench.js';
+import { benchStartup } from './startup.bench.js';
 import { benchStreaming } from './streaming.bench.js';
 
 // Measured is the built package, as users run it: `legate` resolves through package.json "exports" to dist/.
 const measured = relative(process.cwd(), fileURLToPath(import.meta.resolve('legate')));
 console.log(`legate benchmarks of the built package (${measured}) on Node ${process.version}, ${process.arch}\n`);
+await benchStartup();
+console.log('');
 benchBinder();
 console.log('');
 benchGuard();

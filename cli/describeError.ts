@@ -1,5 +1,5 @@
 import { sep } from 'node:path';
-import { ModuleImportError } from '../src/index.js';
+import { ModuleImportError } from '../src/files/ModuleImportError.js';
 
 /** Whether the user asked for stack traces (`LEGATE_DEBUG=1`). */
 export function debugging(): boolean {

@@ -1,61 +1,68 @@
-import { LegateError } from '../src/index.js';
+import { LegateError } from '../src/errors/LegateError.js';
 import { legateVersion } from '../src/version.js';
-import { attack, attackHelp } from './commands/attack.js';
-import { audit, auditHelp } from './commands/audit.js';
-import { demo, demoHelp } from './commands/demo.js';
-import { diff, diffHelp } from './commands/diff.js';
-import { fuzz, fuzzHelp } from './commands/fuzz.js';
-import { mcp, mcpHelp } from './commands/mcp.js';
-import { openapi, openapiHelp } from './commands/openapi.js';
-import { replay, replayHelp } from './commands/replay.js';
-import { show, showHelp } from './commands/show.js';
-import { validate, validateHelp } from './commands/validate.js';
-import { view, viewHelp } from './commands/view.js';
 import { describeRefusal, describeUnexpected, oneLine } from './describeError.js';
 import type { CliIo } from './io.js';
 
-interface Command {
-  summary: string;
+/** What a verb's module gives: its help, and the verb itself. */
+interface Verb {
   help: string;
   run(args: string[], io: CliIo): Promise<number>;
+}
+
+/**
+ * The commands, in the order usage lists them. A verb's module (and the library it calls) is loaded only when that
+ * verb runs or its help is asked for: `legate --version`, `--help` and a mistyped command load none of them.
+ */
+interface Command {
+  summary: string;
+  load(): Promise<Verb>;
 }
 
 const COMMANDS: Record<string, Command> = {
   replay: {
     summary: "replay trajectories against today's code; exit 1 on any divergence",
-    help: replayHelp,
-    run: replay,
+    load: () => import('./commands/replay.js').then((verb) => ({ help: verb.replayHelp, run: verb.replay })),
   },
-  show: { summary: 'print a trajectory as a readable timeline', help: showHelp, run: show },
-  diff: { summary: 'show how two trajectories differ, turn by turn', help: diffHelp, run: diff },
+  show: {
+    summary: 'print a trajectory as a readable timeline',
+    load: () => import('./commands/show.js').then((verb) => ({ help: verb.showHelp, run: verb.show })),
+  },
+  diff: {
+    summary: 'show how two trajectories differ, turn by turn',
+    load: () => import('./commands/diff.js').then((verb) => ({ help: verb.diffHelp, run: verb.diff })),
+  },
   view: {
     summary: 'write trajectories as one self-contained HTML page (index, timelines, taint paths)',
-    help: viewHelp,
-    run: view,
+    load: () => import('./commands/view.js').then((verb) => ({ help: verb.viewHelp, run: verb.view })),
   },
   validate: {
     summary: 'check trajectory files against the format, with file:line:column',
-    help: validateHelp,
-    run: validate,
+    load: () => import('./commands/validate.js').then((verb) => ({ help: verb.validateHelp, run: verb.validate })),
   },
   audit: {
     summary: 'report what the guard would have blocked in recorded runs; exit 1 on any unsafe flow',
-    help: auditHelp,
-    run: audit,
+    load: () => import('./commands/audit.js').then((verb) => ({ help: verb.auditHelp, run: verb.audit })),
   },
-  fuzz: { summary: 'fuzz the tools and agents a module exports; exit 1 on any finding', help: fuzzHelp, run: fuzz },
+  fuzz: {
+    summary: 'fuzz the tools and agents a module exports; exit 1 on any finding',
+    load: () => import('./commands/fuzz.js').then((verb) => ({ help: verb.fuzzHelp, run: verb.fuzz })),
+  },
   attack: {
     summary: 'measure an attack suite: utility and attack success per defence mode, as a table',
-    help: attackHelp,
-    run: attack,
+    load: () => import('./commands/attack.js').then((verb) => ({ help: verb.attackHelp, run: verb.attack })),
   },
-  mcp: { summary: 'serve the tools a module exports over MCP (stdio or Streamable HTTP)', help: mcpHelp, run: mcp },
+  mcp: {
+    summary: 'serve the tools a module exports over MCP (stdio or Streamable HTTP)',
+    load: () => import('./commands/mcp.js').then((verb) => ({ help: verb.mcpHelp, run: verb.mcp })),
+  },
   openapi: {
     summary: 'list the tools an OpenAPI document gives, with their flags, and the operations skipped',
-    help: openapiHelp,
-    run: openapi,
+    load: () => import('./commands/openapi.js').then((verb) => ({ help: verb.openapiHelp, run: verb.openapi })),
   },
-  demo: { summary: 'run the shipped example agent against a scripted model', help: demoHelp, run: demo },
+  demo: {
+    summary: 'run the shipped example agent against a scripted model',
+    load: () => import('./commands/demo.js').then((verb) => ({ help: verb.demoHelp, run: verb.demo })),
+  },
 };
 
 function usage(): string {
@@ -97,12 +104,15 @@ export async function main(argv: string[], io: CliIo): Promise<number> {
     );
     return 2;
   }
-  if (args.includes('--help') || args.includes('-h')) {
-    io.out(command.help);
-    return 0;
-  }
   try {
-    return await command.run(args, io);
+    // Loading the verb is inside the try: a refusal while it loads (an optional peer it needs that is not
+    // installed) is said as any other refusal of that verb.
+    const verb = await command.load();
+    if (args.includes('--help') || args.includes('-h')) {
+      io.out(verb.help);
+      return 0;
+    }
+    return await verb.run(args, io);
   } catch (error) {
     // legate's own refusals (a missing file, a malformed config, a module that cannot be imported, a missing
     // optional peer) are about what the command was given, and say what to do: that message, not a stack; exit 2.

@@ -8,7 +8,7 @@ import { workFolder } from './support/packedProject.js';
 import { packedInstallOutput, packedProjectCopy } from './support/packedProjectCache.js';
 
 // legate as npm publishes it, installed into a new project that has none of its optional peers
-// (better-sqlite3, tsx, vitest): offline, from the npm cache `npm ci` filled.
+// (better-sqlite3, fast-check, tsx, vitest): offline, from the npm cache `npm ci` filled.
 const root = resolve('.');
 let work: string;
 let project: string;
@@ -47,9 +47,9 @@ function resolvable(name: string): boolean {
 }
 
 describe('legate installed from its tarball, without optional peers', () => {
-  it('is installed without better-sqlite3, tsx or vitest, and nothing it installs has a build step', () => {
+  it('is installed without better-sqlite3, fast-check, tsx or vitest, and nothing it installs has a build step', () => {
     expect(existsSync(join(project, 'node_modules/legate/package.json'))).toBe(true);
-    expect(['better-sqlite3', 'tsx', 'vitest'].filter(resolvable)).toEqual([]);
+    expect(['better-sqlite3', 'fast-check', 'tsx', 'vitest'].filter(resolvable)).toEqual([]);
     type Lock = { packages: Record<string, { hasInstallScript?: boolean }> };
     const lock = JSON.parse(readFileSync(join(project, 'package-lock.json'), 'utf8')) as Lock;
     const building = Object.entries(lock.packages).filter(([, entry]) => entry.hasInstallScript === true);
@@ -79,20 +79,20 @@ describe('legate installed from its tarball, without optional peers', () => {
     expect(run.status).toBe(0);
   });
 
-  it('imports legate and legate/fuzz', () => {
+  it('imports legate', () => {
     const loaded = runInProject(`
       const core = await import('legate');
-      const fuzz = await import('legate/fuzz');
-      const loaded = { Agent: core.Agent, FileStateStore: core.FileStateStore, fuzzTool: fuzz.fuzzTool };
+      const loaded = { Agent: core.Agent, FileStateStore: core.FileStateStore };
       const types = Object.entries(loaded).map(([name, value]) => [name, typeof value]);
       console.log(JSON.stringify(Object.fromEntries(types)));`);
-    expect(loaded).toEqual({ Agent: 'function', FileStateStore: 'function', fuzzTool: 'function' });
+    expect(loaded).toEqual({ Agent: 'function', FileStateStore: 'function' });
   });
 
   it.each([
-    ['legate/sqlite', 'better-sqlite3'],
-    ['legate/postgres', 'pg'],
-  ])('refuses %s with a LegateError that names the install command', (entry, peer) => {
+    ['legate/sqlite', 'better-sqlite3', 'npm install better-sqlite3'],
+    ['legate/postgres', 'pg', 'npm install pg'],
+    ['legate/fuzz', 'fast-check', 'npm install --save-dev fast-check'],
+  ])('refuses %s with a LegateError that names the install command', (entry, peer, install) => {
     expect(resolvable(peer)).toBe(false);
     const refusal = runInProject(`
       const { MissingPeerDependencyError } = await import('legate');
@@ -113,8 +113,8 @@ describe('legate installed from its tarball, without optional peers', () => {
       bases: ['LegateError'],
       code: 'missing_peer_dependency',
       peer,
-      installCommand: `npm install ${peer}`,
-      message: expect.stringContaining(`Install it in your project: npm install ${peer}`),
+      installCommand: install,
+      message: expect.stringContaining(`Install it in your project: ${install}`),
     });
   });
 
@@ -249,6 +249,26 @@ describe('legate installed from its tarball, without optional peers', () => {
     expect(run.stderr).toContain('npm install --save-dev tsx');
     expect(run.stderr).not.toContain('LEGATE_DEBUG');
     expect(run.status).toBe(2); // the config cannot be loaded as things are: bad input, as docs/cli.md says
+  });
+
+  it('asks for fast-check, naming the install command, to fuzz', () => {
+    mkdirSync(join(project, 'fuzz'));
+    writeFileSync(join(project, 'fuzz/tools.mjs'), 'export const tools = [];\n');
+    const run = legate('fuzz', 'fuzz', 'tools.mjs');
+    expect(run.stderr.trim().split('\n')).toEqual([
+      'legate fuzz: legate/fuzz needs the package fast-check, which is not installed. legate declares it as an ' +
+        'optional peer dependency, installed only by those who use it. Install it in your project: ' +
+        'npm install --save-dev fast-check.',
+    ]);
+    expect(run.status).toBe(2);
+  });
+
+  it('imports legate/fuzz once fast-check is installed', () => {
+    symlinkSync(realpathSync(join(root, 'node_modules/fast-check')), join(project, 'node_modules/fast-check'), 'dir');
+    const loaded = runInProject(`
+      const { fuzzTool, validInput } = await import('legate/fuzz');
+      console.log(JSON.stringify({ fuzzTool: typeof fuzzTool, validInput: typeof validInput }));`);
+    expect(loaded).toEqual({ fuzzTool: 'function', validInput: 'function' });
   });
 
   it('imports legate/vitest once vitest is installed, and adds the matchers to expect', () => {

@@ -1,6 +1,6 @@
 import { mkdirSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import fc from 'fast-check';
+import { fc } from './fastCheck.js';
 import type { ToolUseBlock, ToolResultBlock } from '../messages/types.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';

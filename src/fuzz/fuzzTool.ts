@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from './fastCheck.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolUseBlock } from '../messages/types.js';
 import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from './fastCheck.js';
 
 /** The call an injection tries to make the model perform. */
 export interface InjectionTarget {

@@ -1,4 +1,5 @@
-import { context as otelContext, SpanKind, SpanStatusCode, trace, type Context, type Tracer } from '@opentelemetry/api';
+import type { Context, Tracer } from '@opentelemetry/api';
+import { openTelemetry } from './openTelemetry.js';
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
 import { PROVIDER } from './attributeNames.js';
 import { inputMessagesJson, outputMessagesJson, systemInstructionsJson } from './messageContent.js';
@@ -42,11 +43,12 @@ export async function inChatSpan(
   // Given at creation, where a sampler can read them (as the conventions ask).
   const span = tracer.startSpan(
     `chat ${request.model}`,
-    { kind: SpanKind.CLIENT, attributes: attributes(values) },
+    { kind: openTelemetry().SpanKind.CLIENT, attributes: attributes(values) },
     parent,
   );
   try {
-    const response = await otelContext.with(trace.setSpan(parent, span), send);
+    const { context, trace } = openTelemetry();
+    const response = await context.with(trace.setSpan(parent, span), send);
     setAttributes(span, {
       responseModel: response.model,
       responseId: response.id === '' ? undefined : response.id,
@@ -58,7 +60,7 @@ export async function inChatSpan(
   } catch (thrown) {
     // The type only: an error's message can quote the conversation, which is content.
     setAttributes(span, { errorType: errorTypeOf(thrown) });
-    span.setStatus({ code: SpanStatusCode.ERROR });
+    span.setStatus({ code: openTelemetry().SpanStatusCode.ERROR });
     throw thrown;
   } finally {
     span.end();

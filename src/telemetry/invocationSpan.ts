@@ -1,4 +1,5 @@
-import { SpanKind, SpanStatusCode, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
+import { openTelemetry } from './openTelemetry.js';
 import type { AgentResult, Usage } from '../runtime/agentResult.js';
 import { PROVIDER } from './attributeNames.js';
 import { setAttributes, usageAttributes, type AttributesOf } from './spanAttributes.js';
@@ -18,7 +19,7 @@ export interface InvocationStart {
 
 /** Starts the `invoke_agent {agent}` span (kind INTERNAL: the agent runs in this process). */
 export function startInvocationSpan(tracer: Tracer, parent: Context, start: InvocationStart): Span {
-  const span = tracer.startSpan(`invoke_agent ${start.agent}`, { kind: SpanKind.INTERNAL }, parent);
+  const span = tracer.startSpan(`invoke_agent ${start.agent}`, { kind: openTelemetry().SpanKind.INTERNAL }, parent);
   if (!span.isRecording()) return span;
   const values: AttributesOf = {
     operation: 'invoke_agent',
@@ -66,6 +67,6 @@ export function finishInvocationSpan(span: Span, result: AgentResult, usageBefor
 
 export function failInvocationSpan(span: Span, thrown: unknown): void {
   setAttributes(span, { errorType: errorTypeOf(thrown) });
-  span.setStatus({ code: SpanStatusCode.ERROR });
+  span.setStatus({ code: openTelemetry().SpanStatusCode.ERROR });
   span.end();
 }

@@ -1,4 +1,5 @@
-import { context as otelContext, trace, type Context, type Span, type Tracer } from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
+import { openTelemetry } from './openTelemetry.js';
 import type { ModelResponse } from '../messages/types.js';
 import type { AgentResult, Usage } from '../runtime/agentResult.js';
 import { inChatSpan, type ChatSpanStart } from './chatSpan.js';
@@ -38,13 +39,13 @@ export class RunTrace {
   /** Starts an invocation under `parent` (default: the active context, so a caller's own span is its parent). */
   static start(start: InvocationStart, options: { content: boolean; parent?: Context | undefined }): RunTrace {
     const tracer = legateTracer();
-    const parent = options.parent ?? otelContext.active();
+    const parent = options.parent ?? openTelemetry().context.active();
     const span = startInvocationSpan(tracer, parent, start);
     if (!span.isRecording()) {
       span.end();
       return RunTrace.none;
     }
-    const context = trace.setSpan(parent, span);
+    const context = openTelemetry().trace.setSpan(parent, span);
     return new RunTrace({ tracer, span, context, content: options.content, usageBefore: start.usageBefore });
   }
 
@@ -58,7 +59,7 @@ export class RunTrace {
     const live = this.#live;
     if (live === undefined) return work();
     try {
-      const result = await otelContext.with(live.context, work);
+      const result = await openTelemetry().context.with(live.context, work);
       finishInvocationSpan(live.span, result, live.usageBefore);
       return result;
     } catch (thrown) {

@@ -1,12 +1,5 @@
-import {
-  context as otelContext,
-  SpanKind,
-  SpanStatusCode,
-  trace,
-  type Context,
-  type Span,
-  type Tracer,
-} from '@opentelemetry/api';
+import type { Context, Span, Tracer } from '@opentelemetry/api';
+import { openTelemetry } from './openTelemetry.js';
 import type { ToolUseBlock } from '../messages/types.js';
 import type { CallDecision } from '../trajectory/callDecision.js';
 import type { ToolCall } from '../runtime/agentResult.js';
@@ -44,13 +37,13 @@ export class ToolSpan {
     private readonly content: boolean,
     private readonly agent: string,
   ) {
-    this.context = trace.setSpan(parent, span);
+    this.context = openTelemetry().trace.setSpan(parent, span);
   }
 
   /** Runs `fn` (the tool's `run`) in this span's context; `toolContext` is what the tool was given. */
   runIn<T>(toolContext: object, fn: () => T): T {
     toolContexts.set(toolContext, this.context);
-    return otelContext.with(this.context, fn);
+    return openTelemetry().context.with(this.context, fn);
   }
 
   /** The call's result was served from a recording instead of running the tool. */
@@ -72,7 +65,7 @@ export class ToolSpan {
       const error = call.error;
       if (call.outcome === 'error' && error !== undefined) {
         values.errorType = error.error === 'tool_failed' ? error.errorClass : error.error;
-        this.span.setStatus({ code: SpanStatusCode.ERROR });
+        this.span.setStatus({ code: openTelemetry().SpanStatusCode.ERROR });
       }
       setAttributes(this.span, values);
     }
@@ -90,7 +83,7 @@ export class ToolSpan {
   /** Ends the span for a call that stopped the run (cancelled, or an error that aborts the run). */
   fail(thrown: unknown): void {
     setAttributes(this.span, { errorType: errorTypeOf(thrown) });
-    this.span.setStatus({ code: SpanStatusCode.ERROR });
+    this.span.setStatus({ code: openTelemetry().SpanStatusCode.ERROR });
     this.span.end();
   }
 }
@@ -115,7 +108,7 @@ export function startToolSpan(tracer: Tracer, parent: Context, content: boolean,
   if (content) values.toolArguments = contentValue(block.input);
   const span = tracer.startSpan(
     `execute_tool ${block.name}`,
-    { kind: SpanKind.INTERNAL, attributes: attributes(values) },
+    { kind: openTelemetry().SpanKind.INTERNAL, attributes: attributes(values) },
     parent,
   );
   return new ToolSpan(span, parent, content, start.agent);

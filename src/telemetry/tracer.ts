@@ -1,4 +1,5 @@
-import { trace, type Tracer } from '@opentelemetry/api';
+import type { Tracer } from '@opentelemetry/api';
+import { openTelemetry } from './openTelemetry.js';
 import { legateVersion } from '../version.js';
 
 export const TRACER_NAME = 'legate';
@@ -8,5 +9,5 @@ export const TRACER_NAME = 'legate';
  * Asked for at each run's start (not kept), so a provider registered (or removed) later is used.
  */
 export function legateTracer(): Tracer {
-  return trace.getTracer(TRACER_NAME, legateVersion());
+  return openTelemetry().trace.getTracer(TRACER_NAME, legateVersion());
 }

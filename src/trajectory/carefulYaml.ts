@@ -1,9 +1,10 @@
-import YAML from 'yaml';
+import type YAML from 'yaml';
 import { TrajectoryFormatError } from './errors.js';
 import { aliasProblem, anchorProblem, tagProblem } from './fastYaml.js';
 import { FieldError } from './field.js';
 import { readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
+import { yamlLibrary } from './yamlLibrary.js';
 
 const PARSE_OPTIONS = {
   schema: 'core',
@@ -23,6 +24,7 @@ type Locate = (offset: number | undefined, problem: string, path?: string) => Tr
  * with file:line:column. Its cost is linear in the file: one parse, one walk.
  */
 export function parseCarefully(text: string, file: string): Trajectory {
+  const YAML = yamlLibrary();
   const lines = new YAML.LineCounter();
   const document = YAML.parseDocument(text, { ...PARSE_OPTIONS, lineCounter: lines });
   const at: Locate = (offset, problem, path) => {
@@ -51,6 +53,7 @@ export function parseCarefully(text: string, file: string): Trajectory {
  * values that are not data), a key written twice, and a number no JSON value can hold.
  */
 function refuseWhatIsNotData(document: YAML.Document, at: Locate): void {
+  const YAML = yamlLibrary();
   YAML.visit(document, {
     Alias(_key, node) {
       throw at(node.range?.[0], aliasProblem(node.source));
@@ -84,6 +87,7 @@ function refuseWhatIsNotData(document: YAML.Document, at: Locate): void {
 
 /** For a missing field, the position of the deepest mapping on its path that does exist. */
 function nearestRange(document: YAML.Document, path: (string | number)[]): number | undefined {
+  const YAML = yamlLibrary();
   for (let depth = path.length; depth >= 0; depth--) {
     const node = depth === 0 ? document.contents : document.getIn(path.slice(0, depth), true);
     if (YAML.isNode(node)) return node.range?.[0];

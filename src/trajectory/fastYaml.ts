@@ -1,14 +1,6 @@
-import {
-  CORE_SCHEMA,
-  EVENT_ID,
-  NOT_RESOLVED,
-  constructFromEvents,
-  defineScalarTag,
-  floatCoreTag,
-  intCoreTag,
-  parseEvents,
-  type Event,
-} from 'js-yaml';
+import { createRequire } from 'node:module';
+import type * as JsYaml from 'js-yaml';
+import type { Event, Schema } from 'js-yaml';
 import { MAX_DOCUMENT_DEPTH } from './limits.js';
 
 /** What the fast reader made of a text: its value, a refusal at an offset, or undefined (read it carefully). */
@@ -17,31 +9,42 @@ export type PlainYaml = { value: unknown } | { refused: { offset: number; proble
 /** Thrown while constructing when a scalar is a number no JSON value can hold; the careful reader locates it. */
 class NonFiniteNumber extends Error {}
 
-/**
- * The YAML 1.2 core schema, except that a number that is not finite (`.inf`, `.nan`, `1e400`)
- * is neither a number nor a string here: a JSON value cannot be one, and js-yaml would read
- * `1e400` as a string where the `yaml` library reads Infinity. Both readers refuse it instead.
- */
-const FINITE_SCHEMA = CORE_SCHEMA.withTags(
-  defineScalarTag(intCoreTag.tagName, {
-    ...intCoreTag,
-    resolve: finiteOnly(intCoreTag.resolve, /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?[0-9]+)$/),
-  }),
-  defineScalarTag(floatCoreTag.tagName, {
-    ...floatCoreTag,
-    resolve: finiteOnly(floatCoreTag.resolve, /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/),
-  }),
-);
+let loaded: { jsYaml: typeof JsYaml; schema: Schema } | undefined;
 
-function finiteOnly<T>(
-  resolve: (source: string, isExplicit: boolean, tagName: string) => T | typeof NOT_RESOLVED,
+/**
+ * js-yaml and the schema this reader reads with, made the first time a file needs this reader and kept: a file as
+ * legate writes it is read without it (readWrittenYaml), and importing legate does not load it. It is required
+ * (js-yaml ships CommonJS beside its ES module): nothing of it leaves this file.
+ */
+function reader(): { jsYaml: typeof JsYaml; schema: Schema } {
+  if (loaded !== undefined) return loaded;
+  const jsYaml = createRequire(import.meta.url)('js-yaml') as typeof JsYaml;
+  const { CORE_SCHEMA, NOT_RESOLVED, defineScalarTag, floatCoreTag, intCoreTag } = jsYaml;
+  const finite = (tag: typeof intCoreTag | typeof floatCoreTag, pattern: RegExp) =>
+    defineScalarTag(tag.tagName, { ...tag, resolve: finiteOnly(tag.resolve, pattern, NOT_RESOLVED) });
+  /**
+   * The YAML 1.2 core schema, except that a number that is not finite (`.inf`, `.nan`, `1e400`)
+   * is neither a number nor a string here: a JSON value cannot be one, and js-yaml would read
+   * `1e400` as a string where the `yaml` library reads Infinity. Both readers refuse it instead.
+   */
+  const schema = CORE_SCHEMA.withTags(
+    finite(intCoreTag, /^(?:0o[0-7]+|0x[0-9a-fA-F]+|[-+]?[0-9]+)$/),
+    finite(floatCoreTag, /^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$/),
+  );
+  loaded = { jsYaml, schema };
+  return loaded;
+}
+
+function finiteOnly<T, NotResolved>(
+  resolve: (source: string, isExplicit: boolean, tagName: string) => T | NotResolved,
   pattern: RegExp,
+  notResolved: NotResolved,
 ) {
-  return (source: string, isExplicit: boolean, tagName: string): T | typeof NOT_RESOLVED => {
+  return (source: string, isExplicit: boolean, tagName: string): T | NotResolved => {
     const value = resolve(source, isExplicit, tagName);
     // js-yaml gives up on a number too large for a double (the text stays a string); the core schema says it is a
     // number.
-    if (value === NOT_RESOLVED ? pattern.test(source) : typeof value === 'number' && !Number.isFinite(value))
+    if (value === notResolved ? pattern.test(source) : typeof value === 'number' && !Number.isFinite(value))
       throw new NonFiniteNumber();
     return value;
   };
@@ -57,9 +60,11 @@ function finiteOnly<T>(
  * to the same values on everything the writer produces.
  */
 export function readPlainYaml(text: string): PlainYaml {
+  const { jsYaml, schema } = reader();
+  const { EVENT_ID } = jsYaml;
   let events: Event[];
   try {
-    events = parseEvents(text, { maxDepth: MAX_DOCUMENT_DEPTH });
+    events = jsYaml.parseEvents(text, { maxDepth: MAX_DOCUMENT_DEPTH });
   } catch (error) {
     // Too deep for the careful reader too (its parser recurses): refused here, where it goes too deep.
     const { reason, mark } = error as { reason?: string; mark?: { position?: number } };
@@ -77,7 +82,7 @@ export function readPlainYaml(text: string): PlainYaml {
   }
   if (documents !== 1) return undefined;
   try {
-    const [value] = constructFromEvents(events, { source: text, schema: FINITE_SCHEMA });
+    const [value] = jsYaml.constructFromEvents(events, { source: text, schema });
     return { value };
   } catch {
     return undefined;

@@ -1,4 +1,5 @@
-import YAML from 'yaml';
+import type YAML from 'yaml';
+import { yamlLibrary } from './yamlLibrary.js';
 import { formatJsonPath } from '../json/jsonPath.js';
 import { decodedViews, type SecretEncoding } from './secretEncodings.js';
 import { compileUserPattern, firstMatch } from './userPattern.js';
@@ -187,6 +188,7 @@ function lineAndColumn(text: string, index: number): { line: number; column: num
  * when it cannot be found.
  */
 function locate(text: string, path: (string | number)[]): { line: number; column: number } {
+  const YAML = yamlLibrary();
   let node: unknown = YAML.parseDocument(text).contents;
   let start = 0;
   for (const segment of path) {

@@ -1,4 +1,4 @@
-import YAML from 'yaml';
+import { yamlLibrary } from './yamlLibrary.js';
 import { pathBeyondDepth } from '../json/jsonDepth.js';
 import { jsonText } from '../json/jsonText.js';
 import { MAX_YAML_VALUE_DEPTH } from './limits.js';
@@ -34,6 +34,7 @@ const isBlankLinesWithSpaces = (text: string) => /^[ \t\n]+$/.test(text) && text
  * text as literal blocks, small maps on one line. Serialising what `parseTrajectory` read gives the same bytes.
  */
 export function serializeTrajectory(trajectory: Trajectory): string {
+  const YAML = yamlLibrary();
   const document = new YAML.Document(ordered(trajectory, plan), STRINGIFY_OPTIONS);
   YAML.visit(document, {
     Pair(_key, pair) {

@@ -26,6 +26,11 @@ const PEERS: Record<string, string> = {
   'better-sqlite3': `
     import { SqliteStateStore } from '${root}/dist/src/store/sqlite.js';
     new SqliteStateStore(':memory:');`,
+  'fast-check': `
+    import fc from 'fast-check';
+    import { validInput } from '${root}/dist/src/fuzz/index.js';
+    fc.sample(fc.integer(), 1);
+    void validInput;`,
   msw: `
     import { setupServer } from 'msw/node';
     import '${root}/dist/src/intercept/index.js';

@@ -6,6 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { LegateError } from '../../src/errors/LegateError.js';
 import { MissingPeerDependencyError, type OptionalPeer } from '../../src/errors/MissingPeerDependencyError.js';
 import { BETTER_SQLITE3, loadBetterSqlite3 } from '../../src/store/betterSqlite3.js';
+import { FAST_CHECK, fc as loadedFastCheck, loadFastCheck } from '../../src/fuzz/fastCheck.js';
 
 const TSX: OptionalPeer = {
   name: 'tsx',
@@ -108,5 +109,27 @@ describe('loading better-sqlite3 for legate/sqlite', () => {
   it('returns the driver where it is installed', () => {
     expect(typeof loadBetterSqlite3()).toBe('function');
     expect(BETTER_SQLITE3.install).toBe('npm install better-sqlite3');
+  });
+});
+
+describe('loading fast-check for legate/fuzz', () => {
+  it('says how to install it when it cannot be found', async () => {
+    const cause = notFound('import', 'fast-check');
+    const thrown = (await loadFastCheck(() => Promise.reject(cause)).catch((error: unknown) => error)) as Error;
+    expect(thrown).toBeInstanceOf(MissingPeerDependencyError);
+    expect(thrown).toMatchObject({ peer: 'fast-check', installCommand: 'npm install --save-dev fast-check', cause });
+    expect(thrown.message).toMatch(/^legate\/fuzz needs the package fast-check, which is not installed\./);
+    expect(thrown.message).toMatch(/ Install it in your project: npm install --save-dev fast-check\.$/);
+  });
+
+  it('passes on the failure of an installed fast-check that cannot load a dependency of its own', async () => {
+    const cause = notFound('import', 'pure-rand');
+    await expect(loadFastCheck(() => Promise.reject(cause))).rejects.toBe(cause);
+  });
+
+  it("is the module the user's own import of fast-check gets, so their arbitraries and legate's mix", async () => {
+    expect(await loadFastCheck()).toBe(fc);
+    expect(loadedFastCheck).toBe(fc);
+    expect(FAST_CHECK.name).toBe('fast-check');
   });
 });

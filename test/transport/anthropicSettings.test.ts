@@ -4,7 +4,7 @@ import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AnthropicTransport, type MessagesRequest, TransportError, UsageError } from '../../src/index.js';
-import { API_URL } from '../support/anthropicApi.js';
+import { API_URL, messageEnd, messageJson, messageStart, sseResponse, textBlock } from '../support/anthropicApi.js';
 
 // Recording against the live API fails first on the settings: a key that is not set, a URL nothing answers at.
 // The error says which variable or URL to check, and carries it as data (code, setting) for the CLI and for code.
@@ -108,10 +108,37 @@ describe('AnthropicTransport, when its settings are wrong', () => {
 });
 
 describe('AnthropicTransport options', () => {
-  it('makes its client with maxRetries and timeout, and sends every request with them', () => {
+  it('makes its client on the first send, with maxRetries and timeout, and keeps it', async () => {
     vi.stubEnv('ANTHROPIC_API_KEY', 'sk-ant-test-key');
-    const transport = new AnthropicTransport({ maxRetries: 5, timeout: 30_000 });
-    expect(transport.client).toMatchObject({ maxRetries: 5, timeout: 30_000 });
+    server.use(http.post(API_URL, () => HttpResponse.json(messageJson([{ type: 'text', text: 'Hi.' }], 'end_turn'))));
+    const transport = new AnthropicTransport({ maxRetries: 5, timeout: 30_000, stream: false });
+    expect(transport.client).toBeUndefined(); // the SDK is loaded on the first send, not when legate is imported
+    expect((await transport.send(request)).content).toEqual([{ type: 'text', text: 'Hi.' }]);
+    const made = transport.client;
+    expect(made).toBeInstanceOf(Anthropic);
+    expect(made).toMatchObject({ maxRetries: 5, timeout: 30_000, apiKey: 'sk-ant-test-key' });
+    await transport.send(request);
+    expect(transport.client).toBe(made);
+  });
+
+  it.each([true, false])('sends with the very client it was given (stream: %s)', async (stream) => {
+    const sent: string[] = [];
+    const answer = messageJson([{ type: 'text', text: 'Hi.' }], 'end_turn');
+    const client = new Anthropic({
+      apiKey: 'sk-ant-own',
+      maxRetries: 0,
+      fetch: async (url) => {
+        sent.push(String(url));
+        return stream
+          ? sseResponse([messageStart(), ...textBlock(0, ['Hi.']), ...messageEnd('end_turn', 2)])
+          : Response.json(answer);
+      },
+    });
+    const transport = new AnthropicTransport({ client, stream });
+    expect(transport.client).toBe(client);
+    expect((await transport.send(request)).content).toEqual([{ type: 'text', text: 'Hi.' }]);
+    expect(transport.client).toBe(client);
+    expect(sent).toEqual(['https://api.anthropic.com/v1/messages']);
   });
 
   it.each([

@@ -1,6 +1,6 @@
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
-import fc from 'fast-check';
+import { fc } from '../fastCheck.js';
 import { accepts, patternOf } from './accepts.js';
 import { discriminatorOf } from './discriminatorOf.js';
 import { resolved, resolveRef } from './resolveRef.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../fastCheck.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import { accepts, patternOf } from './accepts.js';
 import { anyJson, valuesOf } from './arbitraryOf.js';

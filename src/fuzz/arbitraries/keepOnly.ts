@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../fastCheck.js';
 
 /** How many values are tried, when an arbitrary is built, before a filter is judged to keep none. */
 const TRIES = 40;

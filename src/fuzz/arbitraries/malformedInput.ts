@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../fastCheck.js';
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { AnyTool } from '../../tools/tool.js';
 import { breakSites } from './breakSites.js';

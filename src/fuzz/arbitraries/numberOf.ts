@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../fastCheck.js';
 import { isMultipleOf } from '../../tools/binder/isMultipleOf.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../fastCheck.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import { FORMAT_CHECKS } from '../../tools/schema/formats.js';
 import { patternOf } from './accepts.js';

@@ -1,4 +1,4 @@
-import fc from 'fast-check';
+import { fc } from '../fastCheck.js';
 import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
 import { jsonTypeOf } from '../../json/jsonValue.js';
 import { accepts, patternOf, sameJson } from './accepts.js';

@@ -1,4 +1,5 @@
-import { RE2JS } from 're2js';
+import { createRequire } from 'node:module';
+import type { RE2JS as Re2js } from 're2js';
 import { isBacktrackSafe } from './backtrackSafe.js';
 
 /**
@@ -15,6 +16,18 @@ export interface LinearPattern {
 /** A pattern JavaScript accepts but a linear-time engine cannot run; `problem` says which construct and what to do. */
 export class UnsupportedPattern {
   constructor(readonly problem: string) {}
+}
+
+let re2js: typeof Re2js | undefined;
+
+/**
+ * RE2JS, loaded the first time a pattern needs it (most schemas' patterns run on V8's own engine, and most
+ * programs that import legate check none) and kept. Patterns are compiled synchronously, so it is required: re2js
+ * ships CommonJS beside its ES module.
+ */
+function linearEngine(): typeof Re2js {
+  re2js ??= (createRequire(import.meta.url)('re2js') as typeof import('re2js')).RE2JS;
+  return re2js;
 }
 
 /** JavaScript's `\s`: WhiteSpace and LineTerminator (ECMA-262), as RE2 class items. */
@@ -43,7 +56,7 @@ export function compileLinearPattern(pattern: string): LinearPattern | Unsupport
   const translated = translate(pattern);
   if (translated instanceof UnsupportedPattern) return translated;
   try {
-    const compiled = RE2JS.compile(translated);
+    const compiled = linearEngine().compile(translated);
     return { test: (text) => compiled.matcher(text).find() };
   } catch (error) {
     const reason = error instanceof Error ? error.message.replace(/^error parsing regexp: /, '') : String(error);
@@ -206,7 +219,7 @@ function propertyEscape(points: string[], at: number, letter: 'p' | 'P'): Escape
   const text = `\\${letter}{${name}}`;
   try {
     if (name === undefined) throw new Error(body);
-    RE2JS.compile(text);
+    linearEngine().compile(text);
   } catch {
     return new UnsupportedPattern(
       `the Unicode property '\\${letter}{${body}}' is not one the linear-time engine knows; use a general ` +

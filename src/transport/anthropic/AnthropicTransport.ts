@@ -1,10 +1,11 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { UsageError } from '../../errors/UsageError.js';
 import { describeValue } from '../../json/describeValue.js';
 import { parseModelResponse } from '../../messages/parseModelResponse.js';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import type { SendOptions, Transport } from '../transport.js';
 import { type ClientSettings, readFailure, requestFailure } from './anthropicFailure.js';
+import { type AnthropicSdk, loadAnthropicSdk } from './anthropicSdk.js';
 import { MessageAssembler } from './MessageAssembler.js';
 
 type Params = Anthropic.Messages.MessageCreateParams;
@@ -12,7 +13,7 @@ type Streaming = Anthropic.Messages.MessageCreateParamsStreaming;
 type NonStreaming = Anthropic.Messages.MessageCreateParamsNonStreaming;
 
 export interface AnthropicTransportOptions {
-  /** A configured client; by default one is made from the environment (ANTHROPIC_API_KEY). */
+  /** A configured client; by default one is made from the environment (ANTHROPIC_API_KEY) on the first send. */
   client?: Anthropic;
   /**
    * Stream each response (the default): long turns do not hit the HTTP timeout, and text
@@ -33,10 +34,11 @@ export interface AnthropicTransportOptions {
  * The live model, through `@anthropic-ai/sdk`. The SDK handles authentication, retries and the SSE
  * protocol; this transport assembles the streamed events into the message the API sent (checking their
  * order), maps them onto legate's response shape and its failures onto {@link TransportError}
- * with a `kind`: `api`, `connection`, `stream` or `request`.
+ * with a `kind`: `api`, `connection`, `stream` or `request`. The SDK is loaded on the first send, not
+ * when legate is imported.
  */
 export class AnthropicTransport implements Transport {
-  readonly client: Anthropic;
+  #client: Anthropic | undefined;
   readonly #stream: boolean;
   readonly #retry: { maxRetries?: number; timeout?: number };
 
@@ -47,16 +49,27 @@ export class AnthropicTransport implements Transport {
       ...(maxRetries === undefined ? {} : { maxRetries }),
       ...(timeout === undefined ? {} : { timeout }),
     };
-    this.client = options.client ?? new Anthropic(this.#retry);
+    this.#client = options.client;
     this.#stream = options.stream ?? true;
   }
 
+  /**
+   * The SDK client it sends with: the one it was given (that very instance), else the one it makes from the
+   * environment, with its `maxRetries` and `timeout`, on the first send (until then, undefined).
+   */
+  get client(): Anthropic | undefined {
+    return this.#client;
+  }
+
   async send(request: MessagesRequest, options: SendOptions = {}): Promise<ModelResponse> {
-    const settings = this.#settings();
+    const sdk = await loadAnthropicSdk();
+    this.#client ??= new sdk(this.#retry);
+    const client = this.#client;
+    const sending: Sending = { sdk, client, settings: this.#settings(client) };
     const message = this.#stream
-      ? await this.#streamed(request, options, settings)
-      : await this.#call(request, options, settings, (params, sdkOptions) =>
-          this.client.messages.create({ ...params, stream: false } as NonStreaming, sdkOptions),
+      ? await this.#streamed(request, options, sending)
+      : await this.#call(request, options, sending, (params, sdkOptions) =>
+          client.messages.create({ ...params, stream: false } as NonStreaming, sdkOptions),
         );
     return parseModelResponse(message, 'The Anthropic API');
   }
@@ -65,25 +78,25 @@ export class AnthropicTransport implements Transport {
   async #call<T>(
     request: MessagesRequest,
     { signal }: SendOptions,
-    settings: ClientSettings,
+    { sdk, settings }: Sending,
     call: (params: Params, options: Anthropic.RequestOptions) => Promise<T>,
   ): Promise<T> {
     try {
       return await call(request as Params, { signal, ...this.#retry });
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      throw requestFailure(error, settings, request);
+      throw requestFailure(sdk, error, settings, request);
     }
   }
 
-  #settings(): ClientSettings {
-    const { baseURL, apiKey, authToken } = this.client;
+  #settings(client: Anthropic): ClientSettings {
+    const { baseURL, apiKey, authToken } = client;
     return {
       baseURL,
       apiKey,
       authToken,
-      maxRetries: this.#retry.maxRetries ?? this.client.maxRetries,
-      timeout: this.#retry.timeout ?? this.client.timeout,
+      maxRetries: this.#retry.maxRetries ?? client.maxRetries,
+      timeout: this.#retry.timeout ?? client.timeout,
     };
   }
 
@@ -91,10 +104,10 @@ export class AnthropicTransport implements Transport {
    * Reads the events of a streamed response through the SDK's SSE parser and assembles them. A failure while
    * reading is said here, where it is known to be the stream's; an observer's own error passes through as it is.
    */
-  async #streamed(request: MessagesRequest, options: SendOptions, settings: ClientSettings): Promise<unknown> {
+  async #streamed(request: MessagesRequest, options: SendOptions, sending: Sending): Promise<unknown> {
     const { signal, onStreamEvent } = options;
-    const stream = await this.#call(request, options, settings, (params, sdkOptions) =>
-      this.client.messages.create({ ...params, stream: true } as Streaming, sdkOptions),
+    const stream = await this.#call(request, options, sending, (params, sdkOptions) =>
+      sending.client.messages.create({ ...params, stream: true } as Streaming, sdkOptions),
     );
     const events = stream[Symbol.asyncIterator]();
     const assembler = new MessageAssembler();
@@ -108,7 +121,7 @@ export class AnthropicTransport implements Transport {
           next = await (cancelled === undefined ? events.next() : Promise.race([events.next(), cancelled.promise]));
         } catch (error) {
           if (signal?.aborted) throw signal.reason;
-          throw readFailure(error, settings, read);
+          throw readFailure(sending.sdk, error, sending.settings, read);
         }
         if (next.done === true) break;
         read++;
@@ -123,6 +136,13 @@ export class AnthropicTransport implements Transport {
       if (!done) stream.controller.abort();
     }
   }
+}
+
+/** One send: the SDK as loaded (its error classes say what failed), the client, and its settings. */
+interface Sending {
+  sdk: AnthropicSdk;
+  client: Anthropic;
+  settings: ClientSettings;
 }
 
 /**

@@ -1,8 +1,9 @@
-import Anthropic from '@anthropic-ai/sdk';
+import type Anthropic from '@anthropic-ai/sdk';
 import { pathBeyondDepth } from '../../json/jsonDepth.js';
 import { formatJsonPath } from '../../json/jsonPath.js';
 import type { MessagesRequest } from '../../messages/types.js';
 import { TransportError } from '../transport.js';
+import type { AnthropicSdk } from './anthropicSdk.js';
 
 /** What a failure message says about the client's settings: where it sent, how often it retries, how long it waits. */
 export interface ClientSettings {
@@ -19,9 +20,15 @@ const RETRIED_STATUSES = new Set([408, 409, 429]);
 /**
  * A failure of the request, before any event of a response was read, as a {@link TransportError}: the API's
  * refusal (`api`), no connection (`connection`), or a request that was never sent (`request`: no key, too deep
- * to write). Anything else (an error of the caller's own code) is returned as it was.
+ * to write). Anything else (an error of the caller's own code) is returned as it was. `Anthropic` is the SDK as
+ * the transport loaded it: its error classes are the ones the client throws.
  */
-export function requestFailure(error: unknown, settings: ClientSettings, request: MessagesRequest): unknown {
+export function requestFailure(
+  Anthropic: AnthropicSdk,
+  error: unknown,
+  settings: ClientSettings,
+  request: MessagesRequest,
+): unknown {
   if (error instanceof RangeError || (error instanceof Anthropic.AnthropicError && error.cause instanceof RangeError))
     return tooDeepToSend(request, error);
   if (error instanceof Anthropic.APIConnectionTimeoutError) {
@@ -86,7 +93,12 @@ function brokenBody(error: unknown): error is TypeError {
  * A failure while the events of a streamed response were being read: an `error` event (`api`), the
  * connection breaking (`connection`), an event that is not JSON (`stream`).
  */
-export function readFailure(error: unknown, settings: ClientSettings, events: number): TransportError {
+export function readFailure(
+  Anthropic: AnthropicSdk,
+  error: unknown,
+  settings: ClientSettings,
+  events: number,
+): TransportError {
   if (error instanceof TransportError) return error;
   if (error instanceof Anthropic.APIError) return apiFailure(error, settings);
   if (error instanceof SyntaxError) return malformed(error, `event ${events + 1} is not JSON`);

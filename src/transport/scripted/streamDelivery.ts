@@ -1,7 +1,7 @@
-import Anthropic from '@anthropic-ai/sdk';
 import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
 import { UsageError } from '../../errors/UsageError.js';
 import { AnthropicTransport } from '../anthropic/AnthropicTransport.js';
+import { loadAnthropicSdk } from '../anthropic/anthropicSdk.js';
 import type { SendOptions } from '../transport.js';
 import { type SseEvent, sseEventsOf, sseText } from './sseEvents.js';
 
@@ -25,14 +25,18 @@ export interface StreamDelivery {
 
 const DELIVERY_KEYS = new Set(['splitAt', 'errorAfterEvents', 'error', 'endAfterEvents', 'dropAfterBytes']);
 
-/** Serves `response` to `request` as a stream delivered as `delivery` says, through the SDK, with no network. */
-export function sendStreamed(
+/**
+ * Serves `response` to `request` as a stream delivered as `delivery` says, through the SDK (loaded on the first
+ * stream delivered), with no network.
+ */
+export async function sendStreamed(
   response: ModelResponse,
   delivery: StreamDelivery,
   request: MessagesRequest,
   options: SendOptions,
 ): Promise<ModelResponse> {
   const bytes = new TextEncoder().encode(sseText(deliveredEvents(sseEventsOf(response), delivery)));
+  const Anthropic = await loadAnthropicSdk();
   const client = new Anthropic({
     apiKey: 'scripted',
     baseURL: 'http://scripted.invalid',
