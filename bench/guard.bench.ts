@@ -1,8 +1,9 @@
 import { rules, type GuardState } from 'legate';
-import { decideBatch } from '../dist/src/guard/pipeline.js';
-import { initialGuardState } from '../dist/src/guard/guardState.js';
-import { compileRules, type ToolFacts } from '../dist/src/guard/guardContext.js';
-import { applyOutcomes } from '../dist/src/guard/applyOutcomes.js';
+// Not public, so from the source (the build bundles them out of reach): the guard's pure steps.
+import { decideBatch } from '../src/guard/pipeline.js';
+import { initialGuardState } from '../src/guard/guardState.js';
+import { compileRules, type ToolFacts } from '../src/guard/guardContext.js';
+import { applyOutcomes } from '../src/guard/applyOutcomes.js';
 import { measure } from './harness.js';
 import { placeOrder, validOrder } from './placeOrder.js';
 

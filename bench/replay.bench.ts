@@ -6,8 +6,8 @@ import { load as yamlLoad } from 'js-yaml';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { AnthropicTransport, loadTrajectory, parseTrajectory, runTrajectory, type ModelResponse } from 'legate';
-// Not public: the response a trajectory turn records, as a transport returns it.
-import { toModelResponse } from '../dist/src/trajectory/conversation.js';
+// Not public, so from the source (the build bundles it out of reach): the response a trajectory turn records.
+import { toModelResponse } from '../src/trajectory/conversation.js';
 import { agent, FILES, generateCorpus, TURNS } from './replayCorpus.js';
 
 /** The HTTP-level anchor is slower; a subset gives its rate without a long wait. */

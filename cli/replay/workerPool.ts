@@ -1,7 +1,8 @@
 import { createRequire } from 'node:module';
-import { dirname, extname, join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
+import { packageRoot, runsFromSource } from '../../src/files/packageRoot.js';
 import { oneLine } from '../describeError.js';
 import type { Verdict } from './replayFile.js';
 import type { FromWorker, WorkerSetup } from './workerProtocol.js';
@@ -109,16 +110,17 @@ export async function* replayInWorkers(
 }
 
 /**
- * A worker running replayWorker, next to this module: replayWorker.js in the built package, with the parent's node
- * options as Node passes them by default (given explicitly, a V8 flag such as --max-semi-space-size is refused); from
- * source (replayWorker.ts), through tsx's API, since a loader the parent runs under (tsx, a test
- * runner's own) does not reach worker threads.
+ * A worker running replayWorker: dist/cli/replay/replayWorker.js in the built package (an entry of its own, since a
+ * bundled module is not next to it), with the parent's node options as Node passes them by default (given
+ * explicitly, a V8 flag such as --max-semi-space-size is refused); from source (cli/replay/replayWorker.ts), through
+ * tsx's API, since a loader the parent runs under (tsx, a test runner's own) does not reach worker threads.
  */
 function startWorker(setup: WorkerSetup): Worker {
   const options = { workerData: setup };
-  const source = extname(fileURLToPath(import.meta.url)) === '.ts';
-  if (!source) return new Worker(new URL('./replayWorker.js', import.meta.url), options);
-  const entry = new URL('./replayWorker.ts', import.meta.url).href;
+  const root = packageRoot();
+  if (root === null) throw new Error(`legate: no package.json above ${fileURLToPath(import.meta.url)}`);
+  if (!runsFromSource) return new Worker(join(root, 'dist/cli/replay/replayWorker.js'), options);
+  const entry = pathToFileURL(join(root, 'cli/replay/replayWorker.ts')).href;
   const tsx = dirname(createRequire(import.meta.url).resolve('tsx/package.json'));
   // What `node --import tsx` does: tsx for ES modules and for CommonJS (a config outside an ESM package is one).
   const api = (kind: string) => JSON.stringify(pathToFileURL(join(tsx, `dist/${kind}/api/index.mjs`)).href);

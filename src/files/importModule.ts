@@ -2,6 +2,7 @@ import { pathToFileURL } from 'node:url';
 import { existsSync } from 'node:fs';
 import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
 import { ModuleImportError } from './ModuleImportError.js';
+import { runsFromSource } from './packageRoot.js';
 
 /**
  * Imports a module the user wrote: TypeScript through tsx (no build step), JavaScript as it is.
@@ -12,8 +13,7 @@ import { ModuleImportError } from './ModuleImportError.js';
 export async function importModule(file: string): Promise<Record<string, unknown>> {
   if (!existsSync(file)) throw ModuleImportError.notFound(file);
   const url = pathToFileURL(file).href;
-  const runsTypeScript = import.meta.url.endsWith('.ts');
-  const typeScript = /\.[mc]?ts$/.test(file) && !runsTypeScript;
+  const typeScript = /\.[mc]?ts$/.test(file) && !runsFromSource;
   // tsx missing is said as itself (how to install it); anything the module does wrong, as the module's fault.
   const load = !typeScript
     ? (specifier: string) => import(specifier)
