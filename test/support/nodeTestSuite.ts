@@ -1,7 +1,8 @@
 // A node:test suite using the framework-free assertions; run by test/assert/assertThat.test.ts.
 import assert, { AssertionError } from 'node:assert';
 import { test } from 'node:test';
-import { assertThat, loadTrajectory } from '../../src/index.js';
+// legate by its package name: the built package (dist/), as a project's own node:test suite imports it.
+import { assertThat, loadTrajectory } from 'legate';
 
 const zeroTrust = loadTrajectory('trajectories/zero-trust.yaml');
 

@@ -3,17 +3,10 @@
 // Used by test/store/durability.test.ts: argv = [mode, store kind (sqlite | file | postgres), store path, effects
 // file, run id]; a postgres store's path is its connection string, then `#` and its schema.
 import { appendFileSync, existsSync, readFileSync } from 'node:fs';
-import {
-  Agent,
-  FileStateStore,
-  ScriptedTransport,
-  SuspensionError,
-  defineTool,
-  reply,
-  type StateStore,
-} from '../../src/index.js';
-import { PostgresStateStore } from '../../src/store/postgres.js';
-import { SqliteStateStore } from '../../src/store/sqlite.js';
+// It imports legate by its package name, which is the built package (dist/) in a process of its own.
+import { Agent, FileStateStore, ScriptedTransport, SuspensionError, defineTool, reply, type StateStore } from 'legate';
+import { PostgresStateStore } from 'legate/postgres';
+import { SqliteStateStore } from 'legate/sqlite';
 
 const [mode, kind, path, effects, runId] = process.argv.slice(2) as [
   string,
