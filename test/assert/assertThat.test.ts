@@ -6,7 +6,7 @@ import { runBuilt } from '../support/builtPackage.js';
 describe('assertThat, without vitest', () => {
   // A process of its own, with no vitest in it: node's own test runner, legate as installed (the built package).
   it('runs under node:test: the suite passes and a failing check is an AssertionError', async () => {
-    const args = ['--import', 'tsx', '--test', '--test-reporter=spec', 'test/support/nodeTestSuite.ts'];
+    const args = ['--test', '--test-reporter=spec', 'test/support/nodeTestSuite.mjs'];
     const run = await runBuilt(args, process.cwd());
     expect(run.stdout).toMatch(/pass 2/);
     expect(run.stdout).toMatch(/fail 0/);

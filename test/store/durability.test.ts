@@ -7,9 +7,9 @@ import { freshSchema, postgresReady } from '../support/postgresDatabase.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
-// The processes (killed, racing) are the subject: each runs legate as installed (suspendChild.ts imports the built
-// package), so none loads legate's source through tsx.
-const child = ['--import', 'tsx', 'test/support/suspendChild.ts'];
+// The processes (killed, racing) are the subject: each runs legate as installed (suspendChild.mjs, plain node, imports
+// the built package), so none loads legate's source or a TypeScript loader.
+const child = ['test/support/suspendChild.mjs'];
 type Kind = 'sqlite' | 'file' | 'postgres';
 
 /** Starts a child and resolves once it prints a line matching `ready`; it then waits to be killed. */
