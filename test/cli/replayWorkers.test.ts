@@ -26,25 +26,33 @@ const CORPUS = [
   'zero-trust.yaml',
 ];
 
-/** The config's imports: the shipped agents, from this repository's source or from the built package (dist/). */
-const IMPORTS = {
-  source: `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n`,
-  built:
-    `import { defineConfig } from '${root}/dist/src/index.js';\n` +
-    `import { createCalculator } from '${root}/dist/examples/calculator/agent.js';\n` +
-    `import { createOrderDesk } from '${root}/dist/examples/orders/agent.js';\n` +
-    `import { createAssistant } from '${root}/dist/examples/payments/agent.js';\n` +
-    `import { createSupportDesk } from '${root}/dist/examples/support/agent.js';\n` +
-    `import { createTreasurer } from '${root}/dist/examples/treasury/agent.js';\n` +
-    'const base = { agents: { calculator: createCalculator, order_desk: createOrderDesk, assistant: createAssistant, ' +
-    'support_desk: createSupportDesk, treasurer: createTreasurer } };\n',
-};
+/** The shipped agents the corpus needs, from the built package (dist/). */
+const BUILT_AGENTS =
+  `import { defineConfig } from '${root}/dist/src/index.js';\n` +
+  `import { createCalculator } from '${root}/dist/examples/calculator/agent.js';\n` +
+  `import { createOrderDesk } from '${root}/dist/examples/orders/agent.js';\n` +
+  `import { createAssistant } from '${root}/dist/examples/payments/agent.js';\n` +
+  `import { createSupportDesk } from '${root}/dist/examples/support/agent.js';\n` +
+  `import { createTreasurer } from '${root}/dist/examples/treasury/agent.js';\n` +
+  'const base = { agents: { calculator: createCalculator, order_desk: createOrderDesk, assistant: createAssistant, ' +
+  'support_desk: createSupportDesk, treasurer: createTreasurer } };\n';
 
 /**
- * A project: a config exporting the shipped agents (and `extra`), the corpus files in t/, and t/diverges.yaml; its
- * config imports legate from source for main() here, or from dist/ for the built command.
+ * The project's config: for main() here, a TypeScript config importing this repository's source; for the built
+ * command, a JavaScript one importing dist/ (each thread of the command would otherwise start tsx for it: most of a
+ * second of CPU), or a TypeScript one where reading TypeScript in the workers is part of what is checked.
  */
-function makeProject(dir: string, extra = '', from: keyof typeof IMPORTS = 'source'): string {
+const CONFIGS = {
+  source: {
+    file: 'legate.config.ts',
+    imports: `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n`,
+  },
+  built: { file: 'legate.config.mjs', imports: BUILT_AGENTS },
+  'built, TypeScript': { file: 'legate.config.ts', imports: BUILT_AGENTS },
+};
+
+/** A project: a config (see CONFIGS) exporting the shipped agents (and `extra`), the corpus in t/, t/diverges.yaml. */
+function makeProject(dir: string, extra = '', config: keyof typeof CONFIGS = 'source'): string {
   mkdirSync(join(dir, 't'), { recursive: true });
   for (const file of CORPUS) copyFileSync(join(root, 'trajectories', file), join(dir, 't', file));
   // The recorded answer no longer matches what the scripted model says today: a divergence.
@@ -53,8 +61,8 @@ function makeProject(dir: string, extra = '', from: keyof typeof IMPORTS = 'sour
   expect(diverging).not.toBe(recorded);
   writeFileSync(join(dir, 't', 'diverges.yaml'), diverging);
   writeFileSync(
-    join(dir, 'legate.config.ts'),
-    `${IMPORTS[from]}${extra}\n` +
+    join(dir, CONFIGS[config].file),
+    `${CONFIGS[config].imports}${extra}\n` +
       `export default defineConfig({ agents: { ...base.agents, ...extraAgents }, trajectories: 't' });\n`,
   );
   return dir;
@@ -241,7 +249,8 @@ describe('a worker that stops', () => {
   }, 60_000);
 
   it('runs under node options a worker may not be given itself (a V8 flag): the workers inherit them', async () => {
-    const dir = makeProject(tempDir(), NO_EXTRA, 'built');
+    // A TypeScript config: each worker registers tsx for it itself, under the options it inherited.
+    const dir = makeProject(tempDir(), NO_EXTRA, 'built, TypeScript');
     const args = ['t/refusal.yaml', 't/max-tokens.yaml', '--workers', '2'];
     const run = await built(dir, args, {}, ['--max-semi-space-size=32']);
     expect(run.stderr).toBe('');
