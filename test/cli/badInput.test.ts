@@ -260,7 +260,7 @@ describe('every legate verb, given input it cannot use', () => {
   );
 
   for (const { title, cell } of cells)
-    it(`${title} → one line naming ${cell.names}, exit 2`, () => expectOneLine(cell), 30_000);
+    it(`${title} → one line naming ${cell.names}, exit 2`, () => expectOneLine(cell));
 
   it('replay --match with a level it does not know: one line listing the levels, exit 2', () =>
     expectOneLine({ argv: ['replay', '--match', 'loose'], names: "'loose'", says: /exact, structure, shape/ }));
@@ -339,7 +339,7 @@ describe('paths that cannot be read', () => {
         expect(io.text()).not.toMatch(/^\s+at /m);
         // A file that was read and is wrong is a finding (1); one that could not be read is bad input (2).
         expect(code).toBe(what.includes('syntax') ? 1 : 2);
-      }, 30_000);
+      });
     }
   }
 
