@@ -1,10 +1,15 @@
 import { rules, type GuardState } from 'legate';
-import { decideBatch } from '../dist/src/guard/pipeline.js';
-import { initialGuardState } from '../dist/src/guard/guardState.js';
-import { compileRules, type ToolFacts } from '../dist/src/guard/guardContext.js';
-import { applyOutcomes } from '../dist/src/guard/applyOutcomes.js';
+import type { ToolFacts } from '../src/guard/guardContext.js';
+import { builtModule } from './builtModule.js';
 import { measure } from './harness.js';
 import { placeOrder, validOrder } from './placeOrder.js';
+
+// Not public: the guard's own steps, as built.
+const { decideBatch } = await builtModule<typeof import('../src/guard/pipeline.js')>('src/guard/pipeline.js');
+const { initialGuardState } = await builtModule<typeof import('../src/guard/guardState.js')>('src/guard/guardState.js');
+const { compileRules } = await builtModule<typeof import('../src/guard/guardContext.js')>('src/guard/guardContext.js');
+const { applyOutcomes } =
+  await builtModule<typeof import('../src/guard/applyOutcomes.js')>('src/guard/applyOutcomes.js');
 
 /** A support desk's worth of tools and rules: what the guard checks on every call. */
 const facts = new Map<string, ToolFacts>([

@@ -6,9 +6,13 @@ import { load as yamlLoad } from 'js-yaml';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { AnthropicTransport, loadTrajectory, parseTrajectory, runTrajectory, type ModelResponse } from 'legate';
-// Not public: the response a trajectory turn records, as a transport returns it.
-import { toModelResponse } from '../dist/src/trajectory/conversation.js';
+import { builtModule } from './builtModule.js';
 import { agent, FILES, generateCorpus, TURNS } from './replayCorpus.js';
+
+// Not public: the response a trajectory turn records, as a transport returns it.
+const { toModelResponse } = await builtModule<typeof import('../src/trajectory/conversation.js')>(
+  'src/trajectory/conversation.js',
+);
 
 /** The HTTP-level anchor is slower; a subset gives its rate without a long wait. */
 const ANCHOR_FILES = 100;
