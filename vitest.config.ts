@@ -19,8 +19,11 @@ export default defineConfig({
     include: ['test/**/*.test.ts'],
     // Tests are offline: msw answers every HTTP request the SDK makes.
     environment: 'node',
-    // A hang guard, not a speed check: a loaded 2-core machine must not fail a correct test.
-    testTimeout: 30_000,
+    // A hang guard, not a speed check: a loaded 2-core machine must not fail a correct test. At a load of 20 on 2 cores
+    // a test runs about 10 times slower than on an idle machine, where the slowest with this default take 4 s; hooks
+    // (a browser or a server started in beforeAll) get the same.
+    testTimeout: 120_000,
+    hookTimeout: 120_000,
     // vitest's default leaves a core idle (one worker on two cores); many files here wait on child
     // processes and disk, so one worker per core keeps both busy.
     maxWorkers: availableParallelism(),

@@ -1,6 +1,9 @@
-import { createAssistant } from '../dist/examples/payments/agent.js';
-import { placeOrder } from './placeOrder.js';
 import { fuzzInjection, fuzzTool } from 'legate/fuzz';
+import { builtModule } from './builtModule.js';
+import { placeOrder } from './placeOrder.js';
+
+const { createAssistant } =
+  await builtModule<typeof import('../examples/payments/agent.js')>('examples/payments/agent.js');
 
 export async function benchFuzz(): Promise<void> {
   await fuzzTool(placeOrder, { numRuns: 500, seed: 1 }); // warm-up

@@ -63,4 +63,15 @@ describe('the published package', () => {
     ];
     expect(Object.keys(manifest.exports)).toEqual(entries);
   });
+  it("tsconfig.json's paths check each entry point against its source, as package.json exports it", () => {
+    // JSON with comments, as tsc reads it.
+    const text = readFileSync('tsconfig.json', 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const { paths } = (JSON.parse(text) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions;
+    const fromExports = Object.entries(manifest.exports).flatMap(([entry, target]) => {
+      const types = (target as { types?: unknown }).types;
+      if (typeof types !== 'string') return [];
+      return [[`legate${entry.slice(1)}`, [types.replace('./dist/', './').replace(/\.d\.ts$/, '.ts')]]];
+    });
+    expect(paths).toEqual(Object.fromEntries(fromExports));
+  });
 });

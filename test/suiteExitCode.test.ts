@@ -2,8 +2,9 @@ import { spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { closingVerdict } from '../scripts/closing-line.js';
+import { SHARED_BUILD } from './support/packageBuild.js';
 
 // A green that lies is worse than none. The suite's own configuration (vitest.config.ts: its global setup, setup files
 // and reporters) run as `npm test` runs it, as a process of its own, on fixtures that fail on purpose: the exit code
@@ -15,8 +16,10 @@ const FIXTURES = 'test/fixtures/failing-suite';
 async function runFailingSuite(): Promise<{ code: number | null; output: string }> {
   const vitest = resolve('node_modules/vitest/vitest.mjs');
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: '1', CI: 'true' };
-  // The run this test is part of marks its workers; the fixture run is a fresh one, as from a shell.
+  // The run this test is part of marks its workers; the fixture run is a fresh one, as from a shell, but for the
+  // package's build, which it shares with this run (another build would rewrite dist/ under other tests' feet).
   for (const name of Object.keys(env)) if (name === 'VITEST' || name.startsWith('VITEST_')) delete env[name];
+  env[SHARED_BUILD] = inject('packageBuildStatus');
   const child = spawn(process.execPath, [vitest, 'run', '--config', `${FIXTURES}/vitest.config.ts`], {
     env,
     stdio: ['ignore', 'pipe', 'pipe'],

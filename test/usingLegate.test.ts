@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { startMessagesStandIn, type MessagesStandIn } from './support/messagesStandIn.js';
 import { workFolder } from './support/packedProject.js';
 import { packedProjectCopy } from './support/packedProjectCache.js';
@@ -94,6 +94,13 @@ function writeProject(): void {
   installDevDependencies();
 }
 
+/** Ends the command a test left running (it timed out): the test's own timeout is the commands' only hang guard. */
+let running = new AbortController();
+afterEach(() => {
+  running.abort();
+  running = new AbortController();
+});
+
 /** Runs one of the page's command lines in the project, in a shell, offline; resolves with its output and status. */
 async function run(command: string): Promise<{ status: number; stdout: string; stderr: string }> {
   const inherited = Object.entries(process.env).filter(
@@ -102,7 +109,11 @@ async function run(command: string): Promise<{ status: number; stdout: string; s
   const env = { ...Object.fromEntries(inherited), NO_COLOR: '1', npm_config_offline: 'true' };
   const line = command.replaceAll(PAGE_STAND_IN, standIn.url);
   try {
-    const { stdout, stderr } = await promisify(execFile)('sh', ['-c', line], { cwd: project, env, timeout: 240_000 });
+    const { stdout, stderr } = await promisify(execFile)('sh', ['-c', line], {
+      cwd: project,
+      env,
+      signal: running.signal,
+    });
     return { status: 0, stdout, stderr };
   } catch (error) {
     const { code, stdout, stderr } = error as { code?: number; stdout?: string; stderr?: string };

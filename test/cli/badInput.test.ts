@@ -8,7 +8,7 @@ import { main } from '../../cli/main.js';
 import { findFuzzTargets } from '../../src/fuzz/index.js';
 import { loadProject, ModuleImportError } from '../../src/index.js';
 import { captureIo } from '../support/captureIo.js';
-import { runLegate } from '../support/runLegate.js';
+import { runLegate } from '../support/builtPackage.js';
 import { useTempDir } from '../support/tempDir.js';
 
 // Issue 12: every verb, given input it cannot use, says so in one line on stderr naming the path
@@ -228,9 +228,8 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
   },
 };
 
-/** Runs one command in a fresh project and holds it to the rule: one line on stderr, exit 2, no stack. */
-async function expectOneLine(cell: Cell): Promise<string> {
-  const dir = project();
+/** Runs one command in `dir` (a fresh project) and holds it to the rule: one line on stderr, exit 2, no stack. */
+async function expectOneLine(cell: Cell, dir = project()): Promise<string> {
   cell.setup?.(dir);
   const io = captureIo(dir);
   const code = await main(cell.argv, io);
@@ -261,7 +260,7 @@ describe('every legate verb, given input it cannot use', () => {
   );
 
   for (const { title, cell } of cells)
-    it(`${title} → one line naming ${cell.names}, exit 2`, () => expectOneLine(cell), 30_000);
+    it(`${title} → one line naming ${cell.names}, exit 2`, () => expectOneLine(cell));
 
   it('replay --match with a level it does not know: one line listing the levels, exit 2', () =>
     expectOneLine({ argv: ['replay', '--match', 'loose'], names: "'loose'", says: /exact, structure, shape/ }));
@@ -340,7 +339,7 @@ describe('paths that cannot be read', () => {
         expect(io.text()).not.toMatch(/^\s+at /m);
         // A file that was read and is wrong is a finding (1); one that could not be read is bad input (2).
         expect(code).toBe(what.includes('syntax') ? 1 : 2);
-      }, 30_000);
+      });
     }
   }
 
@@ -448,27 +447,52 @@ describe('LEGATE_DEBUG=1', () => {
   });
 });
 
+// The table runs in this process, through the command's own main(); these rows run the built command as a shell does:
+// the real process prints the same one line on stderr, nothing on stdout, and exits 2. (Rows whose command does not
+// read the project's config, which imports legate's source.)
+describe('the legate process, for rows of the table', () => {
+  const first = (cell: Cell | Cell[] | NotApplicable): Cell => [cell].flat()[0] as Cell;
+  const rows = [
+    first(TABLE.replay!['unknown flag']),
+    first(TABLE.validate!['missing file']),
+    first(TABLE.fuzz!['bad number']),
+    first(TABLE.mcp!['module fails to import']),
+  ];
+  for (const cell of rows)
+    it(`legate ${cell.argv.join(' ')}: the line main() prints, on stderr, and exit 2`, async () => {
+      const dir = project();
+      const line = await expectOneLine(cell, dir);
+      const run = await runLegate(cell.argv, dir);
+      expect({ stdout: run.stdout, stderr: run.stderr, status: run.status }).toEqual({
+        stdout: '',
+        stderr: `${line}\n`,
+        status: 2,
+      });
+    }, 120_000);
+});
+
 describe('the legate process (last resort)', () => {
-  it('a config with a syntax error, in a real process: one line with file:line:column, exit 2', () => {
-    const dir = project();
+  it('a config with a syntax error, in a real process: one line with file:line:column, exit 2', async () => {
+    const dir = tempDir();
     writeFileSync(join(dir, 'legate.config.ts'), `export default { agents: { a: ; } };\n`);
-    const run = runLegate(['replay'], dir);
+    const run = await runLegate(['replay'], dir);
     expect(run.stderr.trim().split('\n')).toEqual([
       expect.stringMatching(/^legate replay: legate\.config\.ts:1:\d+: .*SyntaxError.*Fix/),
     ]);
     expect(run.status).toBe(2);
-  }, 60_000);
+  }, 120_000);
 
-  it('an error nobody awaited (a rejection at import): one line, no stack, exit 1; LEGATE_DEBUG=1 shows it', () => {
-    const dir = project();
+  it('an error nobody awaited (a rejection at import): one line, no stack, exit 1; ' +
+    'LEGATE_DEBUG=1 shows it', async () => {
+    const dir = tempDir();
     writeFileSync(join(dir, 'stray.mjs'), `Promise.reject(new Error('nobody awaited this'));\nexport const x = 1;\n`);
-    const plain = runLegate(['fuzz', 'stray.mjs'], dir);
+    const plain = await runLegate(['fuzz', 'stray.mjs'], dir);
     expect(plain.stderr).not.toMatch(/^\s+at /m);
     expect(plain.stderr.trim().split('\n')).toContain(
       'legate: Error: nobody awaited this (set LEGATE_DEBUG=1 for the stack trace)',
     );
     expect(plain.status).toBe(1);
-    const debug = runLegate(['fuzz', 'stray.mjs'], dir, { LEGATE_DEBUG: '1' });
+    const debug = await runLegate(['fuzz', 'stray.mjs'], dir, { LEGATE_DEBUG: '1' });
     expect(debug.stderr).toMatch(/nobody awaited this\n\s+at /);
-  }, 60_000);
+  }, 120_000);
 });

@@ -1,13 +1,11 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { scenarios } from '../../examples/scenarios.js';
 import { runTrajectory } from '../../src/index.js';
 import { main } from '../../cli/main.js';
 import { captureIo } from '../support/captureIo.js';
-import { runLegate } from '../support/runLegate.js';
+import { runBuilt, runLegate } from '../support/builtPackage.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
@@ -16,15 +14,22 @@ let projects = 0;
 const SYSTEM =
   "  system: You answer customers' questions about their orders. Look orders up; never guess their status.\n";
 
-/** A temporary project: a config (with `extra` settings) that takes its agents from this repository's. */
-function project(extra = ''): string {
+/**
+ * A temporary project: a config (with `extra` settings) that takes its agents from this repository's; for a process
+ * of its own (`built`), from the built package, as a user's config imports the installed legate.
+ */
+function project(extra = '', from: 'source' | 'built' = 'source'): string {
   const dir = join(tempDir(), `project-${projects++}`);
   mkdirSync(join(dir, 'trajectories'), { recursive: true });
+  const imports =
+    from === 'source'
+      ? `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n`
+      : `import { defineConfig } from '${root}/dist/src/index.js';\n` +
+        `import { createOrderDesk } from '${root}/dist/examples/orders/agent.js';\n` +
+        'const base = { agents: { order_desk: createOrderDesk } };\n';
   writeFileSync(
     join(dir, 'legate.config.ts'),
-    `import { defineConfig } from '${root}/src/index.ts';\n` +
-      `import base from '${root}/legate.config.ts';\n` +
-      `export default defineConfig({ agents: base.agents${extra} });\n`,
+    `${imports}export default defineConfig({ agents: base.agents${extra} });\n`,
   );
   return dir;
 }
@@ -41,8 +46,9 @@ function promptChanged(dir: string, header = ''): string {
 }
 
 /**
- * `legate replay` in this process, from `dir` (as the command's own `main` runs it): the precedence of settings
- * needs no process of its own; the tests below, which find configs from other folders, spawn the real command.
+ * `legate replay` in this process, from `dir` (as the command's own `main` runs it, `dir` its working folder): finding
+ * the config and the precedence of settings need no process of its own. What does (a script's own working folder) is
+ * run as a process below, with the built package.
  */
 async function replayInProcess(args: string[], dir: string): Promise<{ status: number; stdout: string }> {
   const io = captureIo(dir);
@@ -104,68 +110,75 @@ describe('legate replay: settings from the config, wherever it runs', () => {
     const written = readFileSync(join(dir, 'trajectories/redacted.yaml'), 'utf8');
     expect(written).toContain('[STATUS]');
     expect(written).not.toContain('shipped');
-    const replay = runLegate(['replay', 'trajectories/redacted.yaml'], dir);
+    const replay = await replayInProcess(['trajectories/redacted.yaml'], dir);
     expect(replay.stdout).toContain('✓ trajectories/redacted.yaml');
     expect(replay.status).toBe(0);
   }, 60_000);
 
-  it('runTrajectory started from a subfolder finds the config above it and writes the file next to the config', () => {
-    const dir = project(`, redactions: [{ pattern: /shipped/, placeholder: '[STATUS]' }]`);
+  // A process of its own: runTrajectory's default folder is the process's working folder.
+  it('runTrajectory started from a subfolder finds the config above it and writes the file ' +
+    'next to the config', async () => {
+    const dir = project(`, redactions: [{ pattern: /shipped/, placeholder: '[STATUS]' }]`, 'built');
     const sub = join(dir, 'scripts/nested');
     mkdirSync(sub, { recursive: true });
+    // A user's script, importing legate as installed (the built package) and playing a scripted model.
     writeFileSync(
-      join(sub, 'record.mts'),
-      `import { runTrajectory } from '${root}/src/index.ts';\n` +
-        `import { scenarios } from '${root}/examples/scenarios.ts';\n` +
-        `const scenario = scenarios.find((s) => s.name === 'tool-loop')!;\n` +
-        `const run = await runTrajectory({ file: 'trajectories/found.yaml', agent: scenario.factory, input: ` +
-        'scenario.input, ' +
-        `mode: 'record', transport: scenario.model, report: false });\n` +
+      join(sub, 'record.mjs'),
+      `import { runTrajectory, ScriptedTransport, reply } from '${root}/dist/src/index.js';\n` +
+        `import { createOrderDesk } from '${root}/dist/examples/orders/agent.js';\n` +
+        `const model = () => new ScriptedTransport([\n` +
+        `  reply.toolUse('lookup_order', { orderId: 'A-1001' }),\n` +
+        `  reply.text('Your order A-1001 has shipped.'),\n` +
+        `]);\n` +
+        `const run = await runTrajectory({ file: 'trajectories/found.yaml', agent: createOrderDesk, ` +
+        `input: 'Where is my order A-1001?', mode: 'record', transport: model, report: false });\n` +
         `console.log(run.file);\n`,
     );
-    const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-    const env = { ...process.env, LEGATE_MODE: '', VITEST: '' };
-    const run = spawnSync(process.execPath, ['--import', loader, 'record.mts'], { cwd: sub, encoding: 'utf8', env });
+    const run = await runBuilt(['record.mjs'], sub);
     expect(run.stderr).toBe('');
     expect(run.stdout.trim()).toBe(join(dir, 'trajectories/found.yaml'));
     expect(readFileSync(join(dir, 'trajectories/found.yaml'), 'utf8')).toContain('[STATUS]');
-    expect(runLegate(['replay', 'found.yaml'], join(dir, 'trajectories')).status).toBe(0);
-  }, 60_000);
+    // The command a user runs next, as a shell runs it: the config found from the subfolder, the file replayed.
+    const replay = await runLegate(['replay', 'found.yaml'], join(dir, 'trajectories'));
+    expect(replay.stdout).toContain('✓ found.yaml');
+    expect(replay.stderr).toBe('');
+    expect(replay.status).toBe(0);
+  }, 120_000);
 
-  it("from a subfolder, finds the config above and replays the config's trajectory folder", () => {
+  it("from a subfolder, finds the config above and replays the config's trajectory folder", async () => {
     const dir = project(`, trajectories: 'recorded'`);
     cpSync('trajectories/tool-loop.yaml', join(dir, 'recorded/tool-loop.yaml'));
     const sub = join(dir, 'src/deeper');
     mkdirSync(sub, { recursive: true });
-    const replay = runLegate(['replay'], sub);
+    const replay = await replayInProcess([], sub);
     expect(replay.stdout).toContain('✓ ../../recorded/tool-loop.yaml');
     expect(replay.stdout).toContain('1 replayed: 1 passed, 0 failed');
     expect(replay.status).toBe(0);
-    const validate = runLegate(['validate'], sub);
-    expect(validate.stdout).toContain('✓ ../../recorded/tool-loop.yaml');
-    expect(validate.status).toBe(0);
+    const io = captureIo(sub);
+    expect(await main(['validate'], io)).toBe(0);
+    expect(io.stdout).toContain('✓ ../../recorded/tool-loop.yaml');
   }, 60_000);
 });
 
 describe('the re-record command legate prints', () => {
-  it('is the legate replay command that works, from where the user is', () => {
+  it('is the legate replay command that works, from where the user is', async () => {
     const dir = project();
     promptChanged(dir);
     const sub = join(dir, 'src');
     mkdirSync(sub);
-    const run = runLegate(['replay', '../trajectories/tool-loop.yaml'], sub);
+    const run = await replayInProcess(['../trajectories/tool-loop.yaml'], sub);
     const command = 'LEGATE_MODE=record npx legate replay ../trajectories/tool-loop.yaml';
     expect(run.stdout).toContain(`If the change is intended, re-record the trajectory: ${command}`);
     expect(run.status).toBe(1);
   }, 60_000);
 
-  it('names the config when it is not the one legate finds by itself', () => {
+  it('names the config when it is not the one legate finds by itself', async () => {
     const dir = project();
     promptChanged(dir);
     const elsewhere = join(dir, 'config');
     mkdirSync(elsewhere);
     cpSync(join(dir, 'legate.config.ts'), join(elsewhere, 'custom.config.ts'));
-    const run = runLegate(['replay', 'trajectories/tool-loop.yaml', '--config', 'config/custom.config.ts'], dir);
+    const run = await replayInProcess(['trajectories/tool-loop.yaml', '--config', 'config/custom.config.ts'], dir);
     const command = 'LEGATE_MODE=record npx legate replay trajectories/tool-loop.yaml --config config/custom.config.ts';
     expect(run.stdout).toContain(`re-record the trajectory: ${command}`);
   }, 60_000);

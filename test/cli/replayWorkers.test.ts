@@ -1,15 +1,17 @@
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { spawnSync } from 'node:child_process';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
+import { runLegate } from '../support/builtPackage.js';
 import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';
 
 // Issue 20: `legate replay --workers N` and `--shard i/n` (merged with --merge-reports) give the verdict lines, their
-// order, the summary, the reports and the exit code of one in-process run.
+// order, the summary, the reports and the exit code of one in-process run. Runs on one thread and shards run here,
+// through the command's main(); runs on worker threads (threads of the command's process, which it starts, loses and
+// stops) run the built command as a shell does, its workers from dist/ as users' are (from source each worker would
+// load legate through tsx: seconds of CPU per thread). One run from source checks that path too.
 
 const root = resolve('.');
 const tempDir = useTempDir();
@@ -24,8 +26,33 @@ const CORPUS = [
   'zero-trust.yaml',
 ];
 
-/** A project: a config exporting the shipped agents (and `extra`), the corpus files in t/, and t/diverges.yaml. */
-function makeProject(dir: string, extra = ''): string {
+/** The shipped agents the corpus needs, from the built package (dist/). */
+const BUILT_AGENTS =
+  `import { defineConfig } from '${root}/dist/src/index.js';\n` +
+  `import { createCalculator } from '${root}/dist/examples/calculator/agent.js';\n` +
+  `import { createOrderDesk } from '${root}/dist/examples/orders/agent.js';\n` +
+  `import { createAssistant } from '${root}/dist/examples/payments/agent.js';\n` +
+  `import { createSupportDesk } from '${root}/dist/examples/support/agent.js';\n` +
+  `import { createTreasurer } from '${root}/dist/examples/treasury/agent.js';\n` +
+  'const base = { agents: { calculator: createCalculator, order_desk: createOrderDesk, assistant: createAssistant, ' +
+  'support_desk: createSupportDesk, treasurer: createTreasurer } };\n';
+
+/**
+ * The project's config: for main() here, a TypeScript config importing this repository's source; for the built
+ * command, a JavaScript one importing dist/ (each thread of the command would otherwise start tsx for it: most of a
+ * second of CPU), or a TypeScript one where reading TypeScript in the workers is part of what is checked.
+ */
+const CONFIGS = {
+  source: {
+    file: 'legate.config.ts',
+    imports: `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n`,
+  },
+  built: { file: 'legate.config.mjs', imports: BUILT_AGENTS },
+  'built, TypeScript': { file: 'legate.config.ts', imports: BUILT_AGENTS },
+};
+
+/** A project: a config (see CONFIGS) exporting the shipped agents (and `extra`), the corpus in t/, t/diverges.yaml. */
+function makeProject(dir: string, extra = '', config: keyof typeof CONFIGS = 'source'): string {
   mkdirSync(join(dir, 't'), { recursive: true });
   for (const file of CORPUS) copyFileSync(join(root, 'trajectories', file), join(dir, 't', file));
   // The recorded answer no longer matches what the scripted model says today: a divergence.
@@ -34,8 +61,8 @@ function makeProject(dir: string, extra = ''): string {
   expect(diverging).not.toBe(recorded);
   writeFileSync(join(dir, 't', 'diverges.yaml'), diverging);
   writeFileSync(
-    join(dir, 'legate.config.ts'),
-    `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n${extra}\n` +
+    join(dir, CONFIGS[config].file),
+    `${CONFIGS[config].imports}${extra}\n` +
       `export default defineConfig({ agents: { ...base.agents, ...extraAgents }, trajectories: 't' });\n`,
   );
   return dir;
@@ -49,6 +76,12 @@ async function legate(dir: string, ...argv: string[]) {
   return { code, stdout: io.stdout.join('\n'), stderr: io.stderr.join('\n') };
 }
 
+/** `legate replay` as a shell runs the built command, in the shape `legate` gives (one line break per line). */
+async function built(dir: string, argv: string[], env: Record<string, string | undefined> = {}, node: string[] = []) {
+  const run = await runLegate(['replay', ...argv], dir, env, node);
+  return { code: run.status, stdout: run.stdout.replace(/\n$/, ''), stderr: run.stderr.replace(/\n$/, '') };
+}
+
 /** A JUnit report with its timings taken out. */
 function untimed(xml: string): string {
   return xml.replace(/ time="[^"]*"/g, '').replace(/ timestamp="[^"]*"/g, '');
@@ -56,12 +89,18 @@ function untimed(xml: string): string {
 
 describe('replay across workers and shards', () => {
   let dir: string;
+  /** The same project, its config importing the built package, for the built command. */
+  let builtDir: string;
   let one: Awaited<ReturnType<typeof legate>>;
   beforeAll(async () => {
     dir = makeProject(mkdtempSync(join(tmpdir(), 'legate-workers-')), NO_EXTRA);
+    builtDir = makeProject(mkdtempSync(join(tmpdir(), 'legate-workers-built-')), NO_EXTRA, 'built');
     one = await legate(dir, '--workers', '1', '--reporter', 'junit', '--output', 'one.xml');
   });
-  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  afterAll(() => {
+    rmSync(dir, { recursive: true, force: true });
+    rmSync(builtDir, { recursive: true, force: true });
+  });
 
   it('one worker: the baseline has the divergence, a line per file and exit 1', () => {
     expect(one.code).toBe(1);
@@ -72,13 +111,17 @@ describe('replay across workers and shards', () => {
   it('2 and 4 workers: the same lines, order, summary, exit code, JUnit (timings aside) and HTML', async () => {
     const html = await legate(dir, '--workers', '1', '--reporter', 'html', '--output', 'one.html');
     expect(html.code).toBe(1);
-    const read = (file: string) => untimed(readFileSync(join(dir, file), 'utf8'));
-    const two = await legate(dir, '--workers', '2', '--reporter', 'junit', '--output', 'two.xml');
+    const read = (folder: string, file: string) => untimed(readFileSync(join(folder, file), 'utf8'));
+    const two = await built(builtDir, ['--workers', '2', '--reporter', 'junit', '--output', 'two.xml']);
     expect(two).toEqual(one);
-    expect(read('two.xml')).toEqual(read('one.xml'));
-    const four = await legate(dir, '--workers', '4', '--reporter', 'html', '--output', 'four.html');
+    expect(read(builtDir, 'two.xml')).toEqual(read(dir, 'one.xml'));
+    const four = await built(builtDir, ['--workers', '4', '--reporter', 'html', '--output', 'four.html']);
     expect(four).toEqual(html);
-    expect(read('four.html')).toEqual(read('one.html'));
+    expect(read(builtDir, 'four.html')).toEqual(read(dir, 'one.html'));
+  }, 120_000);
+
+  it('from source (as `tsx cli/legate.ts` runs), the workers read it through tsx: the same as one thread', async () => {
+    expect(await legate(dir, '--workers', '2')).toEqual(await legate(dir, '--workers', '1'));
   }, 120_000);
 
   it('3 shards merged: the same lines, summary, exit code and JUnit (timings aside) as one run', async () => {
@@ -120,7 +163,7 @@ describe('replay across workers and shards', () => {
     const bailed = await legate(dir, '--workers', '1', '--bail');
     expect(bailed.stdout).toMatch(/2 replayed: 1 passed, 1 failed, 5 not run \(--bail\)$/);
     expect(bailed.code).toBe(1);
-    expect(await legate(dir, '--workers', '2', '--bail')).toEqual(bailed);
+    expect(await built(builtDir, ['--workers', '2', '--bail'])).toEqual(bailed);
     for (const index of [1, 2, 3]) {
       await legate(
         dir,
@@ -177,75 +220,50 @@ describe('replay across workers and shards', () => {
 
 describe('a worker that stops', () => {
   it('exits on a file: that file gets an error line, the others their verdicts, no hang', async () => {
-    const dir = makeProject(tempDir(), `const extraAgents = { crasher: () => { process.exit(7); } };`);
+    const extra = `const extraAgents = { crasher: () => { process.exit(7); } };`;
+    const dir = makeProject(tempDir(), extra, 'built');
     const refusal = readFileSync(join(root, 'trajectories/refusal.yaml'), 'utf8');
     writeFileSync(join(dir, 't', 'crashes.yaml'), refusal.replace(/^agent: .*$/m, 'agent: crasher'));
-    const run = await legate(dir, '--workers', '2');
+    const run = await built(dir, ['--workers', '2']);
     const stopped = 't/crashes.yaml: the replay worker stopped before giving a verdict: it exited with code 7';
     expect(run.stdout).toContain(`\n✗ t/crashes.yaml\n    ${stopped}\n`);
     expect(run.stdout).toMatch(/8 replayed: 6 passed, 2 failed$/);
     expect(run.code).toBe(1);
-  }, 60_000);
+  }, 120_000);
+
+  const THROWS_IN_WORKERS =
+    `import { isMainThread } from 'node:worker_threads';\n` +
+    `if (!isMainThread) throw new Error('no workers here');\nconst extraAgents = {};`;
 
   it('whose config throws at import: every file gets an error line naming the cause, no hang', async () => {
-    const dir = makeProject(
-      tempDir(),
-      `import { isMainThread } from 'node:worker_threads';\n` +
-        `if (!isMainThread) throw new Error('no workers here');\nconst extraAgents = {};`,
-    );
-    const run = await legate(dir, '--workers', '2');
+    const run = await built(makeProject(tempDir(), THROWS_IN_WORKERS, 'built'), ['--workers', '2']);
     expect(run.stdout).toMatch(/^ {4}t\/zero-trust\.yaml: the replay worker stopped .*no workers here/m);
     expect(run.stdout).toMatch(/7 replayed: 0 passed, 7 failed$/);
     expect(run.code).toBe(1);
-  }, 60_000);
+  }, 120_000);
 
   it("by default, a corpus too small to repay a thread replays in the command's own thread", async () => {
-    const dir = makeProject(
-      tempDir(),
-      `import { isMainThread } from 'node:worker_threads';\n` +
-        `if (!isMainThread) throw new Error('no workers here');\nconst extraAgents = {};`,
-    );
-    const run = await legate(dir);
+    const run = await legate(makeProject(tempDir(), THROWS_IN_WORKERS));
     expect(run.stdout).toMatch(/7 replayed: 6 passed, 1 failed$/);
     expect(run.stdout).not.toMatch(/replay worker stopped/);
   }, 60_000);
 
-  it('runs under node options a worker may not be given itself (a V8 flag): the workers inherit them', () => {
-    const dir = makeProject(tempDir(), NO_EXTRA);
-    const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).href;
-    const cli = join(root, 'cli/legate.ts');
-    const run = spawnSync(
-      process.execPath,
-      [
-        '--max-semi-space-size=32',
-        '--import',
-        loader,
-        cli,
-        'replay',
-        't/refusal.yaml',
-        't/max-tokens.yaml',
-        '--workers',
-        '2',
-      ],
-      { cwd: dir, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1', LEGATE_MODE: '', VITEST: '' } },
-    );
+  it('runs under node options a worker may not be given itself (a V8 flag): the workers inherit them', async () => {
+    // A TypeScript config: each worker registers tsx for it itself, under the options it inherited.
+    const dir = makeProject(tempDir(), NO_EXTRA, 'built, TypeScript');
+    const args = ['t/refusal.yaml', 't/max-tokens.yaml', '--workers', '2'];
+    const run = await built(dir, args, {}, ['--max-semi-space-size=32']);
     expect(run.stderr).toBe('');
-    expect(run.stdout.trimEnd()).toMatch(/2 replayed: 2 passed, 0 failed$/);
-    expect(run.status).toBe(0);
-  }, 60_000);
+    expect(run.stdout).toMatch(/2 replayed: 2 passed, 0 failed$/);
+    expect(run.code).toBe(0);
+  }, 120_000);
 
   it('a setting error met in a worker (recording without an API key) stops the command: one line, exit 2', async () => {
-    const dir = makeProject(tempDir(), NO_EXTRA);
-    vi.stubEnv('LEGATE_MODE', 'record');
-    vi.stubEnv('ANTHROPIC_API_KEY', undefined);
-    vi.stubEnv('ANTHROPIC_AUTH_TOKEN', undefined);
-    try {
-      const run = await legate(dir, '--workers', '2');
-      expect(run.stderr).toMatch(/^legate replay: ANTHROPIC_API_KEY is not set: .*export ANTHROPIC_API_KEY=/);
-      expect(run.stderr.split('\n')).toHaveLength(1);
-      expect(run.code).toBe(2);
-    } finally {
-      vi.unstubAllEnvs();
-    }
-  }, 60_000);
+    const dir = makeProject(tempDir(), NO_EXTRA, 'built');
+    const env = { LEGATE_MODE: 'record', ANTHROPIC_API_KEY: undefined, ANTHROPIC_AUTH_TOKEN: undefined };
+    const run = await built(dir, ['--workers', '2'], env);
+    expect(run.stderr).toMatch(/^legate replay: ANTHROPIC_API_KEY is not set: .*export ANTHROPIC_API_KEY=/);
+    expect(run.stderr.split('\n')).toHaveLength(1);
+    expect(run.code).toBe(2);
+  }, 120_000);
 });

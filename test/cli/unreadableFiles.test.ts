@@ -4,7 +4,7 @@ import { join, resolve } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { captureIo as capture } from '../support/captureIo.js';
-import { runLegate as legate } from '../support/runLegate.js';
+import { runLegate as legate } from '../support/builtPackage.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
@@ -156,30 +156,31 @@ describe('legate diff and replay on files that cannot be read', () => {
 });
 
 describe('the legate command on an error it did not expect', () => {
-  it('prints one line, no stack trace, and exits 2 for a module that throws; LEGATE_DEBUG=1 prints the stack', () => {
+  it('prints one line, no stack trace, and exits 2 for a module that throws; ' +
+    'LEGATE_DEBUG=1 prints the stack', async () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'throws.mjs'), `throw new Error('the module is broken');\n`);
-    const plain = legate(['fuzz', 'throws.mjs'], dir);
+    const plain = await legate(['fuzz', 'throws.mjs'], dir);
     expect(plain.status).toBe(2);
     expect(plain.stderr.trim().split('\n')).toEqual([
       `legate fuzz: throws.mjs: cannot be imported: Error: the module is broken. Fix the module (set LEGATE_DEBUG=1 ` +
         `for the stack trace).`,
     ]);
-    const debug = legate(['fuzz', 'throws.mjs'], dir, { LEGATE_DEBUG: '1' });
+    const debug = await legate(['fuzz', 'throws.mjs'], dir, { LEGATE_DEBUG: '1' });
     expect(debug.status).toBe(2);
     expect(debug.stderr).toMatch(/the module is broken\n\s+at /);
-  }, 60_000);
+  }, 120_000);
 
-  it('treats an option it does not know as a usage error: one line, exit 2', () => {
-    const run = legate(['validate', '--strict'], tempDir());
+  it('treats an option it does not know as a usage error: one line, exit 2', async () => {
+    const run = await legate(['validate', '--strict'], tempDir());
     expect(run.stderr.trim().split('\n')).toEqual([expect.stringMatching(/^legate validate: .*'--strict'/)]);
     expect(run.status).toBe(2);
-  }, 60_000);
+  }, 120_000);
 
-  it('validates a folder with unreadable files in a real process, without a stack', () => {
-    const run = legate(['validate', 't'], brokenFolder());
+  it('validates a folder with unreadable files in a real process, without a stack', async () => {
+    const run = await legate(['validate', 't'], brokenFolder());
     expect(run.status).toBe(2);
     expect(run.stderr.trim().split('\n')).toHaveLength(BROKEN.length);
     expect(run.stdout).toContain('8 checked: 2 valid, 6 invalid');
-  }, 60_000);
+  }, 120_000);
 });

@@ -3,13 +3,14 @@ import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { capturedResponse, startUpstream } from '../intercept/upstream.js';
+import { builtLegate } from '../support/builtPackage.js';
 import { readmeSnippets } from '../support/readmeSnippets.js';
 import { useTempDir } from '../support/tempDir.js';
 import { openVitest, PROJECT_RUNS_TIMEOUT, writeProject } from '../support/vitestProject.js';
 
 // docs/intercept.md, "Adopt it in five minutes", run as a team would: its test file, word for word (but
-// for where 'legate/intercept' is imported from), in a project of its own whose existing agent is a raw-SDK
-// tool loop; recorded once with a key against a local stand-in of the API, then replayed as CI does, with
+// for where 'legate/intercept' is imported from: the built package), in a project of its own whose existing agent
+// is a raw-SDK tool loop; recorded once with a key against a local stand-in of the API, then replayed as CI does, with
 // the stand-in closed. `npm install` cannot run offline: its command is checked against package.json.
 
 const tempDir = useTempDir();
@@ -72,9 +73,10 @@ describe('docs/intercept.md, "Adopt it in five minutes"', () => {
       expect(snippet).toContain("from 'legate/intercept'");
 
       const root = tempDir();
+      await builtLegate(); // the project imports legate as installed: the built package
       writeProject(root, {
         'src/agent.ts': agent,
-        [testFile]: snippet!.replace("'legate/intercept'", JSON.stringify(resolve('src/intercept/index.ts'))),
+        [testFile]: snippet!.replace("'legate/intercept'", JSON.stringify(resolve('dist/src/intercept/index.js'))),
       });
       const captures = ['anthropic-sdk-py--tool-use.sse.json', 'anthropic-sdk-py--tool-use-followup.sse.json'];
       const upstream = await startUpstream(captures.map(capturedResponse));

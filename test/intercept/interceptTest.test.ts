@@ -5,6 +5,7 @@ import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vite
 import { interceptThisTest } from '../../src/intercept/index.js';
 import { testTrajectoryFile, trajectoryFileName } from '../../src/intercept/testTrajectoryFile.js';
 import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { builtLegate } from '../support/builtPackage.js';
 import { useTempDir } from '../support/tempDir.js';
 import { openVitest, PROJECT_RUNS_TIMEOUT, writeProject, type VitestRun } from '../support/vitestProject.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
@@ -104,7 +105,7 @@ import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { describe, test } from 'vitest';
-import { interceptThisTest } from ${JSON.stringify(resolve('src/intercept/index.ts'))};
+import { interceptThisTest } from ${JSON.stringify(resolve('dist/src/intercept/index.js'))};
 import { createLoop } from ${JSON.stringify(resolve('test/intercept/toolLoops.ts'))};
 
 const PROMPT = 'Use the test_tool with count 1, then use it again with count 2';
@@ -158,6 +159,7 @@ describe('interceptThisTest in a vitest run', () => {
     'records under the test name, replays offline, fails on a divergence, and re-records under -u',
     async () => {
       const root = tempDir();
+      await builtLegate(); // the project imports legate as installed: the built package
       writeProject(root, { 'test/agent.test.ts': agentTest });
       const folder = join(root, 'test', '__trajectories__', 'agent.test.ts');
       const answers = join(folder, 'weather-agent__answers-with-the-tool.yaml');

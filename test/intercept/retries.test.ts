@@ -10,7 +10,7 @@ import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
 import { serializeTrajectory } from '../../src/trajectory/serialize.js';
 import { useTempDir } from '../support/tempDir.js';
 import { startScripted, type Scripted } from './scriptedUpstream.js';
-import { intercepted, recordAgainst, settled, textOf } from './underInterception.js';
+import { intercepted, recordAgainst, textOf } from './underInterception.js';
 import { capturedResponse } from './upstream.js';
 
 const tempDir = useTempDir();
@@ -135,17 +135,29 @@ describe('recording through failures and aborts', () => {
   });
 
   it('gives up on a slow API upstream too when the client times out, and records the next request', async () => {
-    const recorded = await recordAgainst(tempDir(), ['stall', success], async (client) => {
-      // Long enough for the request to reach the stand-in on a loaded machine; the stand-in never answers it.
-      const impatient = client.withOptions({ timeout: 2_000, maxRetries: 0 });
-      const timedOut = await impatient.messages.create(params).catch((error: unknown) => error);
-      return { timedOut, next: await client.messages.create(params) };
-    });
-    expect(recorded.result.timedOut).toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
-    expect(await settled(recorded.seen[0]!.ended)).toBe('abandoned');
-    expect(textOf(recorded.result.next)).not.toBe('');
-    expect(recorded.closeError).toBeUndefined();
-    expect(loadTrajectory(recorded.file).turns).toHaveLength(1);
+    // The client's clock is the test's (the SDK times a request with setTimeout): its 2 s run out once the stalled
+    // request has reached the stand-in, however long that took.
+    const upstream = await startScripted(['stall', success]);
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const file = join(tempDir(), 'retried.yaml');
+      const recorded = await intercepted(file, 'record', upstream.url, async (client) => {
+        const impatient = client.withOptions({ timeout: 2_000, maxRetries: 0 });
+        const pending = impatient.messages.create(params).catch((error: unknown) => error);
+        await upstream.arrival(0);
+        await vi.advanceTimersByTimeAsync(2_000);
+        const timedOut = await pending;
+        return { timedOut, next: await client.messages.create(params) };
+      });
+      expect(recorded.result.timedOut).toBeInstanceOf(Anthropic.APIConnectionTimeoutError);
+      expect(await upstream.seen[0]!.ended).toBe('abandoned');
+      expect(textOf(recorded.result.next)).not.toBe('');
+      expect(recorded.closeError).toBeUndefined();
+      expect(loadTrajectory(file).turns).toHaveLength(1);
+    } finally {
+      vi.useRealTimers();
+      await upstream.close();
+    }
   });
 
   it('gives up upstream too when the client aborts its request, and records nothing of it', async () => {
@@ -160,7 +172,7 @@ describe('recording through failures and aborts', () => {
         return await pending;
       });
       expect(recorded.result).toBeInstanceOf(Anthropic.APIUserAbortError);
-      expect(await settled(upstream.seen[0]!.ended)).toBe('abandoned');
+      expect(await upstream.seen[0]!.ended).toBe('abandoned');
       expect((recorded.closeError as UsageError).code).toBe('nothing_to_record');
     } finally {
       await upstream.close();

@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, ScriptedTransport, reply, type AnyTool, type ScriptedReply } from '../../src/index.js';
 import { McpCallError, type McpLogEntry } from '../../src/mcp/index.js';
-import { useFixtureServer } from './mcpServerFixture.js';
+import { useFixtureServer, type FixtureEvent } from './mcpServerFixture.js';
 
 const server = useFixtureServer();
 
@@ -9,7 +9,9 @@ function agent(tools: AnyTool[], script: ScriptedReply[]) {
   return new Agent({ name: 'a', model: 'claude-haiku-5-5', tools, transport: new ScriptedTransport(script) });
 }
 
-const calls = () => server.events().filter((event) => event.event === 'call');
+const calls = (events = server.events()) => events.filter((event) => event.event === 'call');
+const cancelled = (events: FixtureEvent[]) =>
+  events.some((event) => event.event === 'cancelled' && event.name === 'slow');
 
 describe('mcpTools: an MCP server as legate tools', () => {
   it('lists the tools with their schema, description, title and annotations, flags from the hints', async () => {
@@ -99,30 +101,54 @@ describe('mcpTools: an MCP server as legate tools', () => {
     const run = agent(tools, [reply.toolUse('slow', {}), reply.text('Done.')]).run('Go.', {
       signal: controller.signal,
     });
-    await vi.waitFor(() => expect(calls()).toHaveLength(1), { timeout: 10_000 });
+    await server.until((events) => calls(events).length === 1);
     controller.abort(new Error('stop'));
     await expect(run).rejects.toThrow('stop');
-    await vi.waitFor(() => expect(server.events()).toContainEqual({ event: 'cancelled', name: 'slow' }), {
-      timeout: 10_000,
-    });
+    await server.until(cancelled);
   });
 
+  // The server never answers `slow`: the timeout fires whatever the machine's speed; only when depends on it.
   it('cancels a call the server does not answer within timeoutMs; that call fails and the run goes on', async () => {
     const { tools } = await server.open({ timeoutMs: 200 });
     const result = await agent(tools, [reply.toolUse('slow', {}), reply.text('Done.')]).run('Go.');
     expect(result.stopReason).toBe('end_turn');
     expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', error: { errorClass: 'McpCallError' } });
     expect((result.toolCalls[0]!.error as { cause: unknown }).cause).toMatchObject({ code: 'mcp_timeout' });
-    await vi.waitFor(() => expect(server.events()).toContainEqual({ event: 'cancelled', name: 'slow' }), {
-      timeout: 10_000,
-    });
+    await server.until(cancelled);
   });
 
   it('lets a call that reports progress outlive timeoutMs (each report resets it)', async () => {
-    // Six reports 150 ms apart: 900 ms in all, past the 600 ms timeout, though no gap comes near it.
-    const { tools } = await server.open({ timeoutMs: 600 });
-    const result = await agent(tools, [reply.toolUse('progress', {}), reply.text('Done.')]).run('Go.');
-    expect(result.toolCalls[0]).toMatchObject({ outcome: 'ok', output: 'finished' });
+    // The client's clock is the test's (the MCP SDK times a call with setTimeout): the 600 ms timeout can fire only
+    // when the test moves the clock. It moves it 500 ms before each of six reports and before the answer: 3.5 s in
+    // all, past the timeout, though no gap reaches it. The server reports when the test releases it, then logs the
+    // step on the same stream, so the client has handled the report when onLog hears the step.
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      const heard: string[] = [];
+      let wake = () => {};
+      const onLog = (entry: McpLogEntry) => {
+        heard.push(String(entry.data));
+        wake();
+      };
+      const step = async (n: number) => {
+        while (!heard.some((data) => data.startsWith(`step ${n}:`))) await new Promise<void>((go) => (wake = go));
+        return heard.find((data) => data.startsWith(`step ${n}:`));
+      };
+      const { tools } = await server.open({ timeoutMs: 600, onLog });
+      const run = agent(tools, [reply.toolUse('progress', {}), reply.text('Done.')]).run('Go.');
+      await server.until((events) => calls(events).length === 1);
+      for (let n = 1; n <= 6; n++) {
+        await vi.advanceTimersByTimeAsync(500);
+        server.release(n);
+        expect(await step(n)).toBe(`step ${n}: progress reported`);
+      }
+      await vi.advanceTimersByTimeAsync(500);
+      server.release(7);
+      const result = await run;
+      expect(result.toolCalls[0]).toMatchObject({ outcome: 'ok', output: 'finished' });
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('says clearly when the server cannot be started', async () => {

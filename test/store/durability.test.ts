@@ -1,16 +1,20 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { builtLegate, runBuilt } from '../support/builtPackage.js';
 import { freshSchema, postgresReady } from '../support/postgresDatabase.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
-const child = ['--import', 'tsx', 'test/support/suspendChild.ts'];
+// The processes (killed, racing) are the subject: each runs legate as installed (suspendChild.mjs, plain node, imports
+// the built package), so none loads legate's source or a TypeScript loader.
+const child = ['test/support/suspendChild.mjs'];
 type Kind = 'sqlite' | 'file' | 'postgres';
 
 /** Starts a child and resolves once it prints a line matching `ready`; it then waits to be killed. */
-function startChild(args: string[], ready: RegExp) {
+async function startChild(args: string[], ready: RegExp) {
+  await builtLegate();
   const process = spawn('node', [...child, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
   let stderr = '';
   process.stderr.on('data', (chunk) => (stderr += String(chunk)));
@@ -33,8 +37,8 @@ async function kill(process: ChildProcess): Promise<void> {
   expect(process.signalCode).toBe('SIGKILL');
 }
 
-function run(mode: string, kind: Kind, store: string, effects: string, runId = ''): string {
-  const done = spawnSync('node', [...child, mode, kind, store, effects, runId], { encoding: 'utf8' });
+async function run(mode: string, kind: Kind, store: string, effects: string, runId = ''): Promise<string> {
+  const done = await runBuilt([...child, mode, kind, store, effects, runId], process.cwd());
   expect(done.stderr).toBe('');
   return done.stdout.trim();
 }
@@ -49,7 +53,7 @@ async function suspended(kind: Kind) {
   const dir = tempDir();
   const store = await storeOf(kind, dir);
   const effects = join(dir, 'effects.log');
-  const first = startChild(['suspend', kind, store, effects], /SUSPENDED (\S+)/);
+  const first = await startChild(['suspend', kind, store, effects], /SUSPENDED (\S+)/);
   const runId = await first.reached;
   await kill(first.process);
   expect(existsSync(effects)).toBe(false);
@@ -63,8 +67,8 @@ describe('a suspended run survives its process (SQLite store)', () => {
   it('is killed with SIGKILL after suspending; a new process resumes it, and the approved effect happens exactly ' +
     'once', async () => {
     const { store, effects, runId } = await suspended('sqlite');
-    expect(run('resume', 'sqlite', store, effects, runId)).toBe('DONE end_turn The money is on its way.');
-    expect(run('resume', 'sqlite', store, effects, runId)).toBe('REFUSED already_resumed');
+    expect(await run('resume', 'sqlite', store, effects, runId)).toBe('DONE end_turn The money is on its way.');
+    expect(await run('resume', 'sqlite', store, effects, runId)).toBe('REFUSED already_resumed');
     const lines = effectLines(effects);
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^wired 250 key legate-[0-9a-f]{32} by process \d+$/);
@@ -73,26 +77,27 @@ describe('a suspended run survives its process (SQLite store)', () => {
   it('killed after the effect, before its outcome was recorded: recovery finds the claim and does not run the ' +
     'effect again', async () => {
     const { store, effects, runId } = await suspended('sqlite');
-    const resumer = startChild(['resume-die-after-effect', 'sqlite', store, effects, runId], /EFFECT/);
+    const resumer = await startChild(['resume-die-after-effect', 'sqlite', store, effects, runId], /EFFECT/);
     await resumer.reached;
     await kill(resumer.process);
-    expect(run('recover', 'sqlite', store, effects)).toBe('RECOVERED end_turn error OutcomeUnknownError');
+    expect(await run('recover', 'sqlite', store, effects)).toBe('RECOVERED end_turn error OutcomeUnknownError');
     expect(effectLines(effects)).toHaveLength(1);
   }, 120_000);
 
   it('killed before the effect, recovered with rerun: the effect happens once', async () => {
     const { store, effects, runId } = await suspended('sqlite');
-    const resumer = startChild(['resume-die-before-effect', 'sqlite', store, effects, runId], /STARTED/);
+    const resumer = await startChild(['resume-die-before-effect', 'sqlite', store, effects, runId], /STARTED/);
     await resumer.reached;
     await kill(resumer.process);
     expect(effectLines(effects)).toHaveLength(0);
-    expect(run('recover-rerun', 'sqlite', store, effects)).toBe('RECOVERED end_turn ok -');
+    expect(await run('recover-rerun', 'sqlite', store, effects)).toBe('RECOVERED end_turn ok -');
     expect(effectLines(effects)).toHaveLength(1);
   }, 120_000);
 });
 
 /** Starts `count` processes resuming the same run at once; resolves to what each printed, sorted. */
 async function race(count: number, kind: Kind, store: string, effects: string, runId: string): Promise<string[]> {
+  await builtLegate();
   const racers = Array.from(
     { length: count },
     () =>
@@ -136,10 +141,10 @@ describe('a suspended run survives its process (file store)', () => {
   it('killed after the effect, recovered with rerun: the tool runs again under the same key, and the effect still ' +
     'happens once', async () => {
     const { store, effects, runId } = await suspended('file');
-    const resumer = startChild(['resume-die-after-effect', 'file', store, effects, runId], /EFFECT/);
+    const resumer = await startChild(['resume-die-after-effect', 'file', store, effects, runId], /EFFECT/);
     await resumer.reached;
     await kill(resumer.process);
-    expect(run('recover-rerun', 'file', store, effects)).toBe('RECOVERED end_turn ok -');
+    expect(await run('recover-rerun', 'file', store, effects)).toBe('RECOVERED end_turn ok -');
     expect(effectLines(effects)).toHaveLength(1);
   }, 120_000);
 });

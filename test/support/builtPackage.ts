@@ -23,13 +23,32 @@ export interface LegateRun {
 
 /**
  * Runs the built `legate` command in `cwd` as a user's shell does, with no colour and none of the variables that
- * change its behaviour unless given in `env`. Waits on the process's end, however long the machine takes.
+ * change its behaviour unless given in `env` (a variable given as undefined is not set at all); `node` options (a V8
+ * flag, say) go before the command. Waits on the process's end, however long the machine takes.
  */
-export async function runLegate(args: string[], cwd: string, env: Record<string, string> = {}): Promise<LegateRun> {
-  const command = await builtLegate();
-  const child = spawn(process.execPath, [command, ...args], {
+export async function runLegate(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+  node: string[] = [],
+): Promise<LegateRun> {
+  return runBuilt([...node, await builtLegate(), ...args], cwd, env);
+}
+
+/**
+ * Runs `node args` in `cwd` once the package is built (for a script that imports it from dist/, as a user's imports
+ * `legate`), in the environment runLegate gives. Waits on the process's end, however long the machine takes.
+ */
+export async function runBuilt(
+  args: string[],
+  cwd: string,
+  env: Record<string, string | undefined> = {},
+): Promise<LegateRun> {
+  await builtLegate();
+  const given = { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '', CI: '', VITEST: '', ...env };
+  const child = spawn(process.execPath, args, {
     cwd,
-    env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '', CI: '', VITEST: '', ...env },
+    env: Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   let stdout = '';

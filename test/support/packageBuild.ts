@@ -17,7 +17,18 @@ declare module 'vitest' {
   }
 }
 
+/**
+ * Set by a test that runs the suite's configuration in a vitest of its own (test/suiteExitCode.test.ts): that run
+ * shares this run's build, since a second build would rewrite dist/ while other tests run the built command.
+ */
+export const SHARED_BUILD = 'LEGATE_TEST_PACKAGE_BUILD_STATUS';
+
 export default function setup(project: TestProject): () => Promise<void> {
+  const shared = process.env[SHARED_BUILD];
+  if (shared !== undefined && shared !== '') {
+    project.provide('packageBuildStatus', shared);
+    return async () => {};
+  }
   const folder = mkdtempSync(join(tmpdir(), 'legate-build-'));
   const status = join(folder, 'status');
   project.provide('packageBuildStatus', status);

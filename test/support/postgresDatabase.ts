@@ -22,7 +22,7 @@ export const freshSchema = (): string => `t_${randomBytes(12).toString('hex')}`;
 /** Opens stores on the suite's server, each in a fresh schema unless one is given, closed after each test. */
 export function usePostgresStores(): (options?: PostgresStoreOptions) => PostgresStateStore {
   const open: PostgresStateStore[] = [];
-  beforeAll(postgresReady, 60_000);
+  beforeAll(postgresReady);
   afterEach(async () => {
     await Promise.all(open.splice(0).map((store) => store.close()));
   });

@@ -1,5 +1,6 @@
-// A status a global setup hands to test files across processes: a file written whole (renamed into place), and a
-// wait for it driven by the folder's change events, not a clock. The test's own timeout is the only hang guard.
+// Waiting on a file another process writes, driven by its folder's change events, not a clock: a status a global setup
+// hands to test files (written whole, renamed into place), or a log a child process appends to. The test's own
+// timeout is the only hang guard.
 import { existsSync, readFileSync, renameSync, watch, writeFileSync } from 'node:fs';
 import { basename, dirname } from 'node:path';
 
@@ -11,6 +12,11 @@ export function writeStatus(file: string, text: string): void {
 
 /** Resolves with the text of `file` once it is there. */
 export function waitForStatus(file: string): Promise<string> {
+  return waitForText(file, () => true);
+}
+
+/** Resolves with the text of `file` once it is there and `accept` takes it, read again on each change to it. */
+export function waitForText(file: string, accept: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
     const watcher = watch(dirname(file), (_event, name) => {
       if (name === null || name === basename(file)) check();
@@ -21,8 +27,10 @@ export function waitForStatus(file: string): Promise<string> {
     });
     function check(): void {
       if (!existsSync(file)) return;
+      const text = readFileSync(file, 'utf8');
+      if (!accept(text)) return;
       watcher.close();
-      resolve(readFileSync(file, 'utf8'));
+      resolve(text);
     }
     // It may have been written before the watch began.
     check();

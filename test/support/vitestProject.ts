@@ -2,7 +2,10 @@ import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { createVitest } from 'vitest/node';
 
-/** A hang guard, not a speed check: a test that runs a project's vitest often imports legate afresh each time. */
+/**
+ * A hang guard, not a speed check: a test that runs a project's vitest often imports legate afresh each time. It is
+ * the project's own tests' guard too: vitest's default (5 s a test) is a speed check on a loaded machine.
+ */
 export const PROJECT_RUNS_TIMEOUT = 120_000;
 
 /** What one vitest run of a project did: each test's full name and state, and every error's message. */
@@ -24,9 +27,10 @@ export function writeProject(root: string, files: Record<string, string>): void 
 }
 
 /**
- * vitest on the project in `root`, in this process, as `npx vitest run` runs it: `run({ update: true })`
- * is `npx vitest run -u`. One instance serves every run, so its transforms are made once; each run's
- * test files start in fresh child processes, which read the environment as it is when the run starts.
+ * vitest on the project in `root`, in this process, as `npx vitest run` runs it (but for its timeouts, no shorter
+ * than the test's own): `run({ update: true })` is `npx vitest run -u`. One instance serves every run, so its
+ * transforms are made once; each run's test files start in fresh child processes, which read the environment as it is
+ * when the run starts.
  */
 export async function openVitest(root: string) {
   const exitCode = process.exitCode;
@@ -37,6 +41,8 @@ export async function openVitest(root: string) {
     reporters: [{}],
     include: ['**/*.test.ts'],
     maxWorkers: 1,
+    testTimeout: PROJECT_RUNS_TIMEOUT,
+    hookTimeout: PROJECT_RUNS_TIMEOUT,
   });
   return {
     async run(options: { update?: boolean } = {}): Promise<VitestRun> {

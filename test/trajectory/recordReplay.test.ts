@@ -58,8 +58,14 @@ describe('record, then replay', () => {
   it('serves the recorded clock, so a tool sees the time it saw when recorded', async () => {
     const { file, run } = await record(createOrderDesk, 'Where is A-1001?', scenarios[0]!.model);
     const recordedOutput = run.result.toolCalls[0]!.output;
-    await new Promise((resolve) => setTimeout(resolve, 5));
-    const replayed = await runTrajectory({ file, agent: createOrderDesk, mode: 'replay' });
+    // The replay runs a day later by the machine's clock (a fake Date: no waiting, and not the same millisecond).
+    vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 86_400_000 });
+    let replayed: Awaited<ReturnType<typeof runTrajectory>>;
+    try {
+      replayed = await runTrajectory({ file, agent: createOrderDesk, mode: 'replay' });
+    } finally {
+      vi.useRealTimers();
+    }
     expect(replayed.result.toolCalls[0]!.output).toBe(recordedOutput);
     expect(loadTrajectory(file).clock).toHaveLength(1);
   });

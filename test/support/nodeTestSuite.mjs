@@ -1,7 +1,8 @@
-// A node:test suite using the framework-free assertions; run by test/assert/assertThat.test.ts.
+// A node:test suite using the framework-free assertions; run by test/assert/assertThat.test.ts with plain node, legate
+// imported by its package name: the built package, as a project's own suite imports it.
 import assert, { AssertionError } from 'node:assert';
 import { test } from 'node:test';
-import { assertThat, loadTrajectory } from '../../src/index.js';
+import { assertThat, loadTrajectory } from 'legate';
 
 const zeroTrust = loadTrajectory('trajectories/zero-trust.yaml');
 
@@ -17,7 +18,7 @@ test('the zero-trust trajectory: tainted by the page, the payment blocked', () =
 test('a failing check throws an AssertionError with the timeline', () => {
   assert.throws(
     () => assertThat(zeroTrust).calledToolTimes('send_payment', 2),
-    (error: unknown) =>
+    (error) =>
       error instanceof AssertionError &&
       error.message.includes('but it called it 1 time.') &&
       error.message.includes('send_payment  blocked (taint, source fetch_page)'),
