@@ -4,7 +4,7 @@
 // of the command) stays a chunk of its own. Node then reads a few files instead of a few hundred. tsc writes the
 // declarations beside them. Plain JavaScript, so the build needs no loader.
 import { execFileSync } from 'node:child_process';
-import { chmodSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { build } from 'esbuild';
 
@@ -16,7 +16,7 @@ function entryPoints() {
     .map((target) => (typeof target === 'string' ? target : target.default))
     .filter((target) => typeof target === 'string' && target.startsWith('./dist/src/'))
     .map((target) => target.slice('./dist/'.length).replace(/\.js$/, '.ts'));
-  // The command's worker threads start cli/replay/replayWorker by its path (src/files/packagePaths.ts).
+  // The command's worker threads start cli/replay/replayWorker by its path (cli/replay/workerPool.ts).
   const command = ['cli/legate.ts', 'cli/replay/replayWorker.ts'];
   // Users and the bench import examples by path (dist/examples/calculator/agent.js): each keeps its own.
   const examples = readdirSync('examples', { recursive: true, encoding: 'utf8' })
@@ -26,7 +26,7 @@ function entryPoints() {
 }
 
 rmSync('dist', { recursive: true, force: true });
-const result = await build({
+await build({
   entryPoints: entryPoints(),
   outdir: 'dist',
   chunkNames: 'chunks/[name]-[hash]',
@@ -38,10 +38,7 @@ const result = await build({
   target: 'node20',
   sourcemap: true,
   sourcesContent: true,
-  metafile: true,
   logLevel: 'warning',
 });
-// Which source went into which file, for tests that check what a command loads (not in the package's files).
-writeFileSync('dist/metafile.json', JSON.stringify(result.metafile));
 chmodSync('dist/cli/legate.js', 0o755);
 execFileSync(join('node_modules', '.bin', 'tsc'), ['-p', 'tsconfig.build.json'], { stdio: 'inherit' });

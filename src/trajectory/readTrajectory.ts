@@ -7,8 +7,6 @@ import { trajectoryFormat } from './format/trajectory.js';
 import { undescribedTurnAgent } from './turnAgent.js';
 import { TRAJECTORY_VERSION, type Trajectory } from './types.js';
 
-const plan = planOf(trajectoryFormat);
-
 /**
  * Checks a parsed document against the trajectory format and returns it typed. Fields this
  * legate does not know are accepted and left out, so files from a newer minor version still read.
@@ -22,6 +20,8 @@ export function readTrajectory(document: unknown): Trajectory {
       `this file uses trajectory format version ${version}, ` + `and this legate reads version ${TRAJECTORY_VERSION}.`;
     throw new FieldError(['version'], `${problem} Upgrade legate to read it.`);
   }
+  // The format's plan is made on the first read, not when legate is imported (planOf keeps it).
+  const plan = planOf(trajectoryFormat);
   const { value: read, fits } = normalize(document, plan);
   const checked = fits ? undefined : trajectoryFormat.safeParse(read);
   if (checked !== undefined && !checked.success) {

@@ -6,13 +6,13 @@ import { flowKeys, optionFor, planOf, type Plan } from './format/plan.js';
 import { trajectoryFormat } from './format/trajectory.js';
 import type { Trajectory } from './types.js';
 
-const plan = planOf(trajectoryFormat);
-
 /**
  * Keys whose small maps and lists read best on one line (`usage: { input: 12, output: 3 }`), as
- * the format marks them; applied wherever the key appears, free values included.
+ * the format marks them; applied wherever the key appears, free values included. Made on the first write, not when
+ * legate is imported (so is the format's plan, planOf keeping it).
  */
-const FLOW_KEYS = flowKeys(plan);
+let flowKeysOnce: Set<string> | undefined;
+const FLOW_KEYS = () => (flowKeysOnce ??= flowKeys(planOf(trajectoryFormat)));
 
 const STRINGIFY_OPTIONS = {
   indent: 2,
@@ -35,12 +35,12 @@ const isBlankLinesWithSpaces = (text: string) => /^[ \t\n]+$/.test(text) && text
  */
 export function serializeTrajectory(trajectory: Trajectory): string {
   const YAML = yamlLibrary();
-  const document = new YAML.Document(ordered(trajectory, plan), STRINGIFY_OPTIONS);
+  const document = new YAML.Document(ordered(trajectory, planOf(trajectoryFormat)), STRINGIFY_OPTIONS);
   YAML.visit(document, {
     Pair(_key, pair) {
       if (
         YAML.isScalar(pair.key) &&
-        FLOW_KEYS.has(String(pair.key.value)) &&
+        FLOW_KEYS().has(String(pair.key.value)) &&
         (YAML.isMap(pair.value) || YAML.isSeq(pair.value))
       ) {
         pair.value.flow = true;

@@ -1,8 +1,8 @@
 import { spawn } from 'node:child_process';
 import { once } from 'node:events';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = resolve('.');
@@ -18,6 +18,12 @@ export interface LoadedModules {
    * under dist/ (`cli/main.js`, `src/version.js`); Node's as `node:path`. Anything else as its URL.
    */
   modules: string[];
+  /**
+   * legate's own TypeScript sources whose code the process loaded, as their path in the repository
+   * (`src/version.ts`, `cli/commands/show.ts`): the build bundles them into few files (dist/chunks/...), so each
+   * loaded file of dist/ is read as the sources its source map lists.
+   */
+  sources: string[];
 }
 
 /**
@@ -45,7 +51,8 @@ export async function loadedModules(args: string[]): Promise<LoadedModules> {
     const urls = readFileSync(log, 'utf8')
       .split('\n')
       .filter((line) => line !== '');
-    return { status, stdout, stderr, modules: [...new Set(urls.map(named))] };
+    const modules = [...new Set(urls.map(named))];
+    return { status, stdout, stderr, modules, sources: [...new Set(modules.flatMap(sourcesOf))].sort() };
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
@@ -59,4 +66,12 @@ function named(url: string): string {
   if (inPackage !== null) return `${inPackage[1]}:${inPackage[2]}`;
   const dist = `${root}/dist/`;
   return path.startsWith(dist) ? path.slice(dist.length) : url;
+}
+
+/** The sources (paths in the repository) a loaded file of dist/ holds, from its source map; none for another file. */
+function sourcesOf(module: string): string[] {
+  const map = join(root, 'dist', `${module}.map`);
+  if (!module.endsWith('.js') || !existsSync(map)) return [];
+  const { sources } = JSON.parse(readFileSync(map, 'utf8')) as { sources: string[] };
+  return sources.map((source) => relative(root, resolve(dirname(map), source)));
 }

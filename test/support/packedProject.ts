@@ -22,6 +22,7 @@ export const PACKED_INPUTS = [
   'package.json',
   'tsconfig.json',
   'tsconfig.build.json',
+  'scripts/build.mjs',
   'README.md',
   'src',
   'cli',
