@@ -38,6 +38,8 @@ await build({
   target: 'node20',
   sourcemap: true,
   sourcesContent: true,
+  // A class's name is part of what legate reports (a tool failure's errorClass, an error's stack): kept as written.
+  keepNames: true,
   logLevel: 'warning',
 });
 chmodSync('dist/cli/legate.js', 0o755);

@@ -15,6 +15,7 @@ const ALLOWED = [
   /^src\/files\/writeFileAtomic\.ts$/, // a whole-or-nothing file write, for the pages and reports written
   /^src\/files\/importModule\.ts$/, // the command's threads are its own: TypeScript registered for the whole thread
   /^src\/version\.ts$/, // legate's version, for --version
+  /^src\/files\/packageRoot\.ts$/, // where legate's files are, from source or built: the replay worker's script
   /^src\/errors\/LegateError\.ts$/, // what main tells a refusal from a bug by, without loading the library
   /^src\/files\/ModuleImportError\.ts$/, // how a refusal to import a module is said, without loading the library
   /^src\/json\/[^/]+\.ts$/, // JSON text and value descriptions, shared by every layer
