@@ -63,9 +63,9 @@ describe('the published package', () => {
     ];
     expect(Object.keys(manifest.exports)).toEqual(entries);
   });
-  it("tsconfig.json's paths check each entry point against its source, as package.json exports it", () => {
+  it("tsconfig.check.json's paths check each entry point against its source, as package.json exports it", () => {
     // JSON with comments, as tsc reads it.
-    const text = readFileSync('tsconfig.json', 'utf8').replace(/^\s*\/\/.*$/gm, '');
+    const text = readFileSync('tsconfig.check.json', 'utf8').replace(/^\s*\/\/.*$/gm, '');
     const { paths } = (JSON.parse(text) as { compilerOptions: { paths: Record<string, string[]> } }).compilerOptions;
     const fromExports = Object.entries(manifest.exports).flatMap(([entry, target]) => {
       const types = (target as { types?: unknown }).types;

@@ -31,7 +31,7 @@ describe('the legate command', () => {
     expect(manifest.scripts.prepack).toBe('npm run build');
   });
 
-  it('replays the shipped corpus from a checkout, as the Quick start says (npm ci && npx legate replay)', async () => {
+  it('replays the shipped corpus from a checkout as the Quick start promises (npm ci, npx legate replay)', async () => {
     const run = await execute('./bin/legate.js', ['replay']);
     expect(run.stdout).toMatch(/\n(\d+) replayed: \1 passed, 0 failed\n/);
     expect(run.status).toBe(0);

@@ -27,18 +27,7 @@ const loader = pathToFileURL(join(root, 'node_modules/tsx/dist/loader.mjs')).hre
 const fixture = 'test/mcp/fixtures/server-tools.ts';
 /** A hang guard, not a speed check: as long as the MCP client's own wait for an answer (60 s by default). */
 const HANG_GUARD = 60_000;
-/**
- * tsx reads the fixture with the tsconfig a user's project would have: this repository's tsconfig.json maps `legate`
- * to its source (for a type check with no build), which would load a second legate beside the command's own.
- */
-const userTsconfig = join(root, 'test/support/userProject.tsconfig.json');
-const env = {
-  ...(process.env as Record<string, string>),
-  NO_COLOR: '1',
-  VITEST: '',
-  LEGATE_DEBUG: '',
-  TSX_TSCONFIG_PATH: userTsconfig,
-};
+const env = { ...(process.env as Record<string, string>), NO_COLOR: '1', VITEST: '', LEGATE_DEBUG: '' };
 
 const clients: Client[] = [];
 const children: ChildProcess[] = [];
