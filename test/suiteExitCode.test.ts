@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, expect, inject, it } from 'vitest';
 import { closingVerdict } from '../scripts/closing-line.js';
+import { childOutput } from './support/childOutput.js';
 import { SHARED_BUILD } from './support/packageBuild.js';
 
 // A green that lies is worse than none. The suite's own configuration (vitest.config.ts: its global setup, setup files
@@ -24,15 +24,8 @@ async function runFailingSuite(): Promise<{ code: number | null; output: string 
     env,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let output = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    output += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    output += text;
-  });
-  const [code] = (await once(child, 'close')) as [number | null];
-  return { code, output };
+  const { status, stdout, stderr } = await childOutput(child);
+  return { code: status, output: `${stdout}${stderr}` };
 }
 
 describe("the suite's exit code and closing line", () => {

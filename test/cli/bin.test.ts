@@ -1,20 +1,14 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { readFileSync, statSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { builtLegate } from '../support/builtPackage.js';
+import { type ChildOutput, childOutput } from '../support/childOutput.js';
 
 const env = { ...process.env, NO_COLOR: '1', LEGATE_MODE: '' };
 
 /** Runs an executable file by its shebang, as a shell does; waits on its end, however long the machine takes. */
-async function execute(file: string, args: string[]): Promise<{ status: number | null; stdout: string }> {
-  const child = spawn(file, args, { env, stdio: ['ignore', 'pipe', 'inherit'] });
-  let stdout = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  const [status] = (await once(child, 'close')) as [number | null];
-  return { status, stdout };
+function execute(file: string, args: string[]): Promise<ChildOutput> {
+  return childOutput(spawn(file, args, { env, stdio: ['ignore', 'pipe', 'inherit'] }));
 }
 
 describe('the legate command', () => {

@@ -1,25 +1,18 @@
 // The package as `npm run build` makes it (built once per run by test/support/packageBuild.ts), for tests whose
 // subject is a process of its own: the `legate` command's exit code and output, a kill, a race.
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { resolve } from 'node:path';
 import { inject } from 'vitest';
-import { waitForStatus } from './statusFile.js';
+import { type ChildOutput, childOutput } from './childOutput.js';
+import { setupReady } from './statusFile.js';
 
 /** The built command, `dist/cli/legate.js`, once this run's build is done; rejects with the build's output if not. */
 export async function builtLegate(): Promise<string> {
-  const status = inject('packageBuildStatus');
-  if (status === undefined) throw new Error('No build: run the tests through vitest.config.ts.');
-  const text = await waitForStatus(status);
-  if (text !== 'built') throw new Error(text);
+  await setupReady(inject('packageBuildStatus'), 'built');
   return resolve('dist/cli/legate.js');
 }
 
-export interface LegateRun {
-  status: number | null;
-  stdout: string;
-  stderr: string;
-}
+export type LegateRun = ChildOutput;
 
 /**
  * Runs the built `legate` command in `cwd` as a user's shell does, with no colour and none of the variables that
@@ -51,14 +44,5 @@ export async function runBuilt(
     env: Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (text: string) => {
-    stdout += text;
-  });
-  child.stderr.setEncoding('utf8').on('data', (text: string) => {
-    stderr += text;
-  });
-  const [status] = (await once(child, 'close')) as [number | null];
-  return { status, stdout, stderr };
+  return childOutput(child);
 }

@@ -1,9 +1,9 @@
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { childOutput } from './childOutput.js';
 
 const root = resolve('.');
 const hook = fileURLToPath(new URL('./moduleLog.mjs', import.meta.url));
@@ -39,15 +39,7 @@ export async function loadedModules(args: string[]): Promise<LoadedModules> {
       env: { ...process.env, NO_COLOR: '1', LEGATE_DEBUG: '', LEGATE_MODE: '', LEGATE_MODULE_LOG: log },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (text: string) => {
-      stdout += text;
-    });
-    child.stderr.setEncoding('utf8').on('data', (text: string) => {
-      stderr += text;
-    });
-    const [status] = (await once(child, 'close')) as [number | null];
+    const { status, stdout, stderr } = await childOutput(child);
     const urls = readFileSync(log, 'utf8')
       .split('\n')
       .filter((line) => line !== '');

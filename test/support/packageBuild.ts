@@ -3,11 +3,11 @@
 // built command, not the TypeScript source through tsx. Tests wait for it through test/support/builtPackage.ts. The
 // run's end waits for the build, so dist/ is never left half-written.
 import { spawn } from 'node:child_process';
-import { once } from 'node:events';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { childOutput } from './childOutput.js';
 import { writeStatus } from './statusFile.js';
 
 declare module 'vitest' {
@@ -33,14 +33,9 @@ export default function setup(project: TestProject): () => Promise<void> {
   const status = join(folder, 'status');
   project.provide('packageBuildStatus', status);
   const build = spawn('npm', ['run', 'build', '--silent'], { stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const collect = (text: string) => {
-    output += text;
-  };
-  build.stdout.setEncoding('utf8').on('data', collect);
-  build.stderr.setEncoding('utf8').on('data', collect);
-  const done = once(build, 'close').then(
-    ([code]) => writeStatus(status, code === 0 ? 'built' : `\`npm run build\` failed (exit ${code}):\n${output}`),
+  const done = childOutput(build).then(
+    ({ status: code, stdout, stderr }) =>
+      writeStatus(status, code === 0 ? 'built' : `\`npm run build\` failed (exit ${code}):\n${stdout}${stderr}`),
     (error: Error) => writeStatus(status, `\`npm run build\` could not start: ${error.message}`),
   );
   return async () => {

@@ -4,15 +4,11 @@
 import { randomBytes } from 'node:crypto';
 import { afterEach, beforeAll, inject } from 'vitest';
 import { PostgresStateStore, type PostgresStoreOptions } from '../../src/store/postgres.js';
-import { waitForStatus } from './statusFile.js';
+import { setupReady } from './statusFile.js';
 
 /** Resolves once the suite's server is up; rejects with the reason (and the server's log) if it did not start. */
 export async function postgresReady(): Promise<string> {
-  const status = inject('postgresStatus');
-  if (status === undefined) throw new Error('No PostgreSQL server: run the tests through vitest.config.ts.');
-  // Waits on the setup's word, whatever the machine's speed: the test's own timeout is the hang guard.
-  const text = await waitForStatus(status);
-  if (text !== 'ready') throw new Error(text);
+  await setupReady(inject('postgresStatus'), 'ready');
   return inject('postgresUrl');
 }
 

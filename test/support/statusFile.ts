@@ -15,6 +15,16 @@ export function waitForStatus(file: string): Promise<string> {
   return waitForText(file, () => true);
 }
 
+/**
+ * Resolves once a global setup's status file (the path it provided, `file`) reads `ready`; rejects with what it says
+ * instead (why the setup's work failed). Waits on the setup's word, whatever the machine's speed.
+ */
+export async function setupReady(file: string | undefined, ready: string): Promise<void> {
+  if (file === undefined) throw new Error('No global setup: run the tests through vitest.config.ts.');
+  const text = await waitForStatus(file);
+  if (text !== ready) throw new Error(text);
+}
+
 /** Resolves with the text of `file` once it is there and `accept` takes it, read again on each change to it. */
 export function waitForText(file: string, accept: (text: string) => boolean): Promise<string> {
   return new Promise((resolve, reject) => {
