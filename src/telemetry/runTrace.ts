@@ -1,5 +1,5 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
-import { openTelemetry } from './openTelemetry.js';
+import { openTelemetry, openTelemetryRegistered } from './openTelemetry.js';
 import type { ModelResponse } from '../messages/types.js';
 import type { AgentResult, Usage } from '../runtime/agentResult.js';
 import { inChatSpan, type ChatSpanStart } from './chatSpan.js';
@@ -38,6 +38,8 @@ export class RunTrace {
 
   /** Starts an invocation under `parent` (default: the active context, so a caller's own span is its parent). */
   static start(start: InvocationStart, options: { content: boolean; parent?: Context | undefined }): RunTrace {
+    // No provider registered and no parent given: the invocation's span would not record.
+    if (options.parent === undefined && !openTelemetryRegistered()) return RunTrace.none;
     const tracer = legateTracer();
     const parent = options.parent ?? openTelemetry().context.active();
     const span = startInvocationSpan(tracer, parent, start);

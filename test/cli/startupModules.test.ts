@@ -57,6 +57,18 @@ describe('starting the legate command', () => {
   });
 });
 
+describe('legate replay', () => {
+  it('replays a file without loading OpenTelemetry when no application registered it, nor other verbs', async () => {
+    const run = await loadedModules([await builtLegate(), 'replay', 'trajectories/tool-loop.yaml']);
+    expect(run.stderr).toBe('');
+    expect(run.stdout).toMatch(/^✓ trajectories\/tool-loop\.yaml /m);
+    expect(run.status).toBe(0);
+    expect(packages(run.modules)).not.toContain('@opentelemetry/api');
+    expect(heavy(run.modules)).toEqual([]);
+    expect(verbs(run.sources).filter((source) => !/^cli\/(commands\/replay|replay\/)/.test(source))).toEqual([]);
+  });
+});
+
 describe("import('legate')", () => {
   it('loads none of the Anthropic SDK but its version, fast-check, re2js, yaml, js-yaml, OpenTelemetry', async () => {
     await builtLegate();

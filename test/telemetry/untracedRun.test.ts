@@ -1,6 +1,7 @@
 import { INVALID_SPAN_CONTEXT, trace, type SpanOptions, type Tracer, type TracerProvider } from '@opentelemetry/api';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, defineTool, reply } from '../../src/index.js';
+import { openTelemetryRegistered } from '../../src/telemetry/openTelemetry.js';
 
 /**
  * A provider whose tracer makes the spans an application without an SDK gets (non-recording), and
@@ -36,5 +37,11 @@ describe('a run nobody records', () => {
     const result = await agent.run('Echo twice.');
     expect(result.toolCalls.map((call) => call.outcome)).toEqual(['ok', 'ok']);
     expect(started).toEqual(['invoke_agent quiet']);
+  });
+});
+
+describe('whether anything is registered with OpenTelemetry', () => {
+  it('is seen on the global the API keeps, while a provider is registered (the run above started its span)', () => {
+    expect(openTelemetryRegistered()).toBe(true);
   });
 });
