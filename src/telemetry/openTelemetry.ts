@@ -13,7 +13,7 @@ export function openTelemetry(): typeof OpenTelemetryApi {
   return loaded;
 }
 
-/** Where `@opentelemetry/api` 1.x keeps what an application registered with it (a tracer provider, a context manager). */
+/** Where `@opentelemetry/api` 1.x keeps what an application registered (a tracer provider, a context manager). */
 const REGISTERED = Symbol.for('opentelemetry.js.api.1');
 
 /**
