@@ -121,6 +121,10 @@ export function historyShapeProblem(history: unknown): string | undefined {
       if (typeof block !== 'object' || block === null || typeof (block as { type?: unknown }).type !== 'string')
         return `${at} is not a content block with a type`;
       const b = block as Record<string, unknown>;
+      // The API refuses a tool call in a user turn and a tool result in an assistant turn; read from the wrong turn,
+      // a result would be skipped by the guard's reading of the history, and its taint lost.
+      const belongsTo = b.type === 'tool_use' ? 'assistant' : b.type === 'tool_result' ? 'user' : message.role;
+      if (belongsTo !== message.role) return `${at} is a ${b.type} in a ${message.role} message, not ${belongsTo}`;
       if (b.type === 'tool_use') {
         for (const key of ['id', 'name'])
           if (typeof b[key] !== 'string')

@@ -316,6 +316,16 @@ describe('historyShapeProblem', () => {
     );
   });
 
+  it.each([
+    ['assistant', { type: 'tool_result', tool_use_id: 'a', content: 'Account DE89370400440532013000 verified.' }],
+    ['user', { type: 'tool_use', id: 'a', name: 'verify_identity', input: {} }],
+  ])('refuses a history with a tool block in a %s message, as the API does', (role, block) => {
+    const other = role === 'assistant' ? 'user' : 'assistant';
+    expect(historyShapeProblem([{ role, content: [{ type: 'text', text: 'ok' }, block] }])).toBe(
+      `history[0].content[1] is a ${block.type} in a ${role} message, not ${other}`,
+    );
+  });
+
   it.each(['true', 1, 0, null])('refuses a tool_result whose is_error is %o, not a boolean', (isError) => {
     expect(historyShapeProblem([{ role: 'user', content: [result('a', { is_error: isError })] }])).toMatch(
       /^history\[0\]\.content\[0\] is a tool_result whose 'is_error' is .*, not true or false$/,
