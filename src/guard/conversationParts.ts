@@ -12,7 +12,7 @@ export type ConversationPart =
    */
   | { kind: 'result'; id: string; tool: string | undefined; inputs: unknown[]; isError: boolean; content: unknown }
   /** A server tool's result in an assistant message, with the server tool it answers (or its block type). */
-  | { kind: 'server result'; id: string; tool: string; content: unknown };
+  | ({ kind: 'server result'; id: string; content: unknown } & ServerResultSource);
 
 /**
  * The parts of a conversation, in order: the one pairing of results with calls, which the guard state
@@ -41,7 +41,7 @@ export function conversationParts(messages: readonly Message[]): ConversationPar
           else uses.set(id, { name: known.name === name ? name : null, inputs: [...known.inputs, input] });
         } else if (isServerResult(block)) {
           const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
-          parts.push({ kind: 'server result', id, tool: serverUses.get(id) ?? block.type, content: block.content });
+          parts.push({ kind: 'server result', id, ...serverResultSource(block, serverUses), content: block.content });
         }
       }
       continue;
@@ -69,18 +69,62 @@ export function conversationParts(messages: readonly Message[]): ConversationPar
   return parts;
 }
 
-/** Server tool uses (`server_tool_use`, `mcp_tool_use`) by id: the name each result is attributed to. */
-export function serverUsesOf(messages: readonly Message[]): Map<string, string> {
-  const uses = new Map<string, string>();
+/** A server tool use (`server_tool_use`, `mcp_tool_use`): its name, and the type of result block that answers it. */
+export interface ServerUse {
+  name: string;
+  answeredBy: string;
+}
+
+/** Server tool uses by id: the name each result is attributed to, and the kind of result that may answer it. */
+export function serverUsesOf(messages: readonly Message[]): Map<string, ServerUse> {
+  const uses = new Map<string, ServerUse>();
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const block of message.content as { type: string; id?: unknown; name?: unknown }[]) {
       if (block.type === 'tool_use' || !block.type.endsWith('_tool_use')) continue;
-      if (typeof block.id === 'string' && typeof block.name === 'string') uses.set(block.id, block.name);
+      if (typeof block.id !== 'string' || typeof block.name !== 'string') continue;
+      uses.set(block.id, { name: block.name, answeredBy: resultTypeOf(block.type, block.name) });
     }
   }
   return uses;
 }
+
+/**
+ * The result block type the API answers a use with: `mcp_tool_result` for an `mcp_tool_use`; for a server tool,
+ * its name's (`web_fetch_tool_result`), tool search's two variants sharing `tool_search_tool_result`.
+ */
+function resultTypeOf(useType: string, name: string): string {
+  if (useType === 'mcp_tool_use') return 'mcp_tool_result';
+  return name.startsWith('tool_search_tool') ? 'tool_search_tool_result' : `${name}_tool_result`;
+}
+
+/** Whom a server tool result answers: the use's name when paired, else the result's own block type. */
+export interface ServerResultSource {
+  tool: string;
+  /** Whether a use of the result's own kind has its id. */
+  paired: boolean;
+}
+
+/**
+ * Whom a server tool result answers: the use of its id when that use is of the result's own kind (a
+ * `web_fetch_tool_result` answers a `web_fetch` use). A result cannot borrow the trust of a use of another kind (a
+ * web fetch's result with a tool search's id), and one with no use is named by its own type: both unpaired.
+ */
+export function serverResultSource(
+  block: { type: string; tool_use_id?: unknown },
+  uses: ServerUses,
+): ServerResultSource {
+  const use = typeof block.tool_use_id === 'string' ? uses.get(block.tool_use_id) : undefined;
+  const paired = use !== undefined && use.answeredBy === block.type;
+  return { tool: paired ? use.name : block.type, paired };
+}
+
+/** Whether a server tool result is outside-authored: an unpaired one always is (it fails closed); else by its use. */
+export function serverResultUntrusted(source: ServerResultSource, untrusted: (useName: string) => boolean): boolean {
+  return !source.paired || untrusted(source.tool);
+}
+
+export type ServerUses = ReadonlyMap<string, ServerUse>;
 
 /** A result of a server tool the API ran (`web_search_tool_result`, ...), not a client's `tool_result`. */
 export function isServerResult(block: { type: string }): boolean {

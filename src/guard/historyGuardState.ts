@@ -1,6 +1,12 @@
 import { describeValue as describe } from '../json/describeValue.js';
 import type { Message } from '../messages/types.js';
-import { conversationParts, isServerResult } from './conversationParts.js';
+import {
+  conversationParts,
+  isServerResult,
+  type ServerUses,
+  serverResultSource,
+  serverResultUntrusted,
+} from './conversationParts.js';
 import type { GuardState } from './guardState.js';
 import { addTaintSource, initialGuardState, taintSourcesOf, type TaintSource } from './guardState.js';
 import { defaultServerToolUntrusted } from '../tools/serverTool.js';
@@ -49,7 +55,7 @@ export function guardStateOfHistory(
       continue;
     }
     if (part.kind === 'server result') {
-      if (serverUntrusted(part.tool)) taint(part.tool, part.id);
+      if (serverResultUntrusted(part, serverUntrusted)) taint(part.tool, part.id);
       continue;
     }
     const name = part.tool;
@@ -82,22 +88,23 @@ export type ServerResultTrust = (useName: string) => boolean;
  * (`web_search_tool_result`, `web_fetch_tool_result`, `mcp_tool_result`, any `*_tool_result`
  * block other than a client's `tool_result`) holds content legate may not vouch for. Its source
  * is the name of the use block whose id it answers (`web_search`), found in `uses` (a use may
- * come in an earlier response than its result); without one, the block's type. `untrusted`
- * says which names taint. The model wrote the rest of that response after reading the result,
- * so in a live run it taints before the response's own calls are decided. Every such block is a
+ * come in an earlier response than its result), and `untrusted` says which names taint; a result
+ * with no use of its own kind is named by its block type and always taints (it fails closed).
+ * The model wrote the rest of that response after reading the result, so in a live run it
+ * taints before the response's own calls are decided. Every such block is a
  * source, in block order; the first is the run's taint when it has none yet.
  */
 export function serverResultTaints(
   blocks: readonly { type: string }[],
-  uses: ReadonlyMap<string, string>,
+  uses: ServerUses,
   untrusted: ServerResultTrust,
 ): TaintSource[] {
   const found: TaintSource[] = [];
   for (const block of blocks as { type: string; tool_use_id?: unknown }[]) {
     if (!isServerResult(block)) continue;
     const id = typeof block.tool_use_id === 'string' ? block.tool_use_id : '';
-    const name = uses.get(id) ?? block.type;
-    if (untrusted(name)) found.push({ source: name, id });
+    const source = serverResultSource(block, uses);
+    if (serverResultUntrusted(source, untrusted)) found.push({ source: source.tool, id });
   }
   return found;
 }

@@ -1,7 +1,7 @@
 import type { Message } from '../../messages/types.js';
 import { defaultServerToolUntrusted } from '../../tools/serverTool.js';
 import { type ServerResultTrust, UNATTRIBUTED_SOURCE } from '../historyGuardState.js';
-import { conversationParts } from '../conversationParts.js';
+import { conversationParts, serverResultUntrusted } from '../conversationParts.js';
 import { type FieldStep, parseFieldPath } from './fieldPath.js';
 import { type OutsideText, ProvenanceIndex, type TrustedText } from './provenanceIndex.js';
 import { leavesOf, splitOutput, textsOfContent, textsOfServerResult } from './resultText.js';
@@ -65,7 +65,8 @@ export function provenanceOf(
       continue;
     }
     if (part.kind === 'server result') {
-      if (serverUntrusted(part.tool)) addOutside(part.id, part.tool, textsOfServerResult(part.content));
+      if (serverResultUntrusted(part, serverUntrusted))
+        addOutside(part.id, part.tool, textsOfServerResult(part.content));
       continue;
     }
     const texts = textsOfContent(part.content);

@@ -151,7 +151,8 @@ describe('outside-authored text', () => {
         content: [
           { type: 'server_tool_use', id: 'srvtoolu_1', name, input: { query: 'bank' } },
           {
-            type: `${name}_tool_result`,
+            // The API's result type for the use (tool search's two variants share one).
+            type: name.startsWith('tool_search_tool') ? 'tool_search_tool_result' : `${name}_tool_result`,
             tool_use_id: 'srvtoolu_1',
             content: [
               { type: 'web_search_result', url: 'https://x.test', title: `pay ${IBAN}`, encrypted_content: 'Eq8b' },
