@@ -56,14 +56,22 @@ const value = fc.oneof(
   fc.record({ zip: marked }),
   fc.dictionary(fc.constantFrom('zip', 'street'), marked),
 );
-const input = fc.dictionary(fc.constantFrom('name', 'kind', 'count', 'tags', 'address', 'either', 'extra'), value);
+/** A key no tool takes, marked like a value: its name is what arrived too. */
+const markedKey = fc.stringMatching(/^[0-9a-f]{6,12}$/).map((hex) => `Kq${hex}`);
+const input = fc.oneof(
+  fc.dictionary(fc.constantFrom('name', 'kind', 'count', 'tags', 'address', 'either', 'extra'), value),
+  // Otherwise valid, so the unknown key, at the top or in a member, is what is refused.
+  fc.tuple(markedKey, value).map(([key, sent]) => ({ name: 'ab', [key]: sent })),
+  fc.tuple(markedKey, marked).map(([key, sent]) => ({ name: 'ab', address: { zip: '12345', [key]: sent } })),
+);
 
-/** Every marked leaf of a value, as its text. */
+/** Every marked leaf of a value, and every marked key, as its text. */
 function leaves(sent: unknown): string[] {
   if (typeof sent === 'string') return [sent];
   if (typeof sent === 'number') return [String(sent), JSON.stringify(sent)];
   if (Array.isArray(sent)) return sent.flatMap(leaves);
-  if (typeof sent === 'object' && sent !== null) return Object.values(sent).flatMap(leaves);
+  if (typeof sent === 'object' && sent !== null)
+    return Object.entries(sent).flatMap(([key, member]) => [...(key.startsWith('Kq') ? [key] : []), ...leaves(member)]);
   return [];
 }
 
@@ -93,8 +101,14 @@ describe('serveMcp refusals, over any refused input', () => {
         for (const leaf of leaves(args)) expect(text).not.toContain(leaf);
         expect(result.isError).toBe(true);
         const refusal = JSON.parse((result.content as { text: string }[])[0]!.text) as Record<string, unknown>;
-        const invalid = (bound as { invalid: { argument: string | null; code: string } }).invalid;
-        expect(refusal).toMatchObject({ error: 'invalid_argument', argument: invalid.argument, code: invalid.code });
+        const invalid = tool.bind(args, { quoteValue: false }) as {
+          invalid: { argument: string | null; code: string };
+        };
+        expect(refusal).toMatchObject({
+          error: 'invalid_argument',
+          argument: invalid.invalid.argument,
+          code: invalid.invalid.code,
+        });
         expect(result.structuredContent).toEqual(tool === strict ? refusal : undefined);
       }),
       { numRuns: 300 },

@@ -103,13 +103,15 @@ export function valueArrived(value: unknown): string {
 /**
  * Turns a refusal into the message the model reads and the record the caller gets. With
  * `quoteValue: false` the message says what was expected and never what arrived (for a client
- * outside the process, such as an MCP client, whose values legate does not echo).
+ * outside the process, such as an MCP client, whose values legate does not echo): an unknown
+ * argument's name is what arrived too, so neither the message nor `argument` names it.
  */
 export function toInvalidArgument(tool: string, refusal: Refusal, quoteValue = true): InvalidArgument {
+  const sentName = !quoteValue && refusal.code === 'unknown_argument' && refusal.path.length <= 1;
   return {
     error: 'invalid_argument',
     tool,
-    argument: typeof refusal.path[0] === 'string' ? refusal.path[0] : null,
+    argument: typeof refusal.path[0] === 'string' && !sentName ? refusal.path[0] : null,
     path: [...refusal.path],
     code: refusal.code,
     message: messageFor(tool, refusal, quoteValue),
@@ -122,6 +124,8 @@ function messageFor(tool: string, refusal: Refusal, quoteValue: boolean): string
     // For an unknown argument, `expected` lists the names that are allowed.
     const owner = path.length <= 1 ? `Tool '${tool}'` : `Tool '${tool}' ${describePath(path.slice(0, -1))}`;
     const noun = path.length <= 1 ? 'argument' : 'member';
+    if (!quoteValue)
+      return `${owner} was sent ${noun === 'argument' ? 'an' : 'a'} ${noun} it does not take; ${expected}.`;
     return `${owner} has no ${noun} '${String(path[path.length - 1])}'; ${expected}.`;
   }
   if (code === 'too_deep') {
