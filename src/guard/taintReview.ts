@@ -2,6 +2,7 @@ import type { GuardState } from './guardState.js';
 import { taintSourcesOf } from './guardState.js';
 import type { Provenance } from './provenance/provenance.js';
 import type { Untraced } from './provenance/traceArguments.js';
+import { visibleText } from './visibleText.js';
 
 /** Characters of each source's outside-authored text a review shows. */
 export const EXCERPT_LENGTH = 240;
@@ -40,16 +41,23 @@ export function taintReview(
  * At most {@link EXCERPT_LENGTH} characters of a source's outside-authored texts, whitespace collapsed, chosen for
  * the person deciding: around the untraced value where this source holds it as written; else the texts whole while
  * they fit, longest first (a planted instruction takes words; a payment's subject does not), in their order; else the
- * start and the end of the longest (an instruction is often planted at the end of a document).
+ * start and the end of the longest (an instruction is often planted at the end of a document). Characters that would
+ * mislead the reader unseen (bidi controls, zero-width and control characters) are shown escaped, see
+ * {@link visibleText}; each counts as one of the limit's characters.
  */
 export function excerptOf(texts: readonly string[], around?: string): string {
-  const clean = texts.map((text) => text.replace(/\s+/g, ' ').trim()).filter((text) => text !== '');
+  return visibleText(chosenExcerpt(texts, around));
+}
+
+function chosenExcerpt(texts: readonly string[], around?: string): string {
+  // A zero-width no-break space is whitespace to the pattern, but the reader sees nothing: it is escaped, not a space.
+  const clean = texts.map((text) => text.replace(/[^\S\uFEFF]+/g, ' ').trim()).filter((text) => text !== '');
   if (around !== undefined && around.trim() !== '') {
-    const needle = around.trim().toLowerCase();
+    const needle = around.trim();
     for (const text of clean) {
-      const at = text.toLowerCase().indexOf(needle);
-      if (at >= 0 && text.length > EXCERPT_LENGTH) return windowAround(text, at, needle.length);
-      if (at >= 0) return text;
+      const found = indexIgnoringCase(text, needle);
+      if (found !== undefined && text.length > EXCERPT_LENGTH) return windowAround(text, found.start, found.length);
+      if (found !== undefined) return text;
     }
   }
   const joined = clean.join('\n');
@@ -79,4 +87,26 @@ function windowAround(text: string, at: number, length: number): string {
   const start = Math.max(0, Math.min(at - Math.floor((room - length) / 2), text.length - room));
   const end = Math.min(text.length, start + room);
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/**
+ * Where the needle first occurs in the text, case ignored, as indices into the text itself. Both are lowercased one
+ * code point at a time, each unit of the lowercased text remembering the code point it came from: a character whose
+ * lowercase is longer (`İ` is `i̇`, two units) would otherwise move every index after it.
+ */
+function indexIgnoringCase(text: string, needle: string): { start: number; length: number } | undefined {
+  const lowered: string[] = [];
+  const from: { start: number; end: number }[] = [];
+  let index = 0;
+  for (const point of text) {
+    const lower = point.toLowerCase();
+    lowered.push(lower);
+    for (let unit = 0; unit < lower.length; unit += 1) from.push({ start: index, end: index + point.length });
+    index += point.length;
+  }
+  const loweredNeedle = Array.from(needle, (point) => point.toLowerCase()).join('');
+  const at = lowered.join('').indexOf(loweredNeedle);
+  if (at < 0 || loweredNeedle === '') return undefined;
+  const start = from[at]!.start;
+  return { start, length: from[at + loweredNeedle.length - 1]!.end - start };
 }
