@@ -90,23 +90,45 @@ function windowAround(text: string, at: number, length: number): string {
 }
 
 /**
- * Where the needle first occurs in the text, case ignored, as indices into the text itself. Both are lowercased one
- * code point at a time, each unit of the lowercased text remembering the code point it came from: a character whose
- * lowercase is longer (`İ` is `i̇`, two units) would otherwise move every index after it.
+ * Where the needle first occurs in the text, case ignored, as indices into the text itself. The search is in the
+ * lowercased text, where a character may be longer (`İ` is `i̇`, two units) and so move every index after it: the
+ * match is mapped back by the length of the text's prefixes once lowercased, which grows with the prefix.
  */
 function indexIgnoringCase(text: string, needle: string): { start: number; length: number } | undefined {
-  const lowered: string[] = [];
-  const from: { start: number; end: number }[] = [];
-  let index = 0;
-  for (const point of text) {
-    const lower = point.toLowerCase();
-    lowered.push(lower);
-    for (let unit = 0; unit < lower.length; unit += 1) from.push({ start: index, end: index + point.length });
-    index += point.length;
+  const lowered = lowerCase(text);
+  const sought = lowerCase(needle);
+  const at = lowered.indexOf(sought);
+  if (at < 0 || sought === '') return undefined;
+  if (lowered.length === text.length) return { start: at, length: sought.length };
+  // The match ends after the characters, from its start, whose lowercase covers its units (a character's lowercase
+  // is as long alone as in context).
+  const start = startOfUnit(text, at);
+  let covered = lowerCase(text.slice(0, start)).length;
+  let end = start;
+  while (covered < at + sought.length) {
+    const point = String.fromCodePoint(text.codePointAt(end)!);
+    covered += point.toLowerCase().length;
+    end += point.length;
   }
-  const loweredNeedle = Array.from(needle, (point) => point.toLowerCase()).join('');
-  const at = lowered.join('').indexOf(loweredNeedle);
-  if (at < 0 || loweredNeedle === '') return undefined;
-  const start = from[at]!.start;
-  return { start, length: from[at + loweredNeedle.length - 1]!.end - start };
+  return { start, length: end - start };
+}
+
+/** Lowercase, the final sigma as any other (`ΟΔΟΣ` is found in `ΟΔΟΣΑ`); no character lowercases shorter. */
+function lowerCase(text: string): string {
+  return text.toLowerCase().replaceAll('ς', 'σ');
+}
+
+/**
+ * Where, in the text, the character starts whose lowercase holds the lowercased text's unit `at`: the longest prefix
+ * lowercased to at most `at` units, found by bisection (a longer prefix is never shorter lowercased).
+ */
+function startOfUnit(text: string, at: number): number {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (lowerCase(text.slice(0, middle)).length <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }

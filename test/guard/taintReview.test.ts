@@ -54,6 +54,12 @@ describe('excerptOf: what a person deciding a held call is shown of a source', (
     const account = 'LT60 1010 0123 4567 8901';
     const excerpt = excerptOf([`${'İ'.repeat(300)} send to ${account} now ${'x'.repeat(300)}`], account);
     expect(excerpt).toContain(account);
+    const city = `${'İ'.repeat(300)} to İSTANBUL İİ 12345 ${'x'.repeat(300)}`;
+    expect(excerptOf([city], 'i̇stanbul i̇i̇ 12345')).toContain('İSTANBUL İİ 12345');
+  });
+
+  it('finds a value ending in a sigma where the text goes on (a final sigma lowercases otherwise)', () => {
+    expect(excerptOf([`${'x'.repeat(600)} ΟΔΟΣΑ ${'y'.repeat(600)}`], 'ΟΔΟΣ')).toContain('ΟΔΟΣΑ');
   });
 
   it('shows bidi controls, zero-width and control characters escaped, never raw', () => {
