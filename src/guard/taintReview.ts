@@ -2,6 +2,7 @@ import type { GuardState } from './guardState.js';
 import { taintSourcesOf } from './guardState.js';
 import type { Provenance } from './provenance/provenance.js';
 import type { Untraced } from './provenance/traceArguments.js';
+import { visibleText } from './visibleText.js';
 
 /** Characters of each source's outside-authored text a review shows. */
 export const EXCERPT_LENGTH = 240;
@@ -40,16 +41,23 @@ export function taintReview(
  * At most {@link EXCERPT_LENGTH} characters of a source's outside-authored texts, whitespace collapsed, chosen for
  * the person deciding: around the untraced value where this source holds it as written; else the texts whole while
  * they fit, longest first (a planted instruction takes words; a payment's subject does not), in their order; else the
- * start and the end of the longest (an instruction is often planted at the end of a document).
+ * start and the end of the longest (an instruction is often planted at the end of a document). Characters that would
+ * mislead the reader unseen (bidi controls, zero-width and control characters) are shown escaped, see
+ * {@link visibleText}; each counts as one of the limit's characters.
  */
 export function excerptOf(texts: readonly string[], around?: string): string {
-  const clean = texts.map((text) => text.replace(/\s+/g, ' ').trim()).filter((text) => text !== '');
+  return visibleText(chosenExcerpt(texts, around));
+}
+
+function chosenExcerpt(texts: readonly string[], around?: string): string {
+  // A zero-width no-break space is whitespace to the pattern, but the reader sees nothing: it is escaped, not a space.
+  const clean = texts.map((text) => text.replace(/[^\S\uFEFF]+/g, ' ').trim()).filter((text) => text !== '');
   if (around !== undefined && around.trim() !== '') {
-    const needle = around.trim().toLowerCase();
+    const needle = around.trim();
     for (const text of clean) {
-      const at = text.toLowerCase().indexOf(needle);
-      if (at >= 0 && text.length > EXCERPT_LENGTH) return windowAround(text, at, needle.length);
-      if (at >= 0) return text;
+      const found = indexIgnoringCase(text, needle);
+      if (found !== undefined && text.length > EXCERPT_LENGTH) return windowAround(text, found.start, found.length);
+      if (found !== undefined) return text;
     }
   }
   const joined = clean.join('\n');
@@ -79,4 +87,48 @@ function windowAround(text: string, at: number, length: number): string {
   const start = Math.max(0, Math.min(at - Math.floor((room - length) / 2), text.length - room));
   const end = Math.min(text.length, start + room);
   return `${start > 0 ? '…' : ''}${text.slice(start, end)}${end < text.length ? '…' : ''}`;
+}
+
+/**
+ * Where the needle first occurs in the text, case ignored, as indices into the text itself. The search is in the
+ * lowercased text, where a character may be longer (`İ` is `i̇`, two units) and so move every index after it: the
+ * match is mapped back by the length of the text's prefixes once lowercased, which grows with the prefix.
+ */
+function indexIgnoringCase(text: string, needle: string): { start: number; length: number } | undefined {
+  const lowered = lowerCase(text);
+  const sought = lowerCase(needle);
+  const at = lowered.indexOf(sought);
+  if (at < 0 || sought === '') return undefined;
+  if (lowered.length === text.length) return { start: at, length: sought.length };
+  // The match ends after the characters, from its start, whose lowercase covers its units (a character's lowercase
+  // is as long alone as in context).
+  const start = startOfUnit(text, at);
+  let covered = lowerCase(text.slice(0, start)).length;
+  let end = start;
+  while (covered < at + sought.length) {
+    const point = String.fromCodePoint(text.codePointAt(end)!);
+    covered += point.toLowerCase().length;
+    end += point.length;
+  }
+  return { start, length: end - start };
+}
+
+/** Lowercase, the final sigma as any other (`ΟΔΟΣ` is found in `ΟΔΟΣΑ`); no character lowercases shorter. */
+function lowerCase(text: string): string {
+  return text.toLowerCase().replaceAll('ς', 'σ');
+}
+
+/**
+ * Where, in the text, the character starts whose lowercase holds the lowercased text's unit `at`: the longest prefix
+ * lowercased to at most `at` units, found by bisection (a longer prefix is never shorter lowercased).
+ */
+function startOfUnit(text: string, at: number): number {
+  let low = 0;
+  let high = text.length;
+  while (low < high) {
+    const middle = (low + high + 1) >> 1;
+    if (lowerCase(text.slice(0, middle)).length <= at) low = middle;
+    else high = middle - 1;
+  }
+  return low;
 }

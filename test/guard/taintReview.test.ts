@@ -49,4 +49,61 @@ describe('excerptOf: what a person deciding a held call is shown of a source', (
       ),
     );
   });
+
+  it('finds the value in the text as written: a character that grows when lowercased does not move the window', () => {
+    const account = 'LT60 1010 0123 4567 8901';
+    const excerpt = excerptOf([`${'İ'.repeat(300)} send to ${account} now ${'x'.repeat(300)}`], account);
+    expect(excerpt).toContain(account);
+    const city = `${'İ'.repeat(300)} to İSTANBUL İİ 12345 ${'x'.repeat(300)}`;
+    expect(excerptOf([city], 'i̇stanbul i̇i̇ 12345')).toContain('İSTANBUL İİ 12345');
+  });
+
+  it('finds a value ending in a sigma where the text goes on (a final sigma lowercases otherwise)', () => {
+    expect(excerptOf([`${'x'.repeat(600)} ΟΔΟΣΑ ${'y'.repeat(600)}`], 'ΟΔΟΣ')).toContain('ΟΔΟΣΑ');
+  });
+
+  it('shows bidi controls, zero-width and control characters escaped, never raw', () => {
+    const excerpt = excerptOf(['Pay \u202Eto 1234\u202C now\u200B\u0000\u0085 \uFEFFend']);
+    expect(excerpt).toBe('Pay \\u202Eto 1234\\u202C now\\u200B\\u0000\\u0085 \\uFEFFend');
+  });
+
+  it('keeps the line breaks between texts', () => {
+    expect(excerptOf(['one', 'two'])).toBe('one\ntwo');
+  });
+
+  it('around any prefix, shows a value it holds as written, and no raw invisible character', () => {
+    // Runs of one character (300 of `İ` move a window found in a lowercased copy), or any UTF-16 units.
+    const run = fc.tuple(fc.constantFrom(...AWKWARD), fc.nat({ max: 400 })).map(([char, n]) => char.repeat(n));
+    const prefix = fc.array(fc.oneof(run, fc.string({ unit: 'binary', maxLength: 5 })), { maxLength: 12 });
+    const value = fc.stringMatching(/^[A-Za-z0-9]{4,30}$/);
+    fc.assert(
+      fc.property(prefix, value, fc.string({ minLength: 240, maxLength: 400 }), (before, value, after) => {
+        const excerpt = excerptOf([`${before.join('')} ${value} ${after}`], value);
+        expect(excerpt.toLowerCase()).toContain(value.toLowerCase());
+        expect(excerpt).not.toMatch(RAW_INVISIBLE);
+      }),
+    );
+  });
 });
+
+/** Characters whose lowercase is longer (`İ`), changes with context (`Σ`) or is another script's (`K`, Kelvin). */
+const AWKWARD = [
+  'İ',
+  'i',
+  'ß',
+  'Σ',
+  'ς',
+  '\u212A',
+  'Å',
+  '😀',
+  'a',
+  ' ',
+  '\u202E',
+  '\u200B',
+  '\u0000',
+  '\u0301',
+  '\uFEFF',
+];
+
+/** What no excerpt may hold raw: bidi controls, zero-width characters, C0 and C1 controls but the line break. */
+const RAW_INVISIBLE = /(?![\n])\p{Cc}|[\u202A-\u202E\u2066-\u2069\u200E\u200F\u200B-\u200D\u2060\uFEFF]/u;
