@@ -1,6 +1,7 @@
 import { missingProblem } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
 import type { ReplayReport } from '../replayReport.js';
+import { terminalText } from '../terminalText.js';
 import { readBlobs, type BlobRecord } from './replayBlob.js';
 import { VerdictLog } from './verdictLog.js';
 
@@ -13,7 +14,7 @@ import { VerdictLog } from './verdictLog.js';
 export function mergeReports(paths: string[], report: ReplayReport, io: CliIo): number {
   const blobs = readBlobs(paths, io.cwd);
   if (typeof blobs === 'string') {
-    io.err(`legate replay: ${blobs}`);
+    io.err(`legate replay: ${terminalText(blobs)}`);
     return 2;
   }
   const { corpus, settings, problems } = blobs[0]!.blob;
@@ -21,7 +22,7 @@ export function mergeReports(paths: string[], report: ReplayReport, io: CliIo): 
   const records = new Map<string, BlobRecord>();
   for (const { blob } of blobs) for (const record of blob.records) records.set(record.file, record);
   for (const path of problems.missing) io.err(`legate replay: ${missingProblem(path)}`);
-  for (const problem of problems.unreadable) io.err(`legate replay: ${problem}`);
+  for (const problem of problems.unreadable) io.err(`legate replay: ${terminalText(problem)}`);
   for (const path of problems.missing) report.pathProblem(path, 'not_found', missingProblem(path));
   for (const problem of problems.unreadable) {
     report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);

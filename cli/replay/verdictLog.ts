@@ -1,5 +1,6 @@
 import type { CliIo } from '../io.js';
 import type { ReplayReport } from '../replayReport.js';
+import { terminalLines, terminalText } from '../terminalText.js';
 import type { Verdict } from './replayFile.js';
 
 /** The paths given that could not be replayed at all: not there, or folders that could not be listed. */
@@ -32,9 +33,11 @@ export class VerdictLog {
     this.#run++;
     if (!verdict.ok) this.#failed++;
     if (verdict.notRead === true) this.#notRead++;
-    if (verdict.ok) this.#out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
-    else if (verdict.unreadable) this.#out(`${io.paint('red', '✗')} ${verdict.detail}`);
-    else this.#out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
+    // The file's name and what its verdict quotes of it are escaped: a file cannot rewrite its own line.
+    const [shown, detail] = [terminalText(file), terminalLines(verdict.detail)];
+    if (verdict.ok) this.#out(`${io.paint('green', '✓')} ${shown}  ${io.paint('dim', terminalText(verdict.detail))}`);
+    else if (verdict.unreadable) this.#out(`${io.paint('red', '✗')} ${detail}`);
+    else this.#out(`${io.paint('red', '✗')} ${shown}\n${indent(detail)}`);
   }
 
   /** Prints the summary, writes the report; the exit code. `notRun` files were left after --bail. */
