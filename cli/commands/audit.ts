@@ -1,6 +1,7 @@
 import { resolve } from 'node:path';
 import { parseOptions } from '../parseOptions.js';
 import { auditTrajectory, loadProject, rules, type AuditDeclarations, type Rule } from '../../src/index.js';
+import { configShown } from '../../src/recording/projectConfig.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
@@ -92,7 +93,7 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
     return usage(
       io,
       'nothing is declared to audit against: name tools with --untrusted and --privileged (or rules with ' +
-        "--require, --limit), or write an 'audit' section in legate.config.ts",
+        `--require, --limit), or write an 'audit' section in ${configShown(project, io.cwd)}`,
     );
 
   const { files, missing, unreadable } = findTrajectories(

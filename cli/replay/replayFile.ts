@@ -1,3 +1,4 @@
+import { configShown } from '../../src/recording/projectConfig.js';
 import {
   runTrajectory,
   summarizeChanges,
@@ -33,13 +34,14 @@ export async function replayOne(
   const loaded = loadFile(path, file);
   // What a verdict quotes of the file (its name, its agent) is escaped, line breaks too: it stays on its line.
   const shown = terminalText(file);
+  const config = configShown(context.project, context.cwd);
   if (!loaded.ok) {
     return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
   }
   const trajectory = loaded.trajectory;
   if (trajectory.boundary === 'http') {
     const detail =
-      `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of legate.config.ts made it, so ` +
+      `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of ${config} made it, so ` +
       'it replays in the test that recorded it (interceptAnthropic in replay mode), not here. Keep such files in ' +
       'a folder legate replay does not read.';
     return { ok: false, detail, trajectory };
@@ -55,7 +57,7 @@ export async function replayOne(
           .map((n) => `'${terminalText(n)}'`)
           .join(', ') || 'no agents';
       const detail =
-        `${shown} names agent '${named}', which legate.config.ts does not export; it exports ${exported}. ` +
+        `${shown} names agent '${named}', which ${config} does not export; it exports ${exported}. ` +
         `Add a factory for it: agents: { ${named}: (transport) => yourAgent(transport) }.`;
       return { ok: false, detail, code: 'unknown_agent', trajectory };
     }
