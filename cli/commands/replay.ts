@@ -190,7 +190,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
     report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
   }
-  return log.finish(verb, found, files.length - run);
+  return log.finish(verb, found, { afterBail: files.length - run });
 }
 
 /** The files replayed in this process, one after another, as `--workers 1` does. */

@@ -29,13 +29,14 @@ export function mergeReports(paths: string[], report: ReplayReport, io: CliIo): 
   }
   const log = new VerdictLog(io, report);
   let stopped = false;
-  let notRun = 0;
+  const notRun = { afterBail: 0, unrecorded: 0 };
   for (const file of corpus) {
     const record = records.get(file);
     if (stopped || record?.kind !== 'replayed') {
-      // Not run: after the first failure (--bail), or a file no shard replayed (its own shard bailed before it,
-      // which can only be after that first failure).
-      notRun++;
+      // Not run: after the first failure (--bail), or a file its own shard did not run (it bailed before it, which
+      // can only be after that first failure); a file no blob records at all was not run by anyone.
+      if (record === undefined && !stopped) notRun.unrecorded++;
+      else notRun.afterBail++;
       const trajectory = record?.kind === 'replayed' ? record.verdict.trajectory : record?.trajectory;
       report.skipped(file, trajectory);
       continue;
