@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -99,6 +99,27 @@ describe('a file that tries to forge its own verdict', () => {
     const io = captureIo(dir);
     expect(await main(['validate', `${FORGERY}.yaml`], io)).toBe(1);
     expect(io.stderr[0]).toMatch(new RegExp(`^${SHOWN.replace(/[\\[\]]/g, '\\$&')}\\.yaml:\\d+:\\d+: `));
+    for (const line of printedLines(io)) expect(line).not.toMatch(UNSAFE);
+  });
+});
+
+describe('other text from files', () => {
+  it('an OpenAPI document cannot forge the summary legate openapi prints of it', async () => {
+    const dir = tempDir();
+    const text = readFileSync('test/fixtures/openapi/petstore-3.1.yaml', 'utf8');
+    writeFileSync(join(dir, 'api.yaml'), text.replace(/^( {2}title: ).*$/m, `$1${JSON.stringify(FORGERY)}`));
+    const io = captureIo(dir);
+    expect(await main(['openapi', 'api.yaml'], io)).toBe(0);
+    expect(io.stdout[0]).toContain(SHOWN);
+    for (const line of printedLines(io)) expect(line).not.toMatch(UNSAFE);
+  });
+
+  it('a folder with no trajectories is named with the escape shown', async () => {
+    const { dir } = forgedProject();
+    mkdirSync(join(dir, FORGERY));
+    const io = captureIo(dir);
+    expect(await main(['replay', FORGERY], io)).toBe(2);
+    expect(io.stderr[0]).toContain(`no trajectory files (*.yaml) under ${SHOWN};`);
     for (const line of printedLines(io)) expect(line).not.toMatch(UNSAFE);
   });
 });
