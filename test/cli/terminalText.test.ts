@@ -123,3 +123,25 @@ describe('other text from files', () => {
     for (const line of printedLines(io)) expect(line).not.toMatch(UNSAFE);
   });
 });
+
+describe('a divergence', () => {
+  it('quotes what the file recorded with the escape shown', async () => {
+    const dir = tempDir();
+    const root = resolve('.');
+    writeFileSync(
+      join(dir, 'legate.config.ts'),
+      `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n` +
+        'export default defineConfig({ agents: base.agents });\n',
+    );
+    const text = readFileSync('trajectories/refusal.yaml', 'utf8').replace(
+      /^( {2}system: )(.*)$/m,
+      (_, key: string, system: string) => `${key}${JSON.stringify(`${system}\u202e${FORGERY}`)}`,
+    );
+    writeFileSync(join(dir, 'refusal.yaml'), text);
+    const io = captureIo(dir);
+    expect(await main(['replay', '--workers', '1', 'refusal.yaml'], io)).toBe(1);
+    expect(io.stdout[0]).toMatch(/^✗ refusal\.yaml\n/);
+    expect(io.stdout[0]).toContain('\\u202e');
+    for (const line of printedLines(io)) expect(line).not.toMatch(UNSAFE);
+  });
+});
