@@ -31,10 +31,14 @@ function forgedProject(): { dir: string; file: string } {
     `import { defineConfig } from '${root}/src/index.ts';\nexport default defineConfig({ agents: {} });\n`,
   );
   const file = `${FORGERY}.yaml`;
-  const text = readFileSync('trajectories/refusal.yaml', 'utf8').replace(
-    'agent: calculator',
-    `agent: ${JSON.stringify(FORGERY)}`,
-  );
+  // Its name, its model's text and its first tool's name hold the forgery too (what `show` prints of it).
+  const text = readFileSync('trajectories/refusal.yaml', 'utf8')
+    .replace('agent: calculator', `agent: ${JSON.stringify(FORGERY)}`)
+    .replace('name: refusal', `name: ${JSON.stringify(`refusal${FORGERY}`)}`)
+    .replace(
+      /(- text: )(I cannot help.*)$/m,
+      (_, key: string, said: string) => `${key}${JSON.stringify(FORGERY + said)}`,
+    );
   writeFileSync(join(dir, file), text);
   return { dir, file };
 }
