@@ -1,5 +1,6 @@
 import { TrajectoryFormatError, TrajectoryNotFoundError, loadTrajectory, type Trajectory } from '../src/index.js';
 import { debugging, describeError, oneLine } from './describeError.js';
+import { terminalLines, terminalText } from './terminalText.js';
 
 /**
  * A trajectory read from disk, or why it could not be: one line, starting with the path as shown. `notRead` says
@@ -39,13 +40,18 @@ export function errorCode(error: unknown): string {
 
 /** The one line for a path that is not there. */
 export function missingProblem(shown: string): string {
-  return `${shown}: does not exist; check the path (a relative one is resolved from the working folder)`;
+  return `${terminalText(shown)}: does not exist; check the path (a relative one is resolved from the working folder)`;
 }
 
 /**
  * The one-line verdict for a file that could not be read; `absolute`, where a message names it, is shown as `shown`.
+ * What it quotes of the file, and the file's name, are escaped for a terminal (see terminalText).
  */
 export function fileProblem(shown: string, error: unknown, absolute?: string): string {
+  return terminalLines(problemWith(terminalText(shown), error, absolute));
+}
+
+function problemWith(shown: string, error: unknown, absolute?: string): string {
   if (error instanceof TrajectoryFormatError)
     return withAdvice(
       `${TrajectoryFormatError.location(shown, error.line, error.column)}: ${oneLine(error.problem)}`,

@@ -2,6 +2,7 @@ import { conversationsOf, type RecordedBlock, type RecordedResult, type Trajecto
 import { jsonText } from '../src/json/jsonText.js';
 import { describeUsage, resultText } from '../src/view/index.js';
 import type { Paint } from './style.js';
+import { terminalLines, terminalText } from './terminalText.js';
 
 const PREVIEW = 160;
 
@@ -9,15 +10,17 @@ const gutter = (label: string) => label.padEnd(9);
 
 /**
  * A trajectory as a readable timeline: each turn's text and tool calls with outcomes, then totals;
- * a file recorded at the HTTP boundary with several conversations shows each under its own heading.
+ * a file recorded at the HTTP boundary with several conversations shows each under its own heading. Everything
+ * from the file is escaped for a terminal: what is painted here, and every preview.
  */
-export function renderTimeline(trajectory: Trajectory, paint: Paint): string {
+export function renderTimeline(trajectory: Trajectory, terminalPaint: Paint): string {
+  const paint: Paint = (style, text) => terminalPaint(style, terminalText(text));
   const lines: string[] = [];
   lines.push(
     `${paint('bold', trajectory.name)} ` +
       `${paint('dim', `· agent ${trajectory.agent} · ${trajectory.model} · recorded ${trajectory.recordedAt}`)}`,
   );
-  if (trajectory.description !== undefined) lines.push(paint('dim', trajectory.description));
+  if (trajectory.description !== undefined) lines.push(terminalPaint('dim', terminalLines(trajectory.description)));
   const conversations = conversationsOf(trajectory);
   conversations.forEach((conversation, i) => {
     if (conversations.length > 1)
@@ -109,6 +112,6 @@ function previewJson(value: unknown): string {
 }
 
 function preview(text: string): string {
-  const flat = text.replace(/\s+/g, ' ').trim();
+  const flat = terminalText(text.replace(/\s+/g, ' ').trim());
   return flat.length <= PREVIEW ? flat : `${flat.slice(0, PREVIEW)}…`;
 }

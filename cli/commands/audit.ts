@@ -1,9 +1,11 @@
 import { resolve } from 'node:path';
 import { parseOptions } from '../parseOptions.js';
 import { auditTrajectory, loadProject, rules, type AuditDeclarations, type Rule } from '../../src/index.js';
+import { configShown } from '../../src/recording/projectConfig.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
+import { terminalLines, terminalText } from '../terminalText.js';
 
 export const auditHelp = `legate audit <paths...> [--untrusted tool] [--privileged tool] [--require tool:prerequisite]
              [--limit tool=N] [--sensitive tool:path] [--outside-authored tool:path]
@@ -91,7 +93,7 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
     return usage(
       io,
       'nothing is declared to audit against: name tools with --untrusted and --privileged (or rules with ' +
-        "--require, --limit), or write an 'audit' section in legate.config.ts",
+        `--require, --limit), or write an 'audit' section in ${configShown(project, io.cwd)}`,
     );
 
   const { files, missing, unreadable } = findTrajectories(
@@ -117,11 +119,11 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
     } else if (report!.clean) {
       const refused = report!.findings.length;
       const note = refused === 0 ? '' : ` (${refused} call${refused === 1 ? '' : 's'} the guard would block, not run)`;
-      io.out(`${io.paint('green', '✓')} ${file}${note}`);
+      io.out(`${io.paint('green', '✓')} ${terminalText(file)}${note}`);
     } else {
       unsafe++;
-      io.out(`${io.paint('red', '✗')} ${file}`);
-      io.out(indent(report!.text));
+      io.out(`${io.paint('red', '✗')} ${terminalText(file)}`);
+      io.out(indent(terminalLines(report!.text)));
       io.out('');
     }
   }

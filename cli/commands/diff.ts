@@ -4,6 +4,7 @@ import { diffTrajectories } from '../../src/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
 import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
+import { terminalText } from '../terminalText.js';
 import { defaultReport, reportTarget, writeOutput } from '../outputFile.js';
 import { diffHtml } from '../../src/view/index.js';
 
@@ -66,11 +67,12 @@ export async function diff(argv: string[], io: CliIo): Promise<number> {
     return changes.length === 0 ? 0 : 1;
   }
   if (changes.length === 0) {
-    io.out(`${a} and ${b} record the same run.`);
+    io.out(`${terminalText(a)} and ${terminalText(b)} record the same run.`);
     return 0;
   }
   for (const change of changes) {
-    io.out(`${io.paint('bold', change.where)} at ${change.path === '' ? '(whole)' : change.path}`);
+    const at = change.path === '' ? '(whole)' : terminalText(change.path);
+    io.out(`${io.paint('bold', terminalText(change.where))} at ${at}`);
     io.out(`  ${io.paint('red', `- ${show(change.before)}`)}`);
     io.out(`  ${io.paint('green', `+ ${show(change.after)}`)}`);
   }
@@ -80,5 +82,5 @@ export async function diff(argv: string[], io: CliIo): Promise<number> {
 }
 
 function show(value: unknown): string {
-  return value === undefined ? '(absent)' : quoteValue(value);
+  return value === undefined ? '(absent)' : terminalText(quoteValue(value));
 }

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { openApiTools } from '../../src/openapi/index.js';
 import { fileProblem, missingProblem } from '../fileProblem.js';
+import { terminalLines } from '../terminalText.js';
 import type { CliIo } from '../io.js';
 import { parseOptions } from '../parseOptions.js';
 
@@ -59,6 +60,7 @@ export async function openapi(argv: string[], io: CliIo): Promise<number> {
     ...(values.prefix === undefined ? {} : { prefix: values.prefix }),
     ...(maxTools === undefined ? {} : { maxTools: Number(maxTools) }),
   });
-  io.out(set.toText());
+  // The document's title, paths and names are escaped: a document cannot rewrite what is printed about it.
+  io.out(terminalLines(set.toText()));
   return 0;
 }

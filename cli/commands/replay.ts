@@ -12,6 +12,7 @@ import {
 } from '../../src/index.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
+import { terminalText } from '../terminalText.js';
 import type { CliIo } from '../io.js';
 import { parseOptions } from '../parseOptions.js';
 import { mergeReports } from '../replay/mergeReports.js';
@@ -147,7 +148,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   for (const problem of unreadable) report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
   if (found.files.length === 0) {
     if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
-    const shown = paths.map((p) => relative(io.cwd, p) || p);
+    const shown = paths.map((p) => terminalText(relative(io.cwd, p) || p));
     io.err(
       `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; give a file or a folder that holds some.`,
     );
@@ -190,7 +191,7 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
     report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
   }
-  return log.finish(verb, found, files.length - run);
+  return log.finish(verb, found, { afterBail: files.length - run });
 }
 
 /** The files replayed in this process, one after another, as `--workers 1` does. */

@@ -2,6 +2,7 @@ import { resolve } from 'node:path';
 import { parseOptions } from '../parseOptions.js';
 import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
+import { terminalText } from '../terminalText.js';
 import { renderTimeline } from '../timeline.js';
 
 export const showHelp = `legate show <file...>
@@ -30,7 +31,7 @@ export async function show(argv: string[], io: CliIo): Promise<number> {
     }
     if (args.length > 1) {
       if (i > 0) io.out('');
-      io.out(io.paint('bold', `── ${file}`));
+      io.out(io.paint('bold', `── ${terminalText(file)}`));
     }
     io.out(renderTimeline(loaded.trajectory, io.paint));
   }

@@ -4,6 +4,7 @@ import { loadProject, resolveReplaySettings } from '../../src/index.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
+import { terminalText } from '../terminalText.js';
 
 export const validateHelp = `legate validate [paths...]
 
@@ -25,7 +26,7 @@ export async function validate(args: string[], io: CliIo): Promise<number> {
   for (const file of files) {
     const loaded = loadFile(resolve(io.cwd, file), file);
     if (loaded.ok) {
-      io.out(`${io.paint('green', '✓')} ${file}`);
+      io.out(`${io.paint('green', '✓')} ${terminalText(file)}`);
     } else {
       if (loaded.notRead) notRead++;
       else invalid++;

@@ -1,3 +1,4 @@
+import { configShown } from '../../src/recording/projectConfig.js';
 import {
   runTrajectory,
   summarizeChanges,
@@ -13,6 +14,7 @@ import {
 import { describeError } from '../describeError.js';
 import { errorCode, loadFile } from '../fileProblem.js';
 import type { FileResult } from '../replayReport.js';
+import { terminalText } from '../terminalText.js';
 
 /** A file's verdict: passed, or the error's code and message (see FileResult). */
 export type Verdict = FileResult;
@@ -25,34 +27,38 @@ export type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; 
 
 export async function replayOne(
   path: string,
-  shown: string,
+  file: string,
   context: ReplayContext,
   given: ReplayGiven,
 ): Promise<Verdict> {
-  const loaded = loadFile(path, shown);
+  const loaded = loadFile(path, file);
+  // What a verdict quotes of the file (its name, its agent) is escaped, line breaks too: it stays on its line.
+  const shown = terminalText(file);
+  const config = configShown(context.project, context.cwd);
   if (!loaded.ok) {
     return { ok: false, detail: loaded.problem, unreadable: true, notRead: loaded.notRead, code: loaded.code };
   }
   const trajectory = loaded.trajectory;
   if (trajectory.boundary === 'http') {
     const detail =
-      `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of legate.config.ts made it, so ` +
+      `${shown} was recorded at the HTTP boundary (legate/intercept): no agent of ${config} made it, so ` +
       'it replays in the test that recorded it (interceptAnthropic in replay mode), not here. Keep such files in ' +
       'a folder legate replay does not read.';
     return { ok: false, detail, trajectory };
   }
   try {
     const agentName = loaded.trajectory.agent;
+    const named = terminalText(agentName);
     const agents = context.project.config.agents ?? {};
     const factory = agents[agentName];
     if (factory === undefined) {
       const exported =
         Object.keys(agents)
-          .map((n) => `'${n}'`)
+          .map((n) => `'${terminalText(n)}'`)
           .join(', ') || 'no agents';
       const detail =
-        `${shown} names agent '${agentName}', which legate.config.ts does not export; it exports ${exported}. ` +
-        `Add a factory for it: agents: { ${agentName}: (transport) => yourAgent(transport) }.`;
+        `${shown} names agent '${named}', which ${config} does not export; it exports ${exported}. ` +
+        `Add a factory for it: agents: { ${named}: (transport) => yourAgent(transport) }.`;
       return { ok: false, detail, code: 'unknown_agent', trajectory };
     }
     // The other settings (the config's redactions, match, runTools and transport; the file's match and

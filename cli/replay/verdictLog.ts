@@ -1,11 +1,21 @@
 import type { CliIo } from '../io.js';
 import type { ReplayReport } from '../replayReport.js';
+import { terminalLines, terminalText } from '../terminalText.js';
 import type { Verdict } from './replayFile.js';
 
 /** The paths given that could not be replayed at all: not there, or folders that could not be listed. */
 export interface PathProblems {
   missing: string[];
   unreadable: string[];
+}
+
+/**
+ * Files of the corpus that were not run: after the first failure with --bail, or (merging shards) files that no
+ * shard's blob records at all, which is bad input (a blob emptied or cut short), never a pass.
+ */
+export interface NotRun {
+  afterBail: number;
+  unrecorded?: number;
 }
 
 /**
@@ -32,25 +42,28 @@ export class VerdictLog {
     this.#run++;
     if (!verdict.ok) this.#failed++;
     if (verdict.notRead === true) this.#notRead++;
-    if (verdict.ok) this.#out(`${io.paint('green', '✓')} ${file}  ${io.paint('dim', verdict.detail)}`);
-    else if (verdict.unreadable) this.#out(`${io.paint('red', '✗')} ${verdict.detail}`);
-    else this.#out(`${io.paint('red', '✗')} ${file}\n${indent(verdict.detail)}`);
+    // The file's name and what its verdict quotes of it are escaped: a file cannot rewrite its own line.
+    const [shown, detail] = [terminalText(file), terminalLines(verdict.detail)];
+    if (verdict.ok) this.#out(`${io.paint('green', '✓')} ${shown}  ${io.paint('dim', terminalText(verdict.detail))}`);
+    else if (verdict.unreadable) this.#out(`${io.paint('red', '✗')} ${detail}`);
+    else this.#out(`${io.paint('red', '✗')} ${shown}\n${indent(detail)}`);
   }
 
-  /** Prints the summary, writes the report; the exit code. `notRun` files were left after --bail. */
-  finish(verb: string, problems: PathProblems, notRun: number): number {
+  /** Prints the summary, writes the report; the exit code. */
+  finish(verb: string, problems: PathProblems, notRun: NotRun): number {
+    const { afterBail, unrecorded = 0 } = notRun;
     const { missing, unreadable } = problems;
     this.#out('');
     const missingNote = missing.length > 0 ? `, ${missing.length} missing` : '';
     const folders = unreadable.length === 1 ? 'folder' : 'folders';
     const unreadableNote = unreadable.length > 0 ? `, ${unreadable.length} unreadable ${folders}` : '';
-    const notRunNote = notRun > 0 ? `, ${notRun} not run (--bail)` : '';
+    const bailNote = afterBail > 0 ? `, ${afterBail} not run (--bail)` : '';
+    const unrecordedNote = unrecorded > 0 ? `, ${unrecorded} not run (in no shard's blob)` : '';
+    const notes = `${missingNote}${unreadableNote}${bailNote}${unrecordedNote}`;
     const passed = this.#run - this.#failed;
-    this.#out(
-      `${this.#run} ${verb}: ${passed} passed, ${this.#failed} failed${missingNote}${unreadableNote}${notRunNote}`,
-    );
+    this.#out(`${this.#run} ${verb}: ${passed} passed, ${this.#failed} failed${notes}`);
     // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
-    const unusable = this.#notRead + missing.length + unreadable.length > 0;
+    const unusable = this.#notRead + missing.length + unreadable.length + unrecorded > 0;
     return this.report.finish(unusable ? 2 : this.#failed > 0 ? 1 : 0, this.io);
   }
 }

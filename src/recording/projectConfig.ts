@@ -1,5 +1,5 @@
 import { existsSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { LegateError } from '../errors/LegateError.js';
 import { importModule } from '../files/importModule.js';
 import { auditDeclarationsProblem } from '../guard/auditDeclarations.js';
@@ -8,6 +8,17 @@ import { runToolsProblem } from '../transport/replay/runTools.js';
 import type { LegateConfig } from './config.js';
 
 const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
+
+/** How a message names a project's config when it has none: any of CONFIG_NAMES would do. */
+const ANY_CONFIG = 'legate.config.*';
+
+/**
+ * The project's config as a message names it: its path from `cwd` (`legate.config.mjs`, `../legate.config.ts`),
+ * or `legate.config.*` when the project has none.
+ */
+export function configShown(project: Pick<Project, 'configFile'>, cwd: string): string {
+  return project.configFile === undefined ? ANY_CONFIG : relative(cwd, project.configFile) || project.configFile;
+}
 
 /** A config that is missing or malformed: said plainly, with what to write. */
 export class ConfigError extends LegateError {
@@ -66,7 +77,7 @@ export async function loadProject(options: LoadProjectOptions = {}): Promise<Pro
     if (!requireConfig) return { root: packageRoot(cwd) ?? cwd };
     throw new ConfigError(
       'config_not_found',
-      `legate.config.ts was not found in ${cwd} or a folder above it (up to the project root). ` +
+      `${ANY_CONFIG} was not found in ${cwd} or a folder above it (up to the project root). ` +
         `Write one that exports your agent factories:\n\n` +
         `  import { defineConfig } from 'legate';\n` +
         `  export default defineConfig({ agents: { support: (transport) => createSupportAgent(transport) } });`,

@@ -7,7 +7,7 @@ import { rerecordCommand, type ReplayRunner } from '../trajectory/rerecordComman
 import type { Trajectory } from '../trajectory/types.js';
 import { checkRunTools, DEFAULT_RUN_TOOLS, type RunTools } from '../transport/replay/runTools.js';
 import { legateMode, resolveMode, type RecordingMode } from './mode.js';
-import type { Project } from './projectConfig.js';
+import { configShown, type Project } from './projectConfig.js';
 
 /** The settings given for one run: a command line's flags, or the options passed in code. */
 export interface GivenSettings {
@@ -108,6 +108,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
         runner,
         ...(trajectory === undefined ? {} : { agent: trajectory.agent }),
         ...(config === undefined ? {} : { configAgents: Object.keys(config.agents ?? {}) }),
+        config: configShown(project, cwd),
         legateModeSet: legateMode(env) !== undefined,
       }),
   };

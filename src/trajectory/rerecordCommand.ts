@@ -18,6 +18,8 @@ export interface RerecordContext {
   agent?: string;
   /** The agents the project's `legate.config.*` exports, if there is one. */
   configAgents?: readonly string[];
+  /** The project's config as the user would name it (see configShown): `legate.config.*` when not given. */
+  config?: string;
   /** True when `LEGATE_MODE` is set: it wins over everything else, so a command must set it itself. */
   legateModeSet: boolean;
 }
@@ -40,7 +42,8 @@ export function rerecordCommand(context: RerecordContext): string {
   if (agent !== undefined && configAgents?.includes(agent) === true) return legateReplay;
   const again = 'run this program again with LEGATE_MODE=record set';
   if (agent === undefined) return again;
-  return `${again}, or add a factory for agent '${agent}' to the agents of legate.config.ts and run ${legateReplay}`;
+  const configName = context.config ?? 'legate.config.*';
+  return `${again}, or add a factory for agent '${agent}' to the agents of ${configName} and run ${legateReplay}`;
 }
 
 /**

@@ -93,7 +93,7 @@ describe('legate replay', () => {
   it('explains a missing config in one line, exit 2', async () => {
     const io = capture(tempDir());
     expect(await main(['replay'], io)).toBe(2);
-    expect(io.stderr).toEqual([expect.stringContaining('legate.config.ts was not found')]);
+    expect(io.stderr).toEqual([expect.stringContaining('legate.config.* was not found')]);
     expect(io.stderr[0]).toContain(
       `Write one that exports your agent factories: import { defineConfig } from 'legate';`,
     );

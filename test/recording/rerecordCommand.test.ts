@@ -31,10 +31,12 @@ describe('rerecordCommand: the command fits where the replay ran', () => {
     const code = { kind: 'code' } as const;
     const configured = { ...base, file: 'a.yaml', runner: code, configAgents: ['support'] };
     expect(rerecordCommand({ ...configured, agent: 'support' })).toBe(`${LEGATE} a.yaml`);
-    expect(rerecordCommand({ ...configured, agent: 'billing' })).toBe(
+    expect(rerecordCommand({ ...configured, agent: 'billing', config: 'legate.config.mjs' })).toBe(
       "run this program again with LEGATE_MODE=record set, or add a factory for agent 'billing' to the agents of " +
-        `legate.config.ts and run ${LEGATE} a.yaml`,
+        `legate.config.mjs and run ${LEGATE} a.yaml`,
     );
+    // Issue 31: the config is named as found; with none named, any legate.config.* would do.
+    expect(rerecordCommand({ ...configured, agent: 'billing' })).toContain('the agents of legate.config.* and run');
     expect(rerecordCommand({ ...base, file: 'a.yaml', runner: code })).toBe(
       'run this program again with LEGATE_MODE=record set',
     );
