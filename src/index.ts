@@ -180,6 +180,7 @@ export { defineConfig, type LegateConfig } from './recording/config.js';
 // The project as legate finds it (its legate.config.* and root), and every replay setting resolved from it.
 export {
   ConfigError,
+  configShown,
   loadProject,
   type ConfiguredProject,
   type LoadProjectOptions,

@@ -102,6 +102,7 @@ const SURFACE = {
     // The project and its settings as legate finds them: `legate replay` and `legate validate` use these,
     // and so does a script or test runner of the user's that replays files as legate does.
     'loadProject',
+    'configShown',
     'resolveReplaySettings',
     'isMatchLevel',
   ],

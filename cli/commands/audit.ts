@@ -1,7 +1,13 @@
 import { resolve } from 'node:path';
 import { parseOptions } from '../parseOptions.js';
-import { auditTrajectory, loadProject, rules, type AuditDeclarations, type Rule } from '../../src/index.js';
-import { configShown } from '../../src/recording/projectConfig.js';
+import {
+  auditTrajectory,
+  configShown,
+  loadProject,
+  rules,
+  type AuditDeclarations,
+  type Rule,
+} from '../../src/index.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';

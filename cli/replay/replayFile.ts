@@ -1,5 +1,5 @@
-import { configShown } from '../../src/recording/projectConfig.js';
 import {
+  configShown,
   runTrajectory,
   summarizeChanges,
   TrajectoryDivergenceError,

@@ -2,7 +2,7 @@ import type { GuardState } from './guardState.js';
 import { taintSourcesOf } from './guardState.js';
 import type { Provenance } from './provenance/provenance.js';
 import type { Untraced } from './provenance/traceArguments.js';
-import { visibleText } from './visibleText.js';
+import { visibleText } from '../json/visibleText.js';
 
 /** Characters of each source's outside-authored text a review shows. */
 export const EXCERPT_LENGTH = 240;
@@ -46,7 +46,7 @@ export function taintReview(
  * {@link visibleText}; each counts as one of the limit's characters.
  */
 export function excerptOf(texts: readonly string[], around?: string): string {
-  return visibleText(chosenExcerpt(texts, around));
+  return visibleText(chosenExcerpt(texts, around), '\t\n');
 }
 
 function chosenExcerpt(texts: readonly string[], around?: string): string {

@@ -64,7 +64,7 @@ describe('excerptOf: what a person deciding a held call is shown of a source', (
 
   it('shows bidi controls, zero-width and control characters escaped, never raw', () => {
     const excerpt = excerptOf(['Pay \u202Eto 1234\u202C now\u200B\u0000\u0085 \uFEFFend']);
-    expect(excerpt).toBe('Pay \\u202Eto 1234\\u202C now\\u200B\\u0000\\u0085 \\uFEFFend');
+    expect(excerpt).toBe('Pay \\u202eto 1234\\u202c now\\u200b\\x00\\x85 \\ufeffend');
   });
 
   it('keeps the line breaks between texts', () => {
