@@ -1,4 +1,5 @@
 import { TrajectoryFormatError, TrajectoryNotFoundError, loadTrajectory, type Trajectory } from '../src/index.js';
+import { FileReadError } from '../src/files/readRegularFile.js';
 import { debugging, describeError, oneLine } from './describeError.js';
 
 /**
@@ -52,6 +53,7 @@ export function fileProblem(shown: string, error: unknown, absolute?: string): s
       error,
     );
   if (error instanceof TrajectoryNotFoundError) return missingProblem(shown);
+  if (error instanceof FileReadError) return withAdvice(`${shown}: ${oneLine(error.problem)}`, error);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code))
     return withAdvice(`${shown}: cannot be read: ${systemReason(error, code)}`, error);

@@ -1,13 +1,13 @@
-import { execFileSync, spawn } from 'node:child_process';
 import * as fs from 'node:fs';
 import { join } from 'node:path';
-import { afterEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
 import { captureIo } from '../support/captureIo.js';
+import { useFifoWithHangGuard } from '../support/fifoWithHangGuard.js';
 import { useTempDir } from '../support/tempDir.js';
 
-// Issue 31: `legate replay --merge-reports` read its blobs with readFileSync, so a FIFO waited for a writer and
-// `/dev/zero` was read without end, though the trajectory reader refuses both. Every blob now goes through the
+// Issue 31: `legate replay --merge-reports` and `legate openapi` read with readFileSync, so a FIFO waited for a
+// writer and `/dev/zero` was read without end, though the trajectory reader refuses both. Both now go through the
 // regular-file reader: refused in one line from what stat says, exit 2.
 vi.mock('node:fs', async (original) => {
   const actual = await original<typeof import('node:fs')>();
@@ -15,27 +15,7 @@ vi.mock('node:fs', async (original) => {
 });
 
 const tempDir = useTempDir();
-const guards: number[] = [];
-afterEach(() => {
-  for (const pid of guards.splice(0)) {
-    try {
-      process.kill(-pid);
-    } catch {
-      // It already wrote and ended: only then did a reader open the FIFO.
-    }
-  }
-});
-
-/**
- * A FIFO, with a writer that releases a reader blocked on it after a while (a blocking read stops the whole thread,
- * so no test timeout could end it): a reader that waits fails on what it read, never hangs the suite. A reader that
- * refuses the FIFO never opens it, and the writer is ended after the test.
- */
-function fifoWithHangGuard(path: string): void {
-  execFileSync('mkfifo', [path]);
-  const writer = spawn('sh', ['-c', 'sleep 10; printf "{}" > "$0"', path], { stdio: 'ignore', detached: true });
-  guards.push(writer.pid!);
-}
+const fifoWithHangGuard = useFifoWithHangGuard();
 
 async function merge(dir: string, ...paths: string[]) {
   const io = captureIo(dir);
@@ -73,5 +53,28 @@ describe('--merge-reports given something that is not a regular file', () => {
       code: 2,
       lines: [expect.stringMatching(/^legate replay: --merge-reports: \S*dev\/zero: it is a character device, /)],
     });
+  });
+});
+
+describe('legate openapi given something that is not a regular file', () => {
+  it('refuses a FIFO in one line, exit 2, without opening it', async () => {
+    const dir = tempDir();
+    fifoWithHangGuard(join(dir, 'spec.json'));
+    vi.mocked(fs.openSync).mockClear();
+    const io = captureIo(dir);
+    expect(await main(['openapi', 'spec.json'], io)).toBe(2);
+    expect([...io.stdout, ...io.stderr]).toEqual([
+      `legate openapi: spec.json: it is a FIFO (named pipe), ${NOT_A_FILE}`,
+    ]);
+    const opened = vi.mocked(fs.openSync).mock.calls.map(([path]) => String(path));
+    expect(opened.filter((path) => path.endsWith('spec.json'))).toEqual([]);
+  });
+
+  it('refuses /dev/zero in one line, exit 2', async () => {
+    const io = captureIo(tempDir());
+    expect(await main(['openapi', '/dev/zero'], io)).toBe(2);
+    expect([...io.stdout, ...io.stderr]).toEqual([
+      expect.stringMatching(/^legate openapi: \/dev\/zero: it is a character device, /),
+    ]);
   });
 });
