@@ -1,4 +1,5 @@
 import { TrajectoryFormatError, TrajectoryNotFoundError, loadTrajectory, type Trajectory } from '../src/index.js';
+import { FileReadError } from '../src/files/readRegularFile.js';
 import { debugging, describeError, oneLine } from './describeError.js';
 import { terminalLines, terminalText } from './terminalText.js';
 
@@ -58,6 +59,7 @@ function problemWith(shown: string, error: unknown, absolute?: string): string {
       error,
     );
   if (error instanceof TrajectoryNotFoundError) return missingProblem(shown);
+  if (error instanceof FileReadError) return withAdvice(`${shown}: ${oneLine(error.problem)}`, error);
   const code = (error as NodeJS.ErrnoException | undefined)?.code;
   if (error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code))
     return withAdvice(`${shown}: cannot be read: ${systemReason(error, code)}`, error);

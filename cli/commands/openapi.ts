@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../../src/files/readRegularFile.js';
 import { openApiTools } from '../../src/openapi/index.js';
 import { fileProblem, missingProblem } from '../fileProblem.js';
 import { terminalLines } from '../terminalText.js';
@@ -39,10 +39,11 @@ export async function openapi(argv: string[], io: CliIo): Promise<number> {
   }
   let text: string;
   try {
-    text = readFileSync(resolve(io.cwd, shown), 'utf8');
+    // Only a regular file is read: a FIFO or a device is refused, never waited on or read without end.
+    text = readRegularFile(resolve(io.cwd, shown), MAX_STRING_FILE_BYTES);
   } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    io.err(`legate openapi: ${code === 'ENOENT' ? missingProblem(shown) : fileProblem(shown, error)}`);
+    const missing = error instanceof FileReadError && error.code === 'not_found';
+    io.err(`legate openapi: ${missing ? missingProblem(shown) : fileProblem(shown, error, resolve(io.cwd, shown))}`);
     return 2;
   }
   const list = (value: string | undefined) =>

@@ -1,6 +1,7 @@
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Trajectory } from '../../src/index.js';
+import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../../src/files/readRegularFile.js';
 import { legateVersion } from '../../src/version.js';
 import { oneLine } from '../describeError.js';
 import type { Verdict } from './replayFile.js';
@@ -81,8 +82,10 @@ export function readBlobs(paths: string[], cwd: string): ReadBlob[] | string {
 function readBlob(file: string, shown: string): ReplayBlob | string {
   let value: unknown;
   try {
-    value = JSON.parse(readFileSync(file, 'utf8'));
+    // Through the reader every file goes through: a FIFO or a device (`/dev/zero`) is refused, never waited on.
+    value = JSON.parse(readRegularFile(file, MAX_STRING_FILE_BYTES));
   } catch (error) {
+    if (error instanceof FileReadError) return `--merge-reports: ${shown}: ${error.problem}`;
     const reason = oneLine((error as Error).message);
     return `--merge-reports: ${shown} could not be read as JSON: ${reason}; give the files --reporter blob wrote.`;
   }

@@ -1,3 +1,4 @@
+import { constants as bufferConstants } from 'node:buffer';
 import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSync } from 'node:fs';
 import { LegateError } from '../errors/LegateError.js';
 
@@ -22,6 +23,12 @@ export class FileReadError extends LegateError {
 // nothing for a regular file. (Not on Windows.)
 const OPEN_FLAGS = constants.O_RDONLY | (constants.O_NONBLOCK ?? 0);
 const FIRST_READ = 64 * 1024;
+
+/**
+ * The most bytes a file read into one string can hold (the engine's longest string): the limit for a file that has
+ * none of its own (a replay blob, an OpenAPI document, an MCP pin file).
+ */
+export const MAX_STRING_FILE_BYTES = bufferConstants.MAX_STRING_LENGTH;
 
 /**
  * Reads a regular file as UTF-8, at most `maxBytes` of it. Symbolic links are followed; what

@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../files/readRegularFile.js';
 import { writeFileAtomic } from '../files/writeFileAtomic.js';
 import { describeValue } from '../json/describeValue.js';
 import { firstDifference } from '../json/firstDifference.js';
@@ -16,9 +16,10 @@ const REPIN = 'If the change is expected, re-pin: mcpTools({ ..., repin: true })
 export function readPins(file: string): McpToolDefinition[] | undefined {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
+    // Only a regular file: a FIFO or a device in its place is refused (a FileReadError), not waited on.
+    text = readRegularFile(file, MAX_STRING_FILE_BYTES);
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof FileReadError && error.code === 'not_found') return undefined;
     throw error;
   }
   const invalid = (problem: string): never => {

@@ -1,7 +1,8 @@
 import { objectJsonText } from '../json/jsonText.js';
-import { mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Suspension } from '../runtime/suspension.js';
+import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../files/readRegularFile.js';
 import { createFileExclusive, removeStaleTemporaryFiles, writeFileAtomic } from '../files/writeFileAtomic.js';
 import type { ClaimRecord } from '../runtime/claimRecord.js';
 import { RecordWriter, type StoreOptions } from './recordWriter.js';
@@ -129,7 +130,7 @@ export class FileStateStore implements StateStore {
     );
     if (sequence < 0) return undefined;
     const path = join(this.#claimFolder(suspensionId), `${sequence}.json`);
-    return { sequence, record: parse(readFileSync(path, 'utf8'), path) as ClaimRecord };
+    return { sequence, record: parse(readRegularFile(path, MAX_STRING_FILE_BYTES), path) as ClaimRecord };
   }
 
   #claimFolder(suspensionId: string): string {
@@ -141,12 +142,13 @@ export class FileStateStore implements StateStore {
   }
 }
 
+/** A record's text; a FIFO or a device in its place is refused (a FileReadError), never waited on. */
 function readIfPresent(path: string): string | undefined {
   try {
-    return readFileSync(path, 'utf8');
+    return readRegularFile(path, MAX_STRING_FILE_BYTES);
   } catch (error) {
     // Deleted between listing and reading (or never there): absent, not an error.
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    if (error instanceof FileReadError && error.code === 'not_found') return undefined;
     throw error;
   }
 }

@@ -1,9 +1,13 @@
 import type { DecodedView } from './secretEncodings.js';
 
 /** A run long enough to hold a short secret once decoded (4 bytes of base64 or 3 of hex). */
+const MIN_RUN = 6;
 const RUNS = {
-  base64: { pattern: /[A-Za-z0-9+/_-]{6,}/g, alignments: 4 },
-  hex: { pattern: /[0-9A-Fa-f]{6,}/g, alignments: 2 },
+  base64: { inAlphabet: (code: number) => code < 128 && BASE64_VALUES[code]! >= 0, alignments: 4 },
+  hex: {
+    inAlphabet: (code: number) => (code >= 0x30 && code <= 0x39) || ((code | 0x20) >= 0x61 && (code | 0x20) <= 0x66),
+    alignments: 2,
+  },
 } as const;
 
 /** Each base64 character's value, standard and url-safe alphabets both; -1 for any other. */
@@ -24,23 +28,29 @@ const BASE64_VALUES = (() => {
  * secret pattern should match across; every character maps back to the start of its run.
  */
 export function decodedRuns(text: string, encoding: 'base64' | 'hex'): DecodedView[] {
-  const { pattern, alignments } = RUNS[encoding];
+  const { inAlphabet, alignments } = RUNS[encoding];
   const bytes = new Uint8Array(text.length * 4 + 16);
   const origins: number[] = [];
   const ends: number[] = [];
   let n = 0;
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    const end = match.index + match[0].length;
-    for (let offset = 0; offset < alignments; offset++) {
+  // Each run found by a loop, not a regular expression: V8 would keep a backtrack entry per character of a run.
+  for (let start = 0; start < text.length; ) {
+    if (!inAlphabet(text.charCodeAt(start))) {
+      start++;
+      continue;
+    }
+    let end = start + 1;
+    while (end < text.length && inAlphabet(text.charCodeAt(end))) end++;
+    for (let offset = 0; end - start >= MIN_RUN && offset < alignments; offset++) {
       n =
         encoding === 'base64'
-          ? decodeBase64(text, match.index + offset, end, bytes, n)
-          : decodeHex(text, match.index + offset, end, bytes, n);
+          ? decodeBase64(text, start + offset, end, bytes, n)
+          : decodeHex(text, start + offset, end, bytes, n);
       bytes[n++] = 0;
-      origins.push(match.index + offset);
+      origins.push(start + offset);
       ends.push(n);
     }
+    start = end;
   }
   const buffer = Buffer.from(bytes.buffer, 0, n);
   const runOf = (byteEnds: number[], index: number) => {

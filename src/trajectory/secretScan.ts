@@ -4,24 +4,15 @@ import { formatJsonPath } from '../json/jsonPath.js';
 import { decodedViews, type SecretEncoding } from './secretEncodings.js';
 import { compileUserPattern, firstMatch } from './userPattern.js';
 import { LegateError } from '../errors/LegateError.js';
+import { BUILT_IN_SECRETS } from './builtInSecrets.js';
 
 export type { SecretEncoding } from './secretEncodings.js';
 
 /** What kind of secret a finding is: a built-in credential shape, or one the caller declared. */
 export type SecretKind = 'api_key' | 'bearer_token' | 'declared';
 
-const TOKEN = '[A-Za-z0-9._~+/=-]';
-const BUILT_INS: readonly { kind: SecretKind; pattern: RegExp }[] = [
-  { kind: 'api_key', pattern: /sk-ant-[A-Za-z0-9_-]{4,}/i },
-  // `Bearer ` exactly, then any token of 8 or more characters.
-  { kind: 'bearer_token', pattern: new RegExp(`Bearer ${TOKEN}{8,}`) },
-  // Any case, any whitespace (tab, line break, several), `%20` or `+` between: a token that holds a digit, so prose
-  // ("bearer instruments") is not refused.
-  { kind: 'bearer_token', pattern: new RegExp(`bearer(?:\\s|%20|\\+)+(?=[A-Za-z._~+/=-]*\\d)${TOKEN}{8,}`, 'i') },
-];
-
 /** Patterns that mean a credential reached a recording. */
-export const BUILT_IN_SECRET_PATTERNS: readonly RegExp[] = BUILT_INS.map(({ pattern }) => pattern);
+export const BUILT_IN_SECRET_PATTERNS: readonly RegExp[] = BUILT_IN_SECRETS.map(({ pattern }) => pattern);
 
 /** A secret found, described without any character of it. */
 export interface SecretMatch {
@@ -47,11 +38,13 @@ interface Compiled {
   kind: SecretKind;
   declared?: number;
   pattern: RegExp;
+  /** A built-in's finder, bounded in stack on any input; a declared pattern is matched as it is. */
+  find?: (text: string) => number | undefined;
 }
 
 function compile(declared: readonly (RegExp | string)[]): Compiled[] {
   return [
-    ...BUILT_INS.map(({ kind, pattern }) => ({ kind, pattern: compileUserPattern(pattern) })),
+    ...BUILT_IN_SECRETS.map(({ kind, pattern, find }) => ({ kind, pattern: compileUserPattern(pattern), find })),
     ...declared.map((source, index) => ({
       kind: 'declared' as const,
       declared: index,
@@ -70,14 +63,14 @@ function describe(secret: Compiled): string {
 function scan(text: string, secrets: Compiled[], runs = true): (SecretMatch & { index: number }) | undefined {
   for (const view of decodedViews(text, { runs })) {
     for (const secret of secrets) {
-      const match = firstMatch(secret.pattern, view.text);
-      if (match === null) continue;
+      const at = secret.find === undefined ? firstMatch(secret.pattern, view.text)?.index : secret.find(view.text);
+      if (at === undefined) continue;
       const found: SecretMatch & { index: number } = {
         kind: secret.kind,
         encoding: view.encoding,
         pattern: secret.pattern.source,
         masked: describe(secret),
-        index: view.origin(match.index),
+        index: view.origin(at),
       };
       if (secret.declared !== undefined) found.declared = secret.declared;
       return found;
