@@ -17,6 +17,19 @@ describe('strings', () => {
     }
   });
 
+  it('does not trace a value whose separator moved across letters or digits (issue 31)', () => {
+    expect(traced('alicec@orp.com', 'Pay alice@corp.com')).toBe(false);
+    expect(traced('bobex@ample.com', 'Pay bob@ex.ample.com')).toBe(false);
+    expect(traced('bankc.om/pay', 'Pay at bank.com/pay')).toBe(false);
+    expect(traced('paybank.com', 'Pay at pay.bank.com')).toBe(false);
+    expect(traced('pay.bank.com', 'Pay at paybank.com')).toBe(false);
+    expect(traced('GB29 NWBK6016', 'Pay GB29NWBK 6016')).toBe(false);
+    // Changed or all dropped, the separators still trace.
+    expect(traced('alice_corp-com', 'Pay alice@corp.com')).toBe(true);
+    expect(traced('alicecorpcom', 'Pay alice@corp.com')).toBe(true);
+    expect(traced('bank.com.pay', 'Pay at bank.com/pay')).toBe(true);
+  });
+
   it('matches whole tokens only: no part of a token', () => {
     expect(traced('NWBK', 'GB29NWBK60161331926819')).toBe(false);
     expect(traced('GB29NWBK6016133192681', 'GB29NWBK60161331926819')).toBe(false);
@@ -112,7 +125,7 @@ describe('numbers', () => {
 
 describe('sensitive paths', () => {
   it('traces each value a path reaches: nested keys, every element, every leaf inside an object', () => {
-    const p = provenance([user('Pay GB29NWBK and DE89 3704 100.5 EUR')]);
+    const p = provenance([user('Pay GB29-NWBK and DE89 3704 100.5 EUR')]);
     const input = {
       to: { iban: 'GB29 NWBK', name: 'Bob' },
       recipients: ['DE89 3704', 'FR76 3000'],
@@ -180,6 +193,45 @@ describe('separators and case, beyond ASCII', () => {
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('separators, generated (issue 31)', () => {
+  const SEPARATORS = [' ', '-', '.', '/', '@', '_', ' - '];
+  /** A trusted value: chunks of letters b-m and digits (never spelling `pay` or `to`), with a letter. */
+  const chunks = fc
+    .array(fc.stringMatching(/^[b-m0-9]{1,5}$/), { minLength: 1, maxLength: 4 })
+    .filter((c) => /[b-m]/.test(c.join('')));
+
+  it('traces a value only where its token boundaries are the trusted ones, or where one side has none', () => {
+    fc.assert(
+      fc.property(
+        chunks.chain((c) => {
+          const length = c.join('').length;
+          return fc.tuple(
+            fc.constant(c),
+            fc.array(fc.constantFrom(...SEPARATORS), { minLength: c.length, maxLength: c.length }),
+            // For each place between two characters of the value: the separator written there, if any.
+            fc.array(fc.option(fc.constantFrom(...SEPARATORS), { nil: '' }), {
+              minLength: length - 1,
+              maxLength: length - 1,
+            }),
+            fc.boolean(),
+          );
+        }),
+        ([c, textSeps, valueSeps, upper]) => {
+          const trusted = c.map((chunk, i) => (i === 0 ? '' : textSeps[i]) + chunk).join('');
+          const chars = [...c.join('')];
+          const written = chars.map((char, i) => char + (valueSeps[i] ?? '')).join('');
+          const value = upper ? written.toUpperCase() : written;
+          const trustedCuts = c.slice(0, -1).map((_, i) => c.slice(0, i + 1).join('').length);
+          const valueCuts = valueSeps.flatMap((sep, i) => (sep === '' ? [] : [i + 1]));
+          const same = valueCuts.length === 0 || trustedCuts.length === 0 || valueCuts.join() === trustedCuts.join();
+          expect(traced(value, `Pay to: ${trusted}.`)).toBe(same);
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });
