@@ -25,7 +25,7 @@ export class ProvenanceIndex {
   private corpora: { trusted: TextCorpus; inputs: TextCorpus; outside: TextCorpus } | undefined;
   private readonly texts: { trusted: string[]; inputs: readonly string[]; outside: string[] };
 
-  /** `callInputs[i]`: the text of call i's input, which a trusted text of call i does not vouch for. */
+  /** `callInputs[i]`: call i's input as text (keys and values), which call i's trusted texts do not vouch for. */
   constructor(trusted: readonly TrustedText[], callInputs: readonly string[], outside: readonly OutsideText[]) {
     this.trustedCall = trusted.map((t) => t.call);
     this.outsideTool = outside.map((t) => t.tool);

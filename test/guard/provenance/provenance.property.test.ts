@@ -286,3 +286,59 @@ describe('provenance, for generated conversations', () => {
     );
   });
 });
+
+describe('echoes, generated (issue 31)', () => {
+  const name = fc.stringMatching(/^[n-z][n-z0-9]{2,9}$/);
+  const leaf = fc.oneof(name, fc.boolean(), fc.constant(null), fc.integer({ min: 1000, max: 10 ** 9 }));
+  const input = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
+    array: fc.array(tie('node'), { maxLength: 3 }),
+    object: fc.dictionary(name, tie('node'), { minKeys: 1, maxKeys: 3 }),
+  })).object;
+
+  /** Every key and string (or number) in a value: what the result may echo. */
+  const echoable = (value: unknown): string[] =>
+    Array.isArray(value)
+      ? value.flatMap(echoable)
+      : value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, item]) => [key, ...echoable(item)])
+        : typeof value === 'string' || typeof value === 'number'
+          ? [String(value)]
+          : [];
+
+  it("never traces a key or value of a trusted call's input that its result echoes, at any depth", () => {
+    fc.assert(
+      fc.property(
+        input.filter((i) => echoable(i).length > 0),
+        fc.nat(),
+        fc.constantFrom(' ', ', ', ' / ', '\n'),
+        fc.boolean(),
+        (callInput, pick, separator, upper) => {
+          const strings = echoable(callInput);
+          const echoed = `No match for ${strings.join(separator)}`;
+          const messages: Message[] = [
+            { role: 'user', content: 'hi' },
+            {
+              role: 'assistant',
+              content: [{ type: 'tool_use', id: 'toolu_e', name: 'lookup_contact', input: callInput }],
+            },
+            {
+              role: 'user',
+              content: [
+                { type: 'tool_result', tool_use_id: 'toolu_e', content: upper ? echoed.toUpperCase() : echoed },
+              ],
+            },
+          ];
+          const value = strings[pick % strings.length]!;
+          const p = provenanceOf({ system: undefined, messages }, toolOf);
+          expect(untracedArgument({ recipient: value }, ['recipient'], p)).toEqual({
+            argument: 'recipient',
+            value,
+            foundIn: [],
+          });
+        },
+      ),
+      { numRuns: 500 },
+    );
+  });
+});
