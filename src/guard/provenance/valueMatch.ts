@@ -1,6 +1,7 @@
 /**
  * How a value is compared with text. Both sides are normalised the same way: Unicode NFKC (full-width
- * letters and digits, ligatures, compatibility forms become their plain form), then case-folded.
+ * letters and digits, ligatures, compatibility forms become their plain form), then case-folded, but
+ * never from outside ASCII into an ASCII letter (`ı` is not `i`, see {@link normalised}).
  * Text is then read as tokens: maximal runs of letters, digits and combining marks; everything else
  * (spaces, `- _ . / : ,`, quotes, brackets, other punctuation and symbols) separates tokens and is
  * dropped. A string value occurs in a text where a contiguous run of whole tokens of the text holds the
@@ -26,10 +27,33 @@ export type Needle =
 
 /**
  * A text normalised for comparison: NFKC, then case-folded: lower, upper, then lower case again (so
- * `ß`, `ẞ` and `SS` are all `ss`), with the final sigma `ς` as `σ` (as Unicode case folding has it).
+ * `Σ`, `σ` and `ς` are all `σ`, `ǅ` is `ǆ`), with the final sigma `ς` as `σ` (as Unicode case folding has
+ * it); then NFKC again. A folding only maps what is the same text: NFKC's compatibility forms (`K`
+ * Kelvin, `ſ`, `ﬀ`, full-width `Ａ` are ASCII letters) and case. The characters that NFKC leaves
+ * outside ASCII but whose case mapping holds an ASCII letter are other letters, look-alikes at that
+ * (`ı` U+0131 upper-cases to `I`, `İ` U+0130 lower-cases to `i̇`, `ß` to `SS`): each is kept as in
+ * {@link NOT_INTO_ASCII}, so `ıban` is not `iban` and `straße` is not `strasse` (other IDN domains).
  */
 export function normalised(text: string): string {
-  return text.normalize('NFKC').toLowerCase().toUpperCase().toLowerCase().replaceAll('ς', 'σ').normalize('NFKC');
+  const compatible = text.normalize('NFKC');
+  let folded = '';
+  let from = 0;
+  for (const kept of compatible.matchAll(KEPT)) {
+    folded += caseFolded(compatible.slice(from, kept.index)) + NOT_INTO_ASCII[kept[0]]!;
+    from = kept.index + kept[0].length;
+  }
+  return (folded + caseFolded(compatible.slice(from))).normalize('NFKC');
+}
+
+/**
+ * Every character NFKC leaves outside ASCII whose case folding would make it an ASCII letter, and what
+ * it folds to instead: its lower case when that is outside ASCII (`ẞ` is `ß`), else itself.
+ */
+const NOT_INTO_ASCII: Readonly<Record<string, string>> = { ß: 'ß', ẞ: 'ß', İ: 'İ', ı: 'ı' };
+const KEPT = new RegExp(`[${Object.keys(NOT_INTO_ASCII).join('')}]`, 'gu');
+
+function caseFolded(text: string): string {
+  return text.toLowerCase().toUpperCase().toLowerCase().replaceAll('ς', 'σ');
 }
 
 /** The tokens of a normalised text: maximal runs of letters, digits and combining marks. */

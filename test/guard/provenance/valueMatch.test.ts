@@ -43,7 +43,8 @@ describe('strings', () => {
     expect(traced('ＧＢ２９ＮＷＢＫ', 'gb29 nwbk')).toBe(true);
     expect(traced('GB29NWBK', 'ＧＢ２９－ＮＷＢＫ')).toBe(true);
     expect(traced('STRASSE 5A', 'Hauptstraße 5a')).toBe(false);
-    expect(traced('HAUPTSTRASSE 5A', 'Hauptstraße 5a')).toBe(true);
+    expect(traced('HAUPTSTRASSE 5A', 'Hauptstraße 5a')).toBe(false);
+    expect(traced('HAUPTSTRAẞE 5A', 'Hauptstraße 5a')).toBe(true);
     expect(traced('ﬁle', 'FILE')).toBe(true);
     // A letter with an accent is another letter.
     expect(traced('Muller', 'Müller')).toBe(false);
@@ -169,7 +170,8 @@ describe('normalisation, generated', () => {
 });
 
 describe('separators and case, beyond ASCII', () => {
-  const letters = ['σ', 'ς', 'Σ', 'ß', 'ẞ', 'é', 'e\u0301', 'İ', 'ı', 'ﬁ', 'Ａ', 'a', '1', '２', 'Ω', 'ǅ', 'ﬀ'];
+  // Not ß, İ, ı: their case mappings are other letters (SS, i̇, I; see 'folding into ASCII').
+  const letters = ['σ', 'ς', 'Σ', 'ẞ', 'é', 'e\u0301', 'ﬁ', 'Ａ', 'a', '1', '２', 'Ω', 'ǅ', 'ﬀ', 'ſ', '\u212A'];
   const chunk = fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 4 }).map((l) => l.join(''));
   const casing = fc.constantFrom(
     (t: string) => t,
@@ -194,6 +196,61 @@ describe('separators and case, beyond ASCII', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+});
+
+describe('folding into ASCII (issue 31)', () => {
+  it('does not fold a look-alike into an ASCII letter: ı is not i, İ not I, ß not ss', () => {
+    expect(traced('ıban', 'IBAN')).toBe(false);
+    expect(traced('IBAN', 'ıban')).toBe(false);
+    expect(traced('İBAN', 'iban')).toBe(false);
+    expect(traced('paypaı.com', 'paypal.com')).toBe(false);
+    expect(traced('straße.de', 'strasse.de')).toBe(false);
+    expect(traced('STRASSE.DE', 'straße.de')).toBe(false);
+    // The same text in another case or a compatibility form still folds.
+    expect(traced('straẞe.de', 'straße.de')).toBe(true);
+    expect(traced('ΙΒΑΝ', 'ιβαν')).toBe(true);
+    expect(traced('\u212Aey', 'KEY')).toBe(true);
+    expect(traced('ſecret', 'SECRET')).toBe(true);
+    expect(traced('I\u0307BAN', 'İban')).toBe(true);
+  });
+
+  it('maps a character outside ASCII to an ASCII letter only where NFKC does, over every code point', () => {
+    const ascii = /[A-Za-z]/;
+    const wrong: string[] = [];
+    let caseFoldsToAscii = 0;
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const compatible = c.normalize('NFKC');
+      const folded = normalised(c);
+      if (ascii.test(c.toLowerCase() + c.toUpperCase())) caseFoldsToAscii++;
+      if (ascii.test(compatible) ? folded !== normalised(compatible) : ascii.test(folded)) {
+        wrong.push(`U+${cp.toString(16)} ${c} -> ${folded}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The code points whose case mapping holds an ASCII letter (ı, İ, ß, ẞ, ſ, K, ﬀ, ŉ, ...) were among them.
+    expect(caseFoldsToAscii).toBeGreaterThan(10);
+  });
+
+  it('treats each code point whose case mapping holds an ASCII letter by the rule', () => {
+    const ascii = /[A-Za-z]/;
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (!ascii.test(c.toLowerCase() + c.toUpperCase())) continue;
+      const compatible = c.normalize('NFKC');
+      // Mapped by NFKC (K, ﬀ, ſ, ǅ): the same text as its plain form, in any case.
+      if (ascii.test(compatible)) expect(traced(`${c}x`, `${compatible.toUpperCase()}X`), c).toBe(true);
+      // Not (ı, İ, ß, ẞ, ǰ): never the ASCII its case mapping holds.
+      else {
+        for (const mapped of [c.toLowerCase(), c.toUpperCase()]) {
+          const plain = mapped.replace(/[^A-Za-z]/g, '');
+          if (plain !== '') expect(traced(`${c}x`, `${plain}x`), c).toBe(false);
+        }
+      }
+    }
   });
 });
 
