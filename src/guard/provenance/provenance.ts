@@ -4,7 +4,7 @@ import { type ServerResultTrust, UNATTRIBUTED_SOURCE } from '../historyGuardStat
 import { conversationParts, serverResultUntrusted } from '../conversationParts.js';
 import { type FieldStep, parseFieldPath } from './fieldPath.js';
 import { type OutsideText, ProvenanceIndex, type TrustedText } from './provenanceIndex.js';
-import { leavesOf, splitOutput, textsOfContent, textsOfServerResult } from './resultText.js';
+import { splitOutput, stringsOf, textsOfContent, textsOfServerResult } from './resultText.js';
 
 /** What provenance needs to know about a tool, by name. */
 export interface ProvenanceTool {
@@ -30,7 +30,8 @@ export interface Provenance {
  * The provenance of a conversation's text. Trusted: the system prompt; the text of user messages
  * (not their tool results); successful results of known tools that are not untrusted; the fields of
  * an untrusted tool's JSON output not under its `outsideAuthored` paths (vouched for by the tool's
- * owner). A trusted result does not vouch for what its own call's input holds (an echo).
+ * owner). A trusted result does not vouch for what its own call's input holds, keys and values at any
+ * depth (an echo).
  *
  * Outside-authored (see {@link Provenance.outside}): an untrusted tool's output, or the fields under
  * its `outsideAuthored` paths when it is JSON of the shape those paths describe (else all of it: text
@@ -81,7 +82,7 @@ export function provenanceOf(
     }
     const vouched = tool.untrusted ? vouchedPart(part.id, part.tool, texts, tool.outsideAuthored, addOutside) : texts;
     if (vouched.length === 0) continue;
-    const call = callInputs.push(part.inputs.flatMap((input) => leavesOf(input)).join('\n')) - 1;
+    const call = callInputs.push(part.inputs.flatMap((input) => stringsOf(input)).join('\n')) - 1;
     for (const text of vouched) trusted.push({ text, call });
   }
   return { outside, index: new ProvenanceIndex(trusted, callInputs, outsideTexts) };

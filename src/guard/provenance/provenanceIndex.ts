@@ -1,5 +1,5 @@
 import { TextCorpus } from './textCorpus.js';
-import { type Needle, needleKey } from './valueMatch.js';
+import { anySplit, type Needle, needleKey } from './valueMatch.js';
 
 /** A trusted text, and the call whose input it may echo (undefined: the user's or the system prompt's). */
 export interface TrustedText {
@@ -25,7 +25,7 @@ export class ProvenanceIndex {
   private corpora: { trusted: TextCorpus; inputs: TextCorpus; outside: TextCorpus } | undefined;
   private readonly texts: { trusted: string[]; inputs: readonly string[]; outside: string[] };
 
-  /** `callInputs[i]`: the text of call i's input, which a trusted text of call i does not vouch for. */
+  /** `callInputs[i]`: call i's input as text (keys and values), which call i's trusted texts do not vouch for. */
   constructor(trusted: readonly TrustedText[], callInputs: readonly string[], outside: readonly OutsideText[]) {
     this.trustedCall = trusted.map((t) => t.call);
     this.outsideTool = outside.map((t) => t.tool);
@@ -51,19 +51,23 @@ export class ProvenanceIndex {
     const answer = holders.some((text) => {
       const call = this.trustedCall[text];
       if (call === undefined) return true;
-      echoes ??= new Set(this.indexed().inputs.textsHolding(needle));
+      // However the input splits the value: a tool that re-spaces what it echoes still echoes it.
+      echoes ??= new Set(this.indexed().inputs.textsHolding(anySplit(needle)));
       return !echoes.has(call);
     });
     this.answers.set(key, answer);
     return answer;
   }
 
-  /** The tools whose outside-authored text holds the value, each once, in the conversation's order. */
+  /**
+   * The tools whose outside-authored text holds the value, split there anyhow, each once, in the
+   * conversation's order.
+   */
   foundIn(needle: Needle): string[] {
     return [
       ...new Set(
         this.indexed()
-          .outside.textsHolding(needle)
+          .outside.textsHolding(anySplit(needle))
           .map((text) => this.outsideTool[text]!),
       ),
     ];

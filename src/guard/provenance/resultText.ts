@@ -42,6 +42,26 @@ export function leavesOf(value: unknown, skip: (key: string) => boolean = () => 
   return leaves;
 }
 
+/**
+ * Every string a value holds, its objects' keys included, at any depth, and its numbers (as JavaScript
+ * writes them): all a tool's input could make it echo.
+ */
+export function stringsOf(value: unknown): string[] {
+  const strings: string[] = [];
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const here = pending.pop();
+    if (typeof here === 'string') strings.push(here);
+    else if (typeof here === 'number') strings.push(String(here));
+    else if (Array.isArray(here)) for (let i = here.length - 1; i >= 0; i--) pending.push(here[i]);
+    else if (isPlainObject(here)) {
+      const entries = Object.entries(here);
+      for (let i = entries.length - 1; i >= 0; i--) pending.push(entries[i]![1], entries[i]![0]);
+    }
+  }
+  return strings;
+}
+
 /** An untrusted tool's JSON output split into the leaves outsiders wrote and the ones its owner vouches for. */
 export interface SplitOutput {
   outside: string[];

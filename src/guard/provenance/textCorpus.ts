@@ -9,10 +9,10 @@ const BASE = 1000003;
  * `valueMatch.ts`). The texts' tokens are joined into one compact string (a space between two
  * texts, which no token holds), with the offsets where a token starts or a text ends marked, prefix
  * hashes of that string, and the token starts by the hash of their token. A string value is looked
- * for where a token equal to one of its prefixes starts, each place checked in constant time (a hash
- * compare, then the characters on a hit): a query costs the value's length (up to the longest token)
- * plus those places, at most the number of tokens, however long the texts or the value. Numbers are
- * indexed by canonical form.
+ * for where a token equal to one of its prefixes starts (its first token or all of it, if it has several), each
+ * place checked in constant time (a hash compare, then the characters and token boundaries on a hit): a
+ * query costs the value's length (up to the longest token) plus those places, at most the number of
+ * tokens, however long the texts or the value. Numbers are indexed by canonical form.
  */
 export class TextCorpus {
   private readonly compact: string;
@@ -81,12 +81,15 @@ export class TextCorpus {
       case 'symbols':
         return this.normalisedTexts.flatMap((text, i) => (text.includes(needle.text) ? [i] : []));
       case 'tokens':
-        return this.textsHoldingTokens(needle.compact);
+        return this.textsHoldingTokens(needle.compact, needle.cuts);
     }
   }
 
-  /** The texts where `value` (a compact form) equals a run of whole tokens joined. */
-  private textsHoldingTokens(value: string): number[] {
+  /**
+   * The texts where a run of whole tokens, joined, equals `value` (a compact form), and when `cuts` are
+   * given, has its token boundaries inside at exactly those offsets or is one token.
+   */
+  private textsHoldingTokens(value: string, cuts: readonly number[]): number[] {
     const length = value.length;
     let target = 0;
     let power = 1;
@@ -95,18 +98,34 @@ export class TextCorpus {
       power = (power * BASE) % MODULUS;
     }
     const found = new Set<number>();
-    // The run's first token is a prefix of the value: look where each token equal to one starts.
+    // The run's first token is a prefix of the value (its first token, when cut): look where each
+    // token equal to one starts.
     let prefix = 0;
     for (let i = 0; i < Math.min(length, this.longestToken); i++) {
       prefix = (prefix * BASE + value.charCodeAt(i)) % MODULUS;
+      // A value of several tokens: a run that starts with its first token, or one token (written unsplit).
+      const whole = i + 1 === length;
+      if (cuts.length > 0 && i + 1 !== cuts[0] && !whole) continue;
       for (const start of this.startsByToken.get(prefix) ?? []) {
         const end = start + length;
         if (end > this.compact.length || this.boundary[end] !== 1) continue;
         if (this.windowHash(start, end, power) !== target || !this.compact.startsWith(value, start)) continue;
+        if (cuts.length > 0 && !this.cutAt(start, length, whole ? [] : cuts)) continue;
         found.add(this.textAt(start));
       }
     }
     return [...found].sort((a, b) => a - b);
+  }
+
+  /** Whether the tokens from `start` over `length` characters have their boundaries inside exactly at `cuts`. */
+  private cutAt(start: number, length: number, cuts: readonly number[]): boolean {
+    let next = 0;
+    for (let offset = 1; offset < length; offset++) {
+      const cut = cuts[next] === offset;
+      if (cut) next++;
+      if ((this.boundary[start + offset] === 1) !== cut) return false;
+    }
+    return true;
   }
 
   /** The hash of compact[start, end), given BASE to the power end - start. */

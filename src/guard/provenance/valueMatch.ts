@@ -1,11 +1,15 @@
 /**
  * How a value is compared with text. Both sides are normalised the same way: Unicode NFKC (full-width
- * letters and digits, ligatures, compatibility forms become their plain form), then case-folded.
+ * letters and digits, ligatures, compatibility forms become their plain form), then case-folded, but
+ * never from outside ASCII into an ASCII letter (`ı` is not `i`, see {@link normalised}).
  * Text is then read as tokens: maximal runs of letters, digits and combining marks; everything else
  * (spaces, `- _ . / : ,`, quotes, brackets, other punctuation and symbols) separates tokens and is
- * dropped. A string value occurs in a text when its tokens, joined, equal a contiguous run of whole
- * tokens of the text, joined: `GB29 NWBK 6016` occurs in `gb29nwbk6016` and in `GB29-NWBK-6016`, but
- * `NWBK` does not occur in `GB29NWBK6016` (no part of a token).
+ * dropped. A string value occurs in a text where a contiguous run of whole tokens of the text holds the
+ * value's tokens, the same tokens with the same boundaries (separators changed), or where one of the two
+ * is a single token equal to the other's tokens joined (separators all dropped): `gb29nwbk6016` and
+ * `GB29_NWBK_6016` occur in `GB29-NWBK-6016`, and `GB29 NWBK 6016` in `gb29nwbk6016`, but `GB29 NWBK6016`
+ * occurs in neither (a separator moved, added or dropped where both have separators makes other tokens:
+ * `alicec@orp.com` is not `alice@corp.com`), nor `NWBK` in `GB29NWBK6016` (no part of a token).
  *
  * A number, or a string that is wholly a number, is compared as a number with the numbers written in
  * the text (see {@link numbersIn}). A string with no letter or digit (`'!!!'`) occurs where its
@@ -15,17 +19,41 @@
 
 /** What to look for in a text, made once per value. */
 export type Needle =
-  | { kind: 'tokens'; compact: string }
+  /** The tokens joined, and the offsets in `compact` where one of its tokens ends and the next starts. */
+  | { kind: 'tokens'; compact: string; cuts: readonly number[] }
   | { kind: 'number'; canonical: string }
   | { kind: 'symbols'; text: string }
   | { kind: 'nothing' };
 
 /**
  * A text normalised for comparison: NFKC, then case-folded: lower, upper, then lower case again (so
- * `ß`, `ẞ` and `SS` are all `ss`), with the final sigma `ς` as `σ` (as Unicode case folding has it).
+ * `Σ`, `σ` and `ς` are all `σ`, `ǅ` is `ǆ`), with the final sigma `ς` as `σ` (as Unicode case folding has
+ * it); then NFKC again. A folding only maps what is the same text: NFKC's compatibility forms (`K`
+ * Kelvin, `ſ`, `ﬀ`, full-width `Ａ` are ASCII letters) and case. The characters that NFKC leaves
+ * outside ASCII but whose case mapping holds an ASCII letter are other letters, look-alikes at that
+ * (`ı` U+0131 upper-cases to `I`, `İ` U+0130 lower-cases to `i̇`, `ß` to `SS`): each is kept as in
+ * {@link NOT_INTO_ASCII}, so `ıban` is not `iban` and `straße` is not `strasse` (other IDN domains).
  */
 export function normalised(text: string): string {
-  return text.normalize('NFKC').toLowerCase().toUpperCase().toLowerCase().replaceAll('ς', 'σ').normalize('NFKC');
+  const compatible = text.normalize('NFKC');
+  let folded = '';
+  let from = 0;
+  for (const kept of compatible.matchAll(KEPT)) {
+    folded += caseFolded(compatible.slice(from, kept.index)) + NOT_INTO_ASCII[kept[0]]!;
+    from = kept.index + kept[0].length;
+  }
+  return (folded + caseFolded(compatible.slice(from))).normalize('NFKC');
+}
+
+/**
+ * Every character NFKC leaves outside ASCII whose case folding would make it an ASCII letter, and what
+ * it folds to instead: its lower case when that is outside ASCII (`ẞ` is `ß`), else itself.
+ */
+const NOT_INTO_ASCII: Readonly<Record<string, string>> = { ß: 'ß', ẞ: 'ß', İ: 'İ', ı: 'ı' };
+const KEPT = new RegExp(`[${Object.keys(NOT_INTO_ASCII).join('')}]`, 'gu');
+
+function caseFolded(text: string): string {
+  return text.toLowerCase().toUpperCase().toLowerCase().replaceAll('ς', 'σ');
 }
 
 /** The tokens of a normalised text: maximal runs of letters, digits and combining marks. */
@@ -79,15 +107,32 @@ export function needleOf(value: string | number): Needle {
     const negative = whole[1] !== '' && whole[1] !== '+' && magnitude !== '0';
     return { kind: 'number', canonical: negative ? `-${magnitude}` : magnitude };
   }
-  const compact = tokensOf(text).join('');
-  return compact === '' ? { kind: 'symbols', text } : { kind: 'tokens', compact };
+  const tokens = tokensOf(text);
+  const compact = tokens.join('');
+  if (compact === '') return { kind: 'symbols', text };
+  const cuts: number[] = [];
+  let at = 0;
+  for (const token of tokens.slice(0, -1)) {
+    at += token.length;
+    cuts.push(at);
+  }
+  return { kind: 'tokens', compact, cuts };
+}
+
+/**
+ * The needle with its separators all dropped: it occurs wherever its letters and digits occur as a run
+ * of whole tokens, however they are split. For the questions where finding more is the safe answer
+ * (is a value an echo of a call's input; which outside texts could it have come from).
+ */
+export function anySplit(needle: Needle): Needle {
+  return needle.kind === 'tokens' && needle.cuts.length > 0 ? { ...needle, cuts: [] } : needle;
 }
 
 /** A key that is the same for two values exactly when they are looked for the same way. */
 export function needleKey(needle: Needle): string {
   switch (needle.kind) {
     case 'tokens':
-      return `t:${needle.compact}`;
+      return needle.cuts.length === 0 ? `t:${needle.compact}` : `t:${needle.compact}:${needle.cuts.join(',')}`;
     case 'number':
       return `n:${needle.canonical}`;
     case 'symbols':

@@ -53,6 +53,25 @@ function variant(chunks: string[]) {
     );
 }
 
+/**
+ * The same characters as a call might legitimately send them: any case, full-width or not, with the
+ * chunks' separators changed, or with no separator at all. (Text that writes the value as one token
+ * would trace any split; `written` always separates the chunks.)
+ */
+function sameSplit(chunks: string[]) {
+  return fc
+    .tuple(variant(chunks), fc.array(separator, { minLength: chunks.length, maxLength: chunks.length }), fc.boolean())
+    .map(([chars, seps, joined]) => {
+      const shown = [...chars.replace(/[^\p{L}\p{N}]/gu, '')];
+      const starts = chunks.map((_, i) => chunks.slice(0, i).join('').length);
+      return chunks
+        .map(
+          (chunk, i) => (i === 0 || joined ? '' : seps[i]) + shown.slice(starts[i], starts[i]! + chunk.length).join(''),
+        )
+        .join('');
+    });
+}
+
 type Place =
   | 'read_file'
   | 'subject'
@@ -159,14 +178,14 @@ describe('provenance, for generated conversations', () => {
 
   const trustedPlace = fc.constantFrom('user', 'system', 'trusted result', 'vouched field');
 
-  it('always traces a value written in trusted text, whatever separators, case or width the call uses', () => {
+  it('always traces a value written in trusted text, whatever separators (changed or dropped), case or width', () => {
     fc.assert(
       fc.property(
         secret.chain((chunks) =>
           fc.tuple(
             trustedPlace,
             written(chunks),
-            variant(chunks),
+            sameSplit(chunks),
             fc.array(fc.tuple(untrustedPlace, noise, noise), { maxLength: 5 }),
             noise,
           ),
@@ -263,6 +282,62 @@ describe('provenance, for generated conversations', () => {
         const first = [...provenanceOf({ system: undefined, messages }, toolOf).outside][0];
         expect(first === undefined ? null : { source: first[1].tool, id: first[0] }).toEqual(taint);
       }),
+      { numRuns: 500 },
+    );
+  });
+});
+
+describe('echoes, generated (issue 31)', () => {
+  const name = fc.stringMatching(/^[n-z][n-z0-9]{2,9}$/);
+  const leaf = fc.oneof(name, fc.boolean(), fc.constant(null), fc.integer({ min: 1000, max: 10 ** 9 }));
+  const input = fc.letrec((tie) => ({
+    node: fc.oneof({ depthSize: 'small' }, leaf, tie('array'), tie('object')),
+    array: fc.array(tie('node'), { maxLength: 3 }),
+    object: fc.dictionary(name, tie('node'), { minKeys: 1, maxKeys: 3 }),
+  })).object;
+
+  /** Every key and string (or number) in a value: what the result may echo. */
+  const echoable = (value: unknown): string[] =>
+    Array.isArray(value)
+      ? value.flatMap(echoable)
+      : value !== null && typeof value === 'object'
+        ? Object.entries(value).flatMap(([key, item]) => [key, ...echoable(item)])
+        : typeof value === 'string' || typeof value === 'number'
+          ? [String(value)]
+          : [];
+
+  it("never traces a key or value of a trusted call's input that its result echoes, at any depth", () => {
+    fc.assert(
+      fc.property(
+        input.filter((i) => echoable(i).length > 0),
+        fc.nat(),
+        fc.constantFrom(' ', ', ', ' / ', '\n'),
+        fc.boolean(),
+        (callInput, pick, separator, upper) => {
+          const strings = echoable(callInput);
+          const echoed = `No match for ${strings.join(separator)}`;
+          const messages: Message[] = [
+            { role: 'user', content: 'hi' },
+            {
+              role: 'assistant',
+              content: [{ type: 'tool_use', id: 'toolu_e', name: 'lookup_contact', input: callInput }],
+            },
+            {
+              role: 'user',
+              content: [
+                { type: 'tool_result', tool_use_id: 'toolu_e', content: upper ? echoed.toUpperCase() : echoed },
+              ],
+            },
+          ];
+          const value = strings[pick % strings.length]!;
+          const p = provenanceOf({ system: undefined, messages }, toolOf);
+          expect(untracedArgument({ recipient: value }, ['recipient'], p)).toEqual({
+            argument: 'recipient',
+            value,
+            foundIn: [],
+          });
+        },
+      ),
       { numRuns: 500 },
     );
   });

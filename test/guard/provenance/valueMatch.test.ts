@@ -17,6 +17,19 @@ describe('strings', () => {
     }
   });
 
+  it('does not trace a value whose separator moved across letters or digits (issue 31)', () => {
+    expect(traced('alicec@orp.com', 'Pay alice@corp.com')).toBe(false);
+    expect(traced('bobex@ample.com', 'Pay bob@ex.ample.com')).toBe(false);
+    expect(traced('bankc.om/pay', 'Pay at bank.com/pay')).toBe(false);
+    expect(traced('paybank.com', 'Pay at pay.bank.com')).toBe(false);
+    expect(traced('pay.bank.com', 'Pay at paybank.com')).toBe(false);
+    expect(traced('GB29 NWBK6016', 'Pay GB29NWBK 6016')).toBe(false);
+    // Changed or all dropped, the separators still trace.
+    expect(traced('alice_corp-com', 'Pay alice@corp.com')).toBe(true);
+    expect(traced('alicecorpcom', 'Pay alice@corp.com')).toBe(true);
+    expect(traced('bank.com.pay', 'Pay at bank.com/pay')).toBe(true);
+  });
+
   it('matches whole tokens only: no part of a token', () => {
     expect(traced('NWBK', 'GB29NWBK60161331926819')).toBe(false);
     expect(traced('GB29NWBK6016133192681', 'GB29NWBK60161331926819')).toBe(false);
@@ -30,7 +43,8 @@ describe('strings', () => {
     expect(traced('ＧＢ２９ＮＷＢＫ', 'gb29 nwbk')).toBe(true);
     expect(traced('GB29NWBK', 'ＧＢ２９－ＮＷＢＫ')).toBe(true);
     expect(traced('STRASSE 5A', 'Hauptstraße 5a')).toBe(false);
-    expect(traced('HAUPTSTRASSE 5A', 'Hauptstraße 5a')).toBe(true);
+    expect(traced('HAUPTSTRASSE 5A', 'Hauptstraße 5a')).toBe(false);
+    expect(traced('HAUPTSTRAẞE 5A', 'Hauptstraße 5a')).toBe(true);
     expect(traced('ﬁle', 'FILE')).toBe(true);
     // A letter with an accent is another letter.
     expect(traced('Muller', 'Müller')).toBe(false);
@@ -112,7 +126,7 @@ describe('numbers', () => {
 
 describe('sensitive paths', () => {
   it('traces each value a path reaches: nested keys, every element, every leaf inside an object', () => {
-    const p = provenance([user('Pay GB29NWBK and DE89 3704 100.5 EUR')]);
+    const p = provenance([user('Pay GB29-NWBK and DE89 3704 100.5 EUR')]);
     const input = {
       to: { iban: 'GB29 NWBK', name: 'Bob' },
       recipients: ['DE89 3704', 'FR76 3000'],
@@ -156,7 +170,8 @@ describe('normalisation, generated', () => {
 });
 
 describe('separators and case, beyond ASCII', () => {
-  const letters = ['σ', 'ς', 'Σ', 'ß', 'ẞ', 'é', 'e\u0301', 'İ', 'ı', 'ﬁ', 'Ａ', 'a', '1', '２', 'Ω', 'ǅ', 'ﬀ'];
+  // Not ß, İ, ı: their case mappings are other letters (SS, i̇, I; see 'folding into ASCII').
+  const letters = ['σ', 'ς', 'Σ', 'ẞ', 'é', 'e\u0301', 'ﬁ', 'Ａ', 'a', '1', '２', 'Ω', 'ǅ', 'ﬀ', 'ſ', '\u212A'];
   const chunk = fc.array(fc.constantFrom(...letters), { minLength: 1, maxLength: 4 }).map((l) => l.join(''));
   const casing = fc.constantFrom(
     (t: string) => t,
@@ -180,6 +195,100 @@ describe('separators and case, beyond ASCII', () => {
         },
       ),
       { numRuns: 1000 },
+    );
+  });
+});
+
+describe('folding into ASCII (issue 31)', () => {
+  it('does not fold a look-alike into an ASCII letter: ı is not i, İ not I, ß not ss', () => {
+    expect(traced('ıban', 'IBAN')).toBe(false);
+    expect(traced('IBAN', 'ıban')).toBe(false);
+    expect(traced('İBAN', 'iban')).toBe(false);
+    expect(traced('paypaı.com', 'paypal.com')).toBe(false);
+    expect(traced('straße.de', 'strasse.de')).toBe(false);
+    expect(traced('STRASSE.DE', 'straße.de')).toBe(false);
+    // The same text in another case or a compatibility form still folds.
+    expect(traced('straẞe.de', 'straße.de')).toBe(true);
+    expect(traced('ΙΒΑΝ', 'ιβαν')).toBe(true);
+    expect(traced('\u212Aey', 'KEY')).toBe(true);
+    expect(traced('ſecret', 'SECRET')).toBe(true);
+    expect(traced('I\u0307BAN', 'İban')).toBe(true);
+  });
+
+  it('maps a character outside ASCII to an ASCII letter only where NFKC does, over every code point', () => {
+    const ascii = /[A-Za-z]/;
+    const wrong: string[] = [];
+    let caseFoldsToAscii = 0;
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      const compatible = c.normalize('NFKC');
+      const folded = normalised(c);
+      if (ascii.test(c.toLowerCase() + c.toUpperCase())) caseFoldsToAscii++;
+      if (ascii.test(compatible) ? folded !== normalised(compatible) : ascii.test(folded)) {
+        wrong.push(`U+${cp.toString(16)} ${c} -> ${folded}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    // The code points whose case mapping holds an ASCII letter (ı, İ, ß, ẞ, ſ, K, ﬀ, ŉ, ...) were among them.
+    expect(caseFoldsToAscii).toBeGreaterThan(10);
+  });
+
+  it('treats each code point whose case mapping holds an ASCII letter by the rule', () => {
+    const ascii = /[A-Za-z]/;
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      if (!ascii.test(c.toLowerCase() + c.toUpperCase())) continue;
+      const compatible = c.normalize('NFKC');
+      // Mapped by NFKC (K, ﬀ, ſ, ǅ): the same text as its plain form, in any case.
+      if (ascii.test(compatible)) expect(traced(`${c}x`, `${compatible.toUpperCase()}X`), c).toBe(true);
+      // Not (ı, İ, ß, ẞ, ǰ): never the ASCII its case mapping holds.
+      else {
+        for (const mapped of [c.toLowerCase(), c.toUpperCase()]) {
+          const plain = mapped.replace(/[^A-Za-z]/g, '');
+          if (plain !== '') expect(traced(`${c}x`, `${plain}x`), c).toBe(false);
+        }
+      }
+    }
+  });
+});
+
+describe('separators, generated (issue 31)', () => {
+  const SEPARATORS = [' ', '-', '.', '/', '@', '_', ' - '];
+  /** A trusted value: chunks of letters b-m and digits (never spelling `pay` or `to`), with a letter. */
+  const chunks = fc
+    .array(fc.stringMatching(/^[b-m0-9]{1,5}$/), { minLength: 1, maxLength: 4 })
+    .filter((c) => /[b-m]/.test(c.join('')));
+
+  it('traces a value only where its token boundaries are the trusted ones, or where one side has none', () => {
+    fc.assert(
+      fc.property(
+        chunks.chain((c) => {
+          const length = c.join('').length;
+          return fc.tuple(
+            fc.constant(c),
+            fc.array(fc.constantFrom(...SEPARATORS), { minLength: c.length, maxLength: c.length }),
+            // For each place between two characters of the value: the separator written there, if any.
+            fc.array(fc.option(fc.constantFrom(...SEPARATORS), { nil: '' }), {
+              minLength: length - 1,
+              maxLength: length - 1,
+            }),
+            fc.boolean(),
+          );
+        }),
+        ([c, textSeps, valueSeps, upper]) => {
+          const trusted = c.map((chunk, i) => (i === 0 ? '' : textSeps[i]) + chunk).join('');
+          const chars = [...c.join('')];
+          const written = chars.map((char, i) => char + (valueSeps[i] ?? '')).join('');
+          const value = upper ? written.toUpperCase() : written;
+          const trustedCuts = c.slice(0, -1).map((_, i) => c.slice(0, i + 1).join('').length);
+          const valueCuts = valueSeps.flatMap((sep, i) => (sep === '' ? [] : [i + 1]));
+          const same = valueCuts.length === 0 || trustedCuts.length === 0 || valueCuts.join() === trustedCuts.join();
+          expect(traced(value, `Pay to: ${trusted}.`)).toBe(same);
+        },
+      ),
+      { numRuns: 2000 },
     );
   });
 });
