@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { Trajectory } from '../../src/index.js';
@@ -10,7 +11,7 @@ import type { PathProblems } from './verdictLog.js';
 
 /** What a blob says it is: its `format`, and the version of that format this legate writes and reads. */
 export const BLOB_FORMAT = 'legate-replay-blob';
-export const BLOB_VERSION = 1;
+export const BLOB_VERSION = 2;
 
 /** A file of the shard: its verdict, or not run (after --bail) with its trajectory when readable. */
 export type BlobRecord =
@@ -34,12 +35,31 @@ export interface ReplayBlob extends BlobRun {
   version: number;
   legate: string;
   records: BlobRecord[];
+  /**
+   * SHA-256 of the rest (corpus, shard, options, problems and records, in that order): a blob edited after legate
+   * wrote it, or cut short, no longer matches. Not a signature: whoever can write a blob can compute it again.
+   */
+  digest: string;
 }
 
 /** The blob's text: versioned JSON. */
 export function blobText(run: BlobRun, records: BlobRecord[]): string {
-  const blob: ReplayBlob = { format: BLOB_FORMAT, version: BLOB_VERSION, legate: legateVersion(), ...run, records };
+  const content = { corpus: run.corpus, shard: run.shard, settings: run.settings, problems: run.problems, records };
+  const blob: ReplayBlob = {
+    format: BLOB_FORMAT,
+    version: BLOB_VERSION,
+    legate: legateVersion(),
+    ...content,
+    digest: digestOf(content),
+  };
   return `${JSON.stringify(blob)}\n`;
+}
+
+/** The digest of a blob's content, as {@link blobText} writes it and a merge checks it. */
+function digestOf(content: Pick<ReplayBlob, 'corpus' | 'shard' | 'settings' | 'problems' | 'records'>): string {
+  const { corpus, shard, settings, problems, records } = content;
+  const text = JSON.stringify({ corpus, shard, settings, problems, records });
+  return `sha256:${createHash('sha256').update(text).digest('hex')}`;
 }
 
 /** A blob read, with the path it came from (as given). */
@@ -112,6 +132,12 @@ function readBlob(file: string, shown: string): ReplayBlob | string {
     typeof blob.settings === 'object' &&
     typeof blob.problems === 'object';
   if (!shapeOk) return `--merge-reports: ${shown} is a blob with fields missing or damaged; write it again.`;
+  if (blob.digest !== digestOf(blob as ReplayBlob)) {
+    return (
+      `--merge-reports: ${shown} was changed after legate wrote it (its digest does not match what it records); ` +
+      'replay that shard again.'
+    );
+  }
   return blob as ReplayBlob;
 }
 

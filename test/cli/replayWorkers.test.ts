@@ -202,6 +202,23 @@ describe('replay across workers and shards', () => {
     writeFileSync(join(dir, 'junk.json'), '{"hello": 1}');
     await refused(['junk.json'], /junk\.json is not a legate replay blob/);
     const blob = JSON.parse(readFileSync(join(dir, 's-1.json'), 'utf8'));
+    // Edited after they were written: every verdict made a pass (the diverging file's too), then one record dropped.
+    type Record = { verdict?: { ok: boolean } };
+    const shards = [1, 2, 3].map((index) => JSON.parse(readFileSync(join(dir, `s-${index}.json`), 'utf8')));
+    const pass = shards.flatMap((shard) => shard.records as Record[]).find((record) => record.verdict?.ok)?.verdict;
+    expect(shards.some((shard) => (shard.records as Record[]).some((record) => record.verdict?.ok === false))).toBe(
+      true,
+    );
+    shards.forEach((shard, i) => {
+      const records = (shard.records as Record[]).map((record) => ({ ...record, verdict: pass }));
+      writeFileSync(join(dir, `edited-${i + 1}.json`), JSON.stringify({ ...shard, records }));
+    });
+    await refused(
+      ['edited-1.json', 'edited-2.json', 'edited-3.json'],
+      /edited-\d\.json was changed after legate wrote/,
+    );
+    writeFileSync(join(dir, 'short.json'), JSON.stringify({ ...blob, records: blob.records.slice(1) }));
+    await refused(['short.json', 's-2.json', 's-3.json'], /short\.json was changed after legate wrote it/);
     writeFileSync(join(dir, 'old.json'), JSON.stringify({ ...blob, legate: '0.0.1' }));
     await refused(['old.json'], /old\.json was written by legate 0\.0\.1 .*replay every shard with the legate/);
     await refused(['nothere'], /nothere does not exist/);
