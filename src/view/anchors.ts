@@ -4,7 +4,9 @@
  * occurs in the page, then `call-<id>-2`, ...; characters an id should not hold become `_`.
  */
 export class Anchors {
-  private readonly used = new Map<string, number>();
+  /** Every anchor given, and for each base the last number tried (so a page of many equal ids stays linear). */
+  private readonly used = new Set<string>();
+  private readonly next = new Map<string, number>();
   private readonly calls = new Map<object, string>();
 
   /** The anchor of a call (the same object always gets the same one). */
@@ -16,10 +18,18 @@ export class Anchors {
     return anchor;
   }
 
-  /** A fresh anchor from a base name. */
+  /**
+   * A fresh anchor from a base name: the base, else `<base>-2`, `<base>-3`, ..., the first no other anchor of the
+   * page has (a call whose own id is `a-2` must not share the anchor of the second call `a`).
+   */
   unique(base: string): string {
-    const seen = this.used.get(base) ?? 0;
-    this.used.set(base, seen + 1);
-    return seen === 0 ? base : `${base}-${seen + 1}`;
+    let anchor = base;
+    for (let n = this.next.get(base) ?? 1; this.used.has(anchor); ) {
+      n += 1;
+      anchor = `${base}-${n}`;
+      this.next.set(base, n);
+    }
+    this.used.add(anchor);
+    return anchor;
   }
 }

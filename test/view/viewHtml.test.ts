@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { diffHtml, viewHtml } from '../../src/view/index.js';
+import { parseTrajectory } from '../../src/index.js';
 import { elementsOf, inside, select } from '../support/htmlElements.js';
 import { corpus, shipped } from './shippedCorpus.js';
 
@@ -66,6 +67,37 @@ describe('the page for the shipped corpus', () => {
         expect(select(inside(elements, call), 'pre', { class: 'input' }).length).toBeGreaterThan(0);
       }
     }
+  });
+});
+
+describe('a page whose files repeat call ids', () => {
+  // The same run three times: as recorded, again, and with every call id given `-2` (the suffix the page adds to a
+  // repeated id): a call's anchor, and a "tainted by" link, must still be its own file's.
+  const zeroTrust = corpus.find((entry) => entry.file.endsWith('zero-trust.yaml'))!;
+  const renamed = zeroTrust.text.replace(/\b(toolu_[A-Za-z0-9_]+)/g, '$1-2');
+  const files = [
+    { file: 'a.yaml', trajectory: zeroTrust.trajectory },
+    { file: 'b.yaml', trajectory: zeroTrust.trajectory },
+    { file: 'c.yaml', trajectory: parseTrajectory(renamed, 'c.yaml') },
+  ];
+  const elements = elementsOf(viewHtml(files));
+
+  it('gives every element a unique id, and each tainted-by link a target in its own file', () => {
+    const ids = elements.flatMap((e) => (e.attributes.id === undefined ? [] : [e.attributes.id]));
+    expect(new Set(ids).size).toBe(ids.length);
+    let links = 0;
+    for (const { file } of files) {
+      const [section] = select(elements, 'section', { 'data-file': file });
+      const within = inside(elements, section!);
+      for (const link of select(within, 'a', { class: 'tainted-by' })) {
+        links += 1;
+        expect(
+          select(within, '*', { id: link.attributes.href!.slice(1) }),
+          `${file}: ${link.attributes.href}`,
+        ).toHaveLength(1);
+      }
+    }
+    expect(links).toBeGreaterThanOrEqual(3);
   });
 });
 
