@@ -249,6 +249,24 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
     await close(page);
   });
 
+  it('runs its own script, and no script or handler that got into the page (were escaping to fail)', async () => {
+    // Escaping keeps these out; the page's policy is the second barrier, tested here without the first.
+    const injected =
+      '<img src="data:," onerror="document.title = \'handler ran\'">' +
+      "<script>document.title = 'script ran';</script>";
+    const html = viewHtml([{ file: 'x.yaml', trajectory: shipped('zero-trust') }]).replace(
+      '<main id="main">',
+      `<main id="main">${injected}`,
+    );
+    const url = write('injected', html);
+    const context = await browser.newContext({ viewport: desktop });
+    const page = await context.newPage();
+    await page.goto(url);
+    expect(await page.getByRole('button', { name: 'Expand all tool calls' }).count()).toBe(1);
+    expect(await page.title()).not.toMatch(/ran/);
+    await context.close();
+  });
+
   it('the filter hides the rows that do not match, and their sections', async () => {
     const page = await open(pages.corpus);
     const rows = page.locator('#index tbody tr[data-file]');
