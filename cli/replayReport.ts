@@ -98,15 +98,22 @@ export class ReplayReport {
     this.#entries.push({ file: path, trajectory: undefined, verdict: { status, message } });
   }
 
-  /** A file replayed: a divergence is a failure; anything else that went wrong, an error. */
+  /**
+   * A file replayed: a divergence is a failure; anything else that went wrong, an error. Kept only as the report
+   * asked for needs it (no report keeps nothing; only html and blob keep trajectories), so a corpus of any size
+   * replays in bounded memory.
+   */
   file(file: string, result: FileResult, seconds: number): void {
-    if (result.ok) this.#cases.push({ file, outcome: 'passed', seconds });
-    else {
-      const outcome = result.code === 'trajectory_divergence' ? 'failed' : 'error';
-      this.#cases.push({ file, outcome, seconds, code: result.code ?? 'error', message: result.detail });
+    const reporter = this.#target?.reporter;
+    if (reporter === 'junit') {
+      if (result.ok) this.#cases.push({ file, outcome: 'passed', seconds });
+      else {
+        const outcome = result.code === 'trajectory_divergence' ? 'failed' : 'error';
+        this.#cases.push({ file, outcome, seconds, code: result.code ?? 'error', message: result.detail });
+      }
     }
-    this.#entries.push({ file, trajectory: result.trajectory, verdict: viewVerdict(result) });
-    if (this.isBlob()) this.#records.push({ kind: 'replayed', file, verdict: result, seconds });
+    if (reporter === 'html') this.#entries.push({ file, trajectory: result.trajectory, verdict: viewVerdict(result) });
+    if (reporter === 'blob') this.#records.push({ kind: 'replayed', file, verdict: result, seconds });
   }
 
   /** Whether the report shows the trajectories (html, or a blob that may be merged into html), so a file not run is
