@@ -21,7 +21,8 @@ function corpus(): string {
     join(dir, 'legate.config.mjs'),
     `import { defineConfig } from '${root}/dist/src/index.js';\n` +
       `import { createSearchingAssistant } from '${root}/dist/examples/payments/agent.js';\n` +
-      `export default defineConfig({ agents: { searching_assistant: createSearchingAssistant }, trajectories: 't' });\n`,
+      'export default defineConfig({ agents: { searching_assistant: createSearchingAssistant }, ' +
+      "trajectories: 't' });\n",
   );
   return dir;
 }
