@@ -27,19 +27,7 @@ export function textsOfServerResult(content: unknown): string[] {
  * aside, and the values of keys `skip` says.
  */
 export function leavesOf(value: unknown, skip: (key: string) => boolean = () => false): string[] {
-  const leaves: string[] = [];
-  const pending: unknown[] = [value];
-  while (pending.length > 0) {
-    const here = pending.pop();
-    if (typeof here === 'string') leaves.push(here);
-    else if (typeof here === 'number') leaves.push(String(here));
-    else if (Array.isArray(here)) for (let i = here.length - 1; i >= 0; i--) pending.push(here[i]);
-    else if (isPlainObject(here)) {
-      const entries = Object.entries(here);
-      for (let i = entries.length - 1; i >= 0; i--) if (!skip(entries[i]![0])) pending.push(entries[i]![1]);
-    }
-  }
-  return leaves;
+  return stringsIn(value, skip, false);
 }
 
 /**
@@ -47,19 +35,28 @@ export function leavesOf(value: unknown, skip: (key: string) => boolean = () => 
  * writes them): all a tool's input could make it echo.
  */
 export function stringsOf(value: unknown): string[] {
-  const strings: string[] = [];
+  return stringsIn(value, () => false, true);
+}
+
+/** The strings and numbers of a value in document order, without recursion (any depth); each key before its value. */
+function stringsIn(value: unknown, skip: (key: string) => boolean, keys: boolean): string[] {
+  const found: string[] = [];
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const here = pending.pop();
-    if (typeof here === 'string') strings.push(here);
-    else if (typeof here === 'number') strings.push(String(here));
+    if (typeof here === 'string') found.push(here);
+    else if (typeof here === 'number') found.push(String(here));
     else if (Array.isArray(here)) for (let i = here.length - 1; i >= 0; i--) pending.push(here[i]);
     else if (isPlainObject(here)) {
       const entries = Object.entries(here);
-      for (let i = entries.length - 1; i >= 0; i--) pending.push(entries[i]![1], entries[i]![0]);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [key, member] = entries[i]!;
+        if (!skip(key)) pending.push(member);
+        if (keys) pending.push(key);
+      }
     }
   }
-  return strings;
+  return found;
 }
 
 /** An untrusted tool's JSON output split into the leaves outsiders wrote and the ones its owner vouches for. */
