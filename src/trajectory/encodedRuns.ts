@@ -28,20 +28,13 @@ const BASE64_VALUES = (() => {
  * secret pattern should match across; every character maps back to the start of its run.
  */
 export function decodedRuns(text: string, encoding: 'base64' | 'hex'): DecodedView[] {
-  const { inAlphabet, alignments } = RUNS[encoding];
+  const { alignments } = RUNS[encoding];
   const bytes = new Uint8Array(text.length * 4 + 16);
   const origins: number[] = [];
   const ends: number[] = [];
   let n = 0;
-  // Each run found by a loop, not a regular expression: V8 would keep a backtrack entry per character of a run.
-  for (let start = 0; start < text.length; ) {
-    if (!inAlphabet(text.charCodeAt(start))) {
-      start++;
-      continue;
-    }
-    let end = start + 1;
-    while (end < text.length && inAlphabet(text.charCodeAt(end))) end++;
-    for (let offset = 0; end - start >= MIN_RUN && offset < alignments; offset++) {
+  for (const [start, end] of encodedRunsOf(text, encoding)) {
+    for (let offset = 0; offset < alignments; offset++) {
       n =
         encoding === 'base64'
           ? decodeBase64(text, start + offset, end, bytes, n)
@@ -50,7 +43,6 @@ export function decodedRuns(text: string, encoding: 'base64' | 'hex'): DecodedVi
       origins.push(start + offset);
       ends.push(n);
     }
-    start = end;
   }
   const buffer = Buffer.from(bytes.buffer, 0, n);
   const runOf = (byteEnds: number[], index: number) => {
@@ -78,6 +70,27 @@ export function decodedRuns(text: string, encoding: 'base64' | 'hex'): DecodedVi
     views.push({ encoding, text: buffer.toString('utf8'), origin: (index) => runOf(utf8Ends(), index) });
   }
   return views;
+}
+
+/**
+ * Where the runs of an encoding's alphabet at least {@link MIN_RUN} long are in a text, as [start, end) pairs. Found
+ * by a loop, not a regular expression: V8 would keep a backtrack entry per character of a run, and overflow its stack
+ * on one of a few MiB.
+ */
+export function encodedRunsOf(text: string, encoding: 'base64' | 'hex'): [number, number][] {
+  const { inAlphabet } = RUNS[encoding];
+  const runs: [number, number][] = [];
+  for (let start = 0; start < text.length; ) {
+    if (!inAlphabet(text.charCodeAt(start))) {
+      start++;
+      continue;
+    }
+    let end = start + 1;
+    while (end < text.length && inAlphabet(text.charCodeAt(end))) end++;
+    if (end - start >= MIN_RUN) runs.push([start, end]);
+    start = end;
+  }
+  return runs;
 }
 
 function isAscii(bytes: Uint8Array, n: number): boolean {
