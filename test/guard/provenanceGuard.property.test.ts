@@ -14,12 +14,22 @@ const word = fc.stringMatching(/^[a-z]{1,8}$/);
 const words = fc.array(word, { minLength: 1, maxLength: 8 }).map((list) => list.join(' '));
 /** An account number with letters and digits: what an attacker plants. */
 const account = fc.stringMatching(/^[A-Z]{2}[0-9]{2}[A-Z0-9]{6,14}$/);
-/** How the model may write a value it copies: spaced in fours, lower case, dashed. */
+/** How a value may be written: as is, lower case, spaced in fours, dashed in twos. */
 const formatting = fc.constantFrom(
   (v: string) => v,
   (v: string) => v.toLowerCase(),
   (v: string) => v.replace(/(.{4})/g, '$1 ').trim(),
   (v: string) => v.replace(/(.{2})/g, '$1-').replace(/-$/, ''),
+);
+/**
+ * How the model may copy a value the user gave: as given, in another case, its separators changed or
+ * all dropped. A separator added or moved makes another value (issue 31), which does not trace.
+ */
+const copying = fc.constantFrom(
+  (v: string) => v,
+  (v: string) => v.toUpperCase(),
+  (v: string) => v.replace(/[ -]/g, '_'),
+  (v: string) => v.replace(/[ -]/g, ''),
 );
 
 const scenario = fc.record({
@@ -114,7 +124,8 @@ describe('provenance over generated conversations', () => {
 
   it('the same conversations pass when the user gave the value (the property can fail)', async () => {
     await fc.assert(
-      fc.asyncProperty(account, words, formatting, async (value, prompt, sentAs) => {
+      fc.asyncProperty(account, words, formatting, copying, async (account, prompt, givenAs, sentAs) => {
+        const value = givenAs(account);
         let runs = 0;
         const agent = new Agent({
           name: 'a',

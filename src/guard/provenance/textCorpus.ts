@@ -87,7 +87,7 @@ export class TextCorpus {
 
   /**
    * The texts where a run of whole tokens, joined, equals `value` (a compact form), and when `cuts` are
-   * given, has its token boundaries inside at exactly those offsets or is one token.
+   * given, has its token boundaries inside at exactly those offsets.
    */
   private textsHoldingTokens(value: string, cuts: readonly number[]): number[] {
     const length = value.length;
@@ -103,14 +103,12 @@ export class TextCorpus {
     let prefix = 0;
     for (let i = 0; i < Math.min(length, this.longestToken); i++) {
       prefix = (prefix * BASE + value.charCodeAt(i)) % MODULUS;
-      // A value of several tokens: a run that starts with its first token, or one token (written unsplit).
-      const whole = i + 1 === length;
-      if (cuts.length > 0 && i + 1 !== cuts[0] && !whole) continue;
+      if (cuts.length > 0 && i + 1 !== cuts[0]) continue;
       for (const start of this.startsByToken.get(prefix) ?? []) {
         const end = start + length;
         if (end > this.compact.length || this.boundary[end] !== 1) continue;
         if (this.windowHash(start, end, power) !== target || !this.compact.startsWith(value, start)) continue;
-        if (cuts.length > 0 && !this.cutAt(start, length, whole ? [] : cuts)) continue;
+        if (cuts.length > 0 && !this.cutAt(start, length, cuts)) continue;
         found.add(this.textAt(start));
       }
     }

@@ -5,11 +5,13 @@
  * Text is then read as tokens: maximal runs of letters, digits and combining marks; everything else
  * (spaces, `- _ . / : ,`, quotes, brackets, other punctuation and symbols) separates tokens and is
  * dropped. A string value occurs in a text where a contiguous run of whole tokens of the text holds the
- * value's tokens, the same tokens with the same boundaries (separators changed), or where one of the two
- * is a single token equal to the other's tokens joined (separators all dropped): `gb29nwbk6016` and
- * `GB29_NWBK_6016` occur in `GB29-NWBK-6016`, and `GB29 NWBK 6016` in `gb29nwbk6016`, but `GB29 NWBK6016`
- * occurs in neither (a separator moved, added or dropped where both have separators makes other tokens:
- * `alicec@orp.com` is not `alice@corp.com`), nor `NWBK` in `GB29NWBK6016` (no part of a token).
+ * value's tokens with the same boundaries (the separators between them changed or different), or where
+ * the value is a single token equal to the run's tokens joined (its separators all dropped):
+ * `gb29nwbk6016` and `GB29_NWBK_6016` occur in `GB29-NWBK-6016`. A separator moved, added or dropped
+ * between the value's own letters or digits makes other tokens, and the value does not occur:
+ * `alicec@orp.com` is not in `alice@corp.com`, `pay.co` not in `Payco`, `GB29 NWBK 6016` not in
+ * `gb29nwbk6016` (a value split where the text is not), `GB29 NWBK6016` not in `GB29 NWBK 6016`, and
+ * `NWBK` not in `GB29NWBK6016` (no part of a token).
  *
  * A number, or a string that is wholly a number, is compared as a number with the numbers written in
  * the text (see {@link numbersIn}). A string with no letter or digit (`'!!!'`) occurs where its

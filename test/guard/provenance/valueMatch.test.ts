@@ -12,9 +12,16 @@ describe('strings', () => {
   it('ignores spacing, case and separators of an identifier such as an IBAN', () => {
     for (const written of ['GB29 NWBK 6016 1331 9268 19', 'gb29nwbk60161331926819', 'GB29-NWBK-6016-1331-9268-19']) {
       expect(traced('GB29NWBK60161331926819', `Pay ${written} today`)).toBe(true);
-      expect(traced(written, 'Pay GB29NWBK60161331926819 today')).toBe(true);
       expect(traced(written, 'account: gb29_nwbk.6016/1331:9268,19.')).toBe(true);
     }
+    expect(traced('gb29nwbk60161331926819', 'Pay GB29NWBK60161331926819 today')).toBe(true);
+  });
+
+  it('does not trace a value split where the trusted text is not (issue 31: adding a separator)', () => {
+    expect(traced('GB29 NWBK 6016 1331 9268 19', 'Pay GB29NWBK60161331926819 today')).toBe(false);
+    expect(traced('pay.co', 'Pay to Payco')).toBe(false);
+    expect(traced('pay-co', 'Pay to Payco')).toBe(false);
+    expect(traced('alice@corp.com', 'Pay alicecorp.com')).toBe(false);
   });
 
   it('does not trace a value whose separator moved across letters or digits (issue 31)', () => {
@@ -191,7 +198,8 @@ describe('separators and case, beyond ASCII', () => {
           const text = caseText(chunks.join(inText));
           const value = caseValue(chunks.join(inValue));
           fc.pre(!/^[\d２]+$/.test(value));
-          expect(traced(value, `pay ${text} now`)).toBe(true);
+          // Split where the text is not, the value is other tokens (issue 31); joined, it traces.
+          expect(traced(value, `pay ${text} now`)).toBe(inText !== '' || inValue === '' || chunks.length === 1);
         },
       ),
       { numRuns: 1000 },
@@ -261,7 +269,7 @@ describe('separators, generated (issue 31)', () => {
     .array(fc.stringMatching(/^[b-m0-9]{1,5}$/), { minLength: 1, maxLength: 4 })
     .filter((c) => /[b-m]/.test(c.join('')));
 
-  it('traces a value only where its token boundaries are the trusted ones, or where one side has none', () => {
+  it('traces a value only where its token boundaries are the trusted ones, or where it has none', () => {
     fc.assert(
       fc.property(
         chunks.chain((c) => {
@@ -284,7 +292,7 @@ describe('separators, generated (issue 31)', () => {
           const value = upper ? written.toUpperCase() : written;
           const trustedCuts = c.slice(0, -1).map((_, i) => c.slice(0, i + 1).join('').length);
           const valueCuts = valueSeps.flatMap((sep, i) => (sep === '' ? [] : [i + 1]));
-          const same = valueCuts.length === 0 || trustedCuts.length === 0 || valueCuts.join() === trustedCuts.join();
+          const same = valueCuts.length === 0 || valueCuts.join() === trustedCuts.join();
           expect(traced(value, `Pay to: ${trusted}.`)).toBe(same);
         },
       ),
