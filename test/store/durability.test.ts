@@ -107,7 +107,8 @@ describe.each<Kind>(['sqlite', 'postgres'])('a resume killed inside its approved
     expect(Object.values(claim?.calls ?? {})).toEqual([{ state: 'unknown' }]);
   }, 120_000);
 
-  it('killed before the effect, recovered with rerun: the effect happens once, and its outcome is recorded', async () => {
+  it('killed before the effect, recovered with rerun: the effect happens once, and its outcome is ' +
+    'recorded', async () => {
     const { store, effects, runId } = await suspended(kind);
     const resumer = await startChild(['resume-die-before-effect', kind, store, effects, runId], /STARTED/);
     await resumer.reached;

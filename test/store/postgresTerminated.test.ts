@@ -184,28 +184,32 @@ describe('PostgresStateStore: an update of a claim whose connection fails', () =
     return { store, faults, id: s.id, claim };
   }
 
-  it('after it committed is tried again, and a takeover that did commit is reported as taken, not as lost to another', async () => {
-    const { store, faults, id, claim } = await claimed();
-    // Progress under the same owner: the second attempt matches again and writes the same record.
-    faults.next = 'lost';
-    const progress = { ...claim, calls: { a: { state: 'started' as const } } };
-    expect(await store.updateClaim(id, 'dead-worker', progress)).toBe(true);
-    expect(faults.updates).toBe(2);
-    expect(await store.claimOf(id)).toEqual(progress);
+  it(
+    'after it committed is tried again, and a takeover that did commit is reported as taken, not as lost to ' +
+      'another',
+    async () => {
+      const { store, faults, id, claim } = await claimed();
+      // Progress under the same owner: the second attempt matches again and writes the same record.
+      faults.next = 'lost';
+      const progress = { ...claim, calls: { a: { state: 'started' as const } } };
+      expect(await store.updateClaim(id, 'dead-worker', progress)).toBe(true);
+      expect(faults.updates).toBe(2);
+      expect(await store.claimOf(id)).toEqual(progress);
 
-    // A takeover: the first attempt moved the claim to the rescuer, so the second no longer matches the old owner.
-    faults.next = 'lost';
-    const taken = { ...progress, owner: 'rescuer', claimedAt: new Date(1000).toISOString() };
-    expect(await store.updateClaim(id, 'dead-worker', taken)).toBe(true);
-    expect(faults.updates).toBe(4);
-    expect(await store.claimOf(id)).toEqual(taken);
+      // A takeover: the first attempt moved the claim to the rescuer, so the second no longer matches the old owner.
+      faults.next = 'lost';
+      const taken = { ...progress, owner: 'rescuer', claimedAt: new Date(1000).toISOString() };
+      expect(await store.updateClaim(id, 'dead-worker', taken)).toBe(true);
+      expect(faults.updates).toBe(4);
+      expect(await store.claimOf(id)).toEqual(taken);
 
-    // Another's takeover since is not mistaken for this one.
-    const other = { ...taken, owner: 'another', claimedAt: new Date(2000).toISOString() };
-    expect(await store.updateClaim(id, 'rescuer', other)).toBe(true);
-    faults.next = 'lost';
-    expect(await store.updateClaim(id, 'rescuer', { ...taken, claimedAt: new Date(3000).toISOString() })).toBe(false);
-  });
+      // Another's takeover since is not mistaken for this one.
+      const other = { ...taken, owner: 'another', claimedAt: new Date(2000).toISOString() };
+      expect(await store.updateClaim(id, 'rescuer', other)).toBe(true);
+      faults.next = 'lost';
+      expect(await store.updateClaim(id, 'rescuer', { ...taken, claimedAt: new Date(3000).toISOString() })).toBe(false);
+    },
+  );
 
   it('is not tried again when the database refuses it (not a lost connection): its error is passed on', async () => {
     const { store, faults, id, claim } = await claimed();
