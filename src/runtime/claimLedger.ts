@@ -33,6 +33,8 @@ export interface Ledger {
   /** Recorded before an approved call runs; throws `claim_lost` if the claim was taken over. */
   started(callId: string): Promise<void>;
   finished(callId: string, call: ToolCall): Promise<void>;
+  /** Recorded when a recovery finds a call started but never finished, and does not run it again. */
+  unknown(callId: string): Promise<void>;
   /** The resumed run returned (ended or suspended again): the claim is finished. */
   done(): Promise<void>;
 }
@@ -42,6 +44,7 @@ export const unrecorded: Ledger = {
   prior: () => undefined,
   started: async () => undefined,
   finished: async () => undefined,
+  unknown: async () => undefined,
   done: async () => undefined,
 };
 
@@ -92,6 +95,10 @@ export class StoredLedger implements Ledger {
       const { withheld: _withheld, subRun: _subRun, error: _error, ...bare } = call;
       await this.#update(record({ ...bare, output: `The output of '${call.name}' was not stored: it held a secret.` }));
     }
+  }
+
+  unknown(callId: string): Promise<void> {
+    return this.#update((record) => ({ ...record, calls: { ...record.calls, [callId]: { state: 'unknown' } } }));
   }
 
   done(): Promise<void> {

@@ -17,7 +17,9 @@ export interface ClaimRecord {
   /**
    * Each approved call's progress, by tool_use id: `started` is written before the tool runs,
    * `finished` (with its outcome) after. A call left `started` may or may not have had its effect.
-   * `unknown`: a claim made by an older legate, which recorded neither the decision nor the progress.
+   * `unknown`: a recovery found it `started` and did not run it again (its outcome needs a person's
+   * check), or it was pending on a claim made by an older legate, which recorded neither the
+   * decision nor the progress.
    */
   calls: Record<string, { state: 'started' } | { state: 'finished'; call: ToolCall } | { state: 'unknown' }>;
 }

@@ -105,7 +105,7 @@ export interface ContinueOptions {
  * refusal the model can act on, the response's batch closes in block order, and the loop goes on.
  * Each approved call's progress is recorded on the claim before and after it runs; in a recovery,
  * a call recorded as finished is answered from the record, and one started but never finished is
- * not run again (unless its tool may be) but answered as an outcome nobody knows.
+ * not run again (unless its tool may be) but answered as an outcome nobody knows, and recorded so.
  */
 export async function continueRun(
   config: RunConfig,
@@ -162,6 +162,8 @@ export async function continueRun(
       outcome = answered(prior.call);
       recovery.reused.push(pending.id);
     } else if (prior?.state === 'unknown' || (prior?.state === 'started' && rerun?.(block.name) !== true)) {
+      // Found started, never finished, and not run again: the claim records that its outcome is unknown.
+      if (prior.state === 'started') await ledger.unknown(pending.id);
       outcome = answered(outcomeUnknownCall(block, turn));
       recovery.unknown.push(pending.id);
     } else {

@@ -7,7 +7,7 @@ import { loadPg } from './pg.js';
 import { prepareSchema, schemaIdentifier } from './postgresSchema.js';
 import { unavailableOrCause } from './postgresUnavailable.js';
 import { RecordWriter, type StoreOptions } from './recordWriter.js';
-import { alreadyClaimed, checkSchemaVersion, STORE_SCHEMA_VERSION, type StateStore } from './stateStore.js';
+import { alreadyClaimed, checkSchemaVersion, STORE_SCHEMA_VERSION, type StateStore, StoreError } from './stateStore.js';
 
 const { Pool } = loadPg();
 
@@ -157,16 +157,32 @@ export class PostgresStateStore implements StateStore {
     return rows[0] === undefined ? undefined : (JSON.parse(rows[0].data) as ClaimRecord);
   }
 
+  /**
+   * A connection that fails under the update (terminated, reset) is discarded and the update is tried once more on
+   * another: the record of an approved call's outcome, written after its effect, survives one lost connection.
+   * Repeating it is safe, since it applies only while `owner` holds the claim.
+   */
   async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
     const data = objectJsonText(this.#writer.claim(record));
-    const { rowCount } = await this.#query(
-      `Updating the claim on suspension ${suspensionId}`,
-      UNKNOWN,
-      `UPDATE ${this.#tables.claims} SET owner = $1, status = $2, data = $3, updated_at = clock_timestamp()
-       WHERE suspension_id = $4 AND owner = $5`,
-      [record.owner, record.status, data, suspensionId, owner],
-    );
-    return rowCount === 1;
+    const update = (what: string) =>
+      this.#query(
+        what,
+        UNKNOWN,
+        `UPDATE ${this.#tables.claims} SET owner = $1, status = $2, data = $3, updated_at = clock_timestamp()
+         WHERE suspension_id = $4 AND owner = $5`,
+        [record.owner, record.status, data, suspensionId, owner],
+      );
+    try {
+      return (await update(`Updating the claim on suspension ${suspensionId}`)).rowCount === 1;
+    } catch (error) {
+      if (!(error instanceof StoreError && error.code === 'store_unavailable')) throw error;
+    }
+    const retried = `Updating the claim on suspension ${suspensionId} (tried twice, on two connections)`;
+    if ((await update(retried)).rowCount === 1) return true;
+    // Nothing matched: the first attempt may have committed before its connection failed, and then a claim taken
+    // over (a new owner) no longer matches `owner`. The claim holding exactly this record says that it did.
+    const now = await this.claimOf(suspensionId);
+    return now?.owner === record.owner && now.claimedAt === record.claimedAt && now.status === record.status;
   }
 
   /** Ends the pool the store made from a connection string or config; a pool the application passed is its own. */

@@ -133,7 +133,11 @@ describe('a resume whose process stopped between its claim and its end', () => {
         { type: 'recovered', agent: 'treasurer', turn: 1, reused: [], rerun: [], unknown: [suspension.pending[0]!.id] },
       ]);
       expect(result.stopReason).toBe('end_turn');
-      expect(await store.claimOf(suspension.id)).toMatchObject({ owner: 'rescuer', status: 'finished' });
+      expect(await store.claimOf(suspension.id)).toMatchObject({
+        owner: 'rescuer',
+        status: 'finished',
+        calls: { [suspension.pending[0]!.id]: { state: 'unknown' } },
+      });
       expect(await store.list({ status: 'claimed' })).toEqual([]);
       await expect(s.later().recover(suspension, { store, staleAfterMs: 0 })).rejects.toMatchObject({
         code: 'already_resumed',

@@ -2,6 +2,8 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { PostgresStateStore } from '../../src/store/postgres.js';
+import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { builtLegate, runBuilt } from '../support/builtPackage.js';
 import { freshSchema, postgresReady } from '../support/postgresDatabase.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -73,25 +75,50 @@ describe('a suspended run survives its process (SQLite store)', () => {
     expect(lines).toHaveLength(1);
     expect(lines[0]).toMatch(/^wired 250 key legate-[0-9a-f]{32} by process \d+$/);
   }, 120_000);
+});
 
+/** The claim on the run's suspension, as the store holds it once the children are done (read from this process). */
+async function claimIn(kind: Kind, store: string, runId: string) {
+  const opened =
+    kind === 'sqlite'
+      ? new SqliteStateStore(store)
+      : new PostgresStateStore(store.slice(0, store.lastIndexOf('#')), {
+          schema: store.slice(store.lastIndexOf('#') + 1),
+        });
+  try {
+    return await opened.claimOf((await opened.load(runId))!.id);
+  } finally {
+    await opened.close();
+  }
+}
+
+describe.each<Kind>(['sqlite', 'postgres'])('a resume killed inside its approved call (%s store)', (kind) => {
   it('killed after the effect, before its outcome was recorded: recovery finds the claim and does not run the ' +
-    'effect again', async () => {
-    const { store, effects, runId } = await suspended('sqlite');
-    const resumer = await startChild(['resume-die-after-effect', 'sqlite', store, effects, runId], /EFFECT/);
+    'effect again, and records the outcome unknown', async () => {
+    const { store, effects, runId } = await suspended(kind);
+    const resumer = await startChild(['resume-die-after-effect', kind, store, effects, runId], /EFFECT/);
     await resumer.reached;
     await kill(resumer.process);
-    expect(await run('recover', 'sqlite', store, effects)).toBe('RECOVERED end_turn error OutcomeUnknownError');
+    expect((await claimIn(kind, store, runId))?.status).toBe('claimed');
+    expect(await run('recover', kind, store, effects)).toBe('RECOVERED end_turn error OutcomeUnknownError');
     expect(effectLines(effects)).toHaveLength(1);
+    const claim = await claimIn(kind, store, runId);
+    expect(claim?.status).toBe('finished');
+    expect(Object.values(claim?.calls ?? {})).toEqual([{ state: 'unknown' }]);
   }, 120_000);
 
-  it('killed before the effect, recovered with rerun: the effect happens once', async () => {
-    const { store, effects, runId } = await suspended('sqlite');
-    const resumer = await startChild(['resume-die-before-effect', 'sqlite', store, effects, runId], /STARTED/);
+  it('killed before the effect, recovered with rerun: the effect happens once, and its outcome is ' +
+    'recorded', async () => {
+    const { store, effects, runId } = await suspended(kind);
+    const resumer = await startChild(['resume-die-before-effect', kind, store, effects, runId], /STARTED/);
     await resumer.reached;
     await kill(resumer.process);
     expect(effectLines(effects)).toHaveLength(0);
-    expect(await run('recover-rerun', 'sqlite', store, effects)).toBe('RECOVERED end_turn ok -');
+    expect(await run('recover-rerun', kind, store, effects)).toBe('RECOVERED end_turn ok -');
     expect(effectLines(effects)).toHaveLength(1);
+    const claim = await claimIn(kind, store, runId);
+    expect(claim?.status).toBe('finished');
+    expect(Object.values(claim?.calls ?? {})).toMatchObject([{ state: 'finished', call: { outcome: 'ok' } }]);
   }, 120_000);
 });
 

@@ -1,11 +1,11 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { FileStateStore, MemoryStateStore, StoreError, type StateStore } from '../../src/index.js';
+import { FileStateStore, MemoryStateStore, StoreError, reply, type StateStore } from '../../src/index.js';
 import { SqliteStateStore } from '../../src/store/sqlite.js';
 import { useTempDir } from '../support/tempDir.js';
 import { usePostgresStores } from '../support/postgresDatabase.js';
 
-import { aSuspension, claimFor } from '../support/suspendedPayment.js';
+import { aSuspension, claimFor, payer } from '../support/suspendedPayment.js';
 
 const tempDir = useTempDir();
 const postgresStore = usePostgresStores();
@@ -41,6 +41,34 @@ describe.each(stores)('%s', (_name, create) => {
     expect(claims.filter(Boolean)).toHaveLength(1);
     expect(await store.claim(suspension.runId, suspension.id, claimFor(suspension))).toBe(false);
     expect(await store.list()).toEqual([]);
+  });
+
+  it('records a call that a recovery found of unknown outcome as unknown, on the finished claim', async () => {
+    const store = create();
+    const suspension = await aSuspension();
+    const callId = suspension.pending[0]!.id;
+    await store.save(suspension);
+    // A resume whose process stopped inside the approved call: started, never finished.
+    await store.claim(suspension.runId, suspension.id, {
+      ...claimFor(suspension),
+      decisions: { [callId]: { approve: true } },
+      calls: { [callId]: { state: 'started' } },
+    });
+    expect(await store.list({ status: 'claimed' })).toEqual([suspension.runId]);
+    const paid: string[] = [];
+    const result = await payer(paid, [reply.text('Checked.')]).recover(suspension, {
+      store,
+      staleAfterMs: 0,
+      owner: 'rescuer',
+    });
+    expect(paid).toEqual([]);
+    expect(result.toolCalls[0]).toMatchObject({ outcome: 'error', error: { errorClass: 'OutcomeUnknownError' } });
+    expect(await store.claimOf(suspension.id)).toMatchObject({
+      owner: 'rescuer',
+      status: 'finished',
+      calls: { [callId]: { state: 'unknown' } },
+    });
+    expect(await store.list({ status: 'claimed' })).toEqual([]);
   });
 });
 

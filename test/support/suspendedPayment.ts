@@ -1,22 +1,37 @@
-import { Agent, ScriptedTransport, defineTool, reply, type ClaimRecord, type Suspension } from '../../src/index.js';
+import {
+  Agent,
+  ScriptedTransport,
+  defineTool,
+  reply,
+  type ClaimRecord,
+  type ScriptedReply,
+  type Suspension,
+} from '../../src/index.js';
 
-/** The suspension of a run whose one privileged call (`pay`) waits for approval: what store tests save and claim. */
-export async function aSuspension(): Promise<Suspension> {
+/** The agent whose one privileged call (`pay`) waits for approval; each payment its tool makes is pushed to `paid`. */
+export function payer(paid: string[] = [], script: ScriptedReply[] = [reply.toolUse('pay', {})]): Agent {
   const pay = defineTool({
     name: 'pay',
     description: 'P.',
     privileged: true,
     input: { type: 'object', properties: {} },
-    run: () => 'paid',
+    run: () => {
+      paid.push('paid');
+      return 'paid';
+    },
   });
-  const agent = new Agent({
+  return new Agent({
     name: 'payer',
     model: 'm',
     tools: [pay],
-    transport: new ScriptedTransport([reply.toolUse('pay', {})]),
+    transport: new ScriptedTransport(script),
     approvalRequired: () => true,
   });
-  return (await agent.run('pay')).suspension!;
+}
+
+/** The suspension of a run whose one privileged call (`pay`) waits for approval: what store tests save and claim. */
+export async function aSuspension(): Promise<Suspension> {
+  return (await payer().run('pay')).suspension!;
 }
 
 /** A fresh claim of the suspension by the owner `test`, as a resume records it. */
