@@ -122,7 +122,7 @@ export function readServeMcpOptions(options: unknown): ServeMcpSettings {
             `or leave out '${key}'.`,
         );
   const positive = (key: (typeof HTTP_OPTIONS)[number], fallback: number, max: number, expected: string): number => {
-    const value = options[key] ?? fallback;
+    const value = options[key] === undefined ? fallback : options[key];
     if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max)
       fail(`'${key}' must be ${expected}, but it was ${describeValue(value)}.`);
     return value as number;
