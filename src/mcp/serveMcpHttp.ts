@@ -102,7 +102,7 @@ export async function serveHttp(
       res,
       503,
       SERVER_ERROR,
-      `This server has its limit of ${settings.maxSessions} sessions open (maxSessions); try again in ${seconds} s, ` +
+      `This server has its limit of ${sessionCount(settings.maxSessions)} open (maxSessions); try again in ${seconds} s, ` +
         'when an idle one may have expired, or end a session you no longer use (DELETE). Its operator can raise ' +
         'maxSessions (legate mcp serve --max-sessions).',
     );
@@ -178,6 +178,10 @@ function listenError(settings: ServeMcpSettings, error: NodeJS.ErrnoException): 
     `serveMcp: cannot listen on ${settings.host}:${settings.port}: ${why}; ` +
       'choose another port (0: any free one) or host.',
   );
+}
+
+function sessionCount(count: number): string {
+  return `${count} session${count === 1 ? '' : 's'}`;
 }
 
 function isLoopback(host: string): boolean {

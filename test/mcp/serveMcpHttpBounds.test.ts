@@ -76,9 +76,10 @@ const listTools = (url: string, session: string) =>
 
 /** The refusal past the limit, word for word (docs/mcp.md quotes it). */
 function refusal(limit: number, seconds: number): string {
+  const sessions = `${limit} session${limit === 1 ? '' : 's'}`;
   const message =
-    `This server has its limit of ${limit} sessions open (maxSessions); try again in ${seconds} s, when an idle ` +
-    'one may have expired, or end a session you no longer use (DELETE). Its operator can raise maxSessions ' +
+    `This server has its limit of ${sessions} open (maxSessions); try again in ${seconds} s, when an idle one may ` +
+    'have expired, or end a session you no longer use (DELETE). Its operator can raise maxSessions ' +
     '(legate mcp serve --max-sessions).';
   return JSON.stringify({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
 }
