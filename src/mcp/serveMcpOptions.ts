@@ -145,7 +145,7 @@ export function readServeMcpOptions(options: unknown): ServeMcpSettings {
 /** What stdio has instead of each HTTP option. */
 const overStdio: Record<(typeof HTTP_OPTIONS)[number], string> = {
   port: 'no port',
-  maxSessions: 'one session, the process\'s',
+  maxSessions: "one session, the process's",
   idleTimeoutMs: 'one session, ended when the client closes standard input',
   readTimeoutMs: 'no HTTP request to time',
 };

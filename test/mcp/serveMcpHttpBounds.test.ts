@@ -1,9 +1,11 @@
 import { once } from 'node:events';
+import { readFileSync } from 'node:fs';
 import { connect as connectSocket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { afterEach, describe, expect, it } from 'vitest';
+import { mcpHelp } from '../../cli/commands/mcp.js';
 import { defineTool } from '../../src/index.js';
 import { serveMcp, type McpServing } from '../../src/mcp/index.js';
 import { loadMcpServerSdk, type McpServerSdk } from '../../src/mcp/loadMcpSdk.js';
@@ -71,8 +73,7 @@ const initialize = (url: string) =>
     method: 'initialize',
     params: { protocolVersion: PROTOCOL, capabilities: {}, clientInfo: { name: 'raw', version: '1' } },
   });
-const listTools = (url: string, session: string) =>
-  post(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
+const listTools = (url: string, session: string) => post(url, { jsonrpc: '2.0', id: 2, method: 'tools/list' }, session);
 
 /** The refusal past the limit, word for word (docs/mcp.md quotes it). */
 function refusal(limit: number, seconds: number): string {
@@ -132,17 +133,19 @@ async function recordingSdk(): Promise<{ sdk: McpServerSdk; servers: Server[]; c
   const real = await loadMcpServerSdk();
   const servers: Server[] = [];
   const closed: Server[] = [];
-  class RecordedServer extends real.server.Server {
-    constructor(...args: ConstructorParameters<typeof real.server.Server>) {
-      super(...args);
-      servers.push(this);
-    }
-    override close(): Promise<void> {
-      closed.push(this);
-      return super.close();
-    }
-  }
-  return { sdk: { ...real, server: { ...real.server, Server: RecordedServer } }, servers, closed };
+  const Server = new Proxy(real.server.Server, {
+    construct(target, args, newTarget) {
+      const server = Reflect.construct(target, args, newTarget) as Server;
+      servers.push(server);
+      const close = server.close.bind(server);
+      server.close = () => {
+        closed.push(server);
+        return close();
+      };
+      return server;
+    },
+  });
+  return { sdk: { ...real, server: { ...real.server, Server } }, servers, closed };
 }
 
 /** serveHttp itself, with the test's clock and the recording SDK. */
@@ -157,22 +160,24 @@ async function serveWithClock(options: Record<string, unknown>, extraTools: unkn
 
 describe('serveMcp over HTTP: at most maxSessions sessions', () => {
   it('refuses the session past the limit with 503, Retry-After and the limit named; a DELETE makes room', async () => {
-    const serving = await serve({ maxSessions: 2 });
-    const first = await connect(serving.url!);
-    await connect(serving.url!);
-    const refused = await initialize(serving.url!);
+    // The test's clock stands still, so the soonest a place can free by expiry is a whole idle timeout away (600 s by
+    // default), whether or not the clients' sessions have started to idle.
+    const { url } = await serveWithClock({ maxSessions: 2 });
+    const first = await connect(url);
+    await connect(url);
+    const refused = await initialize(url);
     expect(refused.status).toBe(503);
     expect(refused.session).toBeNull();
-    // The SDK clients hold their SSE streams open, so no session is idle: a slot frees in a whole idle timeout at
-    // the soonest (600 s by default), or when a client ends its session.
     expect(refused.retryAfter).toBe('600');
     expect(refused.body).toBe(refusal(2, 600));
+    // docs/mcp.md quotes it.
+    expect(readFileSync('docs/mcp.md', 'utf8')).toContain(`\`${refusal(2, 600)}\``);
     // The official client reports it as what it is.
     const client = new Client({ name: 'test-client', version: '1.0.0' });
-    const error = await client.connect(new StreamableHTTPClientTransport(new URL(serving.url!))).catch((e) => e);
+    const error = await client.connect(new StreamableHTTPClientTransport(new URL(url))).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 503, message: expect.stringContaining(refusal(2, 600)) });
     await first.transport.terminateSession();
-    const third = await connect(serving.url!);
+    const third = await connect(url);
     expect((await third.client.listTools()).tools).toHaveLength(tools.length);
   });
 
@@ -188,7 +193,9 @@ describe('serveMcp over HTTP: at most maxSessions sessions', () => {
       openGate = resolve;
     });
     class GatedTransport extends real.http.StreamableHTTPServerTransport {
-      override async handleRequest(...args: Parameters<InstanceType<typeof real.http.StreamableHTTPServerTransport>['handleRequest']>) {
+      override async handleRequest(
+        ...args: Parameters<InstanceType<typeof real.http.StreamableHTTPServerTransport>['handleRequest']>
+      ) {
         held++;
         changed();
         await gate;
@@ -246,7 +253,9 @@ describe('serveMcp over HTTP: an idle session expires', () => {
     expect(servers[0]!.transport).toBeUndefined();
     const gone = await listTools(url, session!);
     expect(gone.status).toBe(404);
-    expect(JSON.parse(gone.body)).toMatchObject({ error: { message: 'No such session: start a new one with initialize.' } });
+    expect(JSON.parse(gone.body)).toMatchObject({
+      error: { message: 'No such session: start a new one with initialize.' },
+    });
     expect(clock.live).toBe(0);
   });
 
@@ -293,7 +302,11 @@ describe('serveMcp over HTTP: an idle session expires', () => {
     const { url, clock, closed } = await serveWithClock({ idleTimeoutMs: 60_000 }, [slow]);
     const { session } = await initialize(url);
     await clock.until(1);
-    const call = post(url, { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: {} } }, session!);
+    const call = post(
+      url,
+      { jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'slow', arguments: {} } },
+      session!,
+    );
     await running;
     expect(clock.live).toBe(0);
     clock.advance(10 * 60_000);
@@ -372,5 +385,27 @@ describe('serveMcp over HTTP: a request must arrive within readTimeoutMs', () =>
     const { client } = await connect(serving.url!);
     expect((await client.listTools()).tools).toHaveLength(tools.length);
     for (const stall of stalls) expect(stall.socket.destroyed).toBe(false);
+  });
+});
+
+describe('the bounds as documented', () => {
+  it('docs/mcp.md, docs/cli.md and legate mcp serve --help state the defaults serveMcp has', () => {
+    const settings = readServeMcpOptions({ tools, transport: 'http' });
+    const grouped = (n: number) => n.toLocaleString('en-US');
+    const mcpDoc = readFileSync('docs/mcp.md', 'utf8');
+    const cliDoc = readFileSync('docs/cli.md', 'utf8');
+    expect(mcpDoc).toContain(`| \`maxSessions\` (\`--max-sessions\`) | ${settings.maxSessions} |`);
+    expect(mcpDoc).toContain(
+      `| \`idleTimeoutMs\` (\`--idle-timeout\`) | ${grouped(settings.idleTimeoutMs)} (10 minutes) |`,
+    );
+    expect(mcpDoc).toContain(`| \`readTimeoutMs\` (\`--read-timeout\`) | ${grouped(settings.readTimeoutMs)} |`);
+    expect(settings.idleTimeoutMs).toBe(10 * 60_000);
+    expect(cliDoc).toContain(`the most sessions at once (default ${settings.maxSessions})`);
+    expect(cliDoc).toContain(`(default ${settings.idleTimeoutMs}, 10 minutes)`);
+    expect(cliDoc).toContain(`is answered 408 (default ${settings.readTimeoutMs})`);
+    const help = mcpHelp.replace(/\s+/g, ' ');
+    expect(help).toContain(`at most --max-sessions sessions (default ${settings.maxSessions})`);
+    expect(help).toContain(`--idle-timeout milliseconds (default ${settings.idleTimeoutMs}, 10 minutes)`);
+    expect(help).toContain(`over --read-timeout milliseconds to arrive (default ${settings.readTimeoutMs})`);
   });
 });
