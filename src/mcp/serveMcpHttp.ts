@@ -102,9 +102,9 @@ export async function serveHttp(
       res,
       503,
       SERVER_ERROR,
-      `This server has its limit of ${sessionCount(settings.maxSessions)} open (maxSessions); try again in ${seconds} s, ` +
-        'when an idle one may have expired, or end a session you no longer use (DELETE). Its operator can raise ' +
-        'maxSessions (legate mcp serve --max-sessions).',
+      `This server has its limit of ${sessionCount(settings.maxSessions)} open (maxSessions); try again in ` +
+        `${seconds} s, when an idle one may have expired, or end a session you no longer use (DELETE). Its ` +
+        'operator can raise maxSessions (legate mcp serve --max-sessions).',
     );
   }
 

@@ -237,7 +237,7 @@ describe('serveMcp over HTTP: at most maxSessions sessions', () => {
 });
 
 describe('serveMcp over HTTP: an idle session expires', () => {
-  it('closes a session with no request for idleTimeoutMs: its SDK server closed, its id then unknown (404)', async () => {
+  it('closes a session with no request for idleTimeoutMs: its SDK server closed, its id then 404', async () => {
     const { url, clock, servers, closed } = await serveWithClock({ idleTimeoutMs: 60_000 });
     const { session } = await initialize(url);
     await clock.until(1);
@@ -320,7 +320,7 @@ describe('serveMcp over HTTP: an idle session expires', () => {
     expect(closed).toHaveLength(1);
   });
 
-  it('forgets expired sessions: round after round, the limit admits as many again, and no timer outlives them', async () => {
+  it('forgets expired sessions: round after round the limit admits as many again; no timer outlives them', async () => {
     const { url, clock, serving, servers, closed } = await serveWithClock({ maxSessions: 2, idleTimeoutMs: 1_000 });
     for (let round = 1; round <= 10; round++) {
       const admitted = [await initialize(url), await initialize(url)];
