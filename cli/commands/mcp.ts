@@ -4,6 +4,7 @@ import { parseOptions } from '../parseOptions.js';
 import type { CliIo } from '../io.js';
 
 export const mcpHelp = `legate mcp serve <module> [--http <port>] [--host <address>] [--tools a,b] [--name <name>]
+    [--max-sessions <n>] [--idle-timeout <ms>] [--read-timeout <ms>]
 
 Serves the tools a module exports over the Model Context Protocol: its 'tools' export (a list
 or a record of tools made with defineTool), else its default export, with its 'contracts'
@@ -11,8 +12,18 @@ export (rules.limit(...), ...) kept per MCP session. TypeScript modules are load
 Over stdio by default: standard output then carries the protocol, so the tools must not write
 to it (console.log); legate's own notices go to standard error. --http <port> serves Streamable
 HTTP at http://<host>:<port>/mcp instead (port 0: any free one; the URL is printed), on
-127.0.0.1 unless --host says otherwise. --tools serves only the tools named. Runs until the
-client closes standard input (stdio), or until interrupted (Ctrl-C).`;
+127.0.0.1 unless --host says otherwise; it holds at most --max-sessions sessions (default 200),
+closes one idle for --idle-timeout milliseconds (default 600000, 10 minutes) and answers 408 to
+a request that takes over --read-timeout milliseconds to arrive (default 30000). --tools serves
+only the tools named. Runs until the client closes standard input (stdio), or until
+interrupted (Ctrl-C).`;
+
+/** The flags of serveMcp's HTTP bounds, and the option each sets. */
+const BOUNDS = [
+  ['max-sessions', 'maxSessions'],
+  ['idle-timeout', 'idleTimeoutMs'],
+  ['read-timeout', 'readTimeoutMs'],
+] as const;
 
 export async function mcp(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
@@ -31,6 +42,9 @@ export async function mcp(args: string[], io: CliIo): Promise<number> {
       host: { type: 'string' },
       tools: { type: 'string' },
       name: { type: 'string' },
+      'max-sessions': { type: 'string' },
+      'idle-timeout': { type: 'string' },
+      'read-timeout': { type: 'string' },
     },
   });
   if (positionals.length !== 1) {
@@ -46,6 +60,21 @@ export async function mcp(args: string[], io: CliIo): Promise<number> {
     io.err('legate mcp serve: --host is for --http <port>; over stdio there is no address.');
     return 2;
   }
+  const bounds: Partial<Record<(typeof BOUNDS)[number][1], number>> = {};
+  for (const [flag, option] of BOUNDS) {
+    const given = values[flag];
+    if (given === undefined) continue;
+    if (port === undefined) {
+      io.err(`legate mcp serve: --${flag} is for --http <port>; over stdio there are no HTTP sessions or requests.`);
+      return 2;
+    }
+    const number = /^\d+$/.test(given) ? Number(given) : Number.NaN;
+    if (!Number.isSafeInteger(number) || number < 1) {
+      io.err(`legate mcp serve: --${flag} must be a whole number of at least 1, but it was ${quoteValue(given)}.`);
+      return 2;
+    }
+    bounds[option] = number;
+  }
   const only = values.tools
     ?.split(',')
     .map((name) => name.trim())
@@ -54,7 +83,7 @@ export async function mcp(args: string[], io: CliIo): Promise<number> {
   const serving = await serveMcp({
     ...chosen,
     ...(values.name === undefined ? {} : { name: values.name }),
-    ...(port === undefined ? {} : { transport: 'http' as const, port, host: values.host ?? '127.0.0.1' }),
+    ...(port === undefined ? {} : { transport: 'http' as const, port, host: values.host ?? '127.0.0.1', ...bounds }),
   });
   const count = `${chosen.tools.length} tool${chosen.tools.length === 1 ? '' : 's'}`;
   if (serving.url !== undefined) io.out(`legate mcp serve: serving ${count} at ${serving.url}`);

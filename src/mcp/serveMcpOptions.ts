@@ -27,7 +27,32 @@ export interface ServeMcpOptions {
   port?: number;
   /** For `http`: the address to listen on. Default `127.0.0.1` (this machine only). */
   host?: string;
+  /**
+   * For `http`: the most sessions open at once, those still initializing included. Another
+   * `initialize` is then answered 503 (with `Retry-After`) until one ends or expires. Default 200.
+   */
+  maxSessions?: number;
+  /**
+   * For `http`: milliseconds a session may go without a request before it is closed (a later
+   * request with its id is answered 404). A session with a response still open (a tool running, an
+   * SSE stream) is in use, never idle. Default 600,000 (10 minutes).
+   */
+  idleTimeoutMs?: number;
+  /**
+   * For `http`: milliseconds a request's headers and body may take to arrive; a slower one is
+   * answered 408 and its connection closed. Default 30,000.
+   */
+  readTimeoutMs?: number;
 }
+
+/** The most sessions served over HTTP at once, unless `maxSessions` says otherwise. */
+export const DEFAULT_MAX_SESSIONS = 200;
+/** How long an HTTP session may stay idle, unless `idleTimeoutMs` says otherwise: 10 minutes. */
+export const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
+/** How long a request may take to arrive, unless `readTimeoutMs` says otherwise. */
+export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+/** The longest a timer can wait (2^31 - 1 ms, about 24.8 days): a longer one would fire at once. */
+const LONGEST_WAIT_MS = 2_147_483_647;
 
 /** The options, checked and with every default filled in. */
 export interface ServeMcpSettings {
@@ -38,9 +63,28 @@ export interface ServeMcpSettings {
   transport: 'stdio' | 'http';
   port: number;
   host: string;
+  maxSessions: number;
+  idleTimeoutMs: number;
+  readTimeoutMs: number;
 }
 
-const OPTIONS = ['tools', 'name', 'version', 'contracts', 'transport', 'port', 'host'] as const;
+const OPTIONS = [
+  'tools',
+  'name',
+  'version',
+  'contracts',
+  'transport',
+  'port',
+  'host',
+  'maxSessions',
+  'idleTimeoutMs',
+  'readTimeoutMs',
+] as const;
+type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
+const optionsComplete: Complete<(typeof OPTIONS)[number], keyof ServeMcpOptions> = true;
+void optionsComplete;
+/** The options only Streamable HTTP has. */
+const HTTP_OPTIONS = ['port', 'maxSessions', 'idleTimeoutMs', 'readTimeoutMs'] as const;
 
 function fail(message: string): never {
   throw new UsageError('invalid_serve_option', `serveMcp: ${message}`);
@@ -70,8 +114,20 @@ export function readServeMcpOptions(options: unknown): ServeMcpSettings {
   const port = options.port ?? 0;
   if (!Number.isInteger(port) || (port as number) < 0 || (port as number) > 65535)
     fail(`'port' must be a whole number from 0 to 65535 (0: any free port), but it was ${describeValue(port)}.`);
-  if (options.port !== undefined && transport !== 'http')
-    fail("'port' is for transport: 'http'; over stdio there is no port. Add transport: 'http', or leave out 'port'.");
+  if (transport !== 'http')
+    for (const key of HTTP_OPTIONS)
+      if (options[key] !== undefined)
+        fail(
+          `'${key}' is for transport: 'http'; over stdio there is ${overStdio[key]}. Add transport: 'http', ` +
+            `or leave out '${key}'.`,
+        );
+  const positive = (key: (typeof HTTP_OPTIONS)[number], fallback: number, max: number, expected: string): number => {
+    const value = options[key] === undefined ? fallback : options[key];
+    if (!Number.isInteger(value) || (value as number) < 1 || (value as number) > max)
+      fail(`'${key}' must be ${expected}, but it was ${describeValue(value)}.`);
+    return value as number;
+  };
+  const wait = `a whole number of milliseconds from 1 to ${LONGEST_WAIT_MS} (about 24.8 days)`;
   return {
     tools,
     name: text('name', 'legate'),
@@ -80,8 +136,19 @@ export function readServeMcpOptions(options: unknown): ServeMcpSettings {
     transport,
     port: port as number,
     host: text('host', '127.0.0.1'),
+    maxSessions: positive('maxSessions', DEFAULT_MAX_SESSIONS, Number.MAX_SAFE_INTEGER, 'a whole number of at least 1'),
+    idleTimeoutMs: positive('idleTimeoutMs', DEFAULT_IDLE_TIMEOUT_MS, LONGEST_WAIT_MS, wait),
+    readTimeoutMs: positive('readTimeoutMs', DEFAULT_READ_TIMEOUT_MS, LONGEST_WAIT_MS, wait),
   };
 }
+
+/** What stdio has instead of each HTTP option. */
+const overStdio: Record<(typeof HTTP_OPTIONS)[number], string> = {
+  port: 'no port',
+  maxSessions: "one session, the process's",
+  idleTimeoutMs: 'one session, ended when the client closes standard input',
+  readTimeoutMs: 'no HTTP request to time',
+};
 
 function readTools(value: unknown): Map<string, AnyTool> {
   const list = Array.isArray(value) ? value : isPlainObject(value) ? Object.values(value) : undefined;

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { defineTool } from '../../src/index.js';
+import { UsageError, defineTool } from '../../src/index.js';
 import { readServeMcpOptions } from '../../src/mcp/serveMcpOptions.js';
 import { loadMcpServerSdk } from '../../src/mcp/loadMcpSdk.js';
 import { createMcpSession } from '../../src/mcp/serveMcpSession.js';
@@ -142,6 +142,43 @@ describe('serveMcp failures, over anything a tool throws', () => {
         });
       }),
       { numRuns: 100 },
+    );
+  });
+});
+
+describe('serveMcp HTTP bounds, over any value given', () => {
+  const bounds = [
+    ['maxSessions', Number.MAX_SAFE_INTEGER],
+    ['idleTimeoutMs', 2 ** 31 - 1],
+    ['readTimeoutMs', 2 ** 31 - 1],
+  ] as const;
+  const given = fc.oneof(
+    fc.integer({ min: -5, max: 5 }),
+    fc.constantFrom(2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31, Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER + 1),
+    fc.double(),
+    fc.integer().map(String),
+    fc.constantFrom(null, true, [], {}, 10n),
+  );
+  it('is taken when a whole number from 1 to its bound, else refused as invalid_serve_option naming it', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...bounds), given, ([key, max], value) => {
+        const options = { tools: [strict], transport: 'http', [key]: value };
+        if (Number.isInteger(value) && (value as number) >= 1 && (value as number) <= max) {
+          expect(readServeMcpOptions(options)[key]).toBe(value);
+          return;
+        }
+        const error = (() => {
+          try {
+            readServeMcpOptions(options);
+          } catch (thrown) {
+            return thrown;
+          }
+        })();
+        expect(error).toBeInstanceOf(UsageError);
+        expect(error).toMatchObject({ code: 'invalid_serve_option' });
+        expect((error as Error).message).toMatch(new RegExp(`^serveMcp: '${key}' must be a whole number`));
+      }),
+      { numRuns: 300 },
     );
   });
 });

@@ -164,6 +164,28 @@ describe('serveMcp options', () => {
     ],
     ['a bad port', { tools, transport: 'http', port: 70000 }, /'port' must be a whole number from 0 to 65535/],
     ['a port over stdio', { tools, port: 3000 }, /'port' is for transport: 'http'/],
+    [
+      'no room for a session',
+      { tools, transport: 'http', maxSessions: 0 },
+      /'maxSessions' must be a whole number of at least 1, but it was the number 0/,
+    ],
+    [
+      'an idle timeout longer than a timer waits',
+      { tools, transport: 'http', idleTimeoutMs: 2 ** 31 },
+      /'idleTimeoutMs' must be a whole number of milliseconds from 1 to 2147483647 \(about 24\.8 days\), but it was/,
+    ],
+    [
+      'a read timeout in words',
+      { tools, transport: 'http', readTimeoutMs: '30s' },
+      /'readTimeoutMs' must be a whole number of milliseconds .*, but it was the string "30s"/,
+    ],
+    [
+      'a session limit over stdio',
+      { tools, maxSessions: 5 },
+      /^serveMcp: 'maxSessions' is for transport: 'http'; over stdio there is one session, the process's\. Add/,
+    ],
+    ['an idle timeout over stdio', { tools, idleTimeoutMs: 5 }, /'idleTimeoutMs' is for transport: 'http'/],
+    ['a read timeout over stdio', { tools, readTimeoutMs: 5 }, /'readTimeoutMs' is for transport: 'http'/],
     ['a contract that is not a rule', { tools, contracts: [{ kind: 'never' }] }, /contracts\[0\] must be a rule/],
   ])('refuses %s with a UsageError', async (_, options, message) => {
     const error = await serveMcp(options as never).catch((e: unknown) => e);

@@ -115,7 +115,8 @@ describe('legate mcp serve --http, a real child process on a real port', () => {
     'prints the URL and serves Streamable HTTP there until interrupted',
     async () => {
       const legate = await builtLegate();
-      const child = spawn(process.execPath, [legate, 'mcp', 'serve', fixture, '--http', '0'], { cwd: root, env });
+      const args = ['mcp', 'serve', fixture, '--http', '0', '--max-sessions', '1', '--idle-timeout', '60000'];
+      const child = spawn(process.execPath, [legate, ...args, '--read-timeout', '5000'], { cwd: root, env });
       children.push(child);
       let out = '';
       child.stdout!.setEncoding('utf8');
@@ -132,6 +133,10 @@ describe('legate mcp serve --http, a real child process on a real port', () => {
       clients.push(client);
       await expectValidCall(client);
       await expectRefusedArgument(client);
+      // --max-sessions 1: the client holds the one session there is room for.
+      const second = new Client({ name: 'test-client', version: '1.0.0' });
+      const refused = await second.connect(new StreamableHTTPClientTransport(new URL(url))).catch((e: unknown) => e);
+      expect(refused).toMatchObject({ code: 503, message: expect.stringContaining('its limit of 1 session open') });
       await client.close();
       clients.splice(0);
       child.kill('SIGINT');
@@ -149,6 +154,16 @@ describe('legate mcp serve refusals', () => {
     [['mcp', 'serve'], /give one module whose tools to serve/],
     [['mcp', 'serve', fixture, '--http', 'eighty'], /--http must be a port, .* but it was "eighty"/],
     [['mcp', 'serve', fixture, '--host', '0.0.0.0'], /--host is for --http <port>/],
+    [['mcp', 'serve', fixture, '--idle-timeout', '60000'], /--idle-timeout is for --http <port>; over stdio there/],
+    [
+      ['mcp', 'serve', fixture, '--http', '0', '--max-sessions', '0'],
+      /--max-sessions must be a whole number of at least 1, but it was "0"\.$/,
+    ],
+    [['mcp', 'serve', fixture, '--http', '0', '--read-timeout', '30s'], /--read-timeout must be .* but it was "30s"/],
+    [
+      ['mcp', 'serve', fixture, '--http', '0', '--idle-timeout', '9999999999'],
+      /'idleTimeoutMs' must be a whole number of milliseconds from 1 to 2147483647 \(about 24\.8 days\)/,
+    ],
     [
       ['mcp', 'serve', fixture, '--tools', 'echo,send'],
       /'send' is not a tool of .*server-tools\.ts; it exports 'echo', 'forecast'/,
