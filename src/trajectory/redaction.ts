@@ -1,6 +1,6 @@
 import { jsonText } from '../json/jsonText.js';
 import { isPlainObject } from '../json/jsonValue.js';
-import { compileUserPattern } from './userPattern.js';
+import { compileUserPattern, replaceMatches } from './userPattern.js';
 import { UsageError } from '../errors/UsageError.js';
 
 /**
@@ -93,7 +93,7 @@ function compilePattern(redaction: Redaction): (text: string) => string {
     placeholder?: string;
   };
   const pattern = compileUserPattern(source);
-  return (text) => text.replace(pattern, placeholder);
+  return (text) => replaceMatches(pattern, text, placeholder);
 }
 
 function compilePath(redaction: { path: string; placeholder?: string }): RedactionPath {
