@@ -1,5 +1,12 @@
 import { isPlainObject } from '../json/jsonValue.js';
-import { ExpansionTooLarge, expandSchema, MAX_EXPANDED_NODES, UnresolvedRef } from './expandSchema.js';
+import {
+  ExpansionBudget,
+  ExpansionTooLarge,
+  expandSchema,
+  MAX_INPUT_SCHEMA_NODES,
+  SelfContainingValue,
+  UnresolvedRef,
+} from './expandSchema.js';
 import type { Operation } from './operations.js';
 
 /** The input property that holds an operation's JSON request body. */
@@ -32,12 +39,12 @@ export function operationInput(operation: Operation): OperationInput | { skip: s
   try {
     return build(operation);
   } catch (error) {
-    if (error instanceof ExpansionTooLarge)
+    if (error instanceof ExpansionTooLarge) return { skip: tooLargeInput() };
+    if (error instanceof SelfContainingValue)
       return {
         skip:
-          `its input, with every shared type copied where it is used, would be more than ${MAX_EXPANDED_NODES} ` +
-          'schemas (types that use other types several times, many levels deep); select the operations you need ' +
-          'from a document that describes this one more simply.',
+          `its schema's '${error.keyword}' contains itself (through a $ref), which no JSON can hold; write the ` +
+          'value out in the document.',
       };
     if (!(error instanceof UnresolvedRef)) throw error;
     return {
@@ -48,7 +55,17 @@ export function operationInput(operation: Operation): OperationInput | { skip: s
   }
 }
 
+/** Why an operation whose input would be too large is skipped. */
+export function tooLargeInput(): string {
+  return (
+    `its input, with every shared type copied where it is used, would be more than ${MAX_INPUT_SCHEMA_NODES} JSON ` +
+    'values, its parameters and body together (types that use other types several times, many levels deep); ' +
+    'select the operations you need from a document that describes this one more simply.'
+  );
+}
+
 function build(operation: Operation): OperationInput | { skip: string } {
+  const budget = new ExpansionBudget();
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const parameters: PlannedParameter[] = [];
@@ -68,7 +85,7 @@ function build(operation: Operation): OperationInput | { skip: string } {
     if (!isPlainObject(parameter.schema))
       return { skip: `its ${where} parameter '${name}' is described by 'content', not 'schema'.` };
     if (Object.hasOwn(properties, name)) return { skip: `two of its parameters are named '${name}' (path and query).` };
-    properties[name] = described(expandSchema(parameter.schema), parameter.description);
+    properties[name] = described(expandSchema(parameter.schema, budget), parameter.description);
     if (where === 'path' || parameter.required === true) required.push(name);
     const style = typeof parameter.style === 'string' ? parameter.style : where === 'path' ? 'simple' : 'form';
     const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form';
@@ -87,7 +104,7 @@ function build(operation: Operation): OperationInput | { skip: string } {
       };
     if (BODY in properties) return { skip: `it has a parameter named '${BODY}', the name its JSON body takes.` };
     const media = content[bodyType];
-    const schema = isPlainObject(media) && media.schema !== undefined ? expandSchema(media.schema) : {};
+    const schema = isPlainObject(media) && media.schema !== undefined ? expandSchema(media.schema, budget) : {};
     properties[BODY] = described(schema, body.description ?? 'The request body (JSON).');
     if (body.required === true) required.push(BODY);
   }
