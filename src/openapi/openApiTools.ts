@@ -1,6 +1,7 @@
 import { jsonValueCount } from '../json/jsonValueCount.js';
 import { ToolDeclarationError } from '../tools/declarationError.js';
 import { defineTool } from '../tools/defineTool.js';
+import { prepareSchema } from '../tools/schema/prepareSchema.js';
 import type { AnyTool } from '../tools/tool.js';
 import { unknownOptionMessage } from '../tools/unknownOption.js';
 import { callOperation, type CallSettings } from './callOperation.js';
@@ -120,12 +121,13 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
       continue;
     }
     try {
-      const tool = toolOf(operation, input, name, settings, o);
-      // As published (objects closed, constraints beside a union moved into each alternative), within the bound too.
-      if (jsonValueCount(tool.inputSchema, MAX_INPUT_SCHEMA_NODES) > MAX_INPUT_SCHEMA_NODES) {
+      // The schema as it would be published (objects closed, constraints beside a union copied into each
+      // alternative, parts shared) is within the bound too, counted before the binder compiles it.
+      if (jsonValueCount(prepareSchema(name, input.schema).schema, MAX_INPUT_SCHEMA_NODES) > MAX_INPUT_SCHEMA_NODES) {
         skip(tooLargeInput());
         continue;
       }
+      const tool = toolOf(operation, input, name, settings, o);
       byName.set(name, operation.label);
       tools.push(tool);
       infos.push({

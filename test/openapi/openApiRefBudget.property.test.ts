@@ -143,4 +143,25 @@ describe('openApiTools over generated $ref graphs', () => {
       },
     );
   });
+
+  it('counts exactly what a count apart from legate counts: refused at one node less, read at the count', async () => {
+    await fc.assert(
+      fc.asyncProperty(graphArb, async ({ spec }) => {
+        const { openApiTools } = watched.entry();
+        watched.dereferenced.length = 0;
+        const first = await openApiTools(spec, { maxDocumentNodes: 100_000 }).catch((error: unknown) => error);
+        const size = referenceSize(watched.dereferenced.at(-1)!, 100_000);
+        if (size > 100_000) {
+          expect(first).toMatchObject({ code: 'openapi_too_large' });
+          return;
+        }
+        expect(first).toHaveProperty('tools');
+        await expect(openApiTools(spec, { maxDocumentNodes: size - 1 })).rejects.toMatchObject({
+          code: 'openapi_too_large',
+        });
+        await expect(openApiTools(spec, { maxDocumentNodes: size })).resolves.toHaveProperty('tools');
+      }),
+      { numRuns: 25 },
+    );
+  });
 });

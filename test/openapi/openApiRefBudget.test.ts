@@ -127,6 +127,27 @@ describe("openApiTools: the tool's input schema stays within its bound", () => {
     });
   });
 
+  it('bounds the schema as published, where constraints beside a union are copied into each alternative', async () => {
+    // 60 levels of a small schema, no $ref: each level's properties are copied into its three alternatives, so
+    // the schema the model would be shown (and the binder compiled) is 3^60 times the last level.
+    let schema: Record<string, unknown> = { type: 'string' };
+    for (let i = 0; i < 60; i++)
+      schema = {
+        type: 'object',
+        properties: { v: schema, w: { type: 'string', minLength: 1 } },
+        anyOf: [{ required: ['v'] }, { required: ['w'] }, { required: ['v', 'w'] }],
+      };
+    const spec = graphSpec({ Nested: schema }, 'Nested');
+    expect(jsonValueCount(spec)).toBeLessThan(2_000);
+    const set = await openApiTools(spec);
+    expect(set.tools.map((t) => t.name)).toEqual(['ok']);
+    expect(set.skipped).toContainEqual({
+      operation: 'POST /graph',
+      operationId: 'graph',
+      reason: expect.stringMatching(/more than 20000 JSON values/),
+    });
+  });
+
   it('skips an operation whose value contains itself, which no JSON can hold', async () => {
     const schemas = {
       Holder: {
