@@ -11,7 +11,10 @@ export type OpenApiErrorCode =
   | 'openapi_invalid_option'
   /** The selection gives more tools than `maxTools`. */
   | 'openapi_too_many_tools'
-  /** The part of the document read expands, its `$ref`s followed, to more than `maxDocumentNodes` JSON values. */
+  /**
+   * The part of the document read expands, its `$ref`s followed, to more than `maxDocumentNodes` JSON
+   * values; or the inputs of the operations selected come to more than that together.
+   */
   | 'openapi_too_large';
 
 /** A document or options `openApiTools` cannot build tools from; thrown at construction, never during a run. */

@@ -1,4 +1,5 @@
 import { isPlainObject } from '../json/jsonValue.js';
+import type { InputBudget } from './inputBudget.js';
 
 /** A `$ref` the parser left unresolved: one to another file or a URL, which legate never fetches. */
 export class UnresolvedRef extends Error {
@@ -28,8 +29,12 @@ export const MAX_INPUT_SCHEMA_NODES = 20_000;
 export class ExpansionBudget {
   #nodes = 0;
 
+  /** `total`: what the inputs of all the operations may cost together, each value spent from it too. */
+  constructor(readonly total: InputBudget) {}
+
   /** Counts one more value; throws {@link ExpansionTooLarge} past {@link MAX_INPUT_SCHEMA_NODES}. */
   count(): void {
+    this.total.spend(1);
     if (++this.#nodes > MAX_INPUT_SCHEMA_NODES) throw new ExpansionTooLarge();
   }
 }

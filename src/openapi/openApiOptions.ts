@@ -27,8 +27,9 @@ export interface OpenApiToolsOptions {
   maxTools?: number;
   /**
    * The most JSON values the part of the document read (what the selected operations reach) may have
-   * with its `$ref`s followed, each replaced by a copy of its target; more throws at construction,
-   * before the document is validated. Default 1,000,000.
+   * with its `$ref`s followed, each replaced by a copy of its target (more throws at construction,
+   * before the document is validated), and the inputs of all the tools built from it together.
+   * Default 1,000,000.
    */
   maxDocumentNodes?: number;
   /** Characters of each result shown to the model (see defineTool); default 0, no cap. */

@@ -1,15 +1,13 @@
-import { jsonValueCount } from '../json/jsonValueCount.js';
 import { ToolDeclarationError } from '../tools/declarationError.js';
 import { defineTool } from '../tools/defineTool.js';
-import { prepareSchema } from '../tools/schema/prepareSchema.js';
 import type { AnyTool } from '../tools/tool.js';
 import { unknownOptionMessage } from '../tools/unknownOption.js';
 import { callOperation, type CallSettings } from './callOperation.js';
-import { MAX_INPUT_SCHEMA_NODES } from './expandSchema.js';
+import { InputBudget } from './inputBudget.js';
 import { checkOptions, type OpenApiToolsOptions } from './openApiOptions.js';
 import { OpenApiError } from './OpenApiError.js';
 import { toText } from './openApiText.js';
-import { operationInput, tooLargeInput, type OperationInput } from './operationInput.js';
+import { operationInput, publishedWithin, tooLargeInput, type OperationInput } from './operationInput.js';
 import { READ_METHODS, operationsOf, type Operation } from './operations.js';
 import { operationToolName } from './operationToolName.js';
 import { rawDocument } from './rawDocument.js';
@@ -61,11 +59,9 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
   const selected = new Set(
     operations.filter((operation) => notSelected(operation, o) === undefined).map((op) => op.label),
   );
-  const document = await readDocument(
-    selectedPart(raw, selected),
-    o.maxDocumentNodes ?? DEFAULT_MAX_DOCUMENT_NODES,
-    raw,
-  );
+  const maxNodes = o.maxDocumentNodes ?? DEFAULT_MAX_DOCUMENT_NODES;
+  const document = await readDocument(selectedPart(raw, selected), maxNodes, raw);
+  const inputs = new InputBudget(maxNodes);
   const baseUrl = o.baseUrl ?? document.serverUrl;
   if (baseUrl === undefined)
     throw new OpenApiError(
@@ -105,7 +101,7 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
       skip("its path item's $ref leads to nothing the parser reads; make it a path item of the document's own.");
       continue;
     }
-    const input = operationInput(operation);
+    const input = operationInput(operation, inputs);
     if ('skip' in input) {
       skip(input.skip);
       continue;
@@ -121,9 +117,7 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
       continue;
     }
     try {
-      // The schema as it would be published (objects closed, constraints beside a union copied into each
-      // alternative, parts shared) is within the bound too, counted before the binder compiles it.
-      if (jsonValueCount(prepareSchema(name, input.schema).schema, MAX_INPUT_SCHEMA_NODES) > MAX_INPUT_SCHEMA_NODES) {
+      if (!publishedWithin(name, input.schema, inputs)) {
         skip(tooLargeInput());
         continue;
       }

@@ -1,4 +1,6 @@
 import { isPlainObject } from '../json/jsonValue.js';
+import { jsonValueCount } from '../json/jsonValueCount.js';
+import { prepareSchema } from '../tools/schema/prepareSchema.js';
 import {
   ExpansionBudget,
   ExpansionTooLarge,
@@ -7,6 +9,7 @@ import {
   SelfContainingValue,
   UnresolvedRef,
 } from './expandSchema.js';
+import type { InputBudget } from './inputBudget.js';
 import type { Operation } from './operations.js';
 
 /** The input property that holds an operation's JSON request body. */
@@ -35,9 +38,9 @@ const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
  * `body`), or why it cannot have one: a required header or cookie parameter, a body that is not
  * JSON, a parameter described by `content`, two inputs of one name, a remote `$ref`.
  */
-export function operationInput(operation: Operation): OperationInput | { skip: string } {
+export function operationInput(operation: Operation, total: InputBudget): OperationInput | { skip: string } {
   try {
-    return build(operation);
+    return build(operation, new ExpansionBudget(total));
   } catch (error) {
     if (error instanceof ExpansionTooLarge) return { skip: tooLargeInput() };
     if (error instanceof SelfContainingValue)
@@ -64,8 +67,19 @@ export function tooLargeInput(): string {
   );
 }
 
-function build(operation: Operation): OperationInput | { skip: string } {
-  const budget = new ExpansionBudget();
+/**
+ * Whether the tool's input schema, as it would be published (objects closed, constraints beside a union
+ * copied into each alternative, the copies shared), is within {@link MAX_INPUT_SCHEMA_NODES}: counted before
+ * the binder compiles it, which walks every copy, and spent from `total`. A schema the binder cannot check
+ * throws its ToolDeclarationError, as defineTool would.
+ */
+export function publishedWithin(tool: string, schema: Record<string, unknown>, total: InputBudget): boolean {
+  const size = jsonValueCount(prepareSchema(tool, schema).schema, MAX_INPUT_SCHEMA_NODES);
+  total.spend(size);
+  return size <= MAX_INPUT_SCHEMA_NODES;
+}
+
+function build(operation: Operation, budget: ExpansionBudget): OperationInput | { skip: string } {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const parameters: PlannedParameter[] = [];

@@ -8,7 +8,8 @@ import { useWatchedParser } from './watchedParser.js';
  * Over generated graphs of `$ref`s (how many types, how many uses of other types each, how deep, with
  * and without cycles), openApiTools always ends with tools or the budget refusal; what the parser
  * validates stays within maxDocumentNodes, counted apart from legate (test/openapi/refGraphSpecs.ts);
- * a document is refused only past it; and every input schema published stays within 20,000 JSON values.
+ * a document is refused before validation only past it; every input schema published stays within
+ * 20,000 JSON values, and all of them together within maxDocumentNodes.
  */
 const watched = useWatchedParser();
 const MAX_INPUT_SCHEMA_NODES = 20_000;
@@ -118,18 +119,25 @@ describe('openApiTools over generated $ref graphs', () => {
           } catch (error) {
             if (!(error instanceof OpenApiError)) throw error;
             expect(error.code).toBe('openapi_too_large');
-            expect(watched.validated).toEqual([]);
-            // Refused only past the budget: what was read, counted apart, is larger.
-            expect(referenceSize(watched.dereferenced.at(-1)!, budget)).toBeGreaterThan(budget);
             // The operation that uses none of the types is never refused for them.
             expect(operationIds).not.toEqual(['ok']);
+            if (watched.validated.length === 0) {
+              // Refused before validating, only past the budget: what was read, counted apart, is larger.
+              expect(referenceSize(watched.dereferenced.at(-1)!, budget)).toBeGreaterThan(budget);
+            } else {
+              // Refused while building the inputs: what was validated is within the budget, the inputs are not.
+              expect(watched.validated).toHaveLength(1);
+              expect(referenceSize(watched.validated[0]!, budget)).toBeLessThanOrEqual(budget);
+              expect(error.message).toMatch(/the inputs of the operations selected/);
+            }
             return;
           }
           expect(watched.validated).toHaveLength(1);
           for (const validated of watched.validated)
             expect(referenceSize(validated, budget)).toBeLessThanOrEqual(budget);
-          for (const tool of set.tools)
-            expect(jsonValueCount(tool.inputSchema)).toBeLessThanOrEqual(MAX_INPUT_SCHEMA_NODES);
+          const sizes = set.tools.map((tool) => jsonValueCount(tool.inputSchema));
+          for (const size of sizes) expect(size).toBeLessThanOrEqual(MAX_INPUT_SCHEMA_NODES);
+          expect(sizes.reduce((a, b) => a + b, 0)).toBeLessThanOrEqual(budget);
           const names = [...set.tools.map((t) => t.name), ...set.skipped.map((s) => s.operationId)];
           expect(names.sort()).toEqual(['graph', 'ok']);
         },
@@ -144,22 +152,29 @@ describe('openApiTools over generated $ref graphs', () => {
     );
   });
 
-  it('counts exactly what a count apart from legate counts: refused at one node less, read at the count', async () => {
+  it('counts exactly what a count apart from legate counts: refused at one node less, validated at the count', async () => {
     await fc.assert(
       fc.asyncProperty(graphArb, async ({ spec }) => {
         const { openApiTools } = watched.entry();
         watched.dereferenced.length = 0;
-        const first = await openApiTools(spec, { maxDocumentNodes: 100_000 }).catch((error: unknown) => error);
+        watched.validated.length = 0;
+        await openApiTools(spec, { maxDocumentNodes: 100_000 }).catch(() => undefined);
         const size = referenceSize(watched.dereferenced.at(-1)!, 100_000);
+        // Past the bound, refused before validation.
         if (size > 100_000) {
-          expect(first).toMatchObject({ code: 'openapi_too_large' });
+          expect(watched.validated).toEqual([]);
           return;
         }
-        expect(first).toHaveProperty('tools');
+        watched.validated.length = 0;
         await expect(openApiTools(spec, { maxDocumentNodes: size - 1 })).rejects.toMatchObject({
           code: 'openapi_too_large',
         });
-        await expect(openApiTools(spec, { maxDocumentNodes: size })).resolves.toHaveProperty('tools');
+        expect(watched.validated).toEqual([]);
+        // At the count, the document is validated; the inputs built from it may still be refused, after.
+        const atCount = await openApiTools(spec, { maxDocumentNodes: size }).catch((error: unknown) => error);
+        expect(watched.validated).toHaveLength(1);
+        if (!(atCount instanceof Object && 'tools' in atCount))
+          expect(atCount).toMatchObject({ message: expect.stringMatching(/the inputs of the operations selected/) });
       }),
       { numRuns: 25 },
     );

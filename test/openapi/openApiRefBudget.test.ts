@@ -148,6 +148,31 @@ describe("openApiTools: the tool's input schema stays within its bound", () => {
     });
   });
 
+  it('bounds the inputs of all the operations together: many operations, each costly, are refused', async () => {
+    // A recursive type using the next three times around a cycle of 14: the document stays small (a $ref into the
+    // cycle counts once), but each operation's input copies it up to its own bound before it is skipped.
+    const schemas: Record<string, unknown> = {};
+    for (let i = 0; i < 14; i++) {
+      const next = `#/components/schemas/C${(i + 1) % 14}`;
+      schemas[`C${i}`] = { type: 'object', properties: { a: { $ref: next }, b: { $ref: next }, c: { $ref: next } } };
+    }
+    const spec = graphSpec(schemas, 'C0');
+    const paths = spec.paths as Record<string, unknown>;
+    const post = (paths['/graph'] as { post: Record<string, unknown> }).post;
+    for (let i = 0; i < 60; i++) paths[`/graph${i}`] = { post: { ...post, operationId: `graph${i}` } };
+    const error = await openApiTools(spec).catch((e: unknown) => e);
+    expect(isOpenApiError(error)).toBe(true);
+    expect(error).toMatchObject({
+      code: 'openapi_too_large',
+      message: expect.stringMatching(/inputs of the operations selected.*more than 1,000,000 values together/),
+    });
+    // What was validated is small: the bound that refused it is the inputs', not the document's.
+    expect(referenceSize(watched.validated[0]!, DEFAULT_MAX_DOCUMENT_NODES)).toBeLessThan(10_000);
+    const some = await openApiTools(spec, { operationIds: ['graph1', 'graph2'] });
+    expect(some.tools).toEqual([]);
+    expect(some.skipped.filter((s) => /more than 20000 JSON values/.test(s.reason))).toHaveLength(2);
+  });
+
   it('skips an operation whose value contains itself, which no JSON can hold', async () => {
     const schemas = {
       Holder: {
