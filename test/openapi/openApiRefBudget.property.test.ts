@@ -98,7 +98,7 @@ const graphArb = fc
 const reviewers = graphOf(fanOutSchemas(14, 3, 'ref', false), '3.1.0');
 
 describe('openApiTools over generated $ref graphs', () => {
-  it('ends with tools within their bound or the budget refusal, the parser validating only within the budget', async () => {
+  it('ends with tools within their bounds or the budget refusal, the parser validating within the budget', async () => {
     await fc.assert(
       fc.asyncProperty(
         graphArb,
@@ -152,7 +152,7 @@ describe('openApiTools over generated $ref graphs', () => {
     );
   });
 
-  it('counts exactly what a count apart from legate counts: refused at one node less, validated at the count', async () => {
+  it('counts exactly as a count apart from legate: refused at one node less, validated at the count', async () => {
     await fc.assert(
       fc.asyncProperty(graphArb, async ({ spec }) => {
         const { openApiTools } = watched.entry();

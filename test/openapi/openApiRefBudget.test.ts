@@ -40,7 +40,7 @@ describe('openApiTools: a document whose $refs multiply', () => {
     expect(watched.validated).toEqual([]);
   });
 
-  it('counts with the $refs followed: maxDocumentNodes moves the bound, and what passes was validated within it', async () => {
+  it('counts with $refs followed: maxDocumentNodes moves the bound; what passes was validated within it', async () => {
     const spec = fanOutSpec(6);
     const size = referenceSize(spec, DEFAULT_MAX_DOCUMENT_NODES);
     expect(size).toBeGreaterThan(2_000);
