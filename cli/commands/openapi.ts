@@ -7,14 +7,16 @@ import type { CliIo } from '../io.js';
 import { parseOptions } from '../parseOptions.js';
 
 export const openapiHelp = `legate openapi <spec> [--tags a,b] [--operations x,y] [--prefix p] [--max-tools n]
+                      [--max-document-nodes n]
 
 Prints the tools openApiTools would build from an OpenAPI 3.0 or 3.1 document (JSON or YAML):
 each tool with its method, path and safety flags (reads untrusted, writes privileged), and each
 operation that would be skipped, with the reason. Nothing is called and nothing is fetched: a
 remote $ref is reported, not followed. --tags and --operations (operationIds, or 'GET /path'
 for an operation without one) select operations; --prefix goes before every tool name;
---max-tools raises the limit of 64 tools. Exits 0 when the tools could be built, 2 when the
-document or an option cannot be used (one line saying why).`;
+--max-tools raises the limit of 64 tools; --max-document-nodes the limit of 1,000,000 values the
+part of the document read may have with its $refs followed. Exits 0 when the tools could be built,
+2 when the document or an option cannot be used (one line saying why).`;
 
 export async function openapi(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions({
@@ -25,6 +27,7 @@ export async function openapi(argv: string[], io: CliIo): Promise<number> {
       operations: { type: 'string' },
       prefix: { type: 'string' },
       'max-tools': { type: 'string' },
+      'max-document-nodes': { type: 'string' },
     },
   });
   if (positionals.length !== 1) {
@@ -33,10 +36,15 @@ export async function openapi(argv: string[], io: CliIo): Promise<number> {
   }
   const shown = positionals[0]!;
   const maxTools = values['max-tools'];
-  if (maxTools !== undefined && !/^[1-9]\d*$/.test(maxTools)) {
-    io.err(`legate openapi: --max-tools must be a whole number of at least 1, but it was "${maxTools}".`);
-    return 2;
-  }
+  const maxDocumentNodes = values['max-document-nodes'];
+  for (const [flag, value] of [
+    ['--max-tools', maxTools],
+    ['--max-document-nodes', maxDocumentNodes],
+  ] as const)
+    if (value !== undefined && !/^[1-9]\d*$/.test(value)) {
+      io.err(`legate openapi: ${flag} must be a whole number of at least 1, but it was "${value}".`);
+      return 2;
+    }
   let text: string;
   try {
     // Only a regular file is read: a FIFO or a device is refused, never waited on or read without end.
@@ -60,6 +68,7 @@ export async function openapi(argv: string[], io: CliIo): Promise<number> {
     ...(operationIds === undefined ? {} : { operationIds }),
     ...(values.prefix === undefined ? {} : { prefix: values.prefix }),
     ...(maxTools === undefined ? {} : { maxTools: Number(maxTools) }),
+    ...(maxDocumentNodes === undefined ? {} : { maxDocumentNodes: Number(maxDocumentNodes) }),
   });
   // The document's title, paths and names are escaped: a document cannot rewrite what is printed about it.
   io.out(terminalLines(set.toText()));

@@ -10,7 +10,12 @@ export type OpenApiErrorCode =
   /** An option of `openApiTools` is not one it can use (a misspelt key, an unknown operationId, no base URL). */
   | 'openapi_invalid_option'
   /** The selection gives more tools than `maxTools`. */
-  | 'openapi_too_many_tools';
+  | 'openapi_too_many_tools'
+  /**
+   * The part of the document read expands, its `$ref`s followed, to more than `maxDocumentNodes` JSON
+   * values; or the inputs of the operations selected come to more than that together.
+   */
+  | 'openapi_too_large';
 
 /** A document or options `openApiTools` cannot build tools from; thrown at construction, never during a run. */
 export class OpenApiError extends LegateError {

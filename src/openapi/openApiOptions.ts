@@ -25,6 +25,13 @@ export interface OpenApiToolsOptions {
   operationIds?: readonly string[];
   /** More tools than this throws at construction; default 64. */
   maxTools?: number;
+  /**
+   * The most JSON values the part of the document read (what the selected operations reach) may have
+   * with its `$ref`s followed, each replaced by a copy of its target (more throws at construction,
+   * before the document is validated), and the inputs of all the tools built from it together.
+   * Default 1,000,000.
+   */
+  maxDocumentNodes?: number;
   /** Characters of each result shown to the model (see defineTool); default 0, no cap. */
   maxResultLength?: number;
   /** Milliseconds a request may take before it is cancelled and the call fails; default 30,000. */
@@ -45,6 +52,7 @@ const OPTIONS = [
   'tags',
   'operationIds',
   'maxTools',
+  'maxDocumentNodes',
   'maxResultLength',
   'timeoutMs',
   'untrusted',
@@ -94,7 +102,7 @@ export function checkOptions(options: unknown): OpenApiToolsOptions {
   for (const key of ['tags', 'operationIds'] as const)
     if (o[key] !== undefined && (!Array.isArray(o[key]) || !(o[key] as unknown[]).every((v) => typeof v === 'string')))
       fail(key, `must be a list of strings, but it was ${describeValue(o[key])}.`);
-  for (const key of ['maxTools', 'timeoutMs'] as const)
+  for (const key of ['maxTools', 'maxDocumentNodes', 'timeoutMs'] as const)
     if (o[key] !== undefined && (!Number.isInteger(o[key]) || (o[key] as number) < 1))
       fail(key, `must be a whole number of at least 1, but it was ${describeValue(o[key])}.`);
   if (o.maxResultLength !== undefined && (!Number.isInteger(o.maxResultLength) || (o.maxResultLength as number) < 0))

@@ -3,13 +3,16 @@ import { defineTool } from '../tools/defineTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import { unknownOptionMessage } from '../tools/unknownOption.js';
 import { callOperation, type CallSettings } from './callOperation.js';
+import { InputBudget } from './inputBudget.js';
 import { checkOptions, type OpenApiToolsOptions } from './openApiOptions.js';
 import { OpenApiError } from './OpenApiError.js';
 import { toText } from './openApiText.js';
-import { operationInput, type OperationInput } from './operationInput.js';
+import { operationInput, publishedWithin, tooLargeInput, type OperationInput } from './operationInput.js';
 import { READ_METHODS, operationsOf, type Operation } from './operations.js';
 import { operationToolName } from './operationToolName.js';
-import { readDocument } from './readDocument.js';
+import { rawDocument } from './rawDocument.js';
+import { DEFAULT_MAX_DOCUMENT_NODES, readDocument } from './readDocument.js';
+import { listedOperations, selectedPart } from './selectedPart.js';
 
 /** An operation of the document that is not a tool, and why. */
 export interface SkippedOperation {
@@ -45,19 +48,31 @@ export const DEFAULT_TIMEOUT_MS = 30_000;
  * Tools for the operations of an OpenAPI 3.0 or 3.1 document (an object, JSON or YAML text), with
  * their safety posture derived from it: reads (GET, HEAD, OPTIONS) untrusted, the rest privileged,
  * so once the model has read a response no write runs. Reading the document makes no network
- * call. See docs/openapi.md for the input each tool takes and what a call sends and returns.
+ * call, and reads only what the selected operations reach, up to `maxDocumentNodes`. See
+ * docs/openapi.md for the input each tool takes and what a call sends and returns.
  */
 export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions): Promise<OpenApiTools> {
   const o = checkOptions(options);
-  const document = await readDocument(spec);
+  const { raw, version } = rawDocument(spec);
+  const operations = listedOperations(raw);
+  checkNamed(operations, o);
+  const selected = new Set(
+    operations.filter((operation) => notSelected(operation, o) === undefined).map((op) => op.label),
+  );
+  const maxNodes = o.maxDocumentNodes ?? DEFAULT_MAX_DOCUMENT_NODES;
+  const document = await readDocument(selectedPart(raw, selected), maxNodes, raw);
+  const inputs = new InputBudget(maxNodes);
   const baseUrl = o.baseUrl ?? document.serverUrl;
   if (baseUrl === undefined)
     throw new OpenApiError(
       'openapi_invalid_option',
       "openApiTools needs 'baseUrl' (e.g. 'https://api.example.com/v1'): the document names no absolute server URL.",
     );
-  const operations = operationsOf(document.api);
-  checkNamed(operations, o);
+  // As the parser read them; the selected part holds every operation selected. One that only the parser's
+  // reading finds (a path item's $ref read differently) is listed after the others, selected or not the same way.
+  const read = new Map(operationsOf(document.api).map((operation) => [operation.label, operation]));
+  const listedLabels = new Set(operations.map((operation) => operation.label));
+  const all = [...operations, ...[...read.values()].filter((operation) => !listedLabels.has(operation.label))];
   const headers = o.headers;
   const settings: CallSettings = {
     baseUrl,
@@ -69,19 +84,24 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
   const infos: OpenApiToolInfo[] = [];
   const skipped: SkippedOperation[] = [];
   const byName = new Map<string, string>();
-  for (const operation of operations) {
+  for (const listed of all) {
     const skip = (reason: string) =>
       skipped.push({
-        operation: operation.label,
-        ...(operation.operationId === undefined ? {} : { operationId: operation.operationId }),
+        operation: listed.label,
+        ...(listed.operationId === undefined ? {} : { operationId: listed.operationId }),
         reason,
       });
-    const unselected = notSelected(operation, o);
+    const unselected = notSelected(listed, o);
     if (unselected !== undefined) {
       skip(unselected);
       continue;
     }
-    const input = operationInput(operation);
+    const operation = read.get(listed.label);
+    if (operation === undefined) {
+      skip("its path item's $ref leads to nothing the parser reads; make it a path item of the document's own.");
+      continue;
+    }
+    const input = operationInput(operation, inputs);
     if ('skip' in input) {
       skip(input.skip);
       continue;
@@ -97,6 +117,10 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
       continue;
     }
     try {
+      if (!publishedWithin(name, input.schema, inputs)) {
+        skip(tooLargeInput());
+        continue;
+      }
       const tool = toolOf(operation, input, name, settings, o);
       byName.set(name, operation.label);
       tools.push(tool);
@@ -115,7 +139,7 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
   const maxTools = o.maxTools ?? DEFAULT_MAX_TOOLS;
   if (tools.length > maxTools) throw tooMany(tools.length, maxTools, operations);
   const title = document.title ?? 'OpenAPI document';
-  return { tools, skipped, toText: () => toText(`${title} (OpenAPI ${document.version})`, infos, skipped) };
+  return { tools, skipped, toText: () => toText(`${title} (OpenAPI ${version})`, infos, skipped) };
 }
 
 /** Operations are named in options by operationId, or `GET /path` when they have none. */

@@ -1,5 +1,15 @@
 import { isPlainObject } from '../json/jsonValue.js';
-import { ExpansionTooLarge, expandSchema, MAX_EXPANDED_NODES, UnresolvedRef } from './expandSchema.js';
+import { jsonValueCount } from '../json/jsonValueCount.js';
+import { prepareSchema } from '../tools/schema/prepareSchema.js';
+import {
+  ExpansionBudget,
+  ExpansionTooLarge,
+  expandSchema,
+  MAX_INPUT_SCHEMA_NODES,
+  SelfContainingValue,
+  UnresolvedRef,
+} from './expandSchema.js';
+import type { InputBudget } from './inputBudget.js';
 import type { Operation } from './operations.js';
 
 /** The input property that holds an operation's JSON request body. */
@@ -28,16 +38,16 @@ const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
  * `body`), or why it cannot have one: a required header or cookie parameter, a body that is not
  * JSON, a parameter described by `content`, two inputs of one name, a remote `$ref`.
  */
-export function operationInput(operation: Operation): OperationInput | { skip: string } {
+export function operationInput(operation: Operation, total: InputBudget): OperationInput | { skip: string } {
   try {
-    return build(operation);
+    return build(operation, new ExpansionBudget(total));
   } catch (error) {
-    if (error instanceof ExpansionTooLarge)
+    if (error instanceof ExpansionTooLarge) return { skip: tooLargeInput() };
+    if (error instanceof SelfContainingValue)
       return {
         skip:
-          `its input, with every shared type copied where it is used, would be more than ${MAX_EXPANDED_NODES} ` +
-          'schemas (types that use other types several times, many levels deep); select the operations you need ' +
-          'from a document that describes this one more simply.',
+          `its schema's '${error.keyword}' contains itself (through a $ref), which no JSON can hold; write the ` +
+          'value out in the document.',
       };
     if (!(error instanceof UnresolvedRef)) throw error;
     return {
@@ -48,7 +58,28 @@ export function operationInput(operation: Operation): OperationInput | { skip: s
   }
 }
 
-function build(operation: Operation): OperationInput | { skip: string } {
+/** Why an operation whose input would be too large is skipped. */
+export function tooLargeInput(): string {
+  return (
+    `its input, with every shared type copied where it is used, would be more than ${MAX_INPUT_SCHEMA_NODES} JSON ` +
+    'values, its parameters and body together (types that use other types several times, many levels deep); ' +
+    'select the operations you need from a document that describes this one more simply.'
+  );
+}
+
+/**
+ * Whether the tool's input schema, as it would be published (objects closed, constraints beside a union
+ * copied into each alternative, the copies shared), is within {@link MAX_INPUT_SCHEMA_NODES}: counted before
+ * the binder compiles it, which walks every copy, and spent from `total`. A schema the binder cannot check
+ * throws its ToolDeclarationError, as defineTool would.
+ */
+export function publishedWithin(tool: string, schema: Record<string, unknown>, total: InputBudget): boolean {
+  const size = jsonValueCount(prepareSchema(tool, schema).schema, MAX_INPUT_SCHEMA_NODES);
+  total.spend(size);
+  return size <= MAX_INPUT_SCHEMA_NODES;
+}
+
+function build(operation: Operation, budget: ExpansionBudget): OperationInput | { skip: string } {
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const parameters: PlannedParameter[] = [];
@@ -68,7 +99,7 @@ function build(operation: Operation): OperationInput | { skip: string } {
     if (!isPlainObject(parameter.schema))
       return { skip: `its ${where} parameter '${name}' is described by 'content', not 'schema'.` };
     if (Object.hasOwn(properties, name)) return { skip: `two of its parameters are named '${name}' (path and query).` };
-    properties[name] = described(expandSchema(parameter.schema), parameter.description);
+    properties[name] = described(expandSchema(parameter.schema, budget), parameter.description);
     if (where === 'path' || parameter.required === true) required.push(name);
     const style = typeof parameter.style === 'string' ? parameter.style : where === 'path' ? 'simple' : 'form';
     const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form';
@@ -87,7 +118,7 @@ function build(operation: Operation): OperationInput | { skip: string } {
       };
     if (BODY in properties) return { skip: `it has a parameter named '${BODY}', the name its JSON body takes.` };
     const media = content[bodyType];
-    const schema = isPlainObject(media) && media.schema !== undefined ? expandSchema(media.schema) : {};
+    const schema = isPlainObject(media) && media.schema !== undefined ? expandSchema(media.schema, budget) : {};
     properties[BODY] = described(schema, body.description ?? 'The request body (JSON).');
     if (body.required === true) required.push(BODY);
   }

@@ -20,11 +20,21 @@ export interface Operation {
   readonly parameters: readonly Record<string, unknown>[];
 }
 
-/** Every operation of a dereferenced document, path by path, in the document's order. */
-export function operationsOf(api: Record<string, unknown>): Operation[] {
+/** How an operation is named in reports and selected when it has no operationId: `GET /pets/{petId}`. */
+export const labelOf = (method: HttpMethod, path: string): string => `${method.toUpperCase()} ${path}`;
+
+/**
+ * Every operation of a document, path by path, in the document's order. `pathItem` reads a path's
+ * item (the document given, before dereferencing, follows a path item's own `$ref`).
+ */
+export function operationsOf(
+  api: Record<string, unknown>,
+  pathItem: (item: unknown) => unknown = (item) => item,
+): Operation[] {
   const paths = isPlainObject(api.paths) ? api.paths : {};
   const found: Operation[] = [];
-  for (const [path, item] of Object.entries(paths)) {
+  for (const [path, given] of Object.entries(paths)) {
+    const item = pathItem(given);
     if (!isPlainObject(item)) continue;
     for (const method of METHODS) {
       const operation = item[method];
@@ -34,7 +44,7 @@ export function operationsOf(api: Record<string, unknown>): Operation[] {
       found.push({
         method,
         path,
-        label: `${method.toUpperCase()} ${path}`,
+        label: labelOf(method, path),
         operationId,
         tags,
         operation,

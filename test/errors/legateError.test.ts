@@ -115,6 +115,7 @@ const CODES = {
     'openapi_invalid',
     'openapi_invalid_option',
     'openapi_too_many_tools',
+    'openapi_too_large',
   ],
   OpenApiCallError: ['openapi_request_failed', 'openapi_timeout'],
 } as const satisfies { LegateError: readonly [] } & { [K in Concrete]: readonly CodeOf<K>[] };

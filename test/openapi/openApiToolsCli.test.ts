@@ -43,6 +43,16 @@ describe('legate openapi', () => {
       [['openapi', 's.json'], { 's.json': '{"swagger":"2.0","info":{},"paths":{}}' }, /Swagger 2\.0 .*swagger2openapi/],
       [['openapi', 'p.yaml', '--max-tools', '2'], { 'p.yaml': PETS_YAML }, /gives 4 tools, more than maxTools \(2\)/],
       [['openapi', 'p.yaml', '--max-tools', 'x'], { 'p.yaml': PETS_YAML }, /--max-tools must be a whole number.*"x"/],
+      [
+        ['openapi', 'p.yaml', '--max-document-nodes', '100'],
+        { 'p.yaml': PETS_YAML },
+        /too large to read: .*more than 100 nodes.*'maxDocumentNodes'/,
+      ],
+      [
+        ['openapi', 'p.yaml', '--max-document-nodes', '1e6'],
+        { 'p.yaml': PETS_YAML },
+        /--max-document-nodes must be a whole number of at least 1, but it was "1e6"/,
+      ],
       [['openapi', 'p.yaml', '--operations', 'nope'], { 'p.yaml': PETS_YAML }, /'operationIds' names 'nope'/],
       [
         ['openapi', 'bad.yaml'],
