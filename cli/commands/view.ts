@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { viewHtml, type ViewEntry } from '../../src/view/index.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
-import { defaultReport, reportTarget, writeOutput } from '../outputFile.js';
+import { defaultReport, reportTarget } from '../outputFile.js';
+import { PageOutput } from '../pageOutput.js';
 import { parseOptions } from '../parseOptions.js';
 
 /** Where `legate view` writes its page when --out is not given. */
@@ -46,37 +46,41 @@ export async function view(argv: string[], io: CliIo): Promise<number> {
     io.cwd,
   );
   let notRead = missing.length + unreadable.length;
-  const entries: ViewEntry[] = [];
-  for (const path of missing) {
-    io.err(`legate view: ${missingProblem(path)}`);
-    entries.push({ file: path, trajectory: undefined, verdict: { status: 'missing', message: missingProblem(path) } });
-  }
-  for (const problem of unreadable) {
-    io.err(`legate view: ${problem}`);
-    const folder = problem.slice(0, problem.indexOf(': '));
-    entries.push({ file: folder, trajectory: undefined, verdict: { status: 'error', message: problem } });
-  }
-  for (const file of files) {
-    const loaded = loadFile(resolve(io.cwd, file), file);
-    if (loaded.ok) entries.push({ file, trajectory: loaded.trajectory });
-    else {
-      // A file that is not a trajectory is a finding the page shows; one that could not be read at all is bad input.
-      if (loaded.notRead) {
-        notRead++;
-        io.err(`legate view: ${loaded.problem}`);
-      }
-      entries.push({ file, trajectory: undefined, verdict: { status: 'error', message: loaded.problem } });
+  // Each file is read, added to the page and let go (see PageOutput).
+  const page = new PageOutput('--out', 'page', target, values.title);
+  try {
+    for (const path of missing) {
+      io.err(`legate view: ${missingProblem(path)}`);
+      page.add({ file: path, trajectory: undefined, verdict: { status: 'missing', message: missingProblem(path) } });
     }
+    for (const problem of unreadable) {
+      io.err(`legate view: ${problem}`);
+      const folder = problem.slice(0, problem.indexOf(': '));
+      page.add({ file: folder, trajectory: undefined, verdict: { status: 'error', message: problem } });
+    }
+    for (const file of files) {
+      const loaded = loadFile(resolve(io.cwd, file), file);
+      if (loaded.ok) page.add({ file, trajectory: loaded.trajectory });
+      else {
+        // A file that is not a trajectory is a finding the page shows; one that could not be read at all is bad input.
+        if (loaded.notRead) {
+          notRead++;
+          io.err(`legate view: ${loaded.problem}`);
+        }
+        page.add({ file, trajectory: undefined, verdict: { status: 'error', message: loaded.problem } });
+      }
+    }
+    const written = page.write(io.out);
+    if (typeof written === 'string') {
+      io.err(`legate view: ${written}`);
+      return 2;
+    }
+    if (target.kind === 'file') {
+      const count = `${files.length} trajector${files.length === 1 ? 'y' : 'ies'}`;
+      io.out(`wrote ${target.shown} (${count}, ${Math.ceil(written / 1024)} KB)`);
+    }
+    return notRead > 0 ? 2 : 0;
+  } finally {
+    page.dispose();
   }
-  const page = viewHtml(entries, values.title === undefined ? {} : { title: values.title });
-  const problem = writeOutput('--out', 'page', target, page, io.out);
-  if (problem !== undefined) {
-    io.err(`legate view: ${problem}`);
-    return 2;
-  }
-  if (target.kind === 'file') {
-    const count = `${files.length} trajector${files.length === 1 ? 'y' : 'ies'}`;
-    io.out(`wrote ${target.shown} (${count}, ${Math.ceil(Buffer.byteLength(page) / 1024)} KB)`);
-  }
-  return notRead > 0 ? 2 : 0;
 }

@@ -8,6 +8,8 @@ export class Anchors {
   private readonly used = new Set<string>();
   private readonly next = new Map<string, number>();
   private readonly calls = new Map<object, string>();
+  /** The anchors given since {@link takeGiven} last ran. */
+  private given: string[] = [];
 
   /** The anchor of a call (the same object always gets the same one). */
   call(call: { id: string }): string {
@@ -30,6 +32,18 @@ export class Anchors {
       this.next.set(base, n);
     }
     this.used.add(anchor);
+    this.given.push(anchor);
     return anchor;
+  }
+
+  /**
+   * The anchors given since the last call (those of one section), and forgets the calls seen: a section's links stay
+   * within it, so a page of any size holds one id per anchor, never the calls themselves.
+   */
+  takeGiven(): string[] {
+    const given = this.given;
+    this.given = [];
+    this.calls.clear();
+    return given;
   }
 }

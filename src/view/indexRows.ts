@@ -12,17 +12,55 @@ export interface IndexedEntry {
 
 const COLUMNS = ['File', 'Verdict', 'Agent', 'Model', 'Stop reason', 'Tool calls', 'Blocked', 'Taint', 'Usage'];
 
-/** The index: a table with one `<tr data-file>` per file, each linking to its section. */
-export function indexTable(entries: readonly IndexedEntry[]): string {
+/**
+ * Rows per table of the index. A browser lays out a table whole, and 20,000 rows took Chromium seconds and a gigabyte;
+ * the index is a table per this many rows instead, each laid out only when it comes near the screen
+ * (`content-visibility: auto`), its own header repeated.
+ */
+export const INDEX_PART_ROWS = 500;
+
+/**
+ * The index, piece by piece: `<div id="index">` holding one table per {@link INDEX_PART_ROWS} rows, each row a
+ * `<tr data-file data-verdict>` linking to its file's section.
+ */
+export function* indexHtml(rows: readonly string[]): Generator<string> {
   const head = `<thead><tr>${COLUMNS.map((c) => `<th scope="col">${c}</th>`).join('')}</tr></thead>`;
-  return (
-    '<table id="index"><caption>Trajectories</caption>' +
-    head +
-    `<tbody>${entries.map(indexRow).join('')}</tbody></table>`
-  );
+  yield '<div id="index">';
+  for (let first = 0; first < rows.length || first === 0; first += INDEX_PART_ROWS) {
+    const part = rows.slice(first, first + INDEX_PART_ROWS);
+    const caption =
+      rows.length <= INDEX_PART_ROWS
+        ? 'Trajectories'
+        : `Trajectories ${count(first + 1)}–${count(first + part.length)} of ${count(rows.length)}`;
+    // Until it is laid out, a part takes the height of its rows at about two lines each.
+    yield (
+      `<div class="table-wrap index-part" style="contain-intrinsic-block-size: auto ${part.length * 2}rem">` +
+      `<table><caption>${caption}</caption>${head}<tbody>`
+    );
+    yield* part;
+    yield '</tbody></table></div>';
+  }
+  yield '</div>';
 }
 
-function indexRow({ entry, model, anchor }: IndexedEntry): string {
+/** How many runs of each verdict the page holds, in words: `3 trajectories: 1 diverged, 2 passed`. */
+export function tallyHtml(statuses: readonly string[]): string {
+  const counts = new Map<string, number>();
+  for (const status of statuses) counts.set(status, (counts.get(status) ?? 0) + 1);
+  const each = [...counts].map(([status, n]) => `${count(n)} ${status}`).join(', ');
+  const total = `${count(statuses.length)} trajector${statuses.length === 1 ? 'y' : 'ies'}`;
+  return `<p class="tally">${statuses.length === 0 ? total : `${total}: ${each}`}</p>`;
+}
+
+/** The verdicts the index lists first: the files that did not pass. */
+export const FAILED: ReadonlySet<string> = new Set(['diverged', 'error', 'missing']);
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A file's row of the index. */
+export function indexRow({ entry, model, anchor }: IndexedEntry): string {
   const verdict = verdictText(entry);
   const cells =
     model === undefined
