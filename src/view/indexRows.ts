@@ -59,12 +59,15 @@ function count(n: number): string {
   return n.toLocaleString('en-US');
 }
 
-/** A file's row of the index. */
+/**
+ * A file's row of the index. Joined from its parts, so that it is one flat string: a page keeps every row until it is
+ * written, and a row built by `+` is a tree of its pieces, twice the memory.
+ */
 export function indexRow({ entry, model, anchor }: IndexedEntry): string {
   const verdict = verdictText(entry);
   const cells =
     model === undefined
-      ? `<td colspan="7">${escapeHtml(entry.verdict?.message ?? 'The file could not be read.')}</td>`
+      ? [`<td colspan="7">${escapeHtml(entry.verdict?.message ?? 'The file could not be read.')}</td>`]
       : [
           model.agent,
           model.model,
@@ -73,14 +76,14 @@ export function indexRow({ entry, model, anchor }: IndexedEntry): string {
           String(model.blocked),
           model.tainted ? `tainted by ${model.taintSource ?? 'an untrusted tool'}` : 'clean',
           model.usage,
-        ]
-          .map((text) => `<td>${escapeHtml(text)}</td>`)
-          .join('');
-  return (
-    `<tr${attribute('data-file', entry.file)}${attribute('data-verdict', verdict.status)}>` +
-    `<th scope="row"><a href="#${anchor}">${escapeHtml(entry.file)}</a></th>` +
-    `<td><span class="badge badge-verdict-${verdict.status}">${escapeHtml(verdict.text)}</span></td>${cells}</tr>`
-  );
+        ].map((text) => `<td>${escapeHtml(text)}</td>`);
+  return [
+    `<tr${attribute('data-file', entry.file)}${attribute('data-verdict', verdict.status)}>`,
+    `<th scope="row"><a href="#${anchor}">${escapeHtml(entry.file)}</a></th>`,
+    `<td><span class="badge badge-verdict-${verdict.status}">${escapeHtml(verdict.text)}</span></td>`,
+    ...cells,
+    '</tr>',
+  ].join('');
 }
 
 /** A file's verdict in words: a replay's, or `recorded` when the page was made without replaying. */

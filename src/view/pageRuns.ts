@@ -18,7 +18,8 @@ export const OPEN_SECTIONS_UP_TO = 2_000_000;
 interface PageRun<Held> {
   row: string;
   status: string;
-  section: { attributes: string; anchors: string[]; held: Held };
+  /** Its section's attributes, the ids its content holds (separated by spaces), and where its content is. */
+  section: { attributes: string; anchors: string; held: Held };
 }
 
 /**
@@ -53,7 +54,10 @@ export class PageRuns<Held> {
       anchor: this.#anchors.unique(`trajectory-${sectionName(entry.file)}`),
     };
     const { attributes, body } = sectionParts(item, this.#anchors, divergenceMark(entry));
-    const anchors = this.#anchors.takeGiven().filter((anchor) => anchor !== item.anchor);
+    const anchors = this.#anchors
+      .takeGiven()
+      .filter((anchor) => anchor !== item.anchor)
+      .join(' ');
     this.#sectionChars += body.length;
     const held = this.#setAside(body);
     this.#runs.push({ row: indexRow(item), status: verdictText(entry).status, section: { attributes, anchors, held } });
