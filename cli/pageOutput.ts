@@ -26,7 +26,8 @@ export class PageOutput {
       ...(title === undefined ? {} : { title }),
       ...(target.kind === 'file' ? { scratch: dirname(target.path) } : {}),
     });
-    if (target.kind === 'file' && target.makeFolder === true) this.#attempt(() => mkdirSync(dirname(target.path), { recursive: true }));
+    if (target.kind === 'file' && target.makeFolder === true)
+      this.#attempt(() => mkdirSync(dirname(target.path), { recursive: true }));
   }
 
   add(entry: ViewEntry): void {

@@ -147,12 +147,14 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
     for (const problem of unreadable) io.err(`legate replay: ${problem}`);
     for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
-    for (const problem of unreadable) report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
+    for (const problem of unreadable)
+      report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
     if (found.files.length === 0) {
       if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
       const shown = paths.map((p) => terminalText(relative(io.cwd, p) || p));
       io.err(
-        `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; give a file or a folder that holds some.`,
+        `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; ` +
+          'give a file or a folder that holds some.',
       );
       return report.finish(2, io);
     }

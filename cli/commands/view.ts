@@ -16,10 +16,14 @@ folders searched for *.yaml): an index with a row per file (agent, model, stop r
 calls, blocked, taint, usage) and a filter, then each run's timeline, agents as lanes, each
 tool call's outcome in words, the taint path and approvals. No network: style and script are
 inline. A file that is not a valid trajectory gets an index row with its one-line problem.
+The files that did not pass come first. A page of many files (over about two million
+characters of sections) keeps each file's section inert until the index or a link opens it.
 
 --out names the page, written whole or not at all; its folder must exist, and it is checked
 before any file is read. Without --out the page is ${DEFAULT_VIEW_FILE}, under the working
-folder (the folder is made if need be). --out - writes the page to standard output. Prints
+folder (the folder is made if need be). The page is written as it is made: a file's section
+waits in a scratch file beside it, so memory grows by about a kilobyte a file, not by the
+page. --out - writes the page to standard output (held in memory until then). Prints
 'wrote <file> (<n> trajectories, <size> KB)'.
 
 Exit codes: 0 the page was written; 2 a path given is missing or could not be read (the page

@@ -18,7 +18,11 @@ import { basename, dirname, join } from 'node:path';
  * a temporary file beside it, flushed to disk, then renamed over it.
  */
 export function writeFileAtomic(path: string, text: string): void {
-  withTemporaryFile(path, (fd) => writeAll(fd, text), (temporary) => renameSync(temporary, path));
+  withTemporaryFile(
+    path,
+    (fd) => writeAll(fd, text),
+    (temporary) => renameSync(temporary, path),
+  );
 }
 
 /** Pieces are gathered up to this many characters before a write, so that many small ones cost few system calls. */
@@ -63,15 +67,19 @@ export function writeFileAtomicFrom(path: string, pieces: Iterable<string>): num
  */
 export function createFileExclusive(path: string, text: string): boolean {
   let created = true;
-  withTemporaryFile(path, (fd) => writeAll(fd, text), (temporary) => {
-    try {
-      linkSync(temporary, path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      created = false;
-    }
-    rmSync(temporary, { force: true });
-  });
+  withTemporaryFile(
+    path,
+    (fd) => writeAll(fd, text),
+    (temporary) => {
+      try {
+        linkSync(temporary, path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        created = false;
+      }
+      rmSync(temporary, { force: true });
+    },
+  );
   return created;
 }
 

@@ -33,10 +33,8 @@ export function* indexHtml(rows: readonly string[]): Generator<string> {
         ? 'Trajectories'
         : `Trajectories ${count(first + 1)}–${count(first + part.length)} of ${count(rows.length)}`;
     // Until it is laid out, a part takes the height of its rows at about two lines each.
-    yield (
-      `<div class="table-wrap index-part" style="contain-intrinsic-block-size: auto ${part.length * 2}rem">` +
-      `<table><caption>${caption}</caption>${head}<tbody>`
-    );
+    yield `<div class="table-wrap index-part" style="contain-intrinsic-block-size: auto ${part.length * 2}rem">` +
+      `<table><caption>${caption}</caption>${head}<tbody>`;
     yield* part;
     yield '</tbody></table></div>';
   }

@@ -26,7 +26,9 @@ export const PAGE_JS = `(function () {
   }
   function apply() {
     var words = (filter.value || '').toLowerCase().split(/\\s+/).filter(Boolean);
-    texts = texts || rows.map(function (row) { return (row.getAttribute('data-file') + ' ' + row.textContent).toLowerCase(); });
+    texts = texts || rows.map(function (row) {
+      return (row.getAttribute('data-file') + ' ' + row.textContent).toLowerCase();
+    });
     var shown = {};
     var count = 0;
     rows.forEach(function (row, i) {
@@ -35,7 +37,9 @@ export const PAGE_JS = `(function () {
       if (match) { shown[row.getAttribute('data-file')] = true; count++; }
     });
     parts.forEach(function (part) { part.hidden = !part.querySelector('tbody tr[data-file]:not([hidden])'); });
-    sections.forEach(function (section) { section.hidden = inert(section) || !shown[section.getAttribute('data-file')]; });
+    sections.forEach(function (section) {
+      section.hidden = inert(section) || !shown[section.getAttribute('data-file')];
+    });
     if (status) status.textContent = count + ' of ' + rows.length + ' shown';
   }
   if (filter) {
@@ -53,7 +57,9 @@ export const PAGE_JS = `(function () {
   }
   if (tools) {
     [['Expand all tool calls', true], ['Collapse all tool calls', false]].forEach(function (pair) {
-      button(pair[0], function () { document.querySelectorAll('details.call').forEach(function (d) { d.open = pair[1]; }); });
+      button(pair[0], function () {
+        document.querySelectorAll('details.call').forEach(function (d) { d.open = pair[1]; });
+      });
     });
     if (sections.some(inert)) {
       // At most this many at a time: each is laid out when opened.

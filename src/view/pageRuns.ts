@@ -14,7 +14,7 @@ import { viewModel } from './viewModel.js';
  */
 export const OPEN_SECTIONS_UP_TO = 2_000_000;
 
-/** One run of the page: what the index needs (its row, its verdict), its section's element, and where its content is. */
+/** A run of the page: what the index needs (its row, its verdict), its section's element, and where its content is. */
 interface PageRun<Held> {
   row: string;
   status: string;
@@ -68,7 +68,10 @@ export class PageRuns<Held> {
    * {@link OPEN_SECTIONS_UP_TO} characters, else set aside inert (`open` decides it otherwise).
    */
   *chunks(read: (held: Held) => string, open = this.#sectionChars <= OPEN_SECTIONS_UP_TO): Generator<string> {
-    const runs = [...this.#runs.filter((run) => FAILED.has(run.status)), ...this.#runs.filter((run) => !FAILED.has(run.status))];
+    const runs = [
+      ...this.#runs.filter((run) => FAILED.has(run.status)),
+      ...this.#runs.filter((run) => !FAILED.has(run.status)),
+    ];
     yield pageStart(this.#title ?? this.#defaultTitle(), NAV);
     yield tallyHtml(runs.map((run) => run.status));
     yield* indexHtml(runs.map((run) => run.row));

@@ -27,11 +27,11 @@ export function openSection({ attributes, body }: SectionParts): string {
 /**
  * The section set aside until it is opened, on a page of too many runs to lay out at once: the element, hidden, with
  * its id and file (the index links to it, the filter finds it) and the ids its content holds (`data-anchors`, so a
- * link to one of its calls finds it: `anchors`, separated by spaces), and its content as the text of a comment, which a browser keeps as one string
- * rather than as elements. The page's script opens it (parses that text into the section) when a link leads there.
- * The comment cannot end early: an HTML comment ends only at `-->` or `--!>`, and every `--` of the content is written
- * `-&#45;`, which reads back as `--` where the content can hold it (text and quoted attribute values: every string
- * from a file is escaped, and legate's own markup has no `--` elsewhere).
+ * link to one of its calls finds it: `anchors`, separated by spaces), and its content as the text of a comment,
+ * which a browser keeps as one string rather than as elements. The page's script opens it (parses that text into the
+ * section) when a link leads there. The comment cannot end early: an HTML comment ends only at `-->` or `--!>`,
+ * and every `--` of the content is written `-&#45;`, which reads back as `--` where the content can hold it (text
+ * and quoted attribute values: every string from a file is escaped, and legate's own markup has no `--` elsewhere).
  */
 export function inertSection({ attributes, body }: SectionParts, anchors: string): string {
   const held = body.replaceAll('--', '-&#45;');
@@ -41,11 +41,19 @@ export function inertSection({ attributes, body }: SectionParts, anchors: string
   );
 }
 
-export function sectionParts({ entry, model, anchor }: IndexedEntry, anchors: Anchors, mark?: DivergenceMark): SectionParts {
+/** The section's attributes and content; the anchors of its heading and calls are taken from `anchors`. */
+export function sectionParts(
+  { entry, model, anchor }: IndexedEntry,
+  anchors: Anchors,
+  mark?: DivergenceMark,
+): SectionParts {
   const title = anchors.unique(`${anchor}-title`);
   // Joined, so that it is one flat string: a page keeps it until it is written.
-  const attributes = [attribute('id', anchor), attribute('data-file', entry.file), attribute('aria-labelledby', title)]
-    .join('');
+  const attributes = [
+    attribute('id', anchor),
+    attribute('data-file', entry.file),
+    attribute('aria-labelledby', title),
+  ].join('');
   const heading = `<h2${attribute('id', title)}>${escapeHtml(entry.file)}</h2>`;
   const problem =
     entry.verdict?.message === undefined || entry.verdict.status === 'passed'

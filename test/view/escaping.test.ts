@@ -192,7 +192,8 @@ describe('strings from a file on the page', () => {
         expect(held.startsWith('<!--') && held.endsWith('-->')).toBe(true);
         expect(held.slice(4, -3)).not.toMatch(/--|<!--/);
         // Opened (parsed as the page's script parses it), the same elements, attributes and text as laid out.
-        const read = (html: string) => elementsOf(html).map(({ name, attributes, text }) => ({ name, attributes, text }));
+        const read = (html: string) =>
+          elementsOf(html).map(({ name, attributes, text }) => ({ name, attributes, text }));
         const elements = elementsOf(held.slice(4, -3));
         expect(read(held.slice(4, -3))).toEqual(read(content.exec(open)![1]!));
         expect(select(elements, 'pre', { class: 'output' })[0]!.text).toBe(s.output);

@@ -32,7 +32,7 @@ function page(given: readonly ViewEntry[], open: boolean): string {
   return [...runs.chunks((body) => body, open)].join('');
 }
 
-/** Each section of a page: its attributes and what it holds, as written (a set-aside one's content from its comment). */
+/** Each section of a page: its attributes and what it holds, as written (a set-aside one's: its comment). */
 function sections(html: string): { attributes: string; body: string }[] {
   return [...html.matchAll(/<section class="trajectory"([^>]*)>([\s\S]*?)<\/section>/g)].map((m) => ({
     attributes: m[1]!,
@@ -97,7 +97,9 @@ describe('a page of many runs', () => {
     ]);
     for (const table of tables) expect(select(inside(elements, table), 'th', { scope: 'col' })).toHaveLength(9);
     const rows = select(inside(elements, index!), 'tr', { 'data-file': undefined });
-    expect(rows.map((row) => row.attributes['data-file'])).toEqual(Array.from({ length: 1001 }, (_, i) => `f${i}.yaml`));
+    expect(rows.map((row) => row.attributes['data-file'])).toEqual(
+      Array.from({ length: 1001 }, (_, i) => `f${i}.yaml`),
+    );
     // A page of few rows has one table, captioned as before.
     const one = elementsOf(viewHtml([missing(0)]));
     expect(select(one, 'caption').map((caption) => caption.text)).toEqual(['Trajectories']);
@@ -116,7 +118,9 @@ describe('a page of many runs', () => {
         expect(new Set(ids).size).toBe(ids.length);
         for (const row of select(elements, 'tr', { 'data-file': undefined })) {
           const target = select(row === undefined ? [] : inside(elements, row), 'a')[0]!.attributes.href!.slice(1);
-          expect(select(elements, 'section', { id: target })[0]!.attributes['data-file']).toBe(row.attributes['data-file']);
+          expect(select(elements, 'section', { id: target })[0]!.attributes['data-file']).toBe(
+            row.attributes['data-file'],
+          );
         }
       }),
     );

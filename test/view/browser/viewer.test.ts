@@ -105,7 +105,10 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
     const original = { file: 'trajectories/zero-trust.yaml', trajectory: shipped('zero-trust') };
     pages.diff = write('diff', diffHtml(original, { file: changed.file, trajectory }));
     const copies = Array.from({ length: COPIES }, (_, k) =>
-      corpus.map((entry) => ({ file: entry.file.replace('trajectories/', `copy-${k + 1}/`), trajectory: entry.trajectory })),
+      corpus.map((entry) => ({
+        file: entry.file.replace('trajectories/', `copy-${k + 1}/`),
+        trajectory: entry.trajectory,
+      })),
     );
     const many = viewHtml([...copies.flat(), { file: 'late/diverged.yaml', trajectory, verdict: changed.verdict }]);
     expect(many, 'the page is large enough to set its sections aside').toContain(' data-inert hidden>');
@@ -298,7 +301,7 @@ describe.skipIf(executablePath === undefined)('the viewer in headless Chromium',
     await close(page);
   });
 
-  it('a page of many runs: every row, no section laid out; a row opens its run, whose taint link leads to its call', async () => {
+  it('a page of many runs: every row, no section laid out; a row opens its run, its taint link its call', async () => {
     const page = await open(pages.many);
     const rows = page.locator('#index tbody tr[data-file]');
     expect(await rows.count()).toBe(manyRuns);
