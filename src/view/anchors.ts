@@ -1,6 +1,6 @@
 /**
- * The page's element ids: one per call and per section, unique in the page although call ids repeat
- * across files, conversations and sub-agents' runs. A call's anchor is `call-<id>` the first time the id
+ * The page's element ids: one per call, per section and per section's heading, unique in the page although call ids
+ * repeat across files, conversations and sub-agents' runs, and file names may end as a heading's id does (`x-title`). A call's anchor is `call-<id>` the first time the id
  * occurs in the page, then `call-<id>-2`, ...; characters an id should not hold become `_`.
  */
 export class Anchors {
