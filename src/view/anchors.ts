@@ -1,7 +1,8 @@
 /**
  * The page's element ids: one per call, per section and per section's heading, unique in the page although call ids
- * repeat across files, conversations and sub-agents' runs, and file names may end as a heading's id does (`x-title`). A call's anchor is `call-<id>` the first time the id
- * occurs in the page, then `call-<id>-2`, ...; characters an id should not hold become `_`.
+ * repeat across files, conversations and sub-agents' runs, and file names may end as a heading's id does (`x-title`).
+ * A call's anchor is `call-<id>` the first time the id occurs in the page, then `call-<id>-2`, ...; characters an id
+ * should not hold become `_`.
  */
 export class Anchors {
   /** Every anchor given, and for each base the last number tried (so a page of many equal ids stays linear). */
