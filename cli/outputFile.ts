@@ -1,6 +1,6 @@
 import { mkdirSync, statSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { writeFileAtomic } from '../src/files/writeFileAtomic.js';
+import { writeFileAtomic, writeFileAtomicFrom } from '../src/files/writeFileAtomic.js';
 import { oneLine } from './describeError.js';
 
 /**
@@ -67,27 +67,40 @@ function kindOf(path: string): 'folder' | 'does not exist' | 'is not a folder' {
 }
 
 /**
- * Writes the document: to standard output through `out`, or to its file whole or not at all (writeFileAtomic).
- * Returns the one-line problem if the file could not be written.
+ * Writes the document, a string or its pieces in order (a page too large to hold, written as it is made): to standard
+ * output through `out` (joined: standard output gets one text), or to its file whole or not at all (writeFileAtomic).
+ * Returns the bytes written, or the one-line problem if the file could not be written.
  */
 export function writeOutput(
   option: string,
   /** What is written, for the problem line: 'report', 'page'. */
   what: string,
   target: OutputTarget,
-  text: string,
+  document: string | Iterable<string>,
   out: (text: string) => void,
-): string | undefined {
+): number | string {
   if (target.kind === 'stdout') {
+    const text = typeof document === 'string' ? document : [...document].join('');
     out(text.replace(/\n$/, ''));
-    return undefined;
+    return Buffer.byteLength(text);
   }
   try {
     if (target.makeFolder === true) mkdirSync(dirname(target.path), { recursive: true });
-    writeFileAtomic(target.path, text);
-    return undefined;
+    if (typeof document !== 'string') return writeFileAtomicFrom(target.path, document);
+    writeFileAtomic(target.path, document);
+    return Buffer.byteLength(document);
   } catch (error) {
-    const reason = oneLine((error as Error).message).replaceAll(target.path, target.shown);
-    return `${option} ${target.shown}: the ${what} could not be written: ${reason}.`;
+    return notWritten(option, what, target, error);
   }
+}
+
+/** The one line for a document that could not be written to its file, `error` the system's reason. */
+export function notWritten(
+  option: string,
+  what: string,
+  target: OutputTarget & { kind: 'file' },
+  error: unknown,
+): string {
+  const reason = oneLine((error as Error).message).replaceAll(target.path, target.shown);
+  return `${option} ${target.shown}: the ${what} could not be written: ${reason}.`;
 }

@@ -1,8 +1,9 @@
 import type { Trajectory } from '../src/index.js';
-import { viewHtml, type ViewEntry, type ViewVerdict } from '../src/view/index.js';
+import type { ViewVerdict } from '../src/view/index.js';
 import type { CliIo } from './io.js';
 import { junitXml, type ReportCase } from './junit.js';
 import { outputTarget, writeOutput, type OutputTarget } from './outputFile.js';
+import { PageOutput } from './pageOutput.js';
 import { blobText, type BlobRecord, type BlobRun } from './replay/replayBlob.js';
 
 /** The report formats `legate replay --reporter` writes. */
@@ -61,13 +62,15 @@ export interface FileResult {
 export class ReplayReport {
   readonly #target: ReportTarget | undefined;
   readonly #cases: ReportCase[] = [];
-  readonly #entries: ViewEntry[] = [];
+  /** The html page, made as the files come. */
+  readonly #page: PageOutput | undefined;
   readonly #records: BlobRecord[] = [];
   #run: BlobRun | undefined;
   readonly #started = performance.now();
 
   private constructor(target: ReportTarget | undefined) {
     this.#target = target;
+    if (target?.reporter === 'html') this.#page = new PageOutput('--output', 'report', target.to, 'legate replay');
   }
 
   /** The report the options ask for (none when neither is given), or the one-line problem with them. */
@@ -95,13 +98,13 @@ export class ReplayReport {
   pathProblem(path: string, code: 'not_found' | 'unreadable', message: string): void {
     this.#cases.push({ file: path, outcome: 'error', seconds: 0, code, message });
     const status = code === 'not_found' ? 'missing' : 'error';
-    this.#entries.push({ file: path, trajectory: undefined, verdict: { status, message } });
+    this.#page?.add({ file: path, trajectory: undefined, verdict: { status, message } });
   }
 
   /**
    * A file replayed: a divergence is a failure; anything else that went wrong, an error. Kept only as the report
-   * asked for needs it (no report keeps nothing; only html and blob keep trajectories), so a corpus of any size
-   * replays in bounded memory.
+   * asked for needs it (no report keeps nothing; html keeps its index row and sets its section aside on disk; only
+   * blob keeps trajectories), so a corpus of any size replays in bounded memory.
    */
   file(file: string, result: FileResult, seconds: number): void {
     const reporter = this.#target?.reporter;
@@ -112,7 +115,7 @@ export class ReplayReport {
         this.#cases.push({ file, outcome, seconds, code: result.code ?? 'error', message: result.detail });
       }
     }
-    if (reporter === 'html') this.#entries.push({ file, trajectory: result.trajectory, verdict: viewVerdict(result) });
+    this.#page?.add({ file, trajectory: result.trajectory, verdict: viewVerdict(result) });
     if (reporter === 'blob') this.#records.push({ kind: 'replayed', file, verdict: result, seconds });
   }
 
@@ -125,7 +128,7 @@ export class ReplayReport {
   /** A file not run (after --bail): in the html report, its trajectory (when readable) without a verdict. */
   skipped(file: string, trajectory: Trajectory | undefined): void {
     this.#cases.push({ file, outcome: 'skipped', seconds: 0 });
-    this.#entries.push({ file, trajectory });
+    this.#page?.add({ file, trajectory });
     if (this.isBlob())
       this.#records.push({ kind: 'skipped', file, ...(trajectory === undefined ? {} : { trajectory }) });
   }
@@ -136,15 +139,21 @@ export class ReplayReport {
     const seconds = (performance.now() - this.#started) / 1000;
     const { reporter } = this.#target;
     if (reporter === 'blob' && this.#run === undefined) throw new Error('a blob report needs describeRun first');
-    const text =
-      reporter === 'junit'
-        ? junitXml(this.#cases, seconds)
-        : reporter === 'blob'
-          ? blobText(this.#run!, this.#records)
-          : viewHtml(this.#entries, { title: 'legate replay' });
-    const problem = writeOutput('--output', 'report', this.#target.to, text, io.out);
-    if (problem !== undefined) io.err(`legate replay: ${problem}`);
-    return problem === undefined ? code : 2;
+    if (this.#page !== undefined) return this.#written(this.#page.write(io.out), code, io);
+    const text = reporter === 'junit' ? junitXml(this.#cases, seconds) : blobText(this.#run!, this.#records);
+    return this.#written(writeOutput('--output', 'report', this.#target.to, text, io.out), code, io);
+  }
+
+  /** The exit code once the report is written: `code`, or 2 (its one line said) if it could not be. */
+  #written(written: number | string, code: number, io: CliIo): number {
+    if (typeof written === 'number') return code;
+    io.err(`legate replay: ${written}`);
+    return 2;
+  }
+
+  /** Removes what an html report set aside, if it was not written (the replay stopped early). */
+  dispose(): void {
+    this.#page?.dispose();
   }
 }
 

@@ -54,15 +54,15 @@ export async function diff(argv: string[], io: CliIo): Promise<number> {
   const changes = diffTrajectories(before.trajectory, after.trajectory);
   if (target !== undefined) {
     const page = diffHtml({ file: a, trajectory: before.trajectory }, { file: b, trajectory: after.trajectory });
-    const problem = writeOutput('--out', 'page', target, page, io.out);
-    if (problem !== undefined) {
-      io.err(`legate diff: ${problem}`);
+    const written = writeOutput('--out', 'page', target, page, io.out);
+    if (typeof written === 'string') {
+      io.err(`legate diff: ${written}`);
       return 2;
     }
     if (target.kind === 'file') {
       const found =
         changes.length === 0 ? 'the same run' : `${changes.length} difference${changes.length === 1 ? '' : 's'}`;
-      io.out(`wrote ${target.shown} (${found}, ${Math.ceil(Buffer.byteLength(page) / 1024)} KB)`);
+      io.out(`wrote ${target.shown} (${found}, ${Math.ceil(written / 1024)} KB)`);
     }
     return changes.length === 0 ? 0 : 1;
   }

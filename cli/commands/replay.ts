@@ -118,80 +118,87 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     io.err(`legate replay: ${report}`);
     return 2;
   }
-  const merge = values['merge-reports'];
-  if (merge !== undefined) {
-    const replaying = ['match', 'config', 'bail', 'run-tools', 'workers', 'shard'].filter(
-      (name) => values[name as keyof typeof values] !== undefined,
-    );
-    if (replaying.length > 0 || report.isBlob()) {
-      const given = report.isBlob() ? [...replaying, 'reporter blob'] : replaying;
-      io.err(
-        `legate replay: --merge-reports merges the shards' blobs and replays nothing, so it takes no ` +
-          `--${given.join(', --')}; give those to the shards' runs.`,
+  // The report's scratch file (an html page's sections set aside) goes, however the replay ends.
+  try {
+    const merge = values['merge-reports'];
+    if (merge !== undefined) {
+      const replaying = ['match', 'config', 'bail', 'run-tools', 'workers', 'shard'].filter(
+        (name) => values[name as keyof typeof values] !== undefined,
       );
+      if (replaying.length > 0 || report.isBlob()) {
+        const given = report.isBlob() ? [...replaying, 'reporter blob'] : replaying;
+        io.err(
+          `legate replay: --merge-reports merges the shards' blobs and replays nothing, so it takes no ` +
+            `--${given.join(', --')}; give those to the shards' runs.`,
+        );
+        return 2;
+      }
+      return mergeReports([merge, ...positionals], report, io);
+    }
+    const config = values.config === undefined ? {} : { config: values.config };
+    const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
+    const runner: ReplayRunner = { kind: 'cli', ...config };
+    // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
+    const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
+    const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
+    const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
+    const found = findTrajectories(paths, io.cwd);
+    const { missing, unreadable } = found;
+    for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
+    for (const problem of unreadable) io.err(`legate replay: ${problem}`);
+    for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
+    for (const problem of unreadable)
+      report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
+    if (found.files.length === 0) {
+      if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
+      const shown = paths.map((p) => terminalText(relative(io.cwd, p) || p));
+      io.err(
+        `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; ` +
+          'give a file or a folder that holds some.',
+      );
+      return report.finish(2, io);
+    }
+    const given: ReplayGiven = {
+      match: values.match as MatchLevel | undefined,
+      runTools: runTools as RunToolsChoice | undefined,
+    };
+    const verb = mode === 'record' ? 'recorded' : 'replayed';
+    const bail = values.bail === true;
+    const settings = { bail, verb, ...given, ...config };
+    report.describeRun({ corpus: found.files, shard: shard ?? { index: 1, count: 1 }, settings, problems: found });
+    const files = shard === undefined ? found.files : shardOf(found.files, shard, io.cwd, project.root);
+    if (files.length === 0) {
+      io.err(
+        `legate replay: shard ${shard!.index}/${shard!.count} has no files (the corpus has ${found.files.length}); ` +
+          'nothing to replay.',
+      );
+      return report.finish(0, io);
+    }
+    const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
+    const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
+    const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
+    const log = new VerdictLog(io, report);
+    let run = 0;
+    try {
+      for await (const { file, verdict, seconds } of replayed) {
+        log.file(file, verdict, seconds);
+        run++;
+        if (!verdict.ok && bail) break;
+      }
+    } catch (error) {
+      // A setting that fails every file alike, met in a worker: one line, exit 2, as when it is met here.
+      if (!(error instanceof WorkerSettingError)) throw error;
+      io.err(`legate replay: ${error.line}`);
       return 2;
     }
-    return mergeReports([merge, ...positionals], report, io);
-  }
-  const config = values.config === undefined ? {} : { config: values.config };
-  const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
-  const runner: ReplayRunner = { kind: 'cli', ...config };
-  // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
-  const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
-  const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
-  const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
-  const found = findTrajectories(paths, io.cwd);
-  const { missing, unreadable } = found;
-  for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
-  for (const problem of unreadable) io.err(`legate replay: ${problem}`);
-  for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
-  for (const problem of unreadable) report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
-  if (found.files.length === 0) {
-    if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
-    const shown = paths.map((p) => terminalText(relative(io.cwd, p) || p));
-    io.err(
-      `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; give a file or a folder that holds some.`,
-    );
-    return report.finish(2, io);
-  }
-  const given: ReplayGiven = {
-    match: values.match as MatchLevel | undefined,
-    runTools: runTools as RunToolsChoice | undefined,
-  };
-  const verb = mode === 'record' ? 'recorded' : 'replayed';
-  const bail = values.bail === true;
-  const settings = { bail, verb, ...given, ...config };
-  report.describeRun({ corpus: found.files, shard: shard ?? { index: 1, count: 1 }, settings, problems: found });
-  const files = shard === undefined ? found.files : shardOf(found.files, shard, io.cwd, project.root);
-  if (files.length === 0) {
-    io.err(
-      `legate replay: shard ${shard!.index}/${shard!.count} has no files (the corpus has ${found.files.length}); ` +
-        'nothing to replay.',
-    );
-    return report.finish(0, io);
-  }
-  const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
-  const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
-  const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
-  const log = new VerdictLog(io, report);
-  let run = 0;
-  try {
-    for await (const { file, verdict, seconds } of replayed) {
-      log.file(file, verdict, seconds);
-      run++;
-      if (!verdict.ok && bail) break;
+    for (const file of files.slice(run)) {
+      const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
+      report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
     }
-  } catch (error) {
-    // A setting that fails every file alike, met in a worker: one line, exit 2, as when it is met here.
-    if (!(error instanceof WorkerSettingError)) throw error;
-    io.err(`legate replay: ${error.line}`);
-    return 2;
+    return log.finish(verb, found, { afterBail: files.length - run });
+  } finally {
+    report.dispose();
   }
-  for (const file of files.slice(run)) {
-    const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
-    report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
-  }
-  return log.finish(verb, found, { afterBail: files.length - run });
 }
 
 /** The files replayed in this process, one after another, as `--workers 1` does. */

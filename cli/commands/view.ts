@@ -1,9 +1,9 @@
 import { resolve } from 'node:path';
-import { viewHtml, type ViewEntry } from '../../src/view/index.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
-import { defaultReport, reportTarget, writeOutput } from '../outputFile.js';
+import { defaultReport, reportTarget } from '../outputFile.js';
+import { PageOutput } from '../pageOutput.js';
 import { parseOptions } from '../parseOptions.js';
 
 /** Where `legate view` writes its page when --out is not given. */
@@ -16,10 +16,14 @@ folders searched for *.yaml): an index with a row per file (agent, model, stop r
 calls, blocked, taint, usage) and a filter, then each run's timeline, agents as lanes, each
 tool call's outcome in words, the taint path and approvals. No network: style and script are
 inline. A file that is not a valid trajectory gets an index row with its one-line problem.
+The files that did not pass come first. A page of many files (over about two million
+characters of sections) keeps each file's section inert until the index or a link opens it.
 
 --out names the page, written whole or not at all; its folder must exist, and it is checked
 before any file is read. Without --out the page is ${DEFAULT_VIEW_FILE}, under the working
-folder (the folder is made if need be). --out - writes the page to standard output. Prints
+folder (the folder is made if need be). The page is written as it is made: a file's section
+waits in a scratch file beside it, so memory grows by about a kilobyte a file, not by the
+page. --out - writes the page to standard output (held in memory until then). Prints
 'wrote <file> (<n> trajectories, <size> KB)'.
 
 Exit codes: 0 the page was written; 2 a path given is missing or could not be read (the page
@@ -46,37 +50,41 @@ export async function view(argv: string[], io: CliIo): Promise<number> {
     io.cwd,
   );
   let notRead = missing.length + unreadable.length;
-  const entries: ViewEntry[] = [];
-  for (const path of missing) {
-    io.err(`legate view: ${missingProblem(path)}`);
-    entries.push({ file: path, trajectory: undefined, verdict: { status: 'missing', message: missingProblem(path) } });
-  }
-  for (const problem of unreadable) {
-    io.err(`legate view: ${problem}`);
-    const folder = problem.slice(0, problem.indexOf(': '));
-    entries.push({ file: folder, trajectory: undefined, verdict: { status: 'error', message: problem } });
-  }
-  for (const file of files) {
-    const loaded = loadFile(resolve(io.cwd, file), file);
-    if (loaded.ok) entries.push({ file, trajectory: loaded.trajectory });
-    else {
-      // A file that is not a trajectory is a finding the page shows; one that could not be read at all is bad input.
-      if (loaded.notRead) {
-        notRead++;
-        io.err(`legate view: ${loaded.problem}`);
-      }
-      entries.push({ file, trajectory: undefined, verdict: { status: 'error', message: loaded.problem } });
+  // Each file is read, added to the page and let go (see PageOutput).
+  const page = new PageOutput('--out', 'page', target, values.title);
+  try {
+    for (const path of missing) {
+      io.err(`legate view: ${missingProblem(path)}`);
+      page.add({ file: path, trajectory: undefined, verdict: { status: 'missing', message: missingProblem(path) } });
     }
+    for (const problem of unreadable) {
+      io.err(`legate view: ${problem}`);
+      const folder = problem.slice(0, problem.indexOf(': '));
+      page.add({ file: folder, trajectory: undefined, verdict: { status: 'error', message: problem } });
+    }
+    for (const file of files) {
+      const loaded = loadFile(resolve(io.cwd, file), file);
+      if (loaded.ok) page.add({ file, trajectory: loaded.trajectory });
+      else {
+        // A file that is not a trajectory is a finding the page shows; one that could not be read at all is bad input.
+        if (loaded.notRead) {
+          notRead++;
+          io.err(`legate view: ${loaded.problem}`);
+        }
+        page.add({ file, trajectory: undefined, verdict: { status: 'error', message: loaded.problem } });
+      }
+    }
+    const written = page.write(io.out);
+    if (typeof written === 'string') {
+      io.err(`legate view: ${written}`);
+      return 2;
+    }
+    if (target.kind === 'file') {
+      const count = `${files.length} trajector${files.length === 1 ? 'y' : 'ies'}`;
+      io.out(`wrote ${target.shown} (${count}, ${Math.ceil(written / 1024)} KB)`);
+    }
+    return notRead > 0 ? 2 : 0;
+  } finally {
+    page.dispose();
   }
-  const page = viewHtml(entries, values.title === undefined ? {} : { title: values.title });
-  const problem = writeOutput('--out', 'page', target, page, io.out);
-  if (problem !== undefined) {
-    io.err(`legate view: ${problem}`);
-    return 2;
-  }
-  if (target.kind === 'file') {
-    const count = `${files.length} trajector${files.length === 1 ? 'y' : 'ies'}`;
-    io.out(`wrote ${target.shown} (${count}, ${Math.ceil(Buffer.byteLength(page) / 1024)} KB)`);
-  }
-  return notRead > 0 ? 2 : 0;
 }

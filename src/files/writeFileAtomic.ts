@@ -18,7 +18,45 @@ import { basename, dirname, join } from 'node:path';
  * a temporary file beside it, flushed to disk, then renamed over it.
  */
 export function writeFileAtomic(path: string, text: string): void {
-  withTemporaryFile(path, text, (temporary) => renameSync(temporary, path));
+  withTemporaryFile(
+    path,
+    (fd) => writeAll(fd, text),
+    (temporary) => renameSync(temporary, path),
+  );
+}
+
+/** Pieces are gathered up to this many characters before a write, so that many small ones cost few system calls. */
+const GATHER = 1 << 16;
+
+/**
+ * {@link writeFileAtomic} for a file made piece by piece, too large to hold as one string (a page of many
+ * trajectories): each piece is written to the temporary file as it is made, and the file is renamed into place once
+ * the last one is written. If making a piece throws, the temporary file is removed and the error thrown: the old
+ * file, if any, is untouched and nothing half-written remains. Returns the bytes written.
+ */
+export function writeFileAtomicFrom(path: string, pieces: Iterable<string>): number {
+  let bytes = 0;
+  const write = (fd: number, text: string) => {
+    bytes += writeAll(fd, text);
+  };
+  withTemporaryFile(
+    path,
+    (fd) => {
+      let gathered: string[] = [];
+      let length = 0;
+      for (const piece of pieces) {
+        gathered.push(piece);
+        length += piece.length;
+        if (length < GATHER) continue;
+        write(fd, gathered.join(''));
+        gathered = [];
+        length = 0;
+      }
+      write(fd, gathered.join(''));
+    },
+    (temporary) => renameSync(temporary, path),
+  );
+  return bytes;
 }
 
 /**
@@ -29,15 +67,19 @@ export function writeFileAtomic(path: string, text: string): void {
  */
 export function createFileExclusive(path: string, text: string): boolean {
   let created = true;
-  withTemporaryFile(path, text, (temporary) => {
-    try {
-      linkSync(temporary, path);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
-      created = false;
-    }
-    rmSync(temporary, { force: true });
-  });
+  withTemporaryFile(
+    path,
+    (fd) => writeAll(fd, text),
+    (temporary) => {
+      try {
+        linkSync(temporary, path);
+      } catch (error) {
+        if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+        created = false;
+      }
+      rmSync(temporary, { force: true });
+    },
+  );
   return created;
 }
 
@@ -83,14 +125,29 @@ function processRuns(pid: number): boolean {
   }
 }
 
-function withTemporaryFile(path: string, text: string, place: (temporary: string) => void): void {
+/** Writes all of `text` (UTF-8) at the file's position, however many writes the system takes; returns the bytes. */
+export function writeAll(fd: number, text: string): number {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let done = 0; done < bytes.length; ) done += writeSync(fd, bytes, done);
+  return bytes.length;
+}
+
+/**
+ * A fresh name beside `path` for a temporary file of this process: hidden, and of the form
+ * {@link removeStaleTemporaryFiles} knows, so that one a killed writer left behind is removed.
+ */
+export function temporaryPathBeside(path: string): string {
+  return join(dirname(path), `.${basename(path)}.legate-tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+}
+
+function withTemporaryFile(path: string, fill: (fd: number) => void, place: (temporary: string) => void): void {
   const directory = dirname(path);
   mkdirSync(directory, { recursive: true });
-  const temporary = join(directory, `.${basename(path)}.legate-tmp-${process.pid}-${randomBytes(4).toString('hex')}`);
+  const temporary = temporaryPathBeside(path);
   try {
     const fd = openSync(temporary, 'wx');
     try {
-      writeSync(fd, text, null, 'utf8');
+      fill(fd);
       fsyncSync(fd);
     } finally {
       closeSync(fd);

@@ -1,13 +1,16 @@
 /**
- * The page's element ids: one per call and per section, unique in the page although call ids repeat
- * across files, conversations and sub-agents' runs. A call's anchor is `call-<id>` the first time the id
- * occurs in the page, then `call-<id>-2`, ...; characters an id should not hold become `_`.
+ * The page's element ids: one per call, per section and per section's heading, unique in the page although call ids
+ * repeat across files, conversations and sub-agents' runs, and file names may end as a heading's id does (`x-title`).
+ * A call's anchor is `call-<id>` the first time the id occurs in the page, then `call-<id>-2`, ...; characters an id
+ * should not hold become `_`.
  */
 export class Anchors {
   /** Every anchor given, and for each base the last number tried (so a page of many equal ids stays linear). */
   private readonly used = new Set<string>();
   private readonly next = new Map<string, number>();
   private readonly calls = new Map<object, string>();
+  /** The anchors given since {@link takeGiven} last ran. */
+  private given: string[] = [];
 
   /** The anchor of a call (the same object always gets the same one). */
   call(call: { id: string }): string {
@@ -30,6 +33,18 @@ export class Anchors {
       this.next.set(base, n);
     }
     this.used.add(anchor);
+    this.given.push(anchor);
     return anchor;
+  }
+
+  /**
+   * The anchors given since the last call (those of one section), and forgets the calls seen: a section's links stay
+   * within it, so a page of any size holds one id per anchor, never the calls themselves.
+   */
+  takeGiven(): string[] {
+    const given = this.given;
+    this.given = [];
+    this.calls.clear();
+    return given;
   }
 }

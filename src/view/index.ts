@@ -2,6 +2,7 @@
 // verdict and divergence), and of two trajectories side by side. No network: style and script inline.
 export type { ViewEntry, ViewVerdict } from './verdict.js';
 export { viewHtml } from './viewHtml.js';
+export { ViewPage, type ViewPageOptions } from './viewPage.js';
 export { diffHtml } from './diffHtml.js';
 // The words the page (and `legate show`) uses for a response's usage and for what a tool call told the model.
 export { describeUsage } from '../trajectory/describeUsage.js';

@@ -30,6 +30,8 @@ input[type=search] { font: inherit; padding: .3rem .5rem; min-width: 16rem; max-
 button { font: inherit; padding: .3rem .6rem; color: var(--fg); background: var(--panel);
   border: 1px solid var(--muted); border-radius: 4px; cursor: pointer; }
 .table-wrap { overflow-x: auto; }
+.index-part { content-visibility: auto; }
+.tally { margin: .25rem 0; }
 table { border-collapse: collapse; width: 100%; font-size: .9rem; }
 caption { text-align: left; font-weight: 600; padding: .25rem 0; }
 th, td { text-align: left; padding: .3rem .5rem; border-bottom: 1px solid var(--line); vertical-align: top; }

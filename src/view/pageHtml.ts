@@ -16,6 +16,11 @@ const POLICY =
   `script-src 'sha256-${createHash('sha256').update(PAGE_JS).digest('base64')}'`;
 
 export function pageHtml(title: string, nav: string, main: string): string {
+  return `${pageStart(title, nav)}${main}${PAGE_END}`;
+}
+
+/** The document up to the start of its `<main>`'s content, for a page written piece by piece. */
+export function pageStart(title: string, nav: string): string {
   return [
     '<!DOCTYPE html>',
     '<html lang="en">',
@@ -30,10 +35,15 @@ export function pageHtml(title: string, nav: string, main: string): string {
     '<body>',
     '<a class="skip" href="#main">Skip to the trajectories</a>',
     `<header><h1>${escapeHtml(title)}</h1>${nav}</header>`,
-    `<main id="main">${main}</main>`,
-    '<footer><p>Made by legate from trajectory files; everything shown is escaped text from those files.</p></footer>',
-    `<script>${PAGE_JS}</script>`,
-    '</body>',
-    '</html>',
+    '<main id="main">',
   ].join('\n');
 }
+
+/** The document after its `<main>`'s content. */
+export const PAGE_END = [
+  '</main>',
+  '<footer><p>Made by legate from trajectory files; everything shown is escaped text from those files.</p></footer>',
+  `<script>${PAGE_JS}</script>`,
+  '</body>',
+  '</html>',
+].join('\n');

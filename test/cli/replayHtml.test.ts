@@ -84,6 +84,20 @@ describe('legate replay --reporter html', () => {
     expect(io.stderr.join('\n')).toMatch(/✓ t\/a-pass\.yaml/);
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'a page whose folder takes no file (/proc): every verdict line still, then one line, exit 2',
+    async () => {
+      const io = captureIo(project());
+      expect(await main(['replay', 't', '--workers', '1', '--reporter', 'html', '--output', '/proc/r.html'], io)).toBe(
+        2,
+      );
+      expect(io.stdout.join('\n')).toMatch(/✓ t\/a-pass\.yaml[\s\S]*✗ t\/b-diverges\.yaml/);
+      expect(io.stderr).toEqual([
+        expect.stringMatching(/^legate replay: --output \/proc\/r\.html: the report could not be written: .+\.$/),
+      ]);
+    },
+  );
+
   it('a missing path gets a row with status missing', async () => {
     const dir = project();
     const io = captureIo(dir);

@@ -126,6 +126,19 @@ describe('legate view', () => {
     expect(readdirSync(dir).sort()).toEqual(['folder', 't']);
   });
 
+  it.skipIf(process.platform !== 'linux')(
+    'says in one line, exit 2, when its folder takes no file: not even the sections it sets aside (/proc)',
+    async () => {
+      const dir = folderWith(['refusal.yaml', 'zero-trust.yaml']);
+      const io = captureIo(dir);
+      expect(await main(['view', 't', '--out', '/proc/legate.html'], io)).toBe(2);
+      expect(io.stderr).toEqual([
+        expect.stringMatching(/^legate view: --out \/proc\/legate\.html: the page could not be written: .+\.$/),
+      ]);
+      expect(io.stdout).toEqual([]);
+    },
+  );
+
   it('asks for a path when given none: one line, exit 2', async () => {
     const io = captureIo(tempDir());
     expect(await main(['view'], io)).toBe(2);

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { Trajectory } from '../../src/index.js';
 import { escapeHtml } from '../../src/view/escapeHtml.js';
 import { diffHtml, viewHtml, type ViewEntry } from '../../src/view/index.js';
+import { PageRuns } from '../../src/view/pageRuns.js';
 import { elementsOf, select, type Element } from '../support/htmlElements.js';
 import { shipped } from './shippedCorpus.js';
 
@@ -173,6 +174,32 @@ describe('strings from a file on the page', () => {
         expect(select(elements, 'article', { 'data-turn': '2' })[0]!.attributes['data-agent']).toBe(s.otherAgent);
       }),
       { numRuns: 150 },
+    );
+  });
+
+  it('set aside in a comment (a page of many runs), never end it, and read back the same once it is opened', () => {
+    const pageOf = (s: Slots, open: boolean) => {
+      const runs = new PageRuns<string>(s.name, (body) => body);
+      runs.add(entryOf(s));
+      return [...runs.chunks((body) => body, open)].join('');
+    };
+    const content = /<section class="trajectory"[^>]*>([\s\S]*)<\/section>/;
+    fc.assert(
+      fc.property(slots, (s) => {
+        const [open, inert] = [pageOf(s, true), pageOf(s, false)];
+        const held = content.exec(inert)![1]!;
+        // One comment, ended where legate ends it: nothing in it ends a comment (`-->`, `--!>`) or starts one.
+        expect(held.startsWith('<!--') && held.endsWith('-->')).toBe(true);
+        expect(held.slice(4, -3)).not.toMatch(/--|<!--/);
+        // Opened (parsed as the page's script parses it), the same elements, attributes and text as laid out.
+        const read = (html: string) =>
+          elementsOf(html).map(({ name, attributes, text }) => ({ name, attributes, text }));
+        const elements = elementsOf(held.slice(4, -3));
+        expect(read(held.slice(4, -3))).toEqual(read(content.exec(open)![1]!));
+        expect(select(elements, 'pre', { class: 'output' })[0]!.text).toBe(s.output);
+        expect(inert.match(/<script/gi)).toHaveLength(1);
+      }),
+      { numRuns: 100 },
     );
   });
 
