@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RuleConfigurationError, UsageError, rules } from '../../src/index.js';
 import { serveMcp, type McpServing } from '../../src/mcp/index.js';
 import {
@@ -13,20 +13,11 @@ import {
   expectUnknownTool,
   expectValidCall,
   textOf,
+  useHttpServing,
 } from './serveMcpCases.js';
 import { tools } from './fixtures/server-tools.js';
 
-const open: { close(): Promise<void> }[] = [];
-
-afterEach(async () => {
-  for (const closable of open.splice(0).reverse()) await closable.close();
-});
-
-async function serve(options: Partial<Parameters<typeof serveMcp>[0]> = {}): Promise<McpServing> {
-  const serving = await serveMcp({ tools, transport: 'http', ...options });
-  open.push(serving);
-  return serving;
-}
+const { open, serve } = useHttpServing();
 
 async function connect(serving: McpServing): Promise<Client> {
   const client = new Client({ name: 'test-client', version: '1.0.0' });

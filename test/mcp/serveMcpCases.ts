@@ -1,7 +1,8 @@
 // What every transport of serveMcp must answer, checked with the official SDK's client.
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { expect } from 'vitest';
-import { echo, forecast } from './fixtures/server-tools.js';
+import { afterEach, expect } from 'vitest';
+import { serveMcp, type McpServing } from '../../src/mcp/index.js';
+import { echo, forecast, tools } from './fixtures/server-tools.js';
 
 type Result = Awaited<ReturnType<Client['callTool']>>;
 
@@ -108,4 +109,21 @@ export async function expectUnknownTool(client: Client): Promise<void> {
     code: -32602,
     message: expect.stringContaining(`Tool "nope" does not exist; the tools available are 'echo', 'forecast'`),
   });
+}
+
+/**
+ * For a test file serving over HTTP: `serve` starts the fixture tools' server, and every server and client pushed to
+ * `open` is closed after each test, the last opened first.
+ */
+export function useHttpServing() {
+  const open: { close(): Promise<void> }[] = [];
+  afterEach(async () => {
+    for (const closable of open.splice(0).reverse()) await closable.close();
+  });
+  const serve = async (options: Partial<Parameters<typeof serveMcp>[0]> = {}): Promise<McpServing> => {
+    const serving = await serveMcp({ tools, transport: 'http', ...options });
+    open.push(serving);
+    return serving;
+  };
+  return { open, serve };
 }

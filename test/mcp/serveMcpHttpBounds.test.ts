@@ -4,15 +4,15 @@ import { connect as connectSocket } from 'node:net';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { mcpHelp } from '../../cli/commands/mcp.js';
 import { defineTool } from '../../src/index.js';
-import { serveMcp, type McpServing } from '../../src/mcp/index.js';
 import { loadMcpServerSdk, type McpServerSdk } from '../../src/mcp/loadMcpSdk.js';
 import { serveHttp } from '../../src/mcp/serveMcpHttp.js';
 import type { SessionClock } from '../../src/mcp/serveMcpHttpSessions.js';
 import { readServeMcpOptions } from '../../src/mcp/serveMcpOptions.js';
 import { tools } from './fixtures/server-tools.js';
+import { useHttpServing } from './serveMcpCases.js';
 
 // serveMcp over Streamable HTTP is bounded: in sessions (maxSessions), in how long a session may idle
 // (idleTimeoutMs) and in how long a request may take to arrive (readTimeoutMs). The idle expiry is driven by a
@@ -20,17 +20,7 @@ import { tools } from './fixtures/server-tools.js';
 // and waited for as the socket's close.
 
 const PROTOCOL = '2025-06-18';
-const open: { close(): Promise<void> }[] = [];
-
-afterEach(async () => {
-  for (const closable of open.splice(0).reverse()) await closable.close();
-});
-
-async function serve(options: Partial<Parameters<typeof serveMcp>[0]> = {}): Promise<McpServing> {
-  const serving = await serveMcp({ tools, transport: 'http', ...options });
-  open.push(serving);
-  return serving;
-}
+const { open, serve } = useHttpServing();
 
 async function connect(url: string): Promise<{ client: Client; transport: StreamableHTTPClientTransport }> {
   const client = new Client({ name: 'test-client', version: '1.0.0' });

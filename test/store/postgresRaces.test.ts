@@ -2,8 +2,9 @@ import { setTimeout as pause } from 'node:timers/promises';
 import fc from 'fast-check';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { Agent, ScriptedTransport, StoreError, defineTool, reply, type ClaimRecord } from '../../src/index.js';
+import { StoreError, reply, type ClaimRecord } from '../../src/index.js';
 import { freshSchema, postgresReady, usePostgresStores } from '../support/postgresDatabase.js';
+import { treasurer } from '../support/suspendedPayment.js';
 
 const postgresStore = usePostgresStores();
 let admin: pg.Pool;
@@ -11,26 +12,6 @@ beforeAll(async () => {
   admin = new pg.Pool({ connectionString: await postgresReady() });
 });
 afterAll(() => admin.end());
-
-function treasurer(effects: string[], script = [reply.toolUse('wire', { amount: 250 })]) {
-  const wire = defineTool({
-    name: 'wire',
-    description: 'Wires money.',
-    privileged: true,
-    input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-    run: ({ amount }) => {
-      effects.push(`wired ${amount}`);
-      return 'Wired.';
-    },
-  });
-  return new Agent({
-    name: 'treasurer',
-    model: 'm',
-    tools: [wire],
-    transport: new ScriptedTransport(script),
-    approvalRequired: (tool) => tool.privileged,
-  });
-}
 
 const claimFor = (runId: string, suspensionId: string, owner: string): ClaimRecord => ({
   runId,

@@ -3,17 +3,10 @@
 // fails clearly, and a recovery records the outcome as unknown.
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  Agent,
-  ScriptedTransport,
-  StoreError,
-  defineTool,
-  reply,
-  type ClaimRecord,
-  type ScriptedReply,
-} from '../../src/index.js';
+import { StoreError, reply, type ClaimRecord } from '../../src/index.js';
 import { PostgresStateStore } from '../../src/store/postgres.js';
 import { freshSchema, postgresReady, usePostgresStores } from '../support/postgresDatabase.js';
+import { treasurer } from '../support/suspendedPayment.js';
 
 const postgresStore = usePostgresStores();
 let admin: pg.Pool;
@@ -46,26 +39,6 @@ async function terminateRecordsOfFinished(schema: string, times: number): Promis
     );
     return Number(rows[0]!.n);
   };
-}
-
-function treasurer(effects: string[], script: ScriptedReply[]) {
-  const wire = defineTool({
-    name: 'wire',
-    description: 'Wires money.',
-    privileged: true,
-    input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-    run: ({ amount }) => {
-      effects.push(`wired ${amount}`);
-      return 'Wired.';
-    },
-  });
-  return new Agent({
-    name: 'treasurer',
-    model: 'm',
-    tools: [wire],
-    transport: new ScriptedTransport(script),
-    approvalRequired: (tool) => tool.privileged,
-  });
 }
 
 describe('PostgresStateStore: the connection is terminated as an approved call’s outcome is recorded', () => {

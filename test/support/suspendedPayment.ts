@@ -29,6 +29,30 @@ export function payer(paid: string[] = [], script: ScriptedReply[] = [reply.tool
   });
 }
 
+/** The agent whose privileged `wire` waits for approval; each wire its tool makes is pushed to `effects`. */
+export function treasurer(
+  effects: string[],
+  script: ScriptedReply[] = [reply.toolUse('wire', { amount: 250 })],
+): Agent {
+  const wire = defineTool({
+    name: 'wire',
+    description: 'Wires money.',
+    privileged: true,
+    input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+    run: ({ amount }) => {
+      effects.push(`wired ${amount}`);
+      return 'Wired.';
+    },
+  });
+  return new Agent({
+    name: 'treasurer',
+    model: 'm',
+    tools: [wire],
+    transport: new ScriptedTransport(script),
+    approvalRequired: (tool) => tool.privileged,
+  });
+}
+
 /** The suspension of a run whose one privileged call (`pay`) waits for approval: what store tests save and claim. */
 export async function aSuspension(): Promise<Suspension> {
   return (await payer().run('pay')).suspension!;
