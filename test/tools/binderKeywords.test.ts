@@ -1,5 +1,7 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/index.js';
+import { jsonValueCount } from '../../src/json/jsonValueCount.js';
 
 /** A tool whose one argument `a` has the given schema; `bind` returns the bound args or the refusal. */
 function withArgument(schema: unknown) {
@@ -727,6 +729,55 @@ describe('schemas built to exhaust the reader', () => {
     for (let i = 0; i < 5000; i++) chain[`d${i}`] = { $ref: `#/$defs/d${i + 1}` };
     expect(declare({ type: 'object', properties: { a: { $ref: '#/$defs/d0' } }, $defs: chain })).toThrow(
       /nests more than 200 schemas inside one another here \(through '\$ref's too\); flatten it\./,
+    );
+  });
+
+  /**
+   * A union under properties beside a union, `levels` deep, as JSON text (every part written out, as an MCP server
+   * sends it): its constraints are moved into each alternative, so the published schema multiplies per level.
+   */
+  const nestedUnions = (levels: number, alternatives: number): unknown => {
+    let schema: unknown = { type: 'string' };
+    for (let level = 0; level < levels; level++) {
+      const names = ['a', 'b', 'c', 'd'].slice(0, alternatives);
+      schema = {
+        type: 'object',
+        properties: Object.fromEntries(names.map((name) => [name, schema])),
+        anyOf: names.map((name) => ({ required: [name] })),
+      };
+    }
+    return JSON.parse(JSON.stringify({ type: 'object', properties: { x: schema } }));
+  };
+
+  it('refuses nested unions that would multiply past the bound (issue 31: 7 levels overflowed the stack)', () => {
+    // Before the bound: 6 levels took seconds and hundreds of MB, 7 threw a raw RangeError.
+    expect(declare(nestedUnions(7, 3))).toThrow(
+      expect.objectContaining({
+        name: 'ToolDeclarationError',
+        code: 'unsupported_schema',
+        message: expect.stringMatching(
+          /at input\.properties\.x(\.properties\.[abc])+\.anyOf: moving the constraints beside 'anyOf' into each of its alternatives .* more than 100000 schema values/,
+        ),
+      }),
+    );
+    // Said once, where the bound was passed, not at every union after it.
+    expect(declare(nestedUnions(7, 3))).toThrow(/^Tool 't' has an input schema legate cannot use at input\.properties/);
+  });
+
+  it('defines any nest of unions within the bound, and refuses the others clearly', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 9 }), fc.integer({ min: 2, max: 4 }), (levels, alternatives) => {
+        let outcome: unknown;
+        try {
+          outcome = declare(nestedUnions(levels, alternatives))();
+        } catch (error) {
+          outcome = error;
+        }
+        if (outcome instanceof Error)
+          expect(outcome).toMatchObject({ name: 'ToolDeclarationError', code: 'unsupported_schema' });
+        else expect(jsonValueCount((outcome as { inputSchema: unknown }).inputSchema, 200_000)).toBeLessThan(200_000);
+      }),
+      { numRuns: 30 },
     );
   });
 
