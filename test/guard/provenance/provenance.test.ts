@@ -308,6 +308,17 @@ describe('what provenance asks of the tools', () => {
       expect(p.outside.get('toolu_list_transactions')?.texts).toEqual([rows]);
     }
   });
+  it('keeps text that is not JSON outside whatever the paths, even none (nothing in it can be vouched for)', () => {
+    const none = (name: string) =>
+      name === 'list_transactions' ? { untrusted: true, outsideAuthored: [] } : toolOf(name);
+    const of = (content: string) =>
+      provenanceOf({ system: undefined, messages: [user('x'), ...called('list_transactions', content)] }, none);
+    const text = `sender ${IBAN}`;
+    expect(of(text).outside.get('toolu_list_transactions')?.texts).toEqual([text]);
+    expect(untracedArgument({ to: IBAN }, ['to'], of(text))?.foundIn).toEqual(['list_transactions']);
+    // The same value in JSON, where no path says a field is outside-authored, is vouched for.
+    expect(untracedArgument({ to: IBAN }, ['to'], of(JSON.stringify({ sender: IBAN })))).toBeUndefined();
+  });
 });
 
 describe('vouched fields', () => {
