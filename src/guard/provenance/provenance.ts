@@ -49,13 +49,15 @@ export function provenanceOf(
   serverUntrusted: ServerResultTrust = defaultServerToolUntrusted,
 ): Provenance {
   const trusted: TrustedText[] = [];
-  const callInputs: string[] = [];
+  /** Each trusted result: the texts it vouches for, and its call's input as text (which they do not vouch for). */
+  const vouchedResults: { texts: readonly string[]; input: string }[] = [];
   const outsideTexts: OutsideText[] = [];
   const outside = new Map<string, { tool: string; texts: string[] }>();
   const addOutside = (id: string, tool: string, texts: readonly string[]) => {
     const entry = outside.get(id);
     if (entry === undefined) outside.set(id, { tool, texts: [...texts] });
-    else entry.texts.push(...texts);
+    // One push a text: a result may hold more texts than a call can take arguments.
+    else for (const text of texts) entry.texts.push(text);
     for (const text of texts) outsideTexts.push({ text, tool });
   };
   if (conversation.system !== undefined) trusted.push({ text: conversation.system, call: undefined });
@@ -71,45 +73,47 @@ export function provenanceOf(
       continue;
     }
     const texts = textsOfContent(part.content);
-    const tool = part.tool === undefined ? undefined : toolOf(part.tool);
-    if (part.tool === undefined || tool === undefined) {
+    const tool = sourceOf(part.tool, toolOf);
+    if (tool === undefined) {
       addOutside(part.id, UNATTRIBUTED_SOURCE, texts);
       continue;
     }
     if (part.isError) {
-      if (tool.untrusted) addOutside(part.id, part.tool, texts);
+      if (tool.untrusted) addOutside(part.id, tool.name, texts);
       continue;
     }
-    const vouched = tool.untrusted ? vouchedPart(part.id, part.tool, texts, tool.outsideAuthored, addOutside) : texts;
-    if (vouched.length === 0) continue;
-    const call = callInputs.push(part.inputs.flatMap((input) => stringsOf(input)).join('\n')) - 1;
-    for (const text of vouched) trusted.push({ text, call });
+    let vouched = texts;
+    if (tool.untrusted) {
+      // Its outside-authored part is outside; its owner vouches for the rest, if the output splits.
+      const split = splitJson(texts, tool.outsideAuthored);
+      addOutside(part.id, tool.name, split?.outside ?? texts);
+      if (split === undefined) continue;
+      vouched = split.vouched;
+    }
+    vouchedResults.push({ texts: vouched, input: part.inputs.flatMap((input) => stringsOf(input)).join('\n') });
   }
+  for (const [call, { texts }] of vouchedResults.entries()) for (const text of texts) trusted.push({ text, call });
+  const callInputs = vouchedResults.map(({ input }) => input);
   return { outside, index: new ProvenanceIndex(trusted, callInputs, outsideTexts) };
 }
 
-/**
- * An untrusted tool's output: its outside-authored part goes to `addOutside`; the part its owner
- * vouches for is returned (nothing, unless `outsideAuthored` is declared and the output is JSON of
- * the shape its paths describe).
- */
-function vouchedPart(
-  id: string,
-  tool: string,
-  texts: string[],
-  outsideAuthored: readonly string[] | undefined,
-  addOutside: (id: string, tool: string, texts: readonly string[]) => void,
-): string[] {
-  const split = texts.length === 1 && outsideAuthored !== undefined ? splitJson(texts[0]!, outsideAuthored) : undefined;
-  if (split === undefined) {
-    addOutside(id, tool, texts);
-    return [];
-  }
-  addOutside(id, tool, split.outside);
-  return split.vouched;
+/** The tool a result answers, by name, or undefined when the result has no tool or `toolOf` does not know it. */
+function sourceOf(
+  name: string | undefined,
+  toolOf: (name: string) => ProvenanceTool | undefined,
+): (ProvenanceTool & { name: string }) | undefined {
+  if (name === undefined) return undefined;
+  const tool = toolOf(name);
+  return tool === undefined ? undefined : { ...tool, name };
 }
 
-function splitJson(text: string, outsideAuthored: readonly string[]) {
+/**
+ * An untrusted tool's output split by its `outsideAuthored` paths, or undefined when it does not
+ * split and all of it is outside: no paths declared, a path provenance cannot read, an output in
+ * several blocks (or none), text that is not JSON, JSON not of the shape the paths describe.
+ */
+function splitJson(texts: readonly string[], outsideAuthored: readonly string[] | undefined) {
+  if (texts.length !== 1 || outsideAuthored === undefined) return undefined;
   const paths: FieldStep[][] = [];
   for (const path of outsideAuthored) {
     const parsed = parseFieldPath(path);
@@ -118,7 +122,7 @@ function splitJson(text: string, outsideAuthored: readonly string[]) {
   }
   let output: unknown;
   try {
-    output = JSON.parse(text);
+    output = JSON.parse(texts[0]!);
   } catch {
     return undefined;
   }

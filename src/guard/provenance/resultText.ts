@@ -26,7 +26,7 @@ export function textsOfServerResult(content: unknown): string[] {
  * Every string and number in a value (numbers as JavaScript writes them), in document order; keys
  * aside, and the values of keys `skip` says.
  */
-export function leavesOf(value: unknown, skip: (key: string) => boolean = () => false): string[] {
+export function leavesOf(value: unknown, skip?: (key: string) => boolean): string[] {
   return stringsIn(value, skip, false);
 }
 
@@ -35,23 +35,25 @@ export function leavesOf(value: unknown, skip: (key: string) => boolean = () => 
  * writes them): all a tool's input could make it echo.
  */
 export function stringsOf(value: unknown): string[] {
-  return stringsIn(value, () => false, true);
+  return stringsIn(value, undefined, true);
 }
 
-/** The strings and numbers of a value in document order, without recursion (any depth); each key before its value. */
-function stringsIn(value: unknown, skip: (key: string) => boolean, keys: boolean): string[] {
+/**
+ * The strings and numbers of a value in document order, each key before its value when `keys`, the
+ * values of the keys `skip` says left out. Without recursion, so any depth; the pending members go on
+ * a stack in reverse, so that the first is taken first.
+ */
+function stringsIn(value: unknown, skip: ((key: string) => boolean) | undefined, keys: boolean): string[] {
   const found: string[] = [];
   const pending: unknown[] = [value];
   while (pending.length > 0) {
     const here = pending.pop();
     if (typeof here === 'string') found.push(here);
     else if (typeof here === 'number') found.push(String(here));
-    else if (Array.isArray(here)) for (let i = here.length - 1; i >= 0; i--) pending.push(here[i]);
+    else if (Array.isArray(here)) for (const item of here.toReversed()) pending.push(item);
     else if (isPlainObject(here)) {
-      const entries = Object.entries(here);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, member] = entries[i]!;
-        if (!skip(key)) pending.push(member);
+      for (const [key, member] of Object.entries(here).toReversed()) {
+        if (skip === undefined || !skip(key)) pending.push(member);
         if (keys) pending.push(key);
       }
     }
@@ -66,11 +68,12 @@ export interface SplitOutput {
 }
 
 /**
- * Splits a JSON output by the parsed `outsideAuthored` paths: every string and number under a place a
- * path reaches is outside, every other one vouched (object keys are neither). Undefined, so that the
- * whole output counts as outside, when the output does not have the shape the paths describe: a `[]`
- * meets something other than an array, or a key something other than an object (null and a missing key
- * are fine: an optional field). A scalar output (a bare string) never has the shape.
+ * Splits a JSON output (as `JSON.parse` gives it) by the parsed `outsideAuthored` paths: every string
+ * and number under a place a path reaches is outside, every other one vouched (object keys are
+ * neither), each in document order. Undefined, so that the whole output counts as outside, when the
+ * output does not have the shape the paths describe: a `[]` meets something other than an array, or a
+ * key something other than an object (null and a missing key are fine: an optional field). A scalar
+ * output (a bare string) never has the shape.
  */
 export function splitOutput(output: unknown, paths: readonly FieldStep[][]): SplitOutput | undefined {
   const split: SplitOutput = { outside: [], vouched: [] };
@@ -81,10 +84,11 @@ export function splitOutput(output: unknown, paths: readonly FieldStep[][]): Spl
   while (pending.length > 0) {
     const { value, matching } = pending.pop()!;
     if (matching.some(([path, matched]) => matched === paths[path]!.length)) {
-      split.outside.push(...leavesOf(value));
+      // One push a leaf: an outside field may hold more strings than a call can take arguments.
+      for (const leaf of leavesOf(value)) split.outside.push(leaf);
       continue;
     }
-    if (value === null || value === undefined) continue;
+    if (value === null) continue;
     for (const [path, matched] of matching) {
       const step = paths[path]![matched]!;
       if ('each' in step ? !Array.isArray(value) : !isPlainObject(value)) return undefined;
@@ -97,10 +101,10 @@ export function splitOutput(output: unknown, paths: readonly FieldStep[][]): Spl
       for (const [key, item] of Object.entries(value))
         children.push({ value: item, matching: advance(matching, paths, key) });
     } else {
-      if (typeof value === 'string') split.vouched.push(value);
-      if (typeof value === 'number') split.vouched.push(String(value));
+      // A string or a number is its one leaf; a boolean has none.
+      split.vouched.push(...leavesOf(value));
     }
-    for (let i = children.length - 1; i >= 0; i--) pending.push(children[i]!);
+    for (const child of children.toReversed()) pending.push(child);
   }
   return split;
 }

@@ -36,7 +36,11 @@ export function untracedArgument(
   return undefined;
 }
 
-/** The strings and numbers a value holds, with where, in document order (object keys are names, not values). */
+/**
+ * The strings and numbers a value holds, with where, in document order (object keys are names, not
+ * values). `at` is where a path reached, never empty (a path has a step), so a member is `at.key`.
+ * The pending members go on a stack in reverse, so that the first is taken first.
+ */
 function* tracedPieces(at: string, value: unknown): Generator<{ argument: string; value: string | number }> {
   const pending: { at: string; value: unknown }[] = [{ at, value }];
   while (pending.length > 0) {
@@ -44,13 +48,11 @@ function* tracedPieces(at: string, value: unknown): Generator<{ argument: string
     if (typeof here.value === 'string' || typeof here.value === 'number') {
       yield { argument: here.at, value: here.value };
     } else if (Array.isArray(here.value)) {
-      for (let i = here.value.length - 1; i >= 0; i--) pending.push({ at: `${here.at}[${i}]`, value: here.value[i] });
+      const items = here.value.map((item, i) => ({ at: `${here.at}[${i}]`, value: item }));
+      for (const item of items.toReversed()) pending.push(item);
     } else if (isPlainObject(here.value)) {
-      const entries = Object.entries(here.value);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [key, item] = entries[i]!;
-        pending.push({ at: here.at === '' ? key : `${here.at}.${key}`, value: item });
-      }
+      const members = Object.entries(here.value).map(([key, item]) => ({ at: `${here.at}.${key}`, value: item }));
+      for (const member of members.toReversed()) pending.push(member);
     }
   }
 }
