@@ -1,3 +1,4 @@
+import { jsonValueCount } from '../../json/jsonValueCount.js';
 import { copyValue } from '../../json/copyValue.js';
 import { describeValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
@@ -69,6 +70,8 @@ class Normaliser {
   readonly #anchors: Map<string, string[]>;
   /** How many schemas are being read inside one another right now (`$ref` targets included). */
   #nesting = 0;
+  /** How many JSON values were copied into the alternatives of unions so far (see {@link MAX_COPIED_VALUES}). */
+  #copied = 0;
 
   constructor(
     readonly document: Schema,
@@ -314,6 +317,20 @@ class Normaliser {
         siblings[keyword] = value;
       else kept[keyword] = value;
     }
+    // Each alternative gets a copy of the constraints beside the union: unions nested in those constraints multiply,
+    // so a schema of a few hundred bytes can stand for millions of values. The copies made are counted, and bounded.
+    if (this.#copied > MAX_COPIED_VALUES) return true; // said once, where the bound was passed
+    this.#copied += jsonValueCount(siblings, MAX_COPIED_VALUES) * (merged[union] as unknown[]).length;
+    if (this.#copied > MAX_COPIED_VALUES) {
+      this.problems.add(
+        `${path}.${union}`,
+        'unsupported_schema',
+        `moving the constraints beside '${union}' into each of its alternatives (as legate publishes a union) makes ` +
+          `more than ${MAX_COPIED_VALUES} schema values in this schema; move those constraints into the ` +
+          'alternatives yourself, or nest fewer unions inside one another.',
+      );
+      return true;
+    }
     const alternatives = (merged[union] as unknown[]).map((alternative, i) => {
       const content = this.#content(alternative, `${path}.${union}.${i}`);
       if (content === undefined || content === false) return false;
@@ -356,6 +373,12 @@ const DEFINITIONS = new Set(['$defs', 'definitions', 'default']);
  * every later reader of the schema (binder, messages, fuzzers) recurses on.
  */
 const MAX_SCHEMA_NESTING = 200;
+/**
+ * How many JSON values moving constraints into unions' alternatives may copy in one schema: far beyond any real
+ * schema (GitHub's and Stripe's largest request bodies hold a few thousand values), and a bound on the time and
+ * memory a small schema whose nested unions multiply (3 alternatives under 3 properties, 7 levels) can take.
+ */
+const MAX_COPIED_VALUES = 100_000;
 /** Keywords whose schemas are conditions on a value, not descriptions of it: never closed. */
 const CONDITIONS = new Set(['if', 'then', 'else', 'not', 'contains']);
 
