@@ -91,18 +91,20 @@ export class TextCorpus {
    */
   private textsHoldingTokens(value: string, cuts: readonly number[]): number[] {
     const length = value.length;
-    // The run's first token is a prefix of the value: the places are where a token equal to one starts.
-    const places: (readonly number[])[] = [];
+    /** prefixes[i]: the hash of value[0, i + 1). */
+    const prefixes = new Int32Array(length);
     let target = 0;
     let power = 1;
     for (let i = 0; i < length; i++) {
       target = (target * BASE + value.charCodeAt(i)) % MODULUS;
       power = (power * BASE) % MODULUS;
-      const starts = this.startsByToken.get(target);
-      if (starts !== undefined) places.push(starts);
+      prefixes[i] = target;
     }
     const found = new Set<number>();
-    for (const starts of places) {
+    // The run's first token is a prefix of the value: the places are where a token equal to one starts.
+    for (const prefix of prefixes) {
+      const starts = this.startsByToken.get(prefix);
+      if (starts === undefined) continue;
       for (const start of starts) {
         // A run ends where a token starts or a text ends (past the last text, `boundary` holds nothing).
         const end = start + length;

@@ -1,5 +1,5 @@
 import fc from 'fast-check';
-import { describe, expect, it } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { TextCorpus } from '../../../src/guard/provenance/textCorpus.js';
 import { needleOf, normalised, tokensOf } from '../../../src/guard/provenance/valueMatch.js';
 
@@ -80,5 +80,25 @@ describe('TextCorpus, the checks behind each answer (mutation run, issue 31)', (
     expect(new TextCorpus(texts).textsHolding(needleOf('gb29 first'))).toEqual([1]);
     expect(new TextCorpus(texts).textsHolding(needleOf('last gb29'))).toEqual([4]);
     expect(new TextCorpus(texts).textsHolding(needleOf('gb29 gb29'))).toEqual([]);
+  });
+});
+
+describe('TextCorpus, the cost of a place (mutation run, issue 31)', () => {
+  afterEach(() => {
+    vi.restoreAllMocks();
+  });
+
+  it('compares the characters of a place only when its hash matches the value', () => {
+    // 2,000 places where a run of whole tokens as long as the value starts (`aaaa`, the value's first
+    // four letters): compared character by character, an outside text of equal tokens and a long value
+    // would cost places times length. Every place differs from the value in its last letter.
+    const corpus = new TextCorpus([`${'aaaa '.repeat(2000)}`, 'b']);
+    const value = needleOf(`${'aaaa'.repeat(499)}aaab`);
+    const compared = vi.spyOn(String.prototype, 'startsWith');
+    expect(corpus.textsHolding(value)).toEqual([]);
+    expect(compared).not.toHaveBeenCalled();
+    // A match is compared: the count is of the corpus's own comparisons.
+    expect(corpus.textsHolding(needleOf('aaaa'.repeat(500)))).toEqual([0]);
+    expect(compared.mock.calls.length).toBe(1501);
   });
 });
