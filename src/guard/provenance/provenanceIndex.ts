@@ -47,14 +47,10 @@ export class ProvenanceIndex {
     const known = this.answers.get(key);
     if (known !== undefined) return known;
     const holders = this.indexed().trusted.textsHolding(needle);
-    let echoes: Set<number> | undefined;
-    const answer = holders.some((text) => {
-      const call = this.trustedCall[text];
-      if (call === undefined) return true;
-      // However the input splits the value: a tool that re-spaces what it echoes still echoes it.
-      echoes ??= new Set(this.indexed().inputs.textsHolding(anySplit(needle)));
-      return !echoes.has(call);
-    });
+    // The calls whose input holds the value, however it splits it: a tool that re-spaces what it echoes
+    // still echoes it. The user's and the system prompt's texts belong to no call.
+    const echoes = new Set<number | undefined>(this.indexed().inputs.textsHolding(anySplit(needle)));
+    const answer = holders.some((text) => !echoes.has(this.trustedCall[text]));
     this.answers.set(key, answer);
     return answer;
   }

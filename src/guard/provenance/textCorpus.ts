@@ -9,10 +9,10 @@ const BASE = 1000003;
  * `valueMatch.ts`). The texts' tokens are joined into one compact string (a space between two
  * texts, which no token holds), with the offsets where a token starts or a text ends marked, prefix
  * hashes of that string, and the token starts by the hash of their token. A string value is looked
- * for where a token equal to one of its prefixes starts (its first token or all of it, if it has several), each
- * place checked in constant time (a hash compare, then the characters and token boundaries on a hit): a
- * query costs the value's length (up to the longest token) plus those places, at most the number of
- * tokens, however long the texts or the value. Numbers are indexed by canonical form.
+ * for where a token equal to one of its prefixes starts (a run of tokens starts with its first token),
+ * each place checked in constant time (a hash compare, then the characters and token boundaries on a
+ * hit): a query costs the value's length plus those places, at most the number of tokens, however
+ * long the texts. Numbers are indexed by canonical form.
  */
 export class TextCorpus {
   private readonly compact: string;
@@ -24,7 +24,6 @@ export class TextCorpus {
   private readonly hash: Int32Array;
   /** The offsets where a token starts, by the hash of that token. */
   private readonly startsByToken = new Map<number, number[]>();
-  private readonly longestToken: number;
   private readonly numbers = new Map<string, number[]>();
   private readonly normalisedTexts: string[];
 
@@ -32,18 +31,19 @@ export class TextCorpus {
     this.normalisedTexts = texts.map(normalised);
     const pieces: string[] = [];
     const tokens: [start: number, length: number][] = [];
-    const ends: number[] = [];
+    const ends = new Int32Array(texts.length);
     const textStarts: number[] = [];
     let offset = 0;
     this.normalisedTexts.forEach((text, index) => {
       textStarts.push(offset);
-      for (const token of tokensOf(text)) {
+      const textTokens = tokensOf(text);
+      for (const token of textTokens) {
         tokens.push([offset, token.length]);
-        pieces.push(token);
         offset += token.length;
       }
-      ends.push(offset);
-      pieces.push(' ');
+      pieces.push(textTokens.join(''));
+      ends[index] = offset;
+      // The space before the next text.
       offset += 1;
       for (const number of new Set(numbersIn(text))) {
         const holders = this.numbers.get(number);
@@ -51,18 +51,18 @@ export class TextCorpus {
         else holders.push(index);
       }
     });
-    this.compact = pieces.join('');
+    this.compact = pieces.join(' ');
     this.textStarts = Int32Array.from(textStarts);
     this.boundary = new Uint8Array(this.compact.length + 1);
     for (const [start] of tokens) this.boundary[start] = 1;
     for (const at of ends) this.boundary[at] = 1;
     this.hash = new Int32Array(this.compact.length + 1);
-    for (let i = 0; i < this.compact.length; i++) {
-      this.hash[i + 1] = (this.hash[i]! * BASE + this.compact.charCodeAt(i)) % MODULUS;
+    for (let i = 1; i <= this.compact.length; i++) {
+      this.hash[i] = (this.hash[i - 1]! * BASE + this.compact.charCodeAt(i - 1)) % MODULUS;
     }
-    this.longestToken = tokens.reduce((longest, [, length]) => Math.max(longest, length), 0);
+    const longestToken = tokens.reduce((longest, [, length]) => Math.max(longest, length), 0);
     const powers = [1];
-    for (let i = 1; i <= this.longestToken; i++) powers.push((powers[i - 1]! * BASE) % MODULUS);
+    for (let i = 1; i <= longestToken; i++) powers.push((powers[i - 1]! * BASE) % MODULUS);
     for (const [start, length] of tokens) {
       const key = this.windowHash(start, start + length, powers[length]!);
       const holders = this.startsByToken.get(key);
@@ -74,14 +74,14 @@ export class TextCorpus {
   /** The indexes of the texts `needle` occurs in, ascending. */
   textsHolding(needle: Needle): number[] {
     switch (needle.kind) {
-      case 'nothing':
-        return [];
       case 'number':
         return this.numbers.get(needle.canonical) ?? [];
       case 'symbols':
         return this.normalisedTexts.flatMap((text, i) => (text.includes(needle.text) ? [i] : []));
       case 'tokens':
         return this.textsHoldingTokens(needle.compact, needle.cuts);
+      case 'nothing':
+        return [];
     }
   }
 
@@ -91,22 +91,24 @@ export class TextCorpus {
    */
   private textsHoldingTokens(value: string, cuts: readonly number[]): number[] {
     const length = value.length;
+    /** prefixes[i]: the hash of value[0, i + 1). */
+    const prefixes = new Int32Array(length);
     let target = 0;
     let power = 1;
     for (let i = 0; i < length; i++) {
       target = (target * BASE + value.charCodeAt(i)) % MODULUS;
       power = (power * BASE) % MODULUS;
+      prefixes[i] = target;
     }
     const found = new Set<number>();
-    // The run's first token is a prefix of the value (its first token, when cut): look where each
-    // token equal to one starts.
-    let prefix = 0;
-    for (let i = 0; i < Math.min(length, this.longestToken); i++) {
-      prefix = (prefix * BASE + value.charCodeAt(i)) % MODULUS;
-      if (cuts.length > 0 && i + 1 !== cuts[0]) continue;
-      for (const start of this.startsByToken.get(prefix) ?? []) {
+    // The run's first token is a prefix of the value: the places are where a token equal to one starts.
+    for (const prefix of prefixes) {
+      const starts = this.startsByToken.get(prefix);
+      if (starts === undefined) continue;
+      for (const start of starts) {
+        // A run ends where a token starts or a text ends (past the last text, `boundary` holds nothing).
         const end = start + length;
-        if (end > this.compact.length || this.boundary[end] !== 1) continue;
+        if (this.boundary[end] !== 1) continue;
         if (this.windowHash(start, end, power) !== target || !this.compact.startsWith(value, start)) continue;
         if (cuts.length > 0 && !this.cutAt(start, length, cuts)) continue;
         found.add(this.textAt(start));
@@ -131,15 +133,16 @@ export class TextCorpus {
     return (((this.hash[end]! - this.hash[start]! * power) % MODULUS) + MODULUS) % MODULUS;
   }
 
-  /** The text whose tokens hold `offset`. */
+  /** The text whose tokens hold `offset`: the last one starting at or before it. */
   private textAt(offset: number): number {
+    // The texts before `low` start at or before `offset`, those from `high` on after it.
     let low = 0;
-    let high = this.textStarts.length - 1;
+    let high = this.textStarts.length;
     while (low < high) {
-      const middle = (low + high + 1) >> 1;
-      if (this.textStarts[middle]! <= offset) low = middle;
-      else high = middle - 1;
+      const middle = (low + high) >> 1;
+      if (this.textStarts[middle]! <= offset) low = middle + 1;
+      else high = middle;
     }
-    return low;
+    return low - 1;
   }
 }

@@ -28,8 +28,8 @@ export type Needle =
   | { kind: 'nothing' };
 
 /**
- * A text normalised for comparison: NFKC, then case-folded: lower, upper, then lower case again (so
- * `Σ`, `σ` and `ς` are all `σ`, `ǅ` is `ǆ`), with the final sigma `ς` as `σ` (as Unicode case folding has
+ * A text normalised for comparison: NFKC, then case-folded: upper, then lower case (so `Σ`, `σ` and
+ * `ς` are all `σ`, `ǅ` is `ǆ`, `ᲀ` is `в`), with the final sigma `ς` as `σ` (as Unicode case folding has
  * it); then NFKC again. A folding only maps what is the same text: NFKC's compatibility forms (`K`
  * Kelvin, `ſ`, `ﬀ`, full-width `Ａ` are ASCII letters) and case. The characters that NFKC leaves
  * outside ASCII but whose case mapping holds an ASCII letter are other letters, look-alikes at that
@@ -55,7 +55,7 @@ const NOT_INTO_ASCII: Readonly<Record<string, string>> = { ß: 'ß', ẞ: 'ß', 
 const KEPT = new RegExp(`[${Object.keys(NOT_INTO_ASCII).join('')}]`, 'gu');
 
 function caseFolded(text: string): string {
-  return text.toLowerCase().toUpperCase().toLowerCase().replaceAll('ς', 'σ');
+  return text.toUpperCase().toLowerCase().replaceAll('ς', 'σ');
 }
 
 /** The tokens of a normalised text: maximal runs of letters, digits and combining marks. */
@@ -127,21 +127,15 @@ export function needleOf(value: string | number): Needle {
  * (is a value an echo of a call's input; which outside texts could it have come from).
  */
 export function anySplit(needle: Needle): Needle {
-  return needle.kind === 'tokens' && needle.cuts.length > 0 ? { ...needle, cuts: [] } : needle;
+  return needle.kind === 'tokens' ? { kind: 'tokens', compact: needle.compact, cuts: [] } : needle;
 }
 
-/** A key that is the same for two values exactly when they are looked for the same way. */
+/**
+ * A key that is the same for two values exactly when they are looked for the same way: the needle as
+ * JSON (the functions here make each kind's fields in one order).
+ */
 export function needleKey(needle: Needle): string {
-  switch (needle.kind) {
-    case 'tokens':
-      return needle.cuts.length === 0 ? `t:${needle.compact}` : `t:${needle.compact}:${needle.cuts.join(',')}`;
-    case 'number':
-      return `n:${needle.canonical}`;
-    case 'symbols':
-      return `s:${needle.text}`;
-    default:
-      return needle.kind;
-  }
+  return JSON.stringify(needle);
 }
 
 function canonicalMagnitude(whole: string, fraction: string | undefined): string {

@@ -300,3 +300,66 @@ describe('separators, generated (issue 31)', () => {
     );
   });
 });
+
+describe('case folding, over every code point (mutation run, issue 31)', () => {
+  it('treats as the same text two characters that Unicode simple case folding makes one (as the flag iu does)', () => {
+    // ᲀ (Cyrillic rounded ve) is в, ͅ (ypogegrammeni) is ι: a lower case alone would miss them.
+    const wrong: string[] = [];
+    for (let cp = 0x80; cp <= 0x10ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const c = String.fromCodePoint(cp);
+      for (const other of [c.toUpperCase(), c.toLowerCase()]) {
+        if (other === c || [...other].length !== 1 || !new RegExp(`^${c}$`, 'iu').test(other)) continue;
+        if (normalised(c) !== normalised(other)) wrong.push(`U+${cp.toString(16)} ${c} ${other}`);
+      }
+    }
+    expect(wrong).toEqual([]);
+    expect(traced('ᲀᲁᲂ', 'вдо')).toBe(true);
+  });
+
+  it('keeps a look-alike it does not fold as a letter of the value: ı and İ are not dropped', () => {
+    expect(traced('ıban', 'ban')).toBe(false);
+    expect(traced('İban', 'ban')).toBe(false);
+    expect(traced('paypaı', 'paypa')).toBe(false);
+  });
+});
+
+describe('numbers, signs and grouping (mutation run, issue 31)', () => {
+  it('reads a plus as no sign, in a value and in text', () => {
+    expect(traced('+100', 'Credit: 100')).toBe(true);
+    expect(traced(-100, 'Credit: +100')).toBe(false);
+    expect(traced('-100', 'Credit: +100')).toBe(false);
+    expect(numbersIn(normalised('+100 and -5'))).toEqual(['100', '5', '-5']);
+  });
+
+  it('reads a string written with a minus as a negative number: not the magnitude alone', () => {
+    expect(traced('-100', 'Debit: 100')).toBe(false);
+    expect(traced('\u2212100', 'Debit: 100')).toBe(false);
+    expect(traced('-100', 'Balance: -100')).toBe(true);
+    expect(needleOf('-1,000.50')).toEqual({ kind: 'number', canonical: '-1000.5' });
+  });
+
+  it('gives zero no sign: -0 is 0, in a value and in text', () => {
+    expect(traced('-0', 'Balance: 0')).toBe(true);
+    expect(traced('-0.00', 'Balance: 0')).toBe(true);
+    expect(traced(0, 'Balance: -0.00')).toBe(true);
+    expect(numbersIn(normalised('-0 and -0.0'))).toEqual(['0', '0']);
+    expect(needleOf('-0')).toEqual({ kind: 'number', canonical: '0' });
+  });
+
+  it('reads a string of numbers grouped by commas, spaces around, as the number (not as its digit groups)', () => {
+    expect(traced(' 1,000.50 ', 'Total: 1000.5')).toBe(true);
+    expect(traced('10,000', 'Total: 10000')).toBe(true);
+    expect(traced('123,456.7', 'Total: 123456.70')).toBe(true);
+    expect(traced('1,000,000', 'Total: 1000000')).toBe(true);
+    expect(needleOf('1,234,567')).toEqual({ kind: 'number', canonical: '1234567' });
+  });
+
+  it('looks for nothing when JavaScript writes a number with an exponent or not as digits', () => {
+    for (const value of [Number.NaN, Number.POSITIVE_INFINITY, Number.NEGATIVE_INFINITY, 1e21, 1e-7]) {
+      expect(needleOf(value), String(value)).toEqual({ kind: 'nothing' });
+    }
+    expect(traced(Number.POSITIVE_INFINITY, 'Infinity')).toBe(false);
+    expect(needleOf(1e20)).toEqual({ kind: 'number', canonical: '100000000000000000000' });
+  });
+});
