@@ -81,7 +81,8 @@ export function serverUsesOf(messages: readonly Message[]): Map<string, ServerUs
   for (const message of messages) {
     if (message.role !== 'assistant' || typeof message.content === 'string') continue;
     for (const block of message.content as { type: string; id?: unknown; name?: unknown }[]) {
-      if (block.type === 'tool_use' || !block.type.endsWith('_tool_use')) continue;
+      // A client's `tool_use` does not end in `_tool_use`: it is no server use.
+      if (!block.type.endsWith('_tool_use')) continue;
       if (typeof block.id !== 'string' || typeof block.name !== 'string') continue;
       uses.set(block.id, { name: block.name, answeredBy: resultTypeOf(block.type, block.name) });
     }
@@ -114,7 +115,8 @@ export function serverResultSource(
   block: { type: string; tool_use_id?: unknown },
   uses: ServerUses,
 ): ServerResultSource {
-  const use = typeof block.tool_use_id === 'string' ? uses.get(block.tool_use_id) : undefined;
+  // Ids are strings: the map holds nothing under any other key (a missing or malformed id).
+  const use = (uses as ReadonlyMap<unknown, ServerUse>).get(block.tool_use_id);
   const paired = use !== undefined && use.answeredBy === block.type;
   return { tool: paired ? use.name : block.type, paired };
 }
@@ -128,5 +130,6 @@ export type ServerUses = ReadonlyMap<string, ServerUse>;
 
 /** A result of a server tool the API ran (`web_search_tool_result`, ...), not a client's `tool_result`. */
 export function isServerResult(block: { type: string }): boolean {
-  return block.type !== 'tool_result' && block.type.endsWith('_tool_result');
+  // A client's `tool_result` does not end in `_tool_result`.
+  return block.type.endsWith('_tool_result');
 }

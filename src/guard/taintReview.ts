@@ -92,14 +92,14 @@ function windowAround(text: string, at: number, length: number): string {
 /**
  * Where the needle first occurs in the text, case ignored, as indices into the text itself. The search is in the
  * lowercased text, where a character may be longer (`İ` is `i̇`, two units) and so move every index after it: the
- * match is mapped back by the length of the text's prefixes once lowercased, which grows with the prefix.
+ * match is mapped back by the length of the text's prefixes once lowercased, which grows with the prefix. The needle
+ * is not blank (a blank value is looked for nowhere, see {@link chosenExcerpt}).
  */
 function indexIgnoringCase(text: string, needle: string): { start: number; length: number } | undefined {
   const lowered = lowerCase(text);
   const sought = lowerCase(needle);
   const at = lowered.indexOf(sought);
-  if (at < 0 || sought === '') return undefined;
-  if (lowered.length === text.length) return { start: at, length: sought.length };
+  if (at < 0) return undefined;
   // The match ends after the characters, from its start, whose lowercase covers its units (a character's lowercase
   // is as long alone as in context).
   const start = startOfUnit(text, at);
