@@ -29,6 +29,11 @@ export function loadFile(absolute: string, shown: string): LoadedFile {
 export function notRead(error: unknown): boolean {
   if (error instanceof TrajectoryNotFoundError) return true;
   if (error instanceof TrajectoryFormatError) return error.code !== 'invalid_trajectory';
+  return isSystemError(error);
+}
+
+/** Whether `error` is one the system raised on a file (its code `ENOENT`, `EACCES`, `ENOSPC`, ...). */
+export function isSystemError(error: unknown): error is NodeJS.ErrnoException & { code: string } {
   return /^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException | undefined)?.code));
 }
 
@@ -60,9 +65,8 @@ function problemWith(shown: string, error: unknown, absolute?: string): string {
     );
   if (error instanceof TrajectoryNotFoundError) return missingProblem(shown);
   if (error instanceof FileReadError) return withAdvice(`${shown}: ${oneLine(error.problem)}`, error);
-  const code = (error as NodeJS.ErrnoException | undefined)?.code;
-  if (error instanceof Error && typeof code === 'string' && /^E[A-Z]+$/.test(code))
-    return withAdvice(`${shown}: cannot be read: ${systemReason(error, code)}`, error);
+  if (error instanceof Error && isSystemError(error))
+    return withAdvice(`${shown}: cannot be read: ${systemReason(error, error.code)}`, error);
   // Any other error (one the reader adds later, or a bug): its own words, naming the file once, as shown.
   const message =
     error instanceof Error

@@ -1,6 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { ViewPage, type ViewEntry } from '../src/view/index.js';
+import { isSystemError } from './fileProblem.js';
 import { notWritten, writeOutput, type OutputTarget } from './outputFile.js';
 
 /**
@@ -56,7 +57,7 @@ export class PageOutput {
     try {
       act();
     } catch (error) {
-      if (!/^E[A-Z]+$/.test(String((error as NodeJS.ErrnoException).code))) throw error;
+      if (!isSystemError(error)) throw error;
       this.#failed = { error };
     }
   }
