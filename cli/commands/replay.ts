@@ -71,22 +71,7 @@ options or legate versions, a shard missing or given twice are refused (exit 2).
 With LEGATE_MODE=record the same command re-records the files live instead.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
-  const { values, positionals } = parseOptions({
-    args,
-    allowPositionals: true,
-    options: {
-      match: { type: 'string' },
-      config: { type: 'string' },
-      bail: { type: 'boolean' },
-      reporter: { type: 'string' },
-      report: { type: 'string' },
-      output: { type: 'string' },
-      'run-tools': { type: 'string' },
-      workers: { type: 'string' },
-      shard: { type: 'string' },
-      'merge-reports': { type: 'string' },
-    },
-  });
+  const { values, positionals } = replayOptions(args);
   const runTools = values['run-tools'];
   if (runTools !== undefined && !(RUN_TOOLS_CHOICES as readonly string[]).includes(runTools)) {
     io.err(`legate replay: --run-tools must be one of ${RUN_TOOLS_CHOICES.join(', ')}, but it was '${runTools}'.`);
@@ -120,85 +105,102 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   }
   // The report's scratch file (an html page's sections set aside) goes, however the replay ends.
   try {
-    const merge = values['merge-reports'];
-    if (merge !== undefined) {
-      const replaying = ['match', 'config', 'bail', 'run-tools', 'workers', 'shard'].filter(
-        (name) => values[name as keyof typeof values] !== undefined,
-      );
-      if (replaying.length > 0 || report.isBlob()) {
-        const given = report.isBlob() ? [...replaying, 'reporter blob'] : replaying;
-        io.err(
-          `legate replay: --merge-reports merges the shards' blobs and replays nothing, so it takes no ` +
-            `--${given.join(', --')}; give those to the shards' runs.`,
-        );
-        return 2;
-      }
-      return mergeReports([merge, ...positionals], report, io);
-    }
-    const config = values.config === undefined ? {} : { config: values.config };
-    const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
-    const runner: ReplayRunner = { kind: 'cli', ...config };
-    // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
-    const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
-    const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
-    const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
-    const found = findTrajectories(paths, io.cwd);
-    const { missing, unreadable } = found;
-    for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
-    for (const problem of unreadable) io.err(`legate replay: ${problem}`);
-    for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
-    for (const problem of unreadable)
-      report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
-    if (found.files.length === 0) {
-      if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
-      const shown = paths.map((p) => terminalText(relative(io.cwd, p) || p));
-      io.err(
-        `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; ` +
-          'give a file or a folder that holds some.',
-      );
-      return report.finish(2, io);
-    }
-    const given: ReplayGiven = {
-      match: values.match as MatchLevel | undefined,
-      runTools: runTools as RunToolsChoice | undefined,
-    };
-    const verb = mode === 'record' ? 'recorded' : 'replayed';
-    const bail = values.bail === true;
-    const settings = { bail, verb, ...given, ...config };
-    report.describeRun({ corpus: found.files, shard: shard ?? { index: 1, count: 1 }, settings, problems: found });
-    const files = shard === undefined ? found.files : shardOf(found.files, shard, io.cwd, project.root);
-    if (files.length === 0) {
-      io.err(
-        `legate replay: shard ${shard!.index}/${shard!.count} has no files (the corpus has ${found.files.length}); ` +
-          'nothing to replay.',
-      );
-      return report.finish(0, io);
-    }
-    const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
-    const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
-    const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
-    const log = new VerdictLog(io, report);
-    let run = 0;
-    try {
-      for await (const { file, verdict, seconds } of replayed) {
-        log.file(file, verdict, seconds);
-        run++;
-        if (!verdict.ok && bail) break;
-      }
-    } catch (error) {
-      // A setting that fails every file alike, met in a worker: one line, exit 2, as when it is met here.
-      if (!(error instanceof WorkerSettingError)) throw error;
-      io.err(`legate replay: ${error.line}`);
-      return 2;
-    }
-    for (const file of files.slice(run)) {
-      const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
-      report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
-    }
-    return log.finish(verb, found, { afterBail: files.length - run });
+    return await replayCorpus({ values, positionals, runTools, workers, shard, report }, io);
   } finally {
     report.dispose();
   }
+}
+
+/** What `replay` read from its arguments, checked. */
+interface ReplayArguments {
+  values: ReturnType<typeof replayOptions>['values'];
+  positionals: string[];
+  runTools: string | undefined;
+  workers: number | undefined;
+  shard: Shard | undefined;
+  report: ReplayReport;
+}
+
+/** Merges the shards' blobs, or replays the files the arguments name and reports each verdict: the exit code. */
+async function replayCorpus(
+  { values, positionals, runTools, workers, shard, report }: ReplayArguments,
+  io: CliIo,
+): Promise<number> {
+  const merge = values['merge-reports'];
+  if (merge !== undefined) {
+    const replaying = ['match', 'config', 'bail', 'run-tools', 'workers', 'shard'].filter(
+      (name) => values[name as keyof typeof values] !== undefined,
+    );
+    if (replaying.length > 0 || report.isBlob()) {
+      const given = report.isBlob() ? [...replaying, 'reporter blob'] : replaying;
+      io.err(
+        `legate replay: --merge-reports merges the shards' blobs and replays nothing, so it takes no ` +
+          `--${given.join(', --')}; give those to the shards' runs.`,
+      );
+      return 2;
+    }
+    return mergeReports([merge, ...positionals], report, io);
+  }
+  const config = values.config === undefined ? {} : { config: values.config };
+  const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
+  const runner: ReplayRunner = { kind: 'cli', ...config };
+  // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
+  const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
+  const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
+  const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
+  const found = findTrajectories(paths, io.cwd);
+  const { missing, unreadable } = found;
+  for (const path of missing) io.err(`legate replay: ${missingProblem(path)}`);
+  for (const problem of unreadable) io.err(`legate replay: ${problem}`);
+  for (const path of missing) report.pathProblem(path, 'not_found', missingProblem(path));
+  for (const problem of unreadable) report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
+  if (found.files.length === 0) {
+    if (missing.length + unreadable.length > 0) return report.finish(2, io); // each path given already has its line
+    const shown = paths.map((p) => terminalText(relative(io.cwd, p) || p));
+    io.err(
+      `legate replay: no trajectory files (*.yaml) under ${shown.join(', ')}; ` +
+        'give a file or a folder that holds some.',
+    );
+    return report.finish(2, io);
+  }
+  const given: ReplayGiven = {
+    match: values.match as MatchLevel | undefined,
+    runTools: runTools as RunToolsChoice | undefined,
+  };
+  const verb = mode === 'record' ? 'recorded' : 'replayed';
+  const bail = values.bail === true;
+  const settings = { bail, verb, ...given, ...config };
+  report.describeRun({ corpus: found.files, shard: shard ?? { index: 1, count: 1 }, settings, problems: found });
+  const files = shard === undefined ? found.files : shardOf(found.files, shard, io.cwd, project.root);
+  if (files.length === 0) {
+    io.err(
+      `legate replay: shard ${shard!.index}/${shard!.count} has no files (the corpus has ${found.files.length}); ` +
+        'nothing to replay.',
+    );
+    return report.finish(0, io);
+  }
+  const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
+  const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
+  const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
+  const log = new VerdictLog(io, report);
+  let run = 0;
+  try {
+    for await (const { file, verdict, seconds } of replayed) {
+      log.file(file, verdict, seconds);
+      run++;
+      if (!verdict.ok && bail) break;
+    }
+  } catch (error) {
+    // A setting that fails every file alike, met in a worker: one line, exit 2, as when it is met here.
+    if (!(error instanceof WorkerSettingError)) throw error;
+    io.err(`legate replay: ${error.line}`);
+    return 2;
+  }
+  for (const file of files.slice(run)) {
+    const loaded = report.wantsTrajectories() ? loadFile(resolve(io.cwd, file), file) : undefined;
+    report.skipped(file, loaded?.ok === true ? loaded.trajectory : undefined);
+  }
+  return log.finish(verb, found, { afterBail: files.length - run });
 }
 
 /** The files replayed in this process, one after another, as `--workers 1` does. */
@@ -232,4 +234,24 @@ function parseWorkers(text: string): number | string {
   const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
   if (Number.isSafeInteger(count) && count >= 1) return count;
   return `--workers must be a whole number of worker threads, at least 1 (e.g. --workers 4), but it was '${text}'.`;
+}
+
+/** `legate replay`'s options, parsed. */
+function replayOptions(args: string[]) {
+  return parseOptions({
+    args,
+    allowPositionals: true,
+    options: {
+      match: { type: 'string' },
+      config: { type: 'string' },
+      bail: { type: 'boolean' },
+      reporter: { type: 'string' },
+      report: { type: 'string' },
+      output: { type: 'string' },
+      'run-tools': { type: 'string' },
+      workers: { type: 'string' },
+      shard: { type: 'string' },
+      'merge-reports': { type: 'string' },
+    },
+  });
 }
