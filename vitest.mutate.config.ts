@@ -2,12 +2,19 @@ import { defineConfig } from 'vitest/config';
 
 /**
  * The tests `npm run mutate` runs against each mutant: those of the guard, the runtime
- * (suspension and resume) and the tools (the binder). Stryker's per-test coverage then picks,
- * for each mutant, only the tests that reach it.
+ * (suspension and resume), the tools (the binder) and the audit, which is where the guard's
+ * declarations for a recording (src/guard/auditDeclarations.ts) are read. Stryker's per-test
+ * coverage then picks, for each mutant, only the tests that reach it.
  */
 export default defineConfig({
   test: {
-    include: ['test/guard/**/*.test.ts', 'test/runtime/**/*.test.ts', 'test/tools/**/*.test.ts'],
+    include: [
+      'test/guard/**/*.test.ts',
+      'test/runtime/**/*.test.ts',
+      'test/tools/**/*.test.ts',
+      'test/intercept/audit*.test.ts',
+      'test/intercept/unsafeFlow.test.ts',
+    ],
     environment: 'node',
     // One module graph for all test files: importing legate afresh for every file and every
     // mutant cost most of the run. Mutants are switched at run time, so they need no re-import;

@@ -228,7 +228,7 @@ function checkedRules(list: readonly Rule[], tools: AnyTool[], entry: string): r
     const problem = ruleShapeProblem(rule);
     const tool = (rule as { tool?: unknown } | null)?.tool;
     if (problem !== undefined)
-      throw new RuleConfigurationError(typeof tool === 'string' ? tool : '', `fuzzInjection: rules[${i}] ${problem}`);
+      throw new RuleConfigurationError(typeof tool === 'string' ? tool : '', `fuzzInjection: rules[${i}] ${problem}.`);
     const missing = toolsNamedBy(rule).find((name) => !names.includes(name));
     if (missing !== undefined)
       throw new RuleConfigurationError(

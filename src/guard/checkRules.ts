@@ -55,14 +55,14 @@ export function limitProblem(maxCalls: unknown): string | undefined {
 export function ruleShapeProblem(value: unknown): string | undefined {
   const kinds = ['require', 'terminal', 'limit'];
   if (typeof value !== 'object' || value === null || !kinds.includes((value as { kind?: unknown }).kind as string)) {
-    return `must be a rule made with rules.require, rules.terminal or rules.limit, but it was ${describeValue(value)}.`;
+    return `must be a rule made with rules.require, rules.terminal or rules.limit, but it was ${describeValue(value)}`;
   }
   const rule = value as Record<string, unknown>;
   for (const key of rule.kind === 'require' ? ['tool', 'prerequisite'] : ['tool']) {
     if (typeof rule[key] !== 'string')
       return (
         `(a ${String(rule.kind)} rule) needs '${key}', the name of one of the agent's tools, but it was ` +
-        `${describeValue(rule[key])}.`
+        `${describeValue(rule[key])}`
       );
   }
   return undefined;

@@ -175,7 +175,7 @@ function readContracts(value: unknown, served: readonly string[]): Rule[] {
     fail(`'contracts' must be a list of rules (rules.limit(...), ...), but it was ${describeValue(value)}.`);
   for (const [i, rule] of value.entries()) {
     const shape = ruleShapeProblem(rule);
-    if (shape !== undefined) fail(`contracts[${i}] ${shape}`);
+    if (shape !== undefined) fail(`contracts[${i}] ${shape}.`);
     const checked = rule as Rule;
     for (const name of toolsNamedBy(checked))
       if (!served.includes(name))

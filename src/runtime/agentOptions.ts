@@ -253,7 +253,7 @@ export function checkAgentOptions(options: AgentOptions): {
     );
   (options.rules ?? []).forEach((rule: unknown, i) => {
     const problem = ruleShapeProblem(rule);
-    if (problem !== undefined) fail(`rules[${i}]`, `rules[${i}] ${problem}`);
+    if (problem !== undefined) fail(`rules[${i}]`, `rules[${i}] ${problem}.`);
   });
   checkRules(name, options.rules ?? [], [...tools.keys()]);
   return { tools, serverTools, handoffTools, request };

@@ -43,7 +43,8 @@ function taintBlock(call: GuardedCall, { state }: GuardContext, untraced: Untrac
 
 /** Says which argument could not be traced, and where its value was found instead. */
 export function untracedWords({ argument, value, foundIn }: Untraced): string {
-  const shown = JSON.stringify(typeof value === 'string' && value.length > 80 ? `${value.slice(0, 80)}…` : value);
+  // A number, or a string of at most 80 characters, is shown whole; a longer string is cut there.
+  const shown = JSON.stringify(typeof value !== 'string' || value.length <= 80 ? value : `${value.slice(0, 80)}…`);
   const where =
     foundIn.length === 0
       ? 'it appears nowhere the user or a trusted tool wrote'
