@@ -1,6 +1,6 @@
 import { conversationsOf, type RecordedBlock, type RecordedResult, type Trajectory } from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
-import { describeUsage, resultText } from '../src/view/index.js';
+import { describeUntraced, describeUsage, resultText } from '../src/view/index.js';
 import type { Paint } from './style.js';
 import { terminalLines, terminalText } from './terminalText.js';
 
@@ -56,6 +56,8 @@ function conversationLines(trajectory: Trajectory, paint: Paint): string[] {
         }
         const result = turn.results?.find((r) => r.id === block.toolUse.id);
         if (result !== undefined) emit(`  ${describeResult(result, paint)}`);
+        // The refusal's text is cut for the preview, often before its value: the facts are shown whole.
+        if (result?.untraced !== undefined) emit(`    ${paint('red', describeUntraced(result.untraced))}`);
       }
     }
     emit(paint('dim', `${turn.response.stopReason ?? 'no stop reason'} · ${describeUsage(turn.response.usage)}`));

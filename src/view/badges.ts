@@ -1,3 +1,4 @@
+import { describeUntraced } from '../trajectory/describeUntraced.js';
 import type { CallModel } from './viewModel.js';
 
 /** A badge: words that carry the meaning, and a class that colours them (colour is never the only carrier). */
@@ -37,11 +38,7 @@ export function badgesOf(call: CallModel): Badge[] {
       text: words(call.approval.approve ? 'approved' : 'denied', 'by a person', call.approval.reason),
       kind: call.approval.approve ? 'approved' : 'denied',
     });
-  if (call.untraced !== undefined) {
-    const { argument, value, foundIn } = call.untraced;
-    const where = foundIn.length === 0 ? 'found in no trusted text' : `found only in ${foundIn.join(', ')}`;
-    badges.push({ text: words(`untraced ${argument} ${JSON.stringify(value)}`, where), kind: 'blocked' });
-  }
+  if (call.untraced !== undefined) badges.push({ text: describeUntraced(call.untraced), kind: 'blocked' });
   if (call.served) badges.push({ text: 'served from the recording', kind: 'served' });
   return badges;
 }

@@ -166,4 +166,13 @@ describe('legate show on safety and composition trajectories', () => {
     await main(['show', 'trajectories/approval-denied.yaml'], denied);
     expect(denied.text()).toContain('⏸ denied by a person: Globex is not an approved supplier.');
   });
+
+  it('shows the argument a provenance refusal could not trace, its value whole, and where it was found', async () => {
+    const io = capture();
+    expect(await main(['show', 'trajectories/provenance-traced.yaml'], io)).toBe(0);
+    const lines = io.text().split('\n');
+    const refusal = lines.findIndex((line) => line.includes('✗ blocked (taint, source fetch_page)'));
+    expect(lines[refusal + 1]!.trim()).toBe('untraced to "99-1234-5678" · found only in fetch_page');
+    expect(lines.filter((line) => line.includes('untraced'))).toHaveLength(1); // the traced payment ran
+  });
 });
