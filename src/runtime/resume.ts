@@ -64,15 +64,14 @@ export function checkSuspension(suspension: Suspension, agent: string, key?: str
 
 function lastToolUses(state: RunState): Map<string, ToolUseBlock> {
   const last = state.messages[state.messages.length - 1];
-  const blocks = last?.role === 'assistant' ? last.content : [];
-  return new Map(blocks.filter((b): b is ToolUseBlock => b.type === 'tool_use').map((b) => [b.id, b]));
+  if (last?.role !== 'assistant') return new Map();
+  return new Map(last.content.filter((b): b is ToolUseBlock => b.type === 'tool_use').map((b) => [b.id, b]));
 }
 
 function checkIntact(pending: PendingCall, conversation: Map<string, ToolUseBlock>): void {
   const block = conversation.get(pending.id);
   const intact =
     block !== undefined &&
-    block.name === pending.tool &&
     inputDigest(pending.id, pending.tool, pending.input) === pending.inputDigest &&
     inputDigest(block.id, block.name, block.input) === pending.inputDigest;
   if (!intact)
@@ -123,8 +122,8 @@ export async function continueRun(
     type: 'resumed',
     agent: config.agent.name,
     turn,
-    approved: suspension.pending.filter((p) => decisions.get(p.id)?.approve === true).map((p) => p.id),
-    denied: suspension.pending.filter((p) => decisions.get(p.id)?.approve !== true).map((p) => p.id),
+    approved: suspension.pending.filter((p) => decisions.get(p.id)!.approve === true).map((p) => p.id),
+    denied: suspension.pending.filter((p) => decisions.get(p.id)!.approve !== true).map((p) => p.id),
   });
   state.approvals.push({
     turn,

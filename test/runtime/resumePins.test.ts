@@ -1,14 +1,18 @@
 // Behaviours of suspension and resume that the code gets right and that mutation testing showed
 // no test pinned down: each refusal code, each altered copy, the decision record.
+import { diag, DiagLogLevel } from '@opentelemetry/api';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   Agent,
+  MemoryStateStore,
+  OutcomeUnknownError,
   ScriptedTransport,
   SuspensionError,
   defineTool,
   reply,
   type AgentEvent,
   type ApprovalDecision,
+  type ClaimRecord,
   type Suspension,
   type ToolResultBlock,
   type UserMessage,
@@ -17,6 +21,8 @@ import { checkResume } from '../../src/runtime/resume.js';
 import { hasValidSignature, inputDigest, serializable, signatureOf } from '../../src/runtime/suspension.js';
 import type { ToolCall } from '../../src/runtime/agentResult.js';
 import { paymentTool } from '../support/paymentTool.js';
+import { useSpanRecorder } from '../support/spanRecorder.js';
+import { claimFor } from '../support/suspendedPayment.js';
 
 const model = 'claude-haiku-5-5';
 const key = 'the agent holds this key; the store does not';
@@ -459,7 +465,8 @@ describe('what a suspension saves', () => {
   it('binds each pending call to a digest of its id, tool and input', async () => {
     const { suspension } = await twoPending();
     const [first, second] = suspension.pending;
-    expect(first).toEqual({
+    // No `taint` key at all on a call not held for taint.
+    expect(first).toStrictEqual({
       id: 'toolu_s1_1',
       tool: 'send_payment',
       input: { amount: 10 },
@@ -470,5 +477,156 @@ describe('what a suspension saves', () => {
       new Set([inputDigest('a', 't', 1), inputDigest('b', 't', 1), inputDigest('a', 'u', 1), inputDigest('a', 't', 2)])
         .size,
     ).toBe(4);
+  });
+});
+
+describe('what a resume reports as recovered', () => {
+  it('a resume, with or without a store, recovers nothing and emits no recovered event', async () => {
+    for (const store of [undefined, new MemoryStateStore()]) {
+      const { agent, suspension } = await twoPending();
+      await store?.save(suspension);
+      const events: AgentEvent[] = [];
+      const result = await agent.resume(suspension, {
+        approve: true,
+        ...(store === undefined ? {} : { store }),
+        onEvent: (event) => events.push(event),
+      });
+      expect(result.stopReason).toBe('end_turn');
+      expect(events.map((e) => e.type)).not.toContain('recovered');
+      expect(result.events.map((e) => e.type)).not.toContain('recovered');
+    }
+  });
+});
+
+/** A MemoryStateStore that keeps every record written over a claim, in order. */
+class RecordingStore extends MemoryStateStore {
+  readonly updates: ClaimRecord[] = [];
+  override async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
+    this.updates.push(structuredClone(record));
+    return super.updateClaim(suspensionId, owner, record);
+  }
+}
+
+describe('recovering calls whose outcome is unknown', () => {
+  /** Two pending payments claimed by an older legate, which recorded neither its decisions nor its progress. */
+  async function claimedByAnOlderLegate() {
+    const { agent, suspension } = await twoPending();
+    const store = new RecordingStore();
+    await store.save(suspension);
+    expect(await store.claim(suspension.runId, suspension.id, { ...claimFor(suspension), owner: 'older' })).toBe(true);
+    return { agent, suspension, store };
+  }
+
+  it('runs none of them, reports them unknown, and records nothing more about them than the takeover did', async () => {
+    const { agent, suspension, store } = await claimedByAnOlderLegate();
+    const result = await agent.recover(suspension, {
+      store,
+      staleAfterMs: 0,
+      owner: 'rescuer',
+      rerun: ['send_payment'],
+    });
+    expect(paid).not.toHaveBeenCalled();
+    expect(result.toolCalls.map((c) => [c.id, c.outcome])).toEqual([
+      ['toolu_s1_1', 'error'],
+      ['toolu_s1_2', 'ok'],
+      ['toolu_s1_3', 'error'],
+    ]);
+    expect(result.events.filter((e) => e.type === 'recovered')).toEqual([
+      { type: 'recovered', agent: 'payer', turn: 1, reused: [], rerun: [], unknown: ['toolu_s1_1', 'toolu_s1_3'] },
+    ]);
+    const unknown = { toolu_s1_1: { state: 'unknown' }, toolu_s1_3: { state: 'unknown' } };
+    // The takeover marked them unknown; the only write after it is the claim's end.
+    expect(store.updates.map((u) => [u.owner, u.status, u.calls])).toEqual([
+      ['rescuer', 'claimed', unknown],
+      ['rescuer', 'finished', unknown],
+    ]);
+  });
+
+  it('tells the model, and the caller through an OutcomeUnknownError, which call it is and what to do', async () => {
+    const { agent, suspension, store } = await claimedByAnOlderLegate();
+    const result = await agent.recover(suspension, { store, staleAfterMs: 0 });
+    const told =
+      "Tool 'send_payment' was approved and started, but the process running it stopped before its outcome was " +
+      'recorded. It was not run again, so its effect may or may not have happened. Do not call it again; tell the ' +
+      'user it needs checking.';
+    const call = result.toolCalls[0]!;
+    expect(call).toMatchObject({
+      id: 'toolu_s1_1',
+      name: 'send_payment',
+      input: { amount: 10 },
+      outcome: 'error',
+      output: told,
+      turn: 1,
+      error: { error: 'tool_failed', tool: 'send_payment', errorClass: 'OutcomeUnknownError', message: told },
+    });
+    const answers = (result.messages[2] as UserMessage).content as ToolResultBlock[];
+    expect(answers[0]).toMatchObject({ tool_use_id: 'toolu_s1_1', is_error: true, content: told });
+    const cause = (call.error as { cause: unknown }).cause as OutcomeUnknownError;
+    expect(cause).toBeInstanceOf(OutcomeUnknownError);
+    expect([cause.code, cause.tool, cause.callId]).toEqual(['outcome_unknown', 'send_payment', 'toolu_s1_1']);
+    expect(cause.message).toBe(
+      "Approved call toolu_s1_1 ('send_payment') was started by a resume whose process stopped before its outcome " +
+        'was recorded; it was not run again. Check whether its effect happened.',
+    );
+  });
+});
+
+describe('the spans of a resume', () => {
+  const { spans, started, reset } = useSpanRecorder();
+  const toolSpans = <T extends { name: string }>(all: T[]) => all.filter((s) => s.name === 'execute_tool send_payment');
+
+  it('start each call with its decision, run or blocked by approval, and end every one with its outcome', async () => {
+    const { agent, suspension } = await twoPending();
+    reset(); // the spans of the run that stopped
+    await agent.resume(suspension, { approve: [decision(suspension, 0, true), decision(suspension, 1, false)] });
+    const pick = (attributes: Record<string, unknown>, names: string[]) =>
+      Object.fromEntries(names.filter((n) => n in attributes).map((n) => [n, attributes[n]]));
+    const names = ['gen_ai.tool.call.id', 'legate.decision', 'legate.rule', 'legate.approved', 'legate.outcome'];
+    // As a sampler or span processor sees them when each span starts.
+    expect(toolSpans(started()).map((s) => pick(s.attributes, names))).toStrictEqual([
+      { 'gen_ai.tool.call.id': 'toolu_s1_1', 'legate.decision': 'run', 'legate.approved': true },
+      {
+        'gen_ai.tool.call.id': 'toolu_s1_3',
+        'legate.decision': 'blocked',
+        'legate.rule': 'approval',
+        'legate.approved': false,
+      },
+    ]);
+    const ended = toolSpans([...spans()]).sort((a, b) =>
+      String(a.attributes['gen_ai.tool.call.id']).localeCompare(String(b.attributes['gen_ai.tool.call.id'])),
+    );
+    expect(ended.map((s) => pick(s.attributes, names))).toStrictEqual([
+      {
+        'gen_ai.tool.call.id': 'toolu_s1_1',
+        'legate.decision': 'run',
+        'legate.approved': true,
+        'legate.outcome': 'ok',
+      },
+      {
+        'gen_ai.tool.call.id': 'toolu_s1_3',
+        'legate.decision': 'blocked',
+        'legate.rule': 'approval',
+        'legate.approved': false,
+        'legate.outcome': 'blocked',
+      },
+    ]);
+  });
+
+  it("end each call's span once: OpenTelemetry reports no misuse", async () => {
+    const reported: string[] = [];
+    const report = (message: string) => void reported.push(message);
+    diag.setLogger(
+      { error: report, warn: report, info: () => undefined, debug: () => undefined, verbose: () => undefined },
+      DiagLogLevel.WARN,
+    );
+    try {
+      const { agent, suspension } = await twoPending();
+      reset(); // the spans of the run that stopped
+      await agent.resume(suspension, { approve: [decision(suspension, 0, true), decision(suspension, 1, false)] });
+      expect(toolSpans([...spans()])).toHaveLength(2);
+    } finally {
+      diag.disable();
+    }
+    expect(reported).toEqual([]);
   });
 });

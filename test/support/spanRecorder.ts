@@ -5,6 +5,7 @@ import {
   InMemorySpanExporter,
   SimpleSpanProcessor,
   type ReadableSpan,
+  type SpanProcessor,
 } from '@opentelemetry/sdk-trace-base';
 import { afterAll, beforeAll, beforeEach } from 'vitest';
 
@@ -17,27 +18,48 @@ export interface SpanNode {
   children: SpanNode[];
 }
 
+/** A span as it was started: its name and the attributes it was started with (what a sampler or processor sees). */
+export interface SpanStart {
+  name: string;
+  attributes: Record<string, unknown>;
+}
+
 /**
- * Registers the OpenTelemetry SDK globally for one test file (an in-memory exporter behind a simple
- * processor), optionally with the async-hooks context manager, and removes both after it: test files
- * share their worker's globals (isolate: false). Gives the finished spans (emptied before each test) and a reset.
+ * Registers the OpenTelemetry SDK globally for one test file, or one describe block (an in-memory exporter behind a
+ * simple processor), optionally with the async-hooks context manager, and removes both after it: test files
+ * share their worker's globals (isolate: false). Gives the finished spans and the spans' starts (both emptied before
+ * each test), and a reset.
  */
 export function useSpanRecorder(options: { contextManager?: boolean } = {}): {
   spans: () => ReadableSpan[];
+  started: () => SpanStart[];
   reset: () => void;
 } {
   const exporter = new InMemorySpanExporter();
+  const starts: SpanStart[] = [];
+  const atStart: SpanProcessor = {
+    onStart: (span) => void starts.push({ name: span.name, attributes: { ...span.attributes } }),
+    onEnd: () => undefined,
+    forceFlush: async () => undefined,
+    shutdown: async () => undefined,
+  };
+  const reset = () => {
+    exporter.reset();
+    starts.splice(0);
+  };
   beforeAll(() => {
-    trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [new SimpleSpanProcessor(exporter)] }));
+    trace.setGlobalTracerProvider(
+      new BasicTracerProvider({ spanProcessors: [atStart, new SimpleSpanProcessor(exporter)] }),
+    );
     if (options.contextManager === true)
       context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   });
-  beforeEach(() => exporter.reset());
+  beforeEach(reset);
   afterAll(() => {
     trace.disable();
     if (options.contextManager === true) context.disable();
   });
-  return { spans: () => exporter.getFinishedSpans(), reset: () => exporter.reset() };
+  return { spans: () => exporter.getFinishedSpans(), started: () => [...starts], reset };
 }
 
 const startOf = (span: ReadableSpan) => span.startTime[0] * 1e9 + span.startTime[1];
