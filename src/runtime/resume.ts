@@ -72,6 +72,8 @@ function checkIntact(pending: PendingCall, conversation: Map<string, ToolUseBloc
   const block = conversation.get(pending.id);
   const intact =
     block !== undefined &&
+    // Also bound by the digests below: named on its own, as a tampered tool name is the change that matters most.
+    block.name === pending.tool &&
     inputDigest(pending.id, pending.tool, pending.input) === pending.inputDigest &&
     inputDigest(block.id, block.name, block.input) === pending.inputDigest;
   if (!intact)
