@@ -31,7 +31,7 @@ export function checkRules(agent: string, list: readonly Rule[], tools: readonly
       }
     }
     const problem = rule.kind === 'limit' ? limitProblem(rule.maxCalls) : undefined;
-    if (rule.kind === 'limit' && problem !== undefined) {
+    if (problem !== undefined) {
       throw new RuleConfigurationError(
         rule.tool,
         `Agent '${agent}': the limit on '${rule.tool}' ${problem}. ` +

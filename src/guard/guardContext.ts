@@ -15,7 +15,10 @@ export interface ToolFacts {
   sensitive?: readonly string[];
   /** An untrusted tool's outside-authored output fields; undefined = its whole output. */
   outsideAuthored?: readonly string[];
-  /** What a tainted run does with a call provenance does not clear (already resolved; absent = block). */
+  /**
+   * What a tainted run does with a call of this tool, when privileged, that provenance does not clear
+   * (already resolved; absent = block).
+   */
   onTaint?: TaintPolicy;
 }
 
@@ -99,9 +102,13 @@ export function toolFacts(
   tool: Pick<AnyTool, 'untrusted' | 'privileged' | 'policy' | 'sensitive' | 'outsideAuthored' | 'onTaint'>,
   agentOnTaint: TaintPolicy | undefined,
 ): ToolFacts {
-  const facts: ToolFacts = { untrusted: tool.untrusted, privileged: tool.privileged, policy: tool.policy };
-  if (tool.sensitive !== undefined) facts.sensitive = tool.sensitive;
-  if (tool.outsideAuthored !== undefined) facts.outsideAuthored = tool.outsideAuthored;
-  if (tool.privileged) facts.onTaint = effectiveTaintPolicy(tool.onTaint, agentOnTaint);
-  return facts;
+  return {
+    untrusted: tool.untrusted,
+    privileged: tool.privileged,
+    policy: tool.policy,
+    sensitive: tool.sensitive,
+    outsideAuthored: tool.outsideAuthored,
+    // Read only for a privileged tool (the taint check), so resolved for every tool alike.
+    onTaint: effectiveTaintPolicy(tool.onTaint, agentOnTaint),
+  };
 }

@@ -51,11 +51,9 @@ export function taintSourcesOf(state: GuardState): readonly TaintSource[] {
 export function addTaintSource(state: GuardState, source: TaintSource): void {
   state.taint ??= { source: source.source, id: source.id };
   const sources = taintSourcesOf(state);
-  if (sources.some((known) => known.id === source.id)) {
-    if (state.taintSources === undefined) state.taintSources = [...sources];
-    return;
-  }
-  state.taintSources = [...sources, { source: source.source, id: source.id }];
+  state.taintSources = sources.some((known) => known.id === source.id)
+    ? sources
+    : [...sources, { source: source.source, id: source.id }];
 }
 
 /**
@@ -70,7 +68,6 @@ export function guardStateProblem(value: unknown): string | undefined {
     const ok =
       v === null ||
       (typeof v === 'object' &&
-        v !== null &&
         typeof (v as Record<string, unknown>)[a] === 'string' &&
         typeof (v as Record<string, unknown>)[b] === 'string');
     return ok ? undefined : `'${key}' must be null or { ${a}, ${b} } with strings, but it was ${describeValue(v)}`;
@@ -79,12 +76,10 @@ export function guardStateProblem(value: unknown): string | undefined {
     const v = state[key];
     if (typeof v !== 'object' || v === null || Array.isArray(v))
       return `'${key}' must be an object of counts by tool name, but it was ${describeValue(v)}`;
-    const bad = Object.keys(v).find(
-      (name) =>
-        !(
-          Number.isSafeInteger((v as Record<string, unknown>)[name]) && ((v as Record<string, number>)[name] ?? -1) >= 0
-        ),
-    );
+    const bad = Object.keys(v).find((name) => {
+      const count = (v as Record<string, unknown>)[name];
+      return !(Number.isSafeInteger(count) && (count as number) >= 0);
+    });
     return bad === undefined
       ? undefined
       : `'${key}.${bad}' must be a whole number of at least 0, but it was ` +

@@ -70,7 +70,7 @@ export function guardStateOfHistory(
       if (tool.untrusted) taint(name, part.id);
       continue;
     }
-    if (toolRecordValue(state.successes, name) === undefined) state.successes[name] = 0;
+    state.successes[name] = 0; // every success of the history is at turn 0, the first one included
     if (tool.untrusted) taint(name, part.id);
     if (tool.terminal) state.terminatedBy ??= { tool: name, id: part.id };
   }

@@ -51,8 +51,8 @@ function decide(calls: readonly GuardedCall[], context: Omit<GuardContext, 'batc
     tools: context.tools,
     visible: context.visible,
     batch,
+    provenance: context.provenance,
   };
-  if (context.provenance !== undefined) full.provenance = context.provenance;
   return calls.map((call) => {
     let held: Held | undefined;
     for (const { check } of GUARD_ORDER) {

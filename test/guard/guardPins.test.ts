@@ -3,6 +3,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   Agent,
+  AgentConfigurationError,
   ScriptedTransport,
   defineTool,
   policies,
@@ -17,7 +18,7 @@ import { isAuthorized } from '../../src/guard/authorization.js';
 import { checkRules, RuleConfigurationError } from '../../src/guard/checkRules.js';
 import { compileRules, type ToolFacts } from '../../src/guard/guardContext.js';
 import { initialGuardState, type GuardState } from '../../src/guard/guardState.js';
-import { decideBatch } from '../../src/guard/pipeline.js';
+import { decideBatch, decideCalls } from '../../src/guard/pipeline.js';
 import { isPlannedInstead } from '../../src/guard/shadow.js';
 import { caught } from '../support/caught.js';
 
@@ -90,6 +91,7 @@ describe('rules checked when the agent is built', () => {
   ])('refuses a %s rule naming a misspelt tool, naming it', (_kind, list) => {
     const error = caught(build(['send_email', 'close_ticket'], list), RuleConfigurationError);
     expect(error.name).toBe('RuleConfigurationError');
+    expect(error.code).toBe('invalid_rule');
     expect(error.tool).toMatch(/^(send_emial|close_tikcet|refund_paymnet)$/);
     expect(error.message).toContain(`'${error.tool}'`);
     expect(error.message).toContain("'send_email', 'close_ticket'");
@@ -119,6 +121,16 @@ describe('rules checked when the agent is built', () => {
       expect(build(['send_email'], () => [rules.limit('send_email', max)])).toThrow();
     },
   );
+
+  it('refuses a function carrying the fields of a rule: a rule is plain data, as rules.* make it', () => {
+    const disguised = Object.assign(() => undefined, rules.terminal('send_email'));
+    const error = caught(
+      build(['send_email'], () => [disguised]),
+      AgentConfigurationError,
+    );
+    expect(error.option).toBe('rules[0]');
+    expect(error.message).toMatch(/^Agent 'a': rules\[0\] must be a rule made with rules\.require/);
+  });
 
   it('accepts a limit of 1, and rules naming tools the agent has', () => {
     expect(
@@ -214,6 +226,15 @@ describe('limits', () => {
     ).toEqual(['taint', 'ok']);
   });
 
+  it('a call of a name the tools do not include is no attempt: it leaves the limit to the calls after it', () => {
+    // As applyOutcomes counts (isAttempt): a call that reached no tool can have had no effect.
+    expect(decide(['t', 't'], { rules: [rules.limit('t', 1)], tools: {}, visible: ['t'] })).toEqual(['ok', 'ok']);
+    expect(decide(['t', 'u'], { rules: [rules.limit('t', 1)], tools: { u: {} }, visible: ['t', 'u'] })).toEqual([
+      'ok',
+      'ok',
+    ]);
+  });
+
   it('a call the guard let through counts even when the tool failed', async () => {
     const flaky = spyTool('flaky', { fails: true });
     const result = await runAgent({ tools: [flaky.tool], rules: [rules.limit('flaky', 1)] }, [
@@ -266,6 +287,23 @@ describe('taint', () => {
       source: 'a',
       id: '1',
     });
+  });
+
+  it('decideBatch refuses a call that decideCalls holds for a person, with the refusal it holds', () => {
+    const context = {
+      state: { ...initialGuardState(), taint: { source: 'web', id: 'w' } },
+      rules: compileRules([]),
+      tools: facts({ pay: { privileged: true, onTaint: 'approve' }, note: {} }),
+      visible: ['pay', 'note'],
+    };
+    const calls = [
+      { id: '1', name: 'pay' },
+      { id: '2', name: 'note' },
+    ];
+    const [held, allowed] = decideCalls(calls, context);
+    expect(held).toMatchObject({ held: 'taint', block: { rule: 'taint', source: 'web' } });
+    expect(allowed).toBeUndefined();
+    expect(decideBatch(calls, context)).toStrictEqual([(held as { block: unknown }).block, undefined]);
   });
 
   it('blocks only privileged tools, and only once tainted', () => {

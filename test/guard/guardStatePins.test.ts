@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it, vi } from 'vitest';
 import { Agent, ScriptedTransport, defineTool, reply, type GuardState } from '../../src/index.js';
-import { copyGuardState, guardStateProblem } from '../../src/guard/guardState.js';
+import { addTaintSource, copyGuardState, guardStateProblem } from '../../src/guard/guardState.js';
 
 /**
  * Pins of the check a guard state handed in with `RunOptions.guard` passes (plain JavaScript
@@ -111,6 +111,96 @@ describe('guardStateProblem: successes and attempts', () => {
     expect(guardStateProblem({ ...allBad, taint: null })).toMatch(/^'successes'/);
     expect(guardStateProblem({ ...allBad, taint: null, successes: {} })).toMatch(/^'attempts'/);
     expect(guardStateProblem({ ...allBad, taint: null, successes: {}, attempts: {} })).toMatch(/^'terminatedBy'/);
+  });
+});
+
+describe('guardStateProblem: what it says about a bad count', () => {
+  it.each([
+    ['successes', -1, 'the number -1'],
+    ['attempts', 1.5, 'the number 1.5'],
+    ['attempts', null, 'null'],
+  ])('%s: names the tool and quotes the count %o', (key, count, described) => {
+    expect(guardStateProblem(withKey(key, { fine: 1, pay: count }))).toBe(
+      `'${key}.pay' must be a whole number of at least 0, but it was ${described}`,
+    );
+  });
+});
+
+describe('guardStateProblem: taintSources', () => {
+  const taint = { source: 'fetch_page', id: 't1' };
+  const tainted = (taintSources: unknown) => ({ ...valid(), taint, taintSources });
+
+  it('accepts the list a run writes: empty when untainted, else starting with the taint', () => {
+    expect(guardStateProblem(withKey('taintSources', []))).toBeUndefined();
+    expect(guardStateProblem(tainted([taint]))).toBeUndefined();
+    expect(guardStateProblem(tainted([taint, { source: 'web_search', id: 'w2' }]))).toBeUndefined();
+  });
+
+  it.each([
+    ['null', null, 'null'],
+    ['a string', 'fetch_page', 'the string "fetch_page"'],
+    ['a number', 5, 'the number 5'],
+    ['an entry without source', { id: 'w2' }, 'the object {"id":"w2"}'],
+    ['an entry without id', { source: 'web' }, 'the object {"source":"web"}'],
+    ['an entry with a number id', { source: 'web', id: 2 }, 'the object {"source":"web","id":2}'],
+  ])('refuses %s among the sources, naming its place (and does not throw)', (_, entry, described) => {
+    expect(guardStateProblem(tainted([taint, entry]))).toBe(
+      `'taintSources[1]' must be { source, id } with strings, but it was ${described}`,
+    );
+  });
+
+  it('refuses a function carrying a source and an id: an entry is plain data', () => {
+    const entry = Object.assign(() => undefined, { source: 'web', id: 'w2' });
+    expect(guardStateProblem(tainted([taint, entry]))).toMatch(
+      /^'taintSources\[1\]' must be \{ source, id \} with strings, but it was the function /,
+    );
+  });
+
+  it('refuses a list that does not start with the taint, saying both (and does not throw)', () => {
+    expect(guardStateProblem(tainted([]))).toBe(
+      "'taintSources' must start with 'taint' (the first source), but its first entry was undefined " +
+        `and 'taint' was the object {"source":"fetch_page","id":"t1"}`,
+    );
+    // The same tool, another call: the first source is the call, not only the tool.
+    expect(guardStateProblem(tainted([{ source: 'fetch_page', id: 't2' }]))).toMatch(
+      /^'taintSources' must start with 'taint'/,
+    );
+  });
+});
+
+describe('addTaintSource', () => {
+  it('gives a state from an older result (no list) its list, when the source is its taint already', () => {
+    const older: GuardState = {
+      taint: { source: 'fetch_page', id: 't1' },
+      successes: {},
+      attempts: {},
+      terminatedBy: null,
+    };
+    addTaintSource(older, { source: 'fetch_page', id: 't1' });
+    expect(older.taint).toStrictEqual({ source: 'fetch_page', id: 't1' });
+    expect(older.taintSources).toStrictEqual([{ source: 'fetch_page', id: 't1' }]);
+    expect(guardStateProblem(older)).toBeUndefined();
+  });
+
+  it('lists a new source after the known ones, and a known call id once, without changing a shared list', () => {
+    // Frozen: a change in place would throw. States may share the list.
+    const shared = Object.freeze([{ source: 'fetch_page', id: 't1' }]);
+    const state: GuardState = {
+      taint: shared[0]!,
+      taintSources: shared,
+      successes: {},
+      attempts: {},
+      terminatedBy: null,
+    };
+    addTaintSource(state, { source: 'fetch_page', id: 't1' });
+    expect(state.taintSources).toStrictEqual([{ source: 'fetch_page', id: 't1' }]);
+    addTaintSource(state, { source: 'web_search', id: 'w2' });
+    expect(state.taintSources).toStrictEqual([
+      { source: 'fetch_page', id: 't1' },
+      { source: 'web_search', id: 'w2' },
+    ]);
+    expect(shared).toStrictEqual([{ source: 'fetch_page', id: 't1' }]);
+    expect(state.taint).toStrictEqual({ source: 'fetch_page', id: 't1' });
   });
 });
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { UNATTRIBUTED_SOURCE, type GuardState, type Message } from '../../src/index.js';
 import {
   guardStateOfHistory,
@@ -114,6 +114,29 @@ describe('guardStateOfHistory', () => {
     const state = walk([{ role: 'user', content: [result('x9')] }]);
     expect(state.taint).toEqual({ source: UNATTRIBUTED_SOURCE, id: 'x9' });
     expect(plain(state.successes)).toEqual({});
+  });
+
+  it('asks toolOf only about the names tool_uses gave: a result none names is unattributed without asking', () => {
+    // A toolOf that reads its name as the string its type promises (an MCP prefix, say).
+    const asked = vi.fn((name: string) =>
+      name.startsWith('mcp__') ? { untrusted: true, terminal: false } : toolOf(name),
+    );
+    const state = guardStateOfHistory(
+      [
+        { role: 'user', content: [result('x9')] },
+        { role: 'assistant', content: [use('v1', 'verify_identity')] },
+        { role: 'user', content: [result('v1')] },
+      ] as unknown as Message[],
+      asked,
+    );
+    expect(asked.mock.calls).toStrictEqual([['verify_identity']]);
+    expect(plain(state)).toEqual({
+      taint: { source: UNATTRIBUTED_SOURCE, id: 'x9' },
+      taintSources: [{ source: UNATTRIBUTED_SOURCE, id: 'x9' }],
+      successes: { verify_identity: 0 },
+      attempts: { verify_identity: 1 },
+      terminatedBy: null,
+    });
   });
 
   it('taints with a successful result of a name no agent knows, and records no success for it', () => {
