@@ -168,10 +168,7 @@ function tracedByProvenance(agent: Agent, result: AgentResult, call: ToolCall): 
   const servers = new Map(agent.serverTools.map((t) => [t.name, t]));
   const provenance = provenanceOf(
     { system: agent.system, messages: result.messages.slice(0, at + 1) },
-    (name) => {
-      const known = facts.get(name);
-      return known === undefined ? undefined : { untrusted: known.untrusted, outsideAuthored: known.outsideAuthored };
-    },
+    (name) => facts.get(name),
     (name) => serverToolUntrusted(servers, name),
   );
   return untracedArgument(call.input, tool.sensitive, provenance) === undefined;

@@ -40,17 +40,19 @@ export interface AuditDeclarations {
    */
   sensitive?: Readonly<Record<string, readonly string[]>>;
   /**
-   * Output field paths by untrusted tool, as its `outsideAuthored` declares them: the fields
-   * outsiders write; the rest of its JSON output is trusted text. A tool not named: its whole output.
+   * Output field paths by tool, as its `outsideAuthored` declares them: the fields outsiders write;
+   * the rest of its JSON output is trusted text (`[]`: all of it). A tool not named: the whole output
+   * of an untrusted or privileged tool (a write tool answers with the stored object, which others
+   * wrote into), none of another tool's.
    */
   outsideAuthored?: Readonly<Record<string, readonly string[]>>;
 }
 
 const KEYS = ['untrusted', 'privileged', 'annotations', 'recordedAnnotations', 'rules', 'sensitive', 'outsideAuthored'];
-/** The provenance declarations: which flag each needs its tools to have, and what its paths name. */
+/** The provenance declarations: what their paths name, and whether a tool's list may be empty. */
 const PATHS = [
-  { key: 'sensitive', flag: 'privileged', what: 'argument' },
-  { key: 'outsideAuthored', flag: 'untrusted', what: 'output field' },
+  { key: 'sensitive', what: 'argument', empty: false },
+  { key: 'outsideAuthored', what: 'output field', empty: true },
 ] as const;
 const HINTS = ['readOnlyHint', 'destructiveHint', 'openWorldHint'];
 
@@ -174,7 +176,7 @@ function classify(
 
 /** The shape of `sensitive` and `outsideAuthored`: non-empty lists of valid field paths, by tool name. */
 function pathsProblem(given: Record<string, unknown>): string | undefined {
-  for (const { key, what } of PATHS) {
+  for (const { key, what, empty } of PATHS) {
     const byTool = given[key];
     if (byTool === undefined) continue;
     if (typeof byTool !== 'object' || byTool === null || Array.isArray(byTool))
@@ -184,8 +186,8 @@ function pathsProblem(given: Record<string, unknown>): string | undefined {
         `was ${describeValue(byTool)}`
       );
     for (const [tool, paths] of Object.entries(byTool)) {
-      if (!Array.isArray(paths) || paths.length === 0)
-        return `'${key}.${tool}' must be a non-empty list of paths, but it was ${describeValue(paths)}`;
+      if (!Array.isArray(paths) || (!empty && paths.length === 0))
+        return `'${key}.${tool}' must be a ${empty ? '' : 'non-empty '}list of paths, but it was ${describeValue(paths)}`;
       for (const [i, path] of paths.entries()) {
         const problem = fieldPathProblem(path);
         if (problem !== undefined) return `'${key}.${tool}[${i}]': ${problem}`;
@@ -196,22 +198,19 @@ function pathsProblem(given: Record<string, unknown>): string | undefined {
 }
 
 /**
- * A provenance declaration on a tool of the wrong kind: `sensitive` only on a privileged tool,
- * `outsideAuthored` only on an untrusted one, as `defineTool` has it (elsewhere it would promise
- * what no check keeps).
+ * `sensitive` on a tool that is not privileged, as `defineTool` refuses it (elsewhere it would
+ * promise what no check keeps).
  */
 function flagsProblem(
   given: AuditDeclarations,
   flagsOf: (name: string) => { untrusted: boolean; privileged: boolean },
 ): string | undefined {
-  for (const { key, flag } of PATHS) {
-    for (const tool of Object.keys(given[key] ?? {})) {
-      if (flagsOf(tool)[flag]) continue;
-      return (
-        `'${key}' names '${tool}', which is not ${flag} by these declarations: name it in '${flag}' too ` +
-        `(or give it MCP hints that make it ${flag}), or leave it out of '${key}'`
-      );
-    }
+  for (const tool of Object.keys(given.sensitive ?? {})) {
+    if (flagsOf(tool).privileged) continue;
+    return (
+      `'sensitive' names '${tool}', which is not privileged by these declarations: name it in 'privileged' ` +
+      "too (or give it MCP hints that make it privileged), or leave it out of 'sensitive'"
+    );
   }
   return undefined;
 }

@@ -216,8 +216,7 @@ function lazyProvenance(trajectory: Trajectory, turn: number, tools: ReadonlyMap
     const known = trajectory.agents === undefined ? undefined : new Set(inCharge.tools.map((tool) => tool.name));
     const toolOf = (name: string): ProvenanceTool | undefined => {
       if (known !== undefined && !known.has(name)) return undefined;
-      const facts = tools.get(name);
-      return { untrusted: facts?.untrusted ?? false, outsideAuthored: facts?.outsideAuthored };
+      return tools.get(name) ?? { untrusted: false, privileged: false };
     };
     built = provenanceOf({ system: inCharge.request.system, messages }, toolOf, defaultServerToolUntrusted);
     return built;

@@ -127,10 +127,7 @@ function lazyProvenance(config: RunConfig, state: RunState): () => Provenance {
   return () => {
     built ??= provenanceOf(
       { system: config.agent.system, messages: state.messages },
-      (name) => {
-        const facts = config.agent.facts.get(name);
-        return facts === undefined ? undefined : { untrusted: facts.untrusted, outsideAuthored: facts.outsideAuthored };
-      },
+      (name) => config.agent.facts.get(name),
       (name) => serverToolUntrusted(config.agent.serverTools, name),
     );
     return built;

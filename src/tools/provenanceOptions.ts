@@ -7,13 +7,13 @@ type Fail = (path: string, message: string) => never;
 
 /**
  * Checks the provenance declarations of a tool: `sensitive` (argument paths of a privileged tool),
- * `outsideAuthored` (output field paths of an untrusted tool) and `onTaint` (a privileged tool's
- * policy in a tainted run). Each belongs to one kind of tool only: on any other it would be a
- * promise nothing keeps, so it is refused rather than ignored.
+ * `outsideAuthored` (output field paths others write, on any tool; `[]`: none) and `onTaint` (a
+ * privileged tool's policy in a tainted run). `sensitive` and `onTaint` belong to a privileged tool
+ * only: on any other they would be a promise nothing keeps, so they are refused rather than ignored.
  */
 export function checkProvenanceOptions(d: Record<string, unknown>, fail: Fail): void {
-  checkPaths(d, 'sensitive', 'privileged', 'argument', fail);
-  checkPaths(d, 'outsideAuthored', 'untrusted', 'output field', fail);
+  checkPaths(d, 'sensitive', 'argument', fail);
+  checkPaths(d, 'outsideAuthored', 'output field', fail);
   if (d.onTaint === undefined) return;
   if (!(TAINT_POLICIES as readonly unknown[]).includes(d.onTaint))
     fail('onTaint', `'onTaint' must be 'block' or 'approve', but it was ${describeValue(d.onTaint)}.`);
@@ -25,28 +25,26 @@ export function checkProvenanceOptions(d: Record<string, unknown>, fail: Fail): 
     );
 }
 
-function checkPaths(
-  d: Record<string, unknown>,
-  key: 'sensitive' | 'outsideAuthored',
-  flag: 'privileged' | 'untrusted',
-  what: string,
-  fail: Fail,
-): void {
+function checkPaths(d: Record<string, unknown>, key: 'sensitive' | 'outsideAuthored', what: string, fail: Fail): void {
   const paths = d[key];
   if (paths === undefined) return;
-  if (!Array.isArray(paths) || paths.length === 0)
+  // An empty `sensitive` would trace nothing; an empty `outsideAuthored` says no field is others'.
+  if (!Array.isArray(paths) || (key === 'sensitive' && paths.length === 0))
     fail(
       key,
-      `'${key}' must be a non-empty list of ${what} paths such as ['recipient', 'to.iban', 'items[].id'], but it ` +
-        `was ${describeValue(paths)}.`,
+      `'${key}' must be a ${key === 'sensitive' ? 'non-empty ' : ''}list of ${what} paths such as ` +
+        `['recipient', 'to.iban', 'items[].id'], but it was ${describeValue(paths)}.`,
     );
   for (const [i, path] of (paths as unknown[]).entries()) {
     const problem = fieldPathProblem(path);
     if (problem !== undefined) fail(`${key}[${i}]`, `'${key}[${i}]': ${problem}.`);
     if ((paths as unknown[]).indexOf(path) !== i) fail(`${key}[${i}]`, `'${key}[${i}]' lists '${path}' twice.`);
   }
-  if (d[flag] !== true)
-    fail(key, `'${key}' is only for a tool that is ${flag}, but this one is not. Add ${flag}: true, or leave it out.`);
+  if (key === 'sensitive' && d.privileged !== true)
+    fail(
+      key,
+      "'sensitive' is only for a tool that is privileged, but this one is not. Add privileged: true, or leave it out.",
+    );
 }
 
 /**

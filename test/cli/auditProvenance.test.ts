@@ -92,7 +92,6 @@ describe('legate audit with provenance', () => {
         ['--sensitive', 'list_transactions:recipient'],
         "'sensitive' names 'list_transactions', which is not privileged",
       ],
-      [['--outside-authored', 'send_money:[].subject'], "'outsideAuthored' names 'send_money', which is not untrusted"],
       [['--sensitive', 'send_money:recipent'], "starts with 'recipent', which is not an argument of this tool"],
     ];
     for (const [args, expected] of cases) {

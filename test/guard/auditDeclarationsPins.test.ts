@@ -10,9 +10,6 @@ const KEYS = 'untrusted, privileged, annotations, recordedAnnotations, rules, se
 const notPrivileged = (tool: string) =>
   `'sensitive' names '${tool}', which is not privileged by these declarations: name it in 'privileged' too ` +
   "(or give it MCP hints that make it privileged), or leave it out of 'sensitive'";
-const notUntrusted = (tool: string) =>
-  `'outsideAuthored' names '${tool}', which is not untrusted by these declarations: name it in 'untrusted' too ` +
-  "(or give it MCP hints that make it untrusted), or leave it out of 'outsideAuthored'";
 
 /** Each declaration an audit cannot read, and what it says of it (after "The audit's declarations "). */
 const REFUSED: [unknown, string][] = [
@@ -56,14 +53,12 @@ const REFUSED: [unknown, string][] = [
   ],
   [{ sensitive: { pay: [] } }, "'sensitive.pay' must be a non-empty list of paths, but it was the array []"],
   [{ sensitive: { pay: 'to' } }, `'sensitive.pay' must be a non-empty list of paths, but it was the string "to"`],
+  [{ outsideAuthored: { read: 'x' } }, `'outsideAuthored.read' must be a list of paths, but it was the string "x"`],
   [{ outsideAuthored: { read: ['ok', 'a..b'] } }, "'outsideAuthored.read[1]': 'a..b' has an empty key (two dots)"],
   [{ sensitive: { pay: ['to'] } }, notPrivileged('pay')],
-  [{ outsideAuthored: { read: ['x'] } }, notUntrusted('read')],
   [{ privileged: ['pay'], untrusted: ['read'], sensitive: { pay: ['to'], read: ['to'] } }, notPrivileged('read')],
-  [{ privileged: ['pay'], untrusted: ['read'], outsideAuthored: { read: ['x'], pay: ['x'] } }, notUntrusted('pay')],
-  // MCP hints flag a tool as naming it would; read-only is not privileged, closed-world not untrusted.
+  // MCP hints flag a tool as naming it would; a read-only one is not privileged.
   [{ annotations: { pay: { readOnlyHint: true } }, sensitive: { pay: ['to'] } }, notPrivileged('pay')],
-  [{ annotations: { read: { openWorldHint: false } }, outsideAuthored: { read: ['x'] } }, notUntrusted('read')],
   [{ rules: 'x' }, `'rules' must be a list of rules, but it was the string "x"`],
   [
     { rules: [{ kind: 'limit', tool: 'a', maxCalls: 1 }, { kind: 'limit' }] },
@@ -134,13 +129,22 @@ describe('the facts an audit gives each tool', () => {
     expect(rules).toEqual([{ kind: 'require', tool: 'refund', prerequisite: 'lookup' }]);
   });
 
-  it('a tool named only in sensitive or outsideAuthored is still known (and refused as unflagged)', () => {
+  it('a tool named only in sensitive or outsideAuthored is still known (sensitive refused as unflagged)', () => {
     expect(() => resolveDeclarations({ recordedAnnotations: true, sensitive: { pay: ['to'] } }, [])).toThrow(
       notPrivileged('pay'),
     );
-    expect(() => resolveDeclarations({ recordedAnnotations: true, outsideAuthored: { read: ['x'] } }, [])).toThrow(
-      notUntrusted('read'),
-    );
+    const { tools } = resolveDeclarations({ recordedAnnotations: true, outsideAuthored: { read: ['x'] } }, []);
+    expect(tools.get('read')).toStrictEqual(facts({ outsideAuthored: ['x'] }));
+  });
+
+  it('takes outsideAuthored on any tool, an empty list saying no field is written by others', () => {
+    const declarations = {
+      privileged: ['add_participants'],
+      outsideAuthored: { add_participants: [], crm: ['notes'] },
+    };
+    const { tools } = resolveDeclarations(declarations, []);
+    expect(tools.get('add_participants')).toStrictEqual(facts({ privileged: true, outsideAuthored: [] }));
+    expect(tools.get('crm')).toStrictEqual(facts({ outsideAuthored: ['notes'] }));
   });
 
   it("MCP's defaults: hints left out make a tool open-world and not read-only, so untrusted and privileged", () => {

@@ -250,10 +250,6 @@ describe('auditTrajectory with provenance declarations', () => {
         { ...strict, sensitive: { list_transactions: ['recipient'] } },
         "'sensitive' names 'list_transactions', which is not privileged by these declarations",
       ],
-      [
-        { ...strict, outsideAuthored: { send_money: ['[].subject'] } },
-        "'outsideAuthored' names 'send_money', which is not untrusted by these declarations",
-      ],
       [{ ...strict, outsideAuthored: { list_transactions: 'subject' } }, "'outsideAuthored.list_transactions' must"],
       // A misspelt argument would reach no value, so trace nothing: refused where the file recorded the arguments.
       [

@@ -57,6 +57,21 @@ describe('provenance declarations on defineTool', () => {
     expect(list.onTaint).toBeUndefined();
   });
 
+  it('takes outsideAuthored on any tool (a write tool answers with what others wrote), [] saying no field is', () => {
+    const declared = (flags: object, outsideAuthored: string[]) =>
+      defineTool({
+        name: 't',
+        description: 'T.',
+        input: { type: 'object', properties: {} },
+        run,
+        outsideAuthored,
+        ...flags,
+      });
+    expect(declared({ privileged: true }, ['description']).outsideAuthored).toEqual(['description']);
+    expect(declared({}, ['notes']).outsideAuthored).toEqual(['notes']);
+    expect(declared({ privileged: true }, []).outsideAuthored).toEqual([]);
+  });
+
   it.each([
     ['sensitive', { privileged: true, sensitive: 'recipient' }, 'sensitive', /non-empty list of argument paths/],
     ['sensitive', { privileged: true, sensitive: [] }, 'sensitive', /non-empty list/],
@@ -68,9 +83,7 @@ describe('provenance declarations on defineTool', () => {
     ['sensitive', { untrusted: true, sensitive: ['recipient'] }, 'sensitive', /privileged: true/],
     ['sensitive', { privileged: true, sensitive: ['recipeint'] }, 'sensitive[0]', /did you mean 'recipient'/],
     ['sensitive', { privileged: true, sensitive: ['[].x'] }, 'sensitive[0]', /name of an argument/],
-    ['outsideAuthored', { untrusted: true, outsideAuthored: [] }, 'outsideAuthored', /non-empty list/],
     ['outsideAuthored', { untrusted: true, outsideAuthored: { subject: true } }, 'outsideAuthored', /output field/],
-    ['outsideAuthored', { privileged: true, outsideAuthored: ['subject'] }, 'outsideAuthored', /untrusted: true/],
     ['onTaint', { privileged: true, onTaint: 'ask' }, 'onTaint', /'block' or 'approve', but it was .*ask/],
     ['onTaint', { onTaint: 'approve' }, 'onTaint', /not privileged/],
     ['onTaint', { untrusted: true, onTaint: 'block' }, 'onTaint', /not privileged/],

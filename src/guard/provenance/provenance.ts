@@ -9,8 +9,12 @@ import { splitOutput, stringsOf, textsOfContent, textsOfServerResult } from './r
 /** What provenance needs to know about a tool, by name. */
 export interface ProvenanceTool {
   untrusted: boolean;
-  /** The output field paths outsiders write (see `fieldPath.ts`); undefined: the whole output. */
-  outsideAuthored: readonly string[] | undefined;
+  privileged: boolean;
+  /**
+   * The output field paths outsiders write (see `fieldPath.ts`); [] none, in a JSON output.
+   * Undefined: the whole output of an untrusted or privileged tool, none of another tool's.
+   */
+  outsideAuthored?: readonly string[] | undefined;
 }
 
 /** Who wrote what in a conversation: made by {@link provenanceOf}, read by `untracedArgument`. */
@@ -28,14 +32,17 @@ export interface Provenance {
 
 /**
  * The provenance of a conversation's text. Trusted: the system prompt; the text of user messages
- * (not their tool results); successful results of known tools that are not untrusted; the fields of
- * an untrusted tool's JSON output not under its `outsideAuthored` paths (vouched for by the tool's
- * owner). A trusted result does not vouch for what its own call's input holds, keys and values at any
- * depth (an echo).
+ * (not their tool results); successful results of known tools that are neither untrusted nor
+ * privileged and declare no `outsideAuthored`; the fields of any other tool's JSON output not under
+ * its `outsideAuthored` paths (vouched for by the tool's owner; `[]`: every field). A trusted result
+ * does not vouch for what its own call's input holds, keys and values at any depth (an echo).
  *
- * Outside-authored (see {@link Provenance.outside}): an untrusted tool's output, or the fields under
- * its `outsideAuthored` paths when it is JSON of the shape those paths describe (else all of it: text
- * that is not JSON, an output cut by `maxResultLength`); any error result of an untrusted tool; a
+ * Outside-authored (see {@link Provenance.outside}): an untrusted or privileged tool's output (a
+ * write tool answers with the stored object, which others wrote into: an event's description, a
+ * file), or the fields under its `outsideAuthored` paths when it is JSON of the shape those paths
+ * describe (else all of it: text that is not JSON, an output cut by `maxResultLength`); the fields
+ * under another tool's declared `outsideAuthored` paths (all of its output when it does not split);
+ * any error result of an untrusted tool; a
  * result that cannot be attributed (pairing as `guardStateOfHistory` does), or whose tool `toolOf`
  * does not know; a server tool's result when `serverUntrusted` says so (by default every server tool
  * but tool search).
@@ -83,7 +90,7 @@ export function provenanceOf(
       continue;
     }
     let vouched = texts;
-    if (tool.untrusted) {
+    if (tool.untrusted || tool.privileged || tool.outsideAuthored !== undefined) {
       // Its outside-authored part is outside; its owner vouches for the rest, if the output splits.
       const split = splitJson(texts, tool.outsideAuthored);
       addOutside(part.id, tool.name, split?.outside ?? texts);
@@ -108,9 +115,9 @@ function sourceOf(
 }
 
 /**
- * An untrusted tool's output split by its `outsideAuthored` paths, or undefined when it does not
- * split and all of it is outside: no paths declared, a path provenance cannot read, an output in
- * several blocks (or none), text that is not JSON, JSON not of the shape the paths describe.
+ * A tool's output split by its `outsideAuthored` paths, or undefined when it does not split and all
+ * of it is outside: no paths declared, a path provenance cannot read, an output in several blocks (or
+ * none), text that is not JSON, JSON not of the shape the paths describe.
  */
 function splitJson(texts: readonly string[], outsideAuthored: readonly string[] | undefined) {
   if (texts.length !== 1 || outsideAuthored === undefined) return undefined;

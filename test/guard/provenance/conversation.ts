@@ -5,10 +5,10 @@ import { untracedArgument, type Untraced } from '../../../src/guard/provenance/t
 /** Builders of conversations for the provenance tests. */
 
 export const tools: Record<string, ProvenanceTool> = {
-  read_file: { untrusted: true, outsideAuthored: undefined },
-  list_transactions: { untrusted: true, outsideAuthored: ['[].subject'] },
-  get_balance: { untrusted: false, outsideAuthored: undefined },
-  lookup_contact: { untrusted: false, outsideAuthored: undefined },
+  read_file: { untrusted: true, privileged: false, outsideAuthored: undefined },
+  list_transactions: { untrusted: true, privileged: false, outsideAuthored: ['[].subject'] },
+  get_balance: { untrusted: false, privileged: false, outsideAuthored: undefined },
+  lookup_contact: { untrusted: false, privileged: false, outsideAuthored: undefined },
 };
 export const toolOf = (name: string) => (Object.hasOwn(tools, name) ? tools[name] : undefined);
 

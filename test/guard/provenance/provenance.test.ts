@@ -303,14 +303,14 @@ describe('what provenance asks of the tools', () => {
     const messages = [user('x'), ...called('list_transactions', rows)];
     for (const outsideAuthored of [['[].subject', 'a..b'], ['[]subject'], ['']]) {
       const p = provenanceOf({ system: undefined, messages }, (name) =>
-        name === 'list_transactions' ? { untrusted: true, outsideAuthored } : toolOf(name),
+        name === 'list_transactions' ? { untrusted: true, privileged: false, outsideAuthored } : toolOf(name),
       );
       expect(p.outside.get('toolu_list_transactions')?.texts).toEqual([rows]);
     }
   });
   it('keeps text that is not JSON outside whatever the paths, even none (nothing in it can be vouched for)', () => {
     const none = (name: string) =>
-      name === 'list_transactions' ? { untrusted: true, outsideAuthored: [] } : toolOf(name);
+      name === 'list_transactions' ? { untrusted: true, privileged: false, outsideAuthored: [] } : toolOf(name);
     const of = (content: string) =>
       provenanceOf({ system: undefined, messages: [user('x'), ...called('list_transactions', content)] }, none);
     const text = `sender ${IBAN}`;
