@@ -187,7 +187,10 @@ function pathsProblem(given: Record<string, unknown>): string | undefined {
       );
     for (const [tool, paths] of Object.entries(byTool)) {
       if (!Array.isArray(paths) || (!empty && paths.length === 0))
-        return `'${key}.${tool}' must be a ${empty ? '' : 'non-empty '}list of paths, but it was ${describeValue(paths)}`;
+        return (
+          `'${key}.${tool}' must be a ${empty ? '' : 'non-empty '}list of paths, ` +
+          `but it was ${describeValue(paths)}`
+        );
       for (const [i, path] of paths.entries()) {
         const problem = fieldPathProblem(path);
         if (problem !== undefined) return `'${key}.${tool}[${i}]': ${problem}`;
