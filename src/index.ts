@@ -111,6 +111,7 @@ export type {
   AgentResult,
   BlockedCall,
   PlannedEffect,
+  KnownStopReason,
   StopReason,
   ToolCall,
   ToolCallOutcome,
