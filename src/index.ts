@@ -111,6 +111,7 @@ export type {
   AgentResult,
   BlockedCall,
   PlannedEffect,
+  KnownStopReason,
   StopReason,
   ToolCall,
   ToolCallOutcome,
@@ -177,6 +178,7 @@ export {
 } from './recording/trajectoryFile.js';
 export { fromRun, type RunRecord } from './recording/fromRun.js';
 export { defineConfig, type LegateConfig } from './recording/config.js';
+export type { LiveTransport } from './recording/liveTransport.js';
 // The project as legate finds it (its legate.config.* and root), and every replay setting resolved from it.
 export {
   ConfigError,

@@ -1,6 +1,6 @@
 import { UsageError } from '../errors/UsageError.js';
 import { quoteValue } from '../json/describeValue.js';
-import type { AgentResult } from '../runtime/agentResult.js';
+import type { AgentResult, StopReason } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
 import type { CallView } from './runView.js';
@@ -54,8 +54,11 @@ export const matchers = {
     return outcome(view, view.stopReason === 'terminal', 'have ended through its terminal tool', but, 'but it did');
   },
 
-  /** The run stopped for this reason (`end_turn`, `max_tokens`, `refusal`, `terminal`, `suspended`, ...). */
-  toHaveStopped({ view }: CheckedRun, reason: string): CheckOutcome {
+  /**
+   * The run stopped for this reason (`end_turn`, `max_tokens`, `refusal`, `terminal`, `suspended`, ..., or a
+   * stop reason the API added after this release, as it sent it).
+   */
+  toHaveStopped({ view }: CheckedRun, reason: StopReason): CheckOutcome {
     return outcome(
       view,
       view.stopReason === reason,
@@ -214,7 +217,10 @@ export const matchers = {
     return outcome(view, failed.length === 0, 'have no tool failures', but, 'but no tool failed');
   },
 
-  /** Ended normally: not cut off by max_tokens, refused, suspended or out of turns. */
+  /**
+   * Ended normally: not cut off by max_tokens, refused, suspended or out of turns (nor stopped for a reason
+   * this release does not know).
+   */
   toBeComplete({ view }: CheckedRun): CheckOutcome {
     const complete = ['end_turn', 'stop_sequence', 'terminal'].includes(view.stopReason);
     const what = 'be complete (not cut off, refused, suspended or out of turns)';

@@ -1,4 +1,4 @@
-import type { AgentResult } from '../runtime/agentResult.js';
+import type { AgentResult, StopReason } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { UsageError } from '../errors/UsageError.js';
 
@@ -19,7 +19,7 @@ export interface CallView {
 /** What every assertion reads: the structured facts of a run. */
 export interface RunView {
   calls: CallView[];
-  stopReason: string;
+  stopReason: StopReason;
   tainted: boolean;
   taintSource: string | undefined;
   /** The agent that started the run (never in `handoffs` unless it was handed back to). */

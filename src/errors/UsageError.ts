@@ -35,6 +35,11 @@ export type UsageErrorCode =
   | 'invalid_script'
   /** An `AnthropicTransport` option (`maxRetries`, `timeout`, `stream`) is not one it can use. */
   | 'invalid_transport_option'
+  /**
+   * A live transport setting (`runTrajectory`'s `transport`) is neither a transport nor a function that
+   * returns one, or that function returned something else.
+   */
+  | 'invalid_transport'
   /** A tool to fuzz has an input schema no value satisfies (none could be generated). */
   | 'unsatisfiable_schema'
   /** `auditTrajectory` (or `toHaveNoUnsafeFlow`, the config's `audit`) was given declarations it cannot read. */

@@ -34,7 +34,8 @@ export class ModelResponseError extends LegateError {
  * `text`, `citations` when there are any; thinking: `thinking`, `signature`; redacted thinking:
  * `data`; tool_use: `id`, `name`, `input`, `caller`, `toolset_name` when a string), any other
  * field of it is left out; a block of any other type is kept whole, as it came. The response's
- * `stop_details`, `container` and `context_management` are kept as they came (null included),
+ * `stop_reason` (any string: one the API added after this release too), `stop_details`, `container`
+ * and `context_management` are kept as they came (null included),
  * `usage` whole (every counter, zeros and nulls as they came); other response-level fields are
  * not kept (the SDK adds its own there, such as `parsed_output`). Throws a
  * {@link ModelResponseError} naming the field, what was expected and what arrived.
@@ -57,8 +58,9 @@ export function parseModelResponse(value: unknown, source = 'The transport'): Mo
   if (!Array.isArray(value.content)) fail('content', 'an array of content blocks', value.content);
   const content = (value.content as unknown[]).map((block, i) => parseBlock(block, `content[${i}]`, fail));
   const stopReason = value.stop_reason;
-  if (stopReason !== null && !API_STOP_REASONS.includes(stopReason as ApiStopReason)) {
-    fail('stop_reason', `null or one of ${API_STOP_REASONS.join(', ')}`, stopReason);
+  // A reason the API added after this release is kept as sent: the run ends with it.
+  if (stopReason !== null && typeof stopReason !== 'string') {
+    fail('stop_reason', `null or a string (one of ${API_STOP_REASONS.join(', ')}, or a newer one)`, stopReason);
   }
   const stopSequence = value.stop_sequence;
   if (stopSequence !== undefined && stopSequence !== null && typeof stopSequence !== 'string') {

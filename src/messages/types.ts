@@ -209,7 +209,10 @@ export interface JsonOutputFormat {
   schema: Record<string, unknown>;
 }
 
-/** Every stop reason the API can give. */
+/**
+ * The stop reasons the API gives as of this release, each of which legate handles by name. The API
+ * adds others (`model_context_window_exceeded` came after the first ones): see {@link ApiStopReason}.
+ */
 export const API_STOP_REASONS = [
   'end_turn',
   'max_tokens',
@@ -219,7 +222,14 @@ export const API_STOP_REASONS = [
   'refusal',
   'model_context_window_exceeded',
 ] as const;
-export type ApiStopReason = (typeof API_STOP_REASONS)[number];
+export type KnownApiStopReason = (typeof API_STOP_REASONS)[number];
+
+/**
+ * Why a response stopped, as the API said it: one of {@link API_STOP_REASONS}, or any reason the
+ * API added after this release, kept as sent (a run ends with it; see `nextStep`). Written so an
+ * editor still offers the known ones.
+ */
+export type ApiStopReason = KnownApiStopReason | (string & {});
 
 /**
  * A response's usage, as the API reported it: every field kept as it came (zeros and nulls

@@ -1,5 +1,5 @@
 import type { AuditDeclarations } from '../guard/auditDeclarations.js';
-import type { Transport } from '../transport/transport.js';
+import type { LiveTransport } from './liveTransport.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
 import type { RunTools } from '../transport/replay/runTools.js';
@@ -35,8 +35,11 @@ export interface LegateConfig {
   redactions?: Redaction[];
   /** Patterns beyond the built-in ones that must never be saved, in every recording, before the code's own. */
   secrets?: (RegExp | string)[];
-  /** The live transport used to (re-)record. Default: `new AnthropicTransport()`. */
-  transport?: () => Transport;
+  /**
+   * The live transport used to (re-)record: a transport, used by every recording, or a function
+   * that returns one, called for each. Default: `new AnthropicTransport()`.
+   */
+  transport?: LiveTransport;
   /**
    * The command that re-records a file (as the user types its path), quoted in divergence
    * messages; `undefined` for a file it does not know, which gets the command legate builds.

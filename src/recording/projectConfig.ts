@@ -5,6 +5,7 @@ import { importModule } from '../files/importModule.js';
 import { auditDeclarationsProblem } from '../guard/auditDeclarations.js';
 import { isMatchLevel, MATCH_LEVELS } from '../trajectory/matchLevel.js';
 import { runToolsProblem } from '../transport/replay/runTools.js';
+import { liveTransportProblem } from './liveTransport.js';
 import type { LegateConfig } from './config.js';
 
 const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];
@@ -157,6 +158,9 @@ function checkConfig(config: unknown, file: string): LegateConfig {
   }
   const runToolsIssue = runTools === undefined ? undefined : runToolsProblem(runTools);
   if (runToolsIssue !== undefined) throw new ConfigError('invalid_config', `${file}: runTools ${runToolsIssue}.`);
+  const transport = (config as { transport?: unknown }).transport;
+  const transportIssue = transport === undefined ? undefined : liveTransportProblem(transport);
+  if (transportIssue !== undefined) throw new ConfigError('invalid_config', `${file}: transport ${transportIssue}.`);
   const audit = (config as { audit?: unknown }).audit;
   const auditIssue = audit === undefined ? undefined : auditDeclarationsProblem(audit);
   if (auditIssue !== undefined) throw new ConfigError('invalid_config', `${file}: audit declarations ${auditIssue}.`);

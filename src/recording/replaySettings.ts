@@ -1,6 +1,7 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
 import type { Transport } from '../transport/transport.js';
+import { liveTransportOf, type LiveTransport } from './liveTransport.js';
 import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
 import { rerecordCommand, type ReplayRunner } from '../trajectory/rerecordCommand.js';
@@ -18,7 +19,7 @@ export interface GivenSettings {
   redactions?: readonly Redaction[];
   secrets?: readonly (RegExp | string)[];
   runTools?: RunTools;
-  transport?: () => Transport;
+  transport?: LiveTransport;
   rerecord?: string;
 }
 
@@ -55,7 +56,7 @@ export interface ReplaySettings {
   secrets: (RegExp | string)[];
   /** Which tools run for real in a replay (a file's `serve:` adds tools always served). */
   runTools: RunTools;
-  /** The live transport, to record and for passthrough. */
+  /** The live transport for one run, to record and for passthrough: the setting's, or what its function makes. */
   transport: () => Transport;
   /** How to re-record the file, for divergence and missing-file messages. */
   rerecord: string;
@@ -99,7 +100,12 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
       (given.runTools === undefined ? undefined : checkRunTools(given.runTools, "The 'runTools' option")) ??
       config?.runTools ??
       DEFAULT_RUN_TOOLS,
-    transport: given.transport ?? config?.transport ?? (() => new AnthropicTransport()),
+    transport:
+      given.transport !== undefined
+        ? liveTransportOf(given.transport, "The 'transport' option")
+        : config?.transport !== undefined
+          ? liveTransportOf(config.transport, `${configShown(project, cwd)}'s transport`)
+          : () => new AnthropicTransport(),
     rerecord:
       given.rerecord ??
       (shown === undefined ? undefined : config?.rerecord?.(shown)) ??

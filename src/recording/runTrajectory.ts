@@ -11,6 +11,7 @@ import type { AgentResult } from '../runtime/agentResult.js';
 import { RecordingTransport } from '../transport/recording/RecordingTransport.js';
 import { ReplayTransport } from '../transport/replay/ReplayTransport.js';
 import type { Transport } from '../transport/transport.js';
+import type { LiveTransport } from './liveTransport.js';
 import { diffTrajectories, summarizeChanges, type TrajectoryChange } from '../trajectory/diffTrajectories.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
@@ -75,8 +76,12 @@ export interface TrajectoryRunOptions {
   description?: string;
   /** `LEGATE_MODE` wins over this (see resolveMode). Without either: `replay` under CI, else `auto`. */
   mode?: RecordingMode;
-  /** The live transport for record and passthrough. Default: the config's, else `new AnthropicTransport()`. */
-  transport?: () => Transport;
+  /**
+   * The live transport for record and passthrough: a transport (`new AnthropicTransport()`), used as it
+   * is, or a function that returns one, called for the run. Default: the config's, else
+   * `new AnthropicTransport()`.
+   */
+  transport?: LiveTransport;
   /** How closely a replayed run must match. Default: the config's, else the file's `match:`, else `exact`. */
   match?: MatchLevel;
   /** Applied after the config's redactions (both apply). */

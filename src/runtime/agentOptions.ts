@@ -12,7 +12,7 @@ import {
   type ThinkingOption,
   type ToolChoiceOption,
 } from './requestOptions.js';
-import type { Transport } from '../transport/transport.js';
+import { isTransport, type Transport } from '../transport/transport.js';
 import type { Authorizer } from '../guard/authorization.js';
 import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
 import type { Rule } from '../guard/rules.js';
@@ -207,7 +207,7 @@ export function checkAgentOptions(options: AgentOptions): {
         'for the live model, or a ScriptedTransport in tests.',
     );
   }
-  if (typeof options.transport.send !== 'function')
+  if (!isTransport(options.transport))
     fail('transport', `'transport' must have a send(request) method, but it was ${describeValue(options.transport)}.`);
   if (options.system !== undefined && typeof options.system !== 'string')
     fail('system', `'system' must be a string, but it was ${describeValue(options.system)}.`);

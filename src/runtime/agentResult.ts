@@ -11,8 +11,8 @@ import type { Handoff } from './handoff.js';
 import type { ApprovalRecord } from './runState.js';
 import type { Suspension } from './suspension.js';
 
-/** Why a run ended. */
-export type StopReason =
+/** Why a run ended, for the reasons legate knows (see {@link StopReason}). */
+export type KnownStopReason =
   /** The model finished its answer. */
   | 'end_turn'
   /** The model hit one of the request's stop sequences. */
@@ -29,6 +29,13 @@ export type StopReason =
   | 'terminal'
   /** A call waits for a person's approval: `result.suspension` holds the run. */
   | 'suspended';
+
+/**
+ * Why a run ended: one of the {@link KnownStopReason}s, or a stop reason the API added after this
+ * release, as the API sent it (the run ends on it; the response's tool calls are `incomplete`).
+ * Written so an editor still offers the known ones.
+ */
+export type StopReason = KnownStopReason | (string & {});
 
 /**
  * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`),

@@ -4,7 +4,11 @@ import type { StopReason } from './agentResult.js';
 /** What the loop does after a response: call the tools, send the paused turn back, or stop. */
 export type NextStep = { kind: 'run_tools' } | { kind: 'continue_paused' } | { kind: 'stop'; reason: StopReason };
 
-/** Maps the API's stop reason, exactly, onto what the loop does next. */
+/**
+ * Maps the API's stop reason, exactly, onto what the loop does next. A reason this release does
+ * not know ends the run with it, as sent: what the model meant by it is unknown, so none of the
+ * response's tool calls runs (the model did not ask for them with `tool_use`).
+ */
 export function nextStep(apiReason: ApiStopReason | null, hasToolUse: boolean): NextStep {
   switch (apiReason) {
     case 'tool_use':
@@ -23,5 +27,7 @@ export function nextStep(apiReason: ApiStopReason | null, hasToolUse: boolean): 
     case 'end_turn':
     case null:
       return { kind: 'stop', reason: 'end_turn' };
+    default:
+      return { kind: 'stop', reason: apiReason };
   }
 }

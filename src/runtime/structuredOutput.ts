@@ -6,7 +6,8 @@ import { StructuredOutputError } from './structuredOutputError.js';
 /**
  * The stop reasons after which the last response is the model's whole answer, so it is the
  * structured output. After any other (`max_tokens`, `refusal`, `stop_sequence`, `max_turns`,
- * `suspended`, ...) there is no complete answer: `output` is undefined and `stopReason` says why.
+ * `suspended`, a stop reason the API added after this release, ...) there is no complete answer: `output` is
+ * undefined and `stopReason` says why.
  */
 const ANSWERED: ReadonlySet<StopReason> = new Set(['end_turn', 'terminal']);
 

@@ -50,6 +50,11 @@ export interface Transport {
   readonly toolCalls?: CallReplay;
 }
 
+/** Whether a value can serve as a transport: an object with a `send` method. */
+export function isTransport(value: unknown): value is Transport {
+  return typeof value === 'object' && value !== null && typeof (value as { send?: unknown }).send === 'function';
+}
+
 /**
  * Why a transport call failed: `transport_failed` (the API refused, the connection broke, the stream broke or
  * reported an error), `missing_api_key` (no key is set, so no request was made), `connection_failed` (nothing

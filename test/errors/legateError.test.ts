@@ -40,6 +40,7 @@ const CODES = {
     'nothing_to_record',
     'invalid_script',
     'invalid_transport_option',
+    'invalid_transport',
     'unsatisfiable_schema',
     'invalid_audit_declarations',
     'not_a_trajectory',

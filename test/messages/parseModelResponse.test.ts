@@ -57,6 +57,12 @@ describe('parseModelResponse', () => {
     expect(parsed.content).toStrictEqual([compaction, fallback, { type: 'not_yet_invented' }]);
   });
 
+  it('keeps a stop reason it does not know as sent: one the API added after this release', () => {
+    expect(parseModelResponse({ ...valid, stop_reason: 'tool_budget_exhausted' }).stop_reason).toBe(
+      'tool_budget_exhausted',
+    );
+  });
+
   it('keeps of a typed block the fields its request form takes, and leaves out the others', () => {
     const parsed = parseModelResponse({
       ...valid,
@@ -152,11 +158,11 @@ describe('parseModelResponse', () => {
       `'content[0].text' should be a string, but it was undefined.`,
     ],
     [
-      'an unknown stop reason',
-      { ...valid, stop_reason: 'done' },
+      'a stop reason that is not a string',
+      { ...valid, stop_reason: 3 },
       'stop_reason',
-      `'stop_reason' should be null or one of end_turn, max_tokens, stop_sequence, tool_use, pause_turn, ` +
-        'refusal, model_context_window_exceeded, but it was the string "done".',
+      `'stop_reason' should be null or a string (one of end_turn, max_tokens, stop_sequence, tool_use, pause_turn, ` +
+        'refusal, model_context_window_exceeded, or a newer one), but it was the number 3.',
     ],
     [
       'negative usage',

@@ -109,12 +109,14 @@ describe('a field of the wrong kind is reported at line and column, saying what 
     );
   });
 
-  it('a stop reason the API does not give', () => {
-    const text = edit(toolFailure, 'stopReason: tool_use', 'stopReason: paused');
+  it('a stop reason that is not a string (one the API added later is read as it was written)', () => {
+    const text = edit(toolFailure, 'stopReason: tool_use', 'stopReason: [tool_use]');
     expect(messageFor(text)).toBe(
-      `${placeOf(text, 'paused')}: turns[0].response.stopReason should be null or one of end_turn, max_tokens, ` +
-        'stop_sequence, tool_use, pause_turn, refusal, model_context_window_exceeded, but it was the string "paused".',
+      `${placeOf(text, '[tool_use]')}: turns[0].response.stopReason should be null or a string, ` +
+        'but it was the array ["tool_use"].',
     );
+    const later = parseTrajectory(edit(toolFailure, 'stopReason: tool_use', 'stopReason: paused'));
+    expect(later.turns[0]!.response.stopReason).toBe('paused');
   });
 
   it('a problem inside a value written as JSON text, named by its field and placed at the text', () => {

@@ -78,7 +78,8 @@ const fields = fc.record({
   role: fc.constant('assistant' as const),
   model: fc.string(),
   content: fc.array(block, { maxLength: 6 }),
-  stop_reason: orNull(fc.constantFrom(...API_STOP_REASONS)),
+  // Any string: a stop reason the API added after this release is kept as sent, through the file and the replay.
+  stop_reason: orNull(fc.oneof(fc.constantFrom(...API_STOP_REASONS), fc.string())),
   stop_sequence: orNull(fc.string({ minLength: 1 })),
   stop_details: optional(
     orNull(withExtras(fc.record({ type: fc.constant('refusal'), category: orNull(fc.string()) }))),

@@ -31,7 +31,14 @@ export const RECORDED_OUTCOMES = ['ok', 'error', 'invalid', 'blocked', 'planned'
 export const recordedResponse = mapping({
   id: text(),
   model: text(),
-  stopReason: oneOf(API_STOP_REASONS, `null or one of ${API_STOP_REASONS.join(', ')}`).nullable(),
+  stopReason: text('null or a string')
+    .meta({
+      description:
+        'Why the response stopped, as the API said it: one of the reasons this release knows (the examples), ' +
+        'or one the API added since, kept as sent.',
+      examples: [...API_STOP_REASONS],
+    })
+    .nullable(),
   stopSequence: text().optional(),
   stopDetails: free(
     typedAs<StopDetails>(
@@ -137,7 +144,10 @@ export const recordedTurn = mapping({
 export const recordedHandoff = mapping({ from: text(), to: text(), reason: text().optional(), turn: wholeFrom(1) });
 
 export const recordedSummary = mapping({
-  stopReason: text(),
+  stopReason: text().meta({
+    description:
+      "Why the run ended, as the run's `AgentResult.stopReason` says it (a stop reason the API added since: as sent).",
+  }),
   turns: count(),
   handoffs: list(recordedHandoff).meta({ description: 'Every transfer of the conversation, in order.' }).optional(),
   tainted: flag()

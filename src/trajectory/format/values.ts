@@ -34,7 +34,7 @@ export function flow<T extends z.ZodType>(schema: T): T {
 /** The words for what a value should have been, as a zod error customisation. */
 const says = (expected: string) => ({ error: () => expected });
 
-export const text = () => z.string(says('a string'));
+export const text = (words = 'a string') => z.string(says(words));
 export const wholeFrom = (minimum: number) => {
   const words = says(`a whole number of at least ${minimum}`);
   return z.int(words).min(minimum, words);
