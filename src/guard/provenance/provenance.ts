@@ -21,9 +21,11 @@ export interface ProvenanceTool {
 export interface Provenance {
   /**
    * Outside-authored text by tool_use id, with the tool (or server tool, or 'unattributed tool
-   * result') it came from, in the conversation's order: one entry per result legate cannot vouch for
-   * (an untrusted tool's result, error or not; an unattributed result; an untrusted server tool's
-   * result). `texts` may be empty (an untrusted tool's output whose outside-authored fields are empty).
+   * result') it came from, in the conversation's order: one entry per result legate cannot wholly
+   * vouch for (an untrusted tool's result, error or not; a privileged tool's, or one declaring
+   * `outsideAuthored`, when it succeeded; an unattributed result; an untrusted server tool's result).
+   * `texts` may be empty (an output whose outside-authored fields are empty). A review reads the
+   * entries of its taint sources only.
    */
   readonly outside: ReadonlyMap<string, { tool: string; texts: readonly string[] }>;
   /** The texts indexed for tracing values: internal to the provenance module. */
