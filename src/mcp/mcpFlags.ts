@@ -1,5 +1,5 @@
 import type { ToolAnnotations } from '../tools/annotations.js';
-import { postureOf } from '../tools/hintedPosture.js';
+import { postureOf, type HintedPosture } from '../tools/hintedPosture.js';
 import type { McpToolDefinition } from './mcpToolDefinition.js';
 
 /** Safety flags set by hand for one MCP tool, over what its annotations imply. */
@@ -8,14 +8,22 @@ export interface McpToolFlags {
   privileged?: boolean;
 }
 
+/** The flags an MCP tool gets, and what decided each: a hand-set flag, a hint, or the rule's default. */
+export type McpToolPosture = HintedPosture;
+
 /**
- * A tool's safety flags from its MCP annotations, by legate's one rule ({@link postureOf}): untrusted
+ * An MCP tool's safety flags by legate's one rule ({@link postureOf}), with what decided each: untrusted
  * whatever its hints say (`openWorldHint: false` included: a file, a memory graph, a ticket is content
- * others wrote), privileged unless `readOnlyHint: true`, and always when `destructiveHint: true`.
- * A flag set in `overrides` wins: `{ untrusted: false }` is how a caller marks a tool's results trusted.
+ * others wrote), privileged unless `readOnlyHint: true`, and always when `destructiveHint: true`. A flag
+ * set in `flags` wins: `{ untrusted: false }` is how a caller marks a tool's results trusted.
  */
+export function mcpToolPosture(definition: McpToolDefinition, flags: McpToolFlags = {}): McpToolPosture {
+  return postureOf(definition.annotations, flags);
+}
+
+/** The flags alone, as mcpTools gives them to each tool. */
 export function flagsOf(definition: McpToolDefinition, overrides: McpToolFlags = {}): Required<McpToolFlags> {
-  const { untrusted, privileged } = postureOf(definition.annotations, overrides);
+  const { untrusted, privileged } = mcpToolPosture(definition, overrides);
   return { untrusted, privileged };
 }
 
