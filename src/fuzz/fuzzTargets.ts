@@ -4,7 +4,7 @@ import type { LegateConfig } from '../recording/config.js';
 import { unwrapDefault } from '../recording/projectConfig.js';
 import type { AgentFactory } from '../recording/runTrajectory.js';
 import { toolsReachableFrom } from '../runtime/agentGraph.js';
-import { isDefinedTool } from '../tools/defineTool.js';
+import { isDefinedTool } from '../tools/toolBrand.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Redaction } from '../trajectory/redaction.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
