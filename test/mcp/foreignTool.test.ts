@@ -1,5 +1,6 @@
 // A tool made by another copy of legate (src/ and dist/ of this repository here; two installed versions in a user's
 // project) is a legate tool to every check of one (src/tools/toolBrand.ts): serveMcp, an Agent, legate fuzz.
+// (Here, not in test/tools: it needs the suite's build of dist/, which the mutation run's config does not make.)
 import { resolve } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';

@@ -1,4 +1,5 @@
 // The tools a module offers (src/tools/moduleTools.ts), read one way by `legate mcp serve` and `legate fuzz`.
+// (Here, not in test/tools: it imports modules through tsx, which the mutation run need not do per mutant.)
 import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import fc from 'fast-check';
