@@ -39,13 +39,15 @@ export async function mcpList(args: string[], io: CliIo): Promise<number> {
   });
   if (values.url !== undefined && command.length > 0) {
     io.err(
-      `legate mcp list: give the server's command or --url, not both (the command was ${quoteValue(command.join(' '))}).`,
+      "legate mcp list: give the server's command or --url, not both " +
+        `(the command was ${quoteValue(command.join(' '))}).`,
     );
     return 2;
   }
   if (values.url === undefined && command.length === 0) {
     io.err(
-      "legate mcp list: give the server's command, e.g. legate mcp list npx -y @modelcontextprotocol/server-filesystem .",
+      "legate mcp list: give the server's command, e.g. " +
+        'legate mcp list npx -y @modelcontextprotocol/server-filesystem .',
     );
     return 2;
   }
@@ -54,7 +56,8 @@ export async function mcpList(args: string[], io: CliIo): Promise<number> {
   else if (URL.canParse(values.url)) server = { url: values.url };
   else {
     io.err(
-      `legate mcp list: --url must be the server's URL, such as http://127.0.0.1:3000/mcp, but it was ${quoteValue(values.url)}.`,
+      "legate mcp list: --url must be the server's URL, such as http://127.0.0.1:3000/mcp, " +
+        `but it was ${quoteValue(values.url)}.`,
     );
     return 2;
   }
@@ -141,7 +144,8 @@ function postureTable(rows: readonly { name: string; posture: McpToolPosture }[]
           '',
           "A tool's results are untrusted whatever its hints say: openWorldHint: false says where it reaches,",
           'not who wrote what it returns. When its content is yours, mark it trusted:',
-          `  mcpTools({ ..., flags: { ${byDefault.name}: { untrusted: false } } })   (here: --trusted ${byDefault.name})`,
+          `  mcpTools({ ..., flags: { ${byDefault.name}: { untrusted: false } } })` +
+            `   (here: --trusted ${byDefault.name})`,
         ]),
   ].join('\n');
 }

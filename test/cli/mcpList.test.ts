@@ -13,7 +13,7 @@ const FILESYSTEM = join(root, 'test/mcp/fixtures/filesystem-server.mjs');
 const FIXTURE = join(root, 'test/mcp/fixtures/client-stdio.mjs');
 
 describe('legate mcp list', () => {
-  it('prints each tool of the filesystem server: untrusted whatever its hints, privileged by its hints, and why', async () => {
+  it('prints each filesystem tool: untrusted whatever its hints, privileged by its hints, and why', async () => {
     const folder = tempDir();
     const io = captureIo(root);
     expect(await main(['mcp', 'list', '--trusted', 'read_text_file', process.execPath, FILESYSTEM, folder], io)).toBe(
@@ -47,7 +47,7 @@ describe('legate mcp list', () => {
     );
   });
 
-  it('says what mcpTools gives: the same flags, tool by tool; a tool with no hints is privileged by default', async () => {
+  it('says what mcpTools gives, tool by tool; a tool with no hints is privileged by default', async () => {
     const io = captureIo(root);
     expect(await main(['mcp', 'list', '--tools', 'weather,fail', '--', process.execPath, FIXTURE], io)).toBe(0);
     const rows = io.stdout[0]!.split('\n').slice(2, 4);
@@ -75,7 +75,7 @@ describe('legate mcp list', () => {
     ],
     [
       ['mcp', 'list', '--trusted', 'read_everything', process.execPath, FIXTURE],
-      `--trusted names "read_everything", which the server does not list; its tools are 'weather', 'send_email', 'fail',`,
+      `--trusted names "read_everything", which the server does not list; its tools are 'weather', 'send_email',`,
     ],
     [
       ['mcp', 'list', '--tools', 'nope', process.execPath, FIXTURE],

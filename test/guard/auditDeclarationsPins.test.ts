@@ -66,7 +66,7 @@ const REFUSED: [unknown, string][] = [
   [{ outsideAuthored: { read: ['x'] } }, notUntrusted('read')],
   [{ privileged: ['pay'], untrusted: ['read'], sensitive: { pay: ['to'], read: ['to'] } }, notPrivileged('read')],
   [{ privileged: ['pay'], untrusted: ['read'], outsideAuthored: { read: ['x'], pay: ['x'] } }, notUntrusted('pay')],
-  // MCP hints flag a tool as naming it would; read-only is not privileged; hints never make a tool trusted, a name does.
+  // MCP hints flag a tool as naming it would; read-only is not privileged; hints never make a tool trusted, names do.
   [{ annotations: { pay: { readOnlyHint: true } }, sensitive: { pay: ['to'] } }, notPrivileged('pay')],
   [
     { annotations: { read: { openWorldHint: false } }, trusted: ['read'], outsideAuthored: { read: ['x'] } },

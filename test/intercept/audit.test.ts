@@ -158,7 +158,7 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(report.text).toContain("'send_email' (toolu_4_1, turn 4) would have been blocked (limit)");
   });
 
-  it('classifies tools by MCP-style hints: any hinted tool taints, unless named trusted; not read-only is privileged', async () => {
+  it('classifies by MCP hints: a hinted tool taints unless named trusted; not read-only is privileged', async () => {
     const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }], [{ tool: 'send_email' }]]);
     const hints = {
       annotations: {

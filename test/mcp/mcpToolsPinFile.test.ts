@@ -127,7 +127,7 @@ describe('pin files', () => {
 });
 
 describe('flags from MCP hints', () => {
-  it('untrusted whatever the hints, unless marked; privileged unless read-only or when destructive; overrides win', () => {
+  it('untrusted whatever the hints unless marked; privileged unless read-only, or when destructive; flags win', () => {
     const flag = fc.option(fc.boolean(), { nil: undefined });
     fc.assert(
       fc.property(hints, flag, flag, (annotations, untrusted, privileged) => {
