@@ -52,7 +52,7 @@ const COMMANDS: Record<string, Command> = {
     load: () => import('./commands/attack.js').then((verb) => ({ help: verb.attackHelp, run: verb.attack })),
   },
   mcp: {
-    summary: 'serve the tools a module exports over MCP (stdio or Streamable HTTP)',
+    summary: "list an MCP server's tools with the flags legate gives them; serve a module's tools over MCP",
     load: () => import('./commands/mcp.js').then((verb) => ({ help: verb.mcpHelp, run: verb.mcp })),
   },
   openapi: {

@@ -126,8 +126,9 @@ const SURFACE = {
   'legate/sqlite': ['SqliteStateStore'],
   'legate/postgres': ['PostgresStateStore'],
   'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
-  // Tools from MCP servers, and legate tools served over MCP (legate mcp serve uses the last two).
-  'legate/mcp': ['mcpTools', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],
+  // Tools from MCP servers and the posture of each (legate mcp list), and legate tools served over MCP (legate mcp
+  // serve uses the last two).
+  'legate/mcp': ['mcpTools', 'mcpToolPosture', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],
   // Tools from an OpenAPI document (legate openapi prints their summary).
   'legate/openapi': ['openApiTools', 'OpenApiError', 'OpenApiCallError'],
   // The HTML viewer (legate view, legate replay --reporter html, legate diff --html use it).

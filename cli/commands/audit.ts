@@ -13,8 +13,8 @@ import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 import { terminalLines, terminalText } from '../terminalText.js';
 
-export const auditHelp = `legate audit <paths...> [--untrusted tool] [--privileged tool] [--require tool:prerequisite]
-             [--limit tool=N] [--sensitive tool:path] [--outside-authored tool:path]
+export const auditHelp = `legate audit <paths...> [--untrusted tool] [--trusted tool] [--privileged tool]
+             [--require tool:prerequisite] [--limit tool=N] [--sensitive tool:path] [--outside-authored tool:path]
              [--recorded-annotations] [--config file]
 
 Audits every trajectory under the paths (files, or folders searched for .yaml files): reports
@@ -27,6 +27,8 @@ named with where it was found), a call before its prerequisite succeeded, a call
 The declarations are the config's 'audit' section (legate.config.ts, found here or in a folder
 above, or --config), with the flags added to it. Each flag may be repeated or take a list:
   --untrusted fetch_page,web_search    tools whose results are not trusted
+  --trusted read_config                tools given hints whose results are trusted all the same (hints alone
+                                       never make a tool trusted)
   --privileged send_payment            tools with real-world effects
   --require send_payment:lookup_invoice  a tool runs only after its prerequisite succeeded
   --limit send_email=2                 at most N calls of a tool in a run
@@ -37,7 +39,8 @@ above, or --config), with the flags added to it. Each flag may be repeated or ta
                                        an untrusted tool's output field outsiders write; the rest of its
                                        JSON output is trusted text
   --recorded-annotations               also classify the tools by the annotations the file recorded
-                                       (open-world: untrusted; not read-only: privileged)
+                                       (untrusted whatever they say, unless --trusted; not read-only or
+                                       destructive: privileged)
 
 One block per file: '✓ file' when clean (with how many calls the guard would block were not
 carried out in the recording anyway, if any), else '✗ file' with each finding and the timeline.
@@ -51,6 +54,7 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
     allowPositionals: true,
     options: {
       untrusted: { type: 'string', multiple: true },
+      trusted: { type: 'string', multiple: true },
       privileged: { type: 'string', multiple: true },
       require: { type: 'string', multiple: true },
       limit: { type: 'string', multiple: true },
@@ -85,6 +89,7 @@ export async function audit(args: string[], io: CliIo): Promise<number> {
   const declarations: AuditDeclarations = {
     ...base,
     untrusted: [...(base.untrusted ?? []), ...listOf(values.untrusted)],
+    trusted: [...(base.trusted ?? []), ...listOf(values.trusted)],
     privileged: [...(base.privileged ?? []), ...listOf(values.privileged)],
     rules: [...(base.rules ?? []), ...flagRules],
     ...withPaths('sensitive', base.sensitive, sensitive),

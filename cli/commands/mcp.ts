@@ -1,9 +1,12 @@
 import { loadServeModule, serveMcp, type McpServing } from '../../src/mcp/index.js';
 import { quoteValue } from '../../src/json/describeValue.js';
 import { parseOptions } from '../parseOptions.js';
+import { mcpList, mcpListHelp } from './mcpList.js';
 import type { CliIo } from '../io.js';
 
-export const mcpHelp = `legate mcp serve <module> [--http <port>] [--host <address>] [--tools a,b] [--name <name>]
+export const mcpHelp = `${mcpListHelp}
+
+legate mcp serve <module> [--http <port>] [--host <address>] [--tools a,b] [--name <name>]
     [--max-sessions <n>] [--idle-timeout <ms>] [--read-timeout <ms>]
 
 Serves the tools a module exports over the Model Context Protocol: its 'tools' export (a list
@@ -27,10 +30,11 @@ const BOUNDS = [
 
 export async function mcp(args: string[], io: CliIo): Promise<number> {
   const [verb, ...rest] = args;
+  if (verb === 'list') return mcpList(rest, io);
   if (verb !== 'serve') {
     io.err(
-      `legate mcp: ${verb === undefined ? 'give a verb' : `'${verb}' is not a verb`}; the verb is 'serve', e.g. ` +
-        'legate mcp serve tools.ts',
+      `legate mcp: ${verb === undefined ? 'give a verb' : `'${verb}' is not a verb`}; the verbs are 'list' and ` +
+        "'serve', e.g. legate mcp list npx -y @modelcontextprotocol/server-filesystem . or legate mcp serve tools.ts",
     );
     return 2;
   }

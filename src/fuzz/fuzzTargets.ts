@@ -4,7 +4,7 @@ import type { LegateConfig } from '../recording/config.js';
 import { unwrapDefault } from '../recording/projectConfig.js';
 import type { AgentFactory } from '../recording/runTrajectory.js';
 import { toolsReachableFrom } from '../runtime/agentGraph.js';
-import { isDefinedTool } from '../tools/defineTool.js';
+import { looksLikeTool, moduleTools } from '../tools/moduleTools.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { Redaction } from '../trajectory/redaction.js';
 import { ScriptedTransport } from '../transport/scripted/ScriptedTransport.js';
@@ -23,7 +23,9 @@ export interface FuzzTargets {
 
 /**
  * The targets `legate fuzz` fuzzes in the given module files (relative to `cwd`, default
- * `process.cwd()`; TypeScript needs no build step): every exported tool, every agent factory
+ * `process.cwd()`; TypeScript needs no build step): every tool a module offers (its `tools` export,
+ * else its default export's tools, else every exported tool, as `legate mcp serve` reads them:
+ * moduleTools), every agent factory
  * (an `agents` export, or a default export shaped like a `legate.config.ts`), and every tool
  * those agents can reach. A later module's tool or agent of the same name replaces an earlier
  * one's. Give `tools` to fuzzTool and `agents` to fuzzInjection, with the redactions and
@@ -45,7 +47,7 @@ export async function findFuzzTargets(
     for (const [name, factory] of Object.entries(factories)) {
       if (typeof factory === 'function') targets.agents.set(name, factory as AgentFactory);
     }
-    for (const value of Object.values(module)) if (looksLikeTool(value)) tools.set(value.name, value);
+    for (const value of moduleTools(module) ?? []) if (looksLikeTool(value)) tools.set(value.name, value);
   }
   for (const factory of targets.agents.values()) {
     for (const tool of toolsReachableFrom(factory(new ScriptedTransport([])))) {
@@ -54,18 +56,4 @@ export async function findFuzzTargets(
   }
   targets.tools = [...tools.values()];
   return targets;
-}
-
-/** A defined tool, or an object shaped like one (a test fixture wrapping a tool's binder). */
-function looksLikeTool(value: unknown): value is AnyTool {
-  if (isDefinedTool(value)) return true;
-  const tool = value as Partial<AnyTool> | null;
-  return (
-    typeof tool === 'object' &&
-    tool !== null &&
-    typeof tool.name === 'string' &&
-    typeof tool.bind === 'function' &&
-    typeof tool.run === 'function' &&
-    typeof tool.inputSchema === 'object'
-  );
 }

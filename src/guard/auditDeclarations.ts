@@ -6,6 +6,7 @@ import { describeValue } from '../json/describeValue.js';
 import { fieldPathProblem } from './provenance/fieldPath.js';
 import type { McpToolAnnotations } from '../tools/annotations.js';
 import { checkSensitiveArguments } from '../tools/provenanceOptions.js';
+import { postureOf } from '../tools/hintedPosture.js';
 
 /** MCP-style hints about one tool, as an MCP server declares them; a hint left out takes MCP's default. */
 export type AuditHints = Partial<Pick<McpToolAnnotations, 'readOnlyHint' | 'destructiveHint' | 'openWorldHint'>>;
@@ -18,12 +19,18 @@ export type AuditHints = Partial<Pick<McpToolAnnotations, 'readOnlyHint' | 'dest
 export interface AuditDeclarations {
   /** Tools whose results are not trusted: once one succeeded, its content is in the conversation. */
   untrusted?: readonly string[];
+  /**
+   * Tools given hints (here or recorded) whose results are trusted all the same: hints never make a
+   * tool trusted (see `annotations`), so this is how a declaration says a tool's content is.
+   */
+  trusted?: readonly string[];
   /** Tools with real-world effects: the guard refuses them once untrusted content is in the conversation. */
   privileged?: readonly string[];
   /**
-   * MCP-style hints by tool name, for tools not named above: a tool is untrusted when its
-   * `openWorldHint` is true (MCP's default) and privileged when its `readOnlyHint` is false (MCP's
-   * default). A tool given no hints and no name is neither.
+   * MCP-style hints by tool name, read by legate's one rule (as `mcpTools` reads a server's): a tool
+   * given hints is untrusted whatever they say (`openWorldHint: false` does not make content trusted;
+   * name it in `trusted` for that), and privileged unless `readOnlyHint` is true, and always when
+   * `destructiveHint` is true. A tool given no hints and no name is neither.
    */
   annotations?: Readonly<Record<string, AuditHints>>;
   /**
@@ -48,7 +55,16 @@ export interface AuditDeclarations {
   outsideAuthored?: Readonly<Record<string, readonly string[]>>;
 }
 
-const KEYS = ['untrusted', 'privileged', 'annotations', 'recordedAnnotations', 'rules', 'sensitive', 'outsideAuthored'];
+const KEYS = [
+  'untrusted',
+  'trusted',
+  'privileged',
+  'annotations',
+  'recordedAnnotations',
+  'rules',
+  'sensitive',
+  'outsideAuthored',
+];
 /** The provenance declarations: what their paths name, and whether a tool's list may be empty. */
 const PATHS = [
   { key: 'sensitive', what: 'argument', empty: false },
@@ -63,11 +79,13 @@ export function auditDeclarationsProblem(value: unknown): string | undefined {
   const given = value as Record<string, unknown>;
   const unknown = Object.keys(given).find((key) => !KEYS.includes(key));
   if (unknown !== undefined) return `have no '${unknown}' (they take ${KEYS.join(', ')})`;
-  for (const key of ['untrusted', 'privileged']) {
+  for (const key of ['untrusted', 'trusted', 'privileged']) {
     const names = given[key];
     if (names !== undefined && !(Array.isArray(names) && names.every((n) => typeof n === 'string' && n !== '')))
       return `'${key}' must be a list of tool names, but it was ${describeValue(names)}`;
   }
+  const both = ((given.trusted ?? []) as string[]).find((name) => ((given.untrusted ?? []) as string[]).includes(name));
+  if (both !== undefined) return `name '${both}' both in 'untrusted' and in 'trusted': a tool is one or the other`;
   if (given.recordedAnnotations !== undefined && typeof given.recordedAnnotations !== 'boolean')
     return `'recordedAnnotations' must be true or false, but it was ${describeValue(given.recordedAnnotations)}`;
   const annotations = given.annotations;
@@ -131,6 +149,7 @@ export function resolveDeclarations(
   const names = new Set([
     ...offered,
     ...(given.untrusted ?? []),
+    ...(given.trusted ?? []),
     ...(given.privileged ?? []),
     ...Object.keys(hints),
     ...list.flatMap(toolsNamedBy),
@@ -161,17 +180,24 @@ export function resolveDeclarations(
   return { tools, rules: list };
 }
 
-/** Whether the declarations make a tool untrusted and privileged: by name, or by its MCP-style hints. */
+/**
+ * Whether the declarations make a tool untrusted and privileged: by name, or by its MCP-style hints
+ * read by legate's one rule ({@link postureOf}), the names marking what the hints cannot.
+ */
 function classify(
   given: AuditDeclarations,
   name: string,
   hints: Readonly<Record<string, AuditHints>> = given.annotations ?? {},
 ): { untrusted: boolean; privileged: boolean } {
-  const hinted = Object.hasOwn(hints, name) ? hints[name] : undefined;
-  return {
-    untrusted: (given.untrusted ?? []).includes(name) || (hinted !== undefined && hinted.openWorldHint !== false),
-    privileged: (given.privileged ?? []).includes(name) || (hinted !== undefined && hinted.readOnlyHint !== true),
+  const named = (key: 'untrusted' | 'trusted' | 'privileged') => (given[key] ?? []).includes(name);
+  const marks = {
+    untrusted: named('untrusted') ? true : named('trusted') ? false : undefined,
+    privileged: named('privileged') ? true : undefined,
   };
+  if (!Object.hasOwn(hints, name))
+    return { untrusted: marks.untrusted === true, privileged: marks.privileged === true };
+  const { untrusted, privileged } = postureOf(hints[name], marks);
+  return { untrusted, privileged };
 }
 
 /** The shape of `sensitive` and `outsideAuthored`: non-empty lists of valid field paths, by tool name. */

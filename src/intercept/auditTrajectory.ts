@@ -103,7 +103,16 @@ function auditConversation(trajectory: Trajectory, declarations: AuditDeclaratio
     trajectory.tools.flatMap((tool) =>
       tool.annotations === undefined
         ? []
-        : [[tool.name, { readOnlyHint: tool.annotations.readOnly, openWorldHint: tool.annotations.openWorld }]],
+        : [
+            [
+              tool.name,
+              {
+                readOnlyHint: tool.annotations.readOnly,
+                destructiveHint: tool.annotations.destructive,
+                openWorldHint: tool.annotations.openWorld,
+              },
+            ],
+          ],
     ),
   );
   const schemas = [...trajectory.tools, ...Object.values(trajectory.agents ?? {}).flatMap((agent) => agent.tools)];

@@ -4,7 +4,8 @@
 export { mcpTools, type McpTools, type McpToolsConfig, type McpToolsOptions } from './mcpTools.js';
 export type { McpClient, McpServerOptions, McpStdioServer, McpHttpServer, McpClientServer } from './mcpServer.js';
 export type { McpToolDefinition, McpHints } from './mcpToolDefinition.js';
-export type { McpToolFlags } from './mcpFlags.js';
+export { mcpToolPosture, type McpToolFlags, type McpToolPosture } from './mcpFlags.js';
+export type { PostureCause } from '../tools/hintedPosture.js';
 export type { McpLogEntry } from './mcpConnection.js';
 export { McpPinError, type McpPinErrorCode, type McpToolChange } from './McpPinError.js';
 export { McpCallError, type McpCallErrorCode } from './McpCallError.js';

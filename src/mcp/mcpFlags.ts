@@ -1,4 +1,5 @@
 import type { ToolAnnotations } from '../tools/annotations.js';
+import { postureOf, type HintedPosture } from '../tools/hintedPosture.js';
 import type { McpToolDefinition } from './mcpToolDefinition.js';
 
 /** Safety flags set by hand for one MCP tool, over what its annotations imply. */
@@ -7,19 +8,23 @@ export interface McpToolFlags {
   privileged?: boolean;
 }
 
+/** The flags an MCP tool gets, and what decided each: a hand-set flag, a hint, or the rule's default. */
+export type McpToolPosture = HintedPosture;
+
 /**
- * A tool's safety flags from its MCP annotations, with MCP's defaults for hints left out:
- * - untrusted unless `openWorldHint: false` (MCP's default is true: it reads the outside world);
- * - privileged unless `readOnlyHint: true` (default false), and always when `destructiveHint: true`.
- * A flag set in `overrides` wins. Hints are a server's claims; the defaults read an absent hint
- * the cautious way.
+ * An MCP tool's safety flags by legate's one rule ({@link postureOf}), with what decided each: untrusted
+ * whatever its hints say (`openWorldHint: false` included: a file, a memory graph, a ticket is content
+ * others wrote), privileged unless `readOnlyHint: true`, and always when `destructiveHint: true`. A flag
+ * set in `flags` wins: `{ untrusted: false }` is how a caller marks a tool's results trusted.
  */
+export function mcpToolPosture(definition: McpToolDefinition, flags: McpToolFlags = {}): McpToolPosture {
+  return postureOf(definition.annotations, flags);
+}
+
+/** The flags alone, as mcpTools gives them to each tool. */
 export function flagsOf(definition: McpToolDefinition, overrides: McpToolFlags = {}): Required<McpToolFlags> {
-  const hints = definition.annotations ?? {};
-  return {
-    untrusted: overrides.untrusted ?? hints.openWorldHint !== false,
-    privileged: overrides.privileged ?? (hints.readOnlyHint !== true || hints.destructiveHint === true),
-  };
+  const { untrusted, privileged } = mcpToolPosture(definition, overrides);
+  return { untrusted, privileged };
 }
 
 /** The MCP hints under legate's annotation names; the tool's `title` when the annotations have none. */

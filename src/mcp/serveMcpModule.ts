@@ -2,11 +2,12 @@ import { resolve } from 'node:path';
 import { UsageError } from '../errors/UsageError.js';
 import { importModule } from '../files/importModule.js';
 import { toolsNamedBy, type Rule } from '../guard/rules.js';
+import { moduleTools } from '../tools/moduleTools.js';
 import type { AnyTool } from '../tools/tool.js';
 
 /** What a module offers to serve over MCP. */
 export interface ServeModule {
-  /** Its `tools` export, else its default export (a list or a record), as a list; checked by serveMcp. */
+  /** Its tools, as {@link moduleTools} reads them (as `legate fuzz` does), as a list; checked by serveMcp. */
   tools: AnyTool[];
   /** Its `contracts` export (rules.limit(...), ...), when it has one. */
   contracts?: readonly Rule[];
@@ -21,25 +22,21 @@ export interface LoadServeModuleOptions {
 
 /**
  * Imports a module to serve (`legate mcp serve <module>`), TypeScript through tsx as configs are:
- * its `tools` export, else its default export, is what is served; a `contracts` export, the
- * contracts. With `only`, just those tools, and the contracts that name one of them (serveMcp
- * refuses one that also names a tool left out: a requirement is never lost by serving fewer).
+ * its `tools` export, else its default export, else every tool it exports (the tools `legate fuzz`
+ * finds in it: {@link moduleTools}) is what is served; a `contracts` export, the contracts. With
+ * `only`, just those tools, and the contracts that name one of them (serveMcp refuses one that also
+ * names a tool left out: a requirement is never lost by serving fewer).
  * Throws ModuleImportError when it cannot be imported, UsageError (`invalid_serve_option`) when it
  * exports no tools or `only` names a tool it does not export.
  */
 export async function loadServeModule(file: string, options: LoadServeModuleOptions = {}): Promise<ServeModule> {
   const module = await importModule(resolve(options.cwd ?? process.cwd(), file));
-  const exported = module.tools ?? unwrapCommonJs(module.default);
-  const tools = Array.isArray(exported)
-    ? (exported as AnyTool[])
-    : typeof exported === 'object' && exported !== null
-      ? (Object.values(exported) as AnyTool[])
-      : undefined;
+  const tools = moduleTools(module) as AnyTool[] | undefined;
   if (tools === undefined)
     throw new UsageError(
       'invalid_serve_option',
-      `${file} exports no tools to serve: export them as 'tools' (export const tools = [lookup, forecast]), or as ` +
-        'its default export, a list or a record of tools made with defineTool.',
+      `${file} exports no tools to serve: export them as 'tools' (export const tools = [lookup, forecast]), as ` +
+        'its default export (a list or a record of tools made with defineTool), or each tool as an export of its own.',
     );
   const contracts = module.contracts as Rule[] | undefined;
   if (options.only === undefined) return contracts === undefined ? { tools } : { tools, contracts };
@@ -56,10 +53,4 @@ export async function loadServeModule(file: string, options: LoadServeModuleOpti
   if (contracts !== undefined)
     served.contracts = contracts.filter((rule) => toolsNamedBy(rule).some((name) => only.includes(name)));
   return served;
-}
-
-/** A module compiled as CommonJS arrives as `{ default: value }`. */
-function unwrapCommonJs(exported: unknown): unknown {
-  const inner = (exported as { default?: unknown } | undefined)?.default;
-  return inner ?? exported;
 }

@@ -3,7 +3,7 @@ import { RuleConfigurationError, limitProblem, ruleShapeProblem } from '../guard
 import { toolsNamedBy, type Rule } from '../guard/rules.js';
 import { describeValue } from '../json/describeValue.js';
 import { isPlainObject } from '../json/jsonValue.js';
-import { isDefinedTool } from '../tools/defineTool.js';
+import { foreignToolProblem, isDefinedTool } from '../tools/toolBrand.js';
 import type { AnyTool } from '../tools/tool.js';
 import { unknownOptionMessage } from '../tools/unknownOption.js';
 import { legateVersion } from '../version.js';
@@ -160,8 +160,9 @@ function readTools(value: unknown): Map<string, AnyTool> {
   for (const [i, tool] of list.entries()) {
     if (!isDefinedTool(tool))
       fail(
-        `tools[${i}] must be a tool made with defineTool, but it was ${describeValue(tool)}. A server tool ` +
-          '(web search, ...) runs at the API and cannot be served.',
+        foreignToolProblem(tool, `tools[${i}]`) ??
+          `tools[${i}] must be a tool made with defineTool, but it was ${describeValue(tool)}. A server tool ` +
+            '(web search, ...) runs at the API and cannot be served.',
       );
     if (tools.has(tool.name)) fail(`two tools are named '${tool.name}'; an MCP client calls tools by name.`);
     tools.set(tool.name, tool);

@@ -13,7 +13,7 @@ import type { McpServerSdk } from './loadMcpSdk.js';
  */
 export function createMcpSession(settings: ServeMcpSettings, sdk: McpServerSdk): Server {
   const { Server } = sdk.server;
-  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } = sdk.types;
+  const { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema } = sdk.types;
   const server = new Server({ name: settings.name, version: settings.version }, { capabilities: { tools: {} } });
   const names = [...settings.tools.keys()];
   const listed = [...settings.tools.values()].map(listedTool);
@@ -21,9 +21,18 @@ export function createMcpSession(settings: ServeMcpSettings, sdk: McpServerSdk):
   server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: listed }));
   server.setRequestHandler(CallToolRequestSchema, (request, extra) => {
     const tool = settings.tools.get(request.params.name);
-    if (tool === undefined) throw new McpError(ErrorCode.InvalidParams, unknownToolMessage(request.params.name, names));
+    if (tool === undefined)
+      throw protocolError(ErrorCode.InvalidParams, unknownToolMessage(request.params.name, names));
     const scope = { id: String(extra.requestId), server: settings.name, signal: extra.signal, contracts };
     return answerCall(tool, request.params.arguments, scope);
   });
   return server;
+}
+
+/**
+ * A JSON-RPC error for the SDK to send: its `code` and `message` as they go on the wire. Not the SDK's
+ * McpError, whose message already holds "MCP error <code>: ", which the client's McpError adds again.
+ */
+function protocolError(code: number, message: string): Error & { code: number } {
+  return Object.assign(new Error(message), { code });
 }

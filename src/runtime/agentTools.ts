@@ -2,7 +2,7 @@ import { describeValue } from '../json/describeValue.js';
 import { isPlainObject } from '../json/jsonValue.js';
 import type { ServerToolDefinition } from '../messages/types.js';
 import { ToolDeclarationError } from '../tools/declarationError.js';
-import { isDefinedTool } from '../tools/defineTool.js';
+import { foreignToolProblem, isDefinedTool } from '../tools/toolBrand.js';
 import { isServerTool, serverTool, serverToolProblem, type ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
 
@@ -75,8 +75,9 @@ export function toolsByName(agent: string, tools: unknown, fail: Fail): Map<stri
     if (!isDefinedTool(tool))
       fail(
         `tools[${i}]`,
-        `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration ` +
-          'in defineTool(...).',
+        foreignToolProblem(tool, `tools[${i}]`) ??
+          `tools[${i}] is not a tool made with defineTool (it was ${describeValue(tool)}); wrap its declaration ` +
+            'in defineTool(...).',
       );
     const defined = tool as AnyTool;
     if (byName.has(defined.name)) {

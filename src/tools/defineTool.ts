@@ -16,6 +16,7 @@ import { checkToolOptions } from './checkToolOptions.js';
 import { checkSensitiveArguments } from './provenanceOptions.js';
 import type { TaintPolicy } from './taintPolicy.js';
 import { checkToolName } from './toolName.js';
+import { brandTool } from './toolBrand.js';
 
 /** A tool's input: a zod object schema, or a JSON Schema object (a literal, or one loaded from JSON). */
 export type ToolInput = z.ZodType | JsonObjectSchema;
@@ -165,15 +166,8 @@ export function defineTool<const S extends ToolInput, const O extends OutputSche
     definition: () => definition,
     mcpAnnotations: () => toMcpAnnotations(annotations),
   };
-  definedTools.add(tool);
+  brandTool(tool);
   return tool;
-}
-
-const definedTools = new WeakSet<object>();
-
-/** True for a tool made by {@link defineTool}, whose declaration was checked and binder compiled. */
-export function isDefinedTool(value: unknown): value is Tool<unknown> {
-  return typeof value === 'object' && value !== null && definedTools.has(value);
 }
 
 function frozenList(list: readonly string[] | undefined): readonly string[] | undefined {

@@ -1,6 +1,6 @@
+export { isDefinedTool } from './toolBrand.js';
 export {
   defineTool,
-  isDefinedTool,
   type ArgsOf,
   type RunOutput,
   type ToolDeclaration,

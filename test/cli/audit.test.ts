@@ -78,6 +78,10 @@ describe('legate audit', () => {
     const io = captureIo(dir);
     expect(await main(['audit', 't', '--recorded-annotations'], io)).toBe(0);
     expect(io.stdout[0]).toBe('✓ t/zero-trust.yaml (1 call the guard would block, not run)');
+    // Recorded hints never make a tool trusted; --trusted does.
+    const trusted = captureIo(dir);
+    expect(await main(['audit', 't', '--recorded-annotations', '--trusted', 'fetch_page'], trusted)).toBe(0);
+    expect(trusted.stdout[0]).toBe('✓ t/zero-trust.yaml');
     writeFileSync(
       join(dir, 'legate.config.mjs'),
       'export default { agents: {}, audit: { recordedAnnotations: true } };\n',

@@ -208,6 +208,17 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       },
     ],
   },
+  mcpList: {
+    'unknown flag': { argv: ['mcp', 'list', '--bogus', 'node', 'server.mjs'], names: "'--bogus'", says: HELP('mcp') },
+    'missing file': {
+      argv: ['mcp', 'list', './no-such-server'],
+      names: './no-such-server',
+      says: /Could not connect to the MCP server '\.\/no-such-server': spawn \.\/no-such-server ENOENT$/,
+    },
+    'bad number': { notApplicable: 'it takes no number' },
+    'missing module': { notApplicable: 'it imports no module: the server is a command it starts (missing file)' },
+    'module fails to import': { notApplicable: 'it imports no module: the server is a command it starts' },
+  },
   openapi: {
     'unknown flag': { argv: ['openapi', 't/good.yaml', '--bogus'], names: "'--bogus'", says: HELP('openapi') },
     'missing file': { argv: ['openapi', 't/missing.yaml'], names: 't/missing.yaml', says: MISSING },

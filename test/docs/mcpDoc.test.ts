@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { Agent, ScriptedTransport, reply, runTrajectory } from '../../src/index.js';
@@ -29,7 +29,7 @@ function runMcpSnippet(name: string, serverPath: string): Promise<unknown[][]> {
 
 describe('docs/mcp.md', () => {
   it('runs its examples: tools from a server, pinned; then a replay that never starts the server', async () => {
-    expect(snippets.map((s) => s.name)).toEqual(['mcp-tools', 'mcp-replay', 'mcp-serve']);
+    expect(snippets.map((s) => s.name)).toEqual(['mcp-tools', 'mcp-trust', 'mcp-replay', 'mcp-serve']);
     rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
 
@@ -54,5 +54,26 @@ describe('docs/mcp.md', () => {
     const absent = join(folder, 'no-such-server.mjs');
     expect(existsSync(absent)).toBe(false);
     expect(await runMcpSnippet('mcp-replay', absent)).toEqual([[['Sunny in Paris'], ['weather']]]);
+  });
+
+  it('marks one tool of the filesystem server trusted, in one line; the others stay untrusted', async () => {
+    mkdirSync(join(folder, 'reports'), { recursive: true });
+    writeFileSync(join(folder, 'reports', 'q3.txt'), 'Q3 revenue rose.');
+    // The filesystem server's tools as it declares them (test/mcp/fixtures/filesystem-server.mjs, with provenance),
+    // standing for `npx -y @modelcontextprotocol/server-filesystem reports`.
+    const fixture = join(root, 'test/mcp/fixtures/filesystem-server.mjs');
+    const snippet = snippets.find((s) => s.name === 'mcp-trust')!.code;
+    const npx = "command: 'npx',\n  args: ['-y', '@modelcontextprotocol/server-filesystem', 'reports'],";
+    expect(snippet).toContain(npx);
+    const code = snippet.replace(
+      npx,
+      `command: ${JSON.stringify(process.execPath)}, args: ${JSON.stringify([fixture, join(folder, 'reports')])},` +
+        " stderr: 'ignore',",
+    );
+    mkdirSync(folder, { recursive: true });
+    expect(await runSnippet(folder, 'mcp-trust', code)).toEqual([
+      ['read_text_file', { untrusted: false, privileged: false }],
+      ['write_file', { untrusted: true, privileged: true }],
+    ]);
   });
 });

@@ -6,7 +6,7 @@ import { resolveDeclarations } from '../../src/guard/auditDeclarations.js';
 import type { ToolFacts } from '../../src/guard/guardContext.js';
 import { caught } from '../support/caught.js';
 
-const KEYS = 'untrusted, privileged, annotations, recordedAnnotations, rules, sensitive, outsideAuthored';
+const KEYS = 'untrusted, trusted, privileged, annotations, recordedAnnotations, rules, sensitive, outsideAuthored';
 const notPrivileged = (tool: string) =>
   `'sensitive' names '${tool}', which is not privileged by these declarations: name it in 'privileged' too ` +
   "(or give it MCP hints that make it privileged), or leave it out of 'sensitive'";
@@ -16,7 +16,12 @@ const REFUSED: [unknown, string][] = [
   [null, `must be an object { ${KEYS} }, but it was null`],
   [[], `must be an object { ${KEYS} }, but it was the array []`],
   ['x', `must be an object { ${KEYS} }, but it was the string "x"`],
-  [{ trusted: [] }, `have no 'trusted' (they take ${KEYS})`],
+  [{ trust: [] }, `have no 'trust' (they take ${KEYS})`],
+  [{ trusted: 'a' }, `'trusted' must be a list of tool names, but it was the string "a"`],
+  [
+    { untrusted: ['a', 'b'], trusted: ['b'] },
+    "name 'b' both in 'untrusted' and in 'trusted': a tool is one or the other",
+  ],
   [{ untrusted: 'a' }, `'untrusted' must be a list of tool names, but it was the string "a"`],
   [{ privileged: 'b' }, `'privileged' must be a list of tool names, but it was the string "b"`],
   [{ privileged: [1] }, "'privileged' must be a list of tool names, but it was the array [1]"],
@@ -125,7 +130,8 @@ describe('the facts an audit gives each tool', () => {
     expect(tools.get('offered')).toStrictEqual(facts());
     expect(tools.get('inbox')).toStrictEqual(facts({ untrusted: true, outsideAuthored: ['[].body'] }));
     expect(tools.get('pay')).toStrictEqual(facts({ privileged: true, sensitive: ['to'] }));
-    expect(tools.get('search')).toStrictEqual(facts());
+    // A closed world is no proof its content is trusted: hinted, it is untrusted.
+    expect(tools.get('search')).toStrictEqual(facts({ untrusted: true }));
     expect(rules).toEqual([{ kind: 'require', tool: 'refund', prerequisite: 'lookup' }]);
   });
 
@@ -148,9 +154,16 @@ describe('the facts an audit gives each tool', () => {
   });
 
   it("MCP's defaults: hints left out make a tool open-world and not read-only, so untrusted and privileged", () => {
-    const { tools } = resolveDeclarations({ annotations: { anything: {}, reader: { readOnlyHint: true } } }, []);
+    const annotations = {
+      anything: {},
+      reader: { readOnlyHint: true },
+      wiper: { readOnlyHint: true, destructiveHint: true },
+    };
+    const { tools } = resolveDeclarations({ annotations }, []);
     expect(tools.get('anything')).toStrictEqual(facts({ untrusted: true, privileged: true }));
     expect(tools.get('reader')).toStrictEqual(facts({ untrusted: true }));
+    // A destructive tool is privileged whatever its readOnlyHint says, as mcpTools has it.
+    expect(tools.get('wiper')).toStrictEqual(facts({ untrusted: true, privileged: true }));
   });
 
   it('recorded hints count only when asked for, and a tool given hints here takes those instead', () => {
@@ -158,16 +171,20 @@ describe('the facts an audit gives each tool', () => {
     expect(resolveDeclarations({}, ['fetch', 'write'], recorded).tools.get('write')).toStrictEqual(facts());
     const asked = resolveDeclarations({ recordedAnnotations: true }, ['fetch', 'write'], recorded).tools;
     expect(asked.get('fetch')).toStrictEqual(facts({ untrusted: true }));
-    expect(asked.get('write')).toStrictEqual(facts({ privileged: true }));
+    expect(asked.get('write')).toStrictEqual(facts({ untrusted: true, privileged: true }));
     const given = { recordedAnnotations: true, annotations: { write: { readOnlyHint: true, openWorldHint: false } } };
-    expect(resolveDeclarations(given, ['fetch', 'write'], recorded).tools.get('write')).toStrictEqual(facts());
+    expect(resolveDeclarations(given, ['fetch', 'write'], recorded).tools.get('write')).toStrictEqual(
+      facts({ untrusted: true }),
+    );
+    const trusted = { ...given, trusted: ['write'] };
+    expect(resolveDeclarations(trusted, ['fetch', 'write'], recorded).tools.get('write')).toStrictEqual(facts());
   });
 
   it('with recorded hints asked for, sensitive is checked against the flags the recorded hints give', () => {
     const recorded = { pay: { readOnlyHint: false, openWorldHint: false } };
     const declarations = { recordedAnnotations: true, sensitive: { pay: ['to'] } };
     expect(resolveDeclarations(declarations, ['pay'], recorded).tools.get('pay')).toStrictEqual(
-      facts({ privileged: true, sensitive: ['to'] }),
+      facts({ untrusted: true, privileged: true, sensitive: ['to'] }),
     );
   });
 

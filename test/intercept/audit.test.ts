@@ -158,7 +158,7 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(report.text).toContain("'send_email' (toolu_4_1, turn 4) would have been blocked (limit)");
   });
 
-  it('classifies tools by MCP-style hints: open-world taints, not read-only is privileged', async () => {
+  it('classifies by MCP hints: a hinted tool taints unless named trusted; not read-only is privileged', async () => {
     const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }], [{ tool: 'send_email' }]]);
     const hints = {
       annotations: {
@@ -168,8 +168,12 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     };
     const report = auditTrajectory(trajectory, hints);
     expect(report.findings.map((f) => [f.call.name, f.source?.name])).toEqual([['send_email', 'fetch_page']]);
+    // A closed world does not make what it returns trusted: the page still taints the run.
     const closed = { annotations: { ...hints.annotations, fetch_page: { readOnlyHint: true, openWorldHint: false } } };
-    expect(auditTrajectory(trajectory, closed).clean).toBe(true);
+    expect(auditTrajectory(trajectory, closed).findings.map((f) => [f.call.name, f.source?.name])).toEqual([
+      ['send_email', 'fetch_page'],
+    ]);
+    expect(auditTrajectory(trajectory, { ...closed, trusted: ['fetch_page'] }).clean).toBe(true);
   });
 
   it('classifies by the annotations a trajectory recorded when asked, the given ones winning', () => {
@@ -180,8 +184,9 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     expect(report.findings.map((f) => [f.rule, f.call.name, f.source?.name])).toEqual([
       ['taint', 'send_payment', 'fetch_page'],
     ]);
-    const overridden = { recordedAnnotations: true, annotations: { fetch_page: { openWorldHint: false } } };
-    expect(auditTrajectory(trajectory, overridden).findings).toEqual([]);
+    const closed = { recordedAnnotations: true, annotations: { fetch_page: { openWorldHint: false } } };
+    expect(auditTrajectory(trajectory, closed).findings).toHaveLength(1);
+    expect(auditTrajectory(trajectory, { recordedAnnotations: true, trusted: ['fetch_page'] }).findings).toEqual([]);
   });
 
   it('refuses declarations it cannot read, saying what it expected', async () => {
@@ -189,11 +194,12 @@ describe('auditTrajectory on a run recorded without declarations', () => {
     const bad: [unknown, string][] = [
       [
         null,
-        'must be an object { untrusted, privileged, annotations, recordedAnnotations, rules, sensitive, ' +
+        'must be an object { untrusted, trusted, privileged, annotations, recordedAnnotations, rules, sensitive, ' +
           'outsideAuthored }, but it was null',
       ],
       [{ untrusted: 'fetch_page' }, "'untrusted' must be a list of tool names"],
-      [{ trusted: [] }, "have no 'trusted'"],
+      [{ trust: [] }, "have no 'trust'"],
+      [{ trusted: 'fetch_page' }, "'trusted' must be a list of tool names"],
       [{ annotations: { fetch_page: { readOnly: true } } }, "has 'readOnly', not one of readOnlyHint"],
       [{ rules: [rules.terminal('send_payment')] }, 'is a terminal rule, which an audit does not check'],
       [{ rules: [{ kind: 'limit' }] }, "'rules[0]' (a limit rule) needs 'tool'"],

@@ -35,8 +35,9 @@ describe('mcpTools: an MCP server as legate tools', () => {
       properties: { city: { type: 'string', minLength: 1 } },
     });
     expect(weather.annotations).toMatchObject({ title: 'Weather', readOnly: true, openWorld: false });
+    // openWorldHint: false does not make its results trusted: only flags set by hand do.
     expect({ untrusted: weather.untrusted, privileged: weather.privileged, remote: weather.remote }).toEqual({
-      untrusted: false,
+      untrusted: true,
       privileged: false,
       remote: true,
     });

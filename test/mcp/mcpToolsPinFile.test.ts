@@ -127,7 +127,7 @@ describe('pin files', () => {
 });
 
 describe('flags from MCP hints', () => {
-  it('untrusted unless openWorldHint is false; privileged unless read-only or when destructive; overrides win', () => {
+  it('untrusted whatever the hints unless marked; privileged unless read-only, or when destructive; flags win', () => {
     const flag = fc.option(fc.boolean(), { nil: undefined });
     fc.assert(
       fc.property(hints, flag, flag, (annotations, untrusted, privileged) => {
@@ -136,7 +136,8 @@ describe('flags from MCP hints', () => {
           ...(untrusted === undefined ? {} : { untrusted }),
           ...(privileged === undefined ? {} : { privileged }),
         });
-        expect(flags.untrusted).toBe(untrusted ?? annotations.openWorldHint !== false);
+        // A closed world (openWorldHint: false) says where a tool reaches, not who wrote what it returns.
+        expect(flags.untrusted).toBe(untrusted ?? true);
         expect(flags.privileged).toBe(
           privileged ?? (annotations.readOnlyHint !== true || annotations.destructiveHint === true),
         );

@@ -15,6 +15,12 @@ function agent(tools: AnyTool[], script: ScriptedReply[]) {
   return new Agent({ name: 'a', model: 'claude-haiku-5-5', tools, transport: new ScriptedTransport(script) });
 }
 
+/**
+ * The fixture's weather reads a closed world, which does not make its results trusted: marked trusted here so that
+ * the writes after it run (a tainted run refuses them: test/mcp/mcpHintsTrust.test.ts).
+ */
+const weatherTrusted = { weather: { untrusted: false } };
+
 describe('mcpTools with a pin file', () => {
   it('writes the pins when there are none: readable JSON, what each tool was listed with, in its order', async () => {
     await server.open({ pin: pinFile(), filter: ['weather', 'send_email'] });
@@ -110,7 +116,7 @@ describe('mcpTools with a pin file', () => {
   });
 
   it('compares again after tools/list_changed: a tool changed mid-run stops the run before its next call', async () => {
-    const { tools } = await server.open();
+    const { tools } = await server.open({ flags: weatherTrusted });
     const run = agent(tools, [
       reply.toolUse('weather', { city: 'Rome' }),
       reply.toolUse('mutate', {}),
@@ -135,7 +141,7 @@ describe('a recorded run with MCP tools replays with no server', () => {
 
   async function record() {
     const file = join(server.tempDir(), 'run.yaml');
-    const live = await server.open({ pin: pinFile() });
+    const live = await server.open({ pin: pinFile(), flags: weatherTrusted });
     await runTrajectory({
       file,
       agent: (transport) => new Agent({ name: 'a', model: 'claude-haiku-5-5', tools: live.tools, transport }),
@@ -151,7 +157,7 @@ describe('a recorded run with MCP tools replays with no server', () => {
   it('serves every MCP tool from the recording: no server is started or called', async () => {
     const file = await record();
     const before = server.events().length;
-    const pinned = await server.open({ pin: pinFile() });
+    const pinned = await server.open({ pin: pinFile(), flags: weatherTrusted });
     const { result, served } = await runTrajectory({
       file,
       agent: (transport) => new Agent({ name: 'a', model: 'claude-haiku-5-5', tools: pinned.tools, transport }),
@@ -168,7 +174,7 @@ describe('a recorded run with MCP tools replays with no server', () => {
   it('runs an MCP tool live in replay when asked to (runTools.run)', async () => {
     const file = await record();
     const before = server.events().length;
-    const pinned = await server.open({ pin: pinFile() });
+    const pinned = await server.open({ pin: pinFile(), flags: weatherTrusted });
     const { served } = await runTrajectory({
       file,
       agent: (transport) => new Agent({ name: 'a', model: 'claude-haiku-5-5', tools: pinned.tools, transport }),

@@ -107,7 +107,10 @@ export async function expectToolErrorResult(client: Client): Promise<void> {
 export async function expectUnknownTool(client: Client): Promise<void> {
   await expect(client.callTool({ name: 'nope', arguments: {} })).rejects.toMatchObject({
     code: -32602,
-    message: expect.stringContaining(`Tool "nope" does not exist; the tools available are 'echo', 'forecast'`),
+    // The protocol's prefix once: the client's McpError adds it to the message the server sent.
+    message:
+      'MCP error -32602: Tool "nope" does not exist; the tools available are ' +
+      "'echo', 'forecast', 'explode', 'lookup'.",
   });
 }
 

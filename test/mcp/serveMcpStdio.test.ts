@@ -149,7 +149,7 @@ describe('legate mcp serve --http, a real child process on a real port', () => {
 
 describe('legate mcp serve refusals', () => {
   it.each([
-    [['mcp'], /legate mcp: give a verb; the verb is 'serve'/],
+    [['mcp'], /legate mcp: give a verb; the verbs are 'list' and 'serve'/],
     [['mcp', 'start'], /'start' is not a verb/],
     [['mcp', 'serve'], /give one module whose tools to serve/],
     [['mcp', 'serve', fixture, '--http', 'eighty'], /--http must be a port, .* but it was "eighty"/],
