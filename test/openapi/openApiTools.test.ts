@@ -88,7 +88,9 @@ describe('openApiTools: building tools from a document', () => {
         operation: 'GET /pets/{petId}',
         operationId: 'getPetById',
         parameter: { name: 'X-Trace', in: 'header' },
-        reason: expect.stringMatching(/^the header parameter is not in the tool's input: .*send it with 'headers'/),
+        reason: expect.stringMatching(
+          /^the model never sets headers or cookies, so it is not in the tool's input; send/,
+        ),
       },
     ]);
   });
@@ -108,9 +110,8 @@ describe('openApiTools: building tools from a document', () => {
       'Skipped:',
       '  POST /pets/{petId}/photo (uploadPhoto): its request body is multipart/form-data, neither JSON nor ' +
         'application/x-www-form-urlencoded; legate sends only those.',
-      "  GET /pets/{petId} (getPetById), header parameter 'X-Trace': the header parameter is not in the tool's " +
-        'input: legate never lets the model set headers or cookies (a model that can set headers can set ' +
-        "Authorization); send it with 'headers' if the API needs it.",
+      "  GET /pets/{petId} (getPetById), header parameter 'X-Trace': the model never sets headers or cookies, so " +
+        "it is not in the tool's input; send it with 'headers' if the API needs it.",
       '',
       'Not selected, by tag: store (3)',
     ]);

@@ -127,6 +127,6 @@ describe('legate openapi', () => {
 
   it('has help, and is listed among the commands', async () => {
     expect((await legate(['openapi', '--help'])).out).toMatch(/^legate openapi <spec> \[--tags a,b\]/);
-    expect((await legate(['--help'])).out).toMatch(/openapi +list the tools an OpenAPI document gives/);
+    expect((await legate(['--help'])).out).toMatch(/openapi +list an OpenAPI document's operations by tag/);
   });
 });
