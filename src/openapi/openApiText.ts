@@ -7,7 +7,6 @@ export const NOT_SELECTED = 'not selected';
 export interface SummaryRow {
   /** `GET /pets/{petId}`. */
   readonly operation: string;
-  readonly operationId: string | undefined;
   readonly tags: readonly string[];
   /** Left in by `tags` and `operationIds` (every operation, when neither is given). */
   readonly selected: boolean;

@@ -99,7 +99,7 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
   const byName = new Map<string, string>();
   for (const listed of all) {
     const named = listed.operationId === undefined ? {} : { operationId: listed.operationId };
-    const row = { operation: listed.label, operationId: listed.operationId, tags: listed.tags };
+    const row = { operation: listed.label, tags: listed.tags };
     const skip = (reason: string) => {
       skipped.push({ operation: listed.label, ...named, reason });
       rows.push({ ...row, selected: !reason.startsWith(NOT_SELECTED), tool: undefined });

@@ -33,7 +33,6 @@ function inFirstMetOrder(rows: readonly SummaryRow[]): (readonly [string, Summar
 function summary(generated: readonly Generated[]): { rows: SummaryRow[]; text: string } {
   const rows: SummaryRow[] = generated.map((g, i) => ({
     operation: `GET /r${i}`,
-    operationId: `op${i}`,
     tags: g.tags,
     selected: g.selected,
     tool:
