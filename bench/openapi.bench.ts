@@ -18,10 +18,11 @@ export function boxDocument(): Record<string, unknown> {
   return JSON.parse(readFileSync(BOX, 'utf8')) as Record<string, unknown>;
 }
 
-/** Every operation built (none selected away): tools plus skipped must account for all 296. */
+/** Every operation built (none selected away): tools plus operations skipped must account for all 296. */
 export async function buildBoxTools(document: Record<string, unknown>): Promise<number> {
   const set = await openApiTools(document, { baseUrl: 'https://box.test/2.0', maxTools: 1000 });
-  const accounted = set.tools.length + set.skipped.length;
+  // A parameter left out of a tool's input (an optional header) is reported beside the operations skipped.
+  const accounted = set.tools.length + set.skipped.filter((skip) => skip.parameter === undefined).length;
   if (accounted !== OPERATIONS) throw new Error(`expected ${OPERATIONS} operations accounted for, got ${accounted}`);
   return set.tools.length;
 }

@@ -56,7 +56,7 @@ const COMMANDS: Record<string, Command> = {
     load: () => import('./commands/mcp.js').then((verb) => ({ help: verb.mcpHelp, run: verb.mcp })),
   },
   openapi: {
-    summary: 'list the tools an OpenAPI document gives, with their flags, and the operations skipped',
+    summary: "list an OpenAPI document's operations by tag: the tools they give, with their flags, and those skipped",
     load: () => import('./commands/openapi.js').then((verb) => ({ help: verb.openapiHelp, run: verb.openapi })),
   },
   demo: {

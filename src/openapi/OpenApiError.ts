@@ -17,14 +17,24 @@ export type OpenApiErrorCode =
    */
   | 'openapi_too_large';
 
+/** For `openapi_too_many_tools`: how many tools the operations selected give, and the most allowed. */
+export interface TooManyTools {
+  readonly tools: number;
+  readonly maxTools: number;
+}
+
 /** A document or options `openApiTools` cannot build tools from; thrown at construction, never during a run. */
 export class OpenApiError extends LegateError {
+  /** For `openapi_too_many_tools`, the counts, for a caller that says them in its own terms. */
+  readonly tooManyTools?: TooManyTools;
+
   constructor(
     readonly code: OpenApiErrorCode,
     message: string,
-    options?: { cause?: unknown },
+    options?: { cause?: unknown; tooManyTools?: TooManyTools },
   ) {
     super(message, options);
+    if (options?.tooManyTools !== undefined) this.tooManyTools = options.tooManyTools;
   }
 }
 

@@ -4,6 +4,7 @@ import type { OperationInput } from './operationInput.js';
 import { BODY } from './operationInput.js';
 import { OpenApiCallError } from './OpenApiError.js';
 import type { Operation } from './operations.js';
+import { bodyText } from './requestBody.js';
 import { PathEscape, requestUrl } from './requestUrl.js';
 
 /** Characters of an error response's body the model is shown after `HTTP <status> <text>: `. */
@@ -41,8 +42,8 @@ export async function callOperation(
     );
   }
   const headers: Record<string, string> = { accept: 'application/json', ...settings.headers() };
-  const hasBody = input.bodyType !== undefined && args[BODY] !== undefined;
-  if (hasBody) headers['content-type'] = input.bodyType as string;
+  const body = input.body !== undefined && args[BODY] !== undefined ? bodyText(input.body, args[BODY]) : undefined;
+  if (body !== undefined) headers['content-type'] = input.body!.mediaType;
   const timeout = AbortSignal.timeout(settings.timeoutMs);
   const signal = AbortSignal.any([context.signal, timeout]);
   let response: Response;
@@ -51,7 +52,7 @@ export async function callOperation(
     response = await settings.fetch(url, {
       method: operation.method.toUpperCase(),
       headers,
-      ...(hasBody ? { body: JSON.stringify(args[BODY]) } : {}),
+      ...(body === undefined ? {} : { body }),
       signal,
     });
     text = await response.text();

@@ -48,20 +48,24 @@ export const RECURSION = Object.freeze({
 /** OpenAPI's own keywords beside JSON Schema's: documentation for other tools, nothing the binder checks. */
 const DROPPED = new Set(['discriminator', 'xml', 'externalDocs']);
 /** Keywords whose values are data, never schemas: copied as they are. */
-const VALUES = new Set(['enum', 'const', 'default', 'example', 'examples', 'required']);
+const VALUES = new Set(['enum', 'const', 'example', 'examples', 'required']);
 
 /**
  * A self-contained copy of a dereferenced schema: shared parts copied where they are used, a
  * schema met again inside itself replaced by an open object ({@link RECURSION}), OpenAPI-only
- * keywords and `x-` extensions dropped. Every value of the copy is counted on `budget`. Throws
+ * keywords and `x-` extensions dropped, and a `default` said in the description instead
+ * ({@link defaultNote}): the binder fills in a default it is given, and the API applies its own, so
+ * what is sent is what the model sent. `description` is the schema's when it has none of its own (a
+ * parameter's, a body's). Every value of the copy is counted on `budget`. Throws
  * {@link UnresolvedRef} at a `$ref` still in place, {@link ExpansionTooLarge} past the budget, and
  * {@link SelfContainingValue} for data that contains itself.
  */
-export function expandSchema(schema: unknown, budget: ExpansionBudget): unknown {
-  return expand(schema, new Set(), budget);
+export function expandSchema(schema: unknown, budget: ExpansionBudget, description?: unknown): unknown {
+  return expand(schema, new Set(), budget, typeof description === 'string' ? description : undefined);
 }
 
-function expand(schema: unknown, within: Set<object>, budget: ExpansionBudget): unknown {
+/** `description`: the top schema's when it has none of its own (a parameter's, a body's). */
+function expand(schema: unknown, within: Set<object>, budget: ExpansionBudget, description?: string): unknown {
   if (Array.isArray(schema)) {
     budget.count();
     return schema.map((item) => expand(item, within, budget));
@@ -76,9 +80,15 @@ function expand(schema: unknown, within: Set<object>, budget: ExpansionBudget): 
   within.add(schema);
   try {
     const copy: Record<string, unknown> = {};
+    if (description !== undefined && typeof schema.description !== 'string') {
+      budget.count();
+      copy.description = description;
+    }
+    let note: string | undefined;
     for (const [key, value] of Object.entries(schema)) {
       if (DROPPED.has(key) || key.startsWith('x-')) continue;
-      if (VALUES.has(key)) copy[key] = copyData(value, new Set(), budget, key);
+      if (key === 'default') note = defaultNote(copyData(value, new Set(), budget, key));
+      else if (VALUES.has(key)) copy[key] = copyData(value, new Set(), budget, key);
       else if (key === 'properties' || key === 'patternProperties' || key === '$defs' || key === 'definitions') {
         budget.count();
         copy[key] = isPlainObject(value)
@@ -86,10 +96,17 @@ function expand(schema: unknown, within: Set<object>, budget: ExpansionBudget): 
           : copyData(value, new Set(), budget, key);
       } else copy[key] = expand(value, within, budget);
     }
+    if (note !== undefined)
+      copy.description = typeof copy.description === 'string' ? `${copy.description}\n${note}` : note;
     return copy;
   } finally {
     within.delete(schema);
   }
+}
+
+/** What the description says of a default the document declares: the value the API takes when none is sent. */
+export function defaultNote(value: unknown): string {
+  return `When left out, the API uses ${JSON.stringify(value)}.`;
 }
 
 /** A copy of data, each value counted (a part shared by several places is copied, and counted, at each). */

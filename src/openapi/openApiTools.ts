@@ -6,19 +6,25 @@ import { callOperation, type CallSettings } from './callOperation.js';
 import { InputBudget } from './inputBudget.js';
 import { checkOptions, type OpenApiToolsOptions } from './openApiOptions.js';
 import { OpenApiError } from './OpenApiError.js';
-import { toText } from './openApiText.js';
+import { NOT_SELECTED, type SummaryRow, toText } from './openApiText.js';
 import { operationInput, publishedWithin, tooLargeInput, type OperationInput } from './operationInput.js';
 import { READ_METHODS, operationsOf, type Operation } from './operations.js';
 import { operationToolName } from './operationToolName.js';
 import { rawDocument } from './rawDocument.js';
 import { DEFAULT_MAX_DOCUMENT_NODES, readDocument } from './readDocument.js';
 import { listedOperations, selectedPart } from './selectedPart.js';
+import { tooManyTools } from './tooManyTools.js';
 
-/** An operation of the document that is not a tool, and why. */
+/**
+ * An operation of the document that is not a tool, and why; or, with `parameter`, a parameter of a tool's
+ * operation that is not in the tool's input (an optional header or cookie parameter), and why.
+ */
 export interface SkippedOperation {
   /** `GET /pets/{petId}`. */
   readonly operation: string;
   readonly operationId?: string;
+  /** The parameter left out, when the operation is a tool and only this parameter is not in its input. */
+  readonly parameter?: { readonly name: string; readonly in: 'header' | 'cookie' };
   readonly reason: string;
 }
 
@@ -35,9 +41,15 @@ export interface OpenApiToolInfo {
 export interface OpenApiTools {
   /** One tool per operation selected and buildable, in the document's order. */
   readonly tools: AnyTool[];
-  /** Every other operation, each with its reason (not selected; a required header; a body that is not JSON; ...). */
+  /**
+   * Every other operation, each with its reason (not selected; a required header; a body neither JSON nor a
+   * form; ...), then each parameter of a tool left out of its input (`parameter`: an optional header or cookie).
+   */
   readonly skipped: SkippedOperation[];
-  /** A readable summary: each tool with its method, path and flags; each skipped operation with its reason. */
+  /**
+   * A readable summary: every operation selected, grouped by tag, each tool with its name and flags; each
+   * operation or parameter skipped, with its reason; the operations not selected, counted by tag.
+   */
   toText(): string;
 }
 
@@ -81,16 +93,17 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
     timeoutMs: o.timeoutMs ?? DEFAULT_TIMEOUT_MS,
   };
   const tools: AnyTool[] = [];
-  const infos: OpenApiToolInfo[] = [];
+  const rows: SummaryRow[] = [];
   const skipped: SkippedOperation[] = [];
+  const leftOut: SkippedOperation[] = [];
   const byName = new Map<string, string>();
   for (const listed of all) {
-    const skip = (reason: string) =>
-      skipped.push({
-        operation: listed.label,
-        ...(listed.operationId === undefined ? {} : { operationId: listed.operationId }),
-        reason,
-      });
+    const named = listed.operationId === undefined ? {} : { operationId: listed.operationId };
+    const row = { operation: listed.label, tags: listed.tags };
+    const skip = (reason: string) => {
+      skipped.push({ operation: listed.label, ...named, reason });
+      rows.push({ ...row, selected: !reason.startsWith(NOT_SELECTED), tool: undefined });
+    };
     const unselected = notSelected(listed, o);
     if (unselected !== undefined) {
       skip(unselected);
@@ -124,22 +137,20 @@ export async function openApiTools(spec: unknown, options?: OpenApiToolsOptions)
       const tool = toolOf(operation, input, name, settings, o);
       byName.set(name, operation.label);
       tools.push(tool);
-      infos.push({
-        name,
-        operation: operation.label,
-        untrusted: tool.untrusted,
-        privileged: tool.privileged,
-        policy: tool.policy,
-      });
+      const { untrusted, privileged, policy } = tool;
+      rows.push({ ...row, selected: true, tool: { name, operation: operation.label, untrusted, privileged, policy } });
+      for (const parameter of input.leftOut)
+        leftOut.push({ operation: operation.label, ...named, parameter, reason: leftOutReason(parameter.in) });
     } catch (error) {
       if (!(error instanceof ToolDeclarationError)) throw error;
       skip(`its input schema cannot be checked: ${error.message}`);
     }
   }
   const maxTools = o.maxTools ?? DEFAULT_MAX_TOOLS;
-  if (tools.length > maxTools) throw tooMany(tools.length, maxTools, operations);
-  const title = document.title ?? 'OpenAPI document';
-  return { tools, skipped, toText: () => toText(`${title} (OpenAPI ${version})`, infos, skipped) };
+  if (tools.length > maxTools) throw tooManyTools(rows, maxTools, o.tags !== undefined || o.operationIds !== undefined);
+  const title = `${document.title ?? 'OpenAPI document'} (OpenAPI ${version})`;
+  const reported = [...skipped, ...leftOut];
+  return { tools, skipped: reported, toText: () => toText(title, rows, reported) };
 }
 
 /** Operations are named in options by operationId, or `GET /path` when they have none. */
@@ -166,10 +177,18 @@ function checkNamed(operations: readonly Operation[], o: OpenApiToolsOptions): v
 
 function notSelected(operation: Operation, o: OpenApiToolsOptions): string | undefined {
   if (o.operationIds !== undefined && !o.operationIds.includes(keyOf(operation)))
-    return 'not selected: it is not among the operationIds asked for.';
+    return `${NOT_SELECTED}: it is not among the operationIds asked for.`;
   if (o.tags !== undefined && !operation.tags.some((tag) => o.tags?.includes(tag)))
-    return `not selected: its tags (${operation.tags.join(', ') || 'none'}) are not among those asked for.`;
+    return `${NOT_SELECTED}: its tags (${operation.tags.join(', ') || 'none'}) are not among those asked for.`;
   return undefined;
+}
+
+/** Why an optional header or cookie parameter is not in a tool's input. */
+function leftOutReason(where: 'header' | 'cookie'): string {
+  return (
+    "the model never sets headers or cookies, so it is not in the tool's input; send it with 'headers' if the " +
+    `API needs it${where === 'cookie' ? " (in a 'cookie' header)" : ''}.`
+  );
 }
 
 function toolOf(
@@ -206,19 +225,6 @@ function descriptionOf(operation: Operation): string {
     .filter((part): part is string => typeof part === 'string' && part.trim() !== '')
     .map((part) => part.trim());
   return [...new Set(parts), `(${operation.label})`].join('\n\n');
-}
-
-function tooMany(count: number, maxTools: number, operations: readonly Operation[]): OpenApiError {
-  const tags = new Map<string, number>();
-  for (const operation of operations) for (const tag of operation.tags) tags.set(tag, (tags.get(tag) ?? 0) + 1);
-  const listed = [...tags].map(([tag, n]) => `${tag} (${n})`);
-  const shown = listed.slice(0, 20).join(', ') + (listed.length > 20 ? `, and ${listed.length - 20} more` : '');
-  return new OpenApiError(
-    'openapi_too_many_tools',
-    `The document gives ${count} tools, more than maxTools (${maxTools}): a prompt with that many tool schemas ` +
-      `costs more and chooses worse. Select some with 'tags'${tags.size > 0 ? ` (its tags: ${shown})` : ''} or ` +
-      `'operationIds', or raise 'maxTools'.`,
-  );
 }
 
 /** The flag given for an operation, if one was: own keys only, so an operationId such as `constructor` has none. */

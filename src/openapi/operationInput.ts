@@ -11,8 +11,9 @@ import {
 } from './expandSchema.js';
 import type { InputBudget } from './inputBudget.js';
 import type { Operation } from './operations.js';
+import { bodyPlan, type PlannedBody } from './requestBody.js';
 
-/** The input property that holds an operation's JSON request body. */
+/** The input property that holds an operation's request body. */
 export const BODY = 'body';
 
 /** A path or query parameter as a call serialises it. */
@@ -23,20 +24,26 @@ export interface PlannedParameter {
   readonly explode: boolean;
 }
 
+/** A header or cookie parameter the document declares optional, left out of the tool's input. */
+export interface LeftOutParameter {
+  readonly name: string;
+  readonly in: 'header' | 'cookie';
+}
+
 /** How a tool's input maps onto a request: its schema, its parameters, its body. */
 export interface OperationInput {
   readonly schema: Record<string, unknown>;
   readonly parameters: readonly PlannedParameter[];
-  /** The JSON media type the body is sent as, when the operation takes one. */
-  readonly bodyType: string | undefined;
+  /** How the body is sent, when the operation takes one. */
+  readonly body: PlannedBody | undefined;
+  /** Optional header and cookie parameters: never the model's to set, so not in the input. */
+  readonly leftOut: readonly LeftOutParameter[];
 }
 
-const JSON_MEDIA = /^application\/(?:[\w.+-]+\+)?json\s*(?:;.*)?$/i;
-
 /**
- * The tool input for an operation (path and query parameters by name, the JSON body under
- * `body`), or why it cannot have one: a required header or cookie parameter, a body that is not
- * JSON, a parameter described by `content`, two inputs of one name, a remote `$ref`.
+ * The tool input for an operation (path and query parameters by name, the body under `body`), or
+ * why it cannot have one: a required header or cookie parameter, a body neither JSON nor a form, a
+ * parameter described by `content`, two inputs of one name, a remote `$ref`.
  */
 export function operationInput(operation: Operation, total: InputBudget): OperationInput | { skip: string } {
   try {
@@ -83,6 +90,7 @@ function build(operation: Operation, budget: ExpansionBudget): OperationInput | 
   const properties: Record<string, unknown> = {};
   const required: string[] = [];
   const parameters: PlannedParameter[] = [];
+  const leftOut: LeftOutParameter[] = [];
   for (const parameter of operation.parameters) {
     const name = String(parameter.name);
     const where = String(parameter.in);
@@ -93,42 +101,32 @@ function build(operation: Operation, budget: ExpansionBudget): OperationInput | 
             `it requires the ${where} parameter '${name}', and legate never lets the model set headers or cookies ` +
             '(a model that can set headers can set Authorization).',
         };
+      leftOut.push({ name, in: where });
       continue;
     }
     if (where !== 'path' && where !== 'query') return { skip: `its parameter '${name}' is in '${where}'.` };
     if (!isPlainObject(parameter.schema))
       return { skip: `its ${where} parameter '${name}' is described by 'content', not 'schema'.` };
     if (Object.hasOwn(properties, name)) return { skip: `two of its parameters are named '${name}' (path and query).` };
-    properties[name] = described(expandSchema(parameter.schema, budget), parameter.description);
+    properties[name] = expandSchema(parameter.schema, budget, parameter.description);
     if (where === 'path' || parameter.required === true) required.push(name);
     const style = typeof parameter.style === 'string' ? parameter.style : where === 'path' ? 'simple' : 'form';
     const explode = typeof parameter.explode === 'boolean' ? parameter.explode : style === 'form';
     parameters.push({ name, in: where, style, explode });
   }
-  let bodyType: string | undefined;
-  const body = operation.operation.requestBody;
-  if (isPlainObject(body)) {
-    const content = isPlainObject(body.content) ? body.content : {};
-    bodyType = Object.keys(content).find((type) => JSON_MEDIA.test(type));
-    if (bodyType === undefined)
-      return {
-        skip:
-          `its request body is ${Object.keys(content).join(', ') || 'of no media type'}, not JSON; legate sends ` +
-          'JSON bodies only.',
-      };
-    if (BODY in properties) return { skip: `it has a parameter named '${BODY}', the name its JSON body takes.` };
-    const media = content[bodyType];
-    const schema = isPlainObject(media) && media.schema !== undefined ? expandSchema(media.schema, budget) : {};
-    properties[BODY] = described(schema, body.description ?? 'The request body (JSON).');
-    if (body.required === true) required.push(BODY);
+  const plan = bodyPlan(operation.operation.requestBody);
+  if ('skip' in plan) return plan;
+  if ('body' in plan) {
+    if (BODY in properties) return { skip: `it has a parameter named '${BODY}', the name its body takes.` };
+    const schema = expandSchema(plan.schema ?? {}, budget, plan.description);
+    // Form fields are an object's properties: a form's schema that says nothing of its type is one.
+    properties[BODY] =
+      plan.body.kind === 'form' && !(isPlainObject(schema) && schema.type !== undefined)
+        ? { type: 'object', ...(isPlainObject(schema) ? schema : {}) }
+        : schema;
+    if (plan.required) required.push(BODY);
   }
   const schema: Record<string, unknown> = { type: 'object', properties, additionalProperties: false };
   if (required.length > 0) schema.required = required;
-  return { schema, parameters, bodyType };
-}
-
-function described(schema: unknown, description: unknown): unknown {
-  if (typeof description !== 'string' || !isPlainObject(schema) || typeof schema.description === 'string')
-    return schema;
-  return { description, ...schema };
+  return { schema, parameters, body: 'body' in plan ? plan.body : undefined, leftOut };
 }

@@ -111,10 +111,15 @@ describe('other text from files', () => {
   it('an OpenAPI document cannot forge the summary legate openapi prints of it', async () => {
     const dir = tempDir();
     const text = readFileSync('test/fixtures/openapi/petstore-3.1.yaml', 'utf8');
-    writeFileSync(join(dir, 'api.yaml'), text.replace(/^( {2}title: ).*$/m, `$1${JSON.stringify(FORGERY)}`));
+    // Its title, and a tag (each tag heads its group of operations in the listing).
+    const forged = text
+      .replace(/^( {2}title: ).*$/m, `$1${JSON.stringify(FORGERY)}`)
+      .replace(/^( +- )pet$/gm, `$1${JSON.stringify(FORGERY)}`);
+    writeFileSync(join(dir, 'api.yaml'), forged);
     const io = captureIo(dir);
     expect(await main(['openapi', 'api.yaml'], io)).toBe(0);
     expect(io.stdout[0]).toContain(SHOWN);
+    expect(io.stdout[0]).toContain(`\n${SHOWN}: 8 operations, 1 skipped\n`);
     for (const line of printedLines(io)) expect(line).not.toMatch(UNSAFE);
   });
 

@@ -74,7 +74,7 @@ describe('openApiTools: building tools from a document', () => {
       {
         operation: 'POST /pets/{petId}/photo',
         operationId: 'uploadPhoto',
-        reason: expect.stringMatching(/request body is multipart\/form-data, not JSON/),
+        reason: expect.stringMatching(/request body is multipart\/form-data, neither JSON nor application\/x-www-form/),
       },
       {
         operation: 'POST /store/orders',
@@ -83,24 +83,45 @@ describe('openApiTools: building tools from a document', () => {
       },
       { operation: 'GET /store/inventory', reason: expect.stringMatching(/requires the cookie parameter 'session'/) },
       { operation: 'GET /store/search', reason: expect.stringMatching(/'q' is described by 'content'/) },
+      // An optional header of an operation that is a tool: reported, and not in the tool's input.
+      {
+        operation: 'GET /pets/{petId}',
+        operationId: 'getPetById',
+        parameter: { name: 'X-Trace', in: 'header' },
+        reason: expect.stringMatching(
+          /^the model never sets headers or cookies, so it is not in the tool's input; send/,
+        ),
+      },
     ]);
   });
 
-  it('summarises the set: tools with method, path and flags, skipped operations with reasons', async () => {
+  it('summarises the set by tag: tools with operation and flags, what was skipped and why, what was not selected', async () => {
     const set = await openApiTools(PETS_YAML, { prefix: 'pets_', writePolicy: 'pet-writes', tags: ['pets'] });
-    const text = set.toText();
-    expect(text.split('\n').slice(0, 8)).toEqual([
-      'Pets (OpenAPI 3.0.3): 4 tools, 1 operation skipped, 3 operations not selected',
+    expect(set.toText().split('\n')).toEqual([
+      'Pets (OpenAPI 3.0.3): 4 tools, 1 operation skipped, 1 parameter left out, 3 operations not selected',
       '',
-      'Tools:',
-      '  pets_get_pet_by_id  GET /pets/{petId}     untrusted',
-      '  pets_delete_pet     DELETE /pets/{petId}  privileged, policy pet-writes',
-      '  pets_list_pets      GET /pets             untrusted',
-      '  pets_add_pet        POST /pets            privileged, policy pet-writes',
+      'pets: 5 operations, 1 skipped',
+      '  pets_get_pet_by_id  GET /pets/{petId}         untrusted',
+      '  pets_delete_pet     DELETE /pets/{petId}      privileged, policy pet-writes',
+      '  pets_list_pets      GET /pets                 untrusted',
+      '  pets_add_pet        POST /pets                privileged, policy pet-writes',
+      '  -                   POST /pets/{petId}/photo  skipped',
       '',
+      'Skipped:',
+      '  POST /pets/{petId}/photo (uploadPhoto): its request body is multipart/form-data, neither JSON nor ' +
+        'application/x-www-form-urlencoded; legate sends only those.',
+      "  GET /pets/{petId} (getPetById), header parameter 'X-Trace': the model never sets headers or cookies, so " +
+        "it is not in the tool's input; send it with 'headers' if the API needs it.",
+      '',
+      'Not selected, by tag: store (3)',
     ]);
-    expect(text).toContain('Skipped:\n  POST /pets/{petId}/photo (uploadPhoto): its request body is multipart');
     expect(set.tools.map((t) => t.policy)).toEqual([undefined, 'pet-writes', undefined, 'pet-writes']);
+    // A document without tags is one list.
+    const untagged = await openApiTools(itemsSpec(), { baseUrl: BASE });
+    expect(untagged.toText()).toBe(
+      'Items (OpenAPI 3.1.0): 2 tools, 0 operations skipped\n\nOperations:\n' +
+        '  get_item  GET /items/{id}  untrusted\n  put_item  PUT /items/{id}  privileged',
+    );
   });
 
   it('selects by tags and by operationIds; the others are reported as not selected', async () => {
@@ -157,14 +178,20 @@ describe('openApiTools: building tools from a document', () => {
     expect(Object.keys((tool!.inputSchema as { properties: object }).properties)).toEqual(['toString']);
   });
 
-  it('throws at construction for more tools than maxTools, saying how many and how to select', async () => {
+  it('throws at construction for more tools than maxTools, counting the selection by tag, saying how to select', async () => {
     const error = await openApiTools(PETS_YAML, { maxTools: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenApiError);
     expect(error).toMatchObject({
       code: 'openapi_too_many_tools',
-      message: expect.stringMatching(
-        /gives 4 tools, more than maxTools \(3\).*'tags' \(its tags: pets \(5\), store \(3\)\).*'operationIds'.*'max/,
-      ),
+      message:
+        'The document gives 4 tools, more than maxTools (3): a prompt with that many tool schemas costs more and ' +
+        "chooses worse. By tag: pets (4). Select some with 'tags' or 'operationIds', or raise 'maxTools'.",
+      tooManyTools: { tools: 4, maxTools: 3 },
+    });
+    // A selection is counted as itself, not as the document.
+    await expect(openApiTools(PETS_YAML, { maxTools: 2, tags: ['pets'] })).rejects.toMatchObject({
+      message: expect.stringMatching(/^The operations selected give 4 tools, more than maxTools \(2\): .* fewer/),
+      tooManyTools: { tools: 4, maxTools: 2 },
     });
     expect(
       (await openApiTools(PETS_YAML, { maxTools: 3, tags: ['pets'], operationIds: ['listPets'] })).tools,

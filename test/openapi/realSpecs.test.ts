@@ -1,9 +1,9 @@
 import { HttpResponse } from 'msw';
 import { describe, expect, it } from 'vitest';
-import { defineTool, type AnyTool } from '../../src/index.js';
 import { OpenApiError, openApiTools, type OpenApiTools, type OpenApiToolsOptions } from '../../src/openapi/index.js';
 import { useMockServer } from '../support/mockServer.js';
 import { callTool, inputFor, openApiFixture, receiveRequests } from '../support/openApiCalls.js';
+import { expectWellFormed, operationsOf, READS, tool } from './realSpecChecks.js';
 
 /**
  * openApiTools against real public documents (test/fixtures/openapi/README.md says where each comes
@@ -13,70 +13,6 @@ import { callTool, inputFor, openApiFixture, receiveRequests } from '../support/
 const server = useMockServer();
 const PETSTORE = 'https://petstore.test/api/v3';
 const BOX = 'https://box.test/2.0';
-
-const READS = new Set(['GET', 'HEAD', 'OPTIONS']);
-type Method = 'get' | 'put' | 'post' | 'delete' | 'patch' | 'head' | 'options' | 'trace';
-const METHODS: Method[] = ['get', 'put', 'post', 'delete', 'patch', 'head', 'options', 'trace'];
-
-interface DocumentOperation {
-  operation: string;
-  operationId: string | undefined;
-  tags: string[];
-  requiredHeaders: string[];
-  bodyTypes: string[];
-}
-
-/** Every operation of a JSON document, read here apart from openApiTools (local $refs followed by hand). */
-function operationsOf(document: Record<string, unknown>): DocumentOperation[] {
-  const resolve = (value: unknown): Record<string, unknown> => {
-    const ref = (value as { $ref?: string }).$ref;
-    if (ref === undefined) return value as Record<string, unknown>;
-    return ref
-      .slice(2)
-      .split('/')
-      .reduce<Record<string, unknown>>((node, key) => node[key] as Record<string, unknown>, document);
-  };
-  const operations: DocumentOperation[] = [];
-  for (const [path, item] of Object.entries(document.paths as Record<string, Record<string, unknown>>)) {
-    for (const method of METHODS) {
-      const op = item[method] as Record<string, unknown> | undefined;
-      if (op === undefined) continue;
-      const parameters = [...((item.parameters as unknown[]) ?? []), ...((op.parameters as unknown[]) ?? [])].map(
-        resolve,
-      );
-      const body = op.requestBody === undefined ? undefined : resolve(op.requestBody);
-      operations.push({
-        operation: `${method.toUpperCase()} ${path}`,
-        operationId: op.operationId as string | undefined,
-        tags: (op.tags as string[]) ?? [],
-        requiredHeaders: parameters
-          .filter((p) => (p.in === 'header' || p.in === 'cookie') && p.required === true)
-          .map((p) => p.name as string),
-        bodyTypes: body === undefined ? [] : Object.keys(body.content as object),
-      });
-    }
-  }
-  return operations;
-}
-
-/** Each tool passes legate's own declaration checks with the schema it was given, and holds no $ref. */
-function expectWellFormed(tools: readonly AnyTool[]): void {
-  const names = tools.map((tool) => tool.name);
-  expect(new Set(names).size).toBe(names.length);
-  for (const tool of tools) {
-    expect(() =>
-      defineTool({ name: tool.name, description: tool.description, input: tool.inputSchema, run: () => '' }),
-    ).not.toThrow();
-    expect(JSON.stringify(tool.inputSchema)).not.toContain('"$ref"');
-    expect(tool.inputSchema.type).toBe('object');
-  }
-}
-
-const tool = (tools: readonly AnyTool[], name: string): AnyTool => {
-  const found = tools.find((t) => t.name === name);
-  if (found === undefined) throw new Error(`no tool ${name} among ${tools.map((t) => t.name).join(', ')}`);
-  return found;
-};
 
 describe('Swagger Petstore, OpenAPI 3.0 (YAML)', () => {
   const spec = openApiFixture('petstore-3.0.yaml');
@@ -113,13 +49,20 @@ describe('Swagger Petstore, OpenAPI 3.0 (YAML)', () => {
     expect(JSON.stringify(tool(set.tools, 'delete_pet').inputSchema)).not.toContain('api_key');
   });
 
-  it('skips the upload, whose body is not JSON, and says why', async () => {
+  it('skips the upload, whose body is neither JSON nor a form, and reports the optional header left out', async () => {
     const set = await openApiTools(spec, { baseUrl: PETSTORE });
     expect(set.skipped).toEqual([
       { operation: 'POST /pet/{petId}/uploadImage', operationId: 'uploadFile', reason: expect.any(String) },
+      {
+        operation: 'DELETE /pet/{petId}',
+        operationId: 'deletePet',
+        parameter: { name: 'api_key', in: 'header' },
+        reason: expect.stringMatching(/not in the tool's input.*send it with 'headers'/),
+      },
     ]);
     expect(set.skipped[0]!.reason).toContain('application/octet-stream');
     expect(set.toText()).toContain('POST /pet/{petId}/uploadImage');
+    expect(set.toText()).toContain("DELETE /pet/{petId} (deletePet), header parameter 'api_key': the model never");
   });
 
   it('puts a path parameter in its segment and a JSON body in the body', async () => {
@@ -165,7 +108,7 @@ describe('Swagger Petstore, OpenAPI 3.0 (YAML)', () => {
 describe('OpenAPI Petstore, OpenAPI 3.1 (YAML)', () => {
   const spec = openApiFixture('petstore-3.1.yaml');
 
-  it('makes a tool per JSON operation and skips the form and the upload, naming their media types', async () => {
+  it('makes a tool per JSON or form operation and skips the upload, naming its media type', async () => {
     const set = await openApiTools(spec, { baseUrl: PETSTORE });
     expect(set.tools.map((t) => [t.name, t.untrusted, t.privileged]).sort()).toEqual([
       ['add_pet', false, true],
@@ -185,15 +128,27 @@ describe('OpenAPI Petstore, OpenAPI 3.1 (YAML)', () => {
       ['logout_user', true, false],
       ['place_order', false, true],
       ['update_pet', false, true],
+      ['update_pet_with_form', false, true],
       ['update_user', false, true],
     ]);
-    expect(set.skipped.map((s) => [s.operation, s.operationId])).toEqual([
-      ['POST /pet/{petId}', 'updatePetWithForm'],
-      ['POST /pet/{petId}/uploadImage', 'uploadFile'],
+    expect(set.skipped.map((s) => [s.operation, s.operationId, s.parameter])).toEqual([
+      ['POST /pet/{petId}/uploadImage', 'uploadFile', undefined],
+      ['DELETE /pet/{petId}', 'deletePet', { name: 'api_key', in: 'header' }],
     ]);
-    expect(set.skipped[0]!.reason).toContain('application/x-www-form-urlencoded');
-    expect(set.skipped[1]!.reason).toContain('multipart/form-data');
+    expect(set.skipped[0]!.reason).toContain('multipart/form-data');
     expectWellFormed(set.tools);
+  });
+
+  it('sends the form of updatePetWithForm as form fields, with its media type', async () => {
+    const { tools } = await openApiTools(spec, { baseUrl: PETSTORE });
+    const received = receiveRequests(server, PETSTORE);
+    const form = tool(tools, 'update_pet_with_form');
+    expect(
+      await callTool(tools, 'update_pet_with_form', inputFor(form, { petId: 3 }, { name: 'Rex & Co', status: 'sold' })),
+    ).toMatchObject({ outcome: 'ok' });
+    expect(received.map((r) => `${r.method} ${r.url.href}`)).toEqual([`POST ${PETSTORE}/pet/3`]);
+    expect(received[0]!.headers.get('content-type')).toBe('application/x-www-form-urlencoded');
+    expect(received[0]!.body).toBe('name=Rex%20%26%20Co&status=sold');
   });
 
   it('sends a comma-separated query array (explode: false) and refuses a value outside the bounds unsent', async () => {
@@ -273,9 +228,16 @@ describe('Box Platform API (296 operations)', () => {
     // JSON text is read as the object is.
     expect((await openApiTools(text, { baseUrl: BOX, operationIds: ['get_folders_id'] })).tools).toHaveLength(1);
     expect(operations).toHaveLength(296);
-    expect(set.tools.length + set.skipped.length).toBe(operations.length);
+    const [parameters, whole] = [set.skipped.filter((s) => s.parameter), set.skipped.filter((s) => !s.parameter)];
+    expect(set.tools.length + whole.length).toBe(operations.length);
     expectWellFormed(set.tools);
-    const skipped = new Map(set.skipped.map((s) => [s.operation, s]));
+    const skipped = new Map(whole.map((s) => [s.operation, s]));
+    // Each optional header of an operation that is a tool is reported, by name, and is not in the tool's input.
+    const leftOut = operations
+      .filter((o) => !skipped.has(o.operation))
+      .flatMap((o) => o.optionalHeaders.map((header) => `${o.operation} ${header}`));
+    expect(leftOut.length).toBeGreaterThan(0);
+    expect(parameters.map((s) => `${s.operation} ${s.parameter!.in} ${s.parameter!.name}`)).toEqual(leftOut);
     for (const s of set.skipped) expect(s.reason.length).toBeGreaterThan(0);
     // Reads and writes, by method, for the operations that became tools.
     const byName = new Map(set.tools.map((t) => [t.name, t]));
@@ -303,14 +265,24 @@ describe('Box Platform API (296 operations)', () => {
         expect(skip!.reason).toContain(o.requiredHeaders[0]);
       }
     }
-    const formOrUpload = operations.filter(
-      (o) => o.bodyTypes.length > 0 && o.bodyTypes.every((t) => t.startsWith('multipart/') || t.endsWith('urlencoded')),
+    const upload = operations.filter(
+      (o) => o.bodyTypes.length > 0 && o.bodyTypes.every((t) => t.startsWith('multipart/')),
     );
-    expect(formOrUpload).toHaveLength(6);
-    for (const o of formOrUpload) {
+    expect(upload).toHaveLength(3);
+    for (const o of upload) {
       expect(skipped.get(o.operation), o.operation).toMatchObject({ operationId: o.operationId });
       expect(skipped.get(o.operation)!.reason).toContain(o.bodyTypes[0]);
     }
+    // Its OAuth 2.0 operations take form bodies: tools, but for the one whose schema requires a field it does not
+    // declare (Box's schema for revoke requires 'grant_type' and allows no other property), which no input passes.
+    const forms = operations.filter((o) => o.bodyTypes.includes('application/x-www-form-urlencoded'));
+    expect(
+      forms.map((o) => [o.operationId, skipped.get(o.operation)?.reason.match(/'grant_type' is required/)?.[0]]),
+    ).toEqual([
+      ['post_oauth2_token', undefined],
+      ['post_oauth2_token#refresh', undefined],
+      ['post_oauth2_revoke', "'grant_type' is required"],
+    ]);
   });
 
   it('selects by tag and by operation id', async () => {
@@ -333,12 +305,11 @@ describe('Box Platform API (296 operations)', () => {
       ['POST', '/2.0/folders'],
       ['DELETE', '/2.0/folders/77'],
     ]);
-    // explode: false: one key, the items joined by commas; offset is the document's default, which the binder applies.
-    expect(Object.fromEntries(received[0]!.url.searchParams)).toEqual({
-      fields: 'id,name',
-      sort: 'name',
-      limit: '5',
-      offset: '0',
+    // explode: false: one key, the items joined by commas. offset, which the model left out, is not sent: the
+    // document's default (0) is the API's to apply, and the model reads it in the description.
+    expect(received[0]!.url.search).toBe('?fields=id,name&sort=name&limit=5');
+    expect(tool(tools, 'get_folders_id').inputSchema.properties).toMatchObject({
+      offset: { description: expect.stringMatching(/\nWhen left out, the API uses 0\./) },
     });
     expect([...received[1]!.url.searchParams]).toEqual([['fields', 'id']]);
     expect(JSON.parse(received[1]!.body)).toEqual(body);
