@@ -51,10 +51,10 @@ const topLevelNames = (schema: Record<string, unknown>) => Object.keys((schema.p
 function schemaOf(keys: readonly string[], nested: readonly string[], viaAllOf: boolean): JsonObjectSchema {
   const properties: Record<string, JsonSchema> = Object.fromEntries(keys.map((key) => [key, { type: 'string' }]));
   // Names the API does not check: a property's properties, an array's items', a definition's.
-  const inner = Object.fromEntries(nested.map((key) => [key, { type: 'integer' }]));
+  const inner: Record<string, JsonSchema> = Object.fromEntries(nested.map((key) => [key, { type: 'integer' }]));
   properties.__nested = { type: 'object', properties: inner };
   properties.__rows = { type: 'array', items: { $ref: '#/$defs/Row' } };
-  const $defs = { Row: { type: 'object', properties: inner } };
+  const $defs: Record<string, JsonSchema> = { Row: { type: 'object', properties: inner } };
   if (!viaAllOf) return { type: 'object', properties, required: [...keys], $defs };
   const half = Math.floor(keys.length / 2);
   const [first, second] = [Object.entries(properties).slice(0, half), Object.entries(properties).slice(half)];
