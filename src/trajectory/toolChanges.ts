@@ -171,8 +171,8 @@ const POSTURE_WORDS: { [K in (typeof POSTURE_FIELDS)[number]]: (value: RecordedT
   onTaint: (value) => (value === 'approve' ? 'held for a person when tainted' : 'blocked when tainted'),
   wireNames: (value) =>
     value === undefined || Object.keys(value).length === 0
-      ? 'given its arguments under the names the model sees'
-      : `given ${Object.entries(value)
+      ? "given the model's arguments under the model's names"
+      : `given the model's ${Object.entries(value)
           .map(([shown, wire]) => `${quoteValue(shown)} as ${quoteValue(wire)}`)
           .join(', ')}`,
 };
