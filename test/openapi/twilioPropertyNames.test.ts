@@ -11,7 +11,8 @@ import { useMockServer } from '../support/mockServer.js';
 // tool's input_schema. openApiTools shows the model safe names and sends Twilio the names its document gives.
 //
 // Provenance: the operations below are Twilio's, copied from twilio/twilio-oai, spec/json/twilio_api_v2010.json
-// (OpenAPI 3.0.1, info.version 1.0.0; the file's sha256 99cae87a6bb1725f71363364cbd30282a13140374b2d5f9bdd5bdfa5d4c8a6d7):
+// (OpenAPI 3.0.1, info.version 1.0.0; the file's sha256
+// 99cae87a6bb1725f71363364cbd30282a13140374b2d5f9bdd5bdfa5d4c8a6d7):
 // the parameters' names, places, requirements and schemas as they are there, their descriptions shortened. Of the
 // document's 197 operations, 9 have such names: these two (`DateSent<`/`>`; `StartTime<`/`>`, `EndTime<`/`>`) and
 // seven with `DateCreated<`/`>`, `DateUpdated<`/`>` or `MessageDate<`/`>` (ListCallRecording, ListMedia, ...).
@@ -116,7 +117,7 @@ describe("openApiTools on Twilio's parameters named `DateSent<` and `StartTime>`
     expect(propertyKeyRefusal({ tools: tools.map((tool) => tool.definition()) })).toBeUndefined();
   });
 
-  it('runs live against the Messages API’s rule: the request passes it, and Twilio receives `DateSent<`', async () => {
+  it('passes the Messages API’s rule live (msw), and Twilio receives `DateSent<`', async () => {
     const twilio: URL[] = [];
     server.use(
       http.get('https://api.twilio.com/*', ({ request }) => {

@@ -10,8 +10,9 @@ import { API_URL, errorBody } from './anthropicApi.js';
 // The API checks the top-level `properties` only (aws-solutions-library-samples/accelerated-intelligent-
 // document-processing-on-aws#709: a bad key nested in a property, in array items or in a definition is accepted).
 
-/** The API's pattern for a top-level property key, from its error message. */
-export const API_PROPERTY_KEY = /^[a-zA-Z0-9_.-]{1,64}$/;
+/** The API's pattern for a top-level property key, as its error message writes it. */
+const RULE = '^[a-zA-Z0-9_.-]{1,64}$';
+export const API_PROPERTY_KEY = new RegExp(RULE);
 
 /** The API's error body for a request whose tool breaks the rule, or undefined when every tool keeps it. */
 export function propertyKeyRefusal(request: { tools?: readonly unknown[] }): Record<string, unknown> | undefined {
@@ -24,7 +25,7 @@ export function propertyKeyRefusal(request: { tools?: readonly unknown[] }): Rec
       type: 'error',
       error: {
         type: 'invalid_request_error',
-        message: `tools.${i}.custom.input_schema.properties: Property keys should match pattern '^[a-zA-Z0-9_.-]{1,64}$'`,
+        message: `tools.${i}.custom.input_schema.properties: Property keys should match pattern '${RULE}'`,
       },
     };
   }

@@ -51,6 +51,14 @@ describe('defineTool and the API rule for property names', () => {
     ]);
   });
 
+  it('refuses such a name in a zod object too', () => {
+    const error = caught(
+      () => defineTool({ name: 'zod', description: 'Zod.', input: z.object({ 'a b': z.string() }), run: () => 'ok' }),
+      ToolDeclarationError,
+    );
+    expect([error.code, error.path]).toEqual(['invalid_property_name', 'input.properties.a b']);
+  });
+
   it('accepts names the rule allows, up to 64 characters, dots and dashes included', () => {
     const tool = defineTool({
       name: 'ok',

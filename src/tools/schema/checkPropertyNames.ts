@@ -29,9 +29,10 @@ export function checkPropertyNames(tool: string, schema: PublishedSchema, rename
       problems.add(
         `input.properties.${name}`,
         'invalid_property_name',
-        `the Messages API refuses every request with a tool whose top-level property name is not ${PROPERTY_NAME_RULE} ` +
-          `(${PROPERTY_NAME_PATTERN.source}), and this one is ${quoteValue(name)}. Rename it, e.g. to '${suggested}', ` +
-          `or set renameUnsafeProperties: true to show the model '${suggested}' while run receives ${quoteValue(name)}.`,
+        `the Messages API refuses every request with a tool whose top-level property name is not ` +
+          `${PROPERTY_NAME_RULE} (${PROPERTY_NAME_PATTERN.source}), and this one is ${quoteValue(name)}. Rename it, ` +
+          `e.g. to '${suggested}'; a JSON Schema input may instead set renameUnsafeProperties: true, to show the ` +
+          `model '${suggested}' while run receives ${quoteValue(name)}.`,
       );
     problems.throwIfAny();
   }
