@@ -74,6 +74,7 @@ function toolOf(definition: McpToolDefinition, connection: McpConnection, config
     ...flags,
     annotations: annotationsOf(definition),
     remote: true,
+    renameUnsafeProperties: true,
     ...(config.maxResultLength === undefined ? {} : { maxResultLength: config.maxResultLength }),
     run: async (args, context) =>
       outputOf(await connection.call(definition.name, args as Record<string, unknown>, context.signal)),

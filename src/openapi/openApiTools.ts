@@ -209,6 +209,7 @@ function toolOf(
     privileged: overrideOf(o.privileged, key) ?? !read,
     ...(policy === undefined ? {} : { policy }),
     remote: true,
+    renameUnsafeProperties: true,
     annotations: {
       readOnly: read,
       destructive: operation.method === 'delete',

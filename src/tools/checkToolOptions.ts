@@ -22,6 +22,7 @@ const TOOL_OPTIONS = [
   'sensitive',
   'outsideAuthored',
   'onTaint',
+  'renameUnsafeProperties',
 ] as const;
 const ANNOTATIONS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
 type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
@@ -52,6 +53,7 @@ export function checkToolOptions(name: string, declaration: object): void {
   checkBoolean(d, 'untrusted', 'untrusted', fail);
   checkBoolean(d, 'privileged', 'privileged', fail);
   checkBoolean(d, 'remote', 'remote', fail);
+  checkBoolean(d, 'renameUnsafeProperties', 'renameUnsafeProperties', fail);
   checkNonEmptyString(d.policy, 'policy', fail);
   checkNonEmptyString(d.compensatedBy, 'compensatedBy', fail);
   if (d.annotations !== undefined) checkAnnotations(d.annotations, fail);

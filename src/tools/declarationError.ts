@@ -14,6 +14,11 @@ export type DeclarationErrorCode =
   /** A `pattern` that cannot run in linear time (a lookaround, a backreference, ...). */
   | 'unsupported_pattern'
   | 'invalid_default'
+  /**
+   * A property name at the top level of the input the Messages API refuses (`DateSent<`, `q[]`, a
+   * 65-character name): every request carrying the tool would fail with a 400.
+   */
+  | 'invalid_property_name'
   | 'negative_max_result_length'
   | 'invalid_option'
   /** `serverTool` (or an agent's `tools`) was given something that is not a server tool definition. */

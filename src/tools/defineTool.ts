@@ -10,7 +10,9 @@ import type { ToolOutput } from './result/renderOutput.js';
 import type { ToolError } from './result/toolError.js';
 import type { InferToolArgs, JsonObjectSchema } from './schema/jsonSchema.js';
 import { isZodSchema, zodRefinement, zodToJsonSchema } from './schema/fromZod.js';
+import { checkPropertyNames } from './schema/checkPropertyNames.js';
 import { prepareSchema } from './schema/prepareSchema.js';
+import { withOriginalNames } from './schema/safePropertyNames.js';
 import type { Tool, ToolContext } from './tool.js';
 import { checkToolOptions } from './checkToolOptions.js';
 import { checkSensitiveArguments } from './provenanceOptions.js';
@@ -75,6 +77,14 @@ export interface ToolDeclaration<S extends ToolInput, O extends OutputSchema | u
    * (refused, rule `taint`) or `approve` (held for a person). Default: the agent's `onTaint`, else `block`.
    */
   onTaint?: TaintPolicy;
+  /**
+   * For a JSON Schema input whose top-level property names the Messages API refuses (`DateSent<`,
+   * `filter[name]`, longer than 64 characters): show the model safe names instead (`DateSent_lt`,
+   * `filter_name`), and give `run` the names as declared. Without it, such a name is refused here
+   * (`invalid_property_name`). The tools `openApiTools` and `mcpTools` make set it. See docs/tools.md,
+   * 'Property names'.
+   */
+  renameUnsafeProperties?: boolean;
 }
 
 /**
@@ -124,8 +134,16 @@ export function defineTool<const S extends ToolInput, const O extends OutputSche
   }
 
   const zod = isZodSchema(declaration.input) ? declaration.input : undefined;
+  if (zod !== undefined && declaration.renameUnsafeProperties === true)
+    fail(
+      'invalid_option',
+      'renameUnsafeProperties',
+      "'renameUnsafeProperties' is for a JSON Schema input: a zod object's keys are names your code chooses, so " +
+        'give them names the API allows.',
+    );
   const prepared = prepareSchema(name, zod ? zodToJsonSchema(name, zod) : declaration.input, zod !== undefined);
-  const inputSchema = prepared.schema;
+  const named = checkPropertyNames(name, prepared.schema, declaration.renameUnsafeProperties === true);
+  const inputSchema = named.schema;
   checkSensitiveArguments(
     declaration.sensitive,
     inputSchema.properties as Readonly<Record<string, unknown>> | undefined,
@@ -136,7 +154,9 @@ export function defineTool<const S extends ToolInput, const O extends OutputSche
   const description = declaration.description?.trim() || undefined;
   const warnings = [...(description === undefined ? [missingDescription(name)] : []), ...prepared.warnings];
   const output = declaration.output === undefined ? undefined : prepareToolOutput(name, declaration.output);
-  const declaredRun = declaration.run as (args: ArgsOf<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
+  const declaredRun = (
+    named.wireNames === undefined ? declaration.run : withOriginalNames(declaration.run as never, named.wireNames)
+  ) as (args: ArgsOf<S>, context: ToolContext) => ToolOutput | Promise<ToolOutput>;
   const run = output === undefined ? declaredRun : checkedRun(name, output, declaredRun);
   // One frozen object, so every request shows the same definition and its digest can be cached.
   const definition = Object.freeze(
@@ -156,6 +176,7 @@ export function defineTool<const S extends ToolInput, const O extends OutputSche
     sensitive: frozenList(declaration.sensitive),
     outsideAuthored: frozenList(declaration.outsideAuthored),
     onTaint: declaration.onTaint,
+    ...(named.wireNames === undefined ? {} : { wireNames: Object.freeze(named.wireNames) }),
     maxResultLength,
     annotations,
     annotated: Object.values(declaration.annotations ?? {}).some((value) => value !== undefined),

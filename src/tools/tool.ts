@@ -66,6 +66,11 @@ export interface Tool<Args = unknown> {
   readonly outsideAuthored: readonly string[] | undefined;
   /** The tool's own policy in a tainted run; undefined = its agent's (see `effectiveTaintPolicy`). */
   readonly onTaint: TaintPolicy | undefined;
+  /**
+   * For a tool declared with `renameUnsafeProperties` that needed it: each top-level argument name
+   * the model is shown (`DateSent_lt`), with the name as declared (`DateSent<`), which `run` receives.
+   */
+  readonly wireNames?: Readonly<Record<string, string>>;
   /** Characters of output shown to the model before the rest is withheld; 0 for no cap. */
   readonly maxResultLength: number;
   /** What the tool declared about its effects, with MCP's defaults for what it left out. */

@@ -26,6 +26,8 @@ export interface ToolPosture {
   readonly outsideAuthored?: readonly string[] | undefined;
   /** Its policy in a tainted run, resolved against its agent's where the runtime describes it. */
   readonly onTaint?: 'block' | 'approve' | undefined;
+  /** Each top-level argument name the model was shown that the tool receives under another name, with that name. */
+  readonly wireNames?: Readonly<Record<string, string>> | undefined;
 }
 
 /**
@@ -52,6 +54,7 @@ export function describeTool(requested: Readonly<RequestTool>, tool: ToolPosture
   }
   if (definition.description !== undefined) described.description = definition.description;
   described.inputSchema = copyValue(definition.input_schema);
+  if (tool?.wireNames !== undefined) described.wireNames = { ...tool.wireNames };
   return described;
 }
 

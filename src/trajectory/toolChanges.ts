@@ -22,6 +22,7 @@ export const POSTURE_FIELDS = [
   'sensitive',
   'outsideAuthored',
   'onTaint',
+  'wireNames',
 ] as const;
 export type ToolChangeField = (typeof SEEN_FIELDS)[number] | (typeof POSTURE_FIELDS)[number];
 
@@ -168,6 +169,12 @@ const POSTURE_WORDS: { [K in (typeof POSTURE_FIELDS)[number]]: (value: RecordedT
   outsideAuthored: (value) =>
     value === undefined ? 'outside-authored in all its output' : `outside-authored in ${pathWords(value)}`,
   onTaint: (value) => (value === 'approve' ? 'held for a person when tainted' : 'blocked when tainted'),
+  wireNames: (value) =>
+    value === undefined || Object.keys(value).length === 0
+      ? "given the model's arguments under the model's names"
+      : `given the model's ${Object.entries(value)
+          .map(([shown, wire]) => `${quoteValue(shown)} as ${quoteValue(wire)}`)
+          .join(', ')}`,
 };
 
 function pathWords(paths: readonly string[]): string {
@@ -213,7 +220,7 @@ function postureChanges(before: RecordedTool, after: RecordedTool): ToolChange[]
     const [was, is] = [before[field], after[field]];
     // A flag is written only when set: absent and false are the same fact.
     if (was === is || ((field === 'untrusted' || field === 'privileged') && !was === !is)) continue;
-    if (Array.isArray(was) && Array.isArray(is) && JSON.stringify(was) === JSON.stringify(is)) continue;
+    if (typeof was === 'object' && typeof is === 'object' && JSON.stringify(was) === JSON.stringify(is)) continue;
     changes.push(change(name, field, was, is, wasIs(words(was), words(is))));
   }
   return changes;

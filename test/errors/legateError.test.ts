@@ -65,6 +65,7 @@ const CODES = {
     'unsupported_schema',
     'unsupported_pattern',
     'invalid_default',
+    'invalid_property_name',
     'negative_max_result_length',
     'invalid_option',
     'invalid_server_tool',

@@ -99,7 +99,8 @@ describe('a tool declaration: every safety option is checked when the tool is de
     expect(error.message).toBe(
       `Tool 'send_payment': 'priviledged' is not an option of a tool (did you mean 'privileged'?). The options ` +
         `are 'name', 'description', 'input', 'run', 'output', 'untrusted', 'privileged', 'policy', ` +
-        `'compensatedBy', 'maxResultLength', 'annotations', 'remote', 'sensitive', 'outsideAuthored', 'onTaint'.`,
+        `'compensatedBy', 'maxResultLength', 'annotations', 'remote', 'sensitive', 'outsideAuthored', 'onTaint', ` +
+        `'renameUnsafeProperties'.`,
     );
     expect(declarationError({ annotations: { readOnlyHint: true } })).toMatchObject({
       path: 'annotations.readOnlyHint',

@@ -314,24 +314,27 @@ describe('the binder', () => {
   });
 
   it('binds argument names that are awkward in code: quotes, backslashes, line breaks, prototype keys', () => {
+    // One level down: the Messages API refuses most of these names at the top of a tool's input (docs/tools.md,
+    // 'Property names'), and accepts them below it, where the binder checks them the same way.
     const names = ['a"b', 'c\\d', 'e\nf', 'g\u2028h', "x'); throw 1; ('", 'constructor', 'toString', '0'];
     const properties = Object.fromEntries(names.map((name) => [name, { type: 'string' as const }]));
     const tool = defineTool({
       name: 'awkward',
       description: 'A.',
-      input: { type: 'object', properties, required: names },
+      input: { type: 'object', properties: { o: { type: 'object', properties, required: names } }, required: ['o'] },
       run: noop,
     });
     const input = Object.fromEntries(names.map((name, i) => [name, `v${i}`]));
-    expect(tool.bind(input)).toEqual({ ok: true, args: input });
+    expect(tool.bind({ o: input })).toEqual({ ok: true, args: { o: input } });
     // Inherited members never count as sent arguments.
-    expect(tool.bind({ ...input, constructor: undefined })).toMatchObject({
+    expect(tool.bind({ o: { ...input, constructor: undefined } })).toMatchObject({
       ok: false,
-      invalid: { code: 'required', path: ['constructor'] },
+      invalid: { code: 'required', path: ['o', 'constructor'] },
     });
     // Declaration order is the order the model sees the schema in, where integer-like keys come first.
-    expect(tool.bind({})).toMatchObject({ ok: false, invalid: { path: ['0'] } });
-    expect(Object.keys(tool.inputSchema.properties as object)[0]).toBe('0');
+    expect(tool.bind({ o: {} })).toMatchObject({ ok: false, invalid: { path: ['o', '0'] } });
+    const shown = (tool.inputSchema.properties as { o: { properties: object } }).o.properties;
+    expect(Object.keys(shown)[0]).toBe('0');
   });
 
   it('refuses an own __proto__ key as an unknown argument, without touching any prototype', () => {

@@ -8,7 +8,7 @@ import type { SchemaProblems } from './schemaProblems.js';
 type Schema = Record<string, unknown>;
 
 /** Property names that would reach an object's prototype if bound as plain keys. */
-const RESERVED_PROPERTY_NAMES = new Set(['__proto__']);
+export const RESERVED_PROPERTY_NAMES: ReadonlySet<string> = new Set(['__proto__']);
 
 /**
  * Checks the value of every keyword the binder reads (a count is a whole number, a pattern

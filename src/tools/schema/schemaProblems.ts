@@ -7,7 +7,7 @@ import {
 
 export type SchemaProblemCode = Extract<
   DeclarationErrorCode,
-  'invalid_schema' | 'unsupported_schema' | 'unsupported_pattern' | 'invalid_default'
+  'invalid_schema' | 'unsupported_schema' | 'unsupported_pattern' | 'invalid_default' | 'invalid_property_name'
 >;
 
 /**

@@ -100,6 +100,13 @@ export const recordedTool = mapping({
       openMapping({}).meta({ description: 'The JSON Schema of its input, as the model was shown it.' }),
     ),
   ).optional(),
+  wireNames: flow(
+    namedMappings(text()).meta({
+      description:
+        'Argument names the model was shown that the tool receives under other names (a name the Messages API ' +
+        'refuses, such as DateSent< or filter[name]): each name shown, with the name the tool receives.',
+    }),
+  ).optional(),
 });
 
 export const recordedTools = list(recordedTool).meta({ description: 'The tools offered to the model.' });
