@@ -132,7 +132,7 @@ const SURFACE = {
   // Tools from an OpenAPI document (legate openapi prints their summary).
   'legate/openapi': ['openApiTools', 'OpenApiError', 'OpenApiCallError'],
   // The HTML viewer (legate view, legate replay --reporter html, legate diff --html use it).
-  'legate/view': ['viewHtml', 'ViewPage', 'diffHtml', 'describeUsage', 'resultText'],
+  'legate/view': ['viewHtml', 'ViewPage', 'diffHtml', 'describeUsage', 'resultText', 'describeUntraced'],
 };
 
 describe('the public surface', () => {
