@@ -17,6 +17,8 @@ export default {
   concurrency: 2,
   // A mutant that loops forever is stopped after its tests' dry-run time, times 1.5, plus this.
   timeoutMS: 5000,
+  // The first run of every test, measuring coverage per test, takes minutes on a busy machine (the default allows 5).
+  dryRunTimeoutMinutes: 20,
   reporters: ['clear-text', 'progress', 'html', 'json'],
   htmlReporter: { fileName: 'reports/mutation/mutation.html' },
   jsonReporter: { fileName: 'reports/mutation/mutation.json' },
