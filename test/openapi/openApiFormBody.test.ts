@@ -151,7 +151,7 @@ describe('openApiTools: form bodies', () => {
     ]);
   });
 
-  it('prefers JSON; a form without a schema takes an object; skips a body of another type, or a form of a scalar', async () => {
+  it('prefers JSON; a schemaless form takes an object; skips another body type, or a form of a scalar', async () => {
     const set = await forms();
     const received = receiveRequests(server, BASE);
     await callTool(set.tools, 'replace_charge', { id: 'ch_1', body: { note: 'n' } });

@@ -163,11 +163,20 @@ describe('openApiTools: parameters the model is never given', () => {
       },
     ]);
     expect(set.toText()).toMatch(
-      /^Issues \(OpenAPI 3\.0\.3\): 2 tools, 1 operation skipped, 2 parameters left out\n[\s\S]*\nSkipped:\n {2}PUT \/issues\/\{number\}\/lock \(lockIssue\): it requires[^\n]*\n {2}GET \/issues \(listIssues\), header parameter 'X-GitHub-Api-Version': the model never sets headers[^\n]*\n {2}GET \/issues \(listIssues\), cookie parameter 'session': /,
+      new RegExp(
+        [
+          String.raw`^Issues \(OpenAPI 3\.0\.3\): 2 tools, 1 operation skipped, 2 parameters left out\n` +
+            String.raw`[\s\S]*\nSkipped:`,
+          String.raw` {2}PUT \/issues\/\{number\}\/lock \(lockIssue\): it requires[^\n]*`,
+          String.raw` {2}GET \/issues \(listIssues\), header parameter 'X-GitHub-Api-Version': ` +
+            String.raw`the model never sets headers[^\n]*`,
+          String.raw` {2}GET \/issues \(listIssues\), cookie parameter 'session': `,
+        ].join('\n'),
+      ),
     );
   });
 
-  it('property: every optional header and cookie parameter of a tool is reported, in order, and none is in its input', async () => {
+  it('property: every optional header and cookie parameter is reported, in order, none in the input', async () => {
     const name = fc.stringMatching(/^[A-Za-z][A-Za-z0-9-]{0,8}$/);
     const parameters = fc.uniqueArray(fc.tuple(name, fc.constantFrom('header', 'cookie')), {
       maxLength: 5,

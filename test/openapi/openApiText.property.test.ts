@@ -50,7 +50,7 @@ function summary(generated: readonly Generated[]): { rows: SummaryRow[]; text: s
 }
 
 describe('the summary of a tool set', () => {
-  it('property: lists each operation selected under each of its tags, each group counted, the rest counted by tag', () => {
+  it('property: lists each operation selected under each of its tags, groups counted, the rest counted by tag', () => {
     fc.assert(
       fc.property(fc.array(operation, { maxLength: 12 }), (generated) => {
         const { rows, text } = summary(generated);

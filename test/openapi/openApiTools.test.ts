@@ -95,7 +95,7 @@ describe('openApiTools: building tools from a document', () => {
     ]);
   });
 
-  it('summarises the set by tag: tools with operation and flags, what was skipped and why, what was not selected', async () => {
+  it('summarises by tag: tools with operation and flags, what was skipped and why, what was not chosen', async () => {
     const set = await openApiTools(PETS_YAML, { prefix: 'pets_', writePolicy: 'pet-writes', tags: ['pets'] });
     expect(set.toText().split('\n')).toEqual([
       'Pets (OpenAPI 3.0.3): 4 tools, 1 operation skipped, 1 parameter left out, 3 operations not selected',
@@ -178,7 +178,7 @@ describe('openApiTools: building tools from a document', () => {
     expect(Object.keys((tool!.inputSchema as { properties: object }).properties)).toEqual(['toString']);
   });
 
-  it('throws at construction for more tools than maxTools, counting the selection by tag, saying how to select', async () => {
+  it('throws for more tools than maxTools, counting the selection by tag, saying how to choose', async () => {
     const error = await openApiTools(PETS_YAML, { maxTools: 3 }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(OpenApiError);
     expect(error).toMatchObject({

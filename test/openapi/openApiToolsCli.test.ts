@@ -24,7 +24,10 @@ describe('legate openapi', () => {
     expect(all.err).toEqual([]);
     expect(all.code).toBe(0);
     expect(all.out).toMatch(
-      /^Pets \(OpenAPI 3\.0\.3\): 4 tools, 4 operations skipped, 1 parameter left out\n\npets: 5 operations, 1 skipped\n {2}get_pet_by_id {2}GET/,
+      new RegExp(
+        String.raw`^Pets \(OpenAPI 3\.0\.3\): 4 tools, 4 operations skipped, 1 parameter left out\n\n` +
+          String.raw`pets: 5 operations, 1 skipped\n {2}get_pet_by_id {2}GET`,
+      ),
     );
     expect(all.out).toContain("POST /store/orders (placeOrder): it requires the header parameter 'Idempotency-Key'");
     expect(all.out).toMatch(/\n\nSelect with --tags a,b or --operations x,y .*\n.*maxTools tools \(64 unless raised\)/);
@@ -52,7 +55,10 @@ describe('legate openapi', () => {
       [
         ['openapi', 'p.yaml', '--max-tools', '1', '--tags', 'pets', '--operations', 'listPets,addPet'],
         { 'p.yaml': PETS_YAML },
-        /^legate openapi: the operations selected give 2 tools, more than --max-tools \(1\)\. Select fewer .* raise --max-tools\.$/,
+        new RegExp(
+          String.raw`^legate openapi: the operations selected give 2 tools, more than --max-tools \(1\)\. ` +
+            String.raw`Select fewer .* raise --max-tools\.$`,
+        ),
       ],
       [['openapi', 'p.yaml', '--max-tools', 'x'], { 'p.yaml': PETS_YAML }, /--max-tools must be a whole number.*"x"/],
       [
@@ -83,7 +89,7 @@ describe('legate openapi', () => {
     }
   });
 
-  it('lists every operation of a document past 64 tools, grouped by tag with counts, and says how to select', async () => {
+  it('lists every operation of a document past 64 tools, by tag with counts, saying how to select', async () => {
     const box = openApiFixture('box-platform.json');
     const operations = operationsOf(JSON.parse(box) as Record<string, unknown>);
     const run = await legate(['openapi', 'box.json'], { 'box.json': box });

@@ -15,7 +15,7 @@ export interface DocumentOperation {
   /** Optional header and cookie parameters, as `header X-Trace`. */
   optionalHeaders: string[];
   bodyTypes: string[];
-  /** The body is optional and each of its media types' schemas an object that holds nothing (no properties, no others). */
+  /** The body is optional, each of its media types' schemas an object that holds nothing (no properties, no others). */
   bodyHoldsNothing: boolean;
 }
 
