@@ -8,8 +8,9 @@ import { useTempDir } from '../support/tempDir.js';
 
 const root = resolve('.');
 const tempDir = useTempDir();
-// The official filesystem server's tools as it declares them (openWorldHint: false on every one), with provenance.
-const FILESYSTEM = join(root, 'test/mcp/fixtures/filesystem-server.mjs');
+// The official filesystem server (npm @modelcontextprotocol/server-filesystem, a devDependency): openWorldHint: false
+// on every tool.
+const FILESYSTEM = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
 const FIXTURE = join(root, 'test/mcp/fixtures/client-stdio.mjs');
 
 describe('legate mcp list', () => {

@@ -59,9 +59,8 @@ describe('docs/mcp.md', () => {
   it('marks one tool of the filesystem server trusted, in one line; the others stay untrusted', async () => {
     mkdirSync(join(folder, 'reports'), { recursive: true });
     writeFileSync(join(folder, 'reports', 'q3.txt'), 'Q3 revenue rose.');
-    // The filesystem server's tools as it declares them (test/mcp/fixtures/filesystem-server.mjs, with provenance),
-    // standing for `npx -y @modelcontextprotocol/server-filesystem reports`.
-    const fixture = join(root, 'test/mcp/fixtures/filesystem-server.mjs');
+    // The official filesystem server, installed (a devDependency) where the snippet has npx fetch it.
+    const fixture = join(root, 'node_modules/@modelcontextprotocol/server-filesystem/dist/index.js');
     const snippet = snippets.find((s) => s.name === 'mcp-trust')!.code;
     const npx = "command: 'npx',\n  args: ['-y', '@modelcontextprotocol/server-filesystem', 'reports'],";
     expect(snippet).toContain(npx);
