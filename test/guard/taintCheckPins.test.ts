@@ -5,6 +5,7 @@ import { Agent, ScriptedTransport, defineTool, reply, type AgentResult } from '.
 import { compileRules, type ToolFacts } from '../../src/guard/guardContext.js';
 import { initialGuardState, type GuardState } from '../../src/guard/guardState.js';
 import { decideBatch, decideCalls } from '../../src/guard/pipeline.js';
+import { provenanceOf } from '../../src/guard/provenance/provenance.js';
 
 const ATTACKER = 'US13 3000 0000 0123 4567 8901';
 
@@ -91,6 +92,20 @@ describe('the taint decision, as the pipeline gives it', () => {
     expect(decision).toStrictEqual({
       held: 'taint',
       block: { rule: 'taint', source: 'inbox', message: expect.stringContaining("Tool 'pay' was blocked") },
+    });
+  });
+
+  it('a held call provenance did not clear holds the untraced argument beside the block, and in it', () => {
+    const noTrustedText = () => provenanceOf({ system: undefined, messages: [] }, () => undefined);
+    const [decision] = decideCalls([{ id: 'c1', name: 'pay', input: { recipient: ATTACKER } }], {
+      ...context({ sensitive: ['recipient'], onTaint: 'approve' }),
+      provenance: noTrustedText,
+    });
+    const untraced = { argument: 'recipient', value: ATTACKER, foundIn: [] };
+    expect(decision).toStrictEqual({
+      held: 'taint',
+      block: { rule: 'taint', source: 'inbox', message: expect.stringContaining('appears nowhere'), untraced },
+      untraced,
     });
   });
 
