@@ -342,3 +342,41 @@ describe('echoes, generated (issue 31)', () => {
     );
   });
 });
+
+describe("a privileged tool's result (a write tool answers with what it stored, which others wrote into)", () => {
+  const field = fc.stringMatching(/^[a-m]{1,8}$/);
+  /** A conversation in which a privileged tool answered JSON holding the value in one field, among noise. */
+  const answered = (output: Record<string, string>): Message[] => [
+    { role: 'user', content: 'Add Alice to the meeting.' },
+    { role: 'assistant', content: [{ type: 'tool_use', id: 'toolu_w', name: 'add_participants', input: {} }] },
+    { role: 'user', content: [{ type: 'tool_result', tool_use_id: 'toolu_w', content: JSON.stringify(output) }] },
+  ];
+  const writer = (outsideAuthored: readonly string[] | undefined) => (name: string) =>
+    name === 'add_participants' ? { untrusted: false, privileged: true, outsideAuthored } : toolOf(name);
+
+  it('vouches for nothing unless its author declares which fields are others: the value never traces', () => {
+    fc.assert(
+      fc.property(secret, field, fc.dictionary(field, noise), (chunks, key, rest) => {
+        const value = chunks.join('');
+        const messages = answered({ ...rest, [key]: value });
+        const p = provenanceOf({ system: undefined, messages }, writer(undefined));
+        expect(untracedArgument({ to: value }, ['to'], p)).toEqual({
+          argument: 'to',
+          value,
+          foundIn: ['add_participants'],
+        });
+      }),
+    );
+  });
+
+  it('vouches for the fields its author did not declare as others, and for none of those declared', () => {
+    fc.assert(
+      fc.property(secret, field, fc.boolean(), (chunks, key, declared) => {
+        const value = chunks.join('');
+        const outsideAuthored = declared ? [key] : [];
+        const p = provenanceOf({ system: undefined, messages: answered({ [key]: value }) }, writer(outsideAuthored));
+        expect(untracedArgument({ to: value }, ['to'], p) === undefined).toBe(!declared);
+      }),
+    );
+  });
+});
