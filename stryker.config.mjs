@@ -28,5 +28,8 @@ export default {
   tsconfigFile: 'no-tsconfig-to-rewrite.json',
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
+  // A rerun after a change re-tests only the mutants whose code or covering tests changed.
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
   thresholds: { high: 95, low: 90, break: null },
 };
