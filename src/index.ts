@@ -37,9 +37,9 @@ export {
   type ScriptedToolUse,
   type ToolCallSpec,
 } from './transport/scripted/scriptedReply.js';
-export { ReplayTransport, type ReplayOptions } from './transport/replay/ReplayTransport.js';
-export type { CallReplay, CallDecision, DecidedCall, ServedResult } from './transport/callReplay.js';
-export { RUN_TOOLS_CHOICES, type RunTools, type RunToolsChoice } from './transport/replay/runTools.js';
+export { ReplayTransport, type ReplayOptions } from './replay/ReplayTransport.js';
+export type { CallReplay, CallDecision, DecidedCall, ServedResult } from './runtime/replayReferee.js';
+export { RUN_TOOLS_CHOICES, type RunTools, type RunToolsChoice } from './replay/runToolsPolicy.js';
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.
@@ -141,7 +141,7 @@ export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTraject
 export { serializeTrajectory } from './trajectory/serialize.js';
 export { conversationsOf } from './trajectory/conversationsOf.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
-export { TrajectoryDivergenceError, type DivergenceKind } from './trajectory/divergence.js';
+export { TrajectoryDivergenceError, type DivergenceKind } from './replay/divergence.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export {
@@ -150,7 +150,7 @@ export {
   type ToolChange,
   type ToolChangeField,
   type ToolChangePart,
-} from './trajectory/toolChanges.js';
+} from './replay/toolChanges.js';
 export { DEFAULT_PLACEHOLDER, type Redaction } from './trajectory/redaction.js';
 export {
   findSecret,
@@ -168,16 +168,16 @@ export {
   type AgentFactory,
   type TrajectoryRun,
   type TrajectoryRunOptions,
-} from './recording/runTrajectory.js';
+} from './replay/runTrajectory.js';
 export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
 export {
   loadTrajectory,
   saveTrajectory,
   TrajectoryNotFoundError,
   type SaveOptions,
-} from './recording/trajectoryFile.js';
+} from './trajectory/trajectoryFile.js';
 export { fromRun, type RunRecord } from './recording/fromRun.js';
-export { defineConfig, type LegateConfig } from './recording/config.js';
+export { defineConfig, type LegateConfig } from './replay/config.js';
 export type { LiveTransport } from './recording/liveTransport.js';
 // The project as legate finds it (its legate.config.* and root), and every replay setting resolved from it.
 export {
@@ -187,11 +187,11 @@ export {
   type ConfiguredProject,
   type LoadProjectOptions,
   type Project,
-} from './recording/projectConfig.js';
+} from './replay/projectConfig.js';
 export {
   resolveReplaySettings,
   type GivenSettings,
   type ReplaySettings,
   type ReplaySettingsInput,
-} from './recording/replaySettings.js';
-export type { ReplayRunner } from './trajectory/rerecordCommand.js';
+} from './replay/replaySettings.js';
+export type { ReplayRunner } from './replay/rerecordCommand.js';

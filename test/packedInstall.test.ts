@@ -215,7 +215,7 @@ describe('legate installed from its tarball, without optional peers', () => {
     );
     expect(frame).toEqual({
       built: true,
-      source: 'src/recording/trajectoryFile.ts',
+      source: 'src/trajectory/trajectoryFile.ts',
       line: expect.stringContaining('throw new TrajectoryNotFoundError('),
     });
   });

@@ -3,7 +3,7 @@ import { expect } from 'vitest';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { legateMode } from '../recording/mode.js';
 import { isUpdatingSnapshots } from '../recording/snapshotUpdate.js';
-import { runTrajectory, type AgentFactory, type TrajectoryRunOptions } from '../recording/runTrajectory.js';
+import { runTrajectory, type AgentFactory, type TrajectoryRunOptions } from '../replay/runTrajectory.js';
 
 export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent' | 'runner'>;
 

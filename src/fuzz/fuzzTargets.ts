@@ -1,8 +1,8 @@
 import { resolve } from 'node:path';
 import { importModule } from '../files/importModule.js';
-import type { LegateConfig } from '../recording/config.js';
-import { unwrapDefault } from '../recording/projectConfig.js';
-import type { AgentFactory } from '../recording/runTrajectory.js';
+import type { LegateConfig } from '../replay/config.js';
+import { unwrapDefault } from '../replay/projectConfig.js';
+import type { AgentFactory } from '../replay/runTrajectory.js';
 import { toolsReachableFrom } from '../runtime/agentGraph.js';
 import { looksLikeTool, moduleTools } from '../tools/moduleTools.js';
 import type { AnyTool } from '../tools/tool.js';

@@ -4,12 +4,18 @@ import { UsageError } from '../errors/UsageError.js';
 import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { MessagesRequest } from '../messages/types.js';
 import type { RecordingMode } from '../recording/mode.js';
-import { loadProject } from '../recording/projectConfig.js';
-import { resolveReplaySettings } from '../recording/replaySettings.js';
+import { loadProject } from '../replay/projectConfig.js';
+import { resolveReplaySettings } from '../replay/replaySettings.js';
 import { sdkVersion } from '../recording/sdkVersion.js';
-import { loadTrajectory, prepareTrajectory, saveTrajectory, type SaveOptions } from '../recording/trajectoryFile.js';
+import {
+  loadTrajectory,
+  prepareTrajectory,
+  recordFirst,
+  saveTrajectory,
+  type SaveOptions,
+} from '../trajectory/trajectoryFile.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
-import { recordFirst, type ReplayRunner } from '../trajectory/rerecordCommand.js';
+import type { ReplayRunner } from '../replay/rerecordCommand.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import type { Trajectory } from '../trajectory/types.js';

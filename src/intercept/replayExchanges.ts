@@ -8,14 +8,9 @@ import {
   unusedTurns,
   type DivergenceContext,
   type TrajectoryDivergenceError,
-} from '../trajectory/divergence.js';
+} from '../replay/divergence.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
-import {
-  actualRequest,
-  compareRequests,
-  expectedRequests,
-  type ComparableRequest,
-} from '../trajectory/matchRequest.js';
+import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../replay/matchRequest.js';
 import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { sseText, type SseEvent } from './exchange.js';

@@ -5,7 +5,7 @@ import { UsageError } from '../errors/UsageError.js';
 import { toRecordedResponse } from '../trajectory/conversation.js';
 import { describeTools } from '../trajectory/describeTool.js';
 import { TOTALS_COUNTERS } from '../trajectory/format/usage.js';
-import { actualRequest, compareRequests, expectedRequests } from '../trajectory/matchRequest.js';
+import { actualRequest, compareRequests, expectedRequests } from '../replay/matchRequest.js';
 import { recordedRequestOf } from '../trajectory/requestParameters.js';
 import {
   TRAJECTORY_VERSION,

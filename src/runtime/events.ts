@@ -1,4 +1,4 @@
-import type { CallDecision } from '../transport/callReplay.js';
+import type { CallDecision } from './replayReferee.js';
 import type { StreamEvent } from '../transport/transport.js';
 import type { StopReason, ToolCall, Usage } from './agentResult.js';
 

@@ -8,7 +8,7 @@ import { errorClassOf, toolFailedMessage } from '../tools/result/toolFailure.js'
 import type { AnyTool, ToolContext } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
 import { LegateError } from '../errors/LegateError.js';
-import type { CallDecision, CallReplay, ServedResult } from '../transport/callReplay.js';
+import type { CallDecision, CallReplay, ServedResult } from './replayReferee.js';
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
 import { transferRefusedMessage, transferredMessage } from './handoff.js';

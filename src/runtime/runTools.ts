@@ -7,7 +7,7 @@ import { taintReview } from '../guard/taintReview.js';
 import { serverToolUntrusted } from '../tools/serverTool.js';
 import { addUsageTotals, type ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
-import type { CallDecision } from '../transport/callReplay.js';
+import type { CallDecision } from './replayReferee.js';
 import {
   answered,
   carryOut,

@@ -1,6 +1,6 @@
 import { copyValue } from '../json/copyValue.js';
 import type { RequestTool, ServerToolDefinition, ToolDefinition } from '../messages/types.js';
-import { toolDigest } from './matchRequest.js';
+import { toolDigest } from './toolDigest.js';
 import type { RecordedTool } from './types.js';
 
 /** What the header records of a tool besides its definition: its safety posture (a defined tool has it all). */

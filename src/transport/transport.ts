@@ -1,6 +1,6 @@
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
 import { LegateError } from '../errors/LegateError.js';
-import type { CallReplay } from './callReplay.js';
+import type { CallReplay } from '../runtime/replayReferee.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { ServerTool } from '../tools/serverTool.js';
 

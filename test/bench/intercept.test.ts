@@ -9,7 +9,7 @@ import {
   replayThroughInterception,
   type Prepared,
 } from '../../bench/intercept/interceptScenario.js';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 
 /**
  * The interception bench times replay through interceptAnthropic beside bare msw handlers; the

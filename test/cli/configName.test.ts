@@ -2,7 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
-import { resolveReplaySettings } from '../../src/recording/replaySettings.js';
+import { resolveReplaySettings } from '../../src/replay/replaySettings.js';
 import type { Trajectory } from '../../src/index.js';
 import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';

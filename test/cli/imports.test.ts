@@ -50,10 +50,9 @@ describe('the CLI', () => {
 
   it('is seen importing what it imports (the check above can fail)', () => {
     const text =
-      `import { x } from '../src/recording/projectConfig.js';\nconst m = await ` +
-      `import('../src/guard/pipeline.js');`;
+      `import { x } from '../src/replay/projectConfig.js';\nconst m = await ` + `import('../src/guard/pipeline.js');`;
     const seen = srcImports(join(root, 'cli', 'probe.ts'), text);
-    expect(seen).toEqual(['src/recording/projectConfig.ts', 'src/guard/pipeline.ts']);
+    expect(seen).toEqual(['src/replay/projectConfig.ts', 'src/guard/pipeline.ts']);
     expect(seen.filter((path) => !ALLOWED.some((allowed) => allowed.test(path)))).toEqual(seen);
   });
 });

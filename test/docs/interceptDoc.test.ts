@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { capturedResponse, startUpstream } from '../intercept/upstream.js';
 import { builtLegate } from '../support/builtPackage.js';
 import { readmeSnippets } from '../support/readmeSnippets.js';

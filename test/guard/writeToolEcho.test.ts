@@ -11,7 +11,7 @@ import {
   type AnyTool,
   type Transport,
 } from '../../src/index.js';
-import { recordTrajectory } from '../../src/recording/runTrajectory.js';
+import { recordTrajectory } from '../../src/replay/runTrajectory.js';
 import { useTempDir } from '../support/tempDir.js';
 
 /**

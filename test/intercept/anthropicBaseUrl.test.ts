@@ -2,7 +2,7 @@ import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { interceptAnthropic } from '../../src/intercept/index.js';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { counter } from './capturedConversations.js';
 import { useTempDir } from '../support/tempDir.js';
 import { capturedResponse, startUpstream } from './upstream.js';

@@ -14,7 +14,7 @@ import {
   UsageError,
   type ScriptStep,
 } from '../../src/index.js';
-import { recordTrajectory } from '../../src/recording/runTrajectory.js';
+import { recordTrajectory } from '../../src/replay/runTrajectory.js';
 import { recordUnguarded } from '../support/auditedRun.js';
 import { useTempDir } from '../support/tempDir.js';
 import { caught, failureMessage as failure } from '../support/caught.js';

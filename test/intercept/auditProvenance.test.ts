@@ -12,7 +12,7 @@ import {
   type AuditDeclarations,
   type ScriptStep,
 } from '../../src/index.js';
-import { recordTrajectory } from '../../src/recording/runTrajectory.js';
+import { recordTrajectory } from '../../src/replay/runTrajectory.js';
 import { recordPlain, runDeclared, type PlannedRun } from './auditProvenanceRuns.js';
 import { useTempDir } from '../support/tempDir.js';
 import { caught } from '../support/caught.js';

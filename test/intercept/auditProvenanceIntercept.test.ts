@@ -13,7 +13,7 @@ import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { auditTrajectory } from '../../src/index.js';
 import { interceptAnthropic } from '../../src/intercept/index.js';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';

@@ -9,7 +9,7 @@ import {
   type AgentResult,
   type Trajectory,
 } from '../../src/index.js';
-import { recordTrajectory } from '../../src/recording/runTrajectory.js';
+import { recordTrajectory } from '../../src/replay/runTrajectory.js';
 
 /** One call the scripted model makes: the tool, its arguments, and what the tool answers. */
 export interface PlannedCall {

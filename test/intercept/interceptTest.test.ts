@@ -4,7 +4,7 @@ import fc from 'fast-check';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { interceptThisTest } from '../../src/intercept/index.js';
 import { testTrajectoryFile, trajectoryFileName } from '../../src/intercept/testTrajectoryFile.js';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { builtLegate } from '../support/builtPackage.js';
 import { useTempDir } from '../support/tempDir.js';
 import { openVitest, PROJECT_RUNS_TIMEOUT, writeProject, type VitestRun } from '../support/vitestProject.js';

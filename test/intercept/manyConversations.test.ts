@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
 import { interceptAnthropic } from '../../src/intercept/index.js';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { conversationsOf } from '../../src/trajectory/conversationsOf.js';
 import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';

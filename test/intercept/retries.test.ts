@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { UsageError } from '../../src/errors/UsageError.js';
 import { forwardUpstream } from '../../src/intercept/forwardUpstream.js';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { serializeTrajectory } from '../../src/trajectory/serialize.js';
 import { useTempDir } from '../support/tempDir.js';
 import { startScripted, type Scripted } from './scriptedUpstream.js';

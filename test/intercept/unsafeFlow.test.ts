@@ -14,7 +14,7 @@ import { describe, expect, it } from 'vitest';
 import '../../src/assert/vitest.js';
 import { main } from '../../cli/main.js';
 import { interceptAnthropic } from '../../src/intercept/index.js';
-import { loadTrajectory } from '../../src/recording/trajectoryFile.js';
+import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { captureIo } from '../support/captureIo.js';
 import { failureMessage } from '../support/caught.js';
 import { useTempDir } from '../support/tempDir.js';

@@ -10,7 +10,7 @@ import {
   type Rule,
   type Trajectory,
 } from '../../src/index.js';
-import { recordTrajectory } from '../../src/recording/runTrajectory.js';
+import { recordTrajectory } from '../../src/replay/runTrajectory.js';
 
 /** How a scripted call's tool answers: a success, an error result it returns, or a throw. */
 export type Answer = 'ok' | 'toolError' | 'throws';

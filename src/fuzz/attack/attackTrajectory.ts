@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { loadTrajectory, saveTrajectory, type SaveOptions } from '../../recording/trajectoryFile.js';
-import { recordTrajectory } from '../../recording/runTrajectory.js';
+import { loadTrajectory, saveTrajectory, type SaveOptions } from '../../trajectory/trajectoryFile.js';
+import { recordTrajectory } from '../../replay/runTrajectory.js';
 import { confinedPath, fileNameOf } from '../findingFile.js';
 import { caseName, personDecides, worldOf, type AttackCase } from './attackRun.js';
 

@@ -1,6 +1,6 @@
 import { resolve } from 'node:path';
 import { describeValue } from '../../json/describeValue.js';
-import type { SaveOptions } from '../../recording/trajectoryFile.js';
+import type { SaveOptions } from '../../trajectory/trajectoryFile.js';
 import { checkOutFolder } from '../findingFile.js';
 import { attackReportText, type AttackReport, type ModeReport, type SuccessfulAttack } from './attackReport.js';
 import { attackRun, type AttackCase } from './attackRun.js';

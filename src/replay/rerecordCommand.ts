@@ -1,3 +1,5 @@
+import { RUN_AGAIN_TO_RECORD } from '../trajectory/trajectoryFile.js';
+
 /**
  * Where a replay runs, which decides the command that re-records its file:
  * - `cli`: `legate replay` itself (`config` is the `--config` it was given, if any);
@@ -40,24 +42,10 @@ export function rerecordCommand(context: RerecordContext): string {
     return `LEGATE_MODE=record npx vitest run${test}`;
   }
   if (agent !== undefined && configAgents?.includes(agent) === true) return legateReplay;
-  const again = 'run this program again with LEGATE_MODE=record set';
+  const again = RUN_AGAIN_TO_RECORD;
   if (agent === undefined) return again;
   const configName = context.config ?? 'legate.config.*';
   return `${again}, or add a factory for agent '${agent}' to the agents of ${configName} and run ${legateReplay}`;
-}
-
-/**
- * What a replay that finds no recording says after naming the file: that there is nothing to replay, what a live
- * recording needs (said of any: a project's own command may record from a scripted model), then the command that
- * records the file, last, to copy. The one place these words
- * are written: every missing-recording message (`TrajectoryNotFoundError`) quotes it.
- */
-export function recordFirst(command: string): string {
-  return (
-    'There is no recording to replay. A live recording sends requests to the Messages API, so it needs ' +
-    'ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to send them to a proxy or a stand-in instead). ' +
-    `Record it with: ${command}`
-  );
 }
 
 /** A path as a shell reads it: quoted only when it holds anything beyond the plain characters. */

@@ -4,8 +4,8 @@ import { LegateError } from '../errors/LegateError.js';
 import { importModule } from '../files/importModule.js';
 import { auditDeclarationsProblem } from '../guard/auditDeclarations.js';
 import { isMatchLevel, MATCH_LEVELS } from '../trajectory/matchLevel.js';
-import { runToolsProblem } from '../transport/replay/runTools.js';
-import { liveTransportProblem } from './liveTransport.js';
+import { runToolsProblem } from './runToolsPolicy.js';
+import { liveTransportProblem } from '../recording/liveTransport.js';
 import type { LegateConfig } from './config.js';
 
 const CONFIG_NAMES = ['legate.config.ts', 'legate.config.mts', 'legate.config.js', 'legate.config.mjs'];

@@ -1,7 +1,7 @@
 import { quoteValue } from '../json/describeValue.js';
 import { firstDifference } from '../json/firstDifference.js';
-import { contrast } from './contrast.js';
-import type { RecordedTool } from './types.js';
+import { contrast } from '../trajectory/contrast.js';
+import type { RecordedTool } from '../trajectory/types.js';
 
 /**
  * The two parts of a tool a replay compares: what the model SAW (its name, description and

@@ -1,5 +1,5 @@
 import type { AgentResult } from '../runtime/agentResult.js';
-import { runFactsDiffer, type DivergenceContext } from '../trajectory/divergence.js';
+import { runFactsDiffer, type DivergenceContext } from './divergence.js';
 import type { RecordedSubRun, Trajectory } from '../trajectory/types.js';
 
 type RecordedRun = Pick<Trajectory, 'turns' | 'summary'> | RecordedSubRun;

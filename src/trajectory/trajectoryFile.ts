@@ -1,14 +1,33 @@
 import { FileReadError, readRegularFile } from '../files/readRegularFile.js';
-import { TrajectoryFileError } from '../trajectory/errors.js';
-import { recordFirst, rerecordCommand } from '../trajectory/rerecordCommand.js';
-import { MAX_TRAJECTORY_BYTES, parseTrajectory } from '../trajectory/parseTrajectory.js';
-import { createRedactor, redactTrajectory, type Redaction } from '../trajectory/redaction.js';
-import { findSecretInYaml, SecretInTrajectoryError } from '../trajectory/secretScan.js';
-import { serializeTrajectory } from '../trajectory/serialize.js';
-import { markRedactedInputs } from '../trajectory/redactedInputs.js';
-import type { Trajectory } from '../trajectory/types.js';
+import { TrajectoryFileError } from './errors.js';
+import { MAX_TRAJECTORY_BYTES, parseTrajectory } from './parseTrajectory.js';
+import { createRedactor, redactTrajectory, type Redaction } from './redaction.js';
+import { findSecretInYaml, SecretInTrajectoryError } from './secretScan.js';
+import { serializeTrajectory } from './serialize.js';
+import { markRedactedInputs } from './redactedInputs.js';
+import type { Trajectory } from './types.js';
 import { writeFileAtomic } from '../files/writeFileAtomic.js';
 import { LegateError } from '../errors/LegateError.js';
+
+/**
+ * How a program records a file it replays, where nothing more is known of who runs it: the command a
+ * missing-file message ends with by default (replay/rerecordCommand.ts builds a fitter one where it can).
+ */
+export const RUN_AGAIN_TO_RECORD = 'run this program again with LEGATE_MODE=record set';
+
+/**
+ * What a replay that finds no recording says after naming the file: that there is nothing to replay, what a live
+ * recording needs (said of any: a project's own command may record from a scripted model), then the command that
+ * records the file, last, to copy. The one place these words
+ * are written: every missing-recording message (`TrajectoryNotFoundError`) quotes it.
+ */
+export function recordFirst(command: string): string {
+  return (
+    'There is no recording to replay. A live recording sends requests to the Messages API, so it needs ' +
+    'ANTHROPIC_API_KEY (and ANTHROPIC_BASE_URL to send them to a proxy or a stand-in instead). ' +
+    `Record it with: ${command}`
+  );
+}
 
 /** A trajectory file that is not there. */
 export class TrajectoryNotFoundError extends LegateError {
@@ -25,10 +44,7 @@ export class TrajectoryNotFoundError extends LegateError {
  * Reads and checks a trajectory file. Only a regular file (or a link to one) is read, and no more
  * than the size limit of it: anything else is a {@link TrajectoryFileError} naming the file.
  */
-export function loadTrajectory(
-  file: string,
-  hint = recordFirst(rerecordCommand({ file, runner: { kind: 'code' }, legateModeSet: false })),
-): Trajectory {
+export function loadTrajectory(file: string, hint = recordFirst(RUN_AGAIN_TO_RECORD)): Trajectory {
   let text: string;
   try {
     text = readRegularFile(file, MAX_TRAJECTORY_BYTES);

@@ -1,4 +1,4 @@
-import type { RecordedResult } from './types.js';
+import type { RecordedResult } from '../trajectory/types.js';
 
 /**
  * What the code decided for one tool call before anything ran: the fact a replay compares with

@@ -1,6 +1,6 @@
-import type { AnyTool } from '../../tools/tool.js';
-import { UsageError } from '../../errors/UsageError.js';
-import { describeValue } from '../../json/describeValue.js';
+import type { AnyTool } from '../tools/tool.js';
+import { UsageError } from '../errors/UsageError.js';
+import { describeValue } from '../json/describeValue.js';
 
 /**
  * Which tools a replay runs for real: `safe` (the default) runs the tools without side effects

@@ -1,8 +1,8 @@
 import type { AuditDeclarations } from '../guard/auditDeclarations.js';
-import type { LiveTransport } from './liveTransport.js';
+import type { LiveTransport } from '../recording/liveTransport.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
-import type { RunTools } from '../transport/replay/runTools.js';
+import type { RunTools } from './runToolsPolicy.js';
 import type { AgentFactory } from './runTrajectory.js';
 
 /** What `legate.config.ts` exports (as its default export) for the `legate` command. */

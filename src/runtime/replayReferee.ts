@@ -1,6 +1,6 @@
 import type { ToolResultContent, ToolUseBlock } from '../messages/types.js';
 import type { AnyTool } from '../tools/tool.js';
-import type { CallDecision } from '../trajectory/callDecision.js';
+import type { CallDecision } from '../replay/callDecision.js';
 
 export type { CallDecision };
 

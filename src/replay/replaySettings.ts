@@ -1,13 +1,13 @@
 import { isAbsolute, relative, resolve } from 'node:path';
 import { AnthropicTransport } from '../transport/anthropic/AnthropicTransport.js';
 import type { Transport } from '../transport/transport.js';
-import { liveTransportOf, type LiveTransport } from './liveTransport.js';
+import { liveTransportOf, type LiveTransport } from '../recording/liveTransport.js';
 import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
-import { rerecordCommand, type ReplayRunner } from '../trajectory/rerecordCommand.js';
+import { rerecordCommand, type ReplayRunner } from './rerecordCommand.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { checkRunTools, DEFAULT_RUN_TOOLS, type RunTools } from '../transport/replay/runTools.js';
-import { legateMode, resolveMode, type RecordingMode } from './mode.js';
+import { checkRunTools, DEFAULT_RUN_TOOLS, type RunTools } from './runToolsPolicy.js';
+import { legateMode, resolveMode, type RecordingMode } from '../recording/mode.js';
 import { configShown, type Project } from './projectConfig.js';
 
 /** The settings given for one run: a command line's flags, or the options passed in code. */

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { rerecordCommand, type ReplayRunner } from '../../src/trajectory/rerecordCommand.js';
+import { rerecordCommand, type ReplayRunner } from '../../src/replay/rerecordCommand.js';
 
 const LEGATE = 'LEGATE_MODE=record npx legate replay';
 const base = { legateModeSet: false };

@@ -1,11 +1,11 @@
-import type { ToolUseBlock } from '../../messages/types.js';
-import type { AnyTool } from '../../tools/tool.js';
-import { recordedDecision, sameDecision, type CallDecision } from '../../trajectory/callDecision.js';
-import { decisionDivergence, missingToolResult, type DivergenceContext } from '../../trajectory/divergence.js';
-import type { ReplayToolChange } from '../../trajectory/toolChanges.js';
-import type { RecordedResult, Trajectory } from '../../trajectory/types.js';
-import type { CallReplay, DecidedCall, ServedResult } from '../callReplay.js';
-import { DEFAULT_RUN_TOOLS, servedInReplay, type RunTools } from './runTools.js';
+import type { ToolUseBlock } from '../messages/types.js';
+import type { AnyTool } from '../tools/tool.js';
+import { recordedDecision, sameDecision, type CallDecision } from './callDecision.js';
+import { decisionDivergence, missingToolResult, type DivergenceContext } from './divergence.js';
+import type { ReplayToolChange } from './toolChanges.js';
+import type { RecordedResult, Trajectory } from '../trajectory/types.js';
+import type { CallReplay, DecidedCall, ServedResult } from '../runtime/replayReferee.js';
+import { DEFAULT_RUN_TOOLS, servedInReplay, type RunTools } from './runToolsPolicy.js';
 
 export interface RecordedCallsOptions {
   context: DivergenceContext;

@@ -1,6 +1,6 @@
-import type { MessagesRequest, ModelResponse } from '../../messages/types.js';
-import { toModelResponse } from '../../trajectory/conversation.js';
-import { describeTools } from '../../trajectory/describeTool.js';
+import type { MessagesRequest, ModelResponse } from '../messages/types.js';
+import { toModelResponse } from '../trajectory/conversation.js';
+import { describeTools } from '../trajectory/describeTool.js';
 import {
   extraCall,
   modelChanged,
@@ -9,26 +9,26 @@ import {
   toolsOffered,
   unusedTurns,
   type DivergenceContext,
-} from '../../trajectory/divergence.js';
-import { redactRequest } from '../../trajectory/redaction.js';
-import { rerecordCommand } from '../../trajectory/rerecordCommand.js';
-import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../../trajectory/matchLevel.js';
+} from './divergence.js';
+import { redactRequest } from '../trajectory/redaction.js';
+import { rerecordCommand } from './rerecordCommand.js';
+import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.js';
 import {
   actualRequest,
   agentOfTurn,
   compareRequests,
   expectedRequests,
   type ComparableRequest,
-} from '../../trajectory/matchRequest.js';
-import { toolChanges, type ReplayToolChange } from '../../trajectory/toolChanges.js';
-import { TrajectoryFormatError } from '../../trajectory/errors.js';
-import { formatPath } from '../../trajectory/field.js';
-import { undescribedTurnAgent } from '../../trajectory/turnAgent.js';
-import type { RecordedTool, Trajectory } from '../../trajectory/types.js';
-import { streamEventsOf } from '../streamEventsOf.js';
-import type { SendOptions, Transport } from '../transport.js';
+} from './matchRequest.js';
+import { toolChanges, type ReplayToolChange } from './toolChanges.js';
+import { TrajectoryFormatError } from '../trajectory/errors.js';
+import { formatPath } from '../trajectory/field.js';
+import { undescribedTurnAgent } from '../trajectory/turnAgent.js';
+import type { RecordedTool, Trajectory } from '../trajectory/types.js';
+import { streamEventsOf } from '../transport/streamEventsOf.js';
+import type { SendOptions, Transport } from '../transport/transport.js';
 import { RecordedCalls } from './recordedCalls.js';
-import type { RunTools } from './runTools.js';
+import type { RunTools } from './runToolsPolicy.js';
 
 export interface ReplayOptions {
   /** Names the recording in divergence messages. */

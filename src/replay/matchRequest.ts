@@ -1,23 +1,10 @@
-import { digestOf } from '../json/canonicalJson.js';
 import { firstDifference, type Difference } from '../json/firstDifference.js';
 import type { Message, MessagesRequest, RequestTool, ResponseBlock, UserBlock } from '../messages/types.js';
-import { conversationBefore, messageCounts } from './conversation.js';
-import { comparableParameters, recordedRequestOf } from './requestParameters.js';
-import type { MatchLevel } from './matchLevel.js';
-import type { Trajectory } from './types.js';
-
-const digests = new WeakMap<object, string>();
-
-/** The digest a tool is recorded under: of exactly what the model is shown. Cached per definition object. */
-export function toolDigest(definition: Readonly<RequestTool>): string {
-  let digest = digests.get(definition);
-  if (digest === undefined) {
-    digest = digestOf(definition);
-    // Only a frozen definition cannot change after its digest is taken.
-    if (Object.isFrozen(definition)) digests.set(definition, digest);
-  }
-  return digest;
-}
+import { conversationBefore, messageCounts } from '../trajectory/conversation.js';
+import { comparableParameters, recordedRequestOf } from '../trajectory/requestParameters.js';
+import type { MatchLevel } from '../trajectory/matchLevel.js';
+import type { Trajectory } from '../trajectory/types.js';
+import { toolDigest } from '../trajectory/toolDigest.js';
 
 /**
  * The requests the recording says the runtime made, one per turn, in comparable form. Built

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { MATCH_LEVELS, type LegateConfig, type MatchLevel, type Redaction, type Trajectory } from '../../src/index.js';
-import type { Project } from '../../src/recording/projectConfig.js';
-import { resolveReplaySettings, type GivenSettings } from '../../src/recording/replaySettings.js';
+import type { Project } from '../../src/replay/projectConfig.js';
+import { resolveReplaySettings, type GivenSettings } from '../../src/replay/replaySettings.js';
 
 const base = { runner: { kind: 'code' as const }, cwd: '/work/app', env: {} };
 const trajectoryWith = (fields: Partial<Trajectory>) => ({ agent: 'support', ...fields }) as Trajectory;
