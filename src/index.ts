@@ -38,7 +38,13 @@ export {
   type ToolCallSpec,
 } from './transport/scripted/scriptedReply.js';
 export { ReplayTransport, type ReplayOptions } from './replay/ReplayTransport.js';
-export type { CallReplay, CallDecision, DecidedCall, ServedResult } from './runtime/replayReferee.js';
+export type {
+  CallReplay,
+  CallDecision,
+  DecidedCall,
+  ReplayReferee,
+  ServedResult,
+} from './runtime/replayReferee.js';
 export { RUN_TOOLS_CHOICES, type RunTools, type RunToolsChoice } from './replay/runToolsPolicy.js';
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 

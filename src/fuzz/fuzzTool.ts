@@ -75,6 +75,7 @@ function spyHarness(tool: AnyTool): Harness {
     handoffs: new Map(),
     reportUsage: () => undefined,
     transportFor: () => undefined,
+    replayFor: () => undefined,
   };
   return {
     runs,

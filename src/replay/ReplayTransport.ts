@@ -1,4 +1,7 @@
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
+import { pairReferee } from '../runtime/replayReferee.js';
+import type { ServerTool } from '../tools/serverTool.js';
+import type { AnyTool } from '../tools/tool.js';
 import { toModelResponse } from '../trajectory/conversation.js';
 import { describeTools } from '../trajectory/describeTool.js';
 import {
@@ -49,9 +52,11 @@ export interface ReplayOptions {
 /**
  * Serves a recording's responses in order, offline, and checks that each request the runtime
  * makes is the one the recording says it made. The first difference is a
- * `TrajectoryDivergenceError` naming the file, the turn and the JSON path. Through `toolCalls`,
- * it has the runtime compare each call's decision with the recorded one before anything runs,
- * and serves the recorded results of tools with side effects instead of running them.
+ * `TrajectoryDivergenceError` naming the file, the turn and the JSON path. Its `referee` is the
+ * recording's say over what the runtime does with the responses (a run's `replay` option): each
+ * call's decision compared with the recorded one before anything runs, the recorded results of
+ * tools with side effects served instead of running them, and the posture of the tools offered
+ * compared with the recording's. A run over this transport that was given no referee gets this one.
  */
 export class ReplayTransport implements Transport {
   readonly #trajectory: Trajectory;
@@ -60,7 +65,8 @@ export class ReplayTransport implements Transport {
   readonly #context: DivergenceContext;
   readonly #expected: ComparableRequest[];
   readonly #verified = new WeakMap<object, object>();
-  readonly #children: ReplayTransport[] = [];
+  /** The replays of the runs recorded inside calls (sub-agents'), by call id: one each. */
+  readonly #children = new Map<string, ReplayTransport>();
   readonly #runTools: RunTools | undefined;
   /** Agents whose tools' posture was compared: once each. */
   readonly #postureCompared = new Set<string>();
@@ -68,8 +74,8 @@ export class ReplayTransport implements Transport {
   /** Serving a sub-agent's run recorded under a call (see forToolCall). */
   #isSubRun = false;
   #calls = 0;
-  /** The recording's say over tool calls: decisions compared before anything runs, side effects served. */
-  readonly toolCalls: RecordedCalls;
+  /** The recording's say over the run: decisions compared before anything runs, side effects served. */
+  readonly referee: RecordedCalls;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
     this.#trajectory = trajectory;
@@ -88,12 +94,15 @@ export class ReplayTransport implements Transport {
     }
     this.#expected = expectedRequests(trajectory);
     this.#runTools = options.runTools;
-    this.toolCalls = new RecordedCalls(trajectory, {
+    this.referee = new RecordedCalls(trajectory, {
       context: this.#context,
       ...(options.runTools === undefined ? {} : { runTools: options.runTools }),
       // A call decided differently is most likely explained by a tool's posture changed since the recording.
       changes: () => this.toolChanges,
+      offered: (request, tools) => this.#comparePosture(request, tools),
+      child: (toolUseId) => this.forToolCall(toolUseId).referee,
     });
+    pairReferee(this, this.referee);
   }
 
   /**
@@ -101,6 +110,8 @@ export class ReplayTransport implements Transport {
    * A call with no recorded run gets a replay of nothing, whose first request diverges.
    */
   forToolCall(toolUseId: string): ReplayTransport {
+    const made = this.#children.get(toolUseId);
+    if (made !== undefined) return made;
     const recorded = this.#trajectory.turns
       .flatMap((turn) => turn.results ?? [])
       .find((result) => result.id === toolUseId)?.subRun;
@@ -116,8 +127,13 @@ export class ReplayTransport implements Transport {
       ...(this.#runTools === undefined ? {} : { runTools: this.#runTools }),
     });
     child.#isSubRun = true;
-    this.#children.push(child);
+    this.#children.set(toolUseId, child);
     return child;
+  }
+
+  /** The calls answered from the recording instead of running their tools, sub-agents' runs included. */
+  get served(): readonly { id: string; tool: string }[] {
+    return [...this.referee.served, ...[...this.#children.values()].flatMap((child) => child.served)];
   }
 
   /**
@@ -125,13 +141,8 @@ export class ReplayTransport implements Transport {
    * output cap, annotations), this run's and its sub-agents', each once. Kept rather than thrown:
    * `assertDone` reports them, unless a divergence reported them first as its likely cause.
    */
-  /** The calls answered from the recording instead of running their tools, sub-agents' runs included. */
-  get served(): readonly { id: string; tool: string }[] {
-    return [...this.toolCalls.served, ...this.#children.flatMap((child) => child.served)];
-  }
-
   get toolChanges(): readonly ReplayToolChange[] {
-    return [...this.#toolChanges, ...this.#children.flatMap((child) => child.toolChanges)];
+    return [...this.#toolChanges, ...[...this.#children.values()].flatMap((child) => child.toolChanges)];
   }
 
   /** Model calls served so far. */
@@ -146,17 +157,6 @@ export class ReplayTransport implements Transport {
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
     const expectedModel = this.#expected[turn - 1]!.model;
     if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
-    const agent = recorded.agent ?? this.#trajectory.agent;
-    const recordedTools = () => {
-      const { tools } = agentOfTurn(this.#trajectory, recorded.agent);
-      // The recording redacted a sub-run's header and a handoff target's entry, not the file's own tools.
-      return this.#isSubRun || agent !== this.#trajectory.agent ? tools : this.#redact(tools);
-    };
-    if (options.tools !== undefined && !this.#postureCompared.has(agent)) {
-      this.#postureCompared.add(agent);
-      for (const change of toolChanges(recordedTools(), this.#describe(request, options), 'posture'))
-        this.#toolChanges.push({ ...change, agent, turn });
-    }
     const difference = compareRequests(
       this.#withoutHiddenByFix(this.#expected[turn - 1]!, request),
       actualRequest(redactRequest(this.#redact, request)),
@@ -167,7 +167,7 @@ export class ReplayTransport implements Transport {
       const { path, expected, actual } = difference;
       if (path === 'tools' || path.startsWith('tools[')) {
         // Said by tool name: at `exact` what changed in what the model saw; otherwise which tools.
-        const seen = toolChanges(recordedTools(), this.#describe(request, options), 'seen').filter(
+        const seen = toolChanges(this.#recordedTools(turn), this.#describe(request, []), 'seen').filter(
           (change) => this.#level === 'exact' || change.field === 'tool' || change.field === 'order',
         );
         if (seen.length > 0) throw toolsOffered(this.#context, turn, difference, seen, this.toolChanges);
@@ -177,6 +177,31 @@ export class ReplayTransport implements Transport {
     const response = toModelResponse(recorded.response);
     if (options.onStreamEvent !== undefined) for (const event of streamEventsOf(response)) options.onStreamEvent(event);
     return response;
+  }
+
+  /**
+   * The referee's part before a request is sent: the posture of the tools behind it compared with
+   * that of the agent in charge of the turn the request is for, once per agent, kept when it differs.
+   */
+  #comparePosture(request: MessagesRequest, tools: readonly (AnyTool | ServerTool)[]): void {
+    const turn = this.#calls + 1;
+    const recorded = this.#trajectory.turns[turn - 1];
+    // A request beyond the recording is refused by `send`, which says so.
+    if (recorded === undefined) return;
+    const agent = recorded.agent ?? this.#trajectory.agent;
+    if (this.#postureCompared.has(agent)) return;
+    this.#postureCompared.add(agent);
+    for (const change of toolChanges(this.#recordedTools(turn), this.#describe(request, tools), 'posture'))
+      this.#toolChanges.push({ ...change, agent, turn });
+  }
+
+  /** The tools the recording offered on a turn, as its agent's header recorded them. */
+  #recordedTools(turn: number): RecordedTool[] {
+    const recorded = this.#trajectory.turns[turn - 1]!;
+    const { tools } = agentOfTurn(this.#trajectory, recorded.agent);
+    const agent = recorded.agent ?? this.#trajectory.agent;
+    // The recording redacted a sub-run's header and a handoff target's entry, not the file's own tools.
+    return this.#isSubRun || agent !== this.#trajectory.agent ? tools : this.#redact(tools);
   }
 
   /**
@@ -194,8 +219,8 @@ export class ReplayTransport implements Transport {
   }
 
   /** Today's tools as the header describes them, redacted as the recording's redacted header parts were. */
-  #describe(request: MessagesRequest, options: SendOptions): RecordedTool[] {
-    return this.#redact(describeTools(request.tools ?? [], options.tools ?? []));
+  #describe(request: MessagesRequest, tools: readonly (AnyTool | ServerTool)[]): RecordedTool[] {
+    return this.#redact(describeTools(request.tools ?? [], tools));
   }
 
   /**
@@ -208,6 +233,6 @@ export class ReplayTransport implements Transport {
       throw toolChanged(this.#context, this.#toolChanges);
     const recorded = this.#trajectory.turns.length;
     if (this.#calls < recorded) throw unusedTurns(this.#context, this.#calls, recorded);
-    for (const child of this.#children) child.assertDone();
+    for (const child of this.#children.values()) child.assertDone();
   }
 }

@@ -1,17 +1,5 @@
+import type { CallDecision } from '../runtime/replayReferee.js';
 import type { RecordedResult } from '../trajectory/types.js';
-
-/**
- * What the code decided for one tool call before anything ran: the fact a replay compares with
- * the recording. `run` covers a call that reached its tool (or transferred the conversation).
- */
-export type CallDecision =
-  | { outcome: 'run' }
-  | { outcome: 'invalid'; code: string; argument?: string }
-  | { outcome: 'blocked'; rule: string; source?: string }
-  | { outcome: 'planned' }
-  | { outcome: 'suspended' }
-  /** Its response was cut off by max_tokens: not run. */
-  | { outcome: 'incomplete' };
 
 /**
  * The decision a recording shows for a call: `suspended` for a call a person then decided on

@@ -1,5 +1,6 @@
 import { LegateError } from '../errors/LegateError.js';
-import { describeDecision, type CallDecision } from './callDecision.js';
+import type { CallDecision } from '../runtime/replayReferee.js';
+import { describeDecision } from './callDecision.js';
 import { contrast, showValue } from '../trajectory/contrast.js';
 import type { ReplayToolChange, ToolChange } from './toolChanges.js';
 

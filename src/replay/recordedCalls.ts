@@ -1,10 +1,11 @@
-import type { ToolUseBlock } from '../messages/types.js';
+import type { MessagesRequest, ToolUseBlock } from '../messages/types.js';
 import type { AnyTool } from '../tools/tool.js';
-import { recordedDecision, sameDecision, type CallDecision } from './callDecision.js';
+import type { ServerTool } from '../tools/serverTool.js';
+import { recordedDecision, sameDecision } from './callDecision.js';
 import { decisionDivergence, missingToolResult, type DivergenceContext } from './divergence.js';
 import type { ReplayToolChange } from './toolChanges.js';
 import type { RecordedResult, Trajectory } from '../trajectory/types.js';
-import type { CallReplay, DecidedCall, ServedResult } from '../runtime/replayReferee.js';
+import type { CallDecision, DecidedCall, ReplayReferee, ServedResult } from '../runtime/replayReferee.js';
 import { DEFAULT_RUN_TOOLS, servedInReplay, type RunTools } from './runToolsPolicy.js';
 
 export interface RecordedCallsOptions {
@@ -13,6 +14,10 @@ export interface RecordedCallsOptions {
   runTools?: RunTools;
   /** What is known to have changed since the recording, told with a decision divergence as its likely cause. */
   changes?: () => readonly ReplayToolChange[];
+  /** Compares the posture of the tools behind a request with the recording's (the replay transport's part). */
+  offered?: (request: MessagesRequest, tools: readonly (AnyTool | ServerTool)[]) => void;
+  /** The referee of the run recorded inside a call. Default: one over no recorded calls. */
+  child?: (toolUseId: string) => ReplayReferee;
 }
 
 interface RecordedCall {
@@ -28,19 +33,23 @@ interface RecordedCall {
  * in place of the tools a replay does not run (see {@link servedInReplay}). A call whose input a
  * redaction changed is always served: running the tool with the placeholder would be a new call.
  */
-export class RecordedCalls implements CallReplay {
+export class RecordedCalls implements ReplayReferee {
   readonly #calls = new Map<string, RecordedCall>();
   readonly #context: DivergenceContext;
   readonly #runTools: RunTools;
   readonly #served: readonly string[];
   readonly #changes: () => readonly ReplayToolChange[];
   readonly #servedCalls: { id: string; tool: string }[] = [];
+  readonly #offered: NonNullable<RecordedCallsOptions['offered']>;
+  readonly #child: NonNullable<RecordedCallsOptions['child']>;
 
   constructor(trajectory: Pick<Trajectory, 'turns' | 'serve' | 'expect'>, options: RecordedCallsOptions) {
     this.#context = options.context;
     this.#runTools = options.runTools ?? DEFAULT_RUN_TOOLS;
     this.#served = trajectory.serve ?? [];
     this.#changes = options.changes ?? (() => []);
+    this.#offered = options.offered ?? (() => undefined);
+    this.#child = options.child ?? (() => new RecordedCalls({ turns: [] }, { context: this.#context }));
     for (const turn of trajectory.turns) {
       const decided = new Set((turn.approvals ?? []).map((approval) => approval.id));
       for (const result of turn.results ?? [])
@@ -51,6 +60,14 @@ export class RecordedCalls implements CallReplay {
       const call = this.#calls.get(expected.id);
       if (call !== undefined) call.mustBlock = { rule: expected.rule };
     }
+  }
+
+  offered(request: MessagesRequest, tools: readonly (AnyTool | ServerTool)[]): void {
+    this.#offered(request, tools);
+  }
+
+  forToolCall(toolUseId: string): ReplayReferee {
+    return this.#child(toolUseId);
   }
 
   checkDecisions(turn: number, calls: readonly DecidedCall[]): void {

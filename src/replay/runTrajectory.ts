@@ -195,7 +195,7 @@ async function replay(
     runTools: settings.runTools,
   });
   const agent = options.agent(transport);
-  const runOptions = { clock: recordedClock(trajectory), ...outputOption(options) };
+  const runOptions = { clock: recordedClock(trajectory), replay: transport.referee, ...outputOption(options) };
   let result = await agent.run(trajectory.input, runOptions);
   // A recorded decision resumes the run where the recording did; none means it ended suspended.
   for (

@@ -35,6 +35,7 @@ import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
 import type { Suspension } from './suspension.js';
 import type { Transport } from '../transport/transport.js';
+import { refereeOf, type ReplayReferee } from './replayReferee.js';
 import { prepareOutput, type OutputOf, type OutputSchema } from '../tools/output/prepareOutput.js';
 import { withOutput } from './structuredOutput.js';
 import { LegateError } from '../errors/LegateError.js';
@@ -68,11 +69,17 @@ export interface RunOptions {
   clock?: () => Date;
   /**
    * Answers tool calls in place of the tools, where it returns a call (a fuzzer planting outputs).
-   * A replay serves recorded results through its transport instead (`transport.toolCalls`).
+   * A replay serves recorded results through its referee instead (`replay`).
    */
   toolStub?: ToolStub;
   /** The transport for this run, in place of the agent's (a sub-agent inside a recorded or replayed call). */
   transport?: Transport;
+  /**
+   * While the run replays a recording: the recording's say over the run (`replayTransport.referee`; `runTrajectory`
+   * passes it). It compares each call's decision with the recorded one before anything runs and serves the recorded
+   * results of tools with side effects. Default: the referee the run's transport comes with, if it replays one.
+   */
+  replay?: ReplayReferee;
   /**
    * Asks for a structured answer: every request carries this schema (made strict) as the API's
    * `output_config.format`, and the final answer is checked against the whole schema and set as
@@ -85,10 +92,18 @@ export interface RunOptions {
 }
 
 /** The options of a call that set the run's settings in place of the agent's. */
-type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport' | 'output'>;
+type RunSettingsOptions = Pick<RunOptions, 'clock' | 'toolStub' | 'transport' | 'output' | 'replay'>;
 
 /** The options every way of running takes alike. */
-type CommonOptions = 'signal' | 'onEvent' | 'keepStreamEvents' | 'clock' | 'toolStub' | 'output' | 'telemetry';
+type CommonOptions =
+  | 'signal'
+  | 'onEvent'
+  | 'keepStreamEvents'
+  | 'clock'
+  | 'toolStub'
+  | 'output'
+  | 'telemetry'
+  | 'replay';
 
 export interface ResumeOptions extends Pick<RunOptions, CommonOptions> {
   /**
@@ -378,9 +393,15 @@ export class Agent {
         // A sub-agent's run reads its caller's clock and signal; inside a recorded or replayed call,
         // its model calls go where the caller's run keeps them. The rest of its run is its own.
         const transport = ctx.subTransport?.() as Transport | undefined;
+        const replay = ctx.subReplay?.() as ReplayReferee | undefined;
         const result = await this.#run(
           request,
-          { signal: ctx.signal, clock: () => ctx.now(), ...(transport === undefined ? {} : { transport }) },
+          {
+            signal: ctx.signal,
+            clock: () => ctx.now(),
+            ...(transport === undefined ? {} : { transport }),
+            ...(replay === undefined ? {} : { replay }),
+          },
           undefined,
           spanContextOfTool(ctx),
         );
@@ -406,8 +427,10 @@ export class Agent {
   /** The settings of a run that starts (or resumes) on this agent: the call's options, else this agent's. */
   #runSettings(options: RunSettingsOptions): RunSettings {
     const o = this.#options;
+    const transport = options.transport ?? o.transport;
     return {
-      transport: options.transport ?? o.transport,
+      transport,
+      replay: refereeOf(transport, options.replay),
       now: options.clock ?? this.clock,
       stub: options.toolStub,
       maxHandoffs: o.maxHandoffs ?? DEFAULT_MAX_HANDOFFS,

@@ -8,7 +8,7 @@ import { errorClassOf, toolFailedMessage } from '../tools/result/toolFailure.js'
 import type { AnyTool, ToolContext } from '../tools/tool.js';
 import { unknownToolMessage } from '../tools/unknownTool.js';
 import { LegateError } from '../errors/LegateError.js';
-import type { CallDecision, CallReplay, ServedResult } from './replayReferee.js';
+import type { CallDecision, ReplayReferee, ServedResult } from './replayReferee.js';
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
 import { transferRefusedMessage, transferredMessage } from './handoff.js';
@@ -27,7 +27,7 @@ export interface ToolCallScope {
   /** Answers a call without running the tool (a fuzzer planting outputs), or returns undefined. */
   stub: ToolStub | undefined;
   /** The recording's say over calls, when the run's transport replays one. */
-  replay: CallReplay | undefined;
+  replay: ReplayReferee | undefined;
   /** Whether a call must wait for a person's approval; undefined when nothing needs approval (or it was given). */
   needsApproval: ((tool: AnyTool, args: unknown) => boolean) | undefined;
   /** For a call a person approved: the key its effect is made under, the same in every process. */
@@ -38,6 +38,8 @@ export interface ToolCallScope {
   reportUsage: NonNullable<ToolContext['reportUsage']>;
   /** The transport for model calls made inside a call, where the run's transport scopes them. */
   transportFor: (toolUseId: string) => ReturnType<NonNullable<ToolContext['subTransport']>>;
+  /** The replay's referee for the run recorded inside a call, while the run replays one. */
+  replayFor: (toolUseId: string) => ReplayReferee | undefined;
 }
 
 /** Decides a call's outcome in place of running the tool, or returns undefined to let it run. */
@@ -160,6 +162,7 @@ export async function carryOut(
       reportUsage: scope.reportUsage,
       // Called only by tools that make model calls (sub-agents): a scoped transport is made then.
       subTransport: () => scope.transportFor(block.id),
+      subReplay: () => scope.replayFor(block.id),
       reportSubRun: (result) => {
         subRun = result;
       },

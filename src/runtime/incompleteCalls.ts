@@ -40,7 +40,7 @@ export function answerIncomplete(
   log: EventLog,
 ): void {
   const cut = cutToolUse(response);
-  config.run.transport.toolCalls?.checkDecisions(
+  config.run.replay?.checkDecisions(
     turn,
     toolUses.map((block) => ({ id: block.id, name: block.name, decision: { outcome: 'incomplete' } })),
   );

@@ -6,6 +6,7 @@ import type { TaintPolicy } from '../tools/taintPolicy.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import type { RequestOptions } from './requestOptions.js';
 import type { Transport } from '../transport/transport.js';
+import type { ReplayReferee } from './replayReferee.js';
 import type { ToolStub } from './executeToolCall.js';
 import type { RunTrace } from '../telemetry/runTrace.js';
 
@@ -15,6 +16,8 @@ import type { RunTrace } from '../telemetry/runTrace.js';
  */
 export interface RunSettings {
   transport: Transport;
+  /** While the run replays a recording: the recording's say over its decisions, tool results and tools' posture. */
+  replay: ReplayReferee | undefined;
   /** The clock tools read through `ctx.now()`; sub-agents read it too. */
   now: () => Date;
   stub: ToolStub | undefined;

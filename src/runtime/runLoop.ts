@@ -151,6 +151,11 @@ async function askModel(
   log: EventLog,
 ): Promise<ModelResponse> {
   const request = buildRequest(config, state.messages, runContainer(state.responses));
+  // A replay compares the posture of the tools behind the request (which the model never sees) first.
+  config.run.replay?.offered(request, [
+    ...[...config.agent.visibleTools.values()].map((tool) => toolUnderPolicy(tool, config.agent.onTaint)),
+    ...config.agent.serverTools.values(),
+  ]);
   const send = async () =>
     parseModelResponse(
       await abortable(
@@ -162,10 +167,6 @@ async function askModel(
                   log.emit({ type: 'stream', agent: config.agent.name, turn, event }),
               }
             : {}),
-          tools: [
-            ...[...config.agent.visibleTools.values()].map((tool) => toolUnderPolicy(tool, config.agent.onTaint)),
-            ...config.agent.serverTools.values(),
-          ],
         }),
         signal,
       ),

@@ -158,7 +158,7 @@ export function toolScope(
     now: run.now,
     mode: executionMode(config),
     stub: run.stub,
-    replay: run.transport.toolCalls,
+    replay: run.replay,
     needsApproval: approved ? undefined : agent.approvalRequired,
     handoffs: new Map(
       [...agent.handoffs].map(([tool, target]) => [
@@ -167,6 +167,7 @@ export function toolScope(
       ]),
     ),
     transportFor: (toolUseId) => run.transport.forToolCall?.(toolUseId),
+    replayFor: (toolUseId) => run.replay?.forToolCall(toolUseId),
     reportUsage: (usage) => addUsageTotals(state.usage, usage),
   };
 }

@@ -1,7 +1,7 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { openTelemetry } from './openTelemetry.js';
 import type { ToolUseBlock } from '../messages/types.js';
-import type { CallDecision } from '../replay/callDecision.js';
+import type { CallDecision } from '../runtime/replayReferee.js';
 import type { ToolCall } from '../runtime/agentResult.js';
 import { contentValue } from './messageContent.js';
 import { attributes, setAttributes, type AttributesOf } from './spanAttributes.js';

@@ -25,6 +25,11 @@ export interface ToolContext {
     | { send(request: MessagesRequest, options?: { signal?: AbortSignal }): Promise<ModelResponse> }
     | undefined;
   /**
+   * While the run replays a recording: the replay's referee for the run recorded inside this call
+   * (a sub-agent's run passes it on as its `replay` option), or undefined outside a replay.
+   */
+  subReplay?(): object | undefined;
+  /**
    * For a call a person approved: a key unique to this approved call, the same in every process
    * that runs it (a recovery included). Pass it to the system the tool acts on (a payment API's
    * idempotency key, a unique constraint) so the effect happens at most once.

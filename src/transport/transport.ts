@@ -25,8 +25,6 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** Called for each piece of partial output, where the transport streams. */
   onStreamEvent?: (event: StreamEvent) => void;
-  /** The tools behind the request's definitions (server tools too), for a replay to compare their safety posture. */
-  tools?: readonly (AnyTool | ServerTool)[];
 }
 
 /**
@@ -42,12 +40,6 @@ export interface Transport {
    * them from there. Without it, a sub-agent uses its own transport.
    */
   forToolCall?(toolUseId: string): Transport;
-  /**
-   * On a transport that replays a recording: the recording's say over tool calls. The runtime has
-   * it check each response's decisions before any call runs, and serve recorded results in place
-   * of the tools it serves (see docs/trajectory-format.md, "Replay").
-   */
-  readonly toolCalls?: CallReplay;
 }
 
 /** Whether a value can serve as a transport: an object with a `send` method. */
