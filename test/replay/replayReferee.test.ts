@@ -72,7 +72,7 @@ describe('the replay referee, a run option', () => {
     for (const options of seen) expect(Object.keys(options).sort()).toEqual(['signal']);
   });
 
-  it('referees a run given as its `replay` option, whatever its transport: the payment is served, not made', async () => {
+  it('referees a run given as its `replay` option, whatever its transport: the payment is served', async () => {
     const replay = new ReplayTransport(loadTrajectory(await recorded()));
     const ran: string[] = [];
     const agent = new Agent({ name: 'payer', model, transport: forwarding(replay, []), tools: tools(ran) });
@@ -102,7 +102,7 @@ describe('the replay referee, a run option', () => {
     expect(replay.served.map((call) => call.tool)).toEqual(['pay']);
   });
 
-  it('checks decisions and posture through the option: a payment no longer privileged is a change, then a divergence', async () => {
+  it('compares posture through the option: a payment no longer privileged fails the replay at its end', async () => {
     const replay = new ReplayTransport(loadTrajectory(await recorded()));
     const ran: string[] = [];
     const transport = forwarding(replay, []);
