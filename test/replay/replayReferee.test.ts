@@ -85,7 +85,7 @@ describe('the replay referee, a run option', () => {
     expect(replay.served).toEqual([{ id: result.toolCalls[1]!.id, tool: 'pay' }]);
   });
 
-  it('is what decides: the same run without it, over a transport paired with no referee, makes the payment', async () => {
+  it('is what decides: without it, over a transport paired with no referee, the payment is made', async () => {
     const replay = new ReplayTransport(loadTrajectory(await recorded()));
     const ran: string[] = [];
     const agent = new Agent({ name: 'payer', model, transport: forwarding(replay, []), tools: tools(ran) });
