@@ -1,5 +1,6 @@
 import {
   configShown,
+  resolveReplaySettings,
   runTrajectory,
   summarizeChanges,
   TrajectoryDivergenceError,
@@ -19,10 +20,10 @@ import { terminalText } from '../terminalText.js';
 /** A file's verdict: passed, or the error's code and message (see FileResult). */
 export type Verdict = FileResult;
 
-/** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 /** The options given on the command line that every file's replay takes. */
 export type ReplayGiven = { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined };
 
+/** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 export type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
 
 export async function replayOne(
@@ -61,30 +62,34 @@ export async function replayOne(
         `Add a factory for it: agents: { ${named}: (transport) => yourAgent(transport) }.`;
       return { ok: false, detail, code: 'unknown_agent', trajectory };
     }
-    // The other settings (the config's redactions, match, runTools and transport; the file's match and
-    // serve) resolve in runTrajectory. The verdict line says what changed: no report.
-    const run = await runTrajectory({
-      ...context,
-      file: path,
-      agent: factory,
-      ...(given.match === undefined ? {} : { match: given.match }),
-      ...(given.runTools === undefined ? {} : { runTools: given.runTools }),
-      report: false,
+    // Every setting resolved once, the file's own fields counted (its match and serve), and the file as this
+    // command shows it in every message. The verdict line says what changed: no report.
+    const settings = resolveReplaySettings({
+      given: {
+        file: path,
+        mode: context.mode,
+        ...(given.match === undefined ? {} : { match: given.match }),
+        ...(given.runTools === undefined ? {} : { runTools: given.runTools }),
+      },
+      project: context.project,
+      trajectory,
+      runner: context.runner,
+      cwd: context.cwd,
+      shown,
     });
+    const run = await runTrajectory({ file: path, agent: factory, trajectory, settings, report: false });
     return { ok: true, detail: describeRun(run), trajectory };
   } catch (error) {
     // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
     // one line naming the setting, exit 2, as any other bad input.
     if (error instanceof TransportError && error.setting !== undefined) throw error;
     if (error instanceof TrajectoryDivergenceError) {
-      const message = error.message.replaceAll(path, shown);
-      const { kind, turn, expected, actual } = error;
+      const { kind, turn, expected, actual, message } = error;
       const divergence = { kind, turn, path: error.path ?? '', expected, actual, message };
       return { ok: false, detail: message, code: error.code, trajectory, divergence };
     }
-    if (error instanceof TrajectoryFormatError) {
-      return { ok: false, detail: error.message.replaceAll(path, shown), code: error.code, trajectory };
-    }
+    if (error instanceof TrajectoryFormatError)
+      return { ok: false, detail: error.message, code: error.code, trajectory };
     return { ok: false, detail: describeError(error), code: errorCode(error), trajectory };
   }
 }

@@ -37,6 +37,8 @@ export interface ReplaySettingsInput {
   runner?: ReplayRunner;
   /** Where the user is: paths in messages are shown relative to it. Default: `process.cwd()`. */
   cwd?: string;
+  /** How messages name the file (a command escapes what a terminal would act on). Default: relative to `cwd`. */
+  shown?: string;
   env?: NodeJS.ProcessEnv;
   /** The mode when nothing sets one (see resolveMode): `auto` in code, `replay` for `legate replay`. */
   defaultMode?: RecordingMode;
@@ -46,6 +48,8 @@ export interface ReplaySettingsInput {
 export interface ReplaySettings {
   /** The trajectory file, absolute (absent when none was given). */
   file?: string;
+  /** The file as messages name it: relative to where the user is, unless the caller named it (absent with `file`). */
+  shown?: string;
   /** The project's trajectory folder, absolute. */
   folder: string;
   mode: RecordingMode;
@@ -119,6 +123,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
       }),
   };
   if (file !== undefined) settings.file = file;
+  if (shown !== undefined) settings.shown = input.shown ?? shown;
   return settings;
 }
 

@@ -64,6 +64,17 @@ export interface TrajectoryRunOptions {
    */
   runner?: ReplayRunner;
   agent: AgentFactory;
+  /**
+   * The file, already read (by a caller that read it to choose the agent, as `legate replay` does): replayed as it
+   * is, never read again. It must be what `file` holds.
+   */
+  trajectory?: Trajectory;
+  /**
+   * Every setting, already resolved for this file (and its trajectory) with resolveReplaySettings: used as it is, so
+   * the project, `config`, `cwd`, `runner` and the setting options (`mode`, `match`, `runTools`, `redactions`,
+   * `secrets`, `transport`, `rerecord`) are not looked at again.
+   */
+  settings?: ReplaySettings;
   /** The user's input. Needed to record; a replay uses the recorded input. */
   input?: string | UserBlock[];
   /**
@@ -135,7 +146,10 @@ export interface TrajectoryRun {
  */
 export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
   const { settings, settingsFor, file, shown } = await resolveRun(options);
-  if (settings.mode === 'replay' || (settings.mode === 'auto' && existsSync(file))) {
+  if (
+    settings.mode === 'replay' ||
+    (settings.mode === 'auto' && (options.trajectory !== undefined || existsSync(file)))
+  ) {
     return replay(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
   }
   if (settings.mode === 'passthrough') {
@@ -157,8 +171,18 @@ export async function recordTrajectory(options: Omit<TrajectoryRunOptions, 'mode
   return record(options, file, shown, settings);
 }
 
-/** The project, the settings (again once the file is read, for its own fields) and the file, absolute and as shown. */
-async function resolveRun(options: TrajectoryRunOptions) {
+/**
+ * The settings and the file, absolute and as shown; `settingsFor` gives the settings once the file is read (its own
+ * fields count). Settings given already resolved are used as they are: nothing is loaded or resolved again.
+ */
+async function resolveRun(
+  options: TrajectoryRunOptions,
+): Promise<{ settings: ReplaySettings; settingsFor: (t: Trajectory) => ReplaySettings; file: string; shown: string }> {
+  if (options.settings !== undefined) {
+    const { settings } = options;
+    const file = settings.file ?? options.file;
+    return { settings, settingsFor: () => settings, file, shown: settings.shown ?? file };
+  }
   const cwd = options.cwd ?? process.cwd();
   const config = options.config === undefined ? {} : { config: options.config };
   const project = options.project ?? (await loadProject({ cwd, ...config }));
@@ -171,10 +195,11 @@ async function resolveRun(options: TrajectoryRunOptions) {
       ...runner,
       ...(trajectory === undefined ? {} : { trajectory }),
     });
-  const settings = settingsFor();
+  // A trajectory given already read has its fields counted at once: the settings are resolved once.
+  const settings = settingsFor(options.trajectory);
   const file = settings.file!;
   const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
-  return { settings, settingsFor, file, shown };
+  return { settings, settingsFor: options.trajectory === undefined ? settingsFor : () => settings, file, shown };
 }
 
 type Where = { file: string; shown: string; rerecord: string };
@@ -185,7 +210,7 @@ async function replay(
   settingsFor: (t: Trajectory) => ReplaySettings,
 ): Promise<TrajectoryRun> {
   const { file, shown } = where;
-  const trajectory = loadTrajectory(file, recordFirst(where.rerecord));
+  const trajectory = options.trajectory ?? loadTrajectory(file, recordFirst(where.rerecord));
   const settings = settingsFor(trajectory);
   const context = { file: shown, rerecord: settings.rerecord };
   const transport = new ReplayTransport(trajectory, {
@@ -218,7 +243,7 @@ async function record(
   shown: string,
   settings: ReplaySettings,
 ): Promise<TrajectoryRun> {
-  const previous = existsSync(file) ? tryLoad(file) : undefined;
+  const previous = options.trajectory ?? (existsSync(file) ? tryLoad(file) : undefined);
   const input = requireInput(options, shown, previous);
   const transport = new RecordingTransport(settings.transport());
   const agent = options.agent(transport);
