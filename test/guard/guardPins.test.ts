@@ -14,7 +14,7 @@ import {
   type ScriptStep,
 } from '../../src/index.js';
 import { applyOutcomes, type CallOutcome } from '../../src/guard/applyOutcomes.js';
-import { isAuthorized } from '../../src/guard/authorization.js';
+import { isAuthorized } from '../../src/guard/authorizer.js';
 import { checkRules, RuleConfigurationError } from '../../src/guard/checkRules.js';
 import { compileRules, type ToolFacts } from '../../src/guard/guardContext.js';
 import { initialGuardState, type GuardState } from '../../src/guard/guardState.js';
