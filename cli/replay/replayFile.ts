@@ -19,10 +19,10 @@ import { terminalText } from '../terminalText.js';
 /** A file's verdict: passed, or the error's code and message (see FileResult). */
 export type Verdict = FileResult;
 
-/** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 /** The options given on the command line that every file's replay takes. */
 export type ReplayGiven = { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined };
 
+/** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
 export type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
 
 export async function replayOne(

@@ -120,16 +120,16 @@ export class ReplayTransport implements Transport {
     return child;
   }
 
-  /**
-   * The tools whose safety posture differs from the recording (flags, policy, compensating tool,
-   * output cap, annotations), this run's and its sub-agents', each once. Kept rather than thrown:
-   * `assertDone` reports them, unless a divergence reported them first as its likely cause.
-   */
   /** The calls answered from the recording instead of running their tools, sub-agents' runs included. */
   get served(): readonly { id: string; tool: string }[] {
     return [...this.toolCalls.served, ...this.#children.flatMap((child) => child.served)];
   }
 
+  /**
+   * The tools whose safety posture differs from the recording (flags, policy, compensating tool,
+   * output cap, annotations), this run's and its sub-agents', each once. Kept rather than thrown:
+   * `assertDone` reports them, unless a divergence reported them first as its likely cause.
+   */
   get toolChanges(): readonly ReplayToolChange[] {
     return [...this.#toolChanges, ...this.#children.flatMap((child) => child.toolChanges)];
   }
