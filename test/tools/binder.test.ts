@@ -413,7 +413,7 @@ describe('the binder with a zod schema', () => {
     });
   });
 
-  it('turns a refinement that throws into a refusal, not an exception, and tells the model the tool did not run', () => {
+  it('turns a refinement that throws into a refusal, not an exception, telling the model the tool did not run', () => {
     const fragile = defineTool({
       name: 'fragile',
       description: 'F.',
