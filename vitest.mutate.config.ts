@@ -18,7 +18,8 @@ export default defineConfig({
     environment: 'node',
     // One module graph for all test files: importing legate afresh for every file and every
     // mutant cost most of the run. Mutants are switched at run time, so they need no re-import;
-    // tools are defined inside the pinning tests, so their compiled schemas see the mutant.
+    // tests of compiled schemas define their tools inside each test (test/support/probeTool.ts,
+    // test/support/twoPendingPayments.ts), so their compiled schemas see the mutant.
     isolate: false,
     // The machine running a mutation run is busy: property tests get room before they time out.
     testTimeout: 30000,

@@ -131,7 +131,7 @@ export type { CompensationReport } from './runtime/compensate.js';
 
 // Safety: contracts, taint, authorization, shadow mode, decided before any tool runs.
 export { rules, type Rule } from './guard/rules.js';
-export { policies, type Authorizer } from './guard/authorization.js';
+export { policies, type Authorizer } from './guard/authorizer.js';
 export { RuleConfigurationError } from './guard/checkRules.js';
 export type { GuardState } from './guard/guardState.js';
 export { UNATTRIBUTED_SOURCE } from './guard/historyGuardState.js';

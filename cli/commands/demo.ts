@@ -2,7 +2,7 @@ import { calculatorQuestion, createCalculator, scriptedCalculatorModel } from '.
 import { RecordingTransport, fromRun } from '../../src/index.js';
 import { parseOptions } from '../parseOptions.js';
 import type { CliIo } from '../io.js';
-import { renderTimeline } from '../timeline.js';
+import { renderTimeline } from '../renderTimeline.js';
 
 export const demoHelp = `legate demo
 

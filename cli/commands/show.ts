@@ -3,7 +3,7 @@ import { parseOptions } from '../parseOptions.js';
 import { loadFile } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
 import { terminalText } from '../terminalText.js';
-import { renderTimeline } from '../timeline.js';
+import { renderTimeline } from '../renderTimeline.js';
 
 export const showHelp = `legate show <file...>
 

@@ -46,9 +46,9 @@ export type UsageErrorCode =
   | 'invalid_audit_declarations'
   /** `toHaveNoUnsafeFlow` audits a recorded run: it was given something other than a `Trajectory`. */
   | 'not_a_trajectory'
-  /** `interceptAnthropic` saw traffic it cannot record (a conversation that starts with history, or is edited). */
   /** `interceptAnthropic` was called while another interception was still in force. */
   | 'interception_active'
+  /** `interceptAnthropic` saw traffic it cannot record (a conversation that starts with history, or is edited). */
   | 'intercept_unsupported'
   /** An `interceptAnthropic` option is not one it can use (a base URL that is not a URL, an unknown `otherHosts`). */
   | 'invalid_intercept_option'

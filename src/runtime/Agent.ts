@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { copyValue } from '../json/copyValue.js';
 import { describeValue } from '../json/describeValue.js';
 import type { Message, UserBlock } from '../messages/types.js';
-import { isAuthorized } from '../guard/authorization.js';
+import { isAuthorized } from '../guard/authorizer.js';
 import { compileRules, toolFacts, type ToolFacts } from '../guard/guardContext.js';
 import { copyGuardState, guardStateProblem, type GuardState } from '../guard/guardState.js';
 import { guardStateOfHistory, historyShapeProblem, mergeGuardStates } from '../guard/historyGuardState.js';

@@ -13,7 +13,7 @@ import {
   type ToolChoiceOption,
 } from './requestOptions.js';
 import { isTransport, type Transport } from '../transport/transport.js';
-import type { Authorizer } from '../guard/authorization.js';
+import type { Authorizer } from '../guard/authorizer.js';
 import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
 import type { Rule } from '../guard/rules.js';
 import type { ExecutionMode } from '../guard/shadow.js';

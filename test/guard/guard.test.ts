@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import {
   Agent,
+  AgentConfigurationError,
   RuleConfigurationError,
   ScriptedTransport,
   defineTool,
@@ -8,11 +9,14 @@ import {
   reply,
   rules,
   type AgentOptions,
+  type Rule,
   type ScriptStep,
   type ToolResultBlock,
   type UserMessage,
 } from '../../src/index.js';
+import { checkRules } from '../../src/guard/checkRules.js';
 import { GUARD_ORDER } from '../../src/guard/pipeline.js';
+import { isPlannedInstead } from '../../src/guard/shadow.js';
 import { caught } from '../support/caught.js';
 
 const model = 'claude-haiku-5-5';
@@ -187,6 +191,76 @@ describe('contracts', () => {
       },
     ]);
   });
+});
+
+describe('rules checked when the agent is built', () => {
+  const build = (tools: string[], list: () => Rule[]) => () =>
+    new Agent({
+      name: 'a',
+      model,
+      transport: new ScriptedTransport([]),
+      tools: tools.map((n) => spyTool(n).tool),
+      rules: list(),
+    });
+
+  it.each([
+    ['limit', () => [rules.limit('send_emial', 1)]],
+    ['terminal', () => [rules.terminal('close_tikcet')]],
+    ['require (the guarded tool)', () => [rules.require('refund_paymnet', 'send_email')]],
+  ])('refuses a %s rule naming a misspelt tool, naming it', (_kind, list) => {
+    const error = caught(build(['send_email', 'close_ticket'], list), RuleConfigurationError);
+    expect(error.name).toBe('RuleConfigurationError');
+    expect(error.code).toBe('invalid_rule');
+    expect(error.tool).toMatch(/^(send_emial|close_tikcet|refund_paymnet)$/);
+    expect(error.message).toContain(`'${error.tool}'`);
+    expect(error.message).toContain("'send_email', 'close_ticket'");
+  });
+
+  it('names no tools when the agent has none', () => {
+    const error = caught(
+      build([], () => [rules.terminal('x')]),
+      RuleConfigurationError,
+    );
+    expect(error.message).toContain('Its tools are none.');
+  });
+
+  it('refuses a limit of 0 or less: a tool that may never run is a misconfiguration', () => {
+    for (const max of [0, -1]) {
+      const error = caught(
+        build(['send_email'], () => [rules.limit('send_email', max)]),
+        RuleConfigurationError,
+      );
+      expect(error.tool).toBe('send_email');
+    }
+  });
+
+  it.each([1.5, Number.NaN, Number.POSITIVE_INFINITY, 2 ** 53])(
+    'refuses a limit of %s: a limit is a whole number of calls',
+    (max) => {
+      expect(build(['send_email'], () => [rules.limit('send_email', max)])).toThrow();
+    },
+  );
+
+  it('refuses a function carrying the fields of a rule: a rule is plain data, as rules.* make it', () => {
+    const disguised = Object.assign(() => undefined, rules.terminal('send_email'));
+    const error = caught(
+      build(['send_email'], () => [disguised]),
+      AgentConfigurationError,
+    );
+    expect(error.option).toBe('rules[0]');
+    expect(error.message).toMatch(/^Agent 'a': rules\[0\] must be a rule made with rules\.require/);
+  });
+
+  it('accepts a limit of 1, and rules naming tools the agent has', () => {
+    expect(
+      build(['send_email', 'close_ticket'], () => [
+        rules.limit('send_email', 1),
+        rules.terminal('close_ticket'),
+        rules.require('send_email', 'close_ticket'),
+      ]),
+    ).not.toThrow();
+    expect(() => checkRules('a', [rules.limit('t', 1)], ['t'])).not.toThrow();
+  });
 
   it('refuses rules naming a tool the agent does not have, listing the tools it has', () => {
     const verify = spyTool('verify_identity');
@@ -264,6 +338,12 @@ describe('authorization', () => {
 });
 
 describe('shadow mode', () => {
+  it('plans only privileged calls, and only in shadow mode', () => {
+    expect(isPlannedInstead('shadow', true)).toBe(true);
+    expect(isPlannedInstead('shadow', false)).toBe(false);
+    expect(isPlannedInstead('live', true)).toBe(false);
+  });
+
   it('plans privileged effects instead of running them, and tells the model', async () => {
     const refunded = vi.fn(() => 'refunded');
     const refund = defineTool({

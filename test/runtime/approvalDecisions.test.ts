@@ -1,3 +1,4 @@
+import { diag, DiagLogLevel } from '@opentelemetry/api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import {
@@ -6,34 +7,22 @@ import {
   ScriptedTransport,
   SuspensionError,
   reply,
+  type AgentEvent,
   type ApprovalDecision,
   type Suspension,
+  type ToolResultBlock,
+  type UserMessage,
 } from '../../src/index.js';
+import { checkResume } from '../../src/runtime/resume.js';
 import { inputDigest } from '../../src/runtime/suspension.js';
 import { paymentTool } from '../support/paymentTool.js';
+import { useSpanRecorder } from '../support/spanRecorder.js';
+import { decision, useTwoPendingPayments } from '../support/twoPendingPayments.js';
 
 const model = 'claude-haiku-5-5';
-const { pay, paid } = paymentTool();
 const KEY = 'k'.repeat(32);
-
-async function suspendedTwo() {
-  paid.mockClear();
-  const agent = new Agent({
-    name: 'payer',
-    model,
-    tools: [pay],
-    transport: new ScriptedTransport([
-      reply.toolUses([
-        { name: 'send_payment', input: { amount: 1 } },
-        { name: 'send_payment', input: { amount: 2 } },
-      ]),
-      reply.text('done'),
-    ]),
-    approvalRequired: () => true,
-  });
-  const result = await agent.run('pay both');
-  return { agent, suspension: result.suspension! };
-}
+const { paid, twoPending } = useTwoPendingPayments();
+const { pay } = paymentTool(paid);
 
 const caught = (promise: Promise<unknown>) =>
   promise.then(
@@ -45,7 +34,7 @@ describe('decisions are booleans, and only for pending calls', () => {
   it.each([['false'], ['no'], [1], [0], [null], [{}]])(
     'refuses a per-call approve of %j before anything runs',
     async (approve) => {
-      const { agent, suspension } = await suspendedTwo();
+      const { agent, suspension } = await twoPending();
       const decisions = suspension.pending.map((p) => ({
         id: p.id,
         inputDigest: p.inputDigest,
@@ -64,7 +53,7 @@ describe('decisions are booleans, and only for pending calls', () => {
   it.each([['yes'], ['false'], [1], [undefined], [null]])(
     'refuses a top-level approve of %j with a SuspensionError, not a TypeError',
     async (approve) => {
-      const { agent, suspension } = await suspendedTwo();
+      const { agent, suspension } = await twoPending();
       const error = await caught(agent.resume(suspension, { approve } as never));
       expect(error).toBeInstanceOf(SuspensionError);
       expect(error).toMatchObject({ code: 'invalid_decision' });
@@ -73,7 +62,7 @@ describe('decisions are booleans, and only for pending calls', () => {
   );
 
   it('refuses a decision for a call that is not pending, and two decisions for one call', async () => {
-    const { agent, suspension } = await suspendedTwo();
+    const { agent, suspension } = await twoPending();
     const [a, b] = suspension.pending as [Suspension['pending'][0], Suspension['pending'][0]];
     const stray = { id: 'toolu_not_pending', inputDigest: a.inputDigest, approve: true };
     await expect(
@@ -101,96 +90,247 @@ describe('decisions are booleans, and only for pending calls', () => {
     ).rejects.toMatchObject({ code: 'invalid_decision' });
     expect(paid).not.toHaveBeenCalled();
   });
-
-  it(
-    'applies decisions given in another order to the right calls, records who approved what, and says so in the ' +
-      'resumed event',
-    async () => {
-      const { agent, suspension } = await suspendedTwo();
-      const [a, b] = suspension.pending as [Suspension['pending'][0], Suspension['pending'][0]];
-      const result = await agent.resume(suspension, {
-        approve: [
-          { id: b.id, inputDigest: b.inputDigest, approve: true },
-          { id: a.id, inputDigest: a.inputDigest, approve: false, reason: 'Too small.' },
-        ],
-      });
-      expect(paid.mock.calls).toEqual([[{ amount: 2 }]]);
-      expect(result.approvals).toEqual([
-        {
-          turn: 1,
-          decisions: [
-            { id: a.id, tool: 'send_payment', approve: false, reason: 'Too small.' },
-            { id: b.id, tool: 'send_payment', approve: true },
-          ],
-        },
-      ]);
-      expect(result.events.filter((e) => e.type === 'resumed')).toEqual([
-        { type: 'resumed', agent: 'payer', turn: 1, approved: [b.id], denied: [a.id] },
-      ]);
-      expect(result.blocked).toMatchObject([{ id: a.id, rule: 'approval' }]);
-    },
-  );
 });
 
-describe('refusals the review found untested', () => {
-  it('wrong_agent: a suspension of an agent this one cannot reach', async () => {
-    const { suspension } = await suspendedTwo();
-    const other = new Agent({ name: 'other', model, tools: [pay], transport: new ScriptedTransport([]) });
-    await expect(other.resume(suspension, { approve: true })).rejects.toMatchObject({ code: 'wrong_agent' });
-    expect(paid).not.toHaveBeenCalled();
+describe('resuming two pending calls', () => {
+  it('applies each decision to its own call whatever the order they are given in', async () => {
+    const { agent, suspension } = await twoPending();
+    const events: AgentEvent[] = [];
+    const result = await agent.resume(suspension, {
+      approve: [decision(suspension, 1, false, 'Not this one.'), decision(suspension, 0, true)],
+      onEvent: (event) => events.push(event),
+    });
+    expect(paid).toHaveBeenCalledTimes(1);
+    expect(paid).toHaveBeenCalledWith({ amount: 10 });
+    expect(result.blocked).toMatchObject([{ id: suspension.pending[1]!.id, tool: 'send_payment', rule: 'approval' }]);
+    expect(result.blocked[0]!.message).toContain('Their reason: Not this one.');
+    // The answers go back in block order, the lookup between them.
+    const answers = (result.messages[2] as UserMessage).content as ToolResultBlock[];
+    expect(answers.map((a) => [a.tool_use_id, a.is_error === true])).toEqual([
+      ['toolu_s1_1', false],
+      ['toolu_s1_2', false],
+      ['toolu_s1_3', true],
+    ]);
+    expect(answers[0]!.content).toBe('Paid $10.');
+    expect(answers[1]!.content).toBe('balance: $500');
+    expect(result.toolCalls.map((c) => `${c.id}:${c.outcome}`)).toEqual([
+      'toolu_s1_1:ok',
+      'toolu_s1_2:ok',
+      'toolu_s1_3:blocked',
+    ]);
+    expect(events.filter((e) => e.type === 'resumed')).toEqual([
+      { type: 'resumed', agent: 'payer', turn: 1, approved: ['toolu_s1_1'], denied: ['toolu_s1_3'] },
+    ]);
+    expect(result.events.filter((e) => e.type === 'resumed')).toEqual(events.filter((e) => e.type === 'resumed'));
+    const finished = events.filter(
+      (e): e is Extract<AgentEvent, { type: 'tool_finished' }> => e.type === 'tool_finished',
+    );
+    expect(finished.map((e) => [e.agent, e.turn, e.call.id, e.call.outcome])).toEqual([
+      ['payer', 1, 'toolu_s1_1', 'ok'],
+      ['payer', 1, 'toolu_s1_3', 'blocked'],
+    ]);
+    expect(result.approvals).toStrictEqual([
+      {
+        turn: 1,
+        decisions: [
+          { id: 'toolu_s1_1', tool: 'send_payment', approve: true },
+          { id: 'toolu_s1_3', tool: 'send_payment', approve: false, reason: 'Not this one.' },
+        ],
+      },
+    ]);
   });
 
-  it('unsupported_version: another version', async () => {
-    const { agent, suspension } = await suspendedTwo();
-    await expect(agent.resume({ ...suspension, version: 2 }, { approve: true })).rejects.toMatchObject({
-      code: 'unsupported_version',
+  it('records one decision for all with the shared reason, and reports every call denied', async () => {
+    const { agent, suspension } = await twoPending();
+    const events: AgentEvent[] = [];
+    const result = await agent.resume(suspension, {
+      approve: false,
+      reason: 'Disputed.',
+      onEvent: (event) => events.push(event),
     });
     expect(paid).not.toHaveBeenCalled();
-  });
-
-  it('undecided: a pending call without a decision', async () => {
-    const { agent, suspension } = await suspendedTwo();
-    const a = suspension.pending[0]!;
-    await expect(
-      agent.resume(suspension, { approve: [{ id: a.id, inputDigest: a.inputDigest, approve: true }] }),
-    ).rejects.toMatchObject({ code: 'undecided' });
-    expect(paid).not.toHaveBeenCalled();
-  });
-
-  it('altered: the conversation copy of a pending call changed, the pending record left as it was', async () => {
-    const { agent, suspension } = await suspendedTwo();
-    const altered = structuredClone(suspension);
-    const last = altered.state.messages[altered.state.messages.length - 1]!;
-    const block = (last.content as { type: string; id?: string; input?: unknown; name?: string }[]).find(
-      (b) => b.id === suspension.pending[1]!.id,
-    )!;
-    block.input = { amount: 9000 };
-    await expect(agent.resume(altered, { approve: true })).rejects.toMatchObject({ code: 'altered' });
-    const renamed = structuredClone(suspension);
-    const lastRenamed = renamed.state.messages[renamed.state.messages.length - 1]!;
-    (lastRenamed.content as { id?: string; name?: string }[]).find((b) => b.id === suspension.pending[0]!.id)!.name =
-      'lookup';
-    await expect(agent.resume(renamed, { approve: true })).rejects.toMatchObject({ code: 'altered' });
-    expect(paid).not.toHaveBeenCalled();
-  });
-
-  it('altered: a signature of the wrong length, and one cut short', async () => {
-    paid.mockClear();
-    const agent = new Agent({
-      name: 'payer',
-      model,
-      tools: [pay],
-      transport: new ScriptedTransport([reply.toolUse('send_payment', { amount: 5 })]),
-      approvalRequired: () => true,
-      suspensionKey: KEY,
+    expect(result.approvals).toStrictEqual([
+      {
+        turn: 1,
+        decisions: [
+          { id: 'toolu_s1_1', tool: 'send_payment', approve: false, reason: 'Disputed.' },
+          { id: 'toolu_s1_3', tool: 'send_payment', approve: false, reason: 'Disputed.' },
+        ],
+      },
+    ]);
+    expect(events.find((e) => e.type === 'resumed')).toEqual({
+      type: 'resumed',
+      agent: 'payer',
+      turn: 1,
+      approved: [],
+      denied: ['toolu_s1_1', 'toolu_s1_3'],
     });
-    const { suspension } = await agent.run('pay');
-    for (const signature of [`${suspension!.signature!}00`, suspension!.signature!.slice(0, -2), 'hmac-sha256:', '']) {
-      await expect(agent.resume({ ...suspension!, signature }, { approve: true })).rejects.toMatchObject({
-        code: 'altered',
-      });
+    expect(result.blocked.map((b) => b.message)).toEqual([
+      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: " +
+        'Disputed. Do not try it again; tell the user.',
+      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Their reason: " +
+        'Disputed. Do not try it again; tell the user.',
+    ]);
+  });
+
+  it('records no reason where none was given, and a decision of its own over the shared one', async () => {
+    const { agent, suspension } = await twoPending();
+    const events: AgentEvent[] = [];
+    const result = await agent.resume(suspension, {
+      approve: [decision(suspension, 0, false), decision(suspension, 1, false, 'Too much.')],
+      onEvent: (event) => events.push(event),
+    });
+    expect(result.approvals[0]!.decisions).toStrictEqual([
+      { id: 'toolu_s1_1', tool: 'send_payment', approve: false },
+      { id: 'toolu_s1_3', tool: 'send_payment', approve: false, reason: 'Too much.' },
+    ]);
+    expect(result.blocked[0]!.message).toBe(
+      "Tool 'send_payment' was not run: a person reviewed the call and did not approve it. Do not try it " +
+        'again; tell the user.',
+    );
+    const withShared = await twoPending();
+    const shared = await withShared.agent.resume(withShared.suspension, {
+      approve: [decision(withShared.suspension, 0, false), decision(withShared.suspension, 1, false, 'Own.')],
+      reason: 'Shared.',
+    });
+    expect(shared.approvals[0]!.decisions.map((d) => d.reason)).toEqual(['Shared.', 'Own.']);
+  });
+
+  it('approves all with true, recording no reason', async () => {
+    const { agent, suspension } = await twoPending();
+    const result = await agent.resume(suspension, { approve: true });
+    expect(paid.mock.calls).toEqual([[{ amount: 10 }], [{ amount: 20 }]]);
+    expect(result.approvals).toStrictEqual([
+      {
+        turn: 1,
+        decisions: [
+          { id: 'toolu_s1_1', tool: 'send_payment', approve: true },
+          { id: 'toolu_s1_3', tool: 'send_payment', approve: true },
+        ],
+      },
+    ]);
+    expect(result.blocked).toEqual([]);
+  });
+
+  it('checkResume: one entry per pending call, carrying a reason only where one was given', async () => {
+    const { suspension } = await twoPending();
+    const [a, b] = suspension.pending.map((p) => p.id) as [string, string];
+    const approved = checkResume(suspension, 'payer', true, undefined);
+    expect([...approved.keys()]).toEqual([a, b]);
+    expect(Object.keys(approved.get(a)!)).toEqual(['approve']);
+    expect(approved.get(a)).toEqual({ approve: true });
+    expect(checkResume(suspension, 'payer', false, 'No.')).toStrictEqual(
+      new Map([
+        [a, { approve: false, reason: 'No.' }],
+        [b, { approve: false, reason: 'No.' }],
+      ]),
+    );
+    expect(
+      checkResume(
+        suspension,
+        'payer',
+        [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)],
+        undefined,
+      ),
+    ).toStrictEqual(
+      new Map([
+        [a, { approve: true }],
+        [b, { approve: false, reason: 'Own.' }],
+      ]),
+    );
+    expect(
+      Object.keys(
+        checkResume(
+          suspension,
+          'payer',
+          [decision(suspension, 1, false, 'Own.'), decision(suspension, 0, true)],
+          undefined,
+        ).get(a)!,
+      ),
+    ).toEqual(['approve']);
+    expect(
+      checkResume(suspension, 'payer', [decision(suspension, 0, true), decision(suspension, 1, false)], 'Shared.'),
+    ).toStrictEqual(
+      new Map([
+        [a, { approve: true, reason: 'Shared.' }],
+        [b, { approve: false, reason: 'Shared.' }],
+      ]),
+    );
+  });
+
+  it('resumes from the saved copy: the suspension given is not changed', async () => {
+    const { agent, suspension } = await twoPending();
+    const before = structuredClone(suspension);
+    await agent.resume(suspension, { approve: true });
+    expect(suspension).toEqual(before);
+  });
+
+  it('resumes a suspension saved without planned inputs (none were planned)', async () => {
+    const { agent, suspension } = await twoPending();
+    const { plannedInputs: _p, ...batch } = suspension.batch;
+    await expect(agent.resume({ ...suspension, batch }, { approve: true })).resolves.toMatchObject({
+      stopReason: 'end_turn',
+    });
+  });
+});
+
+describe('the spans of a resume', () => {
+  const { spans, started, reset } = useSpanRecorder();
+  const toolSpans = <T extends { name: string }>(all: T[]) => all.filter((s) => s.name === 'execute_tool send_payment');
+
+  it('start each call with its decision, run or blocked by approval, and end every one with its outcome', async () => {
+    const { agent, suspension } = await twoPending();
+    reset(); // the spans of the run that stopped
+    await agent.resume(suspension, { approve: [decision(suspension, 0, true), decision(suspension, 1, false)] });
+    const pick = (attributes: Record<string, unknown>, names: string[]) =>
+      Object.fromEntries(names.filter((n) => n in attributes).map((n) => [n, attributes[n]]));
+    const names = ['gen_ai.tool.call.id', 'legate.decision', 'legate.rule', 'legate.approved', 'legate.outcome'];
+    // As a sampler or span processor sees them when each span starts.
+    expect(toolSpans(started()).map((s) => pick(s.attributes, names))).toStrictEqual([
+      { 'gen_ai.tool.call.id': 'toolu_s1_1', 'legate.decision': 'run', 'legate.approved': true },
+      {
+        'gen_ai.tool.call.id': 'toolu_s1_3',
+        'legate.decision': 'blocked',
+        'legate.rule': 'approval',
+        'legate.approved': false,
+      },
+    ]);
+    const ended = toolSpans([...spans()]).sort((a, b) =>
+      String(a.attributes['gen_ai.tool.call.id']).localeCompare(String(b.attributes['gen_ai.tool.call.id'])),
+    );
+    expect(ended.map((s) => pick(s.attributes, names))).toStrictEqual([
+      {
+        'gen_ai.tool.call.id': 'toolu_s1_1',
+        'legate.decision': 'run',
+        'legate.approved': true,
+        'legate.outcome': 'ok',
+      },
+      {
+        'gen_ai.tool.call.id': 'toolu_s1_3',
+        'legate.decision': 'blocked',
+        'legate.rule': 'approval',
+        'legate.approved': false,
+        'legate.outcome': 'blocked',
+      },
+    ]);
+  });
+
+  it("end each call's span once: OpenTelemetry reports no misuse", async () => {
+    const reported: string[] = [];
+    const report = (message: string) => void reported.push(message);
+    diag.setLogger(
+      { error: report, warn: report, info: () => undefined, debug: () => undefined, verbose: () => undefined },
+      DiagLogLevel.WARN,
+    );
+    try {
+      const { agent, suspension } = await twoPending();
+      reset(); // the spans of the run that stopped
+      await agent.resume(suspension, { approve: [decision(suspension, 0, true), decision(suspension, 1, false)] });
+      expect(toolSpans([...spans()])).toHaveLength(2);
+    } finally {
+      diag.disable();
     }
-    expect(paid).not.toHaveBeenCalled();
+    expect(reported).toEqual([]);
   });
 });
 
@@ -263,9 +403,9 @@ describe('properties over decisions and keys', () => {
   const notBoolean = fc.anything().filter((value) => typeof value !== 'boolean');
 
   it('any approve that is not a boolean, top-level or per call, is refused before anything runs', async () => {
-    const { agent, suspension } = await suspendedTwo();
+    const { agent, suspension } = await twoPending();
     await fc.assert(
-      // (An empty list is a list of decisions that decides nothing: `undecided`, pinned above.)
+      // (An empty list is a list of decisions that decides nothing: `undecided`, as resumeRefusals.test.ts checks.)
       fc.asyncProperty(
         notBoolean.filter((value) => !(Array.isArray(value) && value.length === 0)),
         fc.boolean(),

@@ -7,10 +7,18 @@ import {
   SuspensionError,
   defineTool,
   reply,
+  type AgentEvent,
+  type ClaimRecord,
   type ScriptedReply,
   type StateStore,
   type Suspension,
+  type ToolResultBlock,
+  type UserMessage,
 } from '../../src/index.js';
+import { claimFor } from '../support/suspendedPayment.js';
+import { useTwoPendingPayments } from '../support/twoPendingPayments.js';
+
+const { paid, twoPending } = useTwoPendingPayments();
 
 /** A payment system that, like a real one, applies a payment once per idempotency key. */
 class Ledger {
@@ -315,5 +323,96 @@ describe('a resume whose process stopped between its claim and its end', () => {
         },
       },
     });
+  });
+});
+
+describe('what a resume reports as recovered', () => {
+  it('a resume, with or without a store, recovers nothing and emits no recovered event', async () => {
+    for (const store of [undefined, new MemoryStateStore()]) {
+      const { agent, suspension } = await twoPending();
+      await store?.save(suspension);
+      const events: AgentEvent[] = [];
+      const result = await agent.resume(suspension, {
+        approve: true,
+        ...(store === undefined ? {} : { store }),
+        onEvent: (event) => events.push(event),
+      });
+      expect(result.stopReason).toBe('end_turn');
+      expect(events.map((e) => e.type)).not.toContain('recovered');
+      expect(result.events.map((e) => e.type)).not.toContain('recovered');
+    }
+  });
+});
+
+/** A MemoryStateStore that keeps every record written over a claim, in order. */
+class RecordingStore extends MemoryStateStore {
+  readonly updates: ClaimRecord[] = [];
+  override async updateClaim(suspensionId: string, owner: string, record: ClaimRecord): Promise<boolean> {
+    this.updates.push(structuredClone(record));
+    return super.updateClaim(suspensionId, owner, record);
+  }
+}
+
+describe('recovering calls whose outcome is unknown', () => {
+  /** Two pending payments claimed by an older legate, which recorded neither its decisions nor its progress. */
+  async function claimedByAnOlderLegate() {
+    const { agent, suspension } = await twoPending();
+    const store = new RecordingStore();
+    await store.save(suspension);
+    expect(await store.claim(suspension.runId, suspension.id, { ...claimFor(suspension), owner: 'older' })).toBe(true);
+    return { agent, suspension, store };
+  }
+
+  it('runs none of them, reports them unknown, and records nothing more about them than the takeover did', async () => {
+    const { agent, suspension, store } = await claimedByAnOlderLegate();
+    const result = await agent.recover(suspension, {
+      store,
+      staleAfterMs: 0,
+      owner: 'rescuer',
+      rerun: ['send_payment'],
+    });
+    expect(paid).not.toHaveBeenCalled();
+    expect(result.toolCalls.map((c) => [c.id, c.outcome])).toEqual([
+      ['toolu_s1_1', 'error'],
+      ['toolu_s1_2', 'ok'],
+      ['toolu_s1_3', 'error'],
+    ]);
+    expect(result.events.filter((e) => e.type === 'recovered')).toEqual([
+      { type: 'recovered', agent: 'payer', turn: 1, reused: [], rerun: [], unknown: ['toolu_s1_1', 'toolu_s1_3'] },
+    ]);
+    const unknown = { toolu_s1_1: { state: 'unknown' }, toolu_s1_3: { state: 'unknown' } };
+    // The takeover marked them unknown; the only write after it is the claim's end.
+    expect(store.updates.map((u) => [u.owner, u.status, u.calls])).toEqual([
+      ['rescuer', 'claimed', unknown],
+      ['rescuer', 'finished', unknown],
+    ]);
+  });
+
+  it('tells the model, and the caller through an OutcomeUnknownError, which call it is and what to do', async () => {
+    const { agent, suspension, store } = await claimedByAnOlderLegate();
+    const result = await agent.recover(suspension, { store, staleAfterMs: 0 });
+    const told =
+      "Tool 'send_payment' was approved and started, but the process running it stopped before its outcome was " +
+      'recorded. It was not run again, so its effect may or may not have happened. Do not call it again; tell the ' +
+      'user it needs checking.';
+    const call = result.toolCalls[0]!;
+    expect(call).toMatchObject({
+      id: 'toolu_s1_1',
+      name: 'send_payment',
+      input: { amount: 10 },
+      outcome: 'error',
+      output: told,
+      turn: 1,
+      error: { error: 'tool_failed', tool: 'send_payment', errorClass: 'OutcomeUnknownError', message: told },
+    });
+    const answers = (result.messages[2] as UserMessage).content as ToolResultBlock[];
+    expect(answers[0]).toMatchObject({ tool_use_id: 'toolu_s1_1', is_error: true, content: told });
+    const cause = (call.error as { cause: unknown }).cause as OutcomeUnknownError;
+    expect(cause).toBeInstanceOf(OutcomeUnknownError);
+    expect([cause.code, cause.tool, cause.callId]).toEqual(['outcome_unknown', 'send_payment', 'toolu_s1_1']);
+    expect(cause.message).toBe(
+      "Approved call toolu_s1_1 ('send_payment') was started by a resume whose process stopped before its outcome " +
+        'was recorded; it was not run again. Check whether its effect happened.',
+    );
   });
 });

@@ -262,17 +262,6 @@ describe('the binder', () => {
     expect(tool.bind({ n: 2 ** 53 - 1 })).toEqual({ ok: true, args: { n: 2 ** 53 - 1 } });
   });
 
-  it('counts characters as code points, so an emoji is one character', () => {
-    const tool = defineTool({
-      name: 'short',
-      description: 'S.',
-      input: { type: 'object', properties: { s: { type: 'string', maxLength: 2 } } },
-      run: noop,
-    });
-    expect(tool.bind({ s: '😀😀' }).ok).toBe(true);
-    expect(tool.bind({ s: '😀😀😀' })).toMatchObject({ ok: false, invalid: { code: 'too_long' } });
-  });
-
   it('quotes what arrived JSON-escaped and cut to 40 characters', () => {
     const long = `"quoted"\n${'x'.repeat(100)}`;
     const message = refusal({ ...valid, unit: long }).message;
@@ -424,7 +413,7 @@ describe('the binder with a zod schema', () => {
     });
   });
 
-  it('turns a refinement that throws into a refusal rather than an exception', () => {
+  it('turns a refinement that throws into a refusal, not an exception, telling the model the tool did not run', () => {
     const fragile = defineTool({
       name: 'fragile',
       description: 'F.',
@@ -435,6 +424,49 @@ describe('the binder with a zod schema', () => {
       }),
       run: noop,
     });
-    expect(fragile.bind({ s: 'x' })).toMatchObject({ ok: false, invalid: { code: 'failed_rule', path: [] } });
+    expect(fragile.bind({ s: 'x' })).toEqual({
+      ok: false,
+      invalid: {
+        error: 'invalid_argument',
+        tool: 'fragile',
+        argument: null,
+        path: [],
+        code: 'failed_rule',
+        message: "Tool 'fragile' input was refused: its check failed with RangeError; the tool did not run.",
+      },
+    });
+  });
+
+  it('runs after the structural check, on the bound value, and a throw of any kind becomes failed_rule', () => {
+    const tool = defineTool({
+      name: 'refined',
+      description: 'R.',
+      input: z.object({ n: z.number().refine((n) => n !== 13, 'thirteen is unlucky') }),
+      run: noop,
+    });
+    expect(tool.bind({ n: 12 })).toEqual({ ok: true, args: { n: 12 } });
+    expect(tool.bind({ n: 13 })).toMatchObject({ ok: false, invalid: { code: 'failed_rule', path: ['n'] } });
+    expect(tool.bind({ n: 'x' })).toMatchObject({ ok: false, invalid: { code: 'invalid_type' } });
+    const throwing = (thrown: unknown) =>
+      defineTool({
+        name: 'thrower',
+        description: 'T.',
+        input: z.object({
+          n: z.number().refine(() => {
+            throw thrown;
+          }),
+        }),
+        run: noop,
+      }).bind({ n: 1 });
+    expect(throwing(new SyntaxError('x'))).toMatchObject({
+      ok: false,
+      invalid: { code: 'failed_rule', path: [], argument: null },
+    });
+    expect((throwing(new SyntaxError('x')) as { invalid: InvalidArgument }).invalid.message).toContain(
+      'its check failed with SyntaxError',
+    );
+    expect((throwing('text') as { invalid: InvalidArgument }).invalid.message).toContain(
+      'its check failed with string',
+    );
   });
 });

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineTool } from '../../src/index.js';
+import { probeOutcome, probeRefusal } from '../support/probeTool.js';
 
 const noop = () => 'ok';
 const binders = new Map<string, (x: number) => ReturnType<ReturnType<typeof defineTool>['bind']>>();
@@ -112,5 +113,43 @@ describe('multipleOf', () => {
       ),
       { numRuns: 1000 },
     );
+  });
+
+  it('accepts whole multiples and refuses the rest as out of range', () => {
+    const schema = { type: 'integer', multipleOf: 5 };
+    expect([0, 5, 10, -15, 1_000_000_000].map((v) => probeOutcome(schema, v))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect([1, 4, 6, 12, -3].map((v) => probeOutcome(schema, v))).toEqual([
+      'out_of_range',
+      'out_of_range',
+      'out_of_range',
+      'out_of_range',
+      'out_of_range',
+    ]);
+    expect(probeRefusal(schema, 12).message).toMatch(
+      /^Tool 'probe' argument 'v' must be a whole number .*a multiple of 5, but the value was the number 12\.$/,
+    );
+  });
+
+  it('tolerates binary floating-point noise for a fractional divisor, and nothing more', () => {
+    const schema = { type: 'number', multipleOf: 0.1 };
+    expect([0.3, 0.7, 1.1, 2.5, -0.3].map((v) => probeOutcome(schema, v))).toEqual(['ok', 'ok', 'ok', 'ok', 'ok']);
+    expect([0.35, 0.01, 0.1000001].map((v) => probeOutcome(schema, v))).toEqual([
+      'out_of_range',
+      'out_of_range',
+      'out_of_range',
+    ]);
+    expect(probeOutcome({ type: 'number', multipleOf: 0.5 }, 1.25)).toBe('out_of_range');
+    expect(probeOutcome({ type: 'number', multipleOf: 0.5 }, 1.5)).toBe('ok');
+  });
+
+  it('is checked together with the range', () => {
+    const schema = { type: 'integer', minimum: 10, maximum: 20, multipleOf: 10 };
+    expect([10, 20, 0, 30, 15].map((v) => probeOutcome(schema, v))).toEqual([
+      'ok',
+      'ok',
+      'out_of_range',
+      'out_of_range',
+      'out_of_range',
+    ]);
   });
 });

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { ToolDeclarationError, defineTool } from '../../src/index.js';
 import { z } from 'zod';
 import { fuzzTool } from '../../src/fuzz/fuzzTool.js';
+import { probeOutcome } from '../support/probeTool.js';
 
 const noop = () => 'ok';
 function patternTool(pattern: string) {
@@ -295,6 +296,21 @@ describe('schema patterns run in linear time', () => {
         run: noop,
       });
     expect(own).toThrow(expect.objectContaining({ code: 'unsupported_pattern' }));
+  });
+});
+
+describe('what a pattern matches', () => {
+  it('matches a pattern by code points (the u flag): a dot is one whole character', () => {
+    expect(['😀', 'a', 'ab'].map((v) => probeOutcome({ type: 'string', pattern: '^.$' }, v))).toEqual([
+      'ok',
+      'ok',
+      'invalid_format',
+    ]);
+    expect(['é', 'e', '1'].map((v) => probeOutcome({ type: 'string', pattern: '^\\p{L}$' }, v))).toEqual([
+      'ok',
+      'ok',
+      'invalid_format',
+    ]);
   });
 });
 

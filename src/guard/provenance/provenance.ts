@@ -4,7 +4,7 @@ import { type ServerResultTrust, UNATTRIBUTED_SOURCE } from '../historyGuardStat
 import { conversationParts, serverResultUntrusted } from '../conversationParts.js';
 import { type FieldStep, parseFieldPath } from './fieldPath.js';
 import { type OutsideText, ProvenanceIndex, type TrustedText } from './provenanceIndex.js';
-import { splitOutput, stringsOf, textsOfContent, textsOfServerResult } from './resultText.js';
+import { splitOutput, stringsOf, textsOfContent, textsOfServerResult } from './resultStrings.js';
 
 /** What provenance needs to know about a tool, by name. */
 export interface ProvenanceTool {

@@ -3,7 +3,7 @@ import { ProvenanceIndex } from '../../../src/guard/provenance/provenanceIndex.j
 import { TextCorpus } from '../../../src/guard/provenance/textCorpus.js';
 import { needleOf } from '../../../src/guard/provenance/valueMatch.js';
 
-/** The index's own rules: its kept answers, and whose text vouches for a value (mutation run, issue 31). */
+/** The index's own rules: its kept answers, and whose text vouches for a value. */
 
 afterEach(() => {
   vi.restoreAllMocks();

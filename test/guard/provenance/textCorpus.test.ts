@@ -49,7 +49,7 @@ describe('TextCorpus', () => {
   });
 });
 
-describe('TextCorpus, the checks behind each answer (mutation run, issue 31)', () => {
+describe('TextCorpus, the checks behind each answer', () => {
   it('lists every text a number occurs in, not only the last', () => {
     const corpus = new TextCorpus(['Pay 100', 'no number', 'Rent 100.00', 'Total: 100']);
     expect(corpus.textsHolding(needleOf(100))).toEqual([0, 2, 3]);
@@ -83,7 +83,7 @@ describe('TextCorpus, the checks behind each answer (mutation run, issue 31)', (
   });
 });
 
-describe('TextCorpus, the cost of a place (mutation run, issue 31)', () => {
+describe('TextCorpus, the cost of a place', () => {
   afterEach(() => {
     vi.restoreAllMocks();
   });

@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import YAML from 'yaml';
 import { describe, expect, it } from 'vitest';
 import { parseTrajectory, serializeTrajectory } from '../../src/index.js';
-import { trajectoryJsonSchemaText } from '../../src/trajectory/format/jsonSchema.js';
+import { trajectoryJsonSchemaText } from '../../src/trajectory/format/trajectoryJsonSchema.js';
 
 const schema = JSON.parse(readFileSync('schema/trajectory-v1.schema.json', 'utf8')) as object;
 const validate = new Ajv2020({ strict: true, allowUnionTypes: true, allErrors: true, validateFormats: false }).compile(

@@ -4,8 +4,8 @@ import { Agent, ScriptedTransport, defineTool, reply, type GuardState } from '..
 import { addTaintSource, copyGuardState, guardStateProblem } from '../../src/guard/guardState.js';
 
 /**
- * Pins of the check a guard state handed in with `RunOptions.guard` passes (plain JavaScript
- * callers, states kept as JSON), and of the copy the guard then reads.
+ * The check a guard state handed in with `RunOptions.guard` passes (plain JavaScript
+ * callers, states kept as JSON), and the copy the guard then reads.
  */
 
 const valid = (): Record<string, unknown> => ({ taint: null, successes: {}, attempts: {}, terminatedBy: null });

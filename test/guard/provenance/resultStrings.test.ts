@@ -7,7 +7,7 @@ import {
   stringsOf,
   textsOfContent,
   textsOfServerResult,
-} from '../../../src/guard/provenance/resultText.js';
+} from '../../../src/guard/provenance/resultStrings.js';
 
 /**
  * The text legate reads in a result: which strings of a tool's or a server tool's result count, and

@@ -1,9 +1,10 @@
-// What the binder tells the model, pinned where mutation testing found it unpinned: the
-// expectation phrase for each kind of schema, and how a refusal names where it points.
+// What the binder tells the model: the expectation phrase for each kind of schema, and how a
+// refusal names where it points.
 import { describe, expect, it } from 'vitest';
 import { describeExpectation } from '../../src/tools/binder/expectation.js';
 import { describePath, Refusal, toInvalidArgument } from '../../src/tools/binder/invalidArgument.js';
 import type { PublishedSchema } from '../../src/tools/schema/prepareSchema.js';
+import { probeRefusal } from '../support/probeTool.js';
 
 describe('what the model is told a value must be', () => {
   it.each<[Record<string, unknown>, string]>([
@@ -51,7 +52,7 @@ describe('what the model is told a value must be', () => {
     expect(describeExpectation(schema as PublishedSchema)).toBe(expected);
   });
 
-  // Mixed bounds and multiples: the parts are pinned, not the joining words around them.
+  // Mixed bounds and multiples: the parts are checked, not the joining words around them.
   it.each<[Record<string, unknown>, string[]]>([
     [{ type: 'number', minimum: 0, exclusiveMaximum: 5 }, ['at least 0', 'less than 5']],
     [{ type: 'number', exclusiveMinimum: 0, maximum: 5 }, ['greater than 0', 'at most 5']],
@@ -65,6 +66,28 @@ describe('what the model is told a value must be', () => {
   ])('%j: names %j', (schema, parts) => {
     const expected = describeExpectation(schema as PublishedSchema);
     for (const part of parts) expect(expected).toContain(part);
+  });
+
+  it('describes the items it wants', () => {
+    const described = (items: Record<string, unknown>) => probeRefusal({ type: 'array', items }, 'x').message;
+    expect(described({ type: 'integer' })).toContain('must be an array of whole numbers,');
+    expect(described({ type: 'number' })).toContain('must be an array of numbers,');
+    expect(described({ type: 'boolean' })).toContain('must be an array of booleans,');
+    expect(described({ type: 'string' })).toContain('must be an array of strings,');
+    expect(described({ type: 'array', items: { type: 'string' } })).toContain('must be an array of arrays,');
+    expect(described({ type: 'object', properties: {} })).toContain('must be an array of objects,');
+    expect(described({ enum: ['a'] })).toContain('must be an array of values,');
+    expect(described({ const: 1 })).toContain('must be an array of values,');
+    expect(described({ type: ['string', 'null'] })).toContain('must be an array of strings,');
+  });
+
+  it('calls items of an array that are enums or constants values, whatever their type', () => {
+    expect(describeExpectation({ type: 'array', items: { type: 'string', enum: ['a', 'b'] } } as PublishedSchema)).toBe(
+      'an array of values',
+    );
+    expect(describeExpectation({ type: 'array', items: { type: 'integer', const: 1 } } as PublishedSchema)).toBe(
+      'an array of values',
+    );
   });
 });
 

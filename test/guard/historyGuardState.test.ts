@@ -12,8 +12,8 @@ import { defaultServerToolUntrusted } from '../../src/tools/serverTool.js';
 import { TOOL_NAME_PATTERN } from '../../src/tools/toolName.js';
 
 /**
- * Pins of the history walk (taint, attempts, successes and end recomputed from a conversation),
- * of the shape check a history passes first, and of the merge with a state handed on with it.
+ * The history walk (taint, attempts, successes and end recomputed from a conversation),
+ * the shape check a history passes first, and the merge with a state handed on with it.
  */
 
 const known: Record<string, HistoryTool> = {

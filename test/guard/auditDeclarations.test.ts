@@ -1,5 +1,5 @@
-// How an audit reads its declarations (src/guard/auditDeclarations.ts), pinned where mutation
-// testing showed no test held it: every refusal's words, and the facts each tool is given.
+// How an audit reads its declarations (src/guard/auditDeclarations.ts): every refusal's words, and
+// the facts each tool is given.
 import { describe, expect, it } from 'vitest';
 import { UsageError } from '../../src/index.js';
 import { resolveDeclarations } from '../../src/guard/auditDeclarations.js';
