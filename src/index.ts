@@ -147,7 +147,7 @@ export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTraject
 export { serializeTrajectory } from './trajectory/serialize.js';
 export { conversationsOf } from './trajectory/conversationsOf.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
-export { TrajectoryDivergenceError, type DivergenceKind } from './replay/divergence.js';
+export { TrajectoryDivergenceError, type DivergenceKind } from './replay/divergenceError.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 export {
@@ -169,12 +169,8 @@ export {
 } from './trajectory/secretScan.js';
 
 // Recording: running an agent against a trajectory file, in a mode.
-export {
-  runTrajectory,
-  type AgentFactory,
-  type TrajectoryRun,
-  type TrajectoryRunOptions,
-} from './replay/runTrajectory.js';
+export { runTrajectory } from './replay/runTrajectory.js';
+export type { TrajectoryRun, TrajectoryRunOptions } from './replay/trajectoryRunOptions.js';
 export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
 export {
   loadTrajectory,
@@ -183,7 +179,7 @@ export {
   type SaveOptions,
 } from './trajectory/trajectoryFile.js';
 export { fromRun, type RunRecord } from './recording/fromRun.js';
-export { defineConfig, type LegateConfig } from './replay/config.js';
+export { defineConfig, type AgentFactory, type LegateConfig } from './replay/config.js';
 export type { LiveTransport } from './recording/liveTransport.js';
 // The project as legate finds it (its legate.config.* and root), and every replay setting resolved from it.
 export {

@@ -3,7 +3,9 @@ import { expect } from 'vitest';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { legateMode } from '../recording/mode.js';
 import { isUpdatingSnapshots } from '../recording/snapshotUpdate.js';
-import { runTrajectory, type AgentFactory, type TrajectoryRunOptions } from '../replay/runTrajectory.js';
+import { runTrajectory } from '../replay/runTrajectory.js';
+import type { AgentFactory } from '../replay/config.js';
+import type { TrajectoryRunOptions } from '../replay/trajectoryRunOptions.js';
 
 export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent' | 'runner'>;
 

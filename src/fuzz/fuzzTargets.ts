@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { importModule } from '../files/importModule.js';
 import type { LegateConfig } from '../replay/config.js';
 import { unwrapDefault } from '../replay/projectConfig.js';
-import type { AgentFactory } from '../replay/runTrajectory.js';
+import type { AgentFactory } from '../replay/config.js';
 import { toolsReachableFrom } from '../runtime/agentGraph.js';
 import { looksLikeTool, moduleTools } from '../tools/moduleTools.js';
 import type { AnyTool } from '../tools/tool.js';

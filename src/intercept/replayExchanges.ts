@@ -2,13 +2,8 @@ import type { MessagesRequest } from '../messages/types.js';
 import type { Difference } from '../json/firstDifference.js';
 import { toModelResponse } from '../trajectory/conversation.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
-import {
-  extraCall,
-  requestDivergence,
-  unusedTurns,
-  type DivergenceContext,
-  type TrajectoryDivergenceError,
-} from '../replay/divergence.js';
+import { extraCall, requestDivergence, unusedTurns } from '../replay/divergence.js';
+import type { DivergenceContext, TrajectoryDivergenceError } from '../replay/divergenceError.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../replay/matchRequest.js';
 import { redactRequest } from '../trajectory/redaction.js';

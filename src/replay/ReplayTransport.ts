@@ -4,15 +4,9 @@ import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toModelResponse } from '../trajectory/conversation.js';
 import { describeTools } from '../trajectory/describeTool.js';
-import {
-  extraCall,
-  modelChanged,
-  requestDivergence,
-  toolChanged,
-  toolsOffered,
-  unusedTurns,
-  type DivergenceContext,
-} from './divergence.js';
+import { extraCall, modelChanged, requestDivergence, unusedTurns } from './divergence.js';
+import { toolChanged, toolsOffered } from './toolDivergence.js';
+import type { DivergenceContext } from './divergenceError.js';
 import { redactRequest } from '../trajectory/redaction.js';
 import { rerecordCommand } from './rerecordCommand.js';
 import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.js';

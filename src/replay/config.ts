@@ -3,7 +3,11 @@ import type { LiveTransport } from '../recording/liveTransport.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
 import type { RunTools } from './runToolsPolicy.js';
-import type { AgentFactory } from './runTrajectory.js';
+import type { Agent } from '../runtime/Agent.js';
+import type { Transport } from '../transport/transport.js';
+
+/** Builds the agent under test around a transport: the live model, or a replay. */
+export type AgentFactory = (transport: Transport) => Agent;
 
 /** What `legate.config.ts` exports (as its default export) for the `legate` command. */
 export interface LegateConfig {

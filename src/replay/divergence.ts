@@ -1,51 +1,9 @@
-import { LegateError } from '../errors/LegateError.js';
 import type { CallDecision } from '../runtime/replayReferee.js';
 import { describeDecision } from './callDecision.js';
 import { contrast, showValue } from '../trajectory/contrast.js';
-import type { ReplayToolChange, ToolChange } from './toolChanges.js';
-
-export type DivergenceKind =
-  | 'request'
-  | 'model_changed'
-  | 'extra_call'
-  | 'unused_turns'
-  | 'missing_tool_result'
-  | 'decision'
-  | 'run_facts'
-  | 'expectation'
-  | 'tool_changed';
-
-/**
- * A replayed run did something the recording did not. Carries `expected` and `actual`, so a
- * test runner shows the difference, and says how to re-record if the change is intended.
- */
-export class TrajectoryDivergenceError extends LegateError {
-  readonly code = 'trajectory_divergence';
-  /** Raised inside a sub-agent's tool call, it stops the whole run instead of failing the call. */
-  override readonly abortsRun = true;
-  constructor(
-    readonly kind: DivergenceKind,
-    readonly file: string,
-    /** The 1-based turn (model call) where the run diverged. */
-    readonly turn: number,
-    /** The JSON path in the request, where the difference is in a request. */
-    readonly path: string | undefined,
-    readonly expected: unknown,
-    readonly actual: unknown,
-    /** The command that re-records the file. */
-    readonly rerecord: string,
-    detail: string,
-    /** What to do instead of re-recording, where re-recording is not the remedy. */
-    advice?: string,
-  ) {
-    super(`${file}: ${detail}\n${advice ?? `If the change is intended, re-record the trajectory: ${rerecord}`}`);
-  }
-}
-
-export interface DivergenceContext {
-  file: string;
-  rerecord: string;
-}
+import type { ReplayToolChange } from './toolChanges.js';
+import { TrajectoryDivergenceError, type DivergenceContext } from './divergenceError.js';
+import { likelyCause } from './toolDivergence.js';
 
 export function requestDivergence(
   context: DivergenceContext,
@@ -245,58 +203,4 @@ export function expectationFailed(
 function ordinal(n: number): string {
   const suffix = n % 100 >= 11 && n % 100 <= 13 ? 'th' : (['th', 'st', 'nd', 'rd'][n % 10] ?? 'th');
   return `a ${n}${suffix}`;
-}
-
-// Tool definitions compared by meaning (see toolChanges.ts).
-
-/** The request offers the tools differently from the recording: each change by tool name, in words. */
-export function toolsOffered(
-  context: DivergenceContext,
-  turn: number,
-  difference: { path: string; expected: unknown; actual: unknown },
-  changes: readonly ToolChange[],
-  postureChanges: readonly ReplayToolChange[],
-): TrajectoryDivergenceError {
-  const detail =
-    `the request for turn ${turn} offers the tools differently from the recording:` +
-    changes.map((change) => `\n  - ${change.message}`).join('') +
-    likelyCause(postureChanges);
-  const { path, expected, actual } = difference;
-  return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
-}
-
-/**
- * The safety posture of tools changed since the recording (a flag, a policy, annotations...):
- * the recorded decisions were made under the old one. `expected` and `actual` map each changed
- * field (`read_email.untrusted`) to its value then and now.
- */
-export function toolChanged(
-  context: DivergenceContext,
-  changes: readonly ReplayToolChange[],
-): TrajectoryDivergenceError {
-  const several = new Set(changes.map((change) => change.agent)).size > 1;
-  const key = ({ agent, tool, field, path }: ReplayToolChange) =>
-    `${several ? `${agent}: ` : ''}${tool}.${field}${path === undefined ? '' : `.${path}`}`;
-  const detail =
-    `the safety posture of the tools changed since the recording, which decided its calls under the old one:` +
-    changes.map((change) => `\n  - ${change.message}${several ? ` (agent '${change.agent}')` : ''}`).join('');
-  return new TrajectoryDivergenceError(
-    'tool_changed',
-    context.file,
-    changes[0]?.turn ?? 1,
-    undefined,
-    Object.fromEntries(changes.map((change) => [key(change), change.expected])),
-    Object.fromEntries(changes.map((change) => [key(change), change.actual])),
-    context.rerecord,
-    detail,
-  );
-}
-
-/** Tools whose posture changed, as lines a divergence adds after its own words: they are its likely cause. */
-export function likelyCause(changes: readonly ReplayToolChange[]): string {
-  if (changes.length === 0) return '';
-  return (
-    "\n  The tools' safety posture also changed since the recording, a likely cause:" +
-    changes.map((change) => `\n  - ${change.message}`).join('')
-  );
 }

@@ -1,5 +1,6 @@
 import type { AgentResult } from '../runtime/agentResult.js';
-import { runFactsDiffer, type DivergenceContext } from './divergence.js';
+import { runFactsDiffer } from './divergence.js';
+import type { DivergenceContext } from './divergenceError.js';
 import type { RecordedSubRun, Trajectory } from '../trajectory/types.js';
 
 type RecordedRun = Pick<Trajectory, 'turns' | 'summary'> | RecordedSubRun;

@@ -4,7 +4,7 @@ import Anthropic from '@anthropic-ai/sdk';
 import { describe, expect, it, vi } from 'vitest';
 import { interceptAnthropic, type InterceptOptions } from '../../src/intercept/index.js';
 import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
-import { TrajectoryDivergenceError } from '../../src/replay/divergence.js';
+import { TrajectoryDivergenceError } from '../../src/replay/divergenceError.js';
 import { useTempDir } from '../support/tempDir.js';
 import { capturedResponse, startUpstream, type CapturedResponse } from './upstream.js';
 import { API_KEY, counter, setupFor, weather } from './capturedConversations.js';

@@ -1,0 +1,125 @@
+import type { UserBlock } from '../messages/types.js';
+import type { ApprovalDecision } from '../runtime/resume.js';
+import type { Suspension } from '../runtime/suspension.js';
+import type { ToolStub } from '../runtime/executeToolCall.js';
+import type { AgentResult } from '../runtime/agentResult.js';
+import type { LiveTransport } from '../recording/liveTransport.js';
+import type { RecordingMode } from '../recording/mode.js';
+import type { TrajectoryChange } from '../trajectory/diffTrajectories.js';
+import type { MatchLevel } from '../trajectory/matchLevel.js';
+import type { Redaction } from '../trajectory/redaction.js';
+import type { Trajectory } from '../trajectory/types.js';
+import type { OutputSchema } from '../tools/output/prepareOutput.js';
+import type { AgentFactory } from './config.js';
+import type { Project } from './projectConfig.js';
+import type { ReplaySettings } from './replaySettings.js';
+import type { ReplayRunner } from './rerecordCommand.js';
+import type { RunTools } from './runToolsPolicy.js';
+
+/**
+ * A run's own settings. Each one left out comes from the project's legate.config.ts, then the
+ * file, then the default: the precedence of resolveReplaySettings (docs/trajectory-format.md).
+ */
+export interface TrajectoryRunOptions {
+  /** The trajectory file: absolute, or relative to the config's folder (else the project root), not the cwd. */
+  file: string;
+  /**
+   * The project's config file, whose `match`, `redactions`, `secrets`, `transport` and `rerecord`
+   * apply to this run; `false` for none. Default: the first legate.config.* in the working
+   * directory or a folder above it, up to the project root (the nearest package.json).
+   */
+  config?: string | false;
+  /**
+   * The project, already loaded with loadProject: its config applies and its root is where a
+   * relative `file` resolves. When given, `config` is not looked at and nothing is loaded.
+   */
+  project?: Project;
+  /**
+   * Where the user is: where the config is looked for, and what paths in messages are relative
+   * to. Default: `process.cwd()`.
+   */
+  cwd?: string;
+  /**
+   * Who runs this file, for the command that re-records it in divergence and missing-file
+   * messages (see docs/trajectory-format.md). Default: `vitest` under vitest, else `code`;
+   * a tool that replays files as `legate replay` does passes `{ kind: 'cli' }`.
+   */
+  runner?: ReplayRunner;
+  agent: AgentFactory;
+  /**
+   * The file, already read (by a caller that read it to choose the agent, as `legate replay` does): replayed as it
+   * is, never read again. It must be what `file` holds.
+   */
+  trajectory?: Trajectory;
+  /**
+   * Every setting, already resolved for this file (and its trajectory) with resolveReplaySettings: used as it is, so
+   * the project, `config`, `cwd`, `runner` and the setting options (`mode`, `match`, `runTools`, `redactions`,
+   * `secrets`, `transport`, `rerecord`) are not looked at again.
+   */
+  settings?: ReplaySettings;
+  /** The user's input. Needed to record; a replay uses the recorded input. */
+  input?: string | UserBlock[];
+  /**
+   * The structured answer the run asks for (`agent.run`'s `output`): recorded as the request's
+   * `output`, compared on replay, and `result.output` computed from the recorded answer.
+   */
+  output?: OutputSchema;
+  /** Default: the file name without its extension. */
+  name?: string;
+  description?: string;
+  /** `LEGATE_MODE` wins over this (see resolveMode). Without either: `replay` under CI, else `auto`. */
+  mode?: RecordingMode;
+  /**
+   * The live transport for record and passthrough: a transport (`new AnthropicTransport()`), used as it
+   * is, or a function that returns one, called for the run. Default: the config's, else
+   * `new AnthropicTransport()`.
+   */
+  transport?: LiveTransport;
+  /** How closely a replayed run must match. Default: the config's, else the file's `match:`, else `exact`. */
+  match?: MatchLevel;
+  /** Applied after the config's redactions (both apply). */
+  redactions?: readonly Redaction[];
+  /** Patterns beyond the built-in ones and the config's that must never be saved. */
+  secrets?: readonly (RegExp | string)[];
+  /**
+   * Which tools run for real in a replay; the others are served from the recording. Default: the
+   * config's, else `safe` (tools with side effects are served). See {@link RunTools}.
+   */
+  runTools?: RunTools;
+  /** When recording: answers calls in place of the tools (a fuzzer planting outputs). */
+  toolStub?: ToolStub;
+  /** The command that re-records this file, quoted in divergence messages. Default: the config's, else built to fit. */
+  rerecord?: string;
+  /**
+   * Told what a recording should know: what changed when it replaces a file that differed, and each
+   * call whose input a redaction changed. Default: standard error; false: silent.
+   */
+  report?: ((message: string) => void) | false;
+  /**
+   * When recording, decides the calls a run stops for, so the suspension and the decision are
+   * recorded in the one file. A replay applies the recorded decisions instead.
+   */
+  approve?: (suspension: Suspension) => boolean | ApprovalDecision[] | Promise<boolean | ApprovalDecision[]>;
+}
+
+export interface TrajectoryRun {
+  /** What actually happened: a replay, a recording, or a live run that wrote nothing. */
+  mode: 'replay' | 'record' | 'passthrough';
+  /** The trajectory file, absolute: as resolved against the project root. */
+  file: string;
+  result: AgentResult;
+  /** The trajectory replayed or written (absent for passthrough). */
+  trajectory?: Trajectory;
+  /** For a re-recording: what changed against the file it replaced. */
+  changes?: TrajectoryChange[];
+  /**
+   * For a replay: the calls answered from the recording instead of running their tools (tools with
+   * side effects, by default; see `runTools`), sub-agents' included, in order.
+   */
+  served?: { id: string; tool: string }[];
+}
+
+/** The run's `output` option, as the run options of an agent take it. */
+export function outputOption(options: TrajectoryRunOptions): { output?: OutputSchema } {
+  return options.output === undefined ? {} : { output: options.output };
+}
