@@ -161,7 +161,8 @@ function postureChanges(before: RecordedTool, after: RecordedTool): ToolChange[]
       continue;
     }
     const [was, is] = [before[field.name], after[field.name]];
-    // The header leaves the default out: absent and the default (a flag's false) are the same fact.
+    // The header leaves the default out: absent and the default (a flag's false) are the same fact. Absent
+    // annotations were not declared, which is not the same as MCP's defaults declared: those differ below.
     if ((was ?? field.default) === (is ?? field.default)) continue;
     if (typeof was === 'object' && typeof is === 'object' && JSON.stringify(was) === JSON.stringify(is)) continue;
     changes.push(change(name, field.name, was, is, wasIs(words(was), words(is))));

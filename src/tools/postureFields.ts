@@ -1,6 +1,7 @@
 import { quoteValue } from '../json/describeValue.js';
-import type { ResolvedAnnotations } from './annotations.js';
+import { type ResolvedAnnotations, resolveAnnotations } from './annotations.js';
 import type { TaintPolicy } from './taintPolicy.js';
+import type { AnyTool } from './tool.js';
 
 /**
  * A tool's safety posture, declared once: what a tool says about how legate must treat it, which
@@ -149,7 +150,7 @@ export const POSTURE_FIELDS = [
     name: 'annotations',
     kind: 'annotations',
     option: { name: 'annotations', kind: 'annotations' },
-    default: undefined,
+    default: resolveAnnotations(),
     writtenWhen: (tool) => tool.annotated === true,
     header: 'posture',
     description: 'The annotations, present only when the tool declared some.',
@@ -250,3 +251,8 @@ export function writtenPosture(field: RecordedPostureField, tool: ToolPosture): 
   if (Array.isArray(value)) return [...value];
   return typeof value === 'object' ? { ...value } : value;
 }
+
+/** Each field is a property of a defined tool, holding a value of its kind: a field the Tool lacks does not compile. */
+type Held = { readonly [F in Fields as F['name']]?: PostureKinds[F['kind']] | undefined };
+const toolHoldsPosture: [PostureName] extends [keyof AnyTool] ? (AnyTool extends Held ? true : never) : never = true;
+void toolHoldsPosture;
