@@ -106,7 +106,7 @@ const factsInTable: Complete<keyof ToolFacts, GuardPostureName> = true;
 void factsComplete;
 void factsInTable;
 
-/** A defined tool's facts: the posture fields the guard decides by, its policy on taint resolved against its agent's. */
+/** A defined tool's facts: the posture fields the guard decides by, its taint policy resolved against its agent's. */
 export function toolFacts(tool: Pick<AnyTool, GuardPostureName>, agentOnTaint: TaintPolicy | undefined): ToolFacts {
   const facts = Object.fromEntries(GUARD_FIELDS.map((name) => [name, tool[name]])) as unknown as ToolFacts;
   // Read only for a privileged tool (the taint check), so resolved for every tool alike.

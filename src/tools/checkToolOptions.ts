@@ -6,7 +6,7 @@ import { POSTURE_FIELDS, type PostureKind } from './postureFields.js';
 import { checkProvenanceOptions } from './provenanceOptions.js';
 import { unknownOptionMessage } from './unknownOption.js';
 
-/** Every key a declaration may have: its own, then its posture's (`postureFields.ts`); the types below check both ways. */
+/** Every key a declaration may have: its own, then its posture's (`postureFields.ts`); checked both ways below. */
 const TOOL_OPTIONS = [
   'name',
   'description',

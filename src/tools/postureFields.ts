@@ -44,7 +44,10 @@ interface FieldOf<K extends PostureKind> {
   readonly kind: K;
   /** The declaration option that sets it, with that option's kind (wireNames: a flag asks for them). */
   readonly option: { readonly name: string; readonly kind: PostureKind };
-  /** The tool's value when its declaration leaves the option out; a header never writes it. */
+  /**
+   * What leaving the option out means: the tool's value then, or what its undefined stands for (onTaint's
+   * `block`). A header writes neither it nor undefined; a replay takes the two for the same fact.
+   */
   readonly default: PostureKinds[K] | undefined;
   /** Besides a value other than the default, what must hold of the tool for a header to write it. */
   readonly writtenWhen?: (tool: PostureConditions) => boolean;
@@ -224,13 +227,11 @@ export type RecordedPostureField = Extract<Fields, { header: 'posture' | 'afterS
 export type RecordedPostureName = RecordedPostureField['name'];
 /** A field the guard decides by. */
 export type GuardPostureName = Extract<Fields, { guard: true }>['name'];
-/** The declaration option of each posture field. */
-export type PostureOption = Fields['option']['name'];
 
 /** The fields a header records, in its order. */
-export const RECORDED_POSTURE = POSTURE_FIELDS.filter(
+export const RECORDED_POSTURE: readonly RecordedPostureField[] = POSTURE_FIELDS.filter(
   (field): field is RecordedPostureField => field.header !== 'none',
-) as readonly RecordedPostureField[];
+);
 
 /**
  * What a trajectory's header records of a tool besides its definition: its posture, as the tool
