@@ -1,4 +1,5 @@
 import { effectiveTaintPolicy, type TaintPolicy } from '../tools/taintPolicy.js';
+import { type GuardPostureName, POSTURE_FIELDS } from '../tools/postureFields.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { GuardState } from './guardState.js';
 import type { Provenance } from './provenance/provenance.js';
@@ -97,18 +98,18 @@ export type Decision = Block | Held | undefined;
 
 export type Check = (call: GuardedCall, context: GuardContext) => Decision;
 
-/** A defined tool's facts, its policy on taint resolved against its agent's. */
-export function toolFacts(
-  tool: Pick<AnyTool, 'untrusted' | 'privileged' | 'policy' | 'sensitive' | 'outsideAuthored' | 'onTaint'>,
-  agentOnTaint: TaintPolicy | undefined,
-): ToolFacts {
-  return {
-    untrusted: tool.untrusted,
-    privileged: tool.privileged,
-    policy: tool.policy,
-    sensitive: tool.sensitive,
-    outsideAuthored: tool.outsideAuthored,
-    // Read only for a privileged tool (the taint check), so resolved for every tool alike.
-    onTaint: effectiveTaintPolicy(tool.onTaint, agentOnTaint),
-  };
+/** The posture fields the guard decides by, as the table marks them (`tools/postureFields.ts`). */
+const GUARD_FIELDS = POSTURE_FIELDS.filter((field) => 'guard' in field).map((field) => field.name as GuardPostureName);
+type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
+const factsComplete: Complete<GuardPostureName, keyof ToolFacts> = true;
+const factsInTable: Complete<keyof ToolFacts, GuardPostureName> = true;
+void factsComplete;
+void factsInTable;
+
+/** A defined tool's facts: the posture fields the guard decides by, its taint policy resolved against its agent's. */
+export function toolFacts(tool: Pick<AnyTool, GuardPostureName>, agentOnTaint: TaintPolicy | undefined): ToolFacts {
+  const facts = Object.fromEntries(GUARD_FIELDS.map((name) => [name, tool[name]])) as unknown as ToolFacts;
+  // Read only for a privileged tool (the taint check), so resolved for every tool alike.
+  facts.onTaint = effectiveTaintPolicy(tool.onTaint, agentOnTaint);
+  return facts;
 }

@@ -1,7 +1,9 @@
-import { quoteValue } from '../json/describeValue.js';
 import { firstDifference } from '../json/firstDifference.js';
 import { contrast } from '../trajectory/contrast.js';
 import type { RecordedTool } from '../trajectory/types.js';
+import { ANNOTATION_WORDS, RECORDED_POSTURE, type RecordedPostureName } from '../tools/postureFields.js';
+
+type Annotations = NonNullable<RecordedTool['annotations']>;
 
 /**
  * The two parts of a tool a replay compares: what the model SAW (its name, description and
@@ -12,19 +14,8 @@ export type ToolChangePart = 'seen' | 'posture';
 
 /** Fields of what the model saw: `tool` is a tool added or removed, `order` the order they are offered in. */
 export const SEEN_FIELDS = ['tool', 'order', 'description', 'inputSchema', 'digest'] as const;
-export const POSTURE_FIELDS = [
-  'untrusted',
-  'privileged',
-  'policy',
-  'compensatedBy',
-  'maxResultLength',
-  'annotations',
-  'sensitive',
-  'outsideAuthored',
-  'onTaint',
-  'wireNames',
-] as const;
-export type ToolChangeField = (typeof SEEN_FIELDS)[number] | (typeof POSTURE_FIELDS)[number];
+/** A field of what the model saw, or of the posture: each field a header records (`tools/postureFields.ts`). */
+export type ToolChangeField = (typeof SEEN_FIELDS)[number] | RecordedPostureName;
 
 /** One way a tool differs from the recording, in words and as data. */
 export interface ToolChange {
@@ -152,76 +143,29 @@ function seenChanges(before: RecordedTool, after: RecordedTool): ToolChange[] {
   return changes;
 }
 
-type Annotations = NonNullable<RecordedTool['annotations']>;
-
-/** Each posture field, and its value in words, as "was ... when recorded and is ... now" reads it. */
-const POSTURE_WORDS: { [K in (typeof POSTURE_FIELDS)[number]]: (value: RecordedTool[K]) => string } = {
-  untrusted: (value) => (value === true ? 'untrusted' : 'trusted'),
-  privileged: (value) => (value === true ? 'privileged' : 'not privileged'),
-  policy: (value) => (value === undefined ? 'not gated by a policy' : `gated by policy '${value}'`),
-  compensatedBy: (value) => (value === undefined ? 'not compensated by a tool' : `compensated by '${value}'`),
-  maxResultLength: (value) =>
-    value === undefined ? 'not capped' : `capped at ${value} character${value === 1 ? '' : 's'} of output`,
-  annotations: (value) =>
-    value === undefined ? "not annotated (MCP's defaults apply)" : `annotated as ${annotationWords(value)}`,
-  sensitive: (value) =>
-    value === undefined ? 'without sensitive arguments (strict taint)' : `sensitive in ${pathWords(value)}`,
-  outsideAuthored: (value) =>
-    value === undefined ? 'outside-authored in all its output' : `outside-authored in ${pathWords(value)}`,
-  onTaint: (value) => (value === 'approve' ? 'held for a person when tainted' : 'blocked when tainted'),
-  wireNames: (value) =>
-    value === undefined || Object.keys(value).length === 0
-      ? "given the model's arguments under the model's names"
-      : `given the model's ${Object.entries(value)
-          .map(([shown, wire]) => `${quoteValue(shown)} as ${quoteValue(wire)}`)
-          .join(', ')}`,
-};
-
-function pathWords(paths: readonly string[]): string {
-  return paths.map((path) => `'${path}'`).join(', ');
-}
-
-/** The fields a file recorded before `inputSchema` was kept also has. */
-const LEGACY_POSTURE = new Set<string>(['untrusted', 'privileged', 'policy']);
-
-const ANNOTATION_WORDS: { [K in keyof Annotations]-?: (value: Annotations[K]) => string } = {
-  title: (value) => (value === undefined ? 'untitled' : `titled ${quoteValue(value)}`),
-  readOnly: (value) => (value ? 'read-only' : 'not read-only'),
-  destructive: (value) => (value ? 'destructive' : 'not destructive'),
-  idempotent: (value) => (value ? 'idempotent' : 'not idempotent'),
-  openWorld: (value) => (value ? 'open-world' : 'closed-world'),
-};
-
-function annotationWords(annotations: Annotations): string {
-  const keys = Object.keys(ANNOTATION_WORDS) as (keyof Annotations)[];
-  return keys
-    .filter((key) => annotations[key] !== undefined)
-    .map((key) => (ANNOTATION_WORDS[key] as (value: unknown) => string)(annotations[key]))
-    .join(', ');
-}
-
 function postureChanges(before: RecordedTool, after: RecordedTool): ToolChange[] {
   const name = before.name;
   const legacy = isLegacy(before) || isLegacy(after);
   const changes: ToolChange[] = [];
   const wasIs = (was: string, is: string) => `tool '${name}' was ${was} when recorded and is ${is} now`;
-  for (const field of POSTURE_FIELDS) {
-    if (legacy && !LEGACY_POSTURE.has(field)) continue;
-    const words = POSTURE_WORDS[field] as (value: unknown) => string;
-    if (field === 'annotations' && before.annotations !== undefined && after.annotations !== undefined) {
+  for (const field of RECORDED_POSTURE) {
+    if (legacy && !('legacy' in field)) continue;
+    const words = field.words as (value: unknown) => string;
+    if (field.name === 'annotations' && before.annotations !== undefined && after.annotations !== undefined) {
       for (const key of Object.keys(ANNOTATION_WORDS) as (keyof Annotations)[]) {
         const [was, is] = [before.annotations[key], after.annotations[key]];
         if (was === is) continue;
         const say = ANNOTATION_WORDS[key] as (value: unknown) => string;
-        changes.push(change(name, field, was, is, wasIs(say(was), say(is)), key));
+        changes.push(change(name, field.name, was, is, wasIs(say(was), say(is)), key));
       }
       continue;
     }
-    const [was, is] = [before[field], after[field]];
-    // A flag is written only when set: absent and false are the same fact.
-    if (was === is || ((field === 'untrusted' || field === 'privileged') && !was === !is)) continue;
+    const [was, is] = [before[field.name], after[field.name]];
+    // The header leaves the default out: absent and the default (a flag's false) are the same fact. Absent
+    // annotations were not declared, which is not the same as MCP's defaults declared: those differ below.
+    if ((was ?? field.default) === (is ?? field.default)) continue;
     if (typeof was === 'object' && typeof is === 'object' && JSON.stringify(was) === JSON.stringify(is)) continue;
-    changes.push(change(name, field, was, is, wasIs(words(was), words(is))));
+    changes.push(change(name, field.name, was, is, wasIs(words(was), words(is))));
   }
   return changes;
 }

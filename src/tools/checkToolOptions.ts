@@ -2,33 +2,27 @@ import { describeValue } from '../json/describeValue.js';
 import type { ToolAnnotations } from './annotations.js';
 import { ToolDeclarationError } from './declarationError.js';
 import type { ToolDeclaration, ToolInput } from './defineTool.js';
+import { POSTURE_FIELDS, type PostureKind } from './postureFields.js';
 import { checkProvenanceOptions } from './provenanceOptions.js';
 import { unknownOptionMessage } from './unknownOption.js';
 
-/** Every key a declaration may have; the type below fails to compile if one is missing. */
+/** Every key a declaration may have: its own, then its posture's (`postureFields.ts`); checked both ways below. */
 const TOOL_OPTIONS = [
   'name',
   'description',
   'input',
   'run',
   'output',
-  'untrusted',
-  'privileged',
-  'policy',
-  'compensatedBy',
-  'maxResultLength',
-  'annotations',
-  'remote',
-  'sensitive',
-  'outsideAuthored',
-  'onTaint',
-  'renameUnsafeProperties',
+  ...POSTURE_FIELDS.map((field) => field.option.name),
 ] as const;
 const ANNOTATIONS = ['title', 'readOnly', 'destructive', 'idempotent', 'openWorld'] as const;
 type Complete<Listed, All> = [Exclude<All, Listed>] extends [never] ? true : never;
-const toolOptionsComplete: Complete<(typeof TOOL_OPTIONS)[number], keyof ToolDeclaration<ToolInput>> = true;
+type Option = (typeof TOOL_OPTIONS)[number];
+const toolOptionsComplete: Complete<Option, keyof ToolDeclaration<ToolInput>> = true;
+const toolOptionsDeclared: Complete<keyof ToolDeclaration<ToolInput>, Option> = true;
 const annotationsComplete: Complete<(typeof ANNOTATIONS)[number], keyof ToolAnnotations> = true;
 void toolOptionsComplete;
+void toolOptionsDeclared;
 void annotationsComplete;
 
 type Fail = (path: string, message: string) => never;
@@ -50,15 +44,25 @@ export function checkToolOptions(name: string, declaration: object): void {
   const d = declaration as Record<string, unknown>;
   if (d.description !== undefined && typeof d.description !== 'string')
     fail('description', `'description' must be a string, but it was ${describeValue(d.description)}.`);
-  checkBoolean(d, 'untrusted', 'untrusted', fail);
-  checkBoolean(d, 'privileged', 'privileged', fail);
-  checkBoolean(d, 'remote', 'remote', fail);
-  checkBoolean(d, 'renameUnsafeProperties', 'renameUnsafeProperties', fail);
-  checkNonEmptyString(d.policy, 'policy', fail);
-  checkNonEmptyString(d.compensatedBy, 'compensatedBy', fail);
-  if (d.annotations !== undefined) checkAnnotations(d.annotations, fail);
+  for (const { option } of POSTURE_FIELDS) OPTION_CHECKS[option.kind](d, option.name, fail);
   checkProvenanceOptions(d, fail);
 }
+
+/** The check of a posture option's value alone, by the option's kind. */
+const OPTION_CHECKS: Record<PostureKind, (d: Record<string, unknown>, key: string, fail: Fail) => void> = {
+  flag: (d, key, fail) => checkBoolean(d, key, key, fail),
+  name: (d, key, fail) => checkNonEmptyString(d[key], key, fail),
+  annotations: (d, key, fail) => {
+    if (d[key] !== undefined) checkAnnotations(d[key], fail);
+  },
+  // Paths and a taint policy belong to a privileged tool: checkProvenanceOptions checks them with the flag.
+  paths: () => {},
+  taintPolicy: () => {},
+  // defineTool checks a cap, with a code of its own for a negative one.
+  cap: () => {},
+  // No option is a map of names (wireNames are asked for with a flag).
+  nameMap: () => {},
+};
 
 function checkAnnotations(annotations: unknown, fail: Fail): void {
   if (typeof annotations !== 'object' || annotations === null || Array.isArray(annotations)) {

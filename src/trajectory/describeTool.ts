@@ -2,33 +2,12 @@ import { copyValue } from '../json/copyValue.js';
 import type { RequestTool, ServerToolDefinition, ToolDefinition } from '../messages/types.js';
 import { toolDigest } from './toolDigest.js';
 import type { RecordedTool } from './types.js';
-
-/** What the header records of a tool besides its definition: its safety posture (a defined tool has it all). */
-export interface ToolPosture {
-  readonly untrusted: boolean;
-  readonly privileged: boolean;
-  readonly policy: string | undefined;
-  readonly compensatedBy: string | undefined;
-  /** 0 for no cap. */
-  readonly maxResultLength: number;
-  readonly annotations: {
-    readonly title?: string;
-    readonly readOnly: boolean;
-    readonly destructive: boolean;
-    readonly idempotent: boolean;
-    readonly openWorld: boolean;
-  };
-  /** The tool declared annotations; otherwise `annotations` holds MCP's defaults and is not recorded. */
-  readonly annotated: boolean;
-  /** Argument paths a tainted run must trace to trusted text. */
-  readonly sensitive?: readonly string[] | undefined;
-  /** Output field paths outsiders write. */
-  readonly outsideAuthored?: readonly string[] | undefined;
-  /** Its policy in a tainted run, resolved against its agent's where the runtime describes it. */
-  readonly onTaint?: 'block' | 'approve' | undefined;
-  /** Each top-level argument name the model was shown that the tool receives under another name, with that name. */
-  readonly wireNames?: Readonly<Record<string, string>> | undefined;
-}
+import {
+  RECORDED_POSTURE,
+  type RecordedPostureField,
+  type ToolPosture,
+  writtenPosture,
+} from '../tools/postureFields.js';
 
 /**
  * A tool as a trajectory's header records it: what the model was shown (its definition: name,
@@ -40,21 +19,10 @@ export function describeTool(requested: Readonly<RequestTool>, tool: ToolPosture
   if (!('input_schema' in requested)) return describeServerTool(requested as ServerToolDefinition, tool);
   const definition = requested as Readonly<ToolDefinition>;
   const described: RecordedTool = { name: definition.name, digest: toolDigest(definition) };
-  if (tool?.untrusted) described.untrusted = true;
-  if (tool?.privileged) described.privileged = true;
-  if (tool?.policy !== undefined) described.policy = tool.policy;
-  if (tool?.compensatedBy !== undefined) described.compensatedBy = tool.compensatedBy;
-  if (tool !== undefined && tool.maxResultLength > 0) described.maxResultLength = tool.maxResultLength;
-  if (tool?.sensitive !== undefined) described.sensitive = [...tool.sensitive];
-  if (tool?.outsideAuthored !== undefined) described.outsideAuthored = [...tool.outsideAuthored];
-  if (tool?.privileged && tool.onTaint === 'approve') described.onTaint = 'approve';
-  if (tool?.annotated) {
-    const { title, readOnly, destructive, idempotent, openWorld } = tool.annotations;
-    described.annotations = { ...(title === undefined ? {} : { title }), readOnly, destructive, idempotent, openWorld };
-  }
+  writePosture(described, tool, (field) => field.header === 'posture');
   if (definition.description !== undefined) described.description = definition.description;
   described.inputSchema = copyValue(definition.input_schema);
-  if (tool?.wireNames !== undefined) described.wireNames = { ...tool.wireNames };
+  writePosture(described, tool, (field) => field.header === 'afterSchema');
   return described;
 }
 
@@ -62,13 +30,24 @@ export function describeTool(requested: Readonly<RequestTool>, tool: ToolPosture
  * A server tool (the API runs it) as the header records it: name, type, whether its results
  * taint, and the digest of its definition; the rest of the definition is the API's.
  */
-function describeServerTool(
-  definition: Readonly<ServerToolDefinition>,
-  tool: Pick<ToolPosture, 'untrusted'> | undefined,
-): RecordedTool {
+function describeServerTool(definition: Readonly<ServerToolDefinition>, tool: ToolPosture | undefined): RecordedTool {
   const described: RecordedTool = { name: definition.name, type: definition.type, digest: toolDigest(definition) };
-  if (tool?.untrusted) described.untrusted = true;
+  writePosture(described, tool, (field) => 'serverTool' in field);
   return described;
+}
+
+/** The posture fields `takes` of a tool, each where its value is not the default and the field applies. */
+function writePosture(
+  described: RecordedTool,
+  tool: ToolPosture | undefined,
+  takes: (field: RecordedPostureField) => boolean,
+): void {
+  if (tool === undefined) return;
+  for (const field of RECORDED_POSTURE) {
+    if (!takes(field)) continue;
+    const value = writtenPosture(field, tool);
+    if (value !== undefined) (described as Record<string, unknown>)[field.name] = value;
+  }
 }
 
 /**

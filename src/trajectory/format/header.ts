@@ -14,6 +14,13 @@ import {
   typedAs,
   wholeFrom,
 } from './values.js';
+import type * as z from 'zod';
+import {
+  RECORDED_POSTURE,
+  type PostureKind,
+  type PostureKinds,
+  type RecordedPostureField,
+} from '../../tools/postureFields.js';
 
 /** What a run's requests carried: the parameters, and the tools offered. */
 
@@ -55,15 +62,41 @@ export const recordedRequest = mapping({
 }).meta({ description: 'The request parameters the agent sent on every turn.' });
 
 /** What a tool declared about its effects, with MCP's defaults filled in for what it left out. */
-export const recordedAnnotations = flow(
-  mapping({
-    title: text().optional(),
-    readOnly: flag(),
-    destructive: flag(),
-    idempotent: flag(),
-    openWorld: flag(),
-  }).meta({ description: 'The annotations, present only when the tool declared some.' }),
-);
+const recordedAnnotations = mapping({
+  title: text().optional(),
+  readOnly: flag(),
+  destructive: flag(),
+  idempotent: flag(),
+  openWorld: flag(),
+});
+
+/** The schema of each kind of posture field, as a header writes a value of it (`flow`: on one line). */
+const POSTURE_SCHEMAS = {
+  flag: () => flag(),
+  name: () => text(),
+  cap: () => wholeFrom(1),
+  annotations: () => flow(recordedAnnotations),
+  paths: () => flow(list(text())),
+  taintPolicy: () => oneOf(['approve']),
+  nameMap: () => flow(namedMappings(text())),
+} satisfies { [K in PostureKind]: () => z.ZodType<PostureKinds[K]> };
+
+type PostureShape<Where> = {
+  [F in Extract<RecordedPostureField, { header: Where }> as F['name']]: z.ZodOptional<
+    ReturnType<(typeof POSTURE_SCHEMAS)[F['kind']]>
+  >;
+};
+
+/** The posture fields the header writes at one place in a tool, in the table's order (`tools/postureFields.ts`). */
+function postureShape<Where extends RecordedPostureField['header']>(where: Where): PostureShape<Where> {
+  const shape: Record<string, z.ZodType> = {};
+  for (const field of RECORDED_POSTURE) {
+    if (field.header !== where) continue;
+    const schema: z.ZodType = POSTURE_SCHEMAS[field.kind]();
+    shape[field.name] = ('description' in field ? schema.meta({ description: field.description }) : schema).optional();
+  }
+  return shape as PostureShape<Where>;
+}
 
 /**
  * A tool as offered: its safety posture first (short, what a reviewer looks for), then what the
@@ -74,23 +107,7 @@ export const recordedTool = mapping({
   type: text()
     .meta({ description: 'For a server tool (the API runs it, e.g. web search): its type, e.g. web_search_20250305.' })
     .optional(),
-  untrusted: flag().optional(),
-  privileged: flag().optional(),
-  policy: text().optional(),
-  compensatedBy: text().meta({ description: 'The tool that undoes it.' }).optional(),
-  maxResultLength: wholeFrom(1)
-    .meta({ description: 'Characters of output shown to the model before the rest is withheld, where capped.' })
-    .optional(),
-  annotations: recordedAnnotations.optional(),
-  sensitive: flow(list(text()))
-    .meta({ description: 'Argument paths a tainted run must trace to trusted text (argument provenance).' })
-    .optional(),
-  outsideAuthored: flow(list(text()))
-    .meta({ description: 'Output field paths outsiders write; the rest of its JSON output is vouched for.' })
-    .optional(),
-  onTaint: oneOf(['approve'])
-    .meta({ description: "A tainted run's call it does not clear waits for a person (its effective policy)." })
-    .optional(),
+  ...postureShape('posture'),
   digest: text()
     .regex(/^sha256:[0-9a-f]+$/, { error: () => 'a digest: sha256: and hexadecimal digits' })
     .meta({ description: 'Digest of the tool as the model was shown it (name, description, input schema).' }),
@@ -100,13 +117,7 @@ export const recordedTool = mapping({
       openMapping({}).meta({ description: 'The JSON Schema of its input, as the model was shown it.' }),
     ),
   ).optional(),
-  wireNames: flow(
-    namedMappings(text()).meta({
-      description:
-        'Argument names the model was shown that the tool receives under other names (a name the Messages API ' +
-        'refuses, such as DateSent< or filter[name]): each name shown, with the name the tool receives.',
-    }),
-  ).optional(),
+  ...postureShape('afterSchema'),
 });
 
 export const recordedTools = list(recordedTool).meta({ description: 'The tools offered to the model.' });
