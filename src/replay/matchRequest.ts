@@ -1,5 +1,5 @@
 import { firstDifference, type Difference } from '../json/firstDifference.js';
-import type { Message, MessagesRequest, RequestTool, ResponseBlock, UserBlock } from '../messages/types.js';
+import type { Message, MessagesRequest, ResponseBlock, UserBlock } from '../messages/types.js';
 import { conversationBefore, messageCounts } from '../trajectory/conversation.js';
 import { comparableParameters, recordedRequestOf } from '../trajectory/requestParameters.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
