@@ -1,7 +1,5 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { ToolDeclarationError } from '../declarationError.js';
-import { FORMAT_CHECKS } from '../schema/formats.js';
-import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { typesOf } from '../schema/schemaFacts.js';
 import { parseLocalRef, valueAtPointer } from '../schema/schemaPointer.js';
@@ -9,8 +7,10 @@ import { emitArray } from './compileArray.js';
 import { emitObject } from './compileObject.js';
 import { emitUnion } from './compileUnion.js';
 import { describeExpectation } from './expectation.js';
-import { isMultipleOf } from './isMultipleOf.js';
 import { Refusal, valueArrived, type ArgumentPath, type InvalidArgumentCode } from './invalidArgument.js';
+import { emitNumber } from './compileNumber.js';
+import type { Emitter, Site } from './emitter.js';
+import { emitString } from './compileString.js';
 
 /**
  * A compiled check for a tool's input: returns the bound value (defaults applied, nulls
@@ -35,19 +35,7 @@ export function compileSchema(tool: string, schema: PublishedSchema): Validator 
 
 type Refuser = (value: unknown, path: ArgumentPath, detail?: unknown) => Refusal;
 
-/** Where a node's code runs: its input and output variables, its path expressions, its declaration path. */
-export interface Site {
-  input: string;
-  /** JavaScript expressions for the path, relative to the enclosing function's value. */
-  path: string[];
-  out: string;
-  /** The declaration path, for messages about the schema itself (`input.properties.tags`). */
-  at: string;
-  /** True for the tool's input object itself: its members are "arguments". */
-  root: boolean;
-}
-
-export class CodeGenerator {
+export class CodeGenerator implements Emitter {
   readonly #refs: unknown[] = [];
   readonly #functions: string[] = [];
   readonly #refFunctions = new Map<string, string>();
@@ -187,10 +175,10 @@ export class CodeGenerator {
   #ofType(type: string, node: PublishedSchema, site: Site, expected: string): string {
     switch (type) {
       case 'string':
-        return this.#string(node, site, expected);
+        return emitString(this, node, site, expected);
       case 'integer':
       case 'number':
-        return this.#number(node, site, expected, type === 'integer');
+        return emitNumber(this, node, site, expected, type === 'integer');
       case 'boolean':
         return (
           `if (typeof ${site.input} !== "boolean") ${this.refuse(site, 'invalid_type', expected)}\n` +
@@ -242,75 +230,6 @@ export class CodeGenerator {
     return lines.length === 0 ? '' : `\n${lines.join('\n')}`;
   }
 
-  #string(node: PublishedSchema, site: Site, expected: string): string {
-    const { input } = site;
-    const lines = [`if (typeof ${input} !== "string") ${this.refuse(site, 'invalid_type', expected)}`];
-    const min = node.minLength as number | undefined;
-    const max = node.maxLength as number | undefined;
-    if (min !== undefined || max !== undefined) {
-      // A string's UTF-16 length bounds its character count: between length / 2 and length.
-      // Only a string near a bound needs its characters counted.
-      const near = [
-        max !== undefined ? `${input}.length > ${max}` : '',
-        min !== undefined ? `${input}.length < ${min * 2}` : '',
-      ]
-        .filter(Boolean)
-        .join(' || ');
-      const count = this.var('n');
-      const withLength = (v: unknown, n: unknown) => `${valueArrived(v)} (${String(n)} character${n === 1 ? '' : 's'})`;
-      lines.push(`if (${near}) {`, `const ${count} = ${this.ref(countCharacters)}(${input});`);
-      if (max !== undefined)
-        lines.push(`if (${count} > ${max}) ${this.refuse(site, 'too_long', expected, withLength, count)}`);
-      if (min !== undefined)
-        lines.push(`if (${count} < ${min}) ${this.refuse(site, 'too_short', expected, withLength, count)}`);
-      lines.push('}');
-    }
-    if (typeof node.pattern === 'string') {
-      // Checked in linear time: a pattern such as ^(a+)+$ cannot stall the run. The only
-      // patterns that cannot run so are zod's own format patterns, which zod's step checks.
-      const pattern = compileLinearPattern(node.pattern);
-      if (!(pattern instanceof UnsupportedPattern))
-        lines.push(`if (!${this.ref(pattern)}.test(${input})) ${this.refuse(site, 'invalid_format', expected)}`);
-    }
-    const format = typeof node.format === 'string' ? FORMAT_CHECKS.get(node.format) : undefined;
-    if (format !== undefined)
-      lines.push(`if (!${this.ref(format)}(${input})) ${this.refuse(site, 'invalid_format', expected)}`);
-    lines.push(`${site.out} = ${input};`);
-    return lines.join('\n');
-  }
-
-  #number(node: PublishedSchema, site: Site, expected: string, integer: boolean): string {
-    const { input } = site;
-    const limit = integer ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
-    const bound = (n: unknown, fallback: number, pick: (a: number, b: number) => number) =>
-      literal(pick(typeof n === 'number' ? n : fallback, fallback));
-    const conditions = [
-      `${input} >= ${bound(node.minimum, -limit, Math.max)}`,
-      `${input} <= ${bound(node.maximum, limit, Math.min)}`,
-      typeof node.exclusiveMinimum === 'number' ? `${input} > ${literal(node.exclusiveMinimum)}` : '',
-      typeof node.exclusiveMaximum === 'number' ? `${input} < ${literal(node.exclusiveMaximum)}` : '',
-    ].filter(Boolean);
-    const hint = (v: unknown) => {
-      const arrived = valueArrived(v);
-      const numeric = typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v));
-      return numeric ? `${arrived}; send the number itself, not a string` : arrived;
-    };
-    const outOfRange = this.refuser('out_of_range', expected);
-    const lines = [
-      `if (typeof ${input} !== "number") ${this.refuse(site, 'invalid_type', expected, hint)}`,
-      // NaN fails every comparison, so it is refused here too: never saturated.
-      `if (!(${conditions.join(' && ')})) return ${outOfRange}(${input}, [${site.path}]);`,
-    ];
-    if (integer) lines.push(`if (!Number.isInteger(${input})) ${this.refuse(site, 'invalid_type', expected)}`);
-    if (typeof node.multipleOf === 'number')
-      lines.push(
-        `if (!${this.ref(isMultipleOf)}(${input}, ${literal(node.multipleOf)})) ` +
-          `return ${outOfRange}(${input}, [${site.path}]);`,
-      );
-    lines.push(`${site.out} = ${input};`);
-    return lines.join('\n');
-  }
-
   /** A default must pass its own schema: checked once, here, with a validator of its own. */
   checkDefault(schema: PublishedSchema, at: string): void {
     // A recursive schema reaches its own defaults again: each is checked once.
@@ -328,24 +247,4 @@ export class CodeGenerator {
       );
     }
   }
-}
-
-/** A finite number as a JavaScript literal. */
-function literal(n: number): string {
-  if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
-  return Object.is(n, -0) ? '0' : String(n);
-}
-
-/** Characters as JSON Schema counts them: code points, a surrogate pair counting once. */
-function countCharacters(text: string): number {
-  let count = 0;
-  for (let i = 0; i < text.length; i++) {
-    const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
-      const next = text.charCodeAt(i + 1);
-      if (next >= 0xdc00 && next <= 0xdfff) i++;
-    }
-    count++;
-  }
-  return count;
 }

@@ -1,0 +1,60 @@
+import { FORMAT_CHECKS } from '../schema/formats.js';
+import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
+import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { Emitter, Site } from './emitter.js';
+import { valueArrived } from './invalidArgument.js';
+
+/**
+ * Code for a string: its type, its length in characters (counted only near a bound), its pattern
+ * (in linear time) and its format.
+ */
+export function emitString(gen: Emitter, node: PublishedSchema, site: Site, expected: string): string {
+  const { input } = site;
+  const lines = [`if (typeof ${input} !== "string") ${gen.refuse(site, 'invalid_type', expected)}`];
+  const min = node.minLength as number | undefined;
+  const max = node.maxLength as number | undefined;
+  if (min !== undefined || max !== undefined) {
+    // A string's UTF-16 length bounds its character count: between length / 2 and length.
+    // Only a string near a bound needs its characters counted.
+    const near = [
+      max !== undefined ? `${input}.length > ${max}` : '',
+      min !== undefined ? `${input}.length < ${min * 2}` : '',
+    ]
+      .filter(Boolean)
+      .join(' || ');
+    const count = gen.var('n');
+    const withLength = (v: unknown, n: unknown) => `${valueArrived(v)} (${String(n)} character${n === 1 ? '' : 's'})`;
+    lines.push(`if (${near}) {`, `const ${count} = ${gen.ref(countCharacters)}(${input});`);
+    if (max !== undefined)
+      lines.push(`if (${count} > ${max}) ${gen.refuse(site, 'too_long', expected, withLength, count)}`);
+    if (min !== undefined)
+      lines.push(`if (${count} < ${min}) ${gen.refuse(site, 'too_short', expected, withLength, count)}`);
+    lines.push('}');
+  }
+  if (typeof node.pattern === 'string') {
+    // Checked in linear time: a pattern such as ^(a+)+$ cannot stall the run. The only
+    // patterns that cannot run so are zod's own format patterns, which zod's step checks.
+    const pattern = compileLinearPattern(node.pattern);
+    if (!(pattern instanceof UnsupportedPattern))
+      lines.push(`if (!${gen.ref(pattern)}.test(${input})) ${gen.refuse(site, 'invalid_format', expected)}`);
+  }
+  const format = typeof node.format === 'string' ? FORMAT_CHECKS.get(node.format) : undefined;
+  if (format !== undefined)
+    lines.push(`if (!${gen.ref(format)}(${input})) ${gen.refuse(site, 'invalid_format', expected)}`);
+  lines.push(`${site.out} = ${input};`);
+  return lines.join('\n');
+}
+
+/** Characters as JSON Schema counts them: code points, a surrogate pair counting once. */
+function countCharacters(text: string): number {
+  let count = 0;
+  for (let i = 0; i < text.length; i++) {
+    const unit = text.charCodeAt(i);
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+      const next = text.charCodeAt(i + 1);
+      if (next >= 0xdc00 && next <= 0xdfff) i++;
+    }
+    count++;
+  }
+  return count;
+}
