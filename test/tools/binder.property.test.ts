@@ -43,7 +43,8 @@ const schema = {
   required: ['weight', 'unit', 'address'],
 } as const;
 
-const tool = defineTool({ name: 'ship', description: 'Ships.', input: schema, run: () => 'shipped' });
+/** The tool under test, defined inside each test (its schema compiled there, where a mutation run sees it). */
+const shipTool = () => defineTool({ name: 'ship', description: 'Ships.', input: schema, run: () => 'shipped' });
 
 /** JSON values shaped like this tool's input often enough to reach every rule, and anything else too. */
 const nearlyValidInput = fc.record(
@@ -87,6 +88,7 @@ const validInput = fc.record(
 
 describe('binder properties', () => {
   it('never throws, whatever the model sends, and every refusal is well formed', () => {
+    const tool = shipTool();
     fc.assert(
       fc.property(anyInput, (input) => {
         const result = tool.bind(input);
@@ -103,6 +105,7 @@ describe('binder properties', () => {
   });
 
   it('accepts every valid input, handing run exactly what was sent plus defaults', () => {
+    const tool = shipTool();
     fc.assert(
       fc.property(validInput, (input) => {
         const result = tool.bind(input);
@@ -113,6 +116,7 @@ describe('binder properties', () => {
   });
 
   it('names the broken argument when one argument of a valid input is given the wrong type', () => {
+    const tool = shipTool();
     const keys = Object.keys(schema.properties) as (keyof typeof schema.properties)[];
     const wrongFor = {
       weight: 'heavy',
@@ -132,6 +136,7 @@ describe('binder properties', () => {
   });
 
   it('never lets invalid input reach run, and answers it with an is_error result', async () => {
+    const tool = shipTool();
     await fc.assert(
       fc.asyncProperty(fc.oneof(nearlyValidInput, fc.jsonValue()), async (input) => {
         const received: unknown[] = [];

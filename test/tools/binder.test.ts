@@ -4,41 +4,42 @@ import { defineTool, type InvalidArgument } from '../../src/index.js';
 
 const noop = () => 'ok';
 
-/** A tool exercising every construct the binder supports. */
-const shipping = defineTool({
-  name: 'ship_parcel',
-  description: 'Ships a parcel.',
-  input: {
-    type: 'object',
-    properties: {
-      weight: { type: 'integer', minimum: 1, maximum: 30 },
-      price: { type: 'number', exclusiveMinimum: 0 },
-      unit: { type: 'string', enum: ['kg', 'lb'] },
-      express: { type: 'boolean', default: false },
-      address: {
-        type: 'object',
-        properties: { street: { type: 'string', minLength: 1 }, zip: { type: 'string', pattern: '^[0-9]{5}$' } },
-        required: ['street', 'zip'],
+/** A tool exercising every construct the binder supports, defined where a test asks for it. */
+const shipping = () =>
+  defineTool({
+    name: 'ship_parcel',
+    description: 'Ships a parcel.',
+    input: {
+      type: 'object',
+      properties: {
+        weight: { type: 'integer', minimum: 1, maximum: 30 },
+        price: { type: 'number', exclusiveMinimum: 0 },
+        unit: { type: 'string', enum: ['kg', 'lb'] },
+        express: { type: 'boolean', default: false },
+        address: {
+          type: 'object',
+          properties: { street: { type: 'string', minLength: 1 }, zip: { type: 'string', pattern: '^[0-9]{5}$' } },
+          required: ['street', 'zip'],
+        },
+        parts: { type: 'array', items: { type: 'string', maxLength: 4 }, minItems: 1, maxItems: 3 },
+        note: { type: 'string' },
       },
-      parts: { type: 'array', items: { type: 'string', maxLength: 4 }, minItems: 1, maxItems: 3 },
-      note: { type: 'string' },
+      required: ['weight', 'unit', 'address'],
     },
-    required: ['weight', 'unit', 'address'],
-  },
-  run: noop,
-});
+    run: noop,
+  });
 
 const valid = { weight: 2, unit: 'kg', address: { street: 'Main St', zip: '12345' } };
 
 function refusal(input: unknown): InvalidArgument {
-  const result = shipping.bind(input);
+  const result = shipping().bind(input);
   if (result.ok) throw new Error(`expected a refusal for ${JSON.stringify(input)}`);
   return result.invalid;
 }
 
 describe('the binder', () => {
   it('binds valid input, applying defaults', () => {
-    expect(shipping.bind(valid)).toEqual({ ok: true, args: { ...valid, express: false } });
+    expect(shipping().bind(valid)).toEqual({ ok: true, args: { ...valid, express: false } });
   });
 
   it('reports the wrong type with the argument, what was expected and what arrived', () => {
@@ -229,7 +230,7 @@ describe('the binder', () => {
   });
 
   it('treats an explicit null for an optional argument as absent, so its default applies', () => {
-    expect(shipping.bind({ ...valid, express: null, note: null })).toEqual({
+    expect(shipping().bind({ ...valid, express: null, note: null })).toEqual({
       ok: true,
       args: { ...valid, express: false },
     });
@@ -327,7 +328,7 @@ describe('the binder', () => {
   });
 
   it('refuses an own __proto__ key as an unknown argument, without touching any prototype', () => {
-    const result = shipping.bind(
+    const result = shipping().bind(
       JSON.parse(
         '{"weight": 2, "unit": "kg", "address": {"street": "a", "zip": "12345"}, "__proto__": {"polluted": true}}',
       ),
@@ -337,44 +338,45 @@ describe('the binder', () => {
   });
 
   it('accepts strings that contain lone surrogates or zero-width characters when the schema does', () => {
-    expect(shipping.bind({ ...valid, note: 'a\uD800b\u200B\u202E' }).ok).toBe(true);
+    expect(shipping().bind({ ...valid, note: 'a\uD800b\u200B\u202E' }).ok).toBe(true);
   });
 });
 
 describe('the binder with a zod schema', () => {
-  const booking = defineTool({
-    name: 'book_room',
-    description: 'Books a room.',
-    input: z
-      .object({
-        room: z.string().min(1),
-        nights: z.int().min(1).max(14),
-        guests: z.array(z.string()).default([]),
-        code: z
-          .string()
-          .refine((code) => code.startsWith('PROMO'), 'a promotion code starts with PROMO')
-          .optional(),
-        checkIn: z.string().transform((day) => new Date(`${day}T00:00:00Z`)),
-      })
-      .refine((b) => b.room !== 'penthouse' || b.nights <= 3, {
-        message: 'the penthouse is booked for at most 3 nights',
-        path: ['nights'],
-      }),
-    run: (args) => `${args.room} from ${args.checkIn.toISOString()}`,
-  });
+  const booking = () =>
+    defineTool({
+      name: 'book_room',
+      description: 'Books a room.',
+      input: z
+        .object({
+          room: z.string().min(1),
+          nights: z.int().min(1).max(14),
+          guests: z.array(z.string()).default([]),
+          code: z
+            .string()
+            .refine((code) => code.startsWith('PROMO'), 'a promotion code starts with PROMO')
+            .optional(),
+          checkIn: z.string().transform((day) => new Date(`${day}T00:00:00Z`)),
+        })
+        .refine((b) => b.room !== 'penthouse' || b.nights <= 3, {
+          message: 'the penthouse is booked for at most 3 nights',
+          path: ['nights'],
+        }),
+      run: (args) => `${args.room} from ${args.checkIn.toISOString()}`,
+    });
 
   it('shows the model the zod schema as JSON Schema, with no additional properties', () => {
-    expect(booking.inputSchema).toMatchObject({
+    expect(booking().inputSchema).toMatchObject({
       type: 'object',
       properties: { nights: { type: 'integer', minimum: 1, maximum: 14 }, guests: { type: 'array', default: [] } },
       required: ['room', 'nights', 'checkIn'],
       additionalProperties: false,
     });
-    expect(booking.inputSchema).not.toHaveProperty('$schema');
+    expect(booking().inputSchema).not.toHaveProperty('$schema');
   });
 
   it('checks structure first, with the same messages as a JSON Schema tool', () => {
-    expect(booking.bind({ room: 'A1', nights: 'two', checkIn: '2026-12-01' })).toMatchObject({
+    expect(booking().bind({ room: 'A1', nights: 'two', checkIn: '2026-12-01' })).toMatchObject({
       ok: false,
       invalid: {
         code: 'invalid_type',
@@ -386,7 +388,7 @@ describe('the binder with a zod schema', () => {
   });
 
   it('runs refinements after the structural check and reports them in the same shape', () => {
-    expect(booking.bind({ room: 'A1', nights: 2, code: 'SUMMER', checkIn: '2026-12-01' })).toEqual({
+    expect(booking().bind({ room: 'A1', nights: 2, code: 'SUMMER', checkIn: '2026-12-01' })).toEqual({
       ok: false,
       invalid: {
         error: 'invalid_argument',
@@ -399,14 +401,14 @@ describe('the binder with a zod schema', () => {
           'string "SUMMER".',
       },
     });
-    expect(booking.bind({ room: 'penthouse', nights: 5, checkIn: '2026-12-01' })).toMatchObject({
+    expect(booking().bind({ room: 'penthouse', nights: 5, checkIn: '2026-12-01' })).toMatchObject({
       ok: false,
       invalid: { path: ['nights'], code: 'failed_rule' },
     });
   });
 
   it('hands run the transformed values', () => {
-    const result = booking.bind({ room: 'A1', nights: 2, checkIn: '2026-12-01' });
+    const result = booking().bind({ room: 'A1', nights: 2, checkIn: '2026-12-01' });
     expect(result).toEqual({
       ok: true,
       args: { room: 'A1', nights: 2, guests: [], checkIn: new Date('2026-12-01T00:00:00Z') },

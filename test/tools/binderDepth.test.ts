@@ -34,15 +34,14 @@ function nestedSchema(depth: number, kinds: readonly ('array' | 'object')[]): Js
 }
 
 describe('input depth', () => {
-  // The input object is level 1, so `v` may nest LIMIT - 1 levels.
-  const deepest = defineTool({
-    name: 'deep',
-    description: 'D.',
-    input: { type: 'object', properties: { v: nestedSchema(LIMIT - 1, ['array']) } },
-    run: noop,
-  });
-
   it('binds a value exactly at the limit; refuses one level more as too_deep, with the path where it crossed', () => {
+    // The input object is level 1, so `v` may nest LIMIT - 1 levels.
+    const deepest = defineTool({
+      name: 'deep',
+      description: 'D.',
+      input: { type: 'object', properties: { v: nestedSchema(LIMIT - 1, ['array']) } },
+      run: noop,
+    });
     expect(deepest.bind({ v: nested(LIMIT - 1, ['array']) }).ok).toBe(true);
     const refused = deepest.bind({ v: nested(LIMIT, ['array']) });
     expect(refused).toMatchObject({
@@ -99,16 +98,15 @@ describe('input depth', () => {
 });
 
 describe('agent.run with deep tool input', () => {
-  const pay = defineTool({
-    name: 'send_payment',
-    description: 'Pays.',
-    privileged: true,
-    input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
-    run: noop,
-  });
-
   it('never throws, beside a pending approval: deeper than the limit is refused as too_deep, within it binds as ' +
     'usual', async () => {
+    const pay = defineTool({
+      name: 'send_payment',
+      description: 'Pays.',
+      privileged: true,
+      input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+      run: noop,
+    });
     await fc.assert(
       fc.asyncProperty(
         fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 1, max: 20_000 })),

@@ -259,16 +259,18 @@ describe('what the model is told, per keyword (verbatim)', () => {
 });
 
 describe('discriminated unions', () => {
-  const shape = withArgument({
-    oneOf: [
-      { type: 'object', properties: { kind: { const: 'circle' }, r: { type: 'number' } }, required: ['kind', 'r'] },
-      {
-        type: 'object',
-        properties: { kind: { const: 'square' }, side: { type: 'number' } },
-        required: ['kind', 'side'],
-      },
-    ],
-  });
+  // A tool made per call, inside the tests (a tool made as the describe is collected compiles outside them).
+  const shape = (value: unknown) =>
+    withArgument({
+      oneOf: [
+        { type: 'object', properties: { kind: { const: 'circle' }, r: { type: 'number' } }, required: ['kind', 'r'] },
+        {
+          type: 'object',
+          properties: { kind: { const: 'square' }, side: { type: 'number' } },
+          required: ['kind', 'side'],
+        },
+      ],
+    })(value);
 
   it('names the discriminator and its allowed values when the value is unknown', () => {
     expect(shape({ kind: 'triangle' })).toEqual(
@@ -537,14 +539,16 @@ describe('the root', () => {
 });
 
 describe('conditions', () => {
-  const order = withArgument({
-    type: 'object',
-    properties: { kind: { enum: ['pickup', 'delivery'] }, address: { type: 'string' } },
-    required: ['kind'],
-    if: { properties: { kind: { const: 'delivery' } } },
-    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword; this object is never awaited.
-    then: { required: ['address'] },
-  });
+  // A tool made per call, inside the tests (a tool made as the describe is collected compiles outside them).
+  const order = (value: unknown) =>
+    withArgument({
+      type: 'object',
+      properties: { kind: { enum: ['pickup', 'delivery'] }, address: { type: 'string' } },
+      required: ['kind'],
+      if: { properties: { kind: { const: 'delivery' } } },
+      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword; this object is never awaited.
+      then: { required: ['address'] },
+    })(value);
 
   it('applies then where the if matches, with the other keys of the object present', () => {
     expect(order({ kind: 'delivery', address: 'Main St 1' })).toEqual({

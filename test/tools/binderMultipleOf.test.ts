@@ -4,19 +4,15 @@ import { defineTool } from '../../src/index.js';
 import { probeOutcome, probeRefusal } from '../support/probeTool.js';
 
 const noop = () => 'ok';
-const binders = new Map<string, (x: number) => ReturnType<ReturnType<typeof defineTool>['bind']>>();
+/** The bind of a tool `price` whose `x` has the multipleOf, defined afresh where a test asks for it. */
 function binderFor(multipleOf: number, type: 'number' | 'integer' = 'number') {
-  const known = binders.get(`${type} ${multipleOf}`);
-  if (known !== undefined) return known;
   const tool = defineTool({
     name: 'price',
     description: 'P.',
     input: { type: 'object', properties: { x: { type, multipleOf } }, required: ['x'] },
     run: noop,
   });
-  const bind = (x: number) => tool.bind({ x });
-  binders.set(`${type} ${multipleOf}`, bind);
-  return bind;
+  return (x: number) => tool.bind({ x });
 }
 
 describe('multipleOf', () => {

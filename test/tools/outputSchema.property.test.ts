@@ -70,18 +70,23 @@ function replaced(value: unknown, path: (string | number)[], text: string): unkn
   return copy;
 }
 
-const prepared: { file: string; output: PreparedOutput }[] = [];
-const refused: { file: string; error: unknown }[] = [];
-for (const fixture of toolSchemaFixtures()) {
-  try {
-    prepared.push({ file: fixture.file, output: prepareOutput(fixture.inputSchema) });
-  } catch (error) {
-    refused.push({ file: fixture.file, error });
+/** The corpus's schemas as output schemas: prepared inside each test, where their checks are compiled. */
+function preparedCorpus() {
+  const prepared: { file: string; output: PreparedOutput }[] = [];
+  const refused: { file: string; error: unknown }[] = [];
+  for (const fixture of toolSchemaFixtures()) {
+    try {
+      prepared.push({ file: fixture.file, output: prepareOutput(fixture.inputSchema) });
+    } catch (error) {
+      refused.push({ file: fixture.file, error });
+    }
   }
+  return { prepared, refused };
 }
 
 describe('output schemas made strict, over the corpus of real schemas', () => {
   it('prepares most of the corpus, and refuses the rest only with an OutputSchemaError naming output paths', () => {
+    const { prepared, refused } = preparedCorpus();
     expect(prepared.length).toBeGreaterThan(100);
     for (const { file, error } of refused) {
       expect(error, file).toBeInstanceOf(OutputSchemaError);
@@ -90,6 +95,7 @@ describe('output schemas made strict, over the corpus of real schemas', () => {
   });
 
   it('sends only keywords the API accepts, with every object closed and every value typed', () => {
+    const { prepared } = preparedCorpus();
     for (const { file, output } of prepared) {
       for (const [path, node] of nodesOf(output.format.schema, 'output')) {
         for (const keyword of Object.keys(node))
@@ -104,6 +110,7 @@ describe('output schemas made strict, over the corpus of real schemas', () => {
   });
 
   it('asks the API for no less than legate accepts: every answer the check accepts, the strict schema accepts', () => {
+    const { prepared } = preparedCorpus();
     for (const { file, output } of prepared) {
       const values = arbitraryOf(output.schema, output.schema, false);
       if (values === undefined) continue;
@@ -120,6 +127,7 @@ describe('output schemas made strict, over the corpus of real schemas', () => {
   });
 
   it('streams every accepted answer into partials that grow to it, values under an enum only whole', () => {
+    const { prepared } = preparedCorpus();
     for (const { file, output } of prepared) {
       const values = arbitraryOf(output.schema, output.schema, false);
       if (values === undefined) continue;

@@ -109,31 +109,34 @@ describe('defineTool and the API rule for property names', () => {
 
 describe('renameUnsafeProperties: safe names for the model, the declared names for run', () => {
   const received: unknown[] = [];
-  const messages = defineTool({
-    name: 'list_messages',
-    description: 'Lists messages.',
-    input: {
-      type: 'object',
-      properties: {
-        To: { type: 'string' },
-        'DateSent<': { type: 'string', description: 'Sent on or before.' },
-        'DateSent>': { type: 'string' },
-        'tags[]': { type: 'array', items: { type: 'string' } },
+  // Defined inside each test, where its schema is compiled.
+  const listMessages = () =>
+    defineTool({
+      name: 'list_messages',
+      description: 'Lists messages.',
+      input: {
+        type: 'object',
+        properties: {
+          To: { type: 'string' },
+          'DateSent<': { type: 'string', description: 'Sent on or before.' },
+          'DateSent>': { type: 'string' },
+          'tags[]': { type: 'array', items: { type: 'string' } },
+        },
+        required: ['DateSent<', 'To'],
+        dependentRequired: { 'DateSent>': ['DateSent<'] },
+        if: { properties: { 'tags[]': { minItems: 1 } }, required: ['tags[]'] },
+        // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.
+        then: { required: ['DateSent>'] },
       },
-      required: ['DateSent<', 'To'],
-      dependentRequired: { 'DateSent>': ['DateSent<'] },
-      if: { properties: { 'tags[]': { minItems: 1 } }, required: ['tags[]'] },
-      // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.
-      then: { required: ['DateSent>'] },
-    },
-    renameUnsafeProperties: true,
-    run: (args) => {
-      received.push(args);
-      return 'ok';
-    },
-  });
+      renameUnsafeProperties: true,
+      run: (args) => {
+        received.push(args);
+        return 'ok';
+      },
+    });
 
   it('shows the model safe names, with required, dependentRequired and conditions kept in step', () => {
+    const messages = listMessages();
     expect(messages.inputSchema).toEqual({
       type: 'object',
       properties: {
@@ -154,6 +157,7 @@ describe('renameUnsafeProperties: safe names for the model, the declared names f
   });
 
   it('binds the model’s call under the safe names, and runs with the declared names', async () => {
+    const messages = listMessages();
     received.length = 0;
     const transport = new ScriptedTransport([
       reply.toolUse('list_messages', { To: '+15558881111', DateSent_lt: '2008-01-02', tags: ['x'] }),

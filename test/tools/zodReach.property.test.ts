@@ -27,9 +27,10 @@ const dictionary = <T>(value: fc.Arbitrary<T>) =>
 
 describe('z.record over its class', () => {
   const schema = z.object({ scores: z.record(z.string(), z.number()) });
-  const rank = defineTool({ name: 'rank', description: 'Ranks.', input: schema, run: () => 'ok' });
+  const rankTool = () => defineTool({ name: 'rank', description: 'Ranks.', input: schema, run: () => 'ok' });
 
   it('hands run every key and value sent, as zod parses them', () => {
+    const rank = rankTool();
     fc.assert(
       fc.property(dictionary(number), (scores) => {
         const input = JSON.parse(JSON.stringify({ scores }));
@@ -40,6 +41,7 @@ describe('z.record over its class', () => {
   });
 
   it('refuses a value that is not a number at its key', () => {
+    const rank = rankTool();
     const notANumber = fc.jsonValue().filter((v) => typeof v !== 'number');
     fc.assert(
       fc.property(dictionary(number), key, notANumber, (scores, at, wrong) => {
@@ -53,10 +55,11 @@ describe('z.record over its class', () => {
 
 describe('z.tuple with a rest over its class', () => {
   const schema = z.object({ path: z.tuple([z.string(), z.boolean()], z.int()) });
-  const walk = defineTool({ name: 'walk', description: 'Walks.', input: schema, run: () => 'ok' });
+  const walkTool = () => defineTool({ name: 'walk', description: 'Walks.', input: schema, run: () => 'ok' });
   const safeInt = fc.integer({ min: Number.MIN_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER });
 
   it('hands run the tuple and its rest as sent', () => {
+    const walk = walkTool();
     fc.assert(
       fc.property(fc.string(), fc.boolean(), fc.array(safeInt, { maxLength: 6 }), (s, b, rest) => {
         const input = { path: [s, b, ...rest] };
@@ -66,6 +69,7 @@ describe('z.tuple with a rest over its class', () => {
   });
 
   it('refuses an item of the rest that is not a whole number at its index', () => {
+    const walk = walkTool();
     fc.assert(
       fc.property(
         fc.array(safeInt, { maxLength: 4 }),
@@ -91,7 +95,7 @@ describe('z.lazy trees over their class', () => {
   }
   const node: z.ZodType<Node> = z.lazy(() => z.object({ name: z.string(), children: z.array(node) }));
   const schema = z.object({ tree: node });
-  const outline = defineTool({ name: 'outline', description: 'Outlines.', input: schema, run: () => 'ok' });
+  const outlineTool = () => defineTool({ name: 'outline', description: 'Outlines.', input: schema, run: () => 'ok' });
   // Trees up to 12 nodes deep (the input limit allows 31), leaves more likely the deeper it goes.
   const { tree } = fc.letrec<{ tree: Node }>((tie) => ({
     tree: fc.record({
@@ -105,6 +109,7 @@ describe('z.lazy trees over their class', () => {
   }));
 
   it('hands run the whole tree, at any depth the input limit allows', () => {
+    const outline = outlineTool();
     fc.assert(
       fc.property(tree, (t) => {
         expect(bound(outline, { tree: t })).toEqual({ ok: true, args: schema.parse({ tree: t }) });
@@ -113,6 +118,7 @@ describe('z.lazy trees over their class', () => {
   });
 
   it('refuses a node whose name is not a string, at its path', () => {
+    const outline = outlineTool();
     fc.assert(
       fc.property(tree, fc.array(fc.nat(), { maxLength: 6 }), (t, turns) => {
         // Walk down the tree by the turns as far as it goes, then break that node's name.
@@ -142,7 +148,7 @@ describe('z.discriminatedUnion over its class', () => {
       z.object({ kind: z.literal('square'), side: z.number(), label: z.string().optional() }),
     ]),
   });
-  const draw = defineTool({ name: 'draw', description: 'Draws.', input: schema, run: () => 'ok' });
+  const drawTool = () => defineTool({ name: 'draw', description: 'Draws.', input: schema, run: () => 'ok' });
   const shape = fc.oneof(
     fc.record({ kind: fc.constant('circle' as const), r: fc.double({ min: Number.MIN_VALUE, noNaN: true, max: 1e9 }) }),
     fc.record(
@@ -152,6 +158,7 @@ describe('z.discriminatedUnion over its class', () => {
   );
 
   it('hands run the matching alternative as sent', () => {
+    const draw = drawTool();
     fc.assert(
       fc.property(shape, (s) => {
         expect(bound(draw, { shape: s })).toEqual({ ok: true, args: schema.parse({ shape: s }) });
@@ -160,6 +167,7 @@ describe('z.discriminatedUnion over its class', () => {
   });
 
   it('refuses any other discriminator at the discriminator, naming the allowed values', () => {
+    const draw = drawTool();
     const other = fc.jsonValue().filter((v) => v !== 'circle' && v !== 'square' && v !== null);
     fc.assert(
       fc.property(shape, other, (s, kind) => {

@@ -58,20 +58,11 @@ async function ran(tool: AnyTool, input: unknown): Promise<unknown> {
   return args;
 }
 
-/** Declares a tool when a test first asks for it, so a schema defineTool refuses fails that test alone. */
-function declared(make: () => AnyTool): () => AnyTool {
-  let tool: AnyTool | undefined;
-  return () => {
-    tool ??= make();
-    return tool;
-  };
-}
-
 /** The published form of an integer zod writes: its safe range as bounds. */
 const zodInteger = { type: 'integer', minimum: -SAFE, maximum: SAFE };
 
 describe('z.union', () => {
-  const pick = declared(() =>
+  const pick = () =>
     defineTool({
       name: 'pick',
       description: 'Picks an item by id.',
@@ -80,8 +71,7 @@ describe('z.union', () => {
         by: z.union([z.object({ name: z.string() }), z.object({ index: z.number() })]),
       }),
       run: record,
-    }),
-  );
+    });
 
   it('shows the model anyOf, each object alternative closed', () => {
     expect(pick().inputSchema).toEqual({
@@ -157,7 +147,7 @@ describe('a union as the whole input', () => {
 });
 
 describe('z.discriminatedUnion', () => {
-  const draw = declared(() =>
+  const draw = () =>
     defineTool({
       name: 'draw',
       description: 'Draws a shape.',
@@ -168,8 +158,7 @@ describe('z.discriminatedUnion', () => {
         ]),
       }),
       run: record,
-    }),
-  );
+    });
 
   it('shows the model oneOf with the const discriminator', () => {
     expect(draw().inputSchema).toEqual({
@@ -226,7 +215,7 @@ describe('z.discriminatedUnion', () => {
 });
 
 describe('z.record', () => {
-  const rank = declared(() =>
+  const rank = () =>
     defineTool({
       name: 'rank',
       description: 'Ranks players.',
@@ -235,8 +224,7 @@ describe('z.record', () => {
         labels: z.record(z.enum(['low', 'high']), z.string()),
       }),
       run: record,
-    }),
-  );
+    });
 
   it("shows the model an object whose extra keys take the value's schema", () => {
     expect(rank().inputSchema).toEqual({
@@ -278,14 +266,13 @@ describe('z.record', () => {
 });
 
 describe('z.tuple', () => {
-  const move = declared(() =>
+  const move = () =>
     defineTool({
       name: 'move',
       description: 'Moves to a point.',
       input: z.object({ to: z.tuple([z.number(), z.number()]), path: z.tuple([z.string()], z.int()) }),
       run: record,
-    }),
-  );
+    });
 
   it('shows the model prefixItems: closed for a tuple, with items for its rest', () => {
     expect(move().inputSchema).toEqual({
@@ -332,14 +319,13 @@ describe('z.lazy recursion', () => {
     children: Node[];
   }
   const node: z.ZodType<Node> = z.lazy(() => z.object({ name: z.string().min(1), children: z.array(node) }));
-  const outline = declared(() =>
+  const outline = () =>
     defineTool({
       name: 'outline',
       description: 'Saves an outline.',
       input: z.object({ tree: node }),
       run: record,
-    }),
-  );
+    });
   const chain = (levels: number): Node => {
     let tree: Node = { name: 'leaf', children: [] };
     for (let i = 1; i < levels; i++) tree = { name: `n${i}`, children: [tree] };
@@ -390,7 +376,7 @@ describe('z.lazy recursion', () => {
 });
 
 describe('nullable, optional, nullish', () => {
-  const note = declared(() =>
+  const note = () =>
     defineTool({
       name: 'note',
       description: 'Saves a note.',
@@ -402,8 +388,7 @@ describe('nullable, optional, nullish', () => {
         link: z.object({ url: z.url() }).nullable(),
       }),
       run: record,
-    }),
-  );
+    });
 
   it('shows the model null as a type of its own, or as an anyOf alternative for an object', () => {
     expect(note().inputSchema).toEqual({
@@ -459,7 +444,7 @@ describe('nullable, optional, nullish', () => {
 });
 
 describe('defaults at depth', () => {
-  const plan = declared(() =>
+  const plan = () =>
     defineTool({
       name: 'plan',
       description: 'Plans a job.',
@@ -470,8 +455,7 @@ describe('defaults at depth', () => {
         steps: z.array(z.object({ name: z.string(), weight: z.number().default(1) })),
       }),
       run: record,
-    }),
-  );
+    });
 
   it('shows the model every default where it applies', () => {
     expect(plan().inputSchema).toEqual({
@@ -530,7 +514,7 @@ describe('defaults at depth', () => {
 });
 
 describe('refinements', () => {
-  const tag = declared(() =>
+  const tag = () =>
     defineTool({
       name: 'tag',
       description: 'Tags a document.',
@@ -542,8 +526,7 @@ describe('refinements', () => {
         ),
       }),
       run: record,
-    }),
-  );
+    });
 
   it("runs zod's own checks after the structural one, at depth, in the same shape", async () => {
     const structural = await refused(tag(), { tags: [1], meta: {} });
