@@ -1,8 +1,5 @@
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
 import { LegateError } from '../errors/LegateError.js';
-import type { CallReplay } from '../runtime/replayReferee.js';
-import type { AnyTool } from '../tools/tool.js';
-import type { ServerTool } from '../tools/serverTool.js';
 
 /**
  * Partial output as it streams, for observers; the response itself is what `send` resolves to.

@@ -21,13 +21,24 @@ const model = 'claude-haiku-5-5';
 function tools(ran: string[], options: { payPrivileged?: boolean } = {}) {
   const input = { type: 'object', properties: { what: { type: 'string' } }, required: ['what'] } as const;
   return [
-    defineTool({ name: 'lookup', description: 'Looks up.', input, run: () => (ran.push('lookup'), 'found') }),
+    defineTool({
+      name: 'lookup',
+      description: 'Looks up.',
+      input,
+      run: () => {
+        ran.push('lookup');
+        return 'found';
+      },
+    }),
     defineTool({
       name: 'pay',
       description: 'Pays.',
       input,
       privileged: options.payPrivileged ?? true,
-      run: () => (ran.push('pay'), 'paid'),
+      run: () => {
+        ran.push('pay');
+        return 'paid';
+      },
     }),
   ];
 }
