@@ -1,11 +1,7 @@
 export { isDefinedTool } from './toolBrand.js';
-export {
-  defineTool,
-  type ArgsOf,
-  type RunOutput,
-  type ToolDeclaration,
-  type ToolInput,
-} from './defineTool.js';
+export { defineTool } from './defineTool.js';
+export type { RunOutput, ToolDeclaration } from './toolDeclaration.js';
+export type { ArgsOf, ToolInput } from './toolInput.js';
 export type { Tool, AnyTool, ToolContext } from './tool.js';
 export type { ToolAnnotations, ResolvedAnnotations, McpToolAnnotations } from './annotations.js';
 export {

@@ -2,7 +2,7 @@ import type { JsonPath } from '../../json/jsonPath.js';
 import type { JsonOutputFormat } from '../../messages/types.js';
 import type { Check } from '../binder/createBinder.js';
 import { ToolDeclarationError, type DeclarationProblem } from '../declarationError.js';
-import type { ArgsOf } from '../defineTool.js';
+import type { ArgsOf } from '../toolInput.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { compileOutputSchema, type CompiledOutputSchema } from './compileOutputSchema.js';
 import { OutputSchemaError } from './outputSchemaError.js';
