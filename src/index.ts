@@ -159,8 +159,8 @@ export {
   type SecretFinding,
   type SecretMatch,
   type SecretKind,
-  type SecretEncoding,
 } from './trajectory/secretScan.js';
+export type { SecretEncoding } from './trajectory/decodedView.js';
 
 // Recording: running an agent against a trajectory file, in a mode.
 export {
