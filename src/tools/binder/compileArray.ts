@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { describeValue } from '../../json/describeValue.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
-import type { CodeWriter, Site } from './codeWriter.js';
+import type { CodeGenerator, Site } from './compileSchema.js';
 import { describeExpectation } from './expectation.js';
 
 /**
@@ -9,7 +9,7 @@ import { describeExpectation } from './expectation.js';
  * position, `items` after them; `items: false` allows no more), then `uniqueItems` and `contains`
  * over the items as sent.
  */
-export function emitArray(gen: CodeWriter, node: PublishedSchema, site: Site, expected: string): string {
+export function emitArray(gen: CodeGenerator, node: PublishedSchema, site: Site, expected: string): string {
   const { input, path, out, at } = site;
   const tuple = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
   const items = node.items;
@@ -67,7 +67,7 @@ export function emitArray(gen: CodeWriter, node: PublishedSchema, site: Site, ex
   return lines.join('\n');
 }
 
-function contains(gen: CodeWriter, node: PublishedSchema, site: Site): string[] {
+function contains(gen: CodeGenerator, node: PublishedSchema, site: Site): string[] {
   const fn = gen.function(node.contains, `${site.at}.contains`, false);
   const min = typeof node.minContains === 'number' ? node.minContains : 1;
   const max = typeof node.maxContains === 'number' ? node.maxContains : undefined;

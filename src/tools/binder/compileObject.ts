@@ -2,7 +2,7 @@ import { isPlainObject } from '../../json/jsonValue.js';
 import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { acceptsNull } from '../schema/schemaFacts.js';
 import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
-import type { CodeWriter, Site } from './codeWriter.js';
+import type { CodeGenerator, Site } from './compileSchema.js';
 import { describeExpectation } from './expectation.js';
 
 /**
@@ -11,7 +11,7 @@ import { describeExpectation } from './expectation.js';
  * through `patternProperties` or `additionalProperties`, kept as sent where the schema allows
  * any, refused as unknown where it allows none.
  */
-export function emitObject(gen: CodeWriter, node: PublishedSchema, site: Site): string {
+export function emitObject(gen: CodeGenerator, node: PublishedSchema, site: Site): string {
   const { input, path, out, at, root } = site;
   const properties = Object.entries((node.properties as Record<string, unknown> | undefined) ?? {});
   const required = new Set((node.required as string[] | undefined) ?? []);
@@ -90,7 +90,7 @@ export function emitObject(gen: CodeWriter, node: PublishedSchema, site: Site): 
 
 /** Every key not declared by name, in the order sent: checked, bound and kept, or refused. */
 function otherKeys(
-  gen: CodeWriter,
+  gen: CodeGenerator,
   node: PublishedSchema,
   site: Site,
   declared: string[],
@@ -157,7 +157,7 @@ function otherKeys(
   return lines;
 }
 
-function memberCount(gen: CodeWriter, node: PublishedSchema, site: Site, expected: string): string[] {
+function memberCount(gen: CodeGenerator, node: PublishedSchema, site: Site, expected: string): string[] {
   const lines: string[] = [];
   const count = (_v: unknown, n: unknown) => `it had ${String(n)} member${n === 1 ? '' : 's'}`;
   const size = `Object.keys(${site.input}).length`;
@@ -168,7 +168,7 @@ function memberCount(gen: CodeWriter, node: PublishedSchema, site: Site, expecte
   return lines;
 }
 
-function dependencies(gen: CodeWriter, node: PublishedSchema, site: Site): string[] {
+function dependencies(gen: CodeGenerator, node: PublishedSchema, site: Site): string[] {
   const lines: string[] = [];
   const properties = (node.properties as Record<string, unknown> | undefined) ?? {};
   for (const [name, needed] of Object.entries((node.dependentRequired as Record<string, string[]> | undefined) ?? {})) {

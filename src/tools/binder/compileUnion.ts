@@ -2,7 +2,7 @@ import type { PublishedSchema } from '../schema/prepareSchema.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { discriminatorOf, nullableAlternative, typesOf } from '../schema/schemaFacts.js';
 import { takingNull } from '../schema/takingNull.js';
-import type { CodeWriter, Site } from './codeWriter.js';
+import type { CodeGenerator, Site } from './compileSchema.js';
 import { describeAlternative, describeExpectation } from './expectation.js';
 import { Refusal, valueArrived } from './invalidArgument.js';
 
@@ -15,7 +15,7 @@ type Alternative = (value: unknown) => unknown;
  * any other union by trying each alternative (a function of its own), refusing with the
  * alternative that came closest when none matches.
  */
-export function emitUnion(gen: CodeWriter, node: PublishedSchema, site: Site): string {
+export function emitUnion(gen: CodeGenerator, node: PublishedSchema, site: Site): string {
   const { input, out } = site;
   const nullable = nullableAlternative(node);
   if (nullable !== undefined) {
