@@ -32,6 +32,12 @@ const PENDING: { circles: { files: string[]; by: string }[]; arrows: { arrow: st
       by: "the lead (issue 33: the runtime's replay port)",
     },
     {
+      files: ['compileArray.ts', 'compileObject.ts', 'compileSchema.ts', 'compileUnion.ts'].map(
+        (f) => `src/tools/binder/${f}`,
+      ),
+      by: "the binder's emitters in the main checkout (binder/emitter.ts)",
+    },
+    {
       // AgentResult, ToolCall and AgentEvent hold each other, as do AgentResult, Suspension and RunState.
       files: ['agentResult.ts', 'events.ts', 'runState.ts', 'suspension.ts'].map((f) => `src/runtime/${f}`),
       by: "the lead (issue 33: the runtime's result types)",
