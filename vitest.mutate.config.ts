@@ -12,7 +12,7 @@ export default defineConfig({
       'test/guard/**/*.test.ts',
       'test/runtime/**/*.test.ts',
       'test/tools/**/*.test.ts',
-      'test/intercept/audit*.test.ts',
+      'test/intercept/auditProvenanceIntercept.test.ts',
       'test/intercept/unsafeFlow.test.ts',
     ],
     environment: 'node',

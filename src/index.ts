@@ -82,13 +82,8 @@ export { SEQUENCE_MODES, type SequenceMode } from './assert/toolSequence.js';
 export type { LegateMatchers, RunSubject } from './assert/matchers.js';
 
 // The safety audit of any trajectory (the runtime's, or one recorded at the HTTP boundary).
-export {
-  auditTrajectory,
-  type AuditFinding,
-  type AuditReport,
-  type AuditStep,
-  type AuditedCall,
-} from './intercept/auditTrajectory.js';
+export { auditTrajectory } from './guard/audit/auditTrajectory.js';
+export type { AuditFinding, AuditReport, AuditStep, AuditedCall } from './guard/audit/auditReport.js';
 export type { AuditDeclarations, AuditHints } from './guard/auditDeclarations.js';
 
 // Stores for suspended runs.
@@ -165,8 +160,8 @@ export {
   type SecretFinding,
   type SecretMatch,
   type SecretKind,
-  type SecretEncoding,
 } from './trajectory/secretScan.js';
+export type { SecretEncoding } from './trajectory/decodedView.js';
 
 // Recording: running an agent against a trajectory file, in a mode.
 export { runTrajectory } from './replay/runTrajectory.js';

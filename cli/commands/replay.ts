@@ -20,7 +20,7 @@ import { replayOne, type ReplayContext, type ReplayGiven } from '../replay/repla
 import { corpusKey, parseShard, shardFiles, type Shard } from '../replay/shard.js';
 import { VerdictLog } from '../replay/verdictLog.js';
 import { replayInWorkers, WorkerSettingError, type Replayed } from '../replay/workerPool.js';
-import { ReplayReport } from '../replayReport.js';
+import { ReplayReport } from '../replay/replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
               [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html|blob --output file|-]

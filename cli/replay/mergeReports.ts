@@ -1,6 +1,6 @@
 import { missingProblem } from '../fileProblem.js';
 import type { CliIo } from '../io.js';
-import type { ReplayReport } from '../replayReport.js';
+import type { ReplayReport } from './replayReport.js';
 import { terminalText } from '../terminalText.js';
 import { readBlobs, type BlobRecord } from './replayBlob.js';
 import { VerdictLog } from './verdictLog.js';

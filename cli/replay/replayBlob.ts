@@ -5,9 +5,8 @@ import type { Trajectory } from '../../src/index.js';
 import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../../src/files/readRegularFile.js';
 import { legateVersion } from '../../src/version.js';
 import { oneLine } from '../describeError.js';
-import type { Verdict } from './replayFile.js';
 import type { Shard } from './shard.js';
-import type { PathProblems } from './verdictLog.js';
+import type { PathProblems, Verdict } from './verdict.js';
 
 /** What a blob says it is: its `format`, and the version of that format this legate writes and reads. */
 export const BLOB_FORMAT = 'legate-replay-blob';

@@ -14,11 +14,8 @@ import {
 } from '../../src/index.js';
 import { describeError } from '../describeError.js';
 import { errorCode, loadFile } from '../fileProblem.js';
-import type { FileResult } from '../replayReport.js';
 import { terminalText } from '../terminalText.js';
-
-/** A file's verdict: passed, or the error's code and message (see FileResult). */
-export type Verdict = FileResult;
+import type { Verdict } from './verdict.js';
 
 /** The options given on the command line that every file's replay takes. */
 export type ReplayGiven = { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined };

@@ -1,13 +1,7 @@
 import type { CliIo } from '../io.js';
-import type { ReplayReport } from '../replayReport.js';
 import { terminalLines, terminalText } from '../terminalText.js';
-import type { Verdict } from './replayFile.js';
-
-/** The paths given that could not be replayed at all: not there, or folders that could not be listed. */
-export interface PathProblems {
-  missing: string[];
-  unreadable: string[];
-}
+import type { ReplayReport } from './replayReport.js';
+import type { PathProblems, Verdict } from './verdict.js';
 
 /**
  * Files of the corpus that were not run: after the first failure with --bail, or (merging shards) files that no

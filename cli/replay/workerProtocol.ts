@@ -1,4 +1,5 @@
-import type { ReplayGiven, Verdict } from './replayFile.js';
+import type { ReplayGiven } from './replayFile.js';
+import type { Verdict } from './verdict.js';
 
 /** What a replay worker starts with (its workerData): enough to load the project's config itself. */
 export interface WorkerSetup {

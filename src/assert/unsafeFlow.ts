@@ -1,7 +1,7 @@
 import { UsageError } from '../errors/UsageError.js';
 import type { AuditDeclarations } from '../guard/auditDeclarations.js';
-import { auditTrajectory } from '../intercept/auditTrajectory.js';
-import { describeFinding } from '../intercept/auditTimeline.js';
+import { auditTrajectory } from '../guard/audit/auditTrajectory.js';
+import { describeFinding } from '../guard/audit/auditTimeline.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
 import type { CheckOutcome } from './checkOutcome.js';

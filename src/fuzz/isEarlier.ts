@@ -1,5 +1,5 @@
 import type { ArgumentPath } from '../tools/binder/invalidArgument.js';
-import type { PublishedSchema } from '../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../tools/schema/publishedSchema.js';
 import { patternOf } from './arbitraries/accepts.js';
 import { resolved } from './arbitraries/resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, type SchemaNode, typesOf } from './arbitraries/schemaNode.js';

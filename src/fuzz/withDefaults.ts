@@ -1,5 +1,5 @@
 import { isPlainObject } from '../json/jsonValue.js';
-import type { PublishedSchema } from '../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../tools/schema/publishedSchema.js';
 import { accepts, firstAlternativeTaking, patternOf } from './arbitraries/accepts.js';
 import { resolveRef } from './arbitraries/resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, type SchemaNode } from './arbitraries/schemaNode.js';

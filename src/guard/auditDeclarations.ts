@@ -3,7 +3,7 @@ import { limitProblem, ruleShapeProblem } from './checkRules.js';
 import type { ToolFacts } from './guardContext.js';
 import { toolsNamedBy, type Rule } from './rules.js';
 import { describeValue } from '../json/describeValue.js';
-import { fieldPathProblem } from './provenance/fieldPath.js';
+import { fieldPathProblem } from '../json/fieldPath.js';
 import type { McpToolAnnotations } from '../tools/annotations.js';
 import { checkSensitiveArguments } from '../tools/provenanceOptions.js';
 import { postureOf } from '../tools/hintedPosture.js';

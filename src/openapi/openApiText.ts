@@ -1,37 +1,10 @@
-import type { OpenApiToolInfo, SkippedOperation } from './openApiTools.js';
+import { byTag, NOT_SELECTED, type SkippedOperation, type SummaryRow } from './operationRows.js';
 
-/** How the reason of an operation left out by `tags` or `operationIds` starts. */
-export const NOT_SELECTED = 'not selected';
-
-/** One operation of the document as the summary lists it. */
-export interface SummaryRow {
-  /** `GET /pets/{petId}`. */
-  readonly operation: string;
-  readonly tags: readonly string[];
-  /** Left in by `tags` and `operationIds` (every operation, when neither is given). */
-  readonly selected: boolean;
-  /** The tool made of it; undefined when it was skipped or not selected. */
-  readonly tool: OpenApiToolInfo | undefined;
-}
-
-/** The group of the operations that have no tag, in a document where others have. */
-const NO_TAG = '(no tag)';
 /** Columns the list of tags not selected is wrapped at. */
 const WIDTH = 100;
 /** The widest the name and operation columns are padded to: a longer one pushes only its own row's flags. */
 const NAME_COLUMN = 40;
 const OPERATION_COLUMN = 60;
-
-/**
- * The operations by tag, in the order their tags are first met in `rows`, those without a tag last. An
- * operation of several tags is in the group of each, so a group is what selecting its tag selects.
- */
-export function byTag(rows: readonly SummaryRow[]): [string, SummaryRow[]][] {
-  const groups = new Map<string, SummaryRow[]>();
-  for (const row of rows) for (const tag of row.tags) groups.set(tag, [...(groups.get(tag) ?? []), row]);
-  const untagged = rows.filter((row) => row.tags.length === 0);
-  return [...groups, ...(untagged.length > 0 ? [[NO_TAG, untagged] as [string, SummaryRow[]]] : [])];
-}
 
 /**
  * The summary `toText()` returns and `legate openapi` prints: a headline of counts; every operation

@@ -6,36 +6,15 @@ import { callOperation, type CallSettings } from './callOperation.js';
 import { InputBudget } from './inputBudget.js';
 import { checkOptions, type OpenApiToolsOptions } from './openApiOptions.js';
 import { OpenApiError } from './OpenApiError.js';
-import { NOT_SELECTED, type SummaryRow, toText } from './openApiText.js';
+import { toText } from './openApiText.js';
 import { operationInput, publishedWithin, tooLargeInput, type OperationInput } from './operationInput.js';
 import { READ_METHODS, operationsOf, type Operation } from './operations.js';
 import { operationToolName } from './operationToolName.js';
+import { NOT_SELECTED, type SkippedOperation, type SummaryRow } from './operationRows.js';
 import { rawDocument } from './rawDocument.js';
 import { DEFAULT_MAX_DOCUMENT_NODES, readDocument } from './readDocument.js';
 import { listedOperations, selectedPart } from './selectedPart.js';
 import { tooManyTools } from './tooManyTools.js';
-
-/**
- * An operation of the document that is not a tool, and why; or, with `parameter`, a parameter of a tool's
- * operation that is not in the tool's input (an optional header or cookie parameter), and why.
- */
-export interface SkippedOperation {
-  /** `GET /pets/{petId}`. */
-  readonly operation: string;
-  readonly operationId?: string;
-  /** The parameter left out, when the operation is a tool and only this parameter is not in its input. */
-  readonly parameter?: { readonly name: string; readonly in: 'header' | 'cookie' };
-  readonly reason: string;
-}
-
-/** One tool of the set, as {@link OpenApiTools.toText} lists it. */
-export interface OpenApiToolInfo {
-  readonly name: string;
-  readonly operation: string;
-  readonly untrusted: boolean;
-  readonly privileged: boolean;
-  readonly policy: string | undefined;
-}
 
 /** The tools built from an OpenAPI document, the operations that were not, and a summary of both. */
 export interface OpenApiTools {

@@ -1,4 +1,4 @@
-import { byTag, type SummaryRow } from './openApiText.js';
+import { byTag, type SummaryRow } from './operationRows.js';
 import { OpenApiError } from './OpenApiError.js';
 
 /** Tags named in the refusal; the rest are counted. */

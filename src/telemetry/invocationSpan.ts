@@ -1,9 +1,9 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { openTelemetry } from './openTelemetry.js';
-import type { AgentResult, Usage } from '../runtime/agentResult.js';
 import { PROVIDER } from './attributeNames.js';
 import { setAttributes, usageAttributes, type AttributesOf } from './spanAttributes.js';
 import { errorTypeOf } from './toolSpan.js';
+import type { InvocationOutcome, UsageTotals } from './tracedFacts.js';
 
 /** What an agent invocation's span is started with: a run, or the resume of a suspended one. */
 export interface InvocationStart {
@@ -14,7 +14,7 @@ export interface InvocationStart {
   /** For a resume: the pending calls a person approved and denied. */
   resumed?: { approved: string[]; denied: string[] };
   /** For a resume: the run's usage when it stopped, so the invocation counts only its own. */
-  usageBefore?: Usage;
+  usageBefore?: UsageTotals;
 }
 
 /** Starts the `invoke_agent {agent}` span (kind INTERNAL: the agent runs in this process). */
@@ -41,8 +41,8 @@ export function startInvocationSpan(tracer: Tracer, parent: Context, start: Invo
  * Ends the invocation with what the run came to: the usage this invocation spent (a resume's, not
  * the suspended run's before it), stop reason, taint, suspension.
  */
-export function finishInvocationSpan(span: Span, result: AgentResult, usageBefore?: Usage): void {
-  const spent = (counter: keyof Usage) => result.usage[counter] - (usageBefore?.[counter] ?? 0);
+export function finishInvocationSpan(span: Span, result: InvocationOutcome, usageBefore?: UsageTotals): void {
+  const spent = (counter: keyof UsageTotals) => result.usage[counter] - (usageBefore?.[counter] ?? 0);
   const values: AttributesOf = {
     ...usageAttributes({
       input: spent('inputTokens'),

@@ -1,7 +1,6 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { openTelemetry, openTelemetryRegistered } from './openTelemetry.js';
 import type { ModelResponse } from '../messages/types.js';
-import type { AgentResult, Usage } from '../runtime/agentResult.js';
 import { inChatSpan, type ChatSpanStart } from './chatSpan.js';
 import {
   failInvocationSpan,
@@ -10,6 +9,7 @@ import {
   type InvocationStart,
 } from './invocationSpan.js';
 import { startToolSpan, type ToolSpan, type ToolSpanStart } from './toolSpan.js';
+import type { InvocationOutcome, UsageTotals } from './tracedFacts.js';
 import { legateTracer } from './tracer.js';
 
 /** A recorded invocation: its span and context, and how its children are made. */
@@ -18,7 +18,7 @@ interface Live {
   span: Span;
   context: Context;
   content: boolean;
-  usageBefore: Usage | undefined;
+  usageBefore: UsageTotals | undefined;
 }
 
 /**
@@ -57,7 +57,7 @@ export class RunTrace {
   }
 
   /** Runs `work` (the invocation) in the invocation's context, ending the span with its result. */
-  async around(work: () => Promise<AgentResult>): Promise<AgentResult> {
+  async around<R extends InvocationOutcome>(work: () => Promise<R>): Promise<R> {
     const live = this.#live;
     if (live === undefined) return work();
     try {

@@ -1,17 +1,16 @@
 import type { Context, Span, Tracer } from '@opentelemetry/api';
 import { openTelemetry } from './openTelemetry.js';
 import type { ToolUseBlock } from '../messages/types.js';
-import type { CallDecision } from '../runtime/replayReferee.js';
-import type { ToolCall } from '../runtime/agentResult.js';
 import { contentValue } from './messageContent.js';
 import { attributes, setAttributes, type AttributesOf } from './spanAttributes.js';
+import type { TracedCall, TracedDecision } from './tracedFacts.js';
 
 /** What a tool call's span is started with: the call, and the decision made before anything ran. */
 export interface ToolSpanStart {
   agent: string;
   turn: number;
   block: ToolUseBlock;
-  decision: CallDecision;
+  decision: TracedDecision;
   description?: string | undefined;
   /** The agent behind an `asTool` tool. */
   subAgent?: string | undefined;
@@ -52,7 +51,7 @@ export class ToolSpan {
   }
 
   /** Ends the span with the call's record, or as a call left waiting for approval. */
-  finish(call: ToolCall | undefined): void {
+  finish(call: TracedCall | undefined): void {
     if (call !== undefined) {
       const values: AttributesOf = { outcome: call.outcome };
       if (call.rule !== undefined) values.rule = call.rule;
@@ -73,7 +72,7 @@ export class ToolSpan {
   }
 
   /** Ends the span when the call settles: answered, left waiting for approval, or stopping the run. */
-  follow(outcome: Promise<{ call: ToolCall } | { pending: unknown }>): void {
+  follow(outcome: Promise<{ call: TracedCall } | { pending: unknown }>): void {
     outcome.then(
       (done) => this.finish('call' in done ? done.call : undefined),
       (thrown: unknown) => this.fail(thrown),

@@ -1,7 +1,8 @@
 import { describeValue } from '../json/describeValue.js';
 import type { ToolAnnotations } from './annotations.js';
 import { ToolDeclarationError } from './declarationError.js';
-import type { ToolDeclaration, ToolInput } from './defineTool.js';
+import type { ToolDeclaration } from './toolDeclaration.js';
+import type { ToolInput } from './toolInput.js';
 import { POSTURE_FIELDS, type PostureKind } from './postureFields.js';
 import { checkProvenanceOptions } from './provenanceOptions.js';
 import { unknownOptionMessage } from './unknownOption.js';

@@ -1,11 +1,7 @@
 export { isDefinedTool } from './toolBrand.js';
-export {
-  defineTool,
-  type ArgsOf,
-  type RunOutput,
-  type ToolDeclaration,
-  type ToolInput,
-} from './defineTool.js';
+export { defineTool } from './defineTool.js';
+export type { RunOutput, ToolDeclaration } from './toolDeclaration.js';
+export type { ArgsOf, ToolInput } from './toolInput.js';
 export type { Tool, AnyTool, ToolContext } from './tool.js';
 export type { ToolAnnotations, ResolvedAnnotations, McpToolAnnotations } from './annotations.js';
 export {
@@ -18,7 +14,7 @@ export {
 export type { BindOptions, BindResult, Binder } from './binder/createBinder.js';
 export type { InvalidArgument, InvalidArgumentCode, ArgumentPath } from './binder/invalidArgument.js';
 export type { JsonSchema, JsonObjectSchema, InferJsonSchema } from './schema/jsonSchema.js';
-export type { PublishedSchema } from './schema/prepareSchema.js';
+export type { PublishedSchema } from './schema/publishedSchema.js';
 export type { ToolOutput, RenderedOutput } from './result/renderOutput.js';
 export type { WithheldOutput } from './result/capOutput.js';
 export {

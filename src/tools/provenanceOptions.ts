@@ -1,5 +1,5 @@
 import { describeValue } from '../json/describeValue.js';
-import { fieldPathProblem } from '../guard/provenance/fieldPath.js';
+import { fieldPathProblem } from '../json/fieldPath.js';
 import { TAINT_POLICIES } from './taintPolicy.js';
 import { nearestName } from './unknownOption.js';
 

@@ -4,7 +4,7 @@ import type { McpToolAnnotations, ResolvedAnnotations } from './annotations.js';
 import type { BindOptions, BindResult } from './binder/createBinder.js';
 import type { ToolDeclarationWarning } from './declarationError.js';
 import type { ToolOutput } from './result/renderOutput.js';
-import type { PublishedSchema } from './schema/prepareSchema.js';
+import type { PublishedSchema } from './schema/publishedSchema.js';
 import type { TaintPolicy } from './taintPolicy.js';
 
 /** What a tool's `run` receives besides its arguments. */

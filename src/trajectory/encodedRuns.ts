@@ -1,4 +1,4 @@
-import type { DecodedView } from './secretEncodings.js';
+import type { DecodedView } from './decodedView.js';
 
 /** A run long enough to hold a short secret once decoded (4 bytes of base64 or 3 of hex). */
 const MIN_RUN = 6;

@@ -3,16 +3,8 @@
  * decoded one way, with a map from every character of the view back to the character of the
  * text it came from, so a secret found in a view is reported where it is in the text.
  */
+import type { DecodedView, SecretEncoding } from './decodedView.js';
 import { decodedRuns } from './encodedRuns.js';
-
-export type SecretEncoding = 'plain' | 'zero-width' | 'url' | 'escaped' | 'quoted' | 'base64' | 'hex';
-
-export interface DecodedView {
-  encoding: SecretEncoding;
-  text: string;
-  /** The index in the original text that the view's character at `index` came from. */
-  origin(index: number): number;
-}
 
 /**
  * Invisible characters that break a secret without showing: zero-width spaces and joiners, word joiner, BOM, soft

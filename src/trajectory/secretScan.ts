@@ -1,12 +1,11 @@
 import type YAML from 'yaml';
 import { yamlLibrary } from './yamlLibrary.js';
 import { formatJsonPath } from '../json/jsonPath.js';
-import { decodedViews, type SecretEncoding } from './secretEncodings.js';
+import type { SecretEncoding } from './decodedView.js';
+import { decodedViews } from './secretEncodings.js';
 import { compileUserPattern, firstMatch } from './userPattern.js';
 import { LegateError } from '../errors/LegateError.js';
 import { BUILT_IN_SECRETS } from './builtInSecrets.js';
-
-export type { SecretEncoding } from './secretEncodings.js';
 
 /** What kind of secret a finding is: a built-in credential shape, or one the caller declared. */
 export type SecretKind = 'api_key' | 'bearer_token' | 'declared';

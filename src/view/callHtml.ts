@@ -1,9 +1,8 @@
 import type { Anchors } from './anchors.js';
 import { badgesOf, outcomeAttribute } from './badges.js';
 import { attribute, escapeHtml } from './escapeHtml.js';
-import { runHtml } from './runHtml.js';
 import { prettyJson } from './prettyJson.js';
-import type { CallModel } from './viewModel.js';
+import type { CallModel, RunModel } from './trajectoryModel.js';
 
 /** Output longer than this many characters is collapsed in a details of its own. */
 export const LONG_OUTPUT = 1200;
@@ -12,9 +11,10 @@ export const MAX_SHOWN = 60_000;
 
 /**
  * A tool call: a `<details class="call">` whose summary names the tool and its badges in words; expanded,
- * the input (JSON), the output (long ones collapsed), the taint path, and a sub-agent's run inside it.
+ * the input (JSON), the output (long ones collapsed), the taint path, and a sub-agent's run inside it
+ * (rendered by `runHtml`, the timeline the call is part of, after the call's own anchors).
  */
-export function callHtml(call: CallModel, anchors: Anchors, depth: number): string {
+export function callHtml(call: CallModel, anchors: Anchors, runHtml: (run: RunModel) => string): string {
   const badges = badgesOf(call)
     .map((badge) => `<span class="badge badge-${badge.kind}">${escapeHtml(badge.text)}</span>`)
     .join(' ');
@@ -63,8 +63,7 @@ export function callHtml(call: CallModel, anchors: Anchors, depth: number): stri
     call.subRun === undefined
       ? ''
       : `<div class="subrun" data-agent="${escapeHtml(call.subRun.agent)}">` +
-        `<p class="label">Sub-agent run: ${escapeHtml(call.subRun.agent)}</p>` +
-        `${runHtml(call.subRun, anchors, depth + 1)}</div>`,
+        `<p class="label">Sub-agent run: ${escapeHtml(call.subRun.agent)}</p>${runHtml(call.subRun)}</div>`,
     '</div>',
   ].join('');
   return `<details${attributes}>${summary}${body}</details>${link}`;

@@ -1,6 +1,6 @@
 import { attribute, escapeHtml } from './escapeHtml.js';
 import type { ViewEntry } from './verdict.js';
-import type { TrajectoryModel } from './viewModel.js';
+import type { TrajectoryModel } from './trajectoryModel.js';
 
 /** One file of the page, as the index and its section read it. */
 export interface IndexedEntry {

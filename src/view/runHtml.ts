@@ -1,7 +1,7 @@
 import type { Anchors } from './anchors.js';
 import { callHtml, shown } from './callHtml.js';
 import { escapeHtml } from './escapeHtml.js';
-import type { PartModel, RunModel, TurnModel } from './viewModel.js';
+import type { PartModel, RunModel, TurnModel } from './trajectoryModel.js';
 
 /** Extra HTML placed in a turn's article (a divergence), by 1-based turn number. */
 export type TurnExtras = ReadonlyMap<number, string>;
@@ -79,7 +79,7 @@ function partHtml(part: PartModel, anchors: Anchors, depth: number): string {
             '<p class="note">The API sent this thinking encrypted.</p></details>'
         : `<details class="thinking"><summary>Thinking</summary><pre>${shown(part.text)}</pre></details>`;
     case 'call':
-      return callHtml(part.call, anchors, depth);
+      return callHtml(part.call, anchors, (subRun) => runHtml(subRun, anchors, depth + 1));
     case 'block':
       return (
         `<details class="block"><summary>Block: ${escapeHtml(part.type)}</summary>` +

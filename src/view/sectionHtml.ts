@@ -3,7 +3,7 @@ import { divergenceHtml, type DivergenceMark } from './divergenceHtml.js';
 import { attribute, escapeHtml } from './escapeHtml.js';
 import type { IndexedEntry } from './indexRows.js';
 import { runHtml } from './runHtml.js';
-import type { TrajectoryModel } from './viewModel.js';
+import type { TrajectoryModel } from './trajectoryModel.js';
 
 /** A file's section in two parts: the attributes of its `<section class="trajectory">`, and what it holds. */
 export interface SectionParts {

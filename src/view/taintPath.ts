@@ -1,4 +1,4 @@
-import type { CallModel } from './viewModel.js';
+import type { CallModel } from './trajectoryModel.js';
 
 /**
  * The path of taint through a run's calls, in order: each call blocked by taint names its source (the

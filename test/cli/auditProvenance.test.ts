@@ -2,7 +2,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { main } from '../../cli/main.js';
-import { recordPlain, type PlannedRun } from '../intercept/auditProvenanceRuns.js';
+import { recordPlain, type PlannedRun } from '../guard/audit/auditProvenanceRuns.js';
 import { captureIo } from '../support/captureIo.js';
 import { useTempDir } from '../support/tempDir.js';
 

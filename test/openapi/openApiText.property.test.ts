@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type SummaryRow, toText } from '../../src/openapi/openApiText.js';
+import { toText } from '../../src/openapi/openApiText.js';
+import type { SummaryRow } from '../../src/openapi/operationRows.js';
 import type { SkippedOperation } from '../../src/openapi/index.js';
 
 /**

@@ -3,7 +3,7 @@
 import { describe, expect, it } from 'vitest';
 import { describeExpectation } from '../../src/tools/binder/expectation.js';
 import { describePath, Refusal, toInvalidArgument } from '../../src/tools/binder/invalidArgument.js';
-import type { PublishedSchema } from '../../src/tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../src/tools/schema/publishedSchema.js';
 import { probeRefusal } from '../support/probeTool.js';
 
 describe('what the model is told a value must be', () => {

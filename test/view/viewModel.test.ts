@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { RecordedSubRun } from '../../src/index.js';
-import { allCalls, viewModel, type CallModel } from '../../src/view/viewModel.js';
+import type { CallModel } from '../../src/view/trajectoryModel.js';
+import { allCalls, viewModel } from '../../src/view/viewModel.js';
 import { corpus, shipped } from './shippedCorpus.js';
 
 /** The calls a run holds by the file's own account: each toolUse block and server tool use, sub-runs' too. */

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { isMultipleOf } from '../../tools/binder/isMultipleOf.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { FORMAT_CHECKS } from '../../tools/schema/formats.js';
 import { resolveRef } from './resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, requiredOf, type SchemaNode } from './schemaNode.js';

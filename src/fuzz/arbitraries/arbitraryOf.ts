@@ -1,8 +1,9 @@
 import { fc } from '../fastCheck.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { accepts } from './accepts.js';
 import { arrayOf } from './arrayOf.js';
-import { costOf, FREE_REF_DEPTH, type Generation, generationFor } from './generation.js';
+import { costOf, FREE_REF_DEPTH, type Generation } from './generation.js';
+import { instanceCosts } from './instanceCost.js';
 import { keepOnly } from './keepOnly.js';
 import { integerOf, numberOf } from './numberOf.js';
 import { objectOf } from './objectOf.js';
@@ -23,6 +24,28 @@ export function arbitraryOf(
   absences = false,
 ): fc.Arbitrary<unknown> | undefined {
   return valuesOf(node, generationFor(root, absences), 0);
+}
+
+const generations = new WeakMap<PublishedSchema, Generation[]>();
+
+/** The generation for a schema, built once per root and flag. */
+export function generationFor(root: PublishedSchema, absences = false): Generation {
+  let pair = generations.get(root);
+  if (pair === undefined) {
+    const costs = instanceCosts(root);
+    pair = [false, true].map((flag) => {
+      const generation: Generation = {
+        root,
+        costs,
+        absences: flag,
+        built: new Map(),
+        valuesOf: (node, depth) => valuesOf(node, generation, depth),
+      };
+      return generation;
+    });
+    generations.set(root, pair);
+  }
+  return pair[absences ? 1 : 0]!;
 }
 
 /** Values of a node at a depth (levels of `$ref` followed); undefined when there are none. */

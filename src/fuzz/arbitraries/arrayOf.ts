@@ -1,7 +1,6 @@
 import { fc } from '../fastCheck.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { accepts, sameJson } from './accepts.js';
-import { valuesOf } from './arbitraryOf.js';
 import { FREE_REF_DEPTH, type Generation } from './generation.js';
 import { keepOnly } from './keepOnly.js';
 import { itemSchemaAt, maxItemsOf, type SchemaNode } from './schemaNode.js';
@@ -38,7 +37,7 @@ export function arrayOf(
   );
   if (least > maxItemsOf(node)) return undefined;
   const itemAt = (index: number) =>
-    placed?.index === index ? placed.values : valuesOf(itemSchemaAt(node, index), generation, depth);
+    placed?.index === index ? placed.values : generation.valuesOf(itemSchemaAt(node, index), depth);
   // The indexes before the first that has no value to generate are all an array can use.
   let usable = 0;
   while (usable < most && itemAt(usable) !== undefined) usable++;
@@ -74,8 +73,8 @@ function withContained(
   most: number,
 ): fc.Arbitrary<unknown[]> {
   const root = generation.root;
-  const items = valuesOf(itemSchemaAt(node, 0), generation, depth);
-  const contained = valuesOf(node.contains as SchemaNode, generation, depth);
+  const items = generation.valuesOf(itemSchemaAt(node, 0), depth);
+  const contained = generation.valuesOf(node.contains as SchemaNode, depth);
   const fitting = contained && keepOnly(contained, (value) => accepts(itemSchemaAt(node, 0), value, root));
   if (fitting === undefined || items === undefined) return arrays;
   const lowest = (node.minContains as number | undefined) ?? 1;

@@ -1,5 +1,5 @@
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { fc } from '../fastCheck.js';
 import { accepts, patternOf } from './accepts.js';
 import { discriminatorOf } from './discriminatorOf.js';

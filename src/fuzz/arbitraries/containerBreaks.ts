@@ -1,5 +1,5 @@
 import { fc } from '../fastCheck.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { accepts, patternOf } from './accepts.js';
 import { anyJson, valuesOf } from './arbitraryOf.js';
 import { arrayOf } from './arrayOf.js';

@@ -1,4 +1,4 @@
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { discriminatorOf as bindersDiscriminator } from '../../tools/schema/schemaFacts.js';
 import { alternativesOf } from './schemaNode.js';
 

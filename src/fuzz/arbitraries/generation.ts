@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
-import { type InstanceCosts, instanceCosts } from './instanceCost.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
+import type { InstanceCosts } from './instanceCost.js';
 import type { SchemaNode } from './schemaNode.js';
 
 /** Levels of `$ref` followed freely; below them values take the cheapest route, so recursion ends. */
@@ -18,19 +18,11 @@ export interface Generation {
   readonly absences: boolean;
   /** Arbitraries built so far, per node and depth; null where the node has no value to generate. */
   readonly built: Map<SchemaNode, (fc.Arbitrary<unknown> | null)[]>;
-}
-
-const generations = new WeakMap<PublishedSchema, Generation[]>();
-
-/** The generation for a schema, built once per root and flag. */
-export function generationFor(root: PublishedSchema, absences = false): Generation {
-  let pair = generations.get(root);
-  if (pair === undefined) {
-    const costs = instanceCosts(root);
-    pair = [false, true].map((flag) => ({ root, costs, absences: flag, built: new Map() }));
-    generations.set(root, pair);
-  }
-  return pair[absences ? 1 : 0]!;
+  /**
+   * Values of a node at a depth (levels of `$ref` followed), built once; undefined when there are none. Arrays
+   * and objects take their items' and properties' values from here (see arbitraryOf's `generationFor`).
+   */
+  readonly valuesOf: (node: SchemaNode, depth: number) => fc.Arbitrary<unknown> | undefined;
 }
 
 /** The cost of a node's smallest value (Infinity: it has none). */

@@ -1,6 +1,6 @@
 import type fc from 'fast-check';
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { arrayOf } from './arrayOf.js';
 import type { RouteStep } from './breakSites.js';
 import type { Generation } from './generation.js';

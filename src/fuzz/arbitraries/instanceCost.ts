@@ -1,4 +1,4 @@
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { resolveRef } from './resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, requiredOf, type SchemaNode, typesOf } from './schemaNode.js';
 

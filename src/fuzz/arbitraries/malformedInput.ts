@@ -3,7 +3,7 @@ import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
 import type { AnyTool } from '../../tools/tool.js';
 import { breakSites } from './breakSites.js';
 import { containerBreaks } from './containerBreaks.js';
-import { generationFor } from './generation.js';
+import { generationFor } from './arbitraryOf.js';
 import { hostOf, replacedAt } from './hostOf.js';
 import type { Break, Broken, Malformation } from './malformation.js';
 import { inputsOf } from './validInput.js';

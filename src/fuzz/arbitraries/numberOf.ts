@@ -1,6 +1,6 @@
 import { fc } from '../fastCheck.js';
 import { isMultipleOf } from '../../tools/binder/isMultipleOf.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 
 /** Whole numbers a node takes (bounds, exclusive bounds, multipleOf); undefined when its bounds leave none. */
 export function integerOf(node: PublishedSchema): fc.Arbitrary<number> | undefined {

@@ -1,7 +1,6 @@
 import { fc } from '../fastCheck.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { accepts, patternOf, withoutAbsentNulls } from './accepts.js';
-import { valuesOf } from './arbitraryOf.js';
 import { costOf, FREE_REF_DEPTH, type Generation } from './generation.js';
 import { keepOnly } from './keepOnly.js';
 import { propertiesOf, requiredOf, type SchemaNode } from './schemaNode.js';
@@ -41,7 +40,7 @@ export function objectOf(
   };
   for (const [key, property] of Object.entries(propertiesOf(node))) {
     if (key === placed?.key || (minimal && !required.has(key))) continue;
-    const values = costOf(generation, property) === Infinity ? undefined : valuesOf(property, generation, depth);
+    const values = costOf(generation, property) === Infinity ? undefined : generation.valuesOf(property, depth);
     if (values === undefined) {
       if (required.has(key)) return undefined;
       continue;
@@ -90,13 +89,13 @@ function extraEntries(node: PublishedSchema, generation: Generation, depth: numb
     key !== '__proto__' && !Object.hasOwn(declared, key) && (names === undefined || accepts(names, key, root));
   const parts: fc.Arbitrary<[string, unknown][]>[] = [];
   for (const [pattern, schema] of patterns) {
-    const values = valuesOf(schema, generation, depth);
+    const values = generation.valuesOf(schema, depth);
     const keys = keepOnly(matching(pattern), nameOk);
     if (values !== undefined && keys !== undefined)
       parts.push(fc.array(fc.tuple(keys, values), { maxLength: EXTRA_KEYS - 1 }));
   }
   const additional = (node.additionalProperties as SchemaNode | undefined) ?? true;
-  const values = valuesOf(additional, generation, depth);
+  const values = generation.valuesOf(additional, depth);
   const free = typeof names === 'object' ? keysOf(names) : fc.string({ maxLength: 12 });
   const keys = keepOnly(free, (key) => nameOk(key) && !patterns.some(([pattern]) => patternOf(pattern).test(key)));
   if (values !== undefined && keys !== undefined)

@@ -1,4 +1,4 @@
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { resolveRef as follow } from '../../tools/schema/schemaFacts.js';
 import { parseLocalRef, valueAtPointer } from '../../tools/schema/schemaPointer.js';
 import type { SchemaNode } from './schemaNode.js';

@@ -1,4 +1,4 @@
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import type { JsonType } from '../../tools/schema/schemaKeywords.js';
 
 export type { JsonType };

@@ -1,5 +1,5 @@
 import { fc } from '../fastCheck.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { FORMAT_CHECKS } from '../../tools/schema/formats.js';
 import { patternOf } from './accepts.js';
 import { keepOnly } from './keepOnly.js';

@@ -1,5 +1,5 @@
 import { fc } from '../fastCheck.js';
-import type { PublishedSchema } from '../../tools/schema/prepareSchema.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { jsonTypeOf } from '../../json/jsonValue.js';
 import { accepts, patternOf, sameJson } from './accepts.js';
 import { valuesOf } from './arbitraryOf.js';

@@ -2,7 +2,7 @@ import type { Message } from '../../messages/types.js';
 import { defaultServerToolUntrusted } from '../../tools/serverTool.js';
 import { type ServerResultTrust, UNATTRIBUTED_SOURCE } from '../historyGuardState.js';
 import { conversationParts, serverResultUntrusted } from '../conversationParts.js';
-import { type FieldStep, parseFieldPath } from './fieldPath.js';
+import { type FieldStep, parseFieldPath } from '../../json/fieldPath.js';
 import { type OutsideText, ProvenanceIndex, type TrustedText } from './provenanceIndex.js';
 import { splitOutput, stringsOf, textsOfContent, textsOfServerResult } from './resultStrings.js';
 

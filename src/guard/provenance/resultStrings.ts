@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../json/jsonValue.js';
-import type { FieldStep } from './fieldPath.js';
+import type { FieldStep } from '../../json/fieldPath.js';
 
 /**
  * The text a tool_result's content holds: a string content, or the text of its `text` blocks

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../json/jsonValue.js';
-import { valuesAt } from './fieldPath.js';
+import { valuesAt } from '../../json/fieldPath.js';
 import type { Provenance } from './provenance.js';
 import { needleOf } from './valueMatch.js';
 

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { describeValue } from '../../json/describeValue.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import type { Emitter, Site } from './emitter.js';
 import { describeExpectation } from './expectation.js';
 

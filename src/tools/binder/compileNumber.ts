@@ -1,4 +1,4 @@
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import type { Emitter, Site } from './emitter.js';
 import { valueArrived } from './invalidArgument.js';
 import { isMultipleOf } from './isMultipleOf.js';

@@ -1,5 +1,5 @@
 import { isPlainObject } from '../../json/jsonValue.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { acceptsNull } from '../schema/schemaFacts.js';
 import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
 import type { Emitter, Site } from './emitter.js';

@@ -1,6 +1,6 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { ToolDeclarationError } from '../declarationError.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { typesOf } from '../schema/schemaFacts.js';
 import { parseLocalRef, valueAtPointer } from '../schema/schemaPointer.js';
 import { emitArray } from './compileArray.js';

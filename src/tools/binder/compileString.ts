@@ -1,6 +1,6 @@
 import { FORMAT_CHECKS } from '../schema/formats.js';
 import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import type { Emitter, Site } from './emitter.js';
 import { valueArrived } from './invalidArgument.js';
 

@@ -1,4 +1,4 @@
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { discriminatorOf, nullableAlternative, typesOf } from '../schema/schemaFacts.js';
 import { takingNull } from '../schema/takingNull.js';

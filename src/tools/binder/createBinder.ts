@@ -1,6 +1,6 @@
 import { pathBeyondDepth } from '../../json/jsonDepth.js';
 import { MAX_INPUT_DEPTH } from '../schema/inputDepth.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import type { ZodRefinement } from '../schema/fromZod.js';
 import { compileSchema } from './compileSchema.js';
 import { Refusal, toInvalidArgument, valueArrived, type InvalidArgument } from './invalidArgument.js';

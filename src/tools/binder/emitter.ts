@@ -1,4 +1,4 @@
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import type { InvalidArgumentCode } from './invalidArgument.js';
 
 /** Where a node's code runs: its input and output variables, its path expressions, its declaration path. */

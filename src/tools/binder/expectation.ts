@@ -1,6 +1,6 @@
 import { quoteValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { nullableAlternative, resolveRef, typesOf } from '../schema/schemaFacts.js';
 import { KEYWORDS } from '../schema/schemaKeywords.js';
 

@@ -5,7 +5,8 @@ import { createCheck, type Check } from '../binder/createBinder.js';
 import { ToolDeclarationError, type DeclarationProblem } from '../declarationError.js';
 import { isZodSchema, zodRefinement, zodToJsonSchema } from '../schema/fromZod.js';
 import type { JsonObjectSchema } from '../schema/jsonSchema.js';
-import { prepareSchema, type PublishedSchema } from '../schema/prepareSchema.js';
+import { prepareSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { schemaError } from '../schema/schemaProblems.js';
 
 /** What a result must be: a zod object schema, or a JSON Schema object. */

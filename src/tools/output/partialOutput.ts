@@ -1,6 +1,6 @@
 import type { JsonPath } from '../../json/jsonPath.js';
 import { isPlainObject } from '../../json/jsonValue.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { parseLocalRef, valueAtPointer } from '../schema/schemaPointer.js';
 
 /**

@@ -1,6 +1,6 @@
 import { isPlainObject } from '../../json/jsonValue.js';
 import type { DeclarationProblem } from '../declarationError.js';
-import type { PublishedSchema } from '../schema/prepareSchema.js';
+import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { parseLocalRef, pointerOf, valueAtPointer } from '../schema/schemaPointer.js';
 
 type Schema = Record<string, unknown>;

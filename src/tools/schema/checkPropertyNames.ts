@@ -1,7 +1,7 @@
 import { quoteValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { isAllowedPropertyName, PROPERTY_NAME_PATTERN, PROPERTY_NAME_RULE } from './propertyNameRule.js';
-import type { PublishedSchema } from './prepareSchema.js';
+import type { PublishedSchema } from './publishedSchema.js';
 import { renameProperties, safePropertyNames } from './safePropertyNames.js';
 import { SchemaProblems } from './schemaProblems.js';
 

@@ -2,11 +2,9 @@ import { copyValue } from '../../json/copyValue.js';
 import { describeValue } from '../../json/describeValue.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import type { ToolDeclarationWarning } from '../declarationError.js';
+import type { PublishedSchema } from './publishedSchema.js';
 import { SchemaNormaliser } from './schemaNormaliser.js';
 import { SchemaProblems } from './schemaProblems.js';
-
-/** A schema document after preparation: plain JSON Schema 2020-12, exactly what the model is shown. */
-export type PublishedSchema = Record<string, unknown>;
 
 /**
  * Reads a tool's input schema as JSON Schema 2020-12 (draft-04/07 and OpenAPI 3.0 spellings

@@ -4,7 +4,7 @@ import { checkKeywordValues, declaredTypes } from './checkKeywordValues.js';
 import { closeObject } from './closeObject.js';
 import { MAX_INPUT_DEPTH } from './inputDepth.js';
 import { PartMerger } from './partMerger.js';
-import type { PublishedSchema } from './prepareSchema.js';
+import type { PublishedSchema } from './publishedSchema.js';
 import { rewriteSpellings } from './rewriteSpellings.js';
 import { KEYWORDS, SUBSCHEMA_KEYWORDS, VALUE_KEYWORDS } from './schemaKeywords.js';
 import {

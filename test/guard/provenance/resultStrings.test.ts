@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import type { FieldStep } from '../../../src/guard/provenance/fieldPath.js';
+import type { FieldStep } from '../../../src/json/fieldPath.js';
 import {
   leavesOf,
   splitOutput,

@@ -1,5 +1,5 @@
-import { describeValue } from '../../json/describeValue.js';
-import { isPlainObject } from '../../json/jsonValue.js';
+import { describeValue } from './describeValue.js';
+import { isPlainObject } from './jsonValue.js';
 
 /**
  * A field path names places in a JSON value: keys joined by `.`, and `[]` for every element of an

@@ -1,10 +1,11 @@
-import type { Trajectory } from '../src/index.js';
-import type { ViewVerdict } from '../src/view/index.js';
-import type { CliIo } from './io.js';
-import { junitXml, type ReportCase } from './junit.js';
-import { outputTarget, writeOutput, type OutputTarget } from './outputFile.js';
-import { PageOutput } from './pageOutput.js';
-import { blobText, type BlobRecord, type BlobRun } from './replay/replayBlob.js';
+import type { Trajectory } from '../../src/index.js';
+import type { ViewVerdict } from '../../src/view/index.js';
+import type { CliIo } from '../io.js';
+import { junitXml, type ReportCase } from '../junit.js';
+import { outputTarget, writeOutput, type OutputTarget } from '../outputFile.js';
+import { PageOutput } from '../pageOutput.js';
+import { blobText, type BlobRecord, type BlobRun } from './replayBlob.js';
+import type { Verdict } from './verdict.js';
 
 /** The report formats `legate replay --reporter` writes. */
 export const REPORTERS = ['junit', 'html', 'blob'] as const;
@@ -37,21 +38,6 @@ function reportTarget(
 
 function isReporter(name: string): name is Reporter {
   return (REPORTERS as readonly string[]).includes(name);
-}
-
-/** What a file's verdict says, for its test case: passed, or the error's code and the whole message. */
-export interface FileResult {
-  ok: boolean;
-  code?: string;
-  detail: string;
-  /** The file's trajectory, when it could be read (the html report shows it). */
-  trajectory?: Trajectory;
-  /** Where and what, when the replay diverged (the html report marks it at its turn). */
-  divergence?: ViewVerdict['divergence'];
-  /** The detail is the file's one-line problem, starting with its path (it could not be read or parsed). */
-  unreadable?: true;
-  /** The file could not be read at all (missing, not a regular file, refused by the system). */
-  notRead?: boolean;
 }
 
 /**
@@ -106,7 +92,7 @@ export class ReplayReport {
    * asked for needs it (no report keeps nothing; html keeps its index row and sets its section aside on disk; only
    * blob keeps trajectories), so a corpus of any size replays in bounded memory.
    */
-  file(file: string, result: FileResult, seconds: number): void {
+  file(file: string, result: Verdict, seconds: number): void {
     const reporter = this.#target?.reporter;
     if (reporter === 'junit') {
       if (result.ok) this.#cases.push({ file, outcome: 'passed', seconds });
@@ -158,7 +144,7 @@ export class ReplayReport {
 }
 
 /** A file's verdict as the html report shows it: passed, diverged (where and what), or the one-line error. */
-function viewVerdict(result: FileResult): ViewVerdict {
+function viewVerdict(result: Verdict): ViewVerdict {
   if (result.ok) return { status: 'passed' };
   if (result.divergence !== undefined) return { status: 'diverged', divergence: result.divergence };
   return { status: 'error', message: result.detail.split('\n')[0]! };

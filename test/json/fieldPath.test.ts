@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fieldPathProblem, valuesAt } from '../../../src/guard/provenance/fieldPath.js';
+import { fieldPathProblem, valuesAt } from '../../src/json/fieldPath.js';
 
 /** Field paths: keys joined by '.', '[]' for every element; what is wrong with a bad one, and what one reaches. */
 

@@ -8,8 +8,8 @@ import {
   toolError,
   type AgentResult,
   type Trajectory,
-} from '../../src/index.js';
-import { recordTrajectory } from '../../src/replay/runTrajectory.js';
+} from '../../../src/index.js';
+import { recordTrajectory } from '../../../src/replay/runTrajectory.js';
 
 /** One call the scripted model makes: the tool, its arguments, and what the tool answers. */
 export interface PlannedCall {

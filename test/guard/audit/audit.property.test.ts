@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditTrajectory, rules, type Rule } from '../../src/index.js';
-import { recordUnguarded, runGuarded, type ScriptedCall } from '../support/auditedRun.js';
-import { useTempDir } from '../support/tempDir.js';
+import { auditTrajectory, rules, type Rule } from '../../../src/index.js';
+import { recordUnguarded, runGuarded, type ScriptedCall } from '../../support/auditedRun.js';
+import { useTempDir } from '../../support/tempDir.js';
 
 const tempDir = useTempDir();
 const NAMES = ['tool_0', 'tool_1', 'tool_2', 'tool_3'];

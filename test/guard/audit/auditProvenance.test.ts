@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import '../../src/assert/vitest.js';
+import '../../../src/assert/vitest.js';
 import { join } from 'node:path';
 import {
   Agent,
@@ -11,11 +11,11 @@ import {
   UsageError,
   type AuditDeclarations,
   type ScriptStep,
-} from '../../src/index.js';
-import { recordTrajectory } from '../../src/replay/runTrajectory.js';
+} from '../../../src/index.js';
+import { recordTrajectory } from '../../../src/replay/runTrajectory.js';
 import { recordPlain, runDeclared, type PlannedRun } from './auditProvenanceRuns.js';
-import { useTempDir } from '../support/tempDir.js';
-import { caught } from '../support/caught.js';
+import { useTempDir } from '../../support/tempDir.js';
+import { caught } from '../../support/caught.js';
 
 const tempDir = useTempDir();
 const TOOLS = ['list_transactions', 'send_money'];

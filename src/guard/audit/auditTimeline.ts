@@ -1,5 +1,5 @@
-import { untracedWords } from '../guard/checks/taint.js';
-import type { AuditedCall, AuditFinding, AuditStep } from './auditTrajectory.js';
+import { untracedWords } from '../checks/taint.js';
+import type { AuditedCall, AuditFinding, AuditStep } from './auditReport.js';
 
 /** Where a call was made, before its turn: `conversation 2, inside toolu_1, `, or nothing. */
 const placeOf = (call: AuditedCall) =>

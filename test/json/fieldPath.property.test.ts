@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { type FieldStep, fieldPathProblem, parseFieldPath, valuesAt } from '../../../src/guard/provenance/fieldPath.js';
+import { type FieldStep, fieldPathProblem, parseFieldPath, valuesAt } from '../../src/json/fieldPath.js';
 
 /** Field paths: which strings are valid (against a grammar written independently), and round trips. */
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import '../../src/assert/vitest.js';
+import '../../../src/assert/vitest.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import {
@@ -13,11 +13,11 @@ import {
   ScriptedTransport,
   UsageError,
   type ScriptStep,
-} from '../../src/index.js';
-import { recordTrajectory } from '../../src/replay/runTrajectory.js';
-import { recordUnguarded } from '../support/auditedRun.js';
-import { useTempDir } from '../support/tempDir.js';
-import { caught, failureMessage as failure } from '../support/caught.js';
+} from '../../../src/index.js';
+import { recordTrajectory } from '../../../src/replay/runTrajectory.js';
+import { recordUnguarded } from '../../support/auditedRun.js';
+import { useTempDir } from '../../support/tempDir.js';
+import { caught, failureMessage as failure } from '../../support/caught.js';
 
 const tempDir = useTempDir();
 const TOOLS = ['fetch_page', 'lookup_invoice', 'send_payment', 'send_email'];
@@ -222,7 +222,7 @@ describe('auditTrajectory on a run recorded without declarations', () => {
 
   it('toHaveNoUnsafeFlow refuses a live result: it audits a recorded run', async () => {
     const trajectory = await recordUnguarded(tempDir(), TOOLS, [[{ tool: 'fetch_page' }]]);
-    const { runGuarded } = await import('../support/auditedRun.js');
+    const { runGuarded } = await import('../../support/auditedRun.js');
     const result = await runGuarded(TOOLS, [[{ tool: 'fetch_page' }]], {});
     expect(trajectory).toHaveNoUnsafeFlow(declared);
     expect(() => expect(result).toHaveNoUnsafeFlow(declared)).toThrow(

@@ -1,8 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { auditTrajectory, type AuditDeclarations } from '../../src/index.js';
+import { auditTrajectory, type AuditDeclarations } from '../../../src/index.js';
 import { recordPlain, runDeclared, type PlannedCall, type PlannedRun } from './auditProvenanceRuns.js';
-import { useTempDir } from '../support/tempDir.js';
+import { useTempDir } from '../../support/tempDir.js';
 
 const tempDir = useTempDir();
 /**
