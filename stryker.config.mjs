@@ -11,7 +11,7 @@ export default {
   testRunner: 'vitest',
   vitest: { configFile: 'vitest.mutate.config.ts', related: false },
   coverageAnalysis: 'perTest',
-  mutate: ['src/guard/**/*.ts', 'src/runtime/resume.ts', 'src/runtime/suspension.ts', 'src/tools/binder/**/*.ts'],
+  mutate: ['src/guard/**/*.ts', 'src/runtime/approval/resume.ts', 'src/runtime/approval/suspension.ts', 'src/tools/binder/**/*.ts'],
   appendPlugins: ['./mutation/messageWordingIgnorer.mjs'],
   ignorers: ['message-wording'],
   concurrency: 2,

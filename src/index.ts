@@ -67,10 +67,10 @@ export {
   SuspensionError,
   type ApprovalDecision,
   type SuspensionErrorCode,
-} from './runtime/resume.js';
-export { DEFAULT_STALE_AFTER_MS } from './runtime/claimLedger.js';
-export type { ClaimRecord, ClaimStore } from './runtime/claimRecord.js';
-export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/suspension.js';
+} from './runtime/approval/resume.js';
+export { DEFAULT_STALE_AFTER_MS } from './runtime/approval/claimLedger.js';
+export type { ClaimRecord, ClaimStore } from './runtime/approval/claimRecord.js';
+export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/approval/suspension.js';
 export type { TaintReview } from './guard/taintReview.js';
 export type { Untraced } from './guard/provenance/traceArguments.js';
 export type { Handoff } from './runtime/handoff.js';

@@ -27,13 +27,19 @@ import { compensate, type CompensationReport } from './compensate.js';
 import { EventLog, type AgentEventListener } from './events.js';
 import type { ToolStub } from './executeToolCall.js';
 import { DEFAULT_MAX_HANDOFFS } from './handoff.js';
-import { checkResume, checkSuspension, continueRun, SuspensionError, type ApprovalDecision } from './resume.js';
-import { defaultOwner, DEFAULT_STALE_AFTER_MS, takeClaim, takeOver, unrecorded } from './claimLedger.js';
-import type { ClaimStore } from './claimRecord.js';
+import {
+  checkResume,
+  checkSuspension,
+  continueRun,
+  SuspensionError,
+  type ApprovalDecision,
+} from './approval/resume.js';
+import { defaultOwner, DEFAULT_STALE_AFTER_MS, takeClaim, takeOver, unrecorded } from './approval/claimLedger.js';
+import type { ClaimStore } from './approval/claimRecord.js';
 import { signingKey, type AgentSettings, type RunConfig, type RunSettings } from './runConfig.js';
 import { runLoop } from './runLoop.js';
 import { initialRunState } from './runState.js';
-import type { Suspension } from './suspension.js';
+import type { Suspension } from './approval/suspension.js';
 import type { Transport } from '../transport/transport.js';
 import { refereeOf, type ReplayReferee } from './replayReferee.js';
 import { prepareOutput, type OutputOf, type OutputSchema } from '../tools/output/prepareOutput.js';

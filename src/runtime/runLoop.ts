@@ -19,7 +19,7 @@ import { handedTo, signingKey, type RunConfig } from './runConfig.js';
 import { toResult, type RunState } from './runState.js';
 import { finishBatch, runTools, type BatchOutcome } from './runTools.js';
 import { nextStep } from './stopReason.js';
-import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from './suspension.js';
+import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from './approval/suspension.js';
 
 /**
  * The agent loop: ask the model, answer every tool_use of its response (concurrently, in one

@@ -13,8 +13,8 @@ import {
   type ToolResultBlock,
   type UserMessage,
 } from '../../src/index.js';
-import { checkResume } from '../../src/runtime/resume.js';
-import { inputDigest } from '../../src/runtime/suspension.js';
+import { checkResume } from '../../src/runtime/approval/resume.js';
+import { inputDigest } from '../../src/runtime/approval/suspension.js';
 import { paymentTool } from '../support/paymentTool.js';
 import { useSpanRecorder } from '../support/spanRecorder.js';
 import { decision, useTwoPendingPayments } from '../support/twoPendingPayments.js';

@@ -288,7 +288,7 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const gatedAgent = agent();
     const { suspension } = await gatedAgent.run('go');
     await gatedAgent.resume(structuredClone(suspension!), { approve: true });
-    const { idempotencyKey } = await import('../../src/runtime/claimLedger.js');
+    const { idempotencyKey } = await import('../../src/runtime/approval/claimLedger.js');
     expect(keys).toEqual([undefined, idempotencyKey(suspension!.runId, suspension!.pending[0]!.id)]);
   });
 

@@ -1,17 +1,17 @@
-import { copyValue } from '../json/copyValue.js';
-import type { ToolUseBlock } from '../messages/types.js';
-import type { AgentResult, ToolCall } from './agentResult.js';
+import { copyValue } from '../../json/copyValue.js';
+import type { ToolUseBlock } from '../../messages/types.js';
+import type { AgentResult, ToolCall } from '../agentResult.js';
 import { idempotencyKey, type Ledger } from './claimLedger.js';
-import type { EventLog } from './events.js';
-import { answered, executeToolCall, type ExecutedToolCall } from './executeToolCall.js';
-import type { RunConfig } from './runConfig.js';
-import { closeBatch, runLoop } from './runLoop.js';
-import type { RunState } from './runState.js';
-import { blockedCall, toolScope, traceCall } from './runTools.js';
+import type { EventLog } from '../events.js';
+import { answered, executeToolCall, type ExecutedToolCall } from '../executeToolCall.js';
+import type { RunConfig } from '../runConfig.js';
+import { closeBatch, runLoop } from '../runLoop.js';
+import type { RunState } from '../runState.js';
+import { blockedCall, toolScope, traceCall } from '../runTools.js';
 import { readDecisions, type Decisions } from './approvalDecision.js';
 import { hasValidSignature, inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
 import { SuspensionError } from './suspensionError.js';
-import { LegateError } from '../errors/LegateError.js';
+import { LegateError } from '../../errors/LegateError.js';
 
 export type { ApprovalDecision } from './approvalDecision.js';
 export { SuspensionError, type SuspensionErrorCode } from './suspensionError.js';
