@@ -62,12 +62,9 @@ export { StructuredOutputError } from './runtime/structuredOutputError.js';
 // Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's
 // tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';
-export {
-  OutcomeUnknownError,
-  SuspensionError,
-  type ApprovalDecision,
-  type SuspensionErrorCode,
-} from './runtime/approval/resume.js';
+export { OutcomeUnknownError } from './runtime/approval/outcomeUnknownError.js';
+export { SuspensionError, type SuspensionErrorCode } from './runtime/approval/suspensionError.js';
+export type { ApprovalDecision } from './runtime/approval/approvalDecision.js';
 export { DEFAULT_STALE_AFTER_MS } from './runtime/approval/claimLedger.js';
 export type { ClaimRecord, ClaimStore } from './runtime/approval/claimRecord.js';
 export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/approval/suspension.js';

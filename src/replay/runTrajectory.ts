@@ -3,7 +3,7 @@ import { basename, extname, isAbsolute, relative } from 'node:path';
 import type { UserBlock } from '../messages/types.js';
 import type { Agent } from '../runtime/Agent.js';
 import { postureToolsReachableFrom, serverToolsReachableFrom } from '../runtime/agentGraph.js';
-import type { ApprovalDecision } from '../runtime/approval/resume.js';
+import type { ApprovalDecision } from '../runtime/approval/approvalDecision.js';
 import type { Suspension } from '../runtime/approval/suspension.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import type { RunTools } from './runToolsPolicy.js';

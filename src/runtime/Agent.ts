@@ -27,13 +27,10 @@ import { compensate, type CompensationReport } from './compensate.js';
 import { EventLog, type AgentEventListener } from './events.js';
 import type { ToolStub } from './executeToolCall.js';
 import { DEFAULT_MAX_HANDOFFS } from './handoff.js';
-import {
-  checkResume,
-  checkSuspension,
-  continueRun,
-  SuspensionError,
-  type ApprovalDecision,
-} from './approval/resume.js';
+import { checkResume, checkSuspension } from './approval/checkSuspension.js';
+import { resumeRun } from './approval/resumeRun.js';
+import { SuspensionError } from './approval/suspensionError.js';
+import type { ApprovalDecision } from './approval/approvalDecision.js';
 import { defaultOwner, DEFAULT_STALE_AFTER_MS, takeClaim, takeOver, unrecorded } from './approval/claimLedger.js';
 import type { ClaimStore } from './approval/claimRecord.js';
 import { signingKey, type AgentSettings, type RunConfig, type RunSettings } from './runConfig.js';
@@ -334,14 +331,14 @@ export class Agent {
   #continueTraced(
     config: RunConfig,
     suspension: Suspension,
-    decisions: Parameters<typeof continueRun>[2],
+    decisions: Parameters<typeof resumeRun>[2],
     options: ResumeOptions | RecoverOptions,
-    going: Parameters<typeof continueRun>[5],
+    going: Parameters<typeof resumeRun>[5],
   ): Promise<AgentResult> {
     return this.#withSignal(options, async (signal, log) => {
       const traced = this.#tracedResume(config, suspension, decisions, options.telemetry);
       return traced.run.trace.around(async () =>
-        withOutput(await continueRun(traced, suspension, decisions, signal, log, going), config.run.output),
+        withOutput(await resumeRun(traced, suspension, decisions, signal, log, going), config.run.output),
       );
     });
   }

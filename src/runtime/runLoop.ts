@@ -81,8 +81,31 @@ export async function runLoop(
   return toResult(state, config.agent.name, stopReason, log.events);
 }
 
+/** A response's batch as it closes: every call answered, in block order, and the guard's decision for each. */
+export interface AnsweredBatch {
+  turn: number;
+  answered: ExecutedToolCall[];
+  allowed: boolean[];
+}
+
+/**
+ * The loop's entry for a resumed run (`approval/resumeRun.ts`): the batch the run was suspended in closes, its
+ * pending calls now answered, and the loop goes on from there.
+ */
+export function continueRun(
+  config: RunConfig,
+  state: RunState,
+  runId: string,
+  batch: AnsweredBatch,
+  signal: AbortSignal,
+  log: EventLog,
+): Promise<AgentResult> {
+  const next = closeBatch(config, state, batch.answered, batch.allowed, batch.turn, log);
+  return runLoop(next, state, runId, signal, log);
+}
+
 /** Ends a batch and, if one of its calls transferred the conversation, returns the target's configuration. */
-export function closeBatch(
+function closeBatch(
   config: RunConfig,
   state: RunState,
   answered: ExecutedToolCall[],

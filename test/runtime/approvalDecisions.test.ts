@@ -13,7 +13,7 @@ import {
   type ToolResultBlock,
   type UserMessage,
 } from '../../src/index.js';
-import { checkResume } from '../../src/runtime/approval/resume.js';
+import { checkResume } from '../../src/runtime/approval/checkSuspension.js';
 import { inputDigest } from '../../src/runtime/approval/suspension.js';
 import { paymentTool } from '../support/paymentTool.js';
 import { useSpanRecorder } from '../support/spanRecorder.js';
