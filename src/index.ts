@@ -49,13 +49,9 @@ export { RUN_TOOLS_CHOICES, type RunTools, type RunToolsChoice } from './replay/
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.
-export {
-  Agent,
-  SubAgentSuspendedError,
-  type RunOptions,
-  type ResumeOptions,
-  type RecoverOptions,
-} from './runtime/Agent.js';
+export { Agent } from './runtime/Agent.js';
+export type { RunOptions, ResumeOptions, RecoverOptions } from './runtime/runOptions.js';
+export { SubAgentSuspendedError } from './runtime/subAgentSuspendedError.js';
 export { StreamAbandonedError, type AgentStream, type AgentStreamEvent } from './runtime/agentStream.js';
 // Structured outputs: agent.run(input, { output: schema }) sets result.output.
 export { StructuredOutputError } from './runtime/structuredOutputError.js';
@@ -95,14 +91,14 @@ export { MemoryStateStore } from './store/MemoryStateStore.js';
 export { FileStateStore } from './store/FileStateStore.js';
 export { MissingPeerDependencyError } from './errors/MissingPeerDependencyError.js';
 export { ModuleImportError, type ModuleImportProblem } from './files/ModuleImportError.js';
+export { AgentConfigurationError } from './runtime/agentConfigurationError.js';
 export {
-  AgentConfigurationError,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MAX_TURNS,
   MIN_SUSPENSION_KEY_BYTES,
   type AgentOptions,
-  type HandoffTarget,
 } from './runtime/agentOptions.js';
+export type { HandoffTarget } from './runtime/agentNode.js';
 export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
 export type {
   CacheControlOption,

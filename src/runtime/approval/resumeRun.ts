@@ -23,10 +23,11 @@ export interface ResumeRunOptions {
 
 /**
  * Continues a suspended run: approved calls run (once, here), denied ones are answered with a
- * refusal the model can act on, and the run goes back into the loop (`continueRun`), which closes the
- * response's batch in block order. Each approved call's progress is recorded on the claim before and after it runs; in a recovery,
- * a call recorded as finished is answered from the record, and one started but never finished is
- * not run again (unless its tool may be) but answered as an outcome nobody knows, and recorded so.
+ * refusal the model can act on, and the run goes back into the loop (`continueRun`), which closes
+ * the response's batch in block order. Each approved call's progress is recorded on the claim
+ * before and after it runs; in a recovery, a call recorded as finished is answered from the
+ * record, and one started but never finished is not run again (unless its tool may be) but
+ * answered as an outcome nobody knows, and recorded so.
  */
 export async function resumeRun(
   config: RunConfig,
