@@ -1,5 +1,5 @@
-// What a suspension holds (src/runtime/approval/suspension.ts): how it is signed, what it saves of the calls answered before
-// it, and the digest that binds each pending call to its input.
+// What a suspension holds (src/runtime/approval/suspension.ts): how it is signed, what it saves of the calls
+// answered before it, and the digest that binds each pending call to its input.
 import { describe, expect, it } from 'vitest';
 import { reply, type Suspension } from '../../../src/index.js';
 import type { ToolCall } from '../../../src/runtime/agentResult.js';
