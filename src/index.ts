@@ -49,28 +49,21 @@ export { RUN_TOOLS_CHOICES, type RunTools, type RunToolsChoice } from './replay/
 export { RecordingTransport } from './transport/recording/RecordingTransport.js';
 
 // The runtime: agents and what their runs produce.
-export {
-  Agent,
-  SubAgentSuspendedError,
-  type RunOptions,
-  type ResumeOptions,
-  type RecoverOptions,
-} from './runtime/Agent.js';
+export { Agent } from './runtime/Agent.js';
+export type { RunOptions, ResumeOptions, RecoverOptions } from './runtime/runOptions.js';
+export { SubAgentSuspendedError } from './runtime/subAgentSuspendedError.js';
 export { StreamAbandonedError, type AgentStream, type AgentStreamEvent } from './runtime/agentStream.js';
 // Structured outputs: agent.run(input, { output: schema }) sets result.output.
 export { StructuredOutputError } from './runtime/structuredOutputError.js';
 // Every tool a run of an agent can reach (handoff targets' and sub-agents' included): for tools that list an agent's
 // tools, as `legate fuzz` does.
 export { toolsReachableFrom } from './runtime/agentGraph.js';
-export {
-  OutcomeUnknownError,
-  SuspensionError,
-  type ApprovalDecision,
-  type SuspensionErrorCode,
-} from './runtime/resume.js';
-export { DEFAULT_STALE_AFTER_MS } from './runtime/claimLedger.js';
-export type { ClaimRecord, ClaimStore } from './runtime/claimRecord.js';
-export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/suspension.js';
+export { OutcomeUnknownError } from './runtime/approval/outcomeUnknownError.js';
+export { SuspensionError, type SuspensionErrorCode } from './runtime/approval/suspensionError.js';
+export type { ApprovalDecision } from './runtime/approval/approvalDecision.js';
+export { DEFAULT_STALE_AFTER_MS } from './runtime/approval/claimLedger.js';
+export type { ClaimRecord, ClaimStore } from './runtime/approval/claimRecord.js';
+export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/approval/suspension.js';
 export type { TaintReview } from './guard/taintReview.js';
 export type { Untraced } from './guard/provenance/traceArguments.js';
 export type { Handoff } from './runtime/handoff.js';
@@ -93,14 +86,14 @@ export { MemoryStateStore } from './store/MemoryStateStore.js';
 export { FileStateStore } from './store/FileStateStore.js';
 export { MissingPeerDependencyError } from './errors/MissingPeerDependencyError.js';
 export { ModuleImportError, type ModuleImportProblem } from './files/ModuleImportError.js';
+export { AgentConfigurationError } from './runtime/agentConfigurationError.js';
 export {
-  AgentConfigurationError,
   DEFAULT_MAX_TOKENS,
   DEFAULT_MAX_TURNS,
   MIN_SUSPENSION_KEY_BYTES,
   type AgentOptions,
-  type HandoffTarget,
 } from './runtime/agentOptions.js';
+export type { HandoffTarget } from './runtime/agentNode.js';
 export type { TelemetryOptions } from './telemetry/telemetryOptions.js';
 export type {
   CacheControlOption,

@@ -1,6 +1,6 @@
 import { isAttempt } from '../guard/attempt.js';
 import type { GuardRule } from '../guard/guardContext.js';
-import type { Agent } from '../runtime/Agent.js';
+import type { AgentNode } from '../runtime/agentNode.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
 import { agentsReachableFrom } from '../runtime/agentGraph.js';
 import { toolsNamedBy, type Rule } from '../guard/rules.js';
@@ -30,7 +30,7 @@ export interface Oracle {
 export interface CountedCall {
   call: ToolCall;
   /** The agent in charge when the call was made. */
-  agent: Agent;
+  agent: AgentNode;
   /** Whether the call is an attempt of its tool ({@link isAttempt}). */
   attempt: boolean;
   /** The attempts of the call's tool name in the run so far, this call included. */
@@ -44,7 +44,7 @@ export interface CountedCall {
  * person refused (`approval`) was let through by the guard first. For a run that started afresh,
  * the last count of each name is the guard's `result.guard.attempts`.
  */
-export function countAttempts(entry: Agent, result: AgentResult): CountedCall[] {
+export function countAttempts(entry: AgentNode, result: AgentResult): CountedCall[] {
   const inCharge = agentsInCharge(entry);
   const counts = new Map<string, number>();
   return result.toolCalls.map((call) => {
@@ -63,7 +63,7 @@ export function countAttempts(entry: Agent, result: AgentResult): CountedCall[] 
  * prerequisite succeeded or after a terminal tool did, or a call was an attempt over the limit the
  * agent in charge puts on its tool (counted as the guard counts).
  */
-export function findViolation(entry: Agent, result: AgentResult, oracle: Oracle): Violation | undefined {
+export function findViolation(entry: AgentNode, result: AgentResult, oracle: Oracle): Violation | undefined {
   const byName = new Map(oracle.tools.map((t) => [t.name, t]));
   const ran = (call: ToolCall) => call.outcome === 'ok' || call.outcome === 'error';
   const succeeded = result.toolCalls.filter((c) => c.outcome === 'ok');
@@ -128,8 +128,8 @@ function limitViolation(call: ToolCall, rules: readonly Rule[], count: number): 
 }
 
 /** The rules an agent in charge is held to: its own, and the extra ones that name only tools it has. */
-function heldTo(extra: readonly Rule[]): (agent: Agent) => readonly Rule[] {
-  const cache = new Map<Agent, readonly Rule[]>();
+function heldTo(extra: readonly Rule[]): (agent: AgentNode) => readonly Rule[] {
+  const cache = new Map<AgentNode, readonly Rule[]>();
   return (agent) => {
     let rules = cache.get(agent);
     if (rules === undefined) {
@@ -142,8 +142,8 @@ function heldTo(extra: readonly Rule[]): (agent: Agent) => readonly Rule[] {
 }
 
 /** The agent in charge of a turn: among those the entry hands off to, by name (the nearest, where two share one). */
-function agentsInCharge(entry: Agent): (result: AgentResult, turn: number) => Agent {
-  const agents = new Map<string, Agent>();
+function agentsInCharge(entry: AgentNode): (result: AgentResult, turn: number) => AgentNode {
+  const agents = new Map<string, AgentNode>();
   for (const agent of agentsReachableFrom(entry, 'handoffs'))
     if (!agents.has(agent.name)) agents.set(agent.name, agent);
   return (result, turn) => agents.get(result.agents[turn - 1] ?? entry.name) ?? entry;
@@ -154,7 +154,7 @@ function agentsInCharge(entry: Agent): (result: AgentResult, turn: number) => Ag
  * in charge) declares `sensitive` arguments, and each of their values occurs in trusted text of the conversation as
  * the model had it when it made the call (docs/safety.md, "Argument provenance"). A tool without `sensitive` never is.
  */
-function tracedByProvenance(agent: Agent, result: AgentResult, call: ToolCall): boolean {
+function tracedByProvenance(agent: AgentNode, result: AgentResult, call: ToolCall): boolean {
   const tool = agent.tools.find((t) => t.name === call.name);
   if (tool?.sensitive === undefined) return false;
   const at = result.messages.findIndex(

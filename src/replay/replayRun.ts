@@ -1,4 +1,4 @@
-import type { ApprovalDecision } from '../runtime/resume.js';
+import type { ApprovalDecision } from '../runtime/approval/approvalDecision.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { recordedClock } from '../recording/recordedClock.js';
 import { createRedactor } from '../trajectory/redaction.js';

@@ -1,7 +1,7 @@
 import type { HistoryTool } from '../guard/historyGuardState.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
-import type { Agent } from './Agent.js';
+import type { AgentNode } from './agentNode.js';
 import { toolUnderPolicy } from './toolPosture.js';
 
 /**
@@ -14,27 +14,27 @@ import { toolUnderPolicy } from './toolPosture.js';
 /** Which edges a walk follows: handoffs only (who can be in charge of a run), or sub-agents too (who can run in it). */
 export type AgentEdges = 'handoffs' | 'handoffs and sub-agents';
 
-const subAgents = new WeakMap<AnyTool, Agent>();
+const subAgents = new WeakMap<AnyTool, AgentNode>();
 
 /** Records that a tool runs an agent (`agent.asTool` does). */
-export function registerSubAgent(tool: AnyTool, agent: Agent): void {
+export function registerSubAgent(tool: AnyTool, agent: AgentNode): void {
   subAgents.set(tool, agent);
 }
 
 /** The agent behind a tool made by `agent.asTool`, if it is one. */
-export function subAgentOf(tool: AnyTool): Agent | undefined {
+export function subAgentOf(tool: AnyTool): AgentNode | undefined {
   return subAgents.get(tool);
 }
 
-function neighbours(agent: Agent, edges: AgentEdges): Agent[] {
+function neighbours(agent: AgentNode, edges: AgentEdges): AgentNode[] {
   const targets = agent.handoffs.map((handoff) => handoff.agent);
   return edges === 'handoffs' ? targets : [...targets, ...agent.tools.flatMap((tool) => subAgentOf(tool) ?? [])];
 }
 
 /** The agents a run of this one can reach through the edges, itself first, each once. */
-export function agentsReachableFrom(agent: Agent, edges: AgentEdges = 'handoffs and sub-agents'): Agent[] {
-  const seen = new Set<Agent>();
-  const order: Agent[] = [];
+export function agentsReachableFrom(agent: AgentNode, edges: AgentEdges = 'handoffs and sub-agents'): AgentNode[] {
+  const seen = new Set<AgentNode>();
+  const order: AgentNode[] = [];
   const stack = [agent];
   while (stack.length > 0) {
     const next = stack.pop()!;
@@ -51,12 +51,12 @@ export function agentsReachableFrom(agent: Agent, edges: AgentEdges = 'handoffs 
  * any depth, hidden ones included), each once, in walk order: where two agents have tools of one
  * name, the nearer comes first.
  */
-export function toolsReachableFrom(agent: Agent): AnyTool[] {
+export function toolsReachableFrom(agent: AgentNode): AnyTool[] {
   return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.tools))];
 }
 
 /** The tools {@link toolsReachableFrom} lists, each as a trajectory's header describes it: under its agent's policy. */
-export function postureToolsReachableFrom(agent: Agent): AnyTool[] {
+export function postureToolsReachableFrom(agent: AgentNode): AnyTool[] {
   const seen = new Set<AnyTool>();
   return agentsReachableFrom(agent).flatMap((other) =>
     other.tools.filter((tool) => !seen.has(tool) && seen.add(tool)).map((tool) => toolUnderPolicy(tool, other.onTaint)),
@@ -64,14 +64,14 @@ export function postureToolsReachableFrom(agent: Agent): AnyTool[] {
 }
 
 /** Every server tool a run of this agent can reach (its own, its handoff targets', its sub-agents'), in walk order. */
-export function serverToolsReachableFrom(agent: Agent): ServerTool[] {
+export function serverToolsReachableFrom(agent: AgentNode): ServerTool[] {
   return [...new Set(agentsReachableFrom(agent).flatMap((other) => other.serverTools))];
 }
 
 /** The first chain of handoffs from an agent (itself first) to one that matches, or undefined. */
-export function handoffChain(from: Agent, matches: (agent: Agent) => boolean): Agent[] | undefined {
-  const seen = new Set<Agent>();
-  const search = (agent: Agent): Agent[] | undefined => {
+export function handoffChain(from: AgentNode, matches: (agent: AgentNode) => boolean): AgentNode[] | undefined {
+  const seen = new Set<AgentNode>();
+  const search = (agent: AgentNode): AgentNode[] | undefined => {
     if (seen.has(agent)) return undefined;
     seen.add(agent);
     if (matches(agent)) return [agent];
@@ -89,7 +89,7 @@ export function handoffChain(from: Agent, matches: (agent: Agent) => boolean): A
  * (hidden ones, handoff targets' and sub-agents' included). A name is untrusted if any of them
  * reads untrusted content under it, and terminal if an agent that can be in charge ends on it.
  */
-export function historyToolsOf(agent: Agent): (name: string) => HistoryTool | undefined {
+export function historyToolsOf(agent: AgentNode): (name: string) => HistoryTool | undefined {
   const tools = new Map<string, HistoryTool>();
   for (const tool of toolsReachableFrom(agent)) {
     tools.set(tool.name, { untrusted: tool.untrusted || tools.get(tool.name)?.untrusted === true, terminal: false });

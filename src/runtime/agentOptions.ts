@@ -1,29 +1,14 @@
-import { describeValue } from '../json/describeValue.js';
-import { unknownOptionMessage } from '../tools/unknownOption.js';
-import type { AnyTool } from '../tools/tool.js';
-import type { ServerTool } from '../tools/serverTool.js';
 import type { ServerToolDefinition } from '../messages/types.js';
-import { checkCompensators, serverToolsByName, splitTools, toolsByName } from './agentTools.js';
-import {
-  checkRequestOptions,
-  type CacheControlOption,
-  type MetadataOption,
-  type RequestOptions,
-  type ThinkingOption,
-  type ToolChoiceOption,
-} from './requestOptions.js';
-import { isTransport, type Transport } from '../transport/transport.js';
 import type { Authorizer } from '../guard/authorizer.js';
-import { checkRules, ruleShapeProblem } from '../guard/checkRules.js';
 import type { Rule } from '../guard/rules.js';
 import type { ExecutionMode } from '../guard/shadow.js';
-import { defineTool } from '../tools/defineTool.js';
-import { TAINT_POLICIES, type TaintPolicy } from '../tools/taintPolicy.js';
-import type { Agent } from './Agent.js';
-import { handoffChain } from './agentGraph.js';
-import { handoffToolName, transferredMessage } from './handoff.js';
-import { LegateError } from '../errors/LegateError.js';
-import { telemetryOptionProblem, type TelemetryOptions } from '../telemetry/telemetryOptions.js';
+import type { ServerTool } from '../tools/serverTool.js';
+import type { TaintPolicy } from '../tools/taintPolicy.js';
+import type { AnyTool } from '../tools/tool.js';
+import type { Transport } from '../transport/transport.js';
+import type { TelemetryOptions } from '../telemetry/telemetryOptions.js';
+import type { AgentNode } from './agentNode.js';
+import type { CacheControlOption, MetadataOption, ThinkingOption, ToolChoiceOption } from './requestOptions.js';
 
 export interface AgentOptions {
   /** Names the agent in results, events and (later) trajectories. */
@@ -81,7 +66,7 @@ export interface AgentOptions {
    */
   mode?: ExecutionMode;
   /** Agents the model may hand the conversation to, each through a `handoff_to_{name}` tool. */
-  handoffs?: { name: string; agent: Agent; description: string }[];
+  handoffs?: { name: string; agent: AgentNode; description: string }[];
   /** Transfers allowed in one run that starts on this agent. Default 3. */
   maxHandoffs?: number;
   /** Calls for which this returns true stop the run until a person approves or denies them. */
@@ -107,36 +92,16 @@ export interface AgentOptions {
   telemetry?: TelemetryOptions;
 }
 
-/** A handoff as the agent keeps it: the target and the tool that transfers to it. */
-export interface HandoffTarget {
-  name: string;
-  agent: Agent;
-  description: string;
-  toolName: string;
-}
-
 export const DEFAULT_MAX_TURNS = 10;
 /** The shortest `suspensionKey` accepted: the HMAC-SHA256 block's security needs 256 bits of key. */
 export const MIN_SUSPENSION_KEY_BYTES = 32;
 export const DEFAULT_MAX_TOKENS = 4096;
 
-/** An agent was constructed with options it cannot run with. */
-export class AgentConfigurationError extends LegateError {
-  readonly code = 'invalid_agent_option';
-  constructor(
-    /** The option at fault, e.g. `transport`, `tools[2]`. */
-    readonly option: string,
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
 /**
  * Every option an agent takes; the type below fails to compile if one is missing. A misspelt option is refused, never
  * ignored.
  */
-const AGENT_OPTIONS = [
+export const AGENT_OPTIONS = [
   'name',
   'model',
   'system',
@@ -166,168 +131,3 @@ const agentOptionsComplete: [Exclude<keyof AgentOptions, (typeof AGENT_OPTIONS)[
   ? true
   : never = true;
 void agentOptionsComplete;
-
-/** Checks everything an agent is given, so that no mistake waits until the first run. */
-export function checkAgentOptions(options: AgentOptions): {
-  tools: Map<string, AnyTool>;
-  serverTools: Map<string, ServerTool>;
-  handoffTools: { target: HandoffTarget; tool: AnyTool }[];
-  request: RequestOptions;
-} {
-  if (typeof options !== 'object' || options === null) {
-    throw new AgentConfigurationError(
-      'options',
-      `An agent needs options ({ name, model, transport, tools }), but it was given ${describeValue(options)}.`,
-    );
-  }
-  const name = typeof options.name === 'string' && options.name.trim() !== '' ? options.name : undefined;
-  if (name === undefined)
-    throw new AgentConfigurationError(
-      'name',
-      `An agent needs a name (a non-empty string), but it was ${describeValue(options.name)}.`,
-    );
-  const fail = (option: string, message: string): never => {
-    throw new AgentConfigurationError(option, `Agent '${name}': ${message}`);
-  };
-  for (const key of Object.keys(options)) {
-    if (!(AGENT_OPTIONS as readonly string[]).includes(key))
-      fail(key, unknownOptionMessage(key, AGENT_OPTIONS, { one: 'an option of an agent', all: 'options' }));
-  }
-  if (typeof options.model !== 'string' || options.model.trim() === '')
-    fail(
-      'model',
-      `'model' must be a model id such as 'claude-sonnet-5-5', but it was ${describeValue(options.model)}.`,
-    );
-  const telemetry = telemetryOptionProblem('telemetry', options.telemetry);
-  if (telemetry !== undefined) fail('telemetry', telemetry);
-  if (options.transport === undefined || options.transport === null) {
-    fail(
-      'transport',
-      'there is no transport, so nothing can answer the agent. Pass { transport: new AnthropicTransport() } ' +
-        'for the live model, or a ScriptedTransport in tests.',
-    );
-  }
-  if (!isTransport(options.transport))
-    fail('transport', `'transport' must have a send(request) method, but it was ${describeValue(options.transport)}.`);
-  if (options.system !== undefined && typeof options.system !== 'string')
-    fail('system', `'system' must be a string, but it was ${describeValue(options.system)}.`);
-  checkPositiveInteger(options.maxTurns, 'maxTurns', fail);
-  checkPositiveInteger(options.maxHandoffs, 'maxHandoffs', fail);
-  if (options.approvalRequired !== undefined && typeof options.approvalRequired !== 'function') {
-    fail(
-      'approvalRequired',
-      `'approvalRequired' must be a function (tool, input) => boolean, but it was ` +
-        `${describeValue(options.approvalRequired)}.`,
-    );
-  }
-  checkPositiveInteger(options.maxTokens, 'maxTokens', fail);
-  if (
-    options.temperature !== undefined &&
-    !(typeof options.temperature === 'number' && Number.isFinite(options.temperature))
-  ) {
-    fail('temperature', `'temperature' must be a number, but it was ${describeValue(options.temperature)}.`);
-  }
-  if (options.clock !== undefined && typeof options.clock !== 'function')
-    fail('clock', `'clock' must be a function returning a Date, but it was ${describeValue(options.clock)}.`);
-  if (options.mode !== undefined && options.mode !== 'live' && options.mode !== 'shadow')
-    fail('mode', `'mode' must be 'live' or 'shadow', but it was ${describeValue(options.mode)}.`);
-  if (options.authorizer !== undefined && typeof options.authorizer !== 'function')
-    fail(
-      'authorizer',
-      `'authorizer' must be a function (policy) => boolean, such as policies('payments'), but it was ` +
-        `${describeValue(options.authorizer)}.`,
-    );
-  checkSuspensionKey(options.suspensionKey, fail);
-  if (options.onTaint !== undefined && !(TAINT_POLICIES as readonly unknown[]).includes(options.onTaint))
-    fail('onTaint', `'onTaint' must be 'block' or 'approve', but it was ${describeValue(options.onTaint)}.`);
-  const handoffTools = handoffsOf(name, options.handoffs ?? [], fail);
-  const { defined, server } = splitTools(options.tools ?? [], fail);
-  const tools = toolsByName(name, [...defined, ...handoffTools.map((h) => h.tool)], fail);
-  const serverTools = serverToolsByName(name, server, tools);
-  checkCompensators(tools, fail);
-  const request = checkRequestOptions(options, [...tools.keys(), ...serverTools.keys()], fail);
-  if (options.rules !== undefined && !Array.isArray(options.rules))
-    fail(
-      'rules',
-      `'rules' must be a list such as [rules.terminal('close_ticket')], but it was ${describeValue(options.rules)}.`,
-    );
-  (options.rules ?? []).forEach((rule: unknown, i) => {
-    const problem = ruleShapeProblem(rule);
-    if (problem !== undefined) fail(`rules[${i}]`, `rules[${i}] ${problem}.`);
-  });
-  checkRules(name, options.rules ?? [], [...tools.keys()]);
-  return { tools, serverTools, handoffTools, request };
-}
-
-/**
- * Each handoff target becomes a transfer tool. Targets must already exist, and no chain of
- * transfers may lead back to this agent: handoff graphs are acyclic.
- */
-function handoffsOf(
-  agent: string,
-  handoffs: unknown,
-  fail: (option: string, message: string) => never,
-): { target: HandoffTarget; tool: AnyTool }[] {
-  if (!Array.isArray(handoffs))
-    return fail(
-      'handoffs',
-      `'handoffs' must be a list of { name, agent, description }, but it was ${describeValue(handoffs)}.`,
-    );
-  return handoffs.map((entry: { name?: unknown; agent?: unknown; description?: unknown }, i) => {
-    if (typeof entry?.name !== 'string' || entry.name === '')
-      fail(`handoffs[${i}].name`, `a handoff needs a name, but it was ${describeValue(entry?.name)}.`);
-    const target = entry.agent as Agent | undefined;
-    if (typeof target !== 'object' || target === null || typeof (target as Agent).run !== 'function') {
-      fail(
-        `handoffs[${i}].agent`,
-        `handoff '${String(entry.name)}' needs the agent to transfer to, constructed already, but it was ` +
-          `${describeValue(target)}.`,
-      );
-    }
-    const path = handoffChain(target as Agent, (other) => other.name === agent)?.map((other) => other.name);
-    if (path !== undefined)
-      fail(
-        `handoffs[${i}]`,
-        `handing off to '${(target as Agent).name}' makes a cycle (${[agent, ...path].join(' → ')}). Handoff ` +
-          'graphs must be acyclic: give the last agent in the chain the final say instead.',
-      );
-    const name = entry.name as string;
-    const description =
-      typeof entry.description === 'string' && entry.description !== ''
-        ? entry.description
-        : `Transfers the conversation to ${name}.`;
-    const toolName = handoffToolName(name);
-    const tool = defineTool({
-      name: toolName,
-      description: `${description} Transfers the whole conversation; ${name} answers from then on.`,
-      input: {
-        type: 'object',
-        properties: { reason: { type: 'string', description: 'Why the conversation is being transferred.' } },
-      },
-      // The runtime performs the transfer itself; this only answers if the tool is called outside a run.
-      run: () => transferredMessage(name),
-    });
-    return { target: { name, agent: target as Agent, description, toolName }, tool };
-  });
-}
-
-function checkSuspensionKey(key: unknown, fail: (option: string, message: string) => never): void {
-  if (key === undefined) return;
-  const bytes =
-    typeof key === 'string' ? Buffer.byteLength(key, 'utf8') : key instanceof Uint8Array ? key.byteLength : undefined;
-  if (bytes === undefined || bytes < MIN_SUSPENSION_KEY_BYTES) {
-    const given = bytes === undefined ? describeValue(key) : `${bytes} byte${bytes === 1 ? '' : 's'} long`;
-    fail(
-      'suspensionKey',
-      `'suspensionKey' must be a string or Uint8Array of at least ${MIN_SUSPENSION_KEY_BYTES} bytes, so that ` +
-        `signatures cannot be guessed, but it was ${given}. Use randomBytes(${MIN_SUSPENSION_KEY_BYTES}) kept in ` +
-        'your secret store, or leave it out to resume unsigned suspensions.',
-    );
-  }
-}
-
-function checkPositiveInteger(value: unknown, option: string, fail: (option: string, message: string) => never): void {
-  if (value !== undefined && !(Number.isSafeInteger(value) && (value as number) > 0)) {
-    fail(option, `'${option}' must be a whole number of at least 1, but it was ${describeValue(value)}.`);
-  }
-}

@@ -8,8 +8,8 @@ import type { GuardState } from '../guard/guardState.js';
 import type { Untraced } from '../guard/provenance/traceArguments.js';
 import type { AgentEvent } from './events.js';
 import type { Handoff } from './handoff.js';
-import type { ApprovalRecord } from './runState.js';
-import type { Suspension } from './suspension.js';
+import type { ApprovalRecord } from './approval/approvalRecord.js';
+import type { Suspension } from './approval/suspension.js';
 
 /** Why a run ended, for the reasons legate knows (see {@link StopReason}). */
 export type KnownStopReason =

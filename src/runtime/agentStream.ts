@@ -2,7 +2,7 @@ import { LegateError } from '../errors/LegateError.js';
 import type { JsonPath } from '../json/jsonPath.js';
 import { UsageError } from '../errors/UsageError.js';
 import type { AgentResult } from './agentResult.js';
-import type { RunOptions } from './Agent.js';
+import type { RunOptions } from './runOptions.js';
 import type { AgentEvent } from './events.js';
 import { OutputProgress, type OutputPartialEvent } from './outputProgress.js';
 

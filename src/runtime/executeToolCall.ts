@@ -12,7 +12,7 @@ import type { CallDecision, ReplayReferee, ServedResult } from './replayReferee.
 import { abortable } from './abortable.js';
 import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
 import { transferRefusedMessage, transferredMessage } from './handoff.js';
-import { pendingCall, type PendingCall } from './suspension.js';
+import { pendingCall, type PendingCall } from './approval/suspension.js';
 import type { ToolSpan } from '../telemetry/toolSpan.js';
 
 /** What a tool call needs from the run it belongs to. */

@@ -16,10 +16,11 @@ import { addUsage, type AgentResult, type StopReason } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { ExecutedToolCall } from './executeToolCall.js';
 import { handedTo, signingKey, type RunConfig } from './runConfig.js';
-import { toResult, type RunState } from './runState.js';
+import type { RunState } from './runState.js';
+import { toResult } from './toResult.js';
 import { finishBatch, runTools, type BatchOutcome } from './runTools.js';
 import { nextStep } from './stopReason.js';
-import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from './suspension.js';
+import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from './approval/suspension.js';
 
 /**
  * The agent loop: ask the model, answer every tool_use of its response (concurrently, in one
@@ -81,8 +82,31 @@ export async function runLoop(
   return toResult(state, config.agent.name, stopReason, log.events);
 }
 
+/** A response's batch as it closes: every call answered, in block order, and the guard's decision for each. */
+export interface AnsweredBatch {
+  turn: number;
+  answered: ExecutedToolCall[];
+  allowed: boolean[];
+}
+
+/**
+ * The loop's entry for a resumed run (`approval/resumeRun.ts`): the batch the run was suspended in closes, its
+ * pending calls now answered, and the loop goes on from there.
+ */
+export function continueRun(
+  config: RunConfig,
+  state: RunState,
+  runId: string,
+  batch: AnsweredBatch,
+  signal: AbortSignal,
+  log: EventLog,
+): Promise<AgentResult> {
+  const next = closeBatch(config, state, batch.answered, batch.allowed, batch.turn, log);
+  return runLoop(next, state, runId, signal, log);
+}
+
 /** Ends a batch and, if one of its calls transferred the conversation, returns the target's configuration. */
-export function closeBatch(
+function closeBatch(
   config: RunConfig,
   state: RunState,
   answered: ExecutedToolCall[],

@@ -19,7 +19,7 @@ import {
 } from './executeToolCall.js';
 import { executionMode, type RunConfig } from './runConfig.js';
 import type { RunState } from './runState.js';
-import type { PendingCall } from './suspension.js';
+import type { PendingCall } from './approval/suspension.js';
 import type { ToolSpan } from '../telemetry/toolSpan.js';
 import { subAgentOf } from './agentGraph.js';
 

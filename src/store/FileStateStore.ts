@@ -1,10 +1,10 @@
 import { objectJsonText } from '../json/jsonText.js';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Suspension } from '../runtime/suspension.js';
+import type { Suspension } from '../runtime/approval/suspension.js';
 import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../files/readRegularFile.js';
 import { createFileExclusive, removeStaleTemporaryFiles, writeFileAtomic } from '../files/writeFileAtomic.js';
-import type { ClaimRecord } from '../runtime/claimRecord.js';
+import type { ClaimRecord } from '../runtime/approval/claimRecord.js';
 import { RecordWriter, type StoreOptions } from './recordWriter.js';
 import { alreadyClaimed, checkSchemaVersion, STORE_SCHEMA_VERSION, StoreError, type StateStore } from './stateStore.js';
 

@@ -1,8 +1,8 @@
 import type Pg from 'pg';
 import { UsageError } from '../errors/UsageError.js';
 import { objectJsonText } from '../json/jsonText.js';
-import type { ClaimRecord } from '../runtime/claimRecord.js';
-import type { Suspension } from '../runtime/suspension.js';
+import type { ClaimRecord } from '../runtime/approval/claimRecord.js';
+import type { Suspension } from '../runtime/approval/suspension.js';
 import { loadPg } from './pg.js';
 import { prepareSchema, schemaIdentifier } from './postgresSchema.js';
 import { unavailableOrCause } from './postgresUnavailable.js';

@@ -1,9 +1,9 @@
 import { objectJsonText } from '../json/jsonText.js';
 import { canonicalJson } from '../json/canonicalJson.js';
-import type { Suspension } from '../runtime/suspension.js';
+import type { Suspension } from '../runtime/approval/suspension.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { BUILT_IN_SECRET_PATTERNS, findSecret } from '../trajectory/secretScan.js';
-import type { ClaimRecord } from '../runtime/claimRecord.js';
+import type { ClaimRecord } from '../runtime/approval/claimRecord.js';
 import { StoreError } from './stateStore.js';
 
 /** What every store does to a record before it writes it. */

@@ -1,5 +1,5 @@
-import type { Suspension } from '../runtime/suspension.js';
-import type { ClaimRecord, ClaimStore } from '../runtime/claimRecord.js';
+import type { Suspension } from '../runtime/approval/suspension.js';
+import type { ClaimRecord, ClaimStore } from '../runtime/approval/claimRecord.js';
 import { LegateError } from '../errors/LegateError.js';
 
 /** The version of the stored record's shape; a store refuses records from a newer one. */

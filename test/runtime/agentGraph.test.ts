@@ -66,7 +66,7 @@ describe('the agent graph', () => {
         const shared = toolNamed('shared');
         const agents = build(spec, shared);
         const from = pick % agents.length;
-        const names = (list: Agent[]) => list.map((agent) => agent.name);
+        const names = (list: readonly { name: string }[]) => list.map((agent) => agent.name);
         const all = expectedWalk(spec, from, true);
         const inCharge = expectedWalk(spec, from, false);
         expect(names(agentsReachableFrom(agents[from]!))).toEqual(all.map((i) => `a${i}`));

@@ -236,6 +236,30 @@ describe('handoffs', () => {
         'must be acyclic: give the last agent in the chain the final say instead.',
     );
   });
+
+  it('refuse, at construction, a target that is shaped like an agent but was not constructed as one', () => {
+    // Its settings are read when it takes charge, so only a constructed agent can be handed the conversation.
+    const real = agent('billing', []);
+    const lookalike = {
+      name: 'billing',
+      system: undefined,
+      tools: [],
+      serverTools: [],
+      handoffs: [],
+      rules: [],
+      onTaint: undefined,
+      visibleTools: () => new Map(),
+      run: real.run.bind(real),
+    };
+    const error = caught(
+      () => agent('front', [], { handoffs: [{ name: 'billing', agent: lookalike, description: 'B.' }] }),
+      AgentConfigurationError,
+    );
+    expect(error.option).toBe('handoffs[0].agent');
+    expect(error.message).toMatch(
+      /^Agent 'front': handoff 'billing' needs the agent to transfer to, constructed already/,
+    );
+  });
 });
 
 describe('approval after a handoff', () => {

@@ -14,9 +14,9 @@ import {
   type Suspension,
   type ToolResultBlock,
   type UserMessage,
-} from '../../src/index.js';
-import { claimFor } from '../support/suspendedPayment.js';
-import { useTwoPendingPayments } from '../support/twoPendingPayments.js';
+} from '../../../src/index.js';
+import { claimFor } from '../../support/suspendedPayment.js';
+import { useTwoPendingPayments } from '../../support/twoPendingPayments.js';
 
 const { paid, twoPending } = useTwoPendingPayments();
 
@@ -288,7 +288,7 @@ describe('a resume whose process stopped between its claim and its end', () => {
     const gatedAgent = agent();
     const { suspension } = await gatedAgent.run('go');
     await gatedAgent.resume(structuredClone(suspension!), { approve: true });
-    const { idempotencyKey } = await import('../../src/runtime/claimLedger.js');
+    const { idempotencyKey } = await import('../../../src/runtime/approval/claimLedger.js');
     expect(keys).toEqual([undefined, idempotencyKey(suspension!.runId, suspension!.pending[0]!.id)]);
   });
 

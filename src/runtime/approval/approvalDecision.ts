@@ -1,4 +1,4 @@
-import { describeValue } from '../json/describeValue.js';
+import { describeValue } from '../../json/describeValue.js';
 import type { PendingCall } from './suspension.js';
 
 /** A person's decision on one pending call, bound to the input they saw. */

@@ -8,7 +8,7 @@ import {
   defineTool,
   reply,
   type AgentResult,
-} from '../../src/index.js';
+} from '../../../src/index.js';
 
 const scenario = fc.array(fc.boolean(), { minLength: 2, maxLength: 4 }).chain((privileged) =>
   fc.record({

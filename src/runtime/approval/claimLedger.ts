@@ -1,6 +1,6 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
-import type { ToolCall } from './agentResult.js';
+import type { ToolCall } from '../agentResult.js';
 import type { Decisions } from './approvalDecision.js';
 import type { ClaimRecord, ClaimStore } from './claimRecord.js';
 import { SuspensionError } from './suspensionError.js';

@@ -1,4 +1,4 @@
-import type { ToolCall } from './agentResult.js';
+import type { ToolCall } from '../agentResult.js';
 
 /**
  * A claim on a suspension, kept by the store for good: who resumed it, when, with which

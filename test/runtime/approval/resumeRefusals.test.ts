@@ -1,9 +1,9 @@
 // What a resume refuses before anything runs, each with its code: a suspension of another version or of another
 // agent, a pending call left undecided or decided for other input, and a copy altered anywhere, signed or not.
 import { describe, expect, it } from 'vitest';
-import { reply, type Suspension } from '../../src/index.js';
-import { inputDigest } from '../../src/runtime/suspension.js';
-import { decision, lastBlocks, refusal, useTwoPendingPayments } from '../support/twoPendingPayments.js';
+import { reply, type Suspension } from '../../../src/index.js';
+import { inputDigest } from '../../../src/runtime/approval/suspension.js';
+import { decision, lastBlocks, refusal, useTwoPendingPayments } from '../../support/twoPendingPayments.js';
 
 const { paid, agentFor, twoPending } = useTwoPendingPayments();
 

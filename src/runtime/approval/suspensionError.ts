@@ -1,4 +1,4 @@
-import { LegateError } from '../errors/LegateError.js';
+import { LegateError } from '../../errors/LegateError.js';
 
 /** Why a suspension cannot be resumed. Every case fails closed: nothing runs. */
 export type SuspensionErrorCode =

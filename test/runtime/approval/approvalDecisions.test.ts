@@ -12,12 +12,12 @@ import {
   type Suspension,
   type ToolResultBlock,
   type UserMessage,
-} from '../../src/index.js';
-import { checkResume } from '../../src/runtime/resume.js';
-import { inputDigest } from '../../src/runtime/suspension.js';
-import { paymentTool } from '../support/paymentTool.js';
-import { useSpanRecorder } from '../support/spanRecorder.js';
-import { decision, useTwoPendingPayments } from '../support/twoPendingPayments.js';
+} from '../../../src/index.js';
+import { checkResume } from '../../../src/runtime/approval/checkSuspension.js';
+import { inputDigest } from '../../../src/runtime/approval/suspension.js';
+import { paymentTool } from '../../support/paymentTool.js';
+import { useSpanRecorder } from '../../support/spanRecorder.js';
+import { decision, useTwoPendingPayments } from '../../support/twoPendingPayments.js';
 
 const model = 'claude-haiku-5-5';
 const KEY = 'k'.repeat(32);

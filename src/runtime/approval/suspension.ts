@@ -1,9 +1,9 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
-import { canonicalJson, digestOf } from '../json/canonicalJson.js';
-import type { ToolUseBlock } from '../messages/types.js';
-import type { TaintReview } from '../guard/taintReview.js';
-import type { ToolCall } from './agentResult.js';
-import type { RunState } from './runState.js';
+import { canonicalJson, digestOf } from '../../json/canonicalJson.js';
+import type { ToolUseBlock } from '../../messages/types.js';
+import type { TaintReview } from '../../guard/taintReview.js';
+import type { ToolCall } from '../agentResult.js';
+import type { RunState } from '../runState.js';
 
 export const SUSPENSION_VERSION = 1;
 

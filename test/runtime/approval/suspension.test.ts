@@ -1,10 +1,10 @@
-// What a suspension holds (src/runtime/suspension.ts): how it is signed, what it saves of the calls answered before
-// it, and the digest that binds each pending call to its input.
+// What a suspension holds (src/runtime/approval/suspension.ts): how it is signed, what it saves of the calls
+// answered before it, and the digest that binds each pending call to its input.
 import { describe, expect, it } from 'vitest';
-import { reply, type Suspension } from '../../src/index.js';
-import type { ToolCall } from '../../src/runtime/agentResult.js';
-import { hasValidSignature, inputDigest, serializable, signatureOf } from '../../src/runtime/suspension.js';
-import { refusal, SIGNING_KEY, useTwoPendingPayments } from '../support/twoPendingPayments.js';
+import { reply, type Suspension } from '../../../src/index.js';
+import type { ToolCall } from '../../../src/runtime/agentResult.js';
+import { hasValidSignature, inputDigest, serializable, signatureOf } from '../../../src/runtime/approval/suspension.js';
+import { refusal, SIGNING_KEY, useTwoPendingPayments } from '../../support/twoPendingPayments.js';
 
 const { paid, agentFor, twoPending } = useTwoPendingPayments();
 

@@ -17,10 +17,10 @@ import {
   reply,
   type StateStore,
   type Suspension,
-} from '../../src/index.js';
-import { SqliteStateStore } from '../../src/store/sqlite.js';
-import { PostgresStateStore } from '../../src/store/postgres.js';
-import { freshSchema, postgresReady } from '../support/postgresDatabase.js';
+} from '../../../src/index.js';
+import { SqliteStateStore } from '../../../src/store/sqlite.js';
+import { PostgresStateStore } from '../../../src/store/postgres.js';
+import { freshSchema, postgresReady } from '../../support/postgresDatabase.js';
 
 const KEY = 'a key of thirty-two bytes, at least';
 const root = mkdtempSync(join(tmpdir(), 'legate-approval-property-'));
