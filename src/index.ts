@@ -63,11 +63,11 @@ export { SuspensionError, type SuspensionErrorCode } from './runtime/approval/su
 export type { ApprovalDecision } from './runtime/approval/approvalDecision.js';
 export { DEFAULT_STALE_AFTER_MS } from './runtime/approval/claimLedger.js';
 export type { ClaimRecord, ClaimStore } from './runtime/approval/claimRecord.js';
-export { SUSPENSION_VERSION, type PendingCall, type Suspension } from './runtime/approval/suspension.js';
+export { SUSPENSION_VERSION } from './runtime/approval/suspension.js';
+export type { PendingCall } from './runtime/approval/pendingCall.js';
 export type { TaintReview } from './guard/taintReview.js';
 export type { Untraced } from './guard/provenance/traceArguments.js';
 export type { Handoff } from './runtime/handoff.js';
-export type { RunState } from './runtime/runState.js';
 
 // Assertions without a test framework (vitest users: import 'legate/vitest').
 export { assertThat, type RunAssertions } from './assert/assertThat.js';
@@ -102,19 +102,18 @@ export type {
   ToolChoiceOption,
 } from './runtime/requestOptions.js';
 export type {
+  AgentEvent,
   AgentResult,
   BlockedCall,
   PlannedEffect,
-  KnownStopReason,
-  StopReason,
+  RunState,
+  Suspension,
   ToolCall,
   ToolCallOutcome,
-  ToolCallError,
-  ToolFailure,
-  ToolReportedError,
-  UnknownTool,
-  Usage,
 } from './runtime/agentResult.js';
+export type { KnownStopReason, StopReason } from './runtime/stopReason.js';
+export type { ToolCallError, ToolFailure, ToolReportedError, UnknownTool } from './runtime/toolCallError.js';
+export type { Usage } from './runtime/usage.js';
 export type { CompensationReport } from './runtime/compensate.js';
 
 // Safety: contracts, taint, authorization, shadow mode, decided before any tool runs.
@@ -126,7 +125,7 @@ export { UNATTRIBUTED_SOURCE } from './guard/historyGuardState.js';
 export type { GuardRule } from './guard/guardContext.js';
 export type { ExecutionMode } from './guard/shadow.js';
 export type { TaintPolicy } from './tools/taintPolicy.js';
-export type { AgentEvent, AgentEventListener } from './runtime/events.js';
+export type { AgentEventListener } from './runtime/events.js';
 export type { ToolStub } from './runtime/executeToolCall.js';
 
 // Trajectories: the YAML format, reading, writing, matching and diffing.

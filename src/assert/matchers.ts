@@ -1,6 +1,7 @@
 import { UsageError } from '../errors/UsageError.js';
 import { quoteValue } from '../json/describeValue.js';
-import type { AgentResult, StopReason } from '../runtime/agentResult.js';
+import type { AgentResult } from '../runtime/agentResult.js';
+import type { StopReason } from '../runtime/stopReason.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
 import type { CallView } from './runView.js';

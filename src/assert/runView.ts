@@ -1,4 +1,5 @@
-import type { AgentResult, StopReason } from '../runtime/agentResult.js';
+import type { AgentResult } from '../runtime/agentResult.js';
+import type { StopReason } from '../runtime/stopReason.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { UsageError } from '../errors/UsageError.js';
 

@@ -1,6 +1,6 @@
 import type { UserBlock } from '../messages/types.js';
 import type { ApprovalDecision } from '../runtime/approval/approvalDecision.js';
-import type { Suspension } from '../runtime/approval/suspension.js';
+import type { Suspension } from '../runtime/agentResult.js';
 import type { ToolStub } from '../runtime/executeToolCall.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { LiveTransport } from '../recording/liveTransport.js';

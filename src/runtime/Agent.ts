@@ -7,7 +7,7 @@ import type { TaintPolicy } from '../tools/taintPolicy.js';
 import type { AnyTool } from '../tools/tool.js';
 import { recoverSuspension } from './approval/recoverSuspension.js';
 import { resumeSuspension } from './approval/resumeSuspension.js';
-import type { Suspension } from './approval/suspension.js';
+import type { Suspension } from './agentResult.js';
 import { visibleToolsOf, type AgentDefinition } from './agentDefinition.js';
 import type { AgentNode, HandoffTarget } from './agentNode.js';
 import type { AgentOptions } from './agentOptions.js';

@@ -1,41 +1,17 @@
 import type { Message, ModelResponse } from '../messages/types.js';
-import { counterIn, USAGE_COUNTERS, type UsageCounter } from '../messages/usageCounters.js';
-import type { InvalidArgument } from '../tools/binder/invalidArgument.js';
 import type { RenderedOutput } from '../tools/result/renderOutput.js';
 import type { WithheldOutput } from '../tools/result/capOutput.js';
 import type { GuardRule } from '../guard/guardContext.js';
 import type { GuardState } from '../guard/guardState.js';
 import type { Untraced } from '../guard/provenance/traceArguments.js';
-import type { AgentEvent } from './events.js';
 import type { Handoff } from './handoff.js';
 import type { ApprovalRecord } from './approval/approvalRecord.js';
-import type { Suspension } from './approval/suspension.js';
-
-/** Why a run ended, for the reasons legate knows (see {@link StopReason}). */
-export type KnownStopReason =
-  /** The model finished its answer. */
-  | 'end_turn'
-  /** The model hit one of the request's stop sequences. */
-  | 'stop_sequence'
-  /** The model ran out of output tokens; `text` is cut off, and the response's tool calls are `incomplete`. */
-  | 'max_tokens'
-  /** The model declined to continue. */
-  | 'refusal'
-  /** The conversation no longer fits the model's context window. */
-  | 'context_window_exceeded'
-  /** The agent's `maxTurns` was reached while the model still wanted to call tools. */
-  | 'max_turns'
-  /** A terminal tool succeeded, and the model then gave its answer. */
-  | 'terminal'
-  /** A call waits for a person's approval: `result.suspension` holds the run. */
-  | 'suspended';
-
-/**
- * Why a run ended: one of the {@link KnownStopReason}s, or a stop reason the API added after this
- * release, as the API sent it (the run ends on it; the response's tool calls are `incomplete`).
- * Written so an editor still offers the known ones.
- */
-export type StopReason = KnownStopReason | (string & {});
+import type { PendingCall } from './approval/pendingCall.js';
+import type { StreamEvent } from '../transport/transport.js';
+import type { CallDecision } from './replayReferee.js';
+import type { StopReason } from './stopReason.js';
+import type { ToolCallError } from './toolCallError.js';
+import type { Usage } from './usage.js';
 
 /**
  * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`),
@@ -45,37 +21,6 @@ export type StopReason = KnownStopReason | (string & {});
  * {@link ToolCall.input} for the call the cut fell in).
  */
 export type ToolCallOutcome = 'ok' | 'error' | 'invalid' | 'blocked' | 'planned' | 'incomplete';
-
-/** A tool's code threw: the caller gets the error; the model only learns the tool and the error's class. */
-export interface ToolFailure {
-  error: 'tool_failed';
-  tool: string;
-  /** The error's class name, the only detail the model was told. */
-  errorClass: string;
-  message: string;
-  /** The thrown value itself. Never shown to the model. */
-  cause: unknown;
-}
-
-/** The model called a tool this agent does not have. */
-export interface UnknownTool {
-  error: 'unknown_tool';
-  tool: string;
-  message: string;
-  /** The tools the agent does have. */
-  available: string[];
-}
-
-/**
- * The tool returned an error result (`toolError`): the model was told what the tool wrote (the
- * call's `output`), as an `is_error` result.
- */
-export interface ToolReportedError {
-  error: 'tool_error';
-  tool: string;
-}
-
-export type ToolCallError = InvalidArgument | UnknownTool | ToolFailure | ToolReportedError;
 
 export interface ToolCall {
   /** The tool_use id. */
@@ -110,28 +55,6 @@ export interface ToolCall {
   subRun?: AgentResult;
   /** The 1-based turn whose response asked for the call. */
   turn: number;
-}
-
-/**
- * The run's usage: each counter the API reports, summed over every model call of the run (a
- * sub-agent's calls included). A counter a response did not report counts as 0. Each
- * response's usage, whole and as reported, is in `responses[i].usage`.
- */
-export interface Usage {
-  inputTokens: number;
-  outputTokens: number;
-  cacheCreationInputTokens: number;
-  cacheReadInputTokens: number;
-  /** Of the cache-creation tokens, those written for a 5-minute cache entry (`cache_creation`). */
-  cacheCreation5mInputTokens: number;
-  /** Of the cache-creation tokens, those written for a 1-hour cache entry (`cache_creation`). */
-  cacheCreation1hInputTokens: number;
-  /** Searches the web search server tool made (`server_tool_use`; billed). */
-  webSearchRequests: number;
-  /** Fetches the web fetch server tool made (`server_tool_use`). */
-  webFetchRequests: number;
-  /** Of the output tokens, those spent thinking (`output_tokens_details`). */
-  thinkingTokens: number;
 }
 
 export interface AgentResult {
@@ -194,19 +117,88 @@ export interface PlannedEffect {
 }
 
 /** The counters, by their names in Usage (the types hold the two lists to the same names, both ways). */
-const COUNTERS = Object.keys(USAGE_COUNTERS) as UsageCounter[];
 
-export function emptyUsage(): Usage {
-  const usage: Record<UsageCounter, number> = Object.fromEntries(COUNTERS.map((counter) => [counter, 0])) as never;
-  return usage;
+/** What can be observed while a run goes, and what the result keeps in `events`. */
+export type AgentEvent =
+  | { type: 'run_started'; agent: string }
+  | { type: 'turn_started'; agent: string; turn: number }
+  | { type: 'stream'; agent: string; turn: number; event: StreamEvent }
+  | { type: 'model_responded'; agent: string; turn: number; stopReason: string | null; toolUses: number }
+  /**
+   * A call taken up, with the decision made for it before anything ran (the one a replay compares): `run`,
+   * `invalid` with its code, `blocked` with its rule and source, `planned`, `suspended`, `incomplete`.
+   */
+  | {
+      type: 'tool_called';
+      agent: string;
+      turn: number;
+      id: string;
+      name: string;
+      input: unknown;
+      decision: CallDecision;
+    }
+  /** A call answered, told in block order once it and every call before it in its response are. */
+  | { type: 'tool_finished'; agent: string; turn: number; call: ToolCall }
+  | { type: 'handoff'; from: string; to: string; reason?: string; turn: number }
+  | { type: 'suspended'; agent: string; turn: number; pending: string[] }
+  | { type: 'resumed'; agent: string; turn: number; approved: string[]; denied: string[] }
+  /**
+   * A recovery of a claimed resume: approved calls answered from the claim's record, run again (idempotent tools), or
+   * of unknown outcome.
+   */
+  | { type: 'recovered'; agent: string; turn: number; reused: string[]; rerun: string[]; unknown: string[] }
+  | { type: 'run_finished'; agent: string; stopReason: StopReason; usage: Usage };
+
+/**
+ * A run stopped to wait for approval: versioned, plain JSON. Saved to a store, it survives the
+ * process; `agent.resume(suspension, decision)` continues the run exactly where it stopped.
+ */
+export interface Suspension {
+  version: number;
+  /** Unique to this suspension: a resumed suspension is spent. */
+  id: string;
+  /** The run it belongs to, the same across its suspensions. */
+  runId: string;
+  /** The agent in charge when the run stopped: the one that resumes it. */
+  agent: string;
+  createdAt: string;
+  /** The calls waiting for a decision, in block order. */
+  pending: PendingCall[];
+  /** The other calls of the same response, already answered, and the guard's decision for each call of it. */
+  batch: {
+    turn: number;
+    ids: string[];
+    allowed: boolean[];
+    answered: ToolCall[];
+    /** The bound arguments of calls shadow mode planned, by id, for `plannedEffects`. */
+    plannedInputs?: Record<string, unknown>;
+  };
+  state: RunState;
+  /**
+   * With an agent `suspensionKey`: an HMAC-SHA256 over everything above, so whoever can write
+   * the store but does not hold the key cannot make a suspension the agent will resume.
+   */
+  signature?: string;
 }
 
-/** Adds a response's reported usage to the run's. */
-export function addUsage(total: Usage, response: ModelResponse): void {
-  for (const counter of COUNTERS) total[counter] += counterIn(response.usage, counter);
-}
-
-/** Adds usage summed elsewhere (a sub-agent's run) to the run's; a counter it lacks counts as 0. */
-export function addUsageTotals(total: Usage, usage: Readonly<Partial<Record<keyof Usage, number>>>): void {
-  for (const counter of COUNTERS) total[counter] += usage[counter] ?? 0;
+/**
+ * Everything a run has accumulated, as plain data: what the loop reads and extends turn by
+ * turn, and what a suspension saves so that a resumed run goes on exactly where it stopped.
+ */
+export interface RunState {
+  messages: Message[];
+  responses: ModelResponse[];
+  /** The agent that made each response, in step with `responses`. */
+  agents: string[];
+  toolCalls: ToolCall[];
+  plannedEffects: PlannedEffect[];
+  usage: Usage;
+  guard: GuardState;
+  handoffs: Handoff[];
+  /** Model calls made so far in the run. */
+  turns: number;
+  /** Model calls made by the agent now in charge (its maxTurns counts these). */
+  agentTurns: number;
+  /** Every decision a person made on a suspended run, in order. */
+  approvals: ApprovalRecord[];
 }

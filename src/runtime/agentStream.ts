@@ -3,7 +3,7 @@ import type { JsonPath } from '../json/jsonPath.js';
 import { UsageError } from '../errors/UsageError.js';
 import type { AgentResult } from './agentResult.js';
 import type { RunOptions } from './runOptions.js';
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from './agentResult.js';
 import { OutputProgress, type OutputPartialEvent } from './outputProgress.js';
 
 /**

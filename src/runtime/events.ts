@@ -1,37 +1,4 @@
-import type { CallDecision } from './replayReferee.js';
-import type { StreamEvent } from '../transport/transport.js';
-import type { StopReason, ToolCall, Usage } from './agentResult.js';
-
-/** What can be observed while a run goes, and what the result keeps in `events`. */
-export type AgentEvent =
-  | { type: 'run_started'; agent: string }
-  | { type: 'turn_started'; agent: string; turn: number }
-  | { type: 'stream'; agent: string; turn: number; event: StreamEvent }
-  | { type: 'model_responded'; agent: string; turn: number; stopReason: string | null; toolUses: number }
-  /**
-   * A call taken up, with the decision made for it before anything ran (the one a replay compares): `run`,
-   * `invalid` with its code, `blocked` with its rule and source, `planned`, `suspended`, `incomplete`.
-   */
-  | {
-      type: 'tool_called';
-      agent: string;
-      turn: number;
-      id: string;
-      name: string;
-      input: unknown;
-      decision: CallDecision;
-    }
-  /** A call answered, told in block order once it and every call before it in its response are. */
-  | { type: 'tool_finished'; agent: string; turn: number; call: ToolCall }
-  | { type: 'handoff'; from: string; to: string; reason?: string; turn: number }
-  | { type: 'suspended'; agent: string; turn: number; pending: string[] }
-  | { type: 'resumed'; agent: string; turn: number; approved: string[]; denied: string[] }
-  /**
-   * A recovery of a claimed resume: approved calls answered from the claim's record, run again (idempotent tools), or
-   * of unknown outcome.
-   */
-  | { type: 'recovered'; agent: string; turn: number; reused: string[]; rerun: string[]; unknown: string[] }
-  | { type: 'run_finished'; agent: string; stopReason: StopReason; usage: Usage };
+import type { AgentEvent } from './agentResult.js';
 
 export type AgentEventListener = (event: AgentEvent) => void;
 

@@ -10,9 +10,10 @@ import { unknownToolMessage } from '../tools/unknownTool.js';
 import { LegateError } from '../errors/LegateError.js';
 import type { CallDecision, ReplayReferee, ServedResult } from './replayReferee.js';
 import { abortable } from './abortable.js';
-import type { ToolCall, ToolFailure, UnknownTool } from './agentResult.js';
+import type { ToolCall } from './agentResult.js';
+import type { ToolFailure, UnknownTool } from './toolCallError.js';
 import { transferRefusedMessage, transferredMessage } from './handoff.js';
-import { pendingCall, type PendingCall } from './approval/suspension.js';
+import { pendingCall, type PendingCall } from './approval/pendingCall.js';
 import type { ToolSpan } from '../telemetry/toolSpan.js';
 
 /** What a tool call needs from the run it belongs to. */

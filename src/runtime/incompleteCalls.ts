@@ -3,7 +3,7 @@ import type { ApiStopReason, ModelResponse, ToolResultBlock, ToolUseBlock } from
 import type { ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { RunConfig } from './runConfig.js';
-import type { RunState } from './runState.js';
+import type { RunState } from './agentResult.js';
 
 /** What the model is told for a complete call of a response that stopped without asking for its calls to run. */
 export function notRunMessage(stopReason: ApiStopReason | null, maxTokens: number): string {

@@ -1,7 +1,7 @@
 import type { JsonPath } from '../json/jsonPath.js';
 import { jsonText } from '../json/jsonText.js';
 import { parsePartialJson } from '../json/partialJson.js';
-import type { AgentEvent } from './events.js';
+import type { AgentEvent } from './agentResult.js';
 
 /**
  * A structured output as it is being written: the value the JSON text of the turn's answer so far stands for

@@ -12,15 +12,18 @@ import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { Message, MessagesRequest, ModelResponse, RequestTool, ToolUseBlock } from '../messages/types.js';
 import type { StreamEvent } from '../transport/transport.js';
 import { abortable } from './abortable.js';
-import { addUsage, type AgentResult, type StopReason } from './agentResult.js';
+import { addUsage } from './usage.js';
+import type { AgentResult } from './agentResult.js';
+import type { StopReason } from './stopReason.js';
 import type { EventLog } from './events.js';
 import type { ExecutedToolCall } from './executeToolCall.js';
 import { handedTo, signingKey, type RunConfig } from './runConfig.js';
-import type { RunState } from './runState.js';
+import type { RunState } from './agentResult.js';
 import { toResult } from './toResult.js';
 import { finishBatch, runTools, type BatchOutcome } from './runTools.js';
 import { nextStep } from './stopReason.js';
-import { serializable, signatureOf, SUSPENSION_VERSION, type Suspension } from './approval/suspension.js';
+import { serializable, signatureOf, SUSPENSION_VERSION } from './approval/suspension.js';
+import type { Suspension } from './agentResult.js';
 
 /**
  * The agent loop: ask the model, answer every tool_use of its response (concurrently, in one

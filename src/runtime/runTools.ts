@@ -5,7 +5,8 @@ import { decideCalls } from '../guard/pipeline.js';
 import { provenanceOf, type Provenance } from '../guard/provenance/provenance.js';
 import { taintReview } from '../guard/taintReview.js';
 import { serverToolUntrusted } from '../tools/serverTool.js';
-import { addUsageTotals, type ToolCall } from './agentResult.js';
+import { addUsageTotals } from './usage.js';
+import type { ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { CallDecision } from './replayReferee.js';
 import {
@@ -18,8 +19,8 @@ import {
   type ToolCallScope,
 } from './executeToolCall.js';
 import { executionMode, type RunConfig } from './runConfig.js';
-import type { RunState } from './runState.js';
-import type { PendingCall } from './approval/suspension.js';
+import type { RunState } from './agentResult.js';
+import type { PendingCall } from './approval/pendingCall.js';
 import type { ToolSpan } from '../telemetry/toolSpan.js';
 import { subAgentOf } from './agentGraph.js';
 

@@ -1,5 +1,30 @@
 import type { ApiStopReason } from '../messages/types.js';
-import type { StopReason } from './agentResult.js';
+
+/** Why a run ended, for the reasons legate knows (see {@link StopReason}). */
+export type KnownStopReason =
+  /** The model finished its answer. */
+  | 'end_turn'
+  /** The model hit one of the request's stop sequences. */
+  | 'stop_sequence'
+  /** The model ran out of output tokens; `text` is cut off, and the response's tool calls are `incomplete`. */
+  | 'max_tokens'
+  /** The model declined to continue. */
+  | 'refusal'
+  /** The conversation no longer fits the model's context window. */
+  | 'context_window_exceeded'
+  /** The agent's `maxTurns` was reached while the model still wanted to call tools. */
+  | 'max_turns'
+  /** A terminal tool succeeded, and the model then gave its answer. */
+  | 'terminal'
+  /** A call waits for a person's approval: `result.suspension` holds the run. */
+  | 'suspended';
+
+/**
+ * Why a run ended: one of the {@link KnownStopReason}s, or a stop reason the API added after this
+ * release, as the API sent it (the run ends on it; the response's tool calls are `incomplete`).
+ * Written so an editor still offers the known ones.
+ */
+export type StopReason = KnownStopReason | (string & {});
 
 /** What the loop does after a response: call the tools, send the paused turn back, or stop. */
 export type NextStep = { kind: 'run_tools' } | { kind: 'continue_paused' } | { kind: 'stop'; reason: StopReason };

@@ -1,6 +1,7 @@
 import { Refusal } from '../tools/binder/invalidArgument.js';
 import type { PreparedOutput } from '../tools/output/prepareOutput.js';
-import type { AgentResult, StopReason } from './agentResult.js';
+import type { AgentResult } from './agentResult.js';
+import type { StopReason } from './stopReason.js';
 import { StructuredOutputError } from './structuredOutputError.js';
 
 /**

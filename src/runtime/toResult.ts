@@ -1,5 +1,6 @@
-import type { AgentResult, StopReason } from './agentResult.js';
-import type { RunState } from './runState.js';
+import type { AgentResult } from './agentResult.js';
+import type { StopReason } from './stopReason.js';
+import type { RunState } from './agentResult.js';
 
 /** The result of a run that ended (or stopped to wait for a person), from its state. */
 export function toResult(

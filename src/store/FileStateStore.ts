@@ -1,7 +1,7 @@
 import { objectJsonText } from '../json/jsonText.js';
 import { mkdirSync, readdirSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Suspension } from '../runtime/approval/suspension.js';
+import type { Suspension } from '../runtime/agentResult.js';
 import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../files/readRegularFile.js';
 import { createFileExclusive, removeStaleTemporaryFiles, writeFileAtomic } from '../files/writeFileAtomic.js';
 import type { ClaimRecord } from '../runtime/approval/claimRecord.js';

@@ -1,5 +1,5 @@
 import { objectJsonText } from '../json/jsonText.js';
-import type { Suspension } from '../runtime/approval/suspension.js';
+import type { Suspension } from '../runtime/agentResult.js';
 import type { ClaimRecord } from '../runtime/approval/claimRecord.js';
 import { RecordWriter, type StoreOptions } from './recordWriter.js';
 import { alreadyClaimed, type StateStore } from './stateStore.js';

@@ -2,7 +2,7 @@ import type Pg from 'pg';
 import { UsageError } from '../errors/UsageError.js';
 import { objectJsonText } from '../json/jsonText.js';
 import type { ClaimRecord } from '../runtime/approval/claimRecord.js';
-import type { Suspension } from '../runtime/approval/suspension.js';
+import type { Suspension } from '../runtime/agentResult.js';
 import { loadPg } from './pg.js';
 import { prepareSchema, schemaIdentifier } from './postgresSchema.js';
 import { unavailableOrCause } from './postgresUnavailable.js';

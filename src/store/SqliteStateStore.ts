@@ -1,6 +1,6 @@
 import type BetterSqlite3 from 'better-sqlite3';
 import { objectJsonText } from '../json/jsonText.js';
-import type { Suspension } from '../runtime/approval/suspension.js';
+import type { Suspension } from '../runtime/agentResult.js';
 import type { ClaimRecord } from '../runtime/approval/claimRecord.js';
 import { RecordWriter, type StoreOptions } from './recordWriter.js';
 import { alreadyClaimed, checkSchemaVersion, STORE_SCHEMA_VERSION, type StateStore } from './stateStore.js';

@@ -1,6 +1,6 @@
 import { objectJsonText } from '../json/jsonText.js';
 import { canonicalJson } from '../json/canonicalJson.js';
-import type { Suspension } from '../runtime/approval/suspension.js';
+import type { Suspension } from '../runtime/agentResult.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { BUILT_IN_SECRET_PATTERNS, findSecret } from '../trajectory/secretScan.js';
 import type { ClaimRecord } from '../runtime/approval/claimRecord.js';

@@ -1,4 +1,4 @@
-import type { Suspension } from '../runtime/approval/suspension.js';
+import type { Suspension } from '../runtime/agentResult.js';
 import type { ClaimRecord, ClaimStore } from '../runtime/approval/claimRecord.js';
 import { LegateError } from '../errors/LegateError.js';
 

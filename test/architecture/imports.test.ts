@@ -6,57 +6,17 @@ import { importGraph, importsOf } from './importGraph.js';
 import { circlesOf, upwardArrowsOf } from './importProblems.js';
 import { LAYERS, layerOf, reachableLayers } from './layers.js';
 
-/**
- * The circles of files and the imports against the layers that exist today while work under way removes them, each
- * with who removes it. Not a list of exceptions: the test fails when one of them is gone (take it out), so the list
- * only shrinks; anything else is a failure.
- */
-const PENDING: { circles: { files: string[]; by: string }[]; arrows: { arrow: string; by: string }[] } = {
-  circles: [
-    {
-      files: [
-        'Agent.ts',
-        'agentGraph.ts',
-        'agentOptions.ts',
-        'agentStream.ts',
-        'resume.ts',
-        'runLoop.ts',
-        'runTools.ts',
-      ]
-        .map((f) => `src/runtime/${f}`)
-        .sort(),
-      by: 'the runtime split (issue 33)',
-    },
-    {
-      // AgentResult, ToolCall and AgentEvent hold each other, as do AgentResult, Suspension and RunState.
-      files: ['agentResult.ts', 'events.ts', 'runState.ts', 'suspension.ts'].map((f) => `src/runtime/${f}`),
-      by: "the runtime split (issue 33: the runtime's result types)",
-    },
-  ],
-  arrows: [],
-};
-
 const edges = importGraph('.', ['src', 'cli']);
 
 describe('the imports of src/ and cli/', () => {
-  it('form no circle of files, but those being removed', () => {
-    const circles = circlesOf(edges);
-    const key = (files: readonly string[]) => files.join(' ');
-    const pending = new Set(PENDING.circles.map((circle) => key(circle.files)));
-    const found = new Set(circles.map((circle) => key(circle.files)));
-    const unexpected = circles.filter((circle) => !pending.has(key(circle.files))).map((circle) => circle.text);
-    expect(unexpected.join('\n\n'), 'circles of files (a file may not import itself, however far round)').toBe('');
-    const gone = PENDING.circles.filter((circle) => !found.has(key(circle.files)));
-    expect(gone, 'circles listed as PENDING that no longer exist: take them out of the list').toEqual([]);
+  it('form no circle of files', () => {
+    const circles = circlesOf(edges).map((circle) => circle.text);
+    expect(circles.join('\n\n'), 'circles of files (a file may not import itself, however far round)').toBe('');
   });
 
-  it('import no layer that their own may not, but those being removed', () => {
-    const arrows = upwardArrowsOf(edges, LAYERS);
-    const pending = new Set(PENDING.arrows.map(({ arrow }) => arrow));
-    const unexpected = arrows.filter(({ arrow }) => !pending.has(arrow)).map(({ text }) => text);
-    expect(unexpected.join('\n'), 'imports the table of layers (test/architecture/layers.ts) does not allow').toBe('');
-    const gone = PENDING.arrows.filter(({ arrow }) => !arrows.some((found) => found.arrow === arrow));
-    expect(gone, 'imports listed as PENDING that no longer exist: take them out of the list').toEqual([]);
+  it('import no layer that their own may not', () => {
+    const arrows = upwardArrowsOf(edges, LAYERS).map(({ text }) => text);
+    expect(arrows.join('\n'), 'imports the table of layers (test/architecture/layers.ts) does not allow').toBe('');
   });
 
   it('are read whole: static, type-only, re-exported and loaded on demand', () => {

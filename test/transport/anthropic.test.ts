@@ -25,7 +25,7 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from '../support/anthropicApi.js';
-import { emptyUsage } from '../../src/runtime/agentResult.js';
+import { emptyUsage } from '../../src/runtime/usage.js';
 
 const server = useMockServer();
 

@@ -1,6 +1,6 @@
 import type { ApprovalDecision } from '../../runtime/approval/approvalDecision.js';
 import type { AgentResult } from '../../runtime/agentResult.js';
-import type { Suspension } from '../../runtime/approval/suspension.js';
+import type { Suspension } from '../../runtime/agentResult.js';
 import type { AttackSuite, DefenceMode, InjectionGoal, UserTask } from './attackSuite.js';
 
 /** One run of a suite: a task, alone or under one injection, in one defence mode. */

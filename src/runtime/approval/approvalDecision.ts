@@ -1,5 +1,5 @@
 import { describeValue } from '../../json/describeValue.js';
-import type { PendingCall } from './suspension.js';
+import type { PendingCall } from './pendingCall.js';
 
 /** A person's decision on one pending call, bound to the input they saw. */
 export interface ApprovalDecision {

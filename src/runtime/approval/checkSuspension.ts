@@ -1,7 +1,9 @@
 import type { ToolUseBlock } from '../../messages/types.js';
-import type { RunState } from '../runState.js';
+import type { RunState } from '../agentResult.js';
 import { readDecisions, type Decisions } from './approvalDecision.js';
-import { hasValidSignature, inputDigest, SUSPENSION_VERSION, type PendingCall, type Suspension } from './suspension.js';
+import { hasValidSignature, SUSPENSION_VERSION } from './suspension.js';
+import { inputDigest, type PendingCall } from './pendingCall.js';
+import type { Suspension } from '../agentResult.js';
 import { SuspensionError } from './suspensionError.js';
 
 /**

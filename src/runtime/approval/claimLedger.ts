@@ -4,7 +4,8 @@ import type { ToolCall } from '../agentResult.js';
 import type { Decisions } from './approvalDecision.js';
 import type { ClaimRecord, ClaimStore } from './claimRecord.js';
 import { SuspensionError } from './suspensionError.js';
-import { serializable, type Suspension } from './suspension.js';
+import { serializable } from './suspension.js';
+import type { Suspension } from '../agentResult.js';
 
 /**
  * The key an approved call's effect is made under, the same whichever process runs it: derived

@@ -9,7 +9,7 @@ import { withOutput } from '../structuredOutput.js';
 import { withRunSignal } from '../withRunSignal.js';
 import type { Decisions } from './approvalDecision.js';
 import { resumeRun, type ResumeRunOptions } from './resumeRun.js';
-import type { Suspension } from './suspension.js';
+import type { Suspension } from '../agentResult.js';
 
 /**
  * What a suspended run continues with: the run's settings from the agent the resume is called on (where the run

@@ -6,7 +6,7 @@ import type { RecoverOptions } from '../runOptions.js';
 import { checkSuspension } from './checkSuspension.js';
 import { defaultOwner, DEFAULT_STALE_AFTER_MS, takeOver } from './claimLedger.js';
 import { continueSuspension, suspendedRunConfig } from './continueSuspension.js';
-import type { Suspension } from './suspension.js';
+import type { Suspension } from '../agentResult.js';
 
 /**
  * Finishes a resume whose process stopped between its claim and its end (`agent.recover`): takes the claim over once

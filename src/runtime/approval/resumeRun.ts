@@ -9,7 +9,7 @@ import type { Decisions } from './approvalDecision.js';
 import { lastToolUses } from './checkSuspension.js';
 import { idempotencyKey, type Ledger } from './claimLedger.js';
 import { outcomeUnknownCall } from './outcomeUnknownError.js';
-import type { Suspension } from './suspension.js';
+import type { Suspension } from '../agentResult.js';
 
 /** How a resume goes on: what it records, and (for a recovery) which tools may run again. */
 export interface ResumeRunOptions {

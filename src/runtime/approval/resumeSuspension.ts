@@ -6,7 +6,7 @@ import type { ResumeOptions } from '../runOptions.js';
 import { checkResume } from './checkSuspension.js';
 import { defaultOwner, takeClaim, unrecorded } from './claimLedger.js';
 import { continueSuspension, suspendedRunConfig } from './continueSuspension.js';
-import type { Suspension } from './suspension.js';
+import type { Suspension } from '../agentResult.js';
 import { SuspensionError } from './suspensionError.js';
 
 /**

@@ -184,7 +184,7 @@ describe('signed suspensions', () => {
     const { suspension } = await agent.run('pay');
     // A forger rewrites the amount everywhere and recomputes the public digest.
     const forged: Suspension = structuredClone(suspension!);
-    const { inputDigest } = await import('../../../src/runtime/approval/suspension.js');
+    const { inputDigest } = await import('../../../src/runtime/approval/pendingCall.js');
     forged.pending[0]!.input = { amount: 9000 };
     forged.pending[0]!.inputDigest = inputDigest(forged.pending[0]!.id, 'send_payment', { amount: 9000 });
     const last = forged.state.messages[forged.state.messages.length - 1]!;

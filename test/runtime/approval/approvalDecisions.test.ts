@@ -14,7 +14,7 @@ import {
   type UserMessage,
 } from '../../../src/index.js';
 import { checkResume } from '../../../src/runtime/approval/checkSuspension.js';
-import { inputDigest } from '../../../src/runtime/approval/suspension.js';
+import { inputDigest } from '../../../src/runtime/approval/pendingCall.js';
 import { paymentTool } from '../../support/paymentTool.js';
 import { useSpanRecorder } from '../../support/spanRecorder.js';
 import { decision, useTwoPendingPayments } from '../../support/twoPendingPayments.js';

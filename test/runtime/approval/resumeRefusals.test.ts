@@ -2,7 +2,7 @@
 // agent, a pending call left undecided or decided for other input, and a copy altered anywhere, signed or not.
 import { describe, expect, it } from 'vitest';
 import { reply, type Suspension } from '../../../src/index.js';
-import { inputDigest } from '../../../src/runtime/approval/suspension.js';
+import { inputDigest } from '../../../src/runtime/approval/pendingCall.js';
 import { decision, lastBlocks, refusal, useTwoPendingPayments } from '../../support/twoPendingPayments.js';
 
 const { paid, agentFor, twoPending } = useTwoPendingPayments();

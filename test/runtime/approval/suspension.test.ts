@@ -3,7 +3,8 @@
 import { describe, expect, it } from 'vitest';
 import { reply, type Suspension } from '../../../src/index.js';
 import type { ToolCall } from '../../../src/runtime/agentResult.js';
-import { hasValidSignature, inputDigest, serializable, signatureOf } from '../../../src/runtime/approval/suspension.js';
+import { hasValidSignature, serializable, signatureOf } from '../../../src/runtime/approval/suspension.js';
+import { inputDigest } from '../../../src/runtime/approval/pendingCall.js';
 import { refusal, SIGNING_KEY, useTwoPendingPayments } from '../../support/twoPendingPayments.js';
 
 const { paid, agentFor, twoPending } = useTwoPendingPayments();
