@@ -1,8 +1,8 @@
 /**
  * The scalars legate's writer emits, read the way the YAML 1.2 core schema reads them: plain
  * (resolved to null, a boolean, a number or a string), single-quoted and double-quoted, each on
- * one line. Whatever is not certainly one of them declines (`throw DECLINE`): the general readers
- * take the whole text then.
+ * one line. Whatever is not certainly one of them declines (`throw DECLINE`): the careful reader
+ * takes the whole text then.
  */
 
 /** Thrown to say "not a text this reader is sure of"; caught by `readWrittenYaml`, never escapes it. */
