@@ -156,3 +156,13 @@ function isWord(text: string, start: number, end: number): boolean {
   }
   return true;
 }
+
+/**
+ * The first `: ` between `at` and the line's end, or -1. Never searches past the line: a search
+ * to the end of the text at every line would make a long file cost the square of its length.
+ */
+export function colonSpace(text: string, at: number, lineEnd: number): number {
+  for (let i = at; i < lineEnd; i++)
+    if (text.charCodeAt(i) === 58 /* : */ && text.charCodeAt(i + 1) === SPACE) return i;
+  return -1;
+}
