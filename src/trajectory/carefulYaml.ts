@@ -4,7 +4,7 @@ import { FieldError } from './field.js';
 import { readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
 import { yamlLibrary } from './yamlLibrary.js';
-import { firstTokenProblem } from './yamlTokens.js';
+import { plainTokens } from './yamlTokens.js';
 
 const PARSE_OPTIONS = {
   schema: 'core',
@@ -20,8 +20,7 @@ type Locate = (offset: number | undefined, problem: string, path?: string) => Tr
 /**
  * The reader of any YAML: the `yaml` library, which knows where in the file each node is. It reads
  * what the writer's reader declines, and turns every problem into a {@link TrajectoryFormatError}
- * with file:line:column. Its cost is linear in the file: one parse, one look at the tokens, one
- * composition, one walk.
+ * with file:line:column. Its cost is linear in the file: one parse, one composition, one walk.
  */
 export function parseCarefully(text: string, file: string): Trajectory {
   const { document, at } = plainDocument(text, file);
@@ -52,12 +51,9 @@ function plainDocument(text: string, file: string): { document: YAML.Document.Pa
     const position = offset === undefined ? undefined : lines.linePos(offset);
     return new TrajectoryFormatError(problem, file, position?.line, position?.col, path);
   };
-  const tokens = [...new YAML.Parser(lines.addNewLine).parse(text)];
-  // Before composing: the composer recurses (too deep a file would overflow it), and a file that
-  // holds an anchor, an alias or a tag is refused without its cost.
-  const notData = firstTokenProblem(tokens);
-  if (notData !== undefined) throw at(notData.offset, notData.problem);
-  const documents = new YAML.Composer(PARSE_OPTIONS).compose(tokens, true, text.length);
+  const read = plainTokens(text, lines.addNewLine);
+  if ('refused' in read) throw at(read.refused.offset, read.refused.problem);
+  const documents = new YAML.Composer(PARSE_OPTIONS).compose(read.tokens, true, text.length);
   const document = documents.next().value as YAML.Document.Parsed; // always one: an empty text composes to one
   const another = documents.next().value;
   const [error] = document.errors;

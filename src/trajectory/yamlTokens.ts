@@ -1,5 +1,6 @@
 import type { CST } from 'yaml';
 import { MAX_DOCUMENT_DEPTH } from './limits.js';
+import { yamlLibrary } from './yamlLibrary.js';
 
 /** Where in the text a trajectory's YAML stops being plain data, and why. */
 export interface TokenProblem {
@@ -7,65 +8,62 @@ export interface TokenProblem {
   problem: string;
 }
 
-type Item = CST.CollectionItem;
+const AMPERSAND = 38;
+const EXCLAMATION = 33;
+const ASTERISK = 42;
 
 /**
- * The first anchor, alias or tag in the `yaml` library's token tree, or the first collection nested
- * deeper than {@link MAX_DOCUMENT_DEPTH}, in the order of the text. The tokens come from its
- * parser, which keeps its own stack (no nesting overflows it); the library's composer recurses,
- * so a file is looked at here, without recursion, before it is composed. An anchor or a tag is
- * found here by its own offset (the `&` or `!`), and a file holding one is refused without the
- * composer's cost.
+ * The `yaml` library's tokens for a text, read lexeme by lexeme (its parser keeps its own stack,
+ * so no nesting overflows it) and only as far as the first anchor, alias or tag, or the first
+ * collection nested deeper than {@link MAX_DOCUMENT_DEPTH}: that is refused where it is, at the
+ * `&`, `*` or `!`, or at the collection that goes too deep, and the rest of the text is not read.
+ * A file is looked at this way before it is composed: the library's composer recurses (too deep
+ * a file would overflow it), and a large file that holds an anchor costs no more than the text
+ * before it. `onNewLine` is called with the offset of each line's start, as the parser's own is.
  */
-export function firstTokenProblem(tokens: readonly CST.Token[]): TokenProblem | undefined {
-  // Depth first, in the order of the text: what is pushed last is looked at first.
-  const stack: { token: CST.Token | null | undefined; depth: number }[] = [];
-  for (let i = tokens.length - 1; i >= 0; i--) stack.push({ token: tokens[i], depth: 0 });
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const { token, depth } = next;
-    if (token === null || token === undefined) continue;
-    switch (token.type) {
-      case 'anchor':
-        return { offset: token.offset, problem: anchorProblem(token.source.slice(1)) };
-      case 'tag':
-        return { offset: token.offset, problem: tagProblem(token.source) };
-      case 'alias':
-        return { offset: token.offset, problem: aliasProblem(token.source.slice(1)) };
-      case 'document':
-        pushAll(stack, [...token.start, token.value], depth);
-        break;
-      case 'block-scalar':
-        pushAll(stack, token.props, depth);
-        break;
-      case 'block-map':
-      case 'block-seq':
-      case 'flow-collection':
-        if (depth >= MAX_DOCUMENT_DEPTH) return { offset: token.offset, problem: depthProblem };
-        for (let i = token.items.length - 1; i >= 0; i--) pushItem(stack, token.items[i] as Item, depth + 1);
-        break;
+export function plainTokens(
+  text: string,
+  onNewLine: (offset: number) => void,
+): { tokens: CST.Token[] } | { refused: TokenProblem } {
+  const YAML = yamlLibrary();
+  const parser = new YAML.Parser(onNewLine);
+  onNewLine(0); // as the parser's own `parse` does: the first line starts at 0
+  const tokens: CST.Token[] = [];
+  let scalar = false; // after the lexer's scalar mark, a lexeme is a scalar's text, whatever it starts with
+  for (const lexeme of new YAML.Lexer().lex(text)) {
+    const first = lexeme.charCodeAt(0);
+    if (!scalar && (first === AMPERSAND || first === EXCLAMATION || first === ASTERISK)) {
+      const problem = propertyProblem(YAML.CST.tokenType(lexeme), lexeme);
+      if (problem !== undefined) return { refused: { offset: parser.offset, problem } };
+    }
+    scalar = lexeme === YAML.CST.SCALAR;
+    for (const token of parser.next(lexeme)) tokens.push(token);
+    // The stack holds the document, the collections being read, and at most a scalar: only a file
+    // this deep is counted.
+    if (parser.stack.length > MAX_DOCUMENT_DEPTH + 1) {
+      const tooDeep = parser.stack.filter(isCollection)[MAX_DOCUMENT_DEPTH];
+      if (tooDeep !== undefined) return { refused: { offset: tooDeep.offset, problem: depthProblem } };
     }
   }
+  for (const token of parser.end()) tokens.push(token);
+  return { tokens };
+}
+
+function isCollection(token: CST.Token): boolean {
+  return token.type === 'block-map' || token.type === 'block-seq' || token.type === 'flow-collection';
+}
+
+function propertyProblem(type: CST.TokenType | null, lexeme: string): string | undefined {
+  if (type === 'anchor')
+    return (
+      `YAML anchors (${lexeme}) are not allowed in a trajectory; it holds plain data only, with no aliases to ` +
+      'refer to them.'
+    );
+  if (type === 'alias') return `YAML aliases (${lexeme}) are not allowed in a trajectory; write the value out.`;
+  if (type === 'tag') return `YAML tags (${lexeme}) are not allowed in a trajectory; it holds plain data only.`;
   return undefined;
-}
-
-function pushItem(stack: { token: CST.Token | null | undefined; depth: number }[], item: Item, depth: number): void {
-  pushAll(stack, [...item.start, item.key, ...(item.sep ?? []), item.value], depth);
-}
-
-function pushAll(
-  stack: { token: CST.Token | null | undefined; depth: number }[],
-  tokens: (CST.Token | null | undefined)[],
-  depth: number,
-): void {
-  for (let i = tokens.length - 1; i >= 0; i--) stack.push({ token: tokens[i], depth });
 }
 
 const depthProblem =
   `the YAML nests deeper than the ${MAX_DOCUMENT_DEPTH} levels a trajectory may hold. legate writes a value ` +
   `deeper than that as JSON text (\`inputJson\`); do the same.`;
-
-const aliasProblem = (name: string) => `YAML aliases (*${name}) are not allowed in a trajectory; write the value out.`;
-const anchorProblem = (name: string) =>
-  `YAML anchors (&${name}) are not allowed in a trajectory; it holds plain data only, with no aliases to refer ` +
-  'to them.';
-const tagProblem = (tag: string) => `YAML tags (${tag}) are not allowed in a trajectory; it holds plain data only.`;

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import YAML from 'yaml';
 import { TrajectoryFormatError, parseTrajectory } from '../../src/index.js';
+import { MAX_DOCUMENT_DEPTH } from '../../src/trajectory/limits.js';
 import { caught } from '../support/caught.js';
 
 const corpus = readFileSync('trajectories/tool-loop.yaml', 'utf8');
@@ -14,15 +15,18 @@ function wideFile(keys: number, firstValue: string): string {
   return text;
 }
 
-describe("what the reader refuses early, from the parser's tokens, without composing the document", () => {
+describe('what the reader refuses early, where it is, without reading the rest or composing the document', () => {
   afterEach(() => vi.restoreAllMocks());
 
-  it('refuses an anchor in a ~1 MB file from the tokens alone, with its line and column', () => {
+  it('refuses an anchor near the top of a ~1 MB file without reading the rest, with its line and column', () => {
     const text = wideFile(30_000, '&a A-1001');
     expect(text.length).toBeGreaterThan(900_000);
     const careful = vi.spyOn(YAML.Composer.prototype, 'compose');
+    const lexemes = vi.spyOn(YAML.Parser.prototype, 'next');
     const error = caught(() => parseTrajectory(text, 'wide.yaml'), TrajectoryFormatError);
     expect(careful).not.toHaveBeenCalled();
+    // The file holds some 200,000 lexemes; the anchor comes within its first thousand.
+    expect(lexemes.mock.calls.length).toBeLessThan(1000);
     expect(error.problem).toContain('YAML anchors (&a)');
     expect(text.split('\n')[error.line! - 1]!.slice(error.column! - 1)).toBe('&a A-1001');
   });
@@ -45,6 +49,16 @@ describe("what the reader refuses early, from the parser's tokens, without compo
       caught(() => parseTrajectory(wideFile(1000, '!!str A-1001'), 'tag.yaml'), TrajectoryFormatError).problem,
     ).toContain('YAML tags (!!str)');
     expect(careful).not.toHaveBeenCalled();
+  });
+
+  it('refuses a 2 MB nest at the level past the limit without reading the rest', () => {
+    const depth = 1_000_000;
+    const text = corpus.replace('orderId: A-1001', `orderId: ${'['.repeat(depth)}${']'.repeat(depth)}`);
+    const lexemes = vi.spyOn(YAML.Parser.prototype, 'next');
+    const error = caught(() => parseTrajectory(text, 'deep.yaml'), TrajectoryFormatError);
+    expect(error.problem).toContain(`deeper than the ${MAX_DOCUMENT_DEPTH} levels`);
+    // Of some 2,000,000 lexemes, those of the file's first 44 lines and the first 201 brackets are read.
+    expect(lexemes.mock.calls.length).toBeLessThan(1000);
   });
 
   it('locates a field error in a wide mapping without the quadratic duplicate-key check', () => {
