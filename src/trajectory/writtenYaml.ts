@@ -17,6 +17,7 @@ const DASH = 45;
 const COLON = 58;
 const DOUBLE = 34;
 const SINGLE = 39;
+const BYTE_ORDER_MARK = 0xfeff;
 
 /**
  * Characters the writer never leaves bare, and line breaks it never uses: a carriage return, a
@@ -30,12 +31,17 @@ const UNUSUAL = new RegExp(
 /**
  * The fastest reader of a trajectory: it reads exactly the YAML legate's writer emits
  * (`serialize.ts`: block mappings and sequences indented by two, `key: value` pairs, literal
- * blocks, small flow collections on one line, plain and quoted scalars on one line) and declines,
- * returning undefined, at the first thing it is not sure of, for the careful reader to take the
- * whole text. It never refuses and never reports: a text it declines reads exactly as before.
+ * blocks, small flow collections on one line, plain and quoted scalars on one line; with LF or
+ * CRLF line breaks, after a byte order mark or none) and declines, returning undefined, at the
+ * first thing it is not sure of, for the careful reader to take the whole text. It never refuses
+ * and never reports: a text it declines reads exactly as before.
  * Property tests hold it to the careful reader on everything the writer writes.
  */
-export function readWrittenYaml(text: string): { value: unknown } | undefined {
+export function readWrittenYaml(source: string): { value: unknown } | undefined {
+  // What git's autocrlf and some editors make of a written file is read too: YAML reads a CRLF as a
+  // line break, and a byte order mark at the start as nothing. Any other carriage return is unusual.
+  let text = source.charCodeAt(0) === BYTE_ORDER_MARK ? source.slice(1) : source;
+  if (text.includes('\r')) text = text.replaceAll('\r\n', '\n');
   if (text.charCodeAt(text.length - 1) !== NEWLINE || text.charCodeAt(0) === SPACE || UNUSUAL.test(text))
     return undefined;
   try {
