@@ -11,6 +11,13 @@ export const MAX_TRAJECTORY_BYTES = 16 * 1024 * 1024;
 export const MAX_DOCUMENT_DEPTH = 200;
 
 /**
+ * How deep the writer's reader (`readWrittenYaml`) follows a file before it declines it to the
+ * careful reader: deeper than any file the writer writes (its free values stop at
+ * {@link MAX_YAML_VALUE_DEPTH} levels), well inside {@link MAX_DOCUMENT_DEPTH}.
+ */
+export const MAX_WRITTEN_DEPTH = 150;
+
+/**
  * How deep a free value (a tool's input, a server block, citations, the run's input blocks,
  * result blocks) is written as YAML. A value that nests deeper (a model can send any JSON) is
  * written as JSON text in the field of the same name with `Json` appended (`inputJson`), which

@@ -1,8 +1,8 @@
 /**
  * The scalars legate's writer emits, read the way the YAML 1.2 core schema reads them: plain
  * (resolved to null, a boolean, a number or a string), single-quoted and double-quoted, each on
- * one line. Whatever is not certainly one of them declines (`throw DECLINE`): the general readers
- * take the whole text then.
+ * one line. Whatever is not certainly one of them declines (`throw DECLINE`): the careful reader
+ * takes the whole text then.
  */
 
 /** Thrown to say "not a text this reader is sure of"; caught by `readWrittenYaml`, never escapes it. */
@@ -155,4 +155,14 @@ function isWord(text: string, start: number, end: number): boolean {
     if (!letter && other !== 95 && (i === start || other < 48 || other > 57)) return false;
   }
   return true;
+}
+
+/**
+ * The first `: ` between `at` and the line's end, or -1. Never searches past the line: a search
+ * to the end of the text at every line would make a long file cost the square of its length.
+ */
+export function colonSpace(text: string, at: number, lineEnd: number): number {
+  for (let i = at; i < lineEnd; i++)
+    if (text.charCodeAt(i) === 58 /* : */ && text.charCodeAt(i + 1) === SPACE) return i;
+  return -1;
 }

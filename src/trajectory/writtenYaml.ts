@@ -1,4 +1,15 @@
-import { DECLINE, decline, doubleQuoted, plainKey, plainText, resolvePlain, singleQuoted } from './writtenScalar.js';
+import { MAX_WRITTEN_DEPTH } from './limits.js';
+import { FlowReader } from './writtenFlow.js';
+import {
+  colonSpace,
+  DECLINE,
+  decline,
+  doubleQuoted,
+  plainKey,
+  plainText,
+  resolvePlain,
+  singleQuoted,
+} from './writtenScalar.js';
 
 const NEWLINE = 10;
 const SPACE = 32;
@@ -6,6 +17,7 @@ const DASH = 45;
 const COLON = 58;
 const DOUBLE = 34;
 const SINGLE = 39;
+const BYTE_ORDER_MARK = 0xfeff;
 
 /**
  * Characters the writer never leaves bare, and line breaks it never uses: a carriage return, a
@@ -16,22 +28,24 @@ const UNUSUAL = new RegExp(
     '|[\\ud800-\\udbff](?![\\udc00-\\udfff])|(?<![\\ud800-\\udbff])[\\udc00-\\udfff]',
 );
 
-/** Deeper than any file the writer writes (its free values stop at 64 levels), well inside the readers' limit. */
-const MAX_DEPTH = 150;
-
 /**
  * The fastest reader of a trajectory: it reads exactly the YAML legate's writer emits
  * (`serialize.ts`: block mappings and sequences indented by two, `key: value` pairs, literal
- * blocks, small flow collections on one line, plain and quoted scalars on one line) and declines,
- * returning undefined, at the first thing it is not sure of, for the general readers to take the
- * whole text. It never refuses and never reports: a text it declines reads exactly as before.
- * A property test holds it to the reference readers on everything the writer writes.
+ * blocks, small flow collections on one line, plain and quoted scalars on one line; with LF or
+ * CRLF line breaks, after a byte order mark or none) and declines, returning undefined, at the
+ * first thing it is not sure of, for the careful reader to take the whole text. It never refuses
+ * and never reports: a text it declines reads exactly as before.
+ * Property tests hold it to the careful reader on everything the writer writes.
  */
-export function readWrittenYaml(text: string): { value: unknown } | undefined {
+export function readWrittenYaml(source: string): { value: unknown } | undefined {
+  // What git's autocrlf and some editors make of a written file is read too: YAML reads a CRLF as a
+  // line break, and a byte order mark at the start as nothing. Any other carriage return is unusual.
+  let text = source.charCodeAt(0) === BYTE_ORDER_MARK ? source.slice(1) : source;
+  if (text.includes('\r')) text = text.replaceAll('\r\n', '\n');
   if (text.charCodeAt(text.length - 1) !== NEWLINE || text.charCodeAt(0) === SPACE || UNUSUAL.test(text))
     return undefined;
   try {
-    const reader = new Reader(text);
+    const reader = new BlockReader(text);
     const value = reader.collection(0, 1);
     return reader.pos === text.length ? { value } : undefined;
   } catch (error) {
@@ -41,15 +55,10 @@ export function readWrittenYaml(text: string): { value: unknown } | undefined {
 }
 
 /**
- * The first `: ` between `at` and the line's end, or -1. Never searches past the line: a search
- * to the end of the text at every line would make a long file cost the square of its length.
+ * The writer's block structure: mappings and sequences indented by two, and literal blocks. A
+ * flow collection on a line is read by {@link FlowReader}, each scalar by `writtenScalar.ts`.
  */
-function colonSpace(text: string, at: number, lineEnd: number): number {
-  for (let i = at; i < lineEnd; i++) if (text.charCodeAt(i) === COLON && text.charCodeAt(i + 1) === SPACE) return i;
-  return -1;
-}
-
-class Reader {
+class BlockReader {
   pos = 0;
   /** The end of the line last looked at: a key's line is its value's too, and is scanned once. */
   #lineEnd = -1;
@@ -62,7 +71,7 @@ class Reader {
 
   /** A block mapping or sequence whose first line's content starts at `pos`, column `column`. */
   collection(column: number, depth: number): unknown {
-    if (depth > MAX_DEPTH) decline();
+    if (depth > MAX_WRITTEN_DEPTH) decline();
     return this.#isSequenceItem(this.pos) ? this.#sequence(column, depth) : this.#mapping(column, depth);
   }
 
@@ -201,7 +210,7 @@ class Reader {
         continue;
       }
       const spaces = this.#indent(at);
-      if (at + spaces === lineEnd) decline(); // a line of spaces only: left to the general readers
+      if (at + spaces === lineEnd) decline(); // a line of spaces only: left to the careful reader
       if (indent === -1) {
         if (spaces <= parent) break;
         indent = spaces;
@@ -215,90 +224,5 @@ class Reader {
     this.pos = at;
     if (chomp === '-') return value;
     return chomp === '+' ? `${value}\n${'\n'.repeat(breaks)}` : `${value}\n`;
-  }
-}
-
-/** A flow collection on one line, as the writer writes it: `{ key: value, key: value }`, `[ a, b ]`, `{}`, `[]`. */
-class FlowReader {
-  /** A flow collection the writer writes is on one line: its end, found once. */
-  readonly lineEnd: number;
-  constructor(
-    readonly text: string,
-    public pos: number,
-    readonly depth: number,
-  ) {
-    this.lineEnd = text.indexOf('\n', pos);
-  }
-
-  value(): unknown {
-    return this.#node(this.depth);
-  }
-
-  #node(depth: number): unknown {
-    if (depth > MAX_DEPTH) decline();
-    const { text } = this;
-    const first = text.charCodeAt(this.pos);
-    if (first === 123) return this.#collection(depth, 125, true);
-    if (first === 91) return this.#collection(depth, 93, false);
-    const { lineEnd } = this;
-    if (first === DOUBLE || first === SINGLE) {
-      const [value, end] =
-        first === DOUBLE ? doubleQuoted(text, this.pos, lineEnd) : singleQuoted(text, this.pos, lineEnd);
-      this.pos = end;
-      return value;
-    }
-    let end = this.pos;
-    for (let code = text.charCodeAt(end); code !== 44 && code !== 93 && code !== 125 && code !== NEWLINE; )
-      code = text.charCodeAt(++end);
-    if (text.charCodeAt(end - 1) === SPACE) end--;
-    const value = resolvePlain(plainText(text, this.pos, end, true));
-    this.pos = end;
-    return value;
-  }
-
-  #collection(depth: number, close: number, mapping: boolean): unknown {
-    const { text } = this;
-    this.pos++;
-    const value: Record<string, unknown> | unknown[] = mapping ? {} : [];
-    if (text.charCodeAt(this.pos) === close) {
-      this.pos++;
-      return value;
-    }
-    if (text.charCodeAt(this.pos) !== SPACE) decline();
-    for (;;) {
-      this.pos++;
-      if (mapping) {
-        const key = this.#key();
-        const object = value as Record<string, unknown>;
-        if (key === '__proto__' || key === '<<' || Object.hasOwn(object, key)) decline();
-        object[key] = this.#node(depth + 1);
-      } else (value as unknown[]).push(this.#node(depth + 1));
-      const separator = text.charCodeAt(this.pos);
-      if (separator === 44 && text.charCodeAt(this.pos + 1) === SPACE) {
-        this.pos++;
-        continue;
-      }
-      if (separator !== SPACE || text.charCodeAt(this.pos + 1) !== close) decline();
-      this.pos += 2;
-      return value;
-    }
-  }
-
-  #key(): string {
-    const { text } = this;
-    const { lineEnd } = this;
-    const first = text.charCodeAt(this.pos);
-    let key: string;
-    let end: number;
-    if (first === DOUBLE) [key, end] = doubleQuoted(text, this.pos, lineEnd);
-    else if (first === SINGLE) [key, end] = singleQuoted(text, this.pos, lineEnd);
-    else {
-      end = colonSpace(text, this.pos, lineEnd);
-      if (end === -1) decline();
-      key = plainKey(text, this.pos, end, true);
-    }
-    if (text.charCodeAt(end) !== COLON || text.charCodeAt(end + 1) !== SPACE) decline();
-    this.pos = end + 2;
-    return key;
   }
 }

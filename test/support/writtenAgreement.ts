@@ -1,5 +1,6 @@
 import { expect } from 'vitest';
-import { readPlainYaml } from '../../src/trajectory/fastYaml.js';
+import { readYamlCarefully } from '../../src/trajectory/carefulYaml.js';
+import { TrajectoryFormatError } from '../../src/trajectory/errors.js';
 import { readWrittenYaml } from '../../src/trajectory/writtenYaml.js';
 
 /** Every object's keys, in order, depth first: values of one shape list them alike only in the same order. */
@@ -17,16 +18,20 @@ function keyOrder(value: unknown, into: string[] = []): string[] {
 
 /**
  * The writer's reader on a text: it declines (undefined), or reads exactly what the reference
- * reader (js-yaml, itself held to the `yaml` library) reads: the same value, -0 apart from 0, keys
- * in the same order. Returns whether it read the text.
+ * reader (the careful one, the `yaml` library) reads: the same value, -0 apart from 0, keys in the
+ * same order. Returns whether it read the text.
  */
 export function expectWrittenAgrees(text: string): boolean {
   const written = readWrittenYaml(text);
   if (written === undefined) return false;
-  const reference = readPlainYaml(text);
-  expect(reference !== undefined && 'value' in reference, 'the reference reader reads it too').toBe(true);
-  const { value } = reference as { value: unknown };
-  expect(written.value).toStrictEqual(value);
-  expect(keyOrder(written.value)).toEqual(keyOrder(value));
+  let reference: unknown;
+  try {
+    reference = readYamlCarefully(text, 'agreement.yaml');
+  } catch (error) {
+    if (!(error instanceof TrajectoryFormatError)) throw error;
+    expect.fail(`the reference reader refuses a text the writer's reader read: ${error.message}`);
+  }
+  expect(written.value).toStrictEqual(reference);
+  expect(keyOrder(written.value)).toEqual(keyOrder(reference));
   return true;
 }

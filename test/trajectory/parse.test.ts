@@ -2,7 +2,6 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { MAX_TRAJECTORY_BYTES, TrajectoryFormatError, parseTrajectory, serializeTrajectory } from '../../src/index.js';
 import { parseCarefully } from '../../src/trajectory/carefulYaml.js';
-import { readPlainYaml } from '../../src/trajectory/fastYaml.js';
 import { caught } from '../support/caught.js';
 
 const corpusFile = 'trajectories/invalid-argument-corrected.yaml';
@@ -81,7 +80,7 @@ describe('parseTrajectory', () => {
     expect(formatError('version: 1\nname: !custom x\n').message).toContain('YAML tags (!custom)');
   });
 
-  it('refuses a key written twice, at the second, also in a mapping the fast reader leaves to the careful one', () => {
+  it('refuses a key written twice, at the second, also when the two are written differently', () => {
     const twice = formatError(corpus.replace('agent: calculator', 'agent: calculator\nagent: other'));
     expect(twice.problem).toBe(`the key 'agent' appears twice in one mapping; a mapping holds each key once.`);
     expect(corpus.replace('agent: calculator', 'agent: calculator\nagent: other').split('\n')[twice.line! - 1]).toBe(
@@ -130,23 +129,22 @@ describe('parseTrajectory', () => {
   });
 });
 
-describe('the fast reader', () => {
-  it('refuses anchors, aliases and tags itself, from the events, at their offset', () => {
-    expect(readPlainYaml('a: &x 1\nb: *x\n')).toEqual({
-      refused: { offset: 3, problem: expect.stringContaining('YAML anchors (&x)') },
-    });
-    expect(readPlainYaml('a: 1\nb: *x\n')).toEqual({
-      refused: { offset: 8, problem: expect.stringContaining('YAML aliases (*x)') },
-    });
-    expect(readPlainYaml('a: !!str 1\n')).toEqual({
-      refused: { offset: 3, problem: expect.stringContaining('YAML tags (!!str)') },
-    });
+describe('the careful reader', () => {
+  const refused = (text: string) => caught(() => parseCarefully(text, 'c.yaml'), TrajectoryFormatError);
+
+  it('refuses anchors, aliases and tags at the anchor, the alias or the tag, before anything after them', () => {
+    expect(refused('a: &x 1\nb: *x\n').message).toMatch(/^c\.yaml:1:4: YAML anchors \(&x\)/);
+    expect(refused('a: 1\nb: *x\n').message).toMatch(/^c\.yaml:2:4: YAML aliases \(\*x\)/);
+    expect(refused('a: !!str 1\n').message).toMatch(/^c\.yaml:1:4: YAML tags \(!!str\)/);
+    expect(refused('a:\n  - [1, &y 2]\n').message).toMatch(/^c\.yaml:2:9: YAML anchors \(&y\)/);
+    expect(refused('a: &x [1\nb: *x\n').message).toMatch(/^c\.yaml:1:4: YAML anchors \(&x\)/);
   });
 
-  it('leaves errors to the careful reader', () => {
-    expect(readPlainYaml('a: [1\n')).toBeUndefined();
-    expect(readPlainYaml('a: 1\n---\nb: 2\n')).toBeUndefined();
-    expect(readPlainYaml('a: 1\na: 2\n')).toBeUndefined();
-    expect(readPlainYaml('a: 1e400\n')).toBeUndefined();
+  it('refuses a second document, a number that is not finite and bad YAML, each where it is', () => {
+    expect(refused('a: 1\n---\nb: 2\n').message).toBe(
+      'c.yaml:2:1: the file holds a second YAML document (after `---`); a trajectory is one document.',
+    );
+    expect(refused('a: 1\nb: 1e400\n').message).toMatch(/^c\.yaml:2:4: 1e400 is not a finite number/);
+    expect(refused('a: 1\nb: [1\n').message).toMatch(/^c\.yaml:\d+:\d+: this is not valid YAML: /);
   });
 });

@@ -86,6 +86,7 @@ describe("the writer's reader", () => {
       fc.property(json, ordinaryText, (input, said) => {
         const written = writtenWith(input, said);
         expect(expectWrittenAgrees(written)).toBe(true);
+        expect(expectWrittenAgrees(written.replaceAll('\n', '\r\n'))).toBe(true);
         expect(parseTrajectory(written, 'p.yaml')).toEqual(
           parseTrajectory(written.replace('version: 1', 'version: 1 '), 'p.yaml'), // a trailing space: declined
         );
@@ -158,10 +159,28 @@ describe("the writer's reader on its edge cases", () => {
     expect(read(input)[1]).toEqual({ toolUse: { id: 'toolu_1', name: 'add', input } });
   });
 
-  it('declines CRLF line breaks and a byte order mark, which the general readers read as before', () => {
-    for (const text of [corpus.replaceAll('\n', '\r\n'), `\ufeff${corpus}`]) {
+  it.each(corpusNames)(
+    "reads %s with CRLF line breaks, a byte order mark or both (what git's autocrlf and some editors make of it)",
+    (name) => {
+      const text = readFileSync(`trajectories/${name}`, 'utf8');
+      const crlf = text.replaceAll('\n', '\r\n');
+      for (const edited of [crlf, `\ufeff${text}`, `\ufeff${crlf}`]) {
+        expect(expectWrittenAgrees(edited)).toBe(true);
+        expect(parseTrajectory(edited, name)).toEqual(parseTrajectory(text, name));
+      }
+    },
+  );
+
+  it('declines a carriage return that is not part of a CRLF, and a byte order mark past the start', () => {
+    for (const text of [
+      corpus.replace('version: 1\n', 'version: 1\r'),
+      corpus.replace('agent: calculator', 'agent: calc\rulator'),
+      corpus.replace('agent: calculator', 'agent: \ufeffcalculator'),
+      `\ufeff\ufeff${corpus}`,
+      corpus.replace('\n', '\r\r\n'),
+    ]) {
+      expect(text).not.toBe(corpus);
       expect(readWrittenYaml(text)).toBeUndefined();
-      expect(parseTrajectory(text, corpusFile)).toEqual(base);
     }
   });
 
