@@ -8,9 +8,7 @@ import { terminalLines, terminalText } from './terminalText.js';
  * the file was not read at all (missing, not a regular file, refused by the system): bad input, exit 2, where a
  * file that was read and is not a valid trajectory is a finding.
  */
-export type LoadedFile =
-  | { ok: true; trajectory: Trajectory }
-  | { ok: false; problem: string; notRead: boolean; code: string };
+type LoadedFile = { ok: true; trajectory: Trajectory } | { ok: false; problem: string; notRead: boolean; code: string };
 
 /**
  * Reads one trajectory file for a command. Whatever goes wrong with this file (missing, not a
@@ -26,7 +24,7 @@ export function loadFile(absolute: string, shown: string): LoadedFile {
 }
 
 /** Whether `error` says a file was not read at all, rather than read and found wrong. */
-export function notRead(error: unknown): boolean {
+function notRead(error: unknown): boolean {
   if (error instanceof TrajectoryNotFoundError) return true;
   if (error instanceof TrajectoryFormatError) return error.code !== 'invalid_trajectory';
   return isSystemError(error);

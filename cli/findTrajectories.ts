@@ -4,7 +4,7 @@ import { fileProblem } from './fileProblem.js';
 
 const TRAJECTORY_FILE = /\.ya?ml$/;
 
-export interface FoundTrajectories {
+interface FoundTrajectories {
   /** Trajectory files, sorted, relative to cwd: files as given, and those found in folders. */
   files: string[];
   /** Paths given that do not exist, relative to cwd. */

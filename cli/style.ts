@@ -1,6 +1,6 @@
 import { styleText } from 'node:util';
 
-export type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
+type Style = 'bold' | 'dim' | 'red' | 'green' | 'yellow' | 'cyan';
 export type Paint = (style: Style, text: string) => string;
 
 /** Colours only on a terminal, and never when NO_COLOR is set to a non-empty value (no-color.org). */
@@ -10,6 +10,3 @@ export function createPaint(stream: { isTTY?: boolean }, env: NodeJS.ProcessEnv 
   // The decision is made here, for the stream this paint is for; styleText must not redo it for stdout.
   return (style, text) => (enabled ? styleText(style, text, { validateStream: false }) : text);
 }
-
-/** No colour: for tests and pipes. */
-export const plain: Paint = (_style, text) => text;

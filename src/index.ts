@@ -130,7 +130,8 @@ export type { ToolStub } from './runtime/executeToolCall.js';
 
 // Trajectories: the YAML format, reading, writing, matching and diffing.
 export * from './trajectory/types.js';
-export { parseTrajectory, MAX_TRAJECTORY_BYTES } from './trajectory/parseTrajectory.js';
+export { parseTrajectory } from './trajectory/parseTrajectory.js';
+export { MAX_TRAJECTORY_BYTES } from './trajectory/limits.js';
 export { serializeTrajectory } from './trajectory/serialize.js';
 export { conversationsOf } from './trajectory/conversationsOf.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';

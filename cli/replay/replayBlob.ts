@@ -9,8 +9,8 @@ import type { Shard } from './shard.js';
 import type { PathProblems, Verdict } from './verdict.js';
 
 /** What a blob says it is: its `format`, and the version of that format this legate writes and reads. */
-export const BLOB_FORMAT = 'legate-replay-blob';
-export const BLOB_VERSION = 2;
+const BLOB_FORMAT = 'legate-replay-blob';
+const BLOB_VERSION = 2;
 
 /** A file of the shard: its verdict, or not run (after --bail) with its trajectory when readable. */
 export type BlobRecord =
@@ -29,7 +29,7 @@ export interface BlobRun {
 }
 
 /** `legate replay --reporter blob`: one shard's results, to merge with the others' (--merge-reports). */
-export interface ReplayBlob extends BlobRun {
+interface ReplayBlob extends BlobRun {
   format: typeof BLOB_FORMAT;
   version: number;
   legate: string;
@@ -62,7 +62,7 @@ function digestOf(content: Pick<ReplayBlob, 'corpus' | 'shard' | 'settings' | 'p
 }
 
 /** A blob read, with the path it came from (as given). */
-export interface ReadBlob {
+interface ReadBlob {
   shown: string;
   blob: ReplayBlob;
 }

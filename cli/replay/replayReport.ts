@@ -8,7 +8,7 @@ import { blobText, type BlobRecord, type BlobRun } from './replayBlob.js';
 import type { Verdict } from './verdict.js';
 
 /** The report formats `legate replay --reporter` writes. */
-export const REPORTERS = ['junit', 'html', 'blob'] as const;
+const REPORTERS = ['junit', 'html', 'blob'] as const;
 type Reporter = (typeof REPORTERS)[number];
 
 /** A report asked for: its format and where it goes. */

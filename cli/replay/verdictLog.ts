@@ -7,7 +7,7 @@ import type { PathProblems, Verdict } from './verdict.js';
  * Files of the corpus that were not run: after the first failure with --bail, or (merging shards) files that no
  * shard's blob records at all, which is bad input (a blob emptied or cut short), never a pass.
  */
-export interface NotRun {
+interface NotRun {
   afterBail: number;
   unrecorded?: number;
 }

@@ -260,7 +260,7 @@ type ArgumentsOf<K extends keyof Table> = Table[K] extends (run: CheckedRun, ...
 export type LegateMatchers<R = unknown> = { [K in keyof Table]: (...args: ArgumentsOf<K>) => R };
 
 /** A matcher's name in `assertThat`: without its `toBe` or `toHave` (`toBeTainted` is `tainted`). */
-export type ShortName<K> = K extends `toBe${infer Rest}`
+type ShortName<K> = K extends `toBe${infer Rest}`
   ? Uncapitalize<Rest>
   : K extends `toHave${infer Rest}`
     ? Uncapitalize<Rest>

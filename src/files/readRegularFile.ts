@@ -3,7 +3,7 @@ import { closeSync, constants, fstatSync, openSync, readSync, type Stats, statSy
 import { LegateError } from '../errors/LegateError.js';
 
 /** Why a file could not be read: absent, not a regular file, over the limit, or refused by the system. */
-export type FileReadProblem = 'not_found' | 'not_a_file' | 'too_large' | 'unreadable';
+type FileReadProblem = 'not_found' | 'not_a_file' | 'too_large' | 'unreadable';
 
 /** A file that {@link readRegularFile} would not or could not read, with the path and the reason. */
 export class FileReadError extends LegateError {

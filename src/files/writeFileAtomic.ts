@@ -86,7 +86,7 @@ export function createFileExclusive(path: string, text: string): boolean {
 const TEMPORARY = /^\..+\.legate-tmp-(\d+)-[0-9a-f]{8}$/;
 
 /** How old a temporary file of a live process must be before it is taken for left behind. */
-export const STALE_TEMPORARY_MS = 60 * 60 * 1000;
+const STALE_TEMPORARY_MS = 60 * 60 * 1000;
 
 /**
  * Removes the temporary files that writers killed mid-write left in a folder: those whose writing

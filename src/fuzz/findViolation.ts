@@ -27,7 +27,7 @@ export interface Oracle {
 }
 
 /** One call of a run, as the guard counted it towards a limit. */
-export interface CountedCall {
+interface CountedCall {
   call: ToolCall;
   /** The agent in charge when the call was made. */
   agent: AgentNode;

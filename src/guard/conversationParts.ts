@@ -1,7 +1,7 @@
 import type { Message } from '../messages/types.js';
 
 /** A piece of a conversation that may hold a value: who wrote it decides whether it is trusted. */
-export type ConversationPart =
+type ConversationPart =
   /** A tool_use of an assistant message (a call the model made), in block order. */
   | { kind: 'call'; id: string; name: string }
   /** Text a user message holds itself (its string content or a text block), not a tool result. */
@@ -70,7 +70,7 @@ export function conversationParts(messages: readonly Message[]): ConversationPar
 }
 
 /** A server tool use (`server_tool_use`, `mcp_tool_use`): its name, and the type of result block that answers it. */
-export interface ServerUse {
+interface ServerUse {
   name: string;
   answeredBy: string;
 }
@@ -100,7 +100,7 @@ function resultTypeOf(useType: string, name: string): string {
 }
 
 /** Whom a server tool result answers: the use's name when paired, else the result's own block type. */
-export interface ServerResultSource {
+interface ServerResultSource {
   tool: string;
   /** Whether a use of the result's own kind has its id. */
   paired: boolean;

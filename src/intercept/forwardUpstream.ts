@@ -1,7 +1,7 @@
 import { parseSse } from './exchange.js';
 
 /** What forwarding a request gave: the response to hand to the client, and its body text when it came. */
-export interface Forwarded {
+interface Forwarded {
   response: Response;
   /**
    * Whether the API answered with a success (a 2xx, and for a stream no `error` event in place of its

@@ -13,7 +13,7 @@ import { MADE_BEFORE } from './interceptionServer.js';
 import { wholeRequest, type Answered } from './wholeRequest.js';
 
 /** What the replay answers a request with: the recorded body, or why it refuses (the divergence). */
-export type ReplayAnswer =
+type ReplayAnswer =
   | { kind: 'json'; body: unknown }
   | { kind: 'sse'; body: string }
   | { kind: 'refused'; error: TrajectoryDivergenceError };

@@ -20,7 +20,7 @@ import type { Exchange } from './exchange.js';
 import { groupConversations } from './groupConversations.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
 
-export interface ExchangesRecord {
+interface ExchangesRecord {
   name: string;
   agent: string;
   exchanges: readonly Exchange[];

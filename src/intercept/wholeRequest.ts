@@ -7,7 +7,7 @@ import type { Message, MessagesRequest, ModelResponse } from '../messages/types.
  * `thread: {type: 'continue', previous_message_id}` resumes from that response, sending only the new
  * messages and leaving out `system` and `tools`, which the server keeps from the creating request.
  */
-export interface ThreadParam {
+interface ThreadParam {
   type: string;
   previous_message_id?: string;
 }
@@ -21,7 +21,7 @@ export interface Answered {
 /** The fields the server keeps from the request that created a thread; a `continue` leaves them out. */
 const KEPT_BY_THE_THREAD = ['system', 'tools'] as const;
 
-export type WholeRequest = { ok: true; request: MessagesRequest } | { ok: false; previousMessageId: string };
+type WholeRequest = { ok: true; request: MessagesRequest } | { ok: false; previousMessageId: string };
 
 /**
  * A request as the whole conversation it stands for, the form a recording compares and keeps. A request

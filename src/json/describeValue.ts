@@ -2,7 +2,7 @@ import { jsonText } from './jsonText.js';
 import { jsonTypeOf } from './jsonValue.js';
 
 /** How many characters of a value's JSON text a message quotes before cutting it. */
-export const QUOTED_VALUE_LIMIT = 40;
+const QUOTED_VALUE_LIMIT = 40;
 
 /**
  * Describes a value for a message a model will read: its JSON type, then the value itself

@@ -53,7 +53,7 @@ export function fieldPathProblem(path: unknown): string | undefined {
 }
 
 /** A value a path reaches, with the concrete path to it: `recipients[1]`, `to.iban`, `[0].subject`. */
-export interface ValueAt {
+interface ValueAt {
   at: string;
   value: unknown;
 }

@@ -1,7 +1,5 @@
 import type { JsonPath } from './jsonPath.js';
 
-export type { JsonPath } from './jsonPath.js';
-
 /**
  * Where a value first nests deeper than `limit` levels of arrays and objects, in document
  * order: the path to the first array or object at level `limit + 1` (the value itself is

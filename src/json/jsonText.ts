@@ -1,5 +1,5 @@
 /** How {@link jsonText} writes a value. */
-export interface JsonTextOptions {
+interface JsonTextOptions {
   /** Object keys in sorted order at every level, rather than in insertion order. */
   sortKeys?: boolean;
   /** Stop once the text is longer than this many UTF-16 units: the result is then a prefix. */

@@ -1,6 +1,6 @@
 import type { JsonPath } from './jsonPath.js';
 
-export interface PartialJsonOptions {
+interface PartialJsonOptions {
   /**
    * Whether the string at this path may be shown while it is still being written. Default: yes.
    * Answer no where only whole strings mean something (a value under an `enum` or `const`):

@@ -14,7 +14,7 @@ export type McpRefusal =
   | { error: 'tool_failed'; tool: string; errorClass: string; message: string };
 
 /** The session a call belongs to. */
-export interface McpCallScope {
+interface McpCallScope {
   /** The MCP request's id: the call's id for the guard and the tool's `toolUseId`. */
   id: string;
   /** The server's name: the tool's `context.agent`. */

@@ -8,14 +8,14 @@ import type { ServeMcpSettings } from './serveMcpOptions.js';
 import type { McpServerSdk } from './loadMcpSdk.js';
 
 /** The path the MCP endpoint is served at. */
-export const MCP_PATH = '/mcp';
+const MCP_PATH = '/mcp';
 /** The largest request body read (the SDK's own default, given to it too, so both read the same). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;
 /** The JSON-RPC error code of every refusal here: implementation-defined server error. */
 const SERVER_ERROR = -32000;
 const PARSE_ERROR = -32700;
 
-export interface HttpServing {
+interface HttpServing {
   url: string;
   port: number;
   close(): Promise<void>;

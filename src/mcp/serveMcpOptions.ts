@@ -46,11 +46,11 @@ export interface ServeMcpOptions {
 }
 
 /** The most sessions served over HTTP at once, unless `maxSessions` says otherwise. */
-export const DEFAULT_MAX_SESSIONS = 200;
+const DEFAULT_MAX_SESSIONS = 200;
 /** How long an HTTP session may stay idle, unless `idleTimeoutMs` says otherwise: 10 minutes. */
-export const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
+const DEFAULT_IDLE_TIMEOUT_MS = 600_000;
 /** How long a request may take to arrive, unless `readTimeoutMs` says otherwise. */
-export const DEFAULT_READ_TIMEOUT_MS = 30_000;
+const DEFAULT_READ_TIMEOUT_MS = 30_000;
 /** The longest a timer can wait (2^31 - 1 ms, about 24.8 days): a longer one would fire at once. */
 const LONGEST_WAIT_MS = 2_147_483_647;
 

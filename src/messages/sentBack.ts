@@ -12,7 +12,7 @@ import type { ApiStopReason, ResponseBlock, ToolUseBlock } from './types.js';
  * The stop reasons that end a response wherever the model was: the output limit (`max_tokens`), a
  * full context window, a refusal a classifier made mid-response (docs: "Handling stop reasons").
  */
-export const CUTTING_STOPS: readonly ApiStopReason[] = ['max_tokens', 'model_context_window_exceeded', 'refusal'];
+const CUTTING_STOPS: readonly ApiStopReason[] = ['max_tokens', 'model_context_window_exceeded', 'refusal'];
 
 /**
  * The tool_use a response was cut off in: its last block, when that is a tool_use and the response

@@ -163,12 +163,6 @@ export interface ServerToolDefinition {
 /** A `tools` entry of a request: a tool legate runs, or one the API runs. */
 export type RequestTool = ToolDefinition | ServerToolDefinition;
 
-/** A prompt-cache breakpoint. */
-export interface CacheControl {
-  type: 'ephemeral';
-  ttl?: '5m' | '1h';
-}
-
 /** How the model may use the tools it is offered. */
 export type ToolChoice =
   | { type: 'auto'; disable_parallel_tool_use?: boolean }

@@ -18,7 +18,7 @@ export type OpenApiErrorCode =
   | 'openapi_too_large';
 
 /** For `openapi_too_many_tools`: how many tools the operations selected give, and the most allowed. */
-export interface TooManyTools {
+interface TooManyTools {
   readonly tools: number;
   readonly maxTools: number;
 }

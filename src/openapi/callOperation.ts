@@ -8,7 +8,7 @@ import { bodyText } from './requestBody.js';
 import { PathEscape, requestUrl } from './requestUrl.js';
 
 /** Characters of an error response's body the model is shown after `HTTP <status> <text>: `. */
-export const ERROR_BODY_LIMIT = 2_000;
+const ERROR_BODY_LIMIT = 2_000;
 
 /** What a call needs beyond its operation: where and how requests are sent. */
 export interface CallSettings {

@@ -40,7 +40,7 @@ export class ExpansionBudget {
 }
 
 /** What a type that contains itself becomes where it recurs. */
-export const RECURSION = Object.freeze({
+const RECURSION = Object.freeze({
   type: 'object',
   description: 'Recursive: the same type as an enclosing value, not expanded here (any object).',
 });
@@ -105,7 +105,7 @@ function expand(schema: unknown, within: Set<object>, budget: ExpansionBudget, d
 }
 
 /** What the description says of a default the document declares: the value the API takes when none is sent. */
-export function defaultNote(value: unknown): string {
+function defaultNote(value: unknown): string {
   return `When left out, the API uses ${JSON.stringify(value)}.`;
 }
 

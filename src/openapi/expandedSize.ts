@@ -1,5 +1,5 @@
 /** Whether `parent[key]` was a `$ref` the parser replaced by its target. */
-export type IsReference = (parent: object, key: string) => boolean;
+type IsReference = (parent: object, key: string) => boolean;
 
 /** The sizes {@link expandedSize} found, each at most `limit + 1`. */
 export interface ExpandedSizes {

@@ -32,8 +32,8 @@ export interface OpenApiTools {
   toText(): string;
 }
 
-export const DEFAULT_MAX_TOOLS = 64;
-export const DEFAULT_TIMEOUT_MS = 30_000;
+const DEFAULT_MAX_TOOLS = 64;
+const DEFAULT_TIMEOUT_MS = 30_000;
 
 /**
  * Tools for the operations of an OpenAPI 3.0 or 3.1 document (an object, JSON or YAML text), with

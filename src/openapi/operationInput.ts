@@ -25,7 +25,7 @@ export interface PlannedParameter {
 }
 
 /** A header or cookie parameter the document declares optional, left out of the tool's input. */
-export interface LeftOutParameter {
+interface LeftOutParameter {
   readonly name: string;
   readonly in: 'header' | 'cookie';
 }

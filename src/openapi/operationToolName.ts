@@ -11,7 +11,7 @@ export function operationToolName(operation: Operation, prefix = ''): string {
   return name.slice(0, 128);
 }
 
-export function snakeCase(text: string): string {
+function snakeCase(text: string): string {
   return text
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')

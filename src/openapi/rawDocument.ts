@@ -4,7 +4,7 @@ import { isPlainObject } from '../json/jsonValue.js';
 import { OpenApiError } from './OpenApiError.js';
 
 /** An OpenAPI 3.0 or 3.1 document as it was given, `$ref`s in place, checked to be JSON data of a version we read. */
-export interface RawDocument {
+interface RawDocument {
   readonly raw: Record<string, unknown>;
   /** `3.0.3`, `3.1.0`, ... */
   readonly version: string;

@@ -9,7 +9,7 @@ import { tooLarge } from './tooLarge.js';
 export const DEFAULT_MAX_DOCUMENT_NODES = 1_000_000;
 
 /** An OpenAPI document, validated and dereferenced: local `$ref`s replaced by their targets (a cycle stays one). */
-export interface OpenApiDocument {
+interface OpenApiDocument {
   readonly title: string | undefined;
   /** The dereferenced document; a remote `$ref` is left in place, as `{ $ref }`. */
   readonly api: Record<string, unknown>;

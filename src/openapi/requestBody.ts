@@ -2,7 +2,7 @@ import { isPlainObject } from '../json/jsonValue.js';
 import { enc, formPairs, type PairStyle } from './formPairs.js';
 
 /** How one field of a form body is written: by its style and explode, or as JSON text (its `contentType`). */
-export interface FormField extends PairStyle {
+interface FormField extends PairStyle {
   readonly json: boolean;
 }
 
@@ -12,7 +12,7 @@ export type PlannedBody =
   | { readonly kind: 'form'; readonly mediaType: string; readonly fields: ReadonlyMap<string, FormField> };
 
 /** What an operation's `requestBody` is to its tool: a body (how it is sent, its schema), none, or a reason to skip. */
-export type BodyPlan =
+type BodyPlan =
   | {
       readonly body: PlannedBody;
       /** The media type's schema, dereferenced, not yet expanded; undefined when it has none. */

@@ -165,7 +165,7 @@ function subRunOf(
 }
 
 /** A tool call's outcome and the structured facts behind it, never the error's message or stack. */
-export function recordedResult(call: ToolCall): RecordedResult {
+function recordedResult(call: ToolCall): RecordedResult {
   const result: RecordedResult = { id: call.id, tool: call.name, outcome: call.outcome, content: call.output };
   const error = call.error;
   if (error?.error === 'invalid_argument') {

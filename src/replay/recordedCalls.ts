@@ -9,7 +9,7 @@ import type { RecordedResult, Trajectory } from '../trajectory/types.js';
 import type { CallDecision, DecidedCall, ReplayReferee, ServedResult } from '../runtime/replayReferee.js';
 import { DEFAULT_RUN_TOOLS, servedInReplay, type RunTools } from './runToolsPolicy.js';
 
-export interface RecordedCallsOptions {
+interface RecordedCallsOptions {
   context: DivergenceContext;
   /** Which tools run for real. Default `safe`. */
   runTools?: RunTools;

@@ -11,7 +11,7 @@ import { checkRunFacts } from './runFacts.js';
 import { outputOption, type TrajectoryRun, type TrajectoryRunOptions } from './trajectoryRunOptions.js';
 
 /** The file, absolute and as messages name it, and the command that re-records it. */
-export type Where = { file: string; shown: string; rerecord: string };
+type Where = { file: string; shown: string; rerecord: string };
 
 /** Replays a trajectory file offline: every request compared, every decision refereed, the run's facts checked. */
 export async function replayRun(

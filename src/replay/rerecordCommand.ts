@@ -12,7 +12,7 @@ export type ReplayRunner =
   | { kind: 'vitest'; testFile?: string; update: boolean }
   | { kind: 'code' };
 
-export interface RerecordContext {
+interface RerecordContext {
   /** The trajectory file, as the user would type it from where they are. */
   file: string;
   runner: ReplayRunner;

@@ -35,7 +35,7 @@ function isChoice(value: unknown): value is RunToolsChoice {
  * another process, such as an MCP server, which a replay never contacts), or, where the tool
  * declares annotations, not read-only (MCP's reading of a tool that may write or destroy).
  */
-export function hasSideEffects(tool: AnyTool): boolean {
+function hasSideEffects(tool: AnyTool): boolean {
   return (
     tool.privileged || tool.compensatedBy !== undefined || tool.remote || (tool.annotated && !tool.annotations.readOnly)
   );

@@ -13,7 +13,7 @@ type Annotations = NonNullable<RecordedTool['annotations']>;
 export type ToolChangePart = 'seen' | 'posture';
 
 /** Fields of what the model saw: `tool` is a tool added or removed, `order` the order they are offered in. */
-export const SEEN_FIELDS = ['tool', 'order', 'description', 'inputSchema', 'digest'] as const;
+const SEEN_FIELDS = ['tool', 'order', 'description', 'inputSchema', 'digest'] as const;
 /** A field of what the model saw, or of the posture: each field a header records (`tools/postureFields.ts`). */
 export type ToolChangeField = (typeof SEEN_FIELDS)[number] | RecordedPostureName;
 

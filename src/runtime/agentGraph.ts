@@ -12,7 +12,7 @@ import { toolUnderPolicy } from './toolPosture.js';
  */
 
 /** Which edges a walk follows: handoffs only (who can be in charge of a run), or sub-agents too (who can run in it). */
-export type AgentEdges = 'handoffs' | 'handoffs and sub-agents';
+type AgentEdges = 'handoffs' | 'handoffs and sub-agents';
 
 const subAgents = new WeakMap<AnyTool, AgentNode>();
 

@@ -6,7 +6,7 @@ import type { RunConfig } from './runConfig.js';
 import type { RunState } from './agentResult.js';
 
 /** What the model is told for a complete call of a response that stopped without asking for its calls to run. */
-export function notRunMessage(stopReason: ApiStopReason | null, maxTokens: number): string {
+function notRunMessage(stopReason: ApiStopReason | null, maxTokens: number): string {
   const why =
     stopReason === 'max_tokens'
       ? `your response was cut off by the output limit (max_tokens ${maxTokens}) before it ended`
@@ -19,8 +19,7 @@ export function notRunMessage(stopReason: ApiStopReason | null, maxTokens: numbe
 }
 
 /** What is recorded for the call the cut fell in; the model is never shown it (the block is not sent back). */
-export const CUT_OFF_MESSAGE =
-  'Cut off while the model was writing its input: not run, and not sent back to the model.';
+const CUT_OFF_MESSAGE = 'Cut off while the model was writing its input: not run, and not sent back to the model.';
 
 /**
  * Answers the tool calls of a response that stopped for another reason than `tool_use` (cut off

@@ -17,7 +17,7 @@ import { withOutput } from './structuredOutput.js';
 import { withRunSignal } from './withRunSignal.js';
 
 /** Who follows a run from outside it. */
-export interface RunFollowers {
+interface RunFollowers {
   /** Told the run's settings once they are read (a stream follows the output's progress). */
   settled?: (settings: RunSettings) => void;
   /** The span context of the tool call a sub-agent runs in. */

@@ -86,7 +86,7 @@ export async function runLoop(
 }
 
 /** A response's batch as it closes: every call answered, in block order, and the guard's decision for each. */
-export interface AnsweredBatch {
+interface AnsweredBatch {
   turn: number;
   answered: ExecutedToolCall[];
   allowed: boolean[];
@@ -214,7 +214,7 @@ function runContainer(responses: readonly ModelResponse[]): string | undefined {
   return undefined;
 }
 
-export function buildRequest({ agent, run }: RunConfig, messages: Message[], container?: string): MessagesRequest {
+function buildRequest({ agent, run }: RunConfig, messages: Message[], container?: string): MessagesRequest {
   const request: MessagesRequest = { model: agent.model, max_tokens: agent.maxTokens, messages: [...messages] };
   const cache = agent.request.cacheControl;
   const prefix = cache !== undefined && cache.at === 'prefix' ? cacheControlOf(cache) : undefined;

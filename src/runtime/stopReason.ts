@@ -27,7 +27,7 @@ export type KnownStopReason =
 export type StopReason = KnownStopReason | (string & {});
 
 /** What the loop does after a response: call the tools, send the paused turn back, or stop. */
-export type NextStep = { kind: 'run_tools' } | { kind: 'continue_paused' } | { kind: 'stop'; reason: StopReason };
+type NextStep = { kind: 'run_tools' } | { kind: 'continue_paused' } | { kind: 'stop'; reason: StopReason };
 
 /**
  * Maps the API's stop reason, exactly, onto what the loop does next. A reason this release does

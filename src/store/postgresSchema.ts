@@ -24,7 +24,7 @@ export function schemaIdentifier(schema: unknown): string {
 }
 
 /** The tables of a store, in `schema` (already quoted). */
-export function createTables(schema: string): string {
+function createTables(schema: string): string {
   return `
     CREATE TABLE IF NOT EXISTS ${schema}.legate_meta (
       key TEXT PRIMARY KEY,

@@ -1,8 +1,8 @@
 /** The spans legate emits, by their `gen_ai.operation.name`. */
-export type SpanOperation = 'invoke_agent' | 'chat' | 'execute_tool';
+type SpanOperation = 'invoke_agent' | 'chat' | 'execute_tool';
 
 /** One attribute legate sets: its name, the spans that carry it, and whether it is message content. */
-export interface AttributeSpec {
+interface AttributeSpec {
   readonly name: string;
   readonly spans: readonly SpanOperation[];
   /** Set only when content recording is opted into (see recordsContent). */

@@ -19,7 +19,7 @@ export function setAttributes(span: Span, values: AttributesOf): void {
 }
 
 /** Token counts by the conventions' names: input includes cache reads and writes, as they ask. */
-export interface TokenCounts {
+interface TokenCounts {
   input: number;
   output: number;
   cacheCreation: number;

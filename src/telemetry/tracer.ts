@@ -2,7 +2,7 @@ import type { Tracer } from '@opentelemetry/api';
 import { openTelemetry } from './openTelemetry.js';
 import { legateVersion } from '../version.js';
 
-export const TRACER_NAME = 'legate';
+const TRACER_NAME = 'legate';
 
 /**
  * legate's tracer from the application's global provider: a no-op until an SDK is registered.

@@ -1,12 +1,12 @@
 /** The MCP hints a tool's posture is read from: a server's claims, or an audit's declarations of them. */
-export interface PostureHints {
+interface PostureHints {
   readOnlyHint?: boolean;
   destructiveHint?: boolean;
   openWorldHint?: boolean;
 }
 
 /** Flags set by hand over what the hints imply (mcpTools' `flags`, an audit's `trusted` and lists). */
-export interface PostureMarks {
+interface PostureMarks {
   untrusted?: boolean;
   privileged?: boolean;
 }

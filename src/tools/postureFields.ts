@@ -32,7 +32,7 @@ export interface PostureKinds {
 export type PostureKind = keyof PostureKinds;
 
 /** What decides whether a field that applies only to some tools is written: the tool's other facts. */
-export interface PostureConditions {
+interface PostureConditions {
   readonly privileged?: boolean | undefined;
   /** The tool declared annotations; otherwise its `annotations` are MCP's defaults. */
   readonly annotated?: boolean | undefined;
@@ -77,7 +77,7 @@ interface UnrecordedFieldOf<K extends PostureKind> extends FieldOf<K> {
 }
 
 /** One posture field: how it is declared, held, checked, recorded and said. */
-export type PostureField = { [K in PostureKind]: RecordedFieldOf<K> | UnrecordedFieldOf<K> }[PostureKind];
+type PostureField = { [K in PostureKind]: RecordedFieldOf<K> | UnrecordedFieldOf<K> }[PostureKind];
 
 const pathWords = (paths: readonly string[]) => paths.map((path) => `'${path}'`).join(', ');
 

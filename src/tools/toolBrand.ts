@@ -12,7 +12,7 @@ const TOOL_BRAND = Symbol.for('legate.tool');
  * The shape of the tools this copy makes and runs (the Tool interface). A copy whose tools have another format
  * makes tools this one would misread: raise it when that interface changes so.
  */
-export const TOOL_FORMAT = 1;
+const TOOL_FORMAT = 1;
 
 /** What a tool says of the copy of legate that made it. */
 interface ToolBrand {

@@ -5,14 +5,14 @@
  * `[A-Za-z0-9]{4,}` on a run of 8 MiB overflows the stack; each finder's expressions match at most a
  * fixed number of characters, and the open-ended parts are walked by a loop.
  */
-export type BuiltInKind = 'api_key' | 'bearer_token';
+type BuiltInKind = 'api_key' | 'bearer_token';
 
 const TOKEN = '[A-Za-z0-9._~+/=-]';
 const TOKEN_CHAR = new RegExp(TOKEN);
 const WHITESPACE = /\s/;
 const DIGIT = /[0-9]/;
 
-export interface BuiltInSecret {
+interface BuiltInSecret {
   kind: BuiltInKind;
   pattern: RegExp;
   /** The index where `pattern` first matches in a text, found without open-ended matching. */

@@ -88,7 +88,7 @@ export function toRecordedUsage(usage: ApiUsage): RecordedUsage {
 }
 
 /** A recorded usage as the API reported it; an older file's four counters in the API's names. */
-export function fromRecordedUsage(usage: RecordedUsage): ApiUsage {
+function fromRecordedUsage(usage: RecordedUsage): ApiUsage {
   if ('input_tokens' in usage) return { ...usage } as ApiUsage;
   const legacy = usage as Extract<RecordedUsage, { input: number }>;
   const reported: ApiUsage = { input_tokens: legacy.input, output_tokens: legacy.output };
@@ -98,7 +98,7 @@ export function fromRecordedUsage(usage: RecordedUsage): ApiUsage {
 }
 
 /** The tool_result block a recorded result stands for. */
-export function toToolResultBlock(result: RecordedResult): ToolResultBlock {
+function toToolResultBlock(result: RecordedResult): ToolResultBlock {
   const block: ToolResultBlock = { type: 'tool_result', tool_use_id: result.id, content: result.content };
   if (result.outcome !== 'ok') block.is_error = true;
   return block;

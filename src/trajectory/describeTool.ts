@@ -69,6 +69,6 @@ export function describeTools(
 }
 
 /** A tool behind a request's definition: a defined tool (its whole posture), or a server tool (whether it taints). */
-export type DescribedTool =
+type DescribedTool =
   | (ToolPosture & { definition(): unknown; readonly name: string })
   | { readonly kind: 'server'; readonly untrusted: boolean; definition(): unknown; readonly name: string };

@@ -6,8 +6,6 @@ import { readTrajectory } from './readTrajectory.js';
 import type { Trajectory } from './types.js';
 import { readWrittenYaml } from './writtenYaml.js';
 
-export { MAX_TRAJECTORY_BYTES };
-
 /**
  * Reads a trajectory from YAML text. Anything wrong (bad YAML, an anchor, an alias, a tag, a
  * number that is not finite, a field of the wrong type, a newer format version) is a

@@ -1,6 +1,7 @@
 import { FileReadError, readRegularFile } from '../files/readRegularFile.js';
 import { TrajectoryFileError } from './errors.js';
-import { MAX_TRAJECTORY_BYTES, parseTrajectory } from './parseTrajectory.js';
+import { MAX_TRAJECTORY_BYTES } from './limits.js';
+import { parseTrajectory } from './parseTrajectory.js';
 import { createRedactor, redactTrajectory, type Redaction } from './redaction.js';
 import { findSecretInYaml, SecretInTrajectoryError } from './secretScan.js';
 import { serializeTrajectory } from './serialize.js';

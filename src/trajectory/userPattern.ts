@@ -17,7 +17,7 @@ export function compileUserPattern(source: RegExp | string): RegExp {
 }
 
 /** Where a pattern matched: the index in the text and the match's length. */
-export interface PatternMatch {
+interface PatternMatch {
   index: number;
   length: number;
 }

@@ -3,7 +3,7 @@ import { MAX_DOCUMENT_DEPTH } from './limits.js';
 import { yamlLibrary } from './yamlLibrary.js';
 
 /** Where in the text a trajectory's YAML stops being plain data, and why. */
-export interface TokenProblem {
+interface TokenProblem {
   offset: number;
   problem: string;
 }

@@ -2,7 +2,7 @@ import { describeUntraced } from '../trajectory/describeUntraced.js';
 import type { CallModel } from './trajectoryModel.js';
 
 /** A badge: words that carry the meaning, and a class that colours them (colour is never the only carrier). */
-export interface Badge {
+interface Badge {
   text: string;
   kind: string;
 }

@@ -4,7 +4,7 @@ import { escapeHtml } from './escapeHtml.js';
 import type { PartModel, RunModel, TurnModel } from './trajectoryModel.js';
 
 /** Extra HTML placed in a turn's article (a divergence), by 1-based turn number. */
-export type TurnExtras = ReadonlyMap<number, string>;
+type TurnExtras = ReadonlyMap<number, string>;
 
 /**
  * A run's timeline: the user's input, then each turn as an `<article class="turn">` in its agent's lane

@@ -6,7 +6,7 @@ import { runHtml } from './runHtml.js';
 import type { TrajectoryModel } from './trajectoryModel.js';
 
 /** A file's section in two parts: the attributes of its `<section class="trajectory">`, and what it holds. */
-export interface SectionParts {
+interface SectionParts {
   attributes: string;
   body: string;
 }

@@ -56,7 +56,7 @@ function hasType(node: PublishedSchema, value: unknown): boolean {
  * Whether a value is of a JSON type. An integer is a number without a fraction (1.0 included) within
  * the safe range, as the binder reads it (docs/tools.md: beyond ±2^53 a whole number is refused).
  */
-export function isOfType(value: unknown, type: string): boolean {
+function isOfType(value: unknown, type: string): boolean {
   switch (type) {
     case 'null':
       return value === null;

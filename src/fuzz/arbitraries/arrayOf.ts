@@ -12,7 +12,7 @@ import { itemSchemaAt, maxItemsOf, type SchemaNode } from './schemaNode.js';
 const SPARE_ITEMS = FREE_REF_DEPTH;
 
 /** One item an array must hold, at an index: where a malformed input puts its broken value. */
-export interface PlacedItem {
+interface PlacedItem {
   index: number;
   values: fc.Arbitrary<unknown>;
 }

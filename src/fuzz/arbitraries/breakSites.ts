@@ -174,7 +174,7 @@ function follow(
 }
 
 /** The alternatives a value pins: all of a discriminated union, or the one alternative allowing objects (arrays). */
-export function pinnedAlternatives(node: PublishedSchema, root: PublishedSchema): number[] {
+function pinnedAlternatives(node: PublishedSchema, root: PublishedSchema): number[] {
   const alternatives = alternativesOf(node) ?? [];
   if (discriminatorOf(node, root) !== undefined) return alternatives.map((_, index) => index);
   const pinned: number[] = [];

@@ -3,7 +3,7 @@ import { discriminatorOf as bindersDiscriminator } from '../../tools/schema/sche
 import { alternativesOf } from './schemaNode.js';
 
 /** A discriminated union: every alternative an object whose `key` property is a const or enum, the values disjoint. */
-export interface Discriminator {
+interface Discriminator {
   key: string;
   /** The values each alternative allows, in order. */
   values: unknown[][];

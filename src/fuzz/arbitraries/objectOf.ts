@@ -10,7 +10,7 @@ import { matching, stringOf } from './stringOf.js';
 const EXTRA_KEYS = 3;
 
 /** One property an object must hold (or must lack): where a malformed input puts its broken value. */
-export interface PlacedProperty {
+interface PlacedProperty {
   key: string;
   /** The value, or 'absent' to leave the property out. */
   values: fc.Arbitrary<unknown> | 'absent';

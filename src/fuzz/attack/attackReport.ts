@@ -59,7 +59,7 @@ const COLUMNS = [
 ];
 
 /** `n/N (p%)`, the percentage rounded to a whole number; `0/0 (n/a)` when there was nothing to count. */
-export function tallyText({ n, of }: Tally): string {
+function tallyText({ n, of }: Tally): string {
   return `${n}/${of} (${of === 0 ? 'n/a' : `${Math.round((100 * n) / of)}%`})`;
 }
 

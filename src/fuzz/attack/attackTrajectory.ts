@@ -6,7 +6,7 @@ import { confinedPath, fileNameOf } from '../findingFile.js';
 import { caseName, personDecides, worldOf, type AttackCase } from './attackRun.js';
 
 /** Where a successful attack is written: `<out>/<suite>/<mode>/<task>--<injection>.yaml`, each part made safe. */
-export function attackFile<Env>(out: string, { suite, mode, task, injection }: AttackCase<Env>): string {
+function attackFile<Env>(out: string, { suite, mode, task, injection }: AttackCase<Env>): string {
   const folder = join(out, fileNameOf(suite.name), mode);
   return confinedPath(folder, `${fileNameOf(task.id)}--${fileNameOf(injection?.id ?? 'none')}.yaml`);
 }

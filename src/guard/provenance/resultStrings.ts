@@ -62,7 +62,7 @@ function stringsIn(value: unknown, skip: ((key: string) => boolean) | undefined,
 }
 
 /** An untrusted tool's JSON output split into the leaves outsiders wrote and the ones its owner vouches for. */
-export interface SplitOutput {
+interface SplitOutput {
   outside: string[];
   vouched: string[];
 }

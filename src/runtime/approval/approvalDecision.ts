@@ -16,7 +16,7 @@ export interface ApprovalDecision {
 export type Decisions = Map<string, { approve: boolean; reason?: string }>;
 
 /** Why the decisions cannot be applied; the caller maps it to its error. */
-export type DecisionProblem = { code: 'invalid_decision' | 'undecided' | 'stale_approval'; message: string };
+type DecisionProblem = { code: 'invalid_decision' | 'undecided' | 'stale_approval'; message: string };
 
 /**
  * Reads a caller's decisions strictly: `approve` is the boolean `true` or `false` (a string such

@@ -50,7 +50,7 @@ export const unrecorded: Ledger = {
 };
 
 /** A new claim's first record. */
-export function newClaim(suspension: Suspension, decisions: Decisions, owner: string): ClaimRecord {
+function newClaim(suspension: Suspension, decisions: Decisions, owner: string): ClaimRecord {
   return {
     runId: suspension.runId,
     suspensionId: suspension.id,
@@ -63,7 +63,7 @@ export function newClaim(suspension: Suspension, decisions: Decisions, owner: st
 }
 
 /** A resume's hold on its claim in a store: every change is a compare-and-set on the owner. */
-export class StoredLedger implements Ledger {
+class StoredLedger implements Ledger {
   #record: ClaimRecord;
   readonly #store: ClaimStore;
 

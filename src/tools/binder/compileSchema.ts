@@ -16,7 +16,7 @@ import { emitString } from './compileString.js';
  * A compiled check for a tool's input: returns the bound value (defaults applied, nulls
  * standing for absence dropped) or a {@link Refusal}. It never throws.
  */
-export type Validator = (value: unknown) => unknown;
+type Validator = (value: unknown) => unknown;
 
 /**
  * Compiles a published schema into JavaScript, once, when the tool is defined, the way ajv
@@ -35,7 +35,7 @@ export function compileSchema(tool: string, schema: PublishedSchema): Validator 
 
 type Refuser = (value: unknown, path: ArgumentPath, detail?: unknown) => Refusal;
 
-export class CodeGenerator implements Emitter {
+class CodeGenerator implements Emitter {
   readonly #refs: unknown[] = [];
   readonly #functions: string[] = [];
   readonly #refFunctions = new Map<string, string>();

@@ -86,7 +86,7 @@ export class Refusal {
   }
 }
 
-export interface UnionNote {
+interface UnionNote {
   /** The alternatives, as the model reads them: `a string, or an array of strings`. */
   alternatives: string;
   /** The alternative that came closest. */

@@ -9,7 +9,7 @@ export interface WithheldOutput {
   shown: number;
 }
 
-export interface CappedOutput {
+interface CappedOutput {
   content: RenderedOutput;
   withheld?: WithheldOutput;
 }
@@ -37,7 +37,7 @@ export function capOutput(tool: string, content: RenderedOutput, maxLength: numb
   return { content: kept, withheld };
 }
 
-export function withheldNotice(tool: string, length: number, maxLength: number): string {
+function withheldNotice(tool: string, length: number, maxLength: number): string {
   return (
     `\n\n[Output withheld: tool '${tool}' produced ${length} characters, more than its limit of ${maxLength}; ` +
     `only the first ${maxLength} are shown. Narrow the request (filter, paginate, or ask for fewer fields) to ` +

@@ -6,7 +6,7 @@ import { renameProperties, safePropertyNames } from './safePropertyNames.js';
 import { SchemaProblems } from './schemaProblems.js';
 
 /** A published input schema whose top-level property names the Messages API accepts. */
-export interface NamedSchema {
+interface NamedSchema {
   readonly schema: PublishedSchema;
   /** For a schema renamed: each safe name the model is shown, with the name as declared. */
   readonly wireNames?: Readonly<Record<string, string>>;

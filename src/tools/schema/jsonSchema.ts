@@ -7,7 +7,7 @@
  */
 
 /** Any JSON value: what `const`, `enum` and `default` may hold. */
-export type JsonSchemaValue =
+type JsonSchemaValue =
   | null
   | boolean
   | number
@@ -16,7 +16,7 @@ export type JsonSchemaValue =
   | { readonly [key: string]: JsonSchemaValue };
 
 /** The seven JSON Schema types (`integer` being a number with no fraction). */
-export type JsonTypeName = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
+type JsonTypeName = 'string' | 'number' | 'integer' | 'boolean' | 'array' | 'object' | 'null';
 
 /** A schema: an object of keywords, or `true` (anything) / `false` (nothing). */
 export type JsonSchema = boolean | JsonSchemaNode;
@@ -25,7 +25,7 @@ type Schemas = readonly JsonSchema[];
 type SchemaMap = { readonly [name: string]: JsonSchema };
 
 /** One schema object. Keywords not listed here are annotations, passed to the model untouched. */
-export interface JsonSchemaNode {
+interface JsonSchemaNode {
   readonly type?: JsonTypeName | readonly JsonTypeName[];
   readonly enum?: readonly JsonSchemaValue[];
   readonly const?: JsonSchemaValue;

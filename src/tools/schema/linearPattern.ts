@@ -8,7 +8,7 @@ import { isBacktrackSafe } from './backtrackSafe.js';
  * to RE2's syntax with JavaScript's meaning kept, and run by RE2JS, which never backtracks.
  * `^(a+)+$` on a million `a`s and a `!` answers as fast as `^a+$`.
  */
-export interface LinearPattern {
+interface LinearPattern {
   /** Whether the pattern matches somewhere in the text, as `RegExp.prototype.test` answers. */
   test(text: string): boolean;
 }

@@ -6,7 +6,7 @@ import { JSON_TYPES, KEYWORDS } from './schemaKeywords.js';
 type Schema = Record<string, unknown>;
 
 /** Why two schemas cannot be one: the keyword (with its path below the merged node) and the words. */
-export class MergeConflict {
+class MergeConflict {
   constructor(
     readonly at: string,
     readonly problem: string,

@@ -32,7 +32,7 @@ export function prepareSchema(tool: string, schema: unknown, fromZod = false): P
   return { schema: published, warnings: problems.warnings };
 }
 
-export interface PreparedSchema {
+interface PreparedSchema {
   schema: PublishedSchema;
   warnings: ToolDeclarationWarning[];
 }

@@ -76,7 +76,7 @@ const SAME_VALUE = ['if', 'then', 'else', 'not'] as const;
 const UNIONS = ['allOf', 'anyOf', 'oneOf'] as const;
 
 /** A published input schema with its top-level properties renamed, and where names are tested by pattern. */
-export interface RenamedSchema {
+interface RenamedSchema {
   readonly schema: Schema;
   /**
    * Paths of `patternProperties` and `propertyNames` on the input object: they test the names
@@ -190,7 +190,7 @@ function renamedPointer(
  * original of a renamed property, given beside that property's safe name, is reported (`twice`:
  * the name shown), not merged.
  */
-export function originalArguments(
+function originalArguments(
   args: Readonly<Record<string, unknown>>,
   wireNames: Readonly<Record<string, string>>,
 ): { args: Record<string, unknown> } | { twice: string } {

@@ -54,7 +54,7 @@ export function acceptsNull(root: Schema, node: unknown, depth = 0): boolean {
   return types === undefined || types.includes('null');
 }
 
-export interface Discriminator {
+interface Discriminator {
   property: string;
   /** Each discriminating value, with the index of the alternative it selects. */
   values: Map<string | number | boolean, number>;

@@ -3,7 +3,7 @@
  * normaliser (what to refuse, what applies to which type) and by the docs test.
  * A keyword not in this table is an annotation: passed through to the model, never checked.
  */
-export type KeywordRole =
+type KeywordRole =
   /** Checked by the binder; `types` lists the JSON types it applies to (none: any value). */
   | { role: 'checked'; types?: readonly JsonType[] }
   /** Would change validation, and the binder does not check it: refused at definition. */

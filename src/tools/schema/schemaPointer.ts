@@ -6,7 +6,7 @@ import { VALUE_KEYWORDS } from './schemaKeywords.js';
  * `#/components/schemas/Pet`, with `~0`/`~1` escapes and percent-encoding), or a plain-name
  * fragment declared with `$anchor` (`#node`). Anything else (another document, a URL) is not local.
  */
-export type LocalRef = { kind: 'pointer'; tokens: string[] } | { kind: 'anchor'; name: string };
+type LocalRef = { kind: 'pointer'; tokens: string[] } | { kind: 'anchor'; name: string };
 
 export function parseLocalRef(ref: string): LocalRef | undefined {
   if (!ref.startsWith('#')) return undefined;

@@ -5,7 +5,7 @@ import {
   type ToolDeclarationWarning,
 } from '../declarationError.js';
 
-export type SchemaProblemCode = Extract<
+type SchemaProblemCode = Extract<
   DeclarationErrorCode,
   'invalid_schema' | 'unsupported_schema' | 'unsupported_pattern' | 'invalid_default' | 'invalid_property_name'
 >;

@@ -21,14 +21,14 @@ export interface ObjectPlan {
   fields: FieldPlan[];
 }
 
-export interface UnionPlan {
+interface UnionPlan {
   kind: 'union';
   options: Plan[];
   /** The whole union's check: a scalar may take any of its scalar forms. */
   check: (value: unknown) => boolean;
 }
 
-export interface FieldPlan {
+interface FieldPlan {
   key: string;
   plan: Plan;
   /** The field's check as declared: for a free value, which the plan does not walk. */

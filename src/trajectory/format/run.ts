@@ -141,7 +141,7 @@ export const recordedTurn = mapping({
     .optional(),
 });
 
-export const recordedHandoff = mapping({ from: text(), to: text(), reason: text().optional(), turn: wholeFrom(1) });
+const recordedHandoff = mapping({ from: text(), to: text(), reason: text().optional(), turn: wholeFrom(1) });
 
 export const recordedSummary = mapping({
   stopReason: text().meta({

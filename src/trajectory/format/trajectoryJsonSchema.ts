@@ -10,7 +10,7 @@ const SCHEMA_ID = 'https://legate.dev/schema/trajectory-v1.schema.json';
  * not know are allowed, as the reader allows them. A free value may be written as JSON text
  * under `<key>Json` instead (one or the other), which the schema says too.
  */
-export function trajectoryJsonSchema(): Record<string, unknown> {
+function trajectoryJsonSchema(): Record<string, unknown> {
   const generated = z.toJSONSchema(trajectoryFormat, {
     target: 'draft-2020-12',
     io: 'input',

@@ -7,7 +7,7 @@ import * as z from 'zod';
  */
 
 /** How the writer lays out a field, beside what the field holds. Kept out of the JSON Schema. */
-export interface LayoutHint {
+interface LayoutHint {
   /**
    * A value whose shape the format does not fix (a tool's input, a server block): written as
    * YAML, or as JSON text under `<key>Json` when it nests too deep for YAML. Read either way.
