@@ -91,24 +91,18 @@ export function findSecret(text: string, declared: readonly (RegExp | string)[] 
 }
 
 /** A secret found in a value: the path to the string that holds it, or to the object one of whose keys holds it. */
-export interface SecretInValue extends SecretMatch {
+interface SecretInValue extends SecretMatch {
   path: (string | number)[];
   /** The key that holds the secret, when it is a key: never print it. */
   key?: string;
 }
 
 /**
- * Finds the first secret in a JSON-like value: every string and every object key, each in all
- * its views. A key is looked at before what it holds, so every key on a finding's path is clean.
+ * The first secret in a JSON-like value: every string and every object key, each in its views but its base64 and hex
+ * runs (the text's scan sees those). A key is looked at before what it holds, so every key on a finding's path is
+ * clean.
  */
-export function findSecretInValue(
-  value: unknown,
-  declared: readonly (RegExp | string)[] = [],
-): SecretInValue | undefined {
-  return scanValue(value, compile(declared), true);
-}
-
-function scanValue(value: unknown, secrets: Compiled[], runs: boolean): SecretInValue | undefined {
+function scanValue(value: unknown, secrets: Compiled[]): SecretInValue | undefined {
   // Iterative, so a deeply nested value cannot overflow the stack; each entry links to its
   // parent's path, so a value 20,000 deep does not copy a path per level.
   type Entry = { value: unknown; key: string | number | undefined; parent: Entry | undefined };
@@ -117,7 +111,7 @@ function scanValue(value: unknown, secrets: Compiled[], runs: boolean): SecretIn
     const entry = stack.pop()!;
     const current = entry.value;
     if (typeof current === 'string') {
-      const found = scan(current, secrets, runs);
+      const found = scan(current, secrets, false);
       if (found !== undefined) return { ...withoutIndex(found), path: pathOf(entry) };
     } else if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) stack.push({ value: current[i], key: i, parent: entry });
@@ -125,7 +119,7 @@ function scanValue(value: unknown, secrets: Compiled[], runs: boolean): SecretIn
       const entries = Object.entries(current);
       for (let i = entries.length - 1; i >= 0; i--) {
         const [key, inner] = entries[i]!;
-        const found = scan(key, secrets, runs);
+        const found = scan(key, secrets, false);
         if (found !== undefined) return { ...withoutIndex(found), path: pathOf(entry), key };
         stack.push({ value: inner, key, parent: entry });
       }
@@ -153,7 +147,7 @@ export function findSecretInYaml(
   const inText = findSecret(text, declared);
   if (inText !== undefined) return inText;
   // Base64 and hex runs are never escaped by the writer: the text's scan has seen each as it is.
-  const inValue = scanValue(value, compile(declared), false);
+  const inValue = scanValue(value, compile(declared));
   if (inValue === undefined) return undefined;
   const { path, key, ...match } = inValue;
   const where =

@@ -4,7 +4,7 @@ import { findSecret, type Redaction } from '../../src/index.js';
 import { createRedactor } from '../../src/trajectory/redaction.js';
 import { jsonText } from '../../src/json/jsonText.js';
 import { isPlainObject } from '../../src/json/jsonValue.js';
-import { findSecretInValue } from '../../src/trajectory/secretScan.js';
+import { findSecretInYaml } from '../../src/trajectory/secretScan.js';
 import { compileUserPattern } from '../../src/trajectory/userPattern.js';
 
 const DEEP = 20_000;
@@ -169,9 +169,10 @@ describe('the secret scan walks a value of any depth', () => {
   it.each(['array', 'object', 'mixed'] as const)(
     'finds a secret at the bottom of a %s value 20,000 deep, with its full path',
     (kind) => {
-      const found = findSecretInValue(nested(DEEP, kind, `the key is sk-ant-api03-${'A'.repeat(40)}`));
-      expect(found?.path).toHaveLength(DEEP);
-      expect(found?.path[0]).toBe(kind === 'array' ? 0 : 'k');
+      // The value a trajectory is written from, its text clean: the path has a segment a level, `[0]` or `k`.
+      const found = findSecretInYaml('', nested(DEEP, kind, `the key is sk-ant-api03-${'A'.repeat(40)}`));
+      expect(found?.path?.match(/\[0\]|k/g)).toHaveLength(DEEP);
+      expect(found?.path?.startsWith(kind === 'array' ? '[0]' : 'k')).toBe(true);
       expect(findSecret(jsonText(nested(DEEP, kind, 'clean'))!)).toBeUndefined();
     },
   );

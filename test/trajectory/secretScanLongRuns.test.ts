@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { findSecret, loadTrajectory, saveTrajectory, type Trajectory } from '../../src/index.js';
-import { findSecretInValue } from '../../src/trajectory/secretScan.js';
+import { findSecretInYaml } from '../../src/trajectory/secretScan.js';
 import { BUILT_IN_SECRETS } from '../../src/trajectory/builtInSecrets.js';
 import { encodedRunsOf } from '../../src/trajectory/encodedRuns.js';
 import { firstMatch, compileUserPattern } from '../../src/trajectory/userPattern.js';
@@ -44,9 +44,9 @@ describe('the secret scan on one run of 8 MiB and more', () => {
 
   it('scans a value holding a run just under the file limit, and finds a key beside it', () => {
     const longest = runOf(BASE64, FILE_LIMIT - 4096);
-    expect(findSecretInValue({ content: [{ image: longest }, { text: KEY }] })).toMatchObject({
+    expect(findSecretInYaml('', { content: [{ image: longest }, { text: KEY }] })).toMatchObject({
       kind: 'api_key',
-      path: ['content', 1, 'text'],
+      path: 'content[1].text',
     });
   });
 
