@@ -7,20 +7,21 @@ import { dirname, join, posix, relative } from 'node:path';
  * tokens. Not a parser: enough for the code it reads, as the test shows on a fixture of each form.
  */
 
-/** One import of one file: the file it names (relative to the root, `.ts`) and the names it takes. */
+/** One import of one file: the file it names (relative to the root, `.ts`) and the names it takes (`default`, `*`). */
 export interface ImportEdge {
   readonly from: string;
   readonly to: string;
   readonly names: readonly string[];
 }
 
-type Token = { kind: 'word' | 'string' | 'punct'; text: string };
+/** A token of TypeScript source: a name (or number, or a regular expression's `/regex/`), a string, or punctuation. */
+export type Token = { kind: 'word' | 'string' | 'punct'; text: string };
 
 /** Keywords after which a `/` starts a regular expression, not a division. */
 const BEFORE_REGEX = new Set(['return', 'typeof', 'case', 'do', 'else', 'in', 'of', 'new', 'void', 'throw', 'yield']);
 
 /** The tokens of TypeScript source, without comments, template text or regular expressions' bodies. */
-function tokensOf(source: string): Token[] {
+export function tokensOf(source: string): Token[] {
   const tokens: Token[] = [];
   /** The open braces: a block's (or an object's), or a template's `${`. */
   const braces: ('block' | 'template')[] = [];
@@ -92,6 +93,26 @@ interface ImportOf {
   names: string[];
 }
 
+/**
+ * The names an `import('literal')` at `tokens[at]` takes: those destructured from it (`const { a, b: c } = await
+ * import(...)`), the one a type reads of it (`typeof import(...).a`), or else the whole module (`*`).
+ */
+function loadedNames(tokens: readonly Token[], at: number): string[] {
+  const after = tokens[at + 5];
+  if (tokens[at - 1]?.text === 'typeof' && tokens[at + 4]?.text === '.' && after?.kind === 'word') return [after.text];
+  if (tokens[at - 1]?.text !== 'await' || tokens[at - 2]?.text !== '=' || tokens[at - 3]?.text !== '}') return ['*'];
+  // Back to the pattern's `{`: the name that opens each of its items (`...rest` takes the whole module).
+  const names: string[] = [];
+  for (let j = at - 4, depth = 0; j >= 0 && !(depth === 0 && tokens[j]!.text === '{'); j -= 1) {
+    const token = tokens[j]!;
+    if ('}])'.includes(token.text)) depth += 1;
+    if ('{[('.includes(token.text)) depth -= 1;
+    const opensItem = depth === 0 && (tokens[j - 1]?.text === ',' || tokens[j - 1]?.text === '{');
+    if (opensItem) names.unshift(token.text === '.' ? '*' : token.text);
+  }
+  return names;
+}
+
 /** The import declaration, re-export or `import('literal')` starting at `tokens[at]`, if one does. */
 function importAt(tokens: readonly Token[], at: number): ImportOf | undefined {
   const [keyword, next] = [tokens[at]!, tokens[at + 1]];
@@ -100,21 +121,24 @@ function importAt(tokens: readonly Token[], at: number): ImportOf | undefined {
   if (keyword.text === 'import' && next?.text === '(') {
     const literal = tokens[at + 2];
     const whole = literal?.kind === 'string' && tokens[at + 3]?.text === ')';
-    return whole ? { specifier: literal.text, names: ['*'] } : undefined;
+    return whole ? { specifier: literal.text, names: loadedNames(tokens, at) } : undefined;
   }
   if (keyword.text === 'import' && next?.kind === 'string') return { specifier: next.text, names: [] };
   if (keyword.text === 'export' && !['{', '*', 'type'].includes(next?.text ?? '')) return undefined;
   // A declaration runs to `from 'x'`; an export of the file's own names meets another token first.
   const names: string[] = [];
+  let inList = false;
   for (let j = at + 1; j < tokens.length; j += 1) {
     const token = tokens[j]!;
     const following = tokens[j + 1];
     if (token.text === 'from' && following?.kind === 'string') return { specifier: following.text, names };
     if (token.kind === 'string' || ';=('.includes(token.text)) return undefined;
     if (token.text === '}' && following?.text !== 'from') return undefined;
+    if (token.text === '{' || token.text === '}') inList = token.text === '{';
     if (token.text === '*') names.push('*');
     const isName = token.kind === 'word' && token.text !== 'type' && token.text !== 'as';
-    if (isName && tokens[j - 1]?.text !== 'as') names.push(token.text);
+    // A name outside the braces (`import def from`) is the module's default export, under a name of the importer's.
+    if (isName && tokens[j - 1]?.text !== 'as') names.push(inList ? token.text : 'default');
   }
   return undefined;
 }
@@ -125,7 +149,8 @@ export function importsOf(source: string): ImportOf[] {
   return tokens.flatMap((_, at) => importAt(tokens, at) ?? []);
 }
 
-function tsFiles(root: string, folder: string): string[] {
+/** The `.ts` files under `folder` of `root`, as paths relative to it with `/`. */
+export function tsFiles(root: string, folder: string): string[] {
   return readdirSync(join(root, folder), { withFileTypes: true }).flatMap((entry) => {
     const path = posix.join(folder, entry.name);
     if (entry.isDirectory()) return tsFiles(root, path);

@@ -1,10 +1,9 @@
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { useTempDir } from '../support/tempDir.js';
 import { importGraph, importsOf } from './importGraph.js';
 import { circlesOf, upwardArrowsOf } from './importProblems.js';
 import { LAYERS, layerOf, reachableLayers } from './layers.js';
+import { useSourceTree } from './sourceTree.js';
 
 const edges = importGraph('.', ['src', 'cli']);
 
@@ -63,15 +62,7 @@ describe('ARCHITECTURE.md', () => {
 });
 
 describe('the import checker', () => {
-  const tempDir = useTempDir();
-  const tree = (files: Record<string, string>): string => {
-    const root = tempDir();
-    for (const [path, text] of Object.entries(files)) {
-      mkdirSync(dirname(join(root, path)), { recursive: true });
-      writeFileSync(join(root, path), text);
-    }
-    return root;
-  };
+  const tree = useSourceTree();
 
   it('finds a circle (type-only imports count), a file importing itself, and an import from a lower layer', () => {
     const root = tree({
@@ -96,7 +87,7 @@ describe('the import checker', () => {
     expect(upwardArrowsOf(found, { low: [] }).map(({ arrow }) => arrow)).toContain('src/high/h.ts -> src/low/a.ts');
   });
 
-  it('reads import and export declarations, not text that looks like one', () => {
+  it('reads import and export declarations and the names a loaded module gives, not text that looks like one', () => {
     const source = [
       "import def, { a as b, type C } from './one.js';",
       "import * as all from './two.js';",
@@ -113,15 +104,21 @@ describe('the import checker', () => {
       // biome-ignore lint/suspicious/noTemplateCurlyInString: source text, as the reader reads it.
       'const later = import(`./${name}.js`);',
       "export default import('./eleven.js');",
+      "const { g, h: renamed } = await import('./twelve.js');",
+      "type I = typeof import('./thirteen.js').i;",
+      "const { j, ...rest } = await import('./fourteen.js');",
     ].join('\n');
     expect(importsOf(source)).toEqual([
-      { specifier: './one.js', names: ['def', 'a', 'C'] },
+      { specifier: './one.js', names: ['default', 'a', 'C'] },
       { specifier: './two.js', names: ['*'] },
       { specifier: './three.js', names: [] },
       { specifier: './four.js', names: ['d', 'E'] },
       { specifier: './five.js', names: ['*'] },
       { specifier: './six.js', names: ['F'] },
       { specifier: './eleven.js', names: ['*'] },
+      { specifier: './twelve.js', names: ['g', 'h'] },
+      { specifier: './thirteen.js', names: ['i'] },
+      { specifier: './fourteen.js', names: ['j', '*'] },
     ]);
   });
 });
