@@ -1,14 +1,14 @@
 import { describeValue } from '../json/describeValue.js';
 import { isPlainObject } from '../json/jsonValue.js';
-import {
-  API_STOP_REASONS,
-  type ApiStopReason,
-  type ApiUsage,
-  type ModelResponse,
-  type ResponseBlock,
-  type ToolCaller,
-  type ToolUseBlock,
-  type TypedBlockType,
+import { API_STOP_REASONS } from './knownValues.js';
+import type {
+  ApiStopReason,
+  ApiUsage,
+  ModelResponse,
+  ResponseBlock,
+  ToolCaller,
+  ToolUseBlock,
+  TypedBlockType,
 } from './types.js';
 import { REQUIRED_USAGE_COUNTERS, USAGE_BREAKDOWNS, USAGE_COUNTERS, type UsageCounter } from './usageCounters.js';
 import { LegateError } from '../errors/LegateError.js';

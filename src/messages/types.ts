@@ -4,6 +4,8 @@
  * (and every transport, the SDK's included) agrees on one small, exact vocabulary.
  */
 
+import type { API_STOP_REASONS, TOOL_RESULT_BLOCK_TYPES, TYPED_BLOCK_TYPES } from './knownValues.js';
+
 export interface TextBlock {
   type: 'text';
   text: string;
@@ -46,12 +48,7 @@ export interface ToolCaller {
   [field: string]: unknown;
 }
 
-/**
- * The block types legate types (and checks) itself. Every other block, a server tool's
- * (`server_tool_use`, `web_search_tool_result`, ...), an MCP connector's, `compaction`, a type
- * added after this release, is an {@link OtherBlock}: kept, recorded and sent back as it came.
- */
-export const TYPED_BLOCK_TYPES = ['text', 'thinking', 'redacted_thinking', 'tool_use'] as const;
+/** The block types legate types (and checks) itself: {@link TYPED_BLOCK_TYPES}. */
 export type TypedBlockType = (typeof TYPED_BLOCK_TYPES)[number];
 
 /**
@@ -116,8 +113,7 @@ export interface ToolReferenceBlock {
 /** What a tool result may hold besides plain text: the blocks the API takes in a tool_result. */
 export type ToolResultContent = TextBlock | ImageBlock | DocumentBlock | SearchResultBlock | ToolReferenceBlock;
 
-/** The types of {@link ToolResultContent}, in the API's order. */
-export const TOOL_RESULT_BLOCK_TYPES = ['text', 'image', 'document', 'search_result', 'tool_reference'] as const;
+/** The types of {@link ToolResultContent}: {@link TOOL_RESULT_BLOCK_TYPES}. */
 export type ToolResultBlockType = (typeof TOOL_RESULT_BLOCK_TYPES)[number];
 
 export interface ToolResultBlock {
@@ -203,19 +199,7 @@ export interface JsonOutputFormat {
   schema: Record<string, unknown>;
 }
 
-/**
- * The stop reasons the API gives as of this release, each of which legate handles by name. The API
- * adds others (`model_context_window_exceeded` came after the first ones): see {@link ApiStopReason}.
- */
-export const API_STOP_REASONS = [
-  'end_turn',
-  'max_tokens',
-  'stop_sequence',
-  'tool_use',
-  'pause_turn',
-  'refusal',
-  'model_context_window_exceeded',
-] as const;
+/** The stop reasons the API gives as of this release: {@link API_STOP_REASONS}. */
 export type KnownApiStopReason = (typeof API_STOP_REASONS)[number];
 
 /**

@@ -13,7 +13,7 @@ import {
   type ScriptedReply,
   type Transport,
 } from '../../src/index.js';
-import { API_STOP_REASONS } from '../../src/messages/types.js';
+import { API_STOP_REASONS } from '../../src/messages/knownValues.js';
 import { conversationBreach } from '../support/apiConversation.js';
 import { useTempDir } from '../support/tempDir.js';
 

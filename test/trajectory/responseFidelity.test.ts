@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { ReplayTransport, parseTrajectory, serializeTrajectory, type Trajectory } from '../../src/index.js';
 import { parseModelResponse } from '../../src/messages/parseModelResponse.js';
-import { API_STOP_REASONS, TYPED_BLOCK_TYPES, type ModelResponse } from '../../src/messages/types.js';
+import { API_STOP_REASONS, TYPED_BLOCK_TYPES } from '../../src/messages/knownValues.js';
+import type { ModelResponse } from '../../src/messages/types.js';
 import { toRecordedResponse } from '../../src/trajectory/conversation.js';
 import { jsonData } from '../support/jsonData.js';
 

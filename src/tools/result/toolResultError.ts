@@ -1,5 +1,5 @@
 import { LegateError } from '../../errors/LegateError.js';
-import { TOOL_RESULT_BLOCK_TYPES } from '../../messages/types.js';
+import { TOOL_RESULT_BLOCK_TYPES } from '../../messages/knownValues.js';
 import type { ContentProblem } from './toolResultContent.js';
 
 /**

@@ -1,12 +1,6 @@
 import * as z from 'zod';
-import {
-  TOOL_RESULT_BLOCK_TYPES,
-  TYPED_BLOCK_TYPES,
-  type OtherBlock,
-  type ToolCaller,
-  type ToolResultContent,
-  type UserBlock,
-} from '../../messages/types.js';
+import { TOOL_RESULT_BLOCK_TYPES, TYPED_BLOCK_TYPES } from '../../messages/knownValues.js';
+import type { OtherBlock, ToolCaller, ToolResultContent, UserBlock } from '../../messages/types.js';
 import { either, flow, free, list, mapping, oneOf, openMapping, text, typedAs } from './values.js';
 
 /**

@@ -1,6 +1,6 @@
 import type * as z from 'zod';
 import type { ResponseContainer, StopDetails } from '../../messages/types.js';
-import { API_STOP_REASONS } from '../../messages/types.js';
+import { API_STOP_REASONS } from '../../messages/knownValues.js';
 import { recordedBlock, recordedInput, recordedResultContent } from './blocks.js';
 import { recordedAgents, recordedRequest, recordedTools } from './header.js';
 import { recordedTotals, recordedUsage } from './usage.js';
