@@ -113,7 +113,7 @@ export type {
 } from './runtime/agentResult.js';
 export type { KnownStopReason, StopReason } from './runtime/stopReason.js';
 export type { ToolCallError, ToolFailure, ToolReportedError, UnknownTool } from './runtime/toolCallError.js';
-export type { Usage } from './runtime/usage.js';
+export type { Usage } from './runtime/runUsage.js';
 export type { CompensationReport } from './runtime/compensate.js';
 
 // Safety: contracts, taint, authorization, shadow mode, decided before any tool runs.

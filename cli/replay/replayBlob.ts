@@ -6,7 +6,7 @@ import { FileReadError, MAX_STRING_FILE_BYTES, readRegularFile } from '../../src
 import { legateVersion } from '../../src/version.js';
 import { oneLine } from '../describeError.js';
 import type { Shard } from './shard.js';
-import type { PathProblems, Verdict } from './verdict.js';
+import type { PathProblems, Verdict } from './fileVerdict.js';
 
 /** What a blob says it is: its `format`, and the version of that format this legate writes and reads. */
 const BLOB_FORMAT = 'legate-replay-blob';

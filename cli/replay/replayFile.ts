@@ -15,7 +15,7 @@ import {
 import { describeError } from '../describeError.js';
 import { errorCode, loadFile } from '../fileProblem.js';
 import { terminalText } from '../terminalText.js';
-import type { Verdict } from './verdict.js';
+import type { Verdict } from './fileVerdict.js';
 
 /** The options given on the command line that every file's replay takes. */
 export type ReplayGiven = { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined };

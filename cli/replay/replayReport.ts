@@ -5,7 +5,7 @@ import { junitXml, type ReportCase } from '../junit.js';
 import { outputTarget, writeOutput, type OutputTarget } from '../outputFile.js';
 import { PageOutput } from '../pageOutput.js';
 import { blobText, type BlobRecord, type BlobRun } from './replayBlob.js';
-import type { Verdict } from './verdict.js';
+import type { Verdict } from './fileVerdict.js';
 
 /** The report formats `legate replay --reporter` writes. */
 const REPORTERS = ['junit', 'html', 'blob'] as const;

@@ -1,7 +1,7 @@
 import type { CliIo } from '../io.js';
 import { terminalLines, terminalText } from '../terminalText.js';
 import type { ReplayReport } from './replayReport.js';
-import type { PathProblems, Verdict } from './verdict.js';
+import type { PathProblems, Verdict } from './fileVerdict.js';
 
 /**
  * Files of the corpus that were not run: after the first failure with --bail, or (merging shards) files that no

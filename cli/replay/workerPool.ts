@@ -4,7 +4,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { Worker } from 'node:worker_threads';
 import { packageRoot, runsFromSource } from '../../src/files/packageRoot.js';
 import { oneLine } from '../describeError.js';
-import type { Verdict } from './verdict.js';
+import type { Verdict } from './fileVerdict.js';
 import type { FromWorker, WorkerSetup } from './workerProtocol.js';
 
 /** A file's verdict and how long its replay took. */

@@ -1,5 +1,5 @@
 import type { ReplayGiven } from './replayFile.js';
-import type { Verdict } from './verdict.js';
+import type { Verdict } from './fileVerdict.js';
 
 /** What a replay worker starts with (its workerData): enough to load the project's config itself. */
 export interface WorkerSetup {

@@ -1,6 +1,6 @@
 import type { MessagesRequest, ModelResponse, UserBlock } from '../messages/types.js';
 import type { AgentResult, ToolCall } from '../runtime/agentResult.js';
-import type { Usage } from '../runtime/usage.js';
+import type { Usage } from '../runtime/runUsage.js';
 import type { AnyTool } from '../tools/tool.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import { toRecordedResponse } from '../trajectory/conversation.js';

@@ -125,6 +125,11 @@ export class ReplayTransport implements Transport {
     return child;
   }
 
+  /** @deprecated The referee's former name: {@link ReplayTransport.referee}. */
+  get toolCalls(): RecordedCalls {
+    return this.referee;
+  }
+
   /** The calls answered from the recording instead of running their tools, sub-agents' runs included. */
   get served(): readonly { id: string; tool: string }[] {
     return [...this.referee.served, ...[...this.#children.values()].flatMap((child) => child.served)];

@@ -11,7 +11,7 @@ import type { StreamEvent } from '../transport/transport.js';
 import type { CallDecision } from './replayReferee.js';
 import type { StopReason } from './stopReason.js';
 import type { ToolCallError } from './toolCallError.js';
-import type { Usage } from './usage.js';
+import type { Usage } from './runUsage.js';
 
 /**
  * What happened to one tool call: it ran (`ok`, or `error` when it threw or returned `toolError`),

@@ -12,7 +12,7 @@ import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { Message, MessagesRequest, ModelResponse, RequestTool, ToolUseBlock } from '../messages/types.js';
 import type { StreamEvent } from '../transport/transport.js';
 import { abortable } from './abortable.js';
-import { addUsage } from './usage.js';
+import { addUsage } from './runUsage.js';
 import type { AgentResult } from './agentResult.js';
 import type { StopReason } from './stopReason.js';
 import type { EventLog } from './events.js';

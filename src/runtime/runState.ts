@@ -1,6 +1,6 @@
 import type { Message } from '../messages/types.js';
 import type { GuardState } from '../guard/guardState.js';
-import { emptyUsage } from './usage.js';
+import { emptyUsage } from './runUsage.js';
 import type { RunState } from './agentResult.js';
 
 /** The state a run starts from: its conversation so far and its guard state. */

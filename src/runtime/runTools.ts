@@ -5,7 +5,7 @@ import { decideCalls } from '../guard/pipeline.js';
 import { provenanceOf, type Provenance } from '../guard/provenance/provenance.js';
 import { taintReview } from '../guard/taintReview.js';
 import { serverToolUntrusted } from '../tools/serverTool.js';
-import { addUsageTotals } from './usage.js';
+import { addUsageTotals } from './runUsage.js';
 import type { ToolCall } from './agentResult.js';
 import type { EventLog } from './events.js';
 import type { CallDecision } from './replayReferee.js';

@@ -11,7 +11,7 @@ import {
   type UserMessage,
 } from '../../src/index.js';
 import { caught } from '../support/caught.js';
-import { emptyUsage } from '../../src/runtime/usage.js';
+import { emptyUsage } from '../../src/runtime/runUsage.js';
 
 const model = 'claude-sonnet-5-5';
 const twoIntegers = {

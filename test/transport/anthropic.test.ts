@@ -25,7 +25,7 @@ import {
   thinkingBlock,
   toolUseBlock,
 } from '../support/anthropicApi.js';
-import { emptyUsage } from '../../src/runtime/usage.js';
+import { emptyUsage } from '../../src/runtime/runUsage.js';
 
 const server = useMockServer();
 
