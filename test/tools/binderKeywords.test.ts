@@ -329,6 +329,14 @@ describe('what reaches run', () => {
     expect(Object.getPrototypeOf(result.args.a)).toBe(Object.prototype);
     expect(Object.hasOwn(result.args.a, '__proto__')).toBe(true);
     expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+    // An ordinary member, like any other the tool receives: listed, serialised, writable and deletable.
+    expect(Object.getOwnPropertyDescriptor(result.args.a, '__proto__')).toEqual({
+      value: { polluted: true },
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
+    expect(JSON.parse(JSON.stringify(result.args.a))).toEqual(JSON.parse('{"__proto__":{"polluted":true}}'));
   });
 
   it('applies defaults at any depth: in array items, nested objects, union alternatives and $ref targets', () => {
