@@ -59,6 +59,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "list an OpenAPI document's operations by tag: the tools they give, with their flags, and those skipped",
     load: () => import('./commands/openapi.js').then((verb) => ({ help: verb.openapiHelp, run: verb.openapi })),
   },
+  proxy: {
+    summary: 'record or replay the Messages API traffic of a command in any language',
+    load: () => import('./commands/proxy.js').then((verb) => ({ help: verb.proxyHelp, run: verb.proxy })),
+  },
   demo: {
     summary: 'run the shipped example agent against a scripted model',
     load: () => import('./commands/demo.js').then((verb) => ({ help: verb.demoHelp, run: verb.demo })),

@@ -6,10 +6,8 @@ import { extraCall, requestDivergence, unusedTurns } from '../replay/divergence.
 import type { DivergenceContext, TrajectoryDivergenceError } from '../replay/divergenceError.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../replay/matchRequest.js';
-import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { sseText, type SseEvent } from './exchange.js';
-import { MADE_BEFORE } from './interceptionServer.js';
 import { wholeRequest, type Answered } from './wholeRequest.js';
 
 /** What the replay answers a request with: the recorded body, or why it refuses (the divergence). */
@@ -47,7 +45,8 @@ export class ExchangeReplay {
     readonly trajectory: Trajectory,
     readonly context: DivergenceContext,
     readonly match: MatchLevel,
-    readonly redact: <T>(value: T) => T,
+    /** A request as it is compared: normalised and redacted as the file's requests were at recording. */
+    readonly prepare: (request: MessagesRequest) => MessagesRequest,
   ) {
     const conversations = conversationsOf(trajectory);
     this.#conversations = conversations.map((conversation, i) => ({
@@ -84,7 +83,7 @@ export class ExchangeReplay {
         ),
       );
     }
-    const actual = actualRequest(redactRequest(this.redact, whole.request));
+    const actual = actualRequest(this.prepare(whole.request));
     let closest: { served: Served; difference: Difference } | undefined;
     for (const served of left) {
       const difference = compareRequests(served.expected[served.asked]!, actual, this.match, this.#verified);
@@ -98,8 +97,11 @@ export class ExchangeReplay {
     );
   }
 
-  /** The divergence that ended the run, or the turns it never asked for; undefined when it replayed whole. */
-  finish(): TrajectoryDivergenceError | undefined {
+  /**
+   * The divergence that ended the run, or the turns it never asked for; undefined when it replayed whole.
+   * `whyNothing` says why no request may have arrived, when none did.
+   */
+  finish(whyNothing: string): TrajectoryDivergenceError | undefined {
     if (this.#failure !== undefined) return this.#failure;
     const short = this.#conversations.find((served) => served.asked < served.trajectory.turns.length);
     if (short === undefined) return undefined;
@@ -107,7 +109,7 @@ export class ExchangeReplay {
       short.context,
       short.asked,
       short.trajectory.turns.length,
-      this.#asked === 0 ? `No request reached the interception. ${MADE_BEFORE}` : undefined,
+      this.#asked === 0 ? `No request reached the interception. ${whyNothing}` : undefined,
     );
   }
 
