@@ -95,10 +95,10 @@ export class ExchangeReplay {
     }
     const { served, difference } = closest!;
     // Both sides' tools described as the header describes them, redacted alike: a change in them is said by meaning.
-    const tools = {
+    const tools = () => ({
       recorded: this.redact(served.trajectory.tools),
       today: this.redact(describeTools(whole.request.tools ?? [], [])),
-    };
+    });
     return this.#refuse(requestDiffers(served.context, served.asked + 1, difference, this.match, tools));
   }
 

@@ -163,7 +163,7 @@ export class ReplayTransport implements Transport {
       this.#verified,
     );
     if (difference !== undefined) {
-      const tools = { recorded: this.#recordedTools(turn), today: this.#describe(request, []) };
+      const tools = () => ({ recorded: this.#recordedTools(turn), today: this.#describe(request, []) });
       throw requestDiffers(this.#context, turn, difference, this.#level, tools, this.toolChanges);
     }
     const response = toModelResponse(recorded.response);

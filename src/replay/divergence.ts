@@ -38,13 +38,15 @@ export function requestDiffers(
   turn: number,
   difference: Difference,
   level: MatchLevel,
-  tools: { recorded: readonly RecordedTool[]; today: readonly RecordedTool[] },
+  /** Both sides' tools as `describeTool` describes them: asked for only where the difference is in the tools. */
+  tools: () => { recorded: readonly RecordedTool[]; today: readonly RecordedTool[] },
   /** Tools whose posture changed: a likely cause, said after the difference. */
   postureChanges: readonly ReplayToolChange[] = [],
 ): TrajectoryDivergenceError {
   const { path, expected, actual } = difference;
   if (path === 'tools' || path.startsWith('tools[')) {
-    const seen = toolChanges(tools.recorded, tools.today, 'seen').filter(
+    const { recorded, today } = tools();
+    const seen = toolChanges(recorded, today, 'seen').filter(
       (change) => level === 'exact' || change.field === 'tool' || change.field === 'order',
     );
     if (seen.length > 0) return toolsOffered(context, turn, difference, seen, postureChanges);
