@@ -2,7 +2,8 @@ import type { MessagesRequest } from '../messages/types.js';
 import type { Difference } from '../json/firstDifference.js';
 import { toModelResponse } from '../trajectory/conversation.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
-import { extraCall, requestDivergence, unusedTurns } from '../replay/divergence.js';
+import { describeTools } from '../trajectory/describeTool.js';
+import { extraCall, requestDiffers, requestDivergence, unusedTurns } from '../replay/divergence.js';
 import type { DivergenceContext, TrajectoryDivergenceError } from '../replay/divergenceError.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../replay/matchRequest.js';
@@ -92,9 +93,12 @@ export class ExchangeReplay {
         closest = { served, difference };
     }
     const { served, difference } = closest!;
-    return this.#refuse(
-      requestDivergence(served.context, served.asked + 1, difference.path, difference.expected, difference.actual),
-    );
+    // Both sides' tools described as the header describes them, redacted alike: a change in them is said by meaning.
+    const tools = () => ({
+      recorded: this.redact(served.trajectory.tools),
+      today: this.redact(describeTools(whole.request.tools ?? [], [])),
+    });
+    return this.#refuse(requestDiffers(served.context, served.asked + 1, difference, this.match, tools));
   }
 
   /**
