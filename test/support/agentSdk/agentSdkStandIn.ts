@@ -2,9 +2,11 @@
 // it logs every request whole (method, URL with query, headers, body) and answers POST /v1/messages with the
 // scripted response for the turn, as SSE when the request streams (Claude Code always does), else as JSON.
 // A request that offers tools is the agent's loop: its turn is the number of assistant messages it holds.
-// Any other (a title, a quota check) is a side request, answered with `side`. HEAD/GET /api/hello answers 200.
-import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
+// Any other (a title, a quota check) is a side request, answered with `side`. HEAD/GET /api/hello answers 200;
+// anything else 404.
+import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { Duplex } from 'node:stream';
 import type { ApiStopReason, ModelResponse, ResponseBlock } from '../../../src/messages/types.js';
 import { sseEventsOf, sseText } from '../../../src/transport/scripted/sseEvents.js';
 
@@ -47,7 +49,10 @@ export interface AgentSdkStandIn {
   close(): Promise<void>;
 }
 
-const SIDE: ScriptedTurn = { content: [{ type: 'text', text: '{"title":"Pay the invoice"}' }], stop_reason: 'end_turn' };
+const SIDE: ScriptedTurn = {
+  content: [{ type: 'text', text: '{"title":"Pay the invoice"}' }],
+  stop_reason: 'end_turn',
+};
 
 export async function startAgentSdkStandIn(options: AgentSdkStandInOptions): Promise<AgentSdkStandIn> {
   const requests: LoggedRequest[] = [];
@@ -83,7 +88,12 @@ export async function startAgentSdkStandIn(options: AgentSdkStandInOptions): Pro
         response.writeHead(404, { 'content-type': 'application/json' }).end(JSON.stringify(error));
         return;
       }
-      const body = logged.body as { model?: string; messages?: { role: string }[]; tools?: unknown[]; stream?: boolean };
+      const body = logged.body as {
+        model?: string;
+        messages?: { role: string }[];
+        tools?: unknown[];
+        stream?: boolean;
+      };
       const loop = Array.isArray(body.tools) && body.tools.length > 0;
       const turn = (body.messages ?? []).filter((message) => message.role === 'assistant').length;
       const scripted = loop ? options.script[turn] : (options.side ?? SIDE);
@@ -111,6 +121,18 @@ export async function startAgentSdkStandIn(options: AgentSdkStandInOptions): Pro
       }
       response.writeHead(200, { ...headers, 'content-type': 'text/event-stream' }).end(sseText(sseEventsOf(message)));
     });
+  });
+  // Given as HTTPS_PROXY, the stand-in also sees (and refuses) what the binary sends to other hosts.
+  server.on('connect', (request: IncomingMessage, socket: Duplex) => {
+    requests.push({
+      method: 'CONNECT',
+      url: request.url ?? '',
+      headers: request.headers,
+      body: undefined,
+      answer: '502',
+    });
+    socket.on('error', () => {}); // the client may reset the refused tunnel
+    socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
