@@ -19,6 +19,8 @@ export interface LoggedRequest {
   body: unknown;
   /** What the stand-in answered: the loop turn, `side`, `hello`, or the status of a refusal. */
   answer: string;
+  /** When the request's body had arrived, in milliseconds since the stand-in started listening. */
+  atMs: number;
 }
 
 export interface ScriptedTurn {
@@ -56,6 +58,7 @@ const SIDE: ScriptedTurn = {
 
 export async function startAgentSdkStandIn(options: AgentSdkStandInOptions): Promise<AgentSdkStandIn> {
   const requests: LoggedRequest[] = [];
+  const started = performance.now();
   const server: Server = createServer((request, response) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -67,6 +70,7 @@ export async function startAgentSdkStandIn(options: AgentSdkStandInOptions): Pro
         headers: request.headers,
         body: parsed(text),
         answer: '',
+        atMs: Math.round(performance.now() - started),
       };
       requests.push(logged);
       const refusal = options.refuse?.(logged);
@@ -130,6 +134,7 @@ export async function startAgentSdkStandIn(options: AgentSdkStandInOptions): Pro
       headers: request.headers,
       body: undefined,
       answer: '502',
+      atMs: Math.round(performance.now() - started),
     });
     socket.on('error', () => {}); // the client may reset the refused tunnel
     socket.end('HTTP/1.1 502 Bad Gateway\r\n\r\n');
