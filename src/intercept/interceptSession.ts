@@ -7,7 +7,7 @@ import { resolveReplaySettings } from '../replay/replaySettings.js';
 import type { ReplayRunner } from '../replay/rerecordCommand.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { normalisationRedactions, normaliseRequest, type NormalisationChoice } from '../trajectory/normalisations.js';
-import { createRedactor, redactRequest, type Redaction } from '../trajectory/redaction.js';
+import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { loadTrajectory, recordFirst } from '../trajectory/trajectoryFile.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { forwardUpstream } from './forwardUpstream.js';
@@ -116,7 +116,8 @@ export async function openSession(options: SessionOptions): Promise<InterceptSes
       trajectory,
       { file: shown, rerecord: settings.rerecord },
       replaySettings.match,
-      (request: MessagesRequest) => redactRequest(redact, normaliseRequest(request, normalised)),
+      redact,
+      normalised,
     );
     return {
       mode,

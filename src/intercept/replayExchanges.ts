@@ -7,6 +7,8 @@ import { extraCall, requestDiffers, requestDivergence, unusedTurns } from '../re
 import type { DivergenceContext, TrajectoryDivergenceError } from '../replay/divergenceError.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../replay/matchRequest.js';
+import { normaliseRequest, type NormalisationName } from '../trajectory/normalisations.js';
+import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { sseText, type SseEvent } from './exchange.js';
 import { wholeRequest, type Answered } from './wholeRequest.js';
@@ -46,8 +48,9 @@ export class ExchangeReplay {
     readonly trajectory: Trajectory,
     readonly context: DivergenceContext,
     readonly match: MatchLevel,
-    /** A request as it is compared: normalised and redacted as the file's requests were at recording. */
-    readonly prepare: (request: MessagesRequest) => MessagesRequest,
+    readonly redact: <T>(value: T) => T,
+    /** What was normalised in the file's requests, and so in each request compared. */
+    readonly normalised: readonly NormalisationName[] = [],
   ) {
     const conversations = conversationsOf(trajectory);
     this.#conversations = conversations.map((conversation, i) => ({
@@ -84,7 +87,7 @@ export class ExchangeReplay {
         ),
       );
     }
-    const actual = actualRequest(this.prepare(whole.request));
+    const actual = actualRequest(redactRequest(this.redact, normaliseRequest(whole.request, this.normalised)));
     let closest: { served: Served; difference: Difference } | undefined;
     for (const served of left) {
       const difference = compareRequests(served.expected[served.asked]!, actual, this.match, this.#verified);

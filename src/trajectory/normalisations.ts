@@ -27,7 +27,9 @@ export const NORMALISATIONS = {
     byDefault: 'always',
   },
   claudeCodeEnvironment: {
-    summary: "Claude Code's environment reminder (working directory, platform, OS version, date, git status) redacted",
+    summary:
+      "Claude Code's environment reminder redacted: working directory, git repository or not, platform, shell, OS " +
+      'version, date',
     why: 'the agent tells the model where and when it runs; a replay from another folder or day must still match',
     request: (request: MessagesRequest) => request,
     redactions: CLAUDE_CODE_ENVIRONMENT,
