@@ -86,8 +86,10 @@ function outcomeOf(module: TestModule): TestFileOutcome {
     if (test.options.mode !== 'run') whole = false;
     const claimed = claimedTrajectory(test.meta() as Record<string, unknown>);
     if (claimed !== undefined) kept.push(claimed);
-    // A test that failed (or was skipped as it ran) may have stopped before it claimed its file: the file is kept.
-    if (test.result().state !== 'passed') kept.push(testTrajectoryFile(module.moduleId, titlesOf(test)));
+    // A test that failed (or skipped itself as it ran, or passed by failing: `test.fails`) may have stopped before it
+    // claimed its file: the file named after it is kept.
+    if (test.result().state !== 'passed' || test.options.fails === true)
+      kept.push(testTrajectoryFile(module.moduleId, titlesOf(test)));
   }
   return { testFile: module.moduleId, whole, kept };
 }
