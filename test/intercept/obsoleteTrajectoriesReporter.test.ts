@@ -36,6 +36,10 @@ describe('weather agent', () => {
   test('fails before it records', () => {
     throw new Error('the agent could not start');
   });
+
+  test.fails('refuses without a key', () => {
+    throw new Error('no key');
+  });
 });
 `;
 
@@ -60,6 +64,7 @@ const RECORDINGS = [
   `${AGENT}/weather-agent__answers-in-celsius.yaml`,
   `${AGENT}/weather-agent__answers-in-fahrenheit.yaml`,
   `${AGENT}/weather-agent__fails-before-it-records.yaml`,
+  `${AGENT}/weather-agent__refuses-without-a-key.yaml`,
   `${AGENT}/README.md`,
   `${SKIPPING}/answers.yaml`,
   `${SKIPPING}/answered-once.yaml`,
@@ -127,7 +132,8 @@ describe('legate/vitest/reporter in a project run by npx vitest run', () => {
       const written = testTree(root);
 
       // A test renamed, a test file deleted: their recordings are reported, with how to remove them; nothing else is
-      // (the failed test's file is kept: it may have failed before it recorded; the skipping file is not judged).
+      // (the files of the failing test and of the test.fails one are kept: each may have thrown before it recorded;
+      // the skipping file's folder is not judged).
       const plain = await vitestRun(root, []);
       expect(legateLines(plain.stdout), plain.stdout).toEqual([
         'legate: 3 obsolete trajectory files (no test records to them; vitest -u removes them):',
@@ -140,7 +146,7 @@ describe('legate/vitest/reporter in a project run by npx vitest run', () => {
 
       // Filtered by name: the run cannot tell, so nothing is reported, and nothing removed under -u.
       const filtered = await vitestRun(root, ['-u', '-t', 'celsius']);
-      expect(filtered.stdout).toMatch(/Tests {2}1 passed \| 4 skipped/);
+      expect(filtered.stdout).toMatch(/Tests {2}1 passed \| 5 skipped/);
       expect(legateLines(filtered.stdout), filtered.stdout).toEqual([]);
       expect(testTree(root)).toEqual(written);
 
