@@ -25,9 +25,9 @@ export interface ObsoleteTrajectory {
 /**
  * The trajectory files of a run that no test records to, sorted by path. A test file's folder
  * (`__trajectories__/<test file>/`) is judged only when the file ran whole (each test file's outcomes, one per vitest
- * project that ran it, all whole): then every file of it that no test kept is obsolete. The folder of a test file that
- * is gone is obsolete whole, where it is beside a test file that ran (each `__trajectories__` folder beside one is
- * read). Only the files whose names interceptThisTest gives are judged; any other file is not legate's and is left.
+ * project that ran it, all whole): then every file of it that no test kept is obsolete. Every file of the folder of a
+ * test file that is gone is obsolete, where that folder is beside a test file that ran (each `__trajectories__` folder
+ * beside one is read). Only the files whose names interceptThisTest gives are judged; any other is not legate's.
  */
 export function findObsoleteTrajectories(outcomes: readonly TestFileOutcome[]): ObsoleteTrajectory[] {
   const byFile = new Map<string, { whole: boolean; kept: Set<string> }>();
