@@ -34,7 +34,7 @@ export const AUDIT_OPTIONS_HELP = `  --untrusted fetch_page,web_search    tools 
                                        destructive: privileged)`;
 
 /** The values parseOptions gives for {@link AUDIT_OPTIONS}. */
-export interface AuditOptionValues {
+interface AuditOptionValues {
   untrusted?: string[];
   trusted?: string[];
   privileged?: string[];
