@@ -60,6 +60,15 @@ describe('legate show of a file recorded at the HTTP boundary', () => {
     expect(lines.at(-1)).toMatch(/^end_turn · 3 turns · .* · tainted by fetch_page$/);
   });
 
+  it('prints what docs/cli.md shows of it', async () => {
+    const dir = await project(false);
+    const { out } = await show(dir, ['pay.yaml', ...FLAGS]);
+    const doc = readFileSync('docs/cli.md', 'utf8');
+    const block = /```\n(user {5}Pay the invoice[^`]*)```/.exec(doc)![1]!;
+    // All but the heading, which holds the time of recording.
+    expect(`${out.split('\n').slice(1).join('\n')}\n`).toBe(block);
+  });
+
   it('shows no audit when nothing is declared, and the prompt the client sent as blocks as its text', async () => {
     const dir = await project(false);
     const { code, out } = await show(dir, ['pay.yaml']);
