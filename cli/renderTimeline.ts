@@ -7,7 +7,8 @@ import {
   type Trajectory,
 } from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
-import { describeUntraced, describeUsage, inputText, resultText } from '../src/view/index.js';
+import { inputText } from '../src/trajectory/inputText.js';
+import { describeUntraced, describeUsage, resultText } from '../src/view/index.js';
 import type { Paint } from './style.js';
 import { terminalLines, terminalText } from './terminalText.js';
 

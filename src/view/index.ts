@@ -4,9 +4,8 @@ export type { ViewEntry, ViewVerdict } from './verdict.js';
 export { viewHtml } from './viewHtml.js';
 export { ViewPage, type ViewPageOptions } from './viewPage.js';
 export { diffHtml } from './diffHtml.js';
-// The words the page (and `legate show`) uses for a response's usage, for what a tool call told the model, for
-// the user's input, and for the argument a provenance refusal could not trace.
+// The words the page (and `legate show`) uses for a response's usage, for what a tool call told the model, and
+// for the argument a provenance refusal could not trace.
 export { describeUsage } from '../trajectory/describeUsage.js';
 export { resultText } from '../trajectory/resultText.js';
-export { inputText } from '../trajectory/inputText.js';
 export { describeUntraced } from '../trajectory/describeUntraced.js';
