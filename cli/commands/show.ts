@@ -18,8 +18,8 @@ be read, or an option or the audit's declarations are unusable, else 1 if any is
 trajectory, else 0.
 
 A file recorded at the HTTP boundary (legate/intercept: another framework's tools, with no
-postures) is shown audited as legate audit audits it: by the config's 'audit' section with
-the flags added to it (as legate audit takes them). Under each call the guard would have
+postures) is shown audited as legate audit audits it: by the config's 'audit' section
+(legate.config.*, found here or in a folder above, or --config) with the flags added to it. Under each call the guard would have
 blocked, a line says so and, for taint, names the call whose result tainted the run. legate's
 own files show what their guard decided. The flags:
 ${AUDIT_OPTIONS_HELP}`;

@@ -30,8 +30,8 @@ page. --out - writes the page to standard output (held in memory until then). Pr
 'wrote <file> (<n> trajectories, <size> KB)'.
 
 A file recorded at the HTTP boundary (legate/intercept: another framework's tools, with no
-postures) is shown audited as legate audit audits it: by the config's 'audit' section with
-the flags added to it (as legate audit takes them). Each call the guard would have blocked is
+postures) is shown audited as legate audit audits it: by the config's 'audit' section
+(legate.config.*, found here or in a folder above, or --config) with the flags added to it. Each call the guard would have blocked is
 badged so, and one blocked by taint links to the call whose result tainted the run. legate's
 own files show what their guard decided. The flags:
 ${AUDIT_OPTIONS_HELP}
