@@ -19,9 +19,9 @@ trajectory, else 0.
 
 A file recorded at the HTTP boundary (legate/intercept: another framework's tools, with no
 postures) is shown audited as legate audit audits it: by the config's 'audit' section
-(legate.config.*, found here or in a folder above, or --config) with the flags added to it. Under each call the guard would have
-blocked, a line says so and, for taint, names the call whose result tainted the run. legate's
-own files show what their guard decided. The flags:
+(legate.config.*, found here or in a folder above, or --config) with the flags added to it.
+Under each call the guard would have blocked, a line says so and, for taint, names the call
+whose result tainted the run. legate's own files show what their guard decided. The flags:
 ${AUDIT_OPTIONS_HELP}`;
 
 export async function show(argv: string[], io: CliIo): Promise<number> {

@@ -31,9 +31,9 @@ page. --out - writes the page to standard output (held in memory until then). Pr
 
 A file recorded at the HTTP boundary (legate/intercept: another framework's tools, with no
 postures) is shown audited as legate audit audits it: by the config's 'audit' section
-(legate.config.*, found here or in a folder above, or --config) with the flags added to it. Each call the guard would have blocked is
-badged so, and one blocked by taint links to the call whose result tainted the run. legate's
-own files show what their guard decided. The flags:
+(legate.config.*, found here or in a folder above, or --config) with the flags added to it.
+Each call the guard would have blocked is badged so, and one blocked by taint links to the
+call whose result tainted the run. legate's own files show what their guard decided. The flags:
 ${AUDIT_OPTIONS_HELP}
 
 Exit codes: 0 the page was written; 2 a path given is missing or could not be read (the page
