@@ -78,7 +78,8 @@ export async function proxy(args: string[], io: CliIo): Promise<number> {
   } catch (error) {
     await running.close().catch(() => {});
     return refuse(
-      `it could not run ${JSON.stringify(command)}: ${(error as Error).message}. Give a program on the PATH, or a path to one, after --.`,
+      `it could not run ${JSON.stringify(command)}: ${(error as Error).message}. Give a program on the PATH, ` +
+        'or a path to one, after --.',
     );
   }
   try {

@@ -56,7 +56,7 @@ export function whyNothingArrived(missed: Missed): string {
         'or `legate proxy --record <file> -- <command>`; docs/intercept.md, The recording proxy).',
     );
   if (causes.length > 0) return causes.join(' ');
-  return `${MADE_BEFORE} A client in another process is recorded through the recording proxy instead (startRecordingProxy).`;
+  return `${MADE_BEFORE} A client in another process is recorded through the recording proxy (startRecordingProxy).`;
 }
 
 /** Why a client's requests may never reach an interception, and what to do: said where nothing else explains it. */

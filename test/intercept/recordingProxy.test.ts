@@ -62,7 +62,7 @@ describe('the recording proxy', () => {
     },
   );
 
-  it('refuses a request that differs with a 400 the client does not retry, and close() throws the divergence', async () => {
+  it('refuses a request that differs with a 400 not retried, and close() throws the divergence', async () => {
     const file = join(tempDir(), 'run.yaml');
     const upstream = await startUpstream(counter.captures.map(capturedResponse));
     await throughProxy(flavours[0], { file, mode: 'record', upstream: upstream.url }).finally(upstream.close);
@@ -82,7 +82,7 @@ describe('the recording proxy', () => {
     await expect(proxy.close()).rejects.toBe(proxy.failure);
   });
 
-  it("answers Claude Code's probe itself, and refuses in a replay any other request with a 404 not retried", async () => {
+  it("answers Claude Code's probe itself; in a replay refuses any other request with a 404 not retried", async () => {
     const file = join(tempDir(), 'run.yaml');
     const upstream = await startUpstream(counter.captures.map(capturedResponse));
     await throughProxy(flavours[0], { file, mode: 'record', upstream: upstream.url }).finally(upstream.close);
