@@ -68,6 +68,11 @@ export async function proxy(args: string[], io: CliIo): Promise<number> {
     ...(port === undefined ? {} : { port }),
     ...(values.match === undefined ? {} : { match: values.match as MatchLevel }),
     ...(values.config === undefined ? {} : { config: values.config }),
+    runner: {
+      kind: 'proxy',
+      command: [command, ...commandArgs],
+      ...(values.config === undefined ? {} : { config: values.config }),
+    },
   });
   io.err(
     `legate proxy: ${running.mode === 'passthrough' ? 'passing through' : `${running.mode}ing`} at ${running.url}`,
