@@ -21,15 +21,16 @@ export type Answers = readonly CapturedResponse[] | ((body: unknown) => Captured
  * each request carried (headers and body).
  */
 export async function startUpstream(answers: Answers) {
-  const seen: { headers: IncomingHttpHeaders; body: unknown }[] = [];
+  const seen: { url: string; headers: IncomingHttpHeaders; body: unknown }[] = [];
   const server = createServer((request, reply) => {
     const chunks: Buffer[] = [];
     request.on('data', (chunk: Buffer) => chunks.push(chunk));
     request.on('end', () => {
       const body = JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown;
-      seen.push({ headers: request.headers, body });
+      seen.push({ url: request.url ?? '', headers: request.headers, body });
       const response = typeof answers === 'function' ? answers(body) : answers[seen.length - 1];
-      if (request.url !== '/v1/messages' || response === undefined) {
+      // The path, whatever the query (Claude Code and the SDK's beta messages add `?beta=true`).
+      if (new URL(request.url ?? '', 'http://upstream').pathname !== '/v1/messages' || response === undefined) {
         reply.writeHead(500, { 'content-type': 'application/json' });
         reply.end(JSON.stringify({ type: 'error', error: { type: 'api_error', message: 'no response scripted' } }));
         return;
