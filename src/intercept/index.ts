@@ -4,3 +4,4 @@
 export { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
 export { startInterception, stopInterception } from './interceptionServer.js';
 export { interceptThisTest, type InterceptThisTestOptions } from './interceptThisTest.js';
+export { startStandIn, type StandIn, type StandInOptions, type StandInRequest } from './standIn/startStandIn.js';
