@@ -125,7 +125,13 @@ const SURFACE = {
   'legate/vitest': ['replayTrajectory'],
   'legate/sqlite': ['SqliteStateStore'],
   'legate/postgres': ['PostgresStateStore'],
-  'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
+  'legate/intercept': [
+    'interceptAnthropic',
+    'interceptThisTest',
+    'startInterception',
+    'startStandIn',
+    'stopInterception',
+  ],
   // Tools from MCP servers and the posture of each (legate mcp list), and legate tools served over MCP (legate mcp
   // serve uses the last two).
   'legate/mcp': ['mcpTools', 'mcpToolPosture', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],

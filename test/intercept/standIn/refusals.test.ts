@@ -47,7 +47,7 @@ describe('the stand-in refuses what it has no answer for', () => {
     expect(standIn.requests).toHaveLength(2);
   });
 
-  it('answers a step that throws with a 500 the SDK does not retry (it would retry a 500 without the header)', async () => {
+  it('answers a step that throws with a 500 the SDK does not retry (it retries a 500 without the header)', async () => {
     const standIn = await serve({
       script: [
         () => {

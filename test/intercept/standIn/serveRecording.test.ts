@@ -99,7 +99,7 @@ describe('startStandIn with a trajectory', () => {
     expect(standIn.requests).toHaveLength(4);
   });
 
-  it('serves each of several conversations to the client that continues it, the recorded events as they came', async () => {
+  it('serves each of several conversations to the client that continues it, its events as recorded', async () => {
     // Two clients recorded against real captured responses: a create loop (JSON) and a stream loop (events,
     // the API's `ping` among them).
     const file = join(tempDir(), 'two-clients.yaml');

@@ -122,7 +122,7 @@ describe('startStandIn with a script', () => {
     ]);
   });
 
-  it('delivers a streamed step as its script says: an error event, a dropped connection, a body in chunks', async () => {
+  it('delivers a streamed step as its script says: an error event, a dropped connection, chunks', async () => {
     const text = reply.text('A long enough answer to be cut.');
     const standIn = await serve([
       reply.streamed(text, { errorAfterEvents: 2 }),
