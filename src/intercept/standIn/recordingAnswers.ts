@@ -50,12 +50,14 @@ export function recordingAnswers(trajectory: Trajectory, source: string): Answer
       );
     }
     served.served++;
-    const { incompleteToolUse: _cut, ...response } = toModelResponse(turn.response);
+    const recorded = toModelResponse(turn.response);
+    // What a client sends back is the response as it got it: a tool input cut off is not sent back.
+    const { incompleteToolUse: _cut, ...response } = recorded;
     served.last = { request, response };
     answered.set(response.id, served.last);
     return {
       ok: true,
-      response: toModelResponse(turn.response),
+      response: recorded,
       ...(turn.events === undefined ? {} : { events: turn.events as SseEvent[] }),
     };
   }
