@@ -1,5 +1,6 @@
-import type { MessagesRequest } from '../../messages/types.js';
-import { actualRequest, type ComparableRequest, compareRequests, expectedRequests } from '../../replay/matchRequest.js';
+import { firstDifference } from '../../json/firstDifference.js';
+import type { Message, MessagesRequest } from '../../messages/types.js';
+import { expectedRequests } from '../../replay/matchRequest.js';
 import { toModelResponse } from '../../trajectory/conversation.js';
 import { conversationsOf } from '../../trajectory/conversationsOf.js';
 import type { Trajectory } from '../../trajectory/types.js';
@@ -12,8 +13,8 @@ import { type Answers, refusal, type StandInAnswer } from './standInAnswer.js';
 /** One recorded conversation being served: how many of its turns were, and the last request and answer. */
 interface Served {
   conversation: Trajectory;
-  /** The conversation's first request, as a replay would compare it. */
-  first: ComparableRequest | undefined;
+  /** The messages of the conversation's first request. */
+  first: Message[] | undefined;
   number: number;
   served: number;
   last?: Exchange;
@@ -23,15 +24,15 @@ interface Served {
  * A recording's responses, served in order within each of its conversations. Conversations are told apart as a
  * recording tells them apart (groupConversations): a request (made whole where it continues a server-held thread)
  * that sends back a conversation's last request and the response it got gets that conversation's next turn; any
- * other request starts the next conversation not yet started: the first in file order whose first request is
- * exactly this one, else the first in file order. What is recorded is served as recorded (ids, model, usage, and
+ * other request starts the next conversation not yet started: the first in file order whose first request sent
+ * these messages, else the first in file order. What is recorded is served as recorded (ids, model, usage, and
  * the events of a streamed turn); the request is not compared with the recording: that is replay's work.
  */
 export function recordingAnswers(trajectory: Trajectory, source: string): Answers {
   const all = conversationsOf(trajectory);
   const conversations: Served[] = all.map((conversation, i) => ({
     conversation,
-    first: expectedRequests(conversation)[0],
+    first: expectedRequests(conversation)[0]?.messages,
     number: i + 1,
     served: 0,
   }));
@@ -74,9 +75,8 @@ export function recordingAnswers(trajectory: Trajectory, source: string): Answer
       const continued = conversations.find((served) => served.last !== undefined && continues(served.last, request));
       if (continued !== undefined) return serve(continued, request);
       const fresh = conversations.filter((served) => served.last === undefined);
-      const actual = actualRequest(request);
       const same = fresh.find(
-        (served) => served.first !== undefined && compareRequests(served.first, actual, 'exact') === undefined,
+        (served) => served.first !== undefined && firstDifference(served.first, request.messages) === undefined,
       );
       const next = same ?? fresh[0];
       if (next !== undefined) return serve(next, request);

@@ -37,7 +37,7 @@ export interface StandIn {
   readonly url: string;
   /** Every request received but the connectivity probe, in the order they arrived, answered or refused. */
   readonly requests: readonly StandInRequest[];
-  /** Stops listening and ends the connections kept open. */
+  /** Stops listening and ends the connections kept open; a second call waits for the first. */
   close(): Promise<void>;
 }
 
@@ -76,15 +76,17 @@ export async function startStandIn(options: StandInOptions): Promise<StandIn> {
     });
   });
   const address = server.address() as AddressInfo;
+  let closed: Promise<void> | undefined;
   return {
     url: `http://${host.includes(':') ? `[${host}]` : host}:${address.port}`,
     requests,
+    // Closing twice is closing once.
     close: () =>
-      new Promise<void>((resolve, reject) => {
+      (closed ??= new Promise<void>((resolve, reject) => {
         server.close((error) => (error === undefined ? resolve() : reject(error)));
         // A client keeps its connections alive: they would hold close() open.
         server.closeAllConnections();
-      }),
+      })),
   };
 }
 
