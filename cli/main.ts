@@ -59,6 +59,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "list an OpenAPI document's operations by tag: the tools they give, with their flags, and those skipped",
     load: () => import('./commands/openapi.js').then((verb) => ({ help: verb.openapiHelp, run: verb.openapi })),
   },
+  proxy: {
+    summary: 'record or replay the Messages API traffic of a command in any language',
+    load: () => import('./commands/proxy.js').then((verb) => ({ help: verb.proxyHelp, run: verb.proxy })),
+  },
   'stand-in': {
     summary: 'serve a recording or a script as the Messages API, at a URL to give a client as ANTHROPIC_BASE_URL',
     load: () => import('./commands/standIn.js').then((verb) => ({ help: verb.standInHelp, run: verb.standIn })),

@@ -1,5 +1,13 @@
-import { conversationsOf, type RecordedBlock, type RecordedResult, type Trajectory } from '../src/index.js';
+import {
+  conversationsOf,
+  type AuditReport,
+  type AuditStep,
+  type RecordedBlock,
+  type RecordedResult,
+  type Trajectory,
+} from '../src/index.js';
 import { jsonText } from '../src/json/jsonText.js';
+import { inputText } from '../src/trajectory/inputText.js';
 import { describeUntraced, describeUsage, resultText } from '../src/view/index.js';
 import type { Paint } from './style.js';
 import { terminalLines, terminalText } from './terminalText.js';
@@ -11,9 +19,11 @@ const gutter = (label: string) => label.padEnd(9);
 /**
  * A trajectory as a readable timeline: each turn's text and tool calls with outcomes, then totals;
  * a file recorded at the HTTP boundary with several conversations shows each under its own heading. Everything
- * from the file is escaped for a terminal: what is painted here, and every preview.
+ * from the file is escaped for a terminal: what is painted here, and every preview. With the report of its audit
+ * (a file recorded at the HTTP boundary, audited by declarations), each call the guard would have blocked says so
+ * under it, a call blocked by taint with the call whose result tainted the run, as a recorded guard's refusal does.
  */
-export function renderTimeline(trajectory: Trajectory, terminalPaint: Paint): string {
+export function renderTimeline(trajectory: Trajectory, terminalPaint: Paint, audit?: AuditReport): string {
   const paint: Paint = (style, text) => terminalPaint(style, terminalText(text));
   const lines: string[] = [];
   lines.push(
@@ -25,16 +35,16 @@ export function renderTimeline(trajectory: Trajectory, terminalPaint: Paint): st
   conversations.forEach((conversation, i) => {
     if (conversations.length > 1)
       lines.push(paint('bold', `── conversation ${i + 1} of ${conversations.length} · ${conversation.model}`));
-    lines.push(...conversationLines(conversation, paint));
+    const steps = (audit?.steps ?? []).filter((step) => (step.conversation ?? 1) === i + 1 && !step.inside);
+    lines.push(...conversationLines(conversation, paint, new Map(steps.map((step) => [step.id, step]))));
   });
   return lines.join('\n');
 }
 
-/** One conversation: its input, each turn, its handoffs and its summary. */
-function conversationLines(trajectory: Trajectory, paint: Paint): string[] {
+/** One conversation: its input, each turn, its handoffs and its summary; `audited`: its calls' audit, by id. */
+function conversationLines(trajectory: Trajectory, paint: Paint, audited: ReadonlyMap<string, AuditStep>): string[] {
   const lines: string[] = [];
-  const input = typeof trajectory.input === 'string' ? trajectory.input : previewJson(trajectory.input);
-  lines.push(`${paint('dim', gutter('user'))}${preview(input)}`);
+  lines.push(`${paint('dim', gutter('user'))}${preview(inputText(trajectory.input))}`);
   trajectory.turns.forEach((turn, i) => {
     let label = gutter(`turn ${i + 1}`);
     if (turn.agent !== undefined) {
@@ -58,16 +68,19 @@ function conversationLines(trajectory: Trajectory, paint: Paint): string[] {
         if (result !== undefined) emit(`  ${describeResult(result, paint)}`);
         // The refusal's text is cut for the preview, often before its value: the facts are shown whole.
         if (result?.untraced !== undefined) emit(`    ${paint('red', describeUntraced(result.untraced))}`);
+        const step = audited.get(block.toolUse.id);
+        if (step !== undefined) for (const line of auditLines(step, paint)) emit(`  ${line}`);
       }
     }
     emit(paint('dim', `${turn.response.stopReason ?? 'no stop reason'} · ${describeUsage(turn.response.usage)}`));
   });
   const { summary } = trajectory;
+  const taintSource = summary.tainted === true ? (summary.taintSource ?? 'an untrusted tool') : auditTaint(audited);
   for (const handoff of summary.handoffs ?? []) {
     const reason = handoff.reason === undefined ? '' : ` (${handoff.reason})`;
     lines.push(paint('dim', `handoff in turn ${handoff.turn}: ${handoff.from} → ${handoff.to}${reason}`));
   }
-  const taint = summary.tainted === true ? ` · tainted by ${summary.taintSource ?? 'an untrusted tool'}` : '';
+  const taint = taintSource === undefined ? '' : ` · tainted by ${taintSource}`;
   lines.push(
     paint(
       'bold',
@@ -76,6 +89,29 @@ function conversationLines(trajectory: Trajectory, paint: Paint): string[] {
     ),
   );
   return lines;
+}
+
+/** What the audit says of a call: where untrusted content entered, or that the guard would have blocked it. */
+function auditLines(step: AuditStep, paint: Paint): string[] {
+  const lines: string[] = [];
+  if (step.taints === true) lines.push(paint('yellow', '⚑ audit: untrusted content enters the conversation here'));
+  const { finding } = step;
+  if (finding === undefined) return lines;
+  const source = finding.source;
+  const why =
+    finding.rule !== 'taint'
+      ? `: ${preview(finding.message)}`
+      : source === undefined
+        ? ''
+        : `, tainted by ${source.name} (${source.id}, turn ${source.turn})`;
+  lines.push(`${paint('red', `✗ audit: the guard would have blocked it (${finding.rule})`)}${paint('dim', why)}`);
+  if (finding.untraced !== undefined) lines.push(`  ${paint('red', describeUntraced(finding.untraced))}`);
+  return lines;
+}
+
+/** The tool whose result the audit found tainted the conversation, if it did. */
+function auditTaint(audited: ReadonlyMap<string, AuditStep>): string | undefined {
+  return [...audited.values()].find((step) => step.taints === true)?.name;
 }
 
 function describeBlock(block: RecordedBlock, paint: Paint): string {

@@ -74,6 +74,11 @@ export { assertThat, type RunAssertions } from './assert/assertThat.js';
 export { SEQUENCE_MODES, type SequenceMode } from './assert/toolSequence.js';
 export type { LegateMatchers, RunSubject } from './assert/matchers.js';
 
+// The recording proxy: any process's Messages API traffic, recorded or replayed (needs no peer; also legate/intercept).
+export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './intercept/recordingProxy.js';
+export type { Interception, SessionOptions } from './intercept/interceptSession.js';
+export type { NormalisationChoice, NormalisationName } from './trajectory/normalisations.js';
+
 // The safety audit of any trajectory (the runtime's, or one recorded at the HTTP boundary).
 export { auditTrajectory } from './guard/audit/auditTrajectory.js';
 export type { AuditFinding, AuditReport, AuditStep, AuditedCall } from './guard/audit/auditReport.js';

@@ -51,6 +51,7 @@ describe('the published package', () => {
     const entries = [
       '.',
       './vitest',
+      './vitest/reporter',
       './fuzz',
       './sqlite',
       './postgres',

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import * as vitestEntry from '../src/assert/vitest.js';
+import * as reporterEntry from '../src/intercept/obsoleteTrajectoriesReporter.js';
 import * as fuzzEntry from '../src/fuzz/index.js';
 import * as legate from '../src/index.js';
 import * as sqliteEntry from '../src/store/sqlite.js';
@@ -123,12 +124,15 @@ const SURFACE = {
     'loadAttackSuite',
   ],
   'legate/vitest': ['replayTrajectory'],
+  // A reporter vitest loads by name (`reporters: ['default', 'legate/vitest/reporter']`): its default export.
+  'legate/vitest/reporter': ['default'],
   'legate/sqlite': ['SqliteStateStore'],
   'legate/postgres': ['PostgresStateStore'],
   'legate/intercept': [
     'interceptAnthropic',
     'interceptThisTest',
     'startInterception',
+    'startRecordingProxy',
     'startStandIn',
     'stopInterception',
   ],
@@ -146,6 +150,7 @@ describe('the public surface', () => {
     ['legate', legate],
     ['legate/fuzz', fuzzEntry],
     ['legate/vitest', vitestEntry],
+    ['legate/vitest/reporter', reporterEntry],
     ['legate/sqlite', sqliteEntry],
     ['legate/postgres', postgresEntry],
     ['legate/intercept', interceptEntry],

@@ -1,4 +1,6 @@
 import { resolve } from 'node:path';
+import { AUDIT_OPTIONS, AUDIT_OPTIONS_HELP, auditFlags } from '../auditOptions.js';
+import { boundaryAudit } from '../boundaryAudit.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
@@ -9,7 +11,8 @@ import { parseOptions } from '../parseOptions.js';
 /** Where `legate view` writes its page when --out is not given. */
 export const DEFAULT_VIEW_FILE = defaultReport('legate-view.html');
 
-export const viewHelp = `legate view <paths...> [--out file|-] [--title text]
+export const viewHelp = `legate view <paths...> [--out file|-] [--title text] [--untrusted tool] [--privileged tool]
+            [--config file] [any other option of legate audit]
 
 Writes one self-contained HTML page of the trajectories under the paths (files as given,
 folders searched for *.yaml): an index with a row per file (agent, model, stop reason, tool
@@ -26,6 +29,13 @@ waits in a scratch file beside it, so memory grows by about a kilobyte a file, n
 page. --out - writes the page to standard output (held in memory until then). Prints
 'wrote <file> (<n> trajectories, <size> KB)'.
 
+A file recorded at the HTTP boundary (legate/intercept: another framework's tools, with no
+postures) is shown audited as legate audit audits it: by the config's 'audit' section
+(legate.config.*, found here or in a folder above, or --config) with the flags added to it.
+Each call the guard would have blocked is badged so, and one blocked by taint links to the
+call whose result tainted the run. legate's own files show what their guard decided. The flags:
+${AUDIT_OPTIONS_HELP}
+
 Exit codes: 0 the page was written; 2 a path given is missing or could not be read (the page
 is still written, with a row saying so), or the options are unusable, or the page could not
 be written (one line says which and what to do).`;
@@ -34,7 +44,7 @@ export async function view(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parseOptions({
     args: argv,
     allowPositionals: true,
-    options: { out: { type: 'string' }, title: { type: 'string' } },
+    options: { out: { type: 'string' }, title: { type: 'string' }, ...AUDIT_OPTIONS },
   });
   if (positionals.length === 0) {
     io.err('legate view: give trajectory files or folders, e.g. legate view trajectories/ --out report.html');
@@ -45,6 +55,12 @@ export async function view(argv: string[], io: CliIo): Promise<number> {
     io.err(`legate view: ${target}`);
     return 2;
   }
+  const flags = auditFlags(values);
+  if (typeof flags === 'string') {
+    io.err(`legate view: ${flags}. Run 'legate view --help' for its options.`);
+    return 2;
+  }
+  const audit = boundaryAudit(flags, io.cwd);
   const { files, missing, unreadable } = findTrajectories(
     positionals.map((path) => resolve(io.cwd, path)),
     io.cwd,
@@ -64,7 +80,7 @@ export async function view(argv: string[], io: CliIo): Promise<number> {
     }
     for (const file of files) {
       const loaded = loadFile(resolve(io.cwd, file), file);
-      if (loaded.ok) page.add({ file, trajectory: loaded.trajectory });
+      if (loaded.ok) page.add({ file, trajectory: loaded.trajectory, audit: await audit(loaded.trajectory) });
       else {
         // A file that is not a trajectory is a finding the page shows; one that could not be read at all is bad input.
         if (loaded.notRead) {

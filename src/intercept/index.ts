@@ -4,4 +4,7 @@
 export { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
 export { startInterception, stopInterception } from './interceptionServer.js';
 export { interceptThisTest, type InterceptThisTestOptions } from './interceptThisTest.js';
+export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './recordingProxy.js';
+export type { SessionOptions } from './interceptSession.js';
+export type { NormalisationChoice, NormalisationName } from '../trajectory/normalisations.js';
 export { startStandIn, type StandIn, type StandInOptions, type StandInRequest } from './standIn/startStandIn.js';

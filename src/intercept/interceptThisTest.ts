@@ -2,6 +2,7 @@ import { relative } from 'node:path';
 import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError.js';
 import { UsageError } from '../errors/UsageError.js';
 import { isUpdatingSnapshots } from '../recording/snapshotUpdate.js';
+import { markClaimed } from './claimedTrajectory.js';
 import { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
 import { testTrajectoryFile } from './testTrajectoryFile.js';
 
@@ -14,9 +15,10 @@ const VITEST = {
   install: 'npm install --save-dev vitest',
 };
 
-/** The part of a vitest test task the file name is made of. */
+/** The part of a vitest test task the file name is made of, and its `meta`, where the claim is left. */
 interface TestTask {
   name: string;
+  meta: Record<string, unknown>;
   suite?: TestTask;
   file: TestTask & { filepath: string };
 }
@@ -96,6 +98,8 @@ function claim(test: TestTask, file: string, titles: readonly string[]): () => v
     );
   const entry = { test, open: true };
   claimed.set(file, entry);
+  // For the obsolete-trajectories reporter: this file is a test's, so not obsolete.
+  markClaimed(test.meta, file);
   return () => {
     entry.open = false;
   };

@@ -19,13 +19,6 @@ async function importMsw() {
   return { msw: await import('msw'), node: await import('msw/node') };
 }
 
-/** Why a client's requests may never reach an interception, and what to do: said where none arrived. */
-export const MADE_BEFORE =
-  'A client takes `fetch` when it is made, so one made before the interception started (such as a ' +
-  '`new Anthropic()` at the top of a module) sends its requests around it. Make the client after ' +
-  'interceptAnthropic is called, or start intercepting first with startInterception() in a test setup file ' +
-  "(docs/intercept.md, 'Clients made early').";
-
 /** The interception started ahead of any recording (startInterception), if one was. */
 let early: Server | undefined;
 /** The file of the interception in force, if one is. */

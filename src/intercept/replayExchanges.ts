@@ -2,14 +2,15 @@ import type { MessagesRequest } from '../messages/types.js';
 import type { Difference } from '../json/firstDifference.js';
 import { toModelResponse } from '../trajectory/conversation.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
-import { extraCall, requestDivergence, unusedTurns } from '../replay/divergence.js';
+import { describeTools } from '../trajectory/describeTool.js';
+import { extraCall, requestDiffers, requestDivergence, unusedTurns } from '../replay/divergence.js';
 import type { DivergenceContext, TrajectoryDivergenceError } from '../replay/divergenceError.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../replay/matchRequest.js';
+import { normaliseRequest, type NormalisationName } from '../trajectory/normalisations.js';
 import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { sseText, type SseEvent } from './exchange.js';
-import { MADE_BEFORE } from './interceptionServer.js';
 import { wholeRequest, type Answered } from './wholeRequest.js';
 
 /** What the replay answers a request with: the recorded body, or why it refuses (the divergence). */
@@ -48,6 +49,8 @@ export class ExchangeReplay {
     readonly context: DivergenceContext,
     readonly match: MatchLevel,
     readonly redact: <T>(value: T) => T,
+    /** What was normalised in the file's requests, and so in each request compared. */
+    readonly normalised: readonly NormalisationName[] = [],
   ) {
     const conversations = conversationsOf(trajectory);
     this.#conversations = conversations.map((conversation, i) => ({
@@ -84,7 +87,7 @@ export class ExchangeReplay {
         ),
       );
     }
-    const actual = actualRequest(redactRequest(this.redact, whole.request));
+    const actual = actualRequest(redactRequest(this.redact, normaliseRequest(whole.request, this.normalised)));
     let closest: { served: Served; difference: Difference } | undefined;
     for (const served of left) {
       const difference = compareRequests(served.expected[served.asked]!, actual, this.match, this.#verified);
@@ -93,13 +96,19 @@ export class ExchangeReplay {
         closest = { served, difference };
     }
     const { served, difference } = closest!;
-    return this.#refuse(
-      requestDivergence(served.context, served.asked + 1, difference.path, difference.expected, difference.actual),
-    );
+    // Both sides' tools described as the header describes them, redacted alike: a change in them is said by meaning.
+    const tools = () => ({
+      recorded: this.redact(served.trajectory.tools),
+      today: this.redact(describeTools(whole.request.tools ?? [], [])),
+    });
+    return this.#refuse(requestDiffers(served.context, served.asked + 1, difference, this.match, tools));
   }
 
-  /** The divergence that ended the run, or the turns it never asked for; undefined when it replayed whole. */
-  finish(): TrajectoryDivergenceError | undefined {
+  /**
+   * The divergence that ended the run, or the turns it never asked for; undefined when it replayed whole.
+   * `whyNothing` says why no request may have arrived, when none did.
+   */
+  finish(whyNothing: string): TrajectoryDivergenceError | undefined {
     if (this.#failure !== undefined) return this.#failure;
     const short = this.#conversations.find((served) => served.asked < served.trajectory.turns.length);
     if (short === undefined) return undefined;
@@ -107,7 +116,7 @@ export class ExchangeReplay {
       short.context,
       short.asked,
       short.trajectory.turns.length,
-      this.#asked === 0 ? `No request reached the interception. ${MADE_BEFORE}` : undefined,
+      this.#asked === 0 ? `No request reached the interception. ${whyNothing}` : undefined,
     );
   }
 

@@ -7,13 +7,32 @@ const READABLE_LENGTH = 80;
 const RESERVED = /^(con|prn|aux|nul|com\d|lpt\d)$/;
 /** A title kept as it is: lower-case ASCII words, one space between them. */
 const PLAIN_TITLE = /^[a-z0-9]+( [a-z0-9]+)*$/;
+/** Every name trajectoryFileName makes, with `.yaml`: the only files of a test file's folder legate judges. */
+const TRAJECTORY_FILE_NAME = /^[a-z0-9_-]+(\.[0-9a-f]{8})?\.yaml$/;
+/** The folder beside the test files that holds theirs, one folder per test file. */
+const TRAJECTORIES = '__trajectories__';
 
 /**
  * Where the trajectory of a vitest test lives, the way snapshots are kept beside their test:
  * `<folder of the test file>/__trajectories__/<test file name>/<file name of the titles>.yaml`.
  */
 export function testTrajectoryFile(testFile: string, titles: readonly string[]): string {
-  return join(dirname(testFile), '__trajectories__', basename(testFile), `${trajectoryFileName(titles)}.yaml`);
+  return join(testTrajectoryFolder(testFile), `${trajectoryFileName(titles)}.yaml`);
+}
+
+/** The folder of a test file's trajectories: `<folder of the test file>/__trajectories__/<test file name>`. */
+export function testTrajectoryFolder(testFile: string): string {
+  return join(trajectoriesFolder(dirname(testFile)), basename(testFile));
+}
+
+/** The `__trajectories__` folder of the test files of `folder`. */
+export function trajectoriesFolder(folder: string): string {
+  return join(folder, TRAJECTORIES);
+}
+
+/** Whether `name` is one testTrajectoryFile gives a file (so a file of that name is legate's to judge). */
+export function isTrajectoryFileName(name: string): boolean {
+  return TRAJECTORY_FILE_NAME.test(name);
 }
 
 /**

@@ -16,6 +16,8 @@ import {
   type Trajectory,
 } from '../trajectory/types.js';
 import { legateVersion } from '../version.js';
+import type { NormalisationName } from '../trajectory/normalisations.js';
+import type { Client } from './clientOf.js';
 import type { Exchange } from './exchange.js';
 import { groupConversations } from './groupConversations.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
@@ -25,7 +27,10 @@ interface ExchangesRecord {
   agent: string;
   exchanges: readonly Exchange[];
   recordedAt: Date;
-  sdkVersion: string | undefined;
+  /** The client, as the first request's headers name it. */
+  client: Client;
+  /** The normalisations applied to the requests (the exchanges come normalised). */
+  normalised: readonly NormalisationName[];
 }
 
 /**
@@ -44,8 +49,9 @@ export function trajectoryOfExchanges(record: ExchangesRecord): Trajectory {
     name: record.name,
     recordedAt: record.recordedAt.toISOString(),
     legate: legateVersion(),
-    ...(record.sdkVersion === undefined ? {} : { sdk: record.sdkVersion }),
     boundary: 'http',
+    ...(Object.keys(record.client).length === 0 ? {} : { client: { ...record.client } }),
+    ...(record.normalised.length === 0 ? {} : { normalised: [...record.normalised] }),
     agent: record.agent,
     ...first!.run,
     ...(others.length === 0 ? {} : { conversations: others.map(({ run }) => ({ agent: record.agent, ...run })) }),

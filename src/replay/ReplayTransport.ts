@@ -4,8 +4,8 @@ import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toModelResponse } from '../trajectory/conversation.js';
 import { describeTools } from '../trajectory/describeTool.js';
-import { extraCall, modelChanged, requestDivergence, unusedTurns } from './divergence.js';
-import { toolChanged, toolsOffered } from './toolDivergence.js';
+import { extraCall, modelChanged, requestDiffers, unusedTurns } from './divergence.js';
+import { toolChanged } from './toolDivergence.js';
 import type { DivergenceContext } from './divergenceError.js';
 import { redactRequest } from '../trajectory/redaction.js';
 import { rerecordCommand } from './rerecordCommand.js';
@@ -163,15 +163,8 @@ export class ReplayTransport implements Transport {
       this.#verified,
     );
     if (difference !== undefined) {
-      const { path, expected, actual } = difference;
-      if (path === 'tools' || path.startsWith('tools[')) {
-        // Said by tool name: at `exact` what changed in what the model saw; otherwise which tools.
-        const seen = toolChanges(this.#recordedTools(turn), this.#describe(request, []), 'seen').filter(
-          (change) => this.#level === 'exact' || change.field === 'tool' || change.field === 'order',
-        );
-        if (seen.length > 0) throw toolsOffered(this.#context, turn, difference, seen, this.toolChanges);
-      }
-      throw requestDivergence(this.#context, turn, path, expected, actual, this.toolChanges);
+      const tools = () => ({ recorded: this.#recordedTools(turn), today: this.#describe(request, []) });
+      throw requestDiffers(this.#context, turn, difference, this.#level, tools, this.toolChanges);
     }
     const response = toModelResponse(recorded.response);
     if (options.onStreamEvent !== undefined) for (const event of streamEventsOf(response)) options.onStreamEvent(event);

@@ -1,9 +1,12 @@
 import type { CallDecision } from '../runtime/replayReferee.js';
 import { describeDecision } from './callDecision.js';
 import { contrast, showValue } from '../trajectory/contrast.js';
-import type { ReplayToolChange } from './toolChanges.js';
+import type { Difference } from '../json/firstDifference.js';
+import type { MatchLevel } from '../trajectory/matchLevel.js';
+import type { RecordedTool } from '../trajectory/types.js';
+import { toolChanges, type ReplayToolChange } from './toolChanges.js';
 import { TrajectoryDivergenceError, type DivergenceContext } from './divergenceError.js';
-import { likelyCause } from './toolDivergence.js';
+import { likelyCause, toolsOffered } from './toolDivergence.js';
 
 export function requestDivergence(
   context: DivergenceContext,
@@ -21,6 +24,34 @@ export function requestDivergence(
     `  actual:   ${shownActual}` +
     likelyCause(postureChanges);
   return new TrajectoryDivergenceError('request', context.file, turn, path, expected, actual, context.rerecord, detail);
+}
+
+/**
+ * A request that differs from the recording at `difference` (`compareRequests`'), said by meaning
+ * where it can be: a difference in the tools offered is said tool by tool, comparing the recorded
+ * tools with today's as `describeTool` describes both (at `exact`, each change in what the model
+ * saw: a description, a schema, a tool added, removed or moved; at the other levels, which compare
+ * only names and order, the tools added, removed or moved). Anything else, by its path and values.
+ */
+export function requestDiffers(
+  context: DivergenceContext,
+  turn: number,
+  difference: Difference,
+  level: MatchLevel,
+  /** Both sides' tools as `describeTool` describes them: asked for only where the difference is in the tools. */
+  tools: () => { recorded: readonly RecordedTool[]; today: readonly RecordedTool[] },
+  /** Tools whose posture changed: a likely cause, said after the difference. */
+  postureChanges: readonly ReplayToolChange[] = [],
+): TrajectoryDivergenceError {
+  const { path, expected, actual } = difference;
+  if (path === 'tools' || path.startsWith('tools[')) {
+    const { recorded, today } = tools();
+    const seen = toolChanges(recorded, today, 'seen').filter(
+      (change) => level === 'exact' || change.field === 'tool' || change.field === 'order',
+    );
+    if (seen.length > 0) return toolsOffered(context, turn, difference, seen, postureChanges);
+  }
+  return requestDivergence(context, turn, path, expected, actual, postureChanges);
 }
 
 export function modelChanged(

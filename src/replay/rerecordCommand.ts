@@ -5,10 +5,12 @@ import { RUN_AGAIN_TO_RECORD } from '../trajectory/trajectoryFile.js';
  * - `cli`: `legate replay` itself (`config` is the `--config` it was given, if any);
  * - `vitest`: `replayTrajectory` in a vitest test (`-u` re-records it) or `runTrajectory` called
  *   from one (`testFile` when known; `update: false` when `-u` does not re-record that call);
+ * - `proxy`: `legate proxy` around a command (`config` as for `cli`);
  * - `code`: anything else: a script, another test runner.
  */
 export type ReplayRunner =
   | { kind: 'cli'; config?: string }
+  | { kind: 'proxy'; command: readonly string[]; config?: string }
   | { kind: 'vitest'; testFile?: string; update: boolean }
   | { kind: 'code' };
 
@@ -33,9 +35,17 @@ interface RerecordContext {
  */
 export function rerecordCommand(context: RerecordContext): string {
   const { file, runner, agent, configAgents } = context;
-  const config = runner.kind === 'cli' && runner.config !== undefined ? ` --config ${quote(runner.config)}` : '';
+  const config =
+    (runner.kind === 'cli' || runner.kind === 'proxy') && runner.config !== undefined
+      ? ` --config ${quote(runner.config)}`
+      : '';
   const legateReplay = `LEGATE_MODE=record npx legate replay ${quote(file)}${config}`;
   if (runner.kind === 'cli') return legateReplay;
+  if (runner.kind === 'proxy') {
+    const command = runner.command.map(quote).join(' ');
+    const mode = context.legateModeSet ? 'LEGATE_MODE=record npx legate proxy' : 'npx legate proxy --record';
+    return `${mode} ${quote(file)}${config} -- ${command}`;
+  }
   if (runner.kind === 'vitest') {
     const test = runner.testFile === undefined ? '' : ` ${quote(runner.testFile)}`;
     if (runner.update && !context.legateModeSet) return `npx vitest run${test} -u`;

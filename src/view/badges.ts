@@ -30,7 +30,10 @@ const OUTCOME_BADGES: Record<CallModel['outcome'], (call: CallModel) => Badge> =
   }),
 };
 
-/** The badges of a call, the outcome's first: then a person's decision, then served from the recording. */
+/**
+ * The badges of a call, the outcome's first: then a person's decision, then what the audit found (the guard would
+ * have blocked it), then served from the recording.
+ */
 export function badgesOf(call: CallModel): Badge[] {
   const badges = [OUTCOME_BADGES[call.outcome](call)];
   if (call.approval !== undefined)
@@ -39,6 +42,12 @@ export function badgesOf(call: CallModel): Badge[] {
       kind: call.approval.approve ? 'approved' : 'denied',
     });
   if (call.untraced !== undefined) badges.push({ text: describeUntraced(call.untraced), kind: 'blocked' });
+  const { audit } = call;
+  if (audit !== undefined) {
+    const source = audit.source === undefined ? undefined : `from ${audit.source.tool}`;
+    badges.push({ text: words('audit', 'would be blocked', audit.rule, source), kind: 'blocked' });
+    if (audit.untraced !== undefined) badges.push({ text: describeUntraced(audit.untraced), kind: 'blocked' });
+  }
   if (call.served) badges.push({ text: 'served from the recording', kind: 'served' });
   return badges;
 }

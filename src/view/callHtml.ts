@@ -36,6 +36,7 @@ export function callHtml(call: CallModel, anchors: Anchors, runHtml: (run: RunMo
     attribute('data-source', call.source) +
     attribute('data-code', call.code) +
     attribute('data-argument', call.argument) +
+    attribute('data-audit', call.audit?.rule) +
     attribute(
       'data-approval',
       call.approval === undefined ? undefined : call.approval.approve ? 'approved' : 'denied',

@@ -50,7 +50,7 @@ export class PageRuns<Held> {
     this.#firstFile ??= entry.file;
     const item = {
       entry,
-      model: entry.trajectory === undefined ? undefined : viewModel(entry.trajectory),
+      model: entry.trajectory === undefined ? undefined : viewModel(entry.trajectory, entry.audit),
       anchor: this.#anchors.unique(`trajectory-${sectionName(entry.file)}`),
     };
     const { attributes, body } = sectionParts(item, this.#anchors, divergenceMark(entry));

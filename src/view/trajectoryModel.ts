@@ -30,6 +30,11 @@ export interface CallModel {
   untraced?: { argument: string; value: string | number; foundIn: string[] };
   /** A person's decision on the call. */
   approval?: { approve: boolean; reason?: string };
+  /**
+   * What the audit of the file (a file recorded at the HTTP boundary, audited by the declarations it was given) found
+   * on the call: the guard would have refused it by this rule; for taint, the call whose result made it unsafe.
+   */
+  audit?: AuditMark;
   /** A replay serves its recorded result instead of running the tool (the file's `serve`, a redacted input). */
   served: boolean;
   /** Its result tainted the run: an untrusted tool's content entered the conversation here. */
@@ -38,6 +43,16 @@ export interface CallModel {
   taintedBy?: CallModel;
   /** A sub-agent's run inside the call. */
   subRun?: RunModel;
+}
+
+/** The audit's finding on a call, as the page shows it. */
+export interface AuditMark {
+  rule: string;
+  /** The call was carried out in the recording: an unsafe flow, not only a call the guard would have refused. */
+  ran: boolean;
+  /** For taint: the untrusted call whose result entered the conversation first. */
+  source?: { id: string; tool: string; turn: number };
+  untraced?: { argument: string; value: string | number; foundIn: string[] };
 }
 
 /** One part of a response, in the order the model wrote it. */

@@ -1,3 +1,4 @@
+import type { AuditReport } from '../guard/audit/auditReport.js';
 import type { Trajectory } from '../trajectory/types.js';
 
 /** A replay's verdict on a file, as the page shows it. */
@@ -9,9 +10,13 @@ export interface ViewVerdict {
   message?: string;
 }
 
-/** One file of the page: its trajectory (undefined when it could not be read) and, after a replay, its verdict. */
+/**
+ * One file of the page: its trajectory (undefined when it could not be read), after a replay its verdict, and the
+ * report of its audit (`auditTrajectory`), whose findings and taint path the page shows as a recorded guard's.
+ */
 export interface ViewEntry {
   file: string;
   trajectory: Trajectory | undefined;
   verdict?: ViewVerdict;
+  audit?: AuditReport;
 }

@@ -1,18 +1,34 @@
+import type { AuditReport } from '../guard/audit/auditReport.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
 import { describeUsage } from '../trajectory/describeUsage.js';
+import { inputText } from '../trajectory/inputText.js';
 import { resultText } from '../trajectory/resultText.js';
 import type { RecordedBlock, RecordedResult, RecordedSubRun, RecordedTurn, Trajectory } from '../trajectory/types.js';
+import { AuditMarks, type RunPlace } from './auditMarks.js';
 import { prettyJson } from './prettyJson.js';
 import { serverResultText } from './serverResultText.js';
 import { linkTaintPath } from './taintPath.js';
 import type { CallModel, PartModel, RunModel, TrajectoryModel, TurnModel } from './trajectoryModel.js';
 
-/** What the page shows of a trajectory (trajectoryModel.ts), derived from the file once. */
-export function viewModel(trajectory: Trajectory): TrajectoryModel {
-  const served = new Set(trajectory.serve ?? []);
-  const runs = conversationsOf(trajectory).map((conversation) => runModel(conversation, served));
+/** What a run's calls are told: the tools a replay serves, the audit's findings. */
+interface Context {
+  served: ReadonlySet<string>;
+  audit: AuditMarks;
+}
+
+/**
+ * What the page shows of a trajectory (trajectoryModel.ts), derived from the file once. With the report of its audit
+ * (`auditTrajectory`: for a file recorded at the HTTP boundary, whose tools carry no postures), the audit's findings
+ * and taint path are shown as a recorded guard's are.
+ */
+export function viewModel(trajectory: Trajectory, audit?: AuditReport): TrajectoryModel {
+  const context = { served: new Set(trajectory.serve ?? []), audit: new AuditMarks(audit) };
+  const runs = conversationsOf(trajectory).map((conversation, i) =>
+    runModel(conversation, context, { conversation: i + 1, inside: undefined }),
+  );
   const calls = runs.flatMap(allCalls);
   const { summary } = trajectory;
+  const tainted = summary.tainted === true ? { taintSource: summary.taintSource } : runs.find((run) => run.tainted);
   return {
     name: trajectory.name,
     description: trajectory.description,
@@ -22,8 +38,8 @@ export function viewModel(trajectory: Trajectory): TrajectoryModel {
     runs,
     toolCalls: calls.length,
     blocked: calls.filter((call) => call.outcome === 'blocked').length,
-    tainted: summary.tainted === true,
-    taintSource: summary.taintSource,
+    tainted: tainted !== undefined,
+    taintSource: tainted?.taintSource,
     stopReason: summary.stopReason,
     usage: describeUsage(summary.usage),
   };
@@ -38,7 +54,7 @@ export function allCalls(run: RunModel): CallModel[] {
   );
 }
 
-function runModel(run: RecordedSubRun, served: ReadonlySet<string>): RunModel {
+function runModel(run: RecordedSubRun, context: Context, place: RunPlace): RunModel {
   const lanes: string[] = [];
   let previous: string | undefined;
   const turns = run.turns.map((turn, i): TurnModel => {
@@ -47,7 +63,7 @@ function runModel(run: RecordedSubRun, served: ReadonlySet<string>): RunModel {
     const model: TurnModel = {
       number: i + 1,
       lane,
-      parts: partsOf(turn, i + 1, lane, served),
+      parts: partsOf(turn, i + 1, lane, context, place),
       stopReason: turn.response.stopReason ?? 'no stop reason',
       usage: describeUsage(turn.response.usage),
     };
@@ -61,7 +77,7 @@ function runModel(run: RecordedSubRun, served: ReadonlySet<string>): RunModel {
   const model: RunModel = {
     agent: run.agent,
     model: run.model,
-    input: typeof run.input === 'string' ? run.input : prettyJson(run.input),
+    input: inputText(run.input),
     turns,
     lanes: lanes.length === 0 ? [run.agent] : lanes,
     stopReason: run.summary.stopReason,
@@ -69,7 +85,15 @@ function runModel(run: RecordedSubRun, served: ReadonlySet<string>): RunModel {
     taintSource: run.summary.taintSource,
     usage: describeUsage(run.summary.usage),
   };
-  linkTaintPath(allOwnCalls(model), model.taintSource);
+  const calls = allOwnCalls(model);
+  // A run the audit found tainted: its taint is the call the audit names, as the summary names a recorded one's.
+  const audited = calls.find((call) => context.audit.taints(place, call.id));
+  if (!model.tainted && audited !== undefined) {
+    model.tainted = true;
+    model.taintSource = audited.tool;
+    audited.taints = true;
+  }
+  linkTaintPath(calls, model.taintSource);
   return model;
 }
 
@@ -78,7 +102,7 @@ function allOwnCalls(run: RunModel): CallModel[] {
   return run.turns.flatMap((turn) => turn.parts.flatMap((part) => (part.kind === 'call' ? [part.call] : [])));
 }
 
-function partsOf(turn: RecordedTurn, number: number, lane: string, served: ReadonlySet<string>): PartModel[] {
+function partsOf(turn: RecordedTurn, number: number, lane: string, context: Context, place: RunPlace): PartModel[] {
   const results = new Map((turn.results ?? []).map((result) => [result.id, result]));
   const serverResults = new Map<string, Record<string, unknown>>();
   for (const block of turn.response.content) {
@@ -94,7 +118,7 @@ function partsOf(turn: RecordedTurn, number: number, lane: string, served: Reado
     else if ('toolUse' in block) {
       const { id, name, input } = block.toolUse;
       const approval = turn.approvals?.find((a) => a.id === id);
-      const call = callModel(id, name, input, number, lane, results.get(id), approval, served);
+      const call = callModel({ id, tool: name, input, turn: number, lane }, results.get(id), approval, context, place);
       if (cut?.index === index) call.partialInput = cut.partialJson;
       parts.push({ kind: 'call', call });
     } else {
@@ -124,27 +148,22 @@ function partsOf(turn: RecordedTurn, number: number, lane: string, served: Reado
 }
 
 function callModel(
-  id: string,
-  tool: string,
-  input: unknown,
-  turn: number,
-  lane: string,
+  asked: Pick<CallModel, 'id' | 'tool' | 'input' | 'turn' | 'lane'>,
   result: RecordedResult | undefined,
   approval: { approve: boolean; reason?: string | undefined } | undefined,
-  served: ReadonlySet<string>,
+  context: Context,
+  place: RunPlace,
 ): CallModel {
   const call: CallModel = {
-    id,
-    tool,
-    turn,
-    lane,
-    input,
+    ...asked,
     outcome: result?.outcome ?? 'incomplete',
     server: false,
     output: result === undefined ? undefined : resultText(result.content),
-    served: served.has(tool) || result?.redactedInput === true,
+    served: context.served.has(asked.tool) || result?.redactedInput === true,
     taints: false,
   };
+  const audit = context.audit.markOf(place, asked.id);
+  if (audit !== undefined) call.audit = audit;
   if (result !== undefined) {
     for (const key of ['rule', 'source', 'code', 'argument', 'errorClass'] as const)
       if (result[key] !== undefined) call[key] = result[key];
@@ -154,7 +173,10 @@ function callModel(
         value: result.untraced.value,
         foundIn: [...result.untraced.foundIn],
       };
-    if (result.subRun !== undefined) call.subRun = runModel(result.subRun, served);
+    if (result.subRun !== undefined) {
+      const inside = place.inside === undefined ? asked.id : `${place.inside} > ${asked.id}`;
+      call.subRun = runModel(result.subRun, context, { conversation: place.conversation, inside });
+    }
   }
   if (approval !== undefined)
     call.approval =

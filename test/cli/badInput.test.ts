@@ -230,6 +230,36 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
     'missing module': { notApplicable: 'it imports no module (it reads an OpenAPI document)' },
     'module fails to import': { notApplicable: 'it imports no module (it reads an OpenAPI document)' },
   },
+  proxy: {
+    'unknown flag': {
+      argv: ['proxy', '--bogus', 't/good.yaml', '--', 'true'],
+      names: "'--bogus'",
+      says: HELP('proxy'),
+    },
+    'missing file': {
+      argv: ['proxy', '--replay', 't/missing.yaml', '--', 'true'],
+      names: 't/missing.yaml',
+      says: new RegExp(
+        't/missing\\.yaml does not exist\\. There is no recording to replay\\..*' +
+          'npx legate proxy --record t/missing\\.yaml -- true$',
+      ),
+    },
+    'bad number': {
+      argv: ['proxy', '--port', '70000', 't/good.yaml', '--', 'true'],
+      names: '--port',
+      says: /--port must be a whole number from 0 to 65535, but it was "70000"/,
+    },
+    'missing module': {
+      argv: ['proxy', '--config', 'nothere.ts', 't/good.yaml', '--', 'true'],
+      names: 'nothere.ts',
+      says: MISSING,
+    },
+    'module fails to import': {
+      argv: ['proxy', '--config', 'throws.mjs', 't/good.yaml', '--', 'true'],
+      names: 'throws.mjs',
+      says: /the module is broken.*Fix/,
+    },
+  },
   standIn: {
     'unknown flag': { argv: ['stand-in', 't/good.yaml', '--bogus'], names: "'--bogus'", says: HELP('stand-in') },
     'missing file': { argv: ['stand-in', 't/missing.yaml'], names: 't/missing.yaml', says: MISSING },

@@ -92,7 +92,8 @@ describe('an intercepted conversation', () => {
           agent: 'intercepted',
           exchanges,
           recordedAt: new Date(0),
-          sdkVersion: undefined,
+          client: {},
+          normalised: [],
         });
         expect(trajectory.turns).toHaveLength(exchanges.length);
         // As a file reads it back.
@@ -103,7 +104,7 @@ describe('an intercepted conversation', () => {
         for (const exchange of exchanges) {
           expect(replay.answer(exchange.request)).toEqual({ kind: 'json', body: exchange.response });
         }
-        expect(replay.finish()).toBeUndefined();
+        expect(replay.finish('')).toBeUndefined();
         const errors = trajectory.turns.flatMap((turn) => turn.results ?? []).filter((r) => r.outcome === 'error');
         expect(errors).toHaveLength(turns.flatMap((turn) => turn.calls).filter((call) => call.isError).length);
       }),
@@ -157,7 +158,8 @@ describe('several intercepted conversations, interleaved', () => {
           agent: 'intercepted',
           exchanges: interleave(conversations, sent),
           recordedAt: new Date(0),
-          sdkVersion: undefined,
+          client: {},
+          normalised: [],
         });
         const read = parseTrajectory(serializeTrajectory(trajectory), 'many.yaml');
         expect(read).toEqual(trajectory);
@@ -166,7 +168,7 @@ describe('several intercepted conversations, interleaved', () => {
         const replay = new ExchangeReplay(read, { file: 'many.yaml', rerecord: 'again' }, 'exact', (v) => v);
         for (const exchange of interleave(conversations, asked))
           expect(replay.answer(exchange.request)).toEqual({ kind: 'json', body: exchange.response });
-        expect(replay.finish()).toBeUndefined();
+        expect(replay.finish('')).toBeUndefined();
       }),
     );
   });

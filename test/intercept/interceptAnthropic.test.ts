@@ -108,20 +108,26 @@ describe.each(flavours)('interceptAnthropic over $name', (flavour) => {
     expect(changed.outcome.text).toMatch(/^Changed: /);
   });
 
-  it.each<[string, Partial<LoopSetup>, string]>([
-    ['a changed tool description', { tools: [{ ...flavour.tool, description: 'Changed.' }] }, 'tools[0].digest'],
-    ['a changed prompt', { prompt: `${flavour.prompt} Please.` }, 'messages[0].content'],
-  ])('refuses %s with the divergence error, without reaching the network', async (_, change, at) => {
+  it.each<[string, Partial<LoopSetup>, string, string]>([
+    [
+      'a changed tool description',
+      { tools: [{ ...flavour.tool, description: 'Changed.' }] },
+      'tools[0].digest',
+      `tool '${flavour.tool.name}' has another description`,
+    ],
+    ['a changed prompt', { prompt: `${flavour.prompt} Please.` }, 'messages[0].content', 'differs from the recording'],
+  ])('refuses %s with the divergence error, without reaching the network', async (_, change, at, words) => {
     const { baseURL } = await recordWithUpstream(flavour);
     const file = join(tempDir(), 'loop.yaml');
     const interception = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL });
-    await expect(flavour.loop(setupOf(flavour, baseURL, change))).rejects.toThrow(/differs from the recording/);
+    await expect(flavour.loop(setupOf(flavour, baseURL, change))).rejects.toThrow(words);
     const failure = await interception.close().then(
       () => undefined,
       (error: unknown) => error,
     );
     expect(failure).toBeInstanceOf(TrajectoryDivergenceError);
     expect(failure).toMatchObject({ code: 'trajectory_divergence', kind: 'request', turn: 1 });
+    expect((failure as TrajectoryDivergenceError).message).toContain(words);
     // The AI SDK sends the prompt as a text block: the difference is inside it.
     expect((failure as TrajectoryDivergenceError).path?.startsWith(at)).toBe(true);
   });

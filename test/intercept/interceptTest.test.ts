@@ -3,7 +3,11 @@ import { join, relative, resolve, sep } from 'node:path';
 import fc from 'fast-check';
 import { afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
 import { interceptThisTest } from '../../src/intercept/index.js';
-import { testTrajectoryFile, trajectoryFileName } from '../../src/intercept/testTrajectoryFile.js';
+import {
+  isTrajectoryFileName,
+  testTrajectoryFile,
+  trajectoryFileName,
+} from '../../src/intercept/testTrajectoryFile.js';
 import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { builtLegate } from '../support/builtPackage.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -58,6 +62,8 @@ describe('trajectoryFileName: the file a test records to', () => {
         const folder = join('/project', 'test', '__trajectories__', 'agent.test.ts');
         const file = testTrajectoryFile('/project/test/agent.test.ts', names);
         expect(relative(folder, file)).toBe(`${name}.yaml`);
+        // So the obsolete-trajectories reporter judges every file interceptThisTest writes.
+        expect(isTrajectoryFileName(`${name}.yaml`)).toBe(true);
         expect(relative(folder, file).includes(sep)).toBe(false);
       }),
       { numRuns: 500 },

@@ -1,6 +1,7 @@
 import { MATCH_LEVELS, type MatchLevel } from '../matchLevel.js';
+import { NORMALISATION_NAMES } from '../normalisations.js';
 import { recordedConversation, runFields } from './run.js';
-import { list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
+import { flow, list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
 
 /**
  * The trajectory format, version 1: the one declaration. The TypeScript types, the reader's
@@ -19,6 +20,27 @@ export const trajectoryFormat = mapping({
       description:
         "Present (`http`) when legate/intercept recorded the run from a client's Messages API traffic, not from " +
         "legate's own runtime: turns and results are derived from the requests and responses.",
+    })
+    .optional(),
+  client: flow(
+    mapping({
+      userAgent: text().optional(),
+      sdk: text()
+        .meta({ description: 'The SDK as its `x-stainless-lang` and `x-stainless-package-version` name it.' })
+        .optional(),
+      app: text().meta({ description: 'The `x-app` header (Claude Code sends `cli`).' }).optional(),
+    }),
+  )
+    .meta({
+      description:
+        'At the HTTP boundary: the client that sent the traffic, as its first request names it (never legate).',
+    })
+    .optional(),
+  normalised: flow(list(oneOf(NORMALISATION_NAMES)))
+    .meta({
+      description:
+        'At the HTTP boundary: what was normalised in each request before it was kept, and is again in each ' +
+        'request a replay compares (docs/intercept.md, Normalisations).',
     })
     .optional(),
   agent: runFields.agent,
