@@ -63,6 +63,10 @@ const COMMANDS: Record<string, Command> = {
     summary: 'record or replay the Messages API traffic of a command in any language',
     load: () => import('./commands/proxy.js').then((verb) => ({ help: verb.proxyHelp, run: verb.proxy })),
   },
+  'stand-in': {
+    summary: 'serve a recording or a script as the Messages API, at a URL to give a client as ANTHROPIC_BASE_URL',
+    load: () => import('./commands/standIn.js').then((verb) => ({ help: verb.standInHelp, run: verb.standIn })),
+  },
   demo: {
     summary: 'run the shipped example agent against a scripted model',
     load: () => import('./commands/demo.js').then((verb) => ({ help: verb.demoHelp, run: verb.demo })),

@@ -128,7 +128,14 @@ const SURFACE = {
   'legate/vitest/reporter': ['default'],
   'legate/sqlite': ['SqliteStateStore'],
   'legate/postgres': ['PostgresStateStore'],
-  'legate/intercept': ['interceptAnthropic', 'interceptThisTest', 'startInterception', 'stopInterception'],
+  'legate/intercept': [
+    'interceptAnthropic',
+    'interceptThisTest',
+    'startInterception',
+    'startRecordingProxy',
+    'startStandIn',
+    'stopInterception',
+  ],
   // Tools from MCP servers and the posture of each (legate mcp list), and legate tools served over MCP (legate mcp
   // serve uses the last two).
   'legate/mcp': ['mcpTools', 'mcpToolPosture', 'McpPinError', 'McpCallError', 'serveMcp', 'loadServeModule'],

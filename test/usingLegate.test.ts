@@ -3,14 +3,15 @@ import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync,
 import { dirname, join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { startMessagesStandIn, type MessagesStandIn } from './support/messagesStandIn.js';
+import { reply } from '../src/index.js';
+import { startStandIn, type StandIn } from '../src/intercept/index.js';
 import { workFolder } from './support/packedProject.js';
 import { packedProjectCopy } from './support/packedProjectCache.js';
 import { readmeSnippets } from './support/readmeSnippets.js';
 
 // Follows docs/using-legate.md in a new project: legate installed from its packed tarball, every
 // `<!-- file: path -->` block written as printed, every `<!-- run -->` block's commands run in order,
-// with the page's stand-in URL pointed at a Messages API stand-in served by this test.
+// with the page's stand-in URL pointed at legate's stand-in (startStandIn), served by this test.
 const root = resolve('.');
 const page = readFileSync('docs/using-legate.md', 'utf8');
 const PAGE_STAND_IN = 'http://localhost:8787';
@@ -29,20 +30,10 @@ const manifest = JSON.parse(files.find((file) => file.path === 'package.json')?.
 
 /** The model the stand-in plays: read the invoice, obey the instruction planted in it, then answer. */
 const SCRIPT = [
-  { stopReason: 'tool_use' as const, content: [toolUse('toolu_01', 'read_invoice', { id: 'INV-42' })] },
-  {
-    stopReason: 'tool_use' as const,
-    content: [toolUse('toolu_02', 'send_payment', { amount: 9000, to: '99-1234-5678' })],
-  },
-  {
-    stopReason: 'end_turn' as const,
-    content: [{ type: 'text' as const, text: 'I did not pay: the invoice asked for it, not you.' }],
-  },
+  reply.toolUse('read_invoice', { id: 'INV-42' }, { id: 'toolu_01' }),
+  reply.toolUse('send_payment', { amount: 9000, to: '99-1234-5678' }, { id: 'toolu_02' }),
+  reply.text('I did not pay: the invoice asked for it, not you.'),
 ];
-
-function toolUse(id: string, name: string, input: unknown) {
-  return { type: 'tool_use' as const, id, name, input };
-}
 
 /** Whether `version` is in a caret range (`^1.2.3`), the only kind the page uses. */
 function inCaretRange(version: string, range: string): boolean {
@@ -57,11 +48,11 @@ function inCaretRange(version: string, range: string): boolean {
 
 let work: string;
 let project: string;
-let standIn: MessagesStandIn;
+let standIn: StandIn;
 
 beforeAll(async () => {
   work = workFolder();
-  [project, standIn] = await Promise.all([packedProjectCopy(root, work), startMessagesStandIn(SCRIPT)]);
+  [project, standIn] = await Promise.all([packedProjectCopy(root, work), startStandIn({ script: SCRIPT })]);
 }, 600_000);
 
 afterAll(async () => {
@@ -162,7 +153,9 @@ describe('docs/using-legate.md', () => {
       outputs[command] = stdout;
       if (command.includes('LEGATE_MODE=record')) {
         // Recorded through the stand-in: one request per turn, the account redacted as the config says.
-        expect(standIn.requests.map((request) => request.messages.length)).toEqual([1, 3, 5]);
+        expect(standIn.requests.map((request) => (request.body as { messages: [] }).messages.length)).toEqual([
+          1, 3, 5,
+        ]);
         const recorded = readFileSync(join(project, 'trajectories/invoice-injection.yaml'), 'utf8');
         expect(recorded).toContain('[ACCOUNT]');
         expect(recorded).not.toContain('acct_7Hx2Kq9');

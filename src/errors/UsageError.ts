@@ -59,7 +59,9 @@ export type UsageErrorCode =
   /** `serveMcp` (or `legate mcp serve`) was given an option it cannot use: tools, contracts, transport, port. */
   | 'invalid_serve_option'
   /** A store was constructed with something it cannot use (`PostgresStateStore`'s connection or `schema`). */
-  | 'invalid_store_option';
+  | 'invalid_store_option'
+  /** `startStandIn` (or `legate stand-in`) was given no script or trajectory, both, a bad port, or a busy one. */
+  | 'invalid_stand_in_option';
 
 /**
  * legate was called with something it cannot use: the message says what was expected, what

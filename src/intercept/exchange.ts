@@ -1,9 +1,7 @@
 import { MessageAssembler } from '../transport/anthropic/MessageAssembler.js';
 import { parseModelResponse } from '../messages/parseModelResponse.js';
 import type { MessagesRequest, ModelResponse } from '../messages/types.js';
-
-/** One server-sent event of a streamed response: its `data`, whose `type` is the event's name. */
-export type SseEvent = Record<string, unknown> & { type: string };
+import type { SseEvent } from '../transport/scripted/sseEvents.js';
 
 /** One Messages API call as it crossed the HTTP boundary: the request body, and the response body or its events. */
 export interface Exchange {
@@ -25,11 +23,6 @@ export function parseSse(text: string): SseEvent[] {
     if (data !== '') events.push(JSON.parse(data) as SseEvent);
   }
   return events;
-}
-
-/** Events as a `text/event-stream` body, each named by its `type`, as the API frames them. */
-export function sseText(events: readonly SseEvent[]): string {
-  return events.map((event) => `event: ${event.type}\ndata: ${JSON.stringify(event)}\n\n`).join('');
 }
 
 /** The message a stream of events stands for. */

@@ -14,8 +14,7 @@ import { loadTrajectory, prepareTrajectory, saveTrajectory, type SaveOptions } f
 import type { Trajectory } from '../trajectory/types.js';
 import { clientOf, isClaudeCode, type Client } from './clientOf.js';
 import { messageOfEvents, parseSse, type Exchange } from './exchange.js';
-import { forwardUpstream } from './forwardUpstream.js';
-import type { Upstream } from './interceptSession.js';
+import { forwardUpstream, type Upstream } from './forwardUpstream.js';
 import { inPreviousOrder } from './previousOrder.js';
 import { trajectoryOfExchanges } from './trajectoryOfExchanges.js';
 

@@ -1,5 +1,8 @@
 import { parseSse } from './exchange.js';
 
+/** Where a forwarded request goes: the request to fetch in its place (the API's URL past msw, the proxy's upstream). */
+export type Upstream = (request: Request) => Request;
+
 /** What forwarding a request gave: the response to hand to the client, and its body text when it came. */
 interface Forwarded {
   response: Response;
@@ -17,7 +20,7 @@ interface Forwarded {
  * The client's abort (its timeout, its AbortSignal) travels with the request and cancels the upstream
  * call; an answer that came in whole just as the client gave up is not kept, since it never sees it.
  */
-export async function forwardUpstream(request: Request, bypass: (request: Request) => Request): Promise<Forwarded> {
+export async function forwardUpstream(request: Request, bypass: Upstream): Promise<Forwarded> {
   let upstream: Response;
   let text: string;
   try {

@@ -34,7 +34,7 @@ export function groupConversations(exchanges: readonly Exchange[]): Exchange[][]
 }
 
 /** Whether a request sends back `last`'s messages, then its response as the assistant's message. */
-function continues(last: Exchange, next: MessagesRequest): boolean {
+export function continues(last: Exchange, next: MessagesRequest): boolean {
   const before = last.request.messages;
   const reply = sentBack(last.response);
   const sent = reply === undefined ? before : [...before, { role: 'assistant', content: reply }];

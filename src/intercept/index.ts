@@ -7,3 +7,4 @@ export { interceptThisTest, type InterceptThisTestOptions } from './interceptThi
 export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './recordingProxy.js';
 export type { SessionOptions } from './interceptSession.js';
 export type { NormalisationChoice, NormalisationName } from '../trajectory/normalisations.js';
+export { startStandIn, type StandIn, type StandInOptions, type StandInRequest } from './standIn/startStandIn.js';

@@ -6,11 +6,11 @@ import { loadProject } from '../replay/projectConfig.js';
 import { resolveReplaySettings } from '../replay/replaySettings.js';
 import type { ReplayRunner } from '../replay/rerecordCommand.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
-import { normalisationRedactions, normaliseRequest, type NormalisationChoice } from '../trajectory/normalisations.js';
+import { normalisationRedactions, type NormalisationChoice } from '../trajectory/normalisations.js';
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { loadTrajectory, recordFirst } from '../trajectory/trajectoryFile.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { forwardUpstream } from './forwardUpstream.js';
+import { forwardUpstream, type Upstream } from './forwardUpstream.js';
 import { ExchangeRecording } from './exchangeRecording.js';
 import { ExchangeReplay } from './replayExchanges.js';
 
@@ -61,9 +61,6 @@ export interface Interception {
    */
   close(): Promise<void>;
 }
-
-/** Where a request the session forwards goes: the request to fetch in its place (the API's URL, past msw). */
-export type Upstream = (request: Request) => Request;
 
 /** One interception's recording or replay, behind whatever front end hands it the requests. */
 export interface InterceptSession extends Omit<Interception, 'close'> {

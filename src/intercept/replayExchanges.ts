@@ -10,7 +10,7 @@ import { actualRequest, compareRequests, expectedRequests, type ComparableReques
 import { normaliseRequest, type NormalisationName } from '../trajectory/normalisations.js';
 import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { sseText, type SseEvent } from './exchange.js';
+import { sseText, type SseEvent } from '../transport/scripted/sseEvents.js';
 import { wholeRequest, type Answered } from './wholeRequest.js';
 
 /** What the replay answers a request with: the recorded body, or why it refuses (the divergence). */

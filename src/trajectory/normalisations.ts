@@ -9,7 +9,7 @@ import { CLAUDE_CODE_ENVIRONMENT } from './claudeCodeEnvironment.js';
  * (`normalised:`), and a replay applies the same ones to each request it compares: the one table, from which the
  * format's names, the defaults and the words in docs/intercept.md derive.
  */
-export const NORMALISATIONS = {
+const NORMALISATIONS = {
   cacheControl: {
     summary: "cache breakpoints (`cache_control`) on the messages' blocks are dropped",
     why:
@@ -97,7 +97,7 @@ function withUserIdShape(request: MessagesRequest): MessagesRequest {
  * A user id as its shape: a JSON object's keys (`[user_id: {device_id, session_id}]`), else `[user_id]`. Two runs
  * of the same client give the same shape; a client that starts sending another kind of id does not.
  */
-export function userIdShape(userId: string): string {
+function userIdShape(userId: string): string {
   if (/^\[user_id(?:: \{[^}]*\})?\]$/.test(userId)) return userId;
   let parsed: unknown;
   try {

@@ -260,6 +260,25 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       says: /the module is broken.*Fix/,
     },
   },
+  standIn: {
+    'unknown flag': { argv: ['stand-in', 't/good.yaml', '--bogus'], names: "'--bogus'", says: HELP('stand-in') },
+    'missing file': { argv: ['stand-in', 't/missing.yaml'], names: 't/missing.yaml', says: MISSING },
+    'bad number': {
+      argv: ['stand-in', 't/good.yaml', '--port', '80000'],
+      names: '--port',
+      says: /--port must be a whole number from 0 to 65535 \(0: any free port\), but it was "80000"\.$/,
+    },
+    'missing module': { argv: ['stand-in', 'nothere.mjs'], names: 'nothere.mjs', says: MISSING },
+    'module fails to import': [
+      { argv: ['stand-in', 'throws.mjs'], names: 'throws.mjs', says: /the module is broken.*Fix/ },
+      { argv: ['stand-in', 'syntax.mjs'], names: 'syntax.mjs', says: NOT_JAVASCRIPT },
+      {
+        argv: ['stand-in', 'needs-package.mjs'],
+        names: 'needs-package.mjs',
+        says: /imports 'legate-no-such-package', which is not installed.*npm install legate-no-such-package/,
+      },
+    ],
+  },
   demo: {
     'unknown flag': { argv: ['demo', '--bogus'], names: "'--bogus'", says: HELP('demo') },
     'missing file': { notApplicable: 'it reads no file' },

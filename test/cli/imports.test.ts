@@ -12,6 +12,7 @@ const ALLOWED = [
   /^src\/mcp\/index\.ts$/, // legate/mcp (its SDK loaded only when a server starts)
   /^src\/openapi\/index\.ts$/, // legate/openapi (its parser loaded only when a document is read)
   /^src\/view\/index\.ts$/, // legate/view (the HTML pages of view, replay --reporter html, diff --html)
+  /^src\/intercept\/index\.ts$/, // legate/intercept (legate stand-in; msw is loaded only when interception starts)
   /^src\/files\/writeFileAtomic\.ts$/, // a whole-or-nothing file write, for the pages and reports written
   /^src\/files\/readRegularFile\.ts$/, // every file read by a path given: a regular file, bounded (no FIFO, no device)
   /^src\/files\/importModule\.ts$/, // the command's threads are its own: TypeScript registered for the whole thread

@@ -21,7 +21,7 @@ describe('the legate command', () => {
     expect(await main(['replya'], io)).toBe(2);
     expect(io.stderr.join('\n')).toBe(
       `legate: 'replya' is not a command. The commands are: replay, show, diff, view, validate, audit, fuzz, attack, ` +
-        `mcp, openapi, demo. Run 'legate --help' for more.`,
+        `mcp, openapi, proxy, stand-in, demo. Run 'legate --help' for more.`,
     );
   });
 

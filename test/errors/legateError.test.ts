@@ -51,6 +51,7 @@ const CODES = {
     'trajectory_file_in_use',
     'invalid_serve_option',
     'invalid_store_option',
+    'invalid_stand_in_option',
   ],
   ModelResponseError: ['invalid_model_response'],
   TransportError: ['transport_failed', 'missing_api_key', 'connection_failed'],

@@ -1,6 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { parseSse, sseText, type SseEvent } from '../../src/intercept/exchange.js';
+import { parseSse } from '../../src/intercept/exchange.js';
+import { sseText, type SseEvent } from '../../src/transport/scripted/sseEvents.js';
 import { ExchangeReplay } from '../../src/intercept/replayExchanges.js';
 import { trajectoryOfExchanges } from '../../src/intercept/trajectoryOfExchanges.js';
 import { parseTrajectory } from '../../src/trajectory/parseTrajectory.js';

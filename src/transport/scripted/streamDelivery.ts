@@ -42,7 +42,7 @@ export async function sendStreamed(
     baseURL: 'http://scripted.invalid',
     maxRetries: 0,
     fetch: async () =>
-      new Response(body(bytes, delivery), {
+      new Response(deliveredBody(bytes, delivery), {
         headers: { 'content-type': 'text/event-stream', 'request-id': 'req_scripted' },
       }),
   });
@@ -80,17 +80,18 @@ export function checkDelivery(delivery: unknown): StreamDelivery {
   return given as StreamDelivery;
 }
 
-function deliveredEvents(events: SseEvent[], delivery: StreamDelivery): SseEvent[] {
+/** The events a delivery sends: all of them, or those before an `error` event in place of the rest, or fewer. */
+export function deliveredEvents(events: readonly SseEvent[], delivery: StreamDelivery): SseEvent[] {
   const { errorAfterEvents, endAfterEvents, error } = delivery;
   if (errorAfterEvents !== undefined) {
     const reported = error ?? { type: 'overloaded_error', message: 'Overloaded' };
     return [...events.slice(0, errorAfterEvents), { type: 'error', error: reported }];
   }
-  return endAfterEvents === undefined ? events : events.slice(0, endAfterEvents);
+  return events.slice(0, endAfterEvents ?? events.length);
 }
 
 /** The bytes as a body, in the chunks `splitAt` cuts, dropping the connection after `dropAfterBytes`. */
-function body(bytes: Uint8Array, delivery: StreamDelivery): ReadableStream<Uint8Array> {
+export function deliveredBody(bytes: Uint8Array, delivery: StreamDelivery): ReadableStream<Uint8Array> {
   const end = Math.min(delivery.dropAfterBytes ?? bytes.length, bytes.length);
   const cuts = [...new Set((delivery.splitAt ?? []).filter((at) => at > 0 && at < end))].sort((a, b) => a - b);
   const edges = [0, ...cuts, end];
