@@ -95,6 +95,7 @@ const SURFACE = {
     'findSecret',
     'BUILT_IN_SECRET_PATTERNS',
     'runTrajectory',
+    'startRecordingProxy',
     'resolveMode',
     'RECORDING_MODES',
     'fromRun',
