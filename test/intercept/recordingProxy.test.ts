@@ -102,7 +102,7 @@ describe('the recording proxy', () => {
     }
   });
 
-  it("gives a replay's client without a key a placeholder shaped as an API key, the form Claude Code reads", async () => {
+  it("gives a replay's client without a key a placeholder shaped as an API key, as Claude Code reads it", async () => {
     const file = join(tempDir(), 'run.yaml');
     const upstream = await startUpstream(counter.captures.map(capturedResponse));
     await throughProxy(flavours[0], { file, mode: 'record', upstream: upstream.url }).finally(upstream.close);
