@@ -1,6 +1,6 @@
 // A guide of docs/ followed as printed in a new project (test/usingLegate.test.ts,
-// test/docs/claudeAgentSdkDoc.test.ts): every `<!-- file: path -->` block is a file to write, every `<!-- run -->` block's lines are commands to run in
-// order, offline, with the page's stand-in URL pointed at one the test serves.
+// test/docs/claudeAgentSdkDoc.test.ts): every `<!-- file: path -->` block is a file to write, every `<!-- run -->`
+// block's lines are commands to run in order, offline, with the page's stand-in URL pointed at one the test serves.
 import { execFile } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
