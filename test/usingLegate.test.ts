@@ -1,10 +1,16 @@
-import { execFile } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
-import { promisify } from 'node:util';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { reply } from '../src/index.js';
 import { startStandIn, type StandIn } from '../src/intercept/index.js';
+import {
+  guideCommands,
+  guideFiles,
+  guideSteps,
+  linkPackages,
+  runGuideCommand,
+  writeGuideFiles,
+} from './support/guidePage.js';
 import { workFolder } from './support/packedProject.js';
 import { packedProjectCopy } from './support/packedProjectCache.js';
 import { readmeSnippets } from './support/readmeSnippets.js';
@@ -16,15 +22,9 @@ const root = resolve('.');
 const page = readFileSync('docs/using-legate.md', 'utf8');
 const PAGE_STAND_IN = 'http://localhost:8787';
 
-type Step = { kind: 'file'; path: string; text: string } | { kind: 'run'; commands: string[] };
-const steps: Step[] = [...page.matchAll(/<!-- (file: (\S+)|run) -->\n```(\w+)\n([\s\S]*?)```/g)].map(
-  ([, marker, path, , text]): Step =>
-    marker === 'run'
-      ? { kind: 'run', commands: text!.split('\n').filter((line) => line.trim() !== '' && !line.startsWith('#')) }
-      : { kind: 'file', path: path!, text: text! },
-);
-const files = steps.flatMap((step) => (step.kind === 'file' ? [step] : []));
-const commands = steps.flatMap((step) => (step.kind === 'run' ? step.commands : []));
+const steps = guideSteps(page);
+const files = guideFiles(steps);
+const commands = guideCommands(steps);
 type Manifest = { version: string; dependencies: Record<string, string>; devDependencies: Record<string, string> };
 const manifest = JSON.parse(files.find((file) => file.path === 'package.json')?.text ?? '{}') as Manifest;
 
@@ -60,29 +60,10 @@ afterAll(async () => {
   rmSync(work, { recursive: true, force: true });
 }, 120_000);
 
-/** The dev dependencies the page installs, linked from legate's own node_modules as npm would install them. */
-function installDevDependencies(): void {
-  for (const name of Object.keys(manifest.devDependencies)) {
-    const source = realpathSync(join(root, 'node_modules', name));
-    const target = join(project, 'node_modules', name);
-    mkdirSync(dirname(target), { recursive: true });
-    if (!existsSync(target)) symlinkSync(source, target, 'dir');
-    const { bin } = JSON.parse(readFileSync(join(source, 'package.json'), 'utf8')) as { bin?: string | object };
-    const bins = typeof bin === 'string' ? { [name.split('/').pop()!]: bin } : (bin ?? {});
-    for (const [command, path] of Object.entries(bins)) {
-      const link = join(project, 'node_modules/.bin', command);
-      if (!existsSync(link)) symlinkSync(join('..', name, path as string), link);
-    }
-  }
-}
-
-/** The page's files written into the project, and its dev dependencies installed. */
+/** The page's files written into the project, and its dev dependencies installed (linked from legate's own). */
 function writeProject(): void {
-  for (const file of files) {
-    mkdirSync(dirname(join(project, file.path)), { recursive: true });
-    writeFileSync(join(project, file.path), file.text);
-  }
-  installDevDependencies();
+  writeGuideFiles(project, steps);
+  linkPackages(root, project, Object.keys(manifest.devDependencies));
 }
 
 /** Ends the command a test left running (it timed out): the test's own timeout is the commands' only hang guard. */
@@ -93,23 +74,12 @@ afterEach(() => {
 });
 
 /** Runs one of the page's command lines in the project, in a shell, offline; resolves with its output and status. */
-async function run(command: string): Promise<{ status: number; stdout: string; stderr: string }> {
-  const inherited = Object.entries(process.env).filter(
-    ([key]) => !/^(VITEST|npm_|ANTHROPIC_|LEGATE_)/.test(key) && !['CI', 'NODE_ENV', 'NODE_OPTIONS'].includes(key),
-  );
-  const env = { ...Object.fromEntries(inherited), NO_COLOR: '1', npm_config_offline: 'true' };
-  const line = command.replaceAll(PAGE_STAND_IN, standIn.url);
-  try {
-    const { stdout, stderr } = await promisify(execFile)('sh', ['-c', line], {
-      cwd: project,
-      env,
-      signal: running.signal,
-    });
-    return { status: 0, stdout, stderr };
-  } catch (error) {
-    const { code, stdout, stderr } = error as { code?: number; stdout?: string; stderr?: string };
-    return { status: typeof code === 'number' ? code : -1, stdout: stdout ?? '', stderr: stderr ?? String(error) };
-  }
+function run(command: string): Promise<{ status: number; stdout: string; stderr: string }> {
+  return runGuideCommand(command, {
+    cwd: project,
+    standIn: { page: PAGE_STAND_IN, served: standIn.url },
+    signal: running.signal,
+  });
 }
 
 describe('docs/using-legate.md', () => {

@@ -140,9 +140,12 @@ export class ExchangeReplay {
 
 /**
  * How far into the conversation a difference lies: the index of the first message that differs,
- * past every header field. The conversation a request differs from latest is the one it belongs to.
+ * past every header field but the model. The conversation a request differs from latest is the one it belongs to;
+ * one for another model is the least likely (Claude Code's title request and its loop's first request differ there,
+ * and either may arrive first).
  */
 function depth(path: string): number {
+  if (path === 'model') return -2;
   const message = /^messages\[(\d+)\]/.exec(path);
   return message === null ? -1 : Number(message[1]);
 }

@@ -1,4 +1,5 @@
 import { FileReadError, readRegularFile } from '../files/readRegularFile.js';
+import { conversationsOf, withConversations } from './conversationsOf.js';
 import { TrajectoryFileError } from './errors.js';
 import { MAX_TRAJECTORY_BYTES } from './limits.js';
 import { parseTrajectory } from './parseTrajectory.js';
@@ -71,11 +72,18 @@ export interface SaveOptions {
   secrets?: readonly (RegExp | string)[];
 }
 
-/** The trajectory as it would be saved: redacted, each call whose input a redaction changed marked as such. */
+/**
+ * The trajectory as it would be saved: redacted, each call whose input a redaction changed marked as such. Every
+ * conversation of the file is (a recording at the HTTP boundary holds further ones under `conversations`).
+ */
 export function prepareTrajectory(trajectory: Trajectory, options: SaveOptions = {}): Trajectory {
-  const redacted = redactTrajectory(createRedactor(options.redactions ?? []), trajectory);
-  markRedactedInputs(trajectory.turns, redacted.turns);
-  return redacted;
+  const redact = createRedactor(options.redactions ?? []);
+  const conversations = conversationsOf(trajectory).map((conversation) => {
+    const redacted = redactTrajectory(redact, conversation);
+    markRedactedInputs(conversation.turns, redacted.turns);
+    return redacted;
+  });
+  return trajectory.conversations === undefined ? conversations[0]! : withConversations(conversations);
 }
 
 /**

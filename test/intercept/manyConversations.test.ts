@@ -173,4 +173,23 @@ describe('several conversations in one interception', () => {
     await streamLoop(setupOf(weather, upstream.url));
     await expect(short.close()).rejects.toMatchObject({ kind: 'unused_turns', file: expect.stringMatching(/1 of 2/) });
   });
+
+  it('names the conversation of the same model when a request differs from every one', async () => {
+    // As Claude Code sends its title request (a small model) and its loop: the loop's first request, with a tool
+    // changed, is nearer its own conversation than the title's, whichever the file holds first.
+    const file = join(tempDir(), 'models.yaml');
+    const upstream = await startUpstream(answerByTool);
+    try {
+      const title = () => createLoop(setupFor(counter, upstream.url, { model: 'claude-haiku-5-5' }));
+      await runAll(file, 'record', upstream.url, [title, () => streamLoop(setupOf(weather, upstream.url))], false);
+    } finally {
+      await upstream.close();
+    }
+    const interception = await interceptAnthropic({ file, config: false, mode: 'replay', baseURL: upstream.url });
+    const changedTool = { ...weather.tool, description: 'Another description.' };
+    await expect(streamLoop(setupFor({ ...weather, tool: changedTool }, upstream.url))).rejects.toThrow();
+    await expect(interception.close()).rejects.toThrow(
+      /conversation 2 of 2[\s\S]*tool 'get_weather' has another description/,
+    );
+  });
 });

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { startRecordingProxy, type RecordingProxyOptions } from '../../src/intercept/index.js';
 import { TrajectoryDivergenceError } from '../../src/replay/divergenceError.js';
 import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
@@ -99,6 +99,21 @@ describe('the recording proxy', () => {
       expect((await flavours[0].loop(setupFor(counter, proxy.url))).calls).toHaveLength(2);
     } finally {
       await proxy.close();
+    }
+  });
+
+  it("gives a replay's client without a key a placeholder shaped as an API key, as Claude Code reads it", async () => {
+    const file = join(tempDir(), 'run.yaml');
+    const upstream = await startUpstream(counter.captures.map(capturedResponse));
+    await throughProxy(flavours[0], { file, mode: 'record', upstream: upstream.url }).finally(upstream.close);
+    vi.stubEnv('ANTHROPIC_API_KEY', '');
+    try {
+      const proxy = await startRecordingProxy({ file, mode: 'replay', config: false });
+      await proxy.close().catch(() => {});
+      // Claude Code 2.1.334 titles the session with a small model for an `sk-ant-api03-` key, else with the main one.
+      expect(proxy.env.ANTHROPIC_API_KEY).toMatch(/^sk-ant-api03-/);
+    } finally {
+      vi.unstubAllEnvs();
     }
   });
 

@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { conversationsOf, withConversations } from '../../src/trajectory/conversationsOf.js';
 import { createRedactor } from '../../src/trajectory/redaction.js';
 import {
   Agent,
@@ -173,5 +174,22 @@ describe('a sticky or global pattern behaves like any other', () => {
         },
       ),
     );
+  });
+});
+
+describe('redaction reaches every conversation of a file', () => {
+  it("redacts a further conversation's input, system prompt and turns as it redacts the first's", () => {
+    const first = loadTrajectory('trajectories/refusal.yaml');
+    const second = structuredClone(first);
+    second.request = { ...second.request, system: 'The vault code is ACME-PRIVATE-4242.' };
+    second.input = [{ type: 'text', text: 'Use ACME-PRIVATE-1717.' }];
+    second.turns[0]!.response.content = [{ text: 'Done with ACME-PRIVATE-9393.' }];
+    const file = join(tempDir(), 'two.yaml');
+    saveTrajectory(file, withConversations([first, second]), { redactions: [{ pattern: SECRET }] });
+    const saved = readFileSync(file, 'utf8');
+    expect(saved).not.toMatch(SECRET);
+    const [, again] = conversationsOf(loadTrajectory(file));
+    expect(again?.request.system).toBe('The vault code is [REDACTED].');
+    expect(again?.input).toEqual([{ type: 'text', text: 'Use [REDACTED].' }]);
   });
 });

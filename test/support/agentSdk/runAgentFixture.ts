@@ -9,7 +9,18 @@ import { type AgentSdkStandInOptions, type LoggedRequest, startAgentSdkStandIn }
 export const AGENT_FIXTURE = resolve('test/fixtures/agent-sdk/agent.mjs');
 export const STAND_IN_API_KEY = 'sk-ant-api03-standin-key';
 
-export interface AgentRunOptions extends AgentSdkStandInOptions {
+/** Where the agent reaches the API: a stand-in of the run's own (its script), or `api`, variables naming another. */
+export type AgentRunOptions = AgentRunSettings & (AgentSdkStandInOptions | AgentApi);
+
+interface AgentApi {
+  /**
+   * The variables that point the agent at the API instead (a recording proxy's `env`, with a key if it needs one):
+   * no stand-in is started then, and the run's `requests` is empty.
+   */
+  api: Record<string, string>;
+}
+
+interface AgentRunSettings {
   /** Variables given to the agent on top of PATH, HOME and the stand-in's URL and key. */
   env?: Record<string, string>;
   /** The agent's working folder (its `cwd` option); a fresh temporary folder by default. */
@@ -45,16 +56,15 @@ export async function runAgentFixture(options: AgentRunOptions): Promise<AgentRu
   const effects = join(scratch, 'effects.jsonl');
   writeFileSync(effects, '');
   const timeFile = join(scratch, 'time.txt');
-  const standIn = await startAgentSdkStandIn(options);
+  const standIn = 'api' in options ? undefined : await startAgentSdkStandIn(options);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     HOME: home,
-    ANTHROPIC_BASE_URL: standIn.url,
-    ANTHROPIC_API_KEY: STAND_IN_API_KEY,
+    ...('api' in options ? options.api : { ANTHROPIC_BASE_URL: standIn?.url, ANTHROPIC_API_KEY: STAND_IN_API_KEY }),
     AGENT_EFFECTS_FILE: effects,
     AGENT_CWD: cwd,
     ...(options.timed === true ? { AGENT_CLAUDE_EXECUTABLE: timedBinary(scratch, timeFile) } : {}),
-    ...(options.proxy === true ? { HTTPS_PROXY: standIn.url, NO_PROXY: '127.0.0.1' } : {}),
+    ...(options.proxy === true && standIn !== undefined ? { HTTPS_PROXY: standIn.url, NO_PROXY: '127.0.0.1' } : {}),
     ...options.env,
   };
   const started = performance.now();
@@ -69,19 +79,19 @@ export async function runAgentFixture(options: AgentRunOptions): Promise<AgentRu
   });
   const exitCode = await new Promise<number | null>((done) => child.on('close', done));
   const wallMs = Math.round(performance.now() - started);
-  await standIn.close();
+  await standIn?.close();
   return {
     env: options.env ?? {},
     cwd,
     home,
-    baseUrl: standIn.url,
+    baseUrl: standIn?.url ?? env.ANTHROPIC_BASE_URL ?? '',
     exitCode,
     wallMs,
     stdout: stdout.split('\n').filter((line) => line !== ''),
     stderr,
     effects: readFileSync(effects, 'utf8'),
     time: options.timed === true ? readFileSync(timeFile, 'utf8') : undefined,
-    requests: standIn.requests,
+    requests: standIn?.requests ?? [],
   };
 }
 
