@@ -20,8 +20,9 @@ export interface RecordingProxy extends Interception {
   readonly url: string;
   /**
    * The environment that points a client at the proxy: `ANTHROPIC_BASE_URL` and `ANTHROPIC_API_URL` (LangChain.js
-   * reads it first), and in a replay, when this process has none, a placeholder `ANTHROPIC_API_KEY` shaped as an API
-   * key (clients refuse to start without a key; the proxy never sends it anywhere).
+   * reads it first), and in a replay a placeholder `ANTHROPIC_API_KEY` shaped as an API key, in place of any the
+   * process has (clients refuse to start without a key; a replay sends nothing anywhere, and a key of another form
+   * can change what a client sends).
    */
   readonly env: Record<string, string>;
   /** The divergence that ended a replay, as soon as it happened (the client got a 400 it does not retry). */
@@ -31,8 +32,8 @@ export interface RecordingProxy extends Interception {
 const API = 'https://api.anthropic.com';
 
 /**
- * The key a replay hands a client that has none. Shaped as an API key, as recordings are made with one: Claude Code
- * (2.1.334) chooses its session-title request by the key's form (`sk-ant-api03-…`: a small model; any other key: the
+ * The key a replay hands the client, whatever key the process has. Shaped as an API key, as recordings are made
+ * with one: Claude Code (2.1.334) chooses its session-title request by the key's form (`sk-ant-api03-…`: a small model; any other key: the
  * main model, thinking off, temperature 1), so another form would make a request the recording does not hold.
  */
 const REPLAY_KEY = 'sk-ant-api03-legate-proxy-replay';
@@ -64,7 +65,7 @@ export async function startRecordingProxy(options: RecordingProxyOptions): Promi
   });
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   const env: Record<string, string> = { ANTHROPIC_BASE_URL: url, ANTHROPIC_API_URL: url };
-  if (session.mode === 'replay' && !process.env.ANTHROPIC_API_KEY) env.ANTHROPIC_API_KEY = REPLAY_KEY;
+  if (session.mode === 'replay') env.ANTHROPIC_API_KEY = REPLAY_KEY;
   return {
     mode: session.mode,
     file: session.file,

@@ -77,7 +77,10 @@ describe('the recording proxy', () => {
     expect(response.status).toBe(400);
     expect(response.headers.get('x-should-retry')).toBe('false');
     const body = (await response.json()) as { error: { type: string; message: string } };
-    expect(body.error).toMatchObject({ type: 'invalid_request_error', message: expect.stringMatching(/differs/) });
+    expect(body.error).toMatchObject({
+      type: 'invalid_request_error',
+      message: expect.stringMatching(/offers the tools differently from the recording/),
+    });
     expect(proxy.failure).toBeInstanceOf(TrajectoryDivergenceError);
     await expect(proxy.close()).rejects.toBe(proxy.failure);
   });
@@ -102,16 +105,18 @@ describe('the recording proxy', () => {
     }
   });
 
-  it("gives a replay's client without a key a placeholder shaped as an API key, as Claude Code reads it", async () => {
+  it("gives a replay's client a key shaped as an API key, whatever key is set, as Claude Code reads it", async () => {
     const file = join(tempDir(), 'run.yaml');
     const upstream = await startUpstream(counter.captures.map(capturedResponse));
     await throughProxy(flavours[0], { file, mode: 'record', upstream: upstream.url }).finally(upstream.close);
-    vi.stubEnv('ANTHROPIC_API_KEY', '');
     try {
-      const proxy = await startRecordingProxy({ file, mode: 'replay', config: false });
-      await proxy.close().catch(() => {});
-      // Claude Code 2.1.334 titles the session with a small model for an `sk-ant-api03-` key, else with the main one.
-      expect(proxy.env.ANTHROPIC_API_KEY).toMatch(/^sk-ant-api03-/);
+      for (const key of ['', 'unused']) {
+        vi.stubEnv('ANTHROPIC_API_KEY', key);
+        const proxy = await startRecordingProxy({ file, mode: 'replay', config: false });
+        await proxy.close().catch(() => {});
+        // Claude Code 2.1.334 titles the session with a small model for an `sk-ant-api03-` key, else the main one.
+        expect(proxy.env.ANTHROPIC_API_KEY).toMatch(/^sk-ant-api03-legate/);
+      }
     } finally {
       vi.unstubAllEnvs();
     }
