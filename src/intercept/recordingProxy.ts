@@ -33,8 +33,9 @@ const API = 'https://api.anthropic.com';
 
 /**
  * The key a replay hands the client, whatever key the process has. Shaped as an API key, as recordings are made
- * with one: Claude Code (2.1.334) chooses its session-title request by the key's form (`sk-ant-api03-…`: a small model; any other key: the
- * main model, thinking off, temperature 1), so another form would make a request the recording does not hold.
+ * with one: Claude Code (2.1.334) chooses its session-title request by the key's form (`sk-ant-api03-…`: a small
+ * model; any other key: the main model, thinking off, temperature 1), so another form would make a request the
+ * recording does not hold.
  */
 const REPLAY_KEY = 'sk-ant-api03-legate-proxy-replay';
 
