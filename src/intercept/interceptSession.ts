@@ -10,6 +10,7 @@ import { normalisationRedactions, type NormalisationChoice } from '../trajectory
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { loadTrajectory, recordFirst } from '../trajectory/trajectoryFile.js';
 import type { Trajectory } from '../trajectory/types.js';
+import { apiErrorResponse } from './apiHttp.js';
 import { forwardUpstream, type Upstream } from './forwardUpstream.js';
 import { ExchangeRecording } from './exchangeRecording.js';
 import { ExchangeReplay } from './replayExchanges.js';
@@ -157,8 +158,5 @@ function answerOf(answer: ReturnType<ExchangeReplay['answer']>): Response {
   if (answer.kind === 'json') return Response.json(answer.body);
   if (answer.kind === 'sse') return new Response(answer.body, { headers: { 'content-type': 'text/event-stream' } });
   // A 400 the client does not retry: it fails at once with the divergence as its message.
-  return Response.json(
-    { type: 'error', error: { type: 'invalid_request_error', message: answer.error.message } },
-    { status: 400, headers: { 'x-should-retry': 'false' } },
-  );
+  return apiErrorResponse(400, 'invalid_request_error', answer.error.message);
 }

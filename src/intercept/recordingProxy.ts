@@ -1,5 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { apiErrorResponse, bodyOf, isProbe } from './apiHttp.js';
 import { UsageError } from '../errors/UsageError.js';
 import { forwardUpstream } from './forwardUpstream.js';
 import { openSession, type Interception, type InterceptSession, type SessionOptions } from './interceptSession.js';
@@ -99,7 +100,7 @@ async function serve(
   const method = incoming.method ?? 'GET';
   seen.push(`${method} ${url.pathname}`);
   // Claude Code's connectivity probe: answered here, neither recorded nor sent on.
-  if ((method === 'HEAD' || method === 'GET') && url.pathname === '/api/hello') {
+  if (isProbe(method, url.pathname)) {
     reply.writeHead(200, { 'content-type': 'application/json' }).end(method === 'HEAD' ? undefined : '{}');
     return;
   }
@@ -125,17 +126,11 @@ async function serve(
 
 /** What a replay answers a request that is not a Messages API call: a 404 the client does not retry. */
 function notRecorded(method: string, path: string): Response {
-  return Response.json(
-    {
-      type: 'error',
-      error: {
-        type: 'not_found_error',
-        message:
-          `legate's recording proxy replays POST ${MESSAGES} only, from its trajectory file; ${method} ${path} ` +
-          'is not recorded there, so it has no answer.',
-      },
-    },
-    { status: 404, headers: { 'x-should-retry': 'false' } },
+  return apiErrorResponse(
+    404,
+    'not_found_error',
+    `legate's recording proxy replays POST ${MESSAGES} only, from its trajectory file; ${method} ${path} is not ` +
+      'recorded there, so it has no answer.',
   );
 }
 
@@ -159,12 +154,6 @@ function headersOf(incoming: IncomingMessage): Headers {
 }
 
 const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length', 'transfer-encoding', 'expect']);
-
-async function bodyOf(incoming: IncomingMessage): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of incoming) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-}
 
 /** The base a recording sends on to, checked: an http(s) URL without a trailing slash. */
 function upstreamOf(given: string | undefined): string {

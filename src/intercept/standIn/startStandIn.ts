@@ -1,3 +1,4 @@
+import { apiError, bodyOf, isProbe, PROBE_PATH } from '../apiHttp.js';
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { UsageError } from '../../errors/UsageError.js';
@@ -44,7 +45,6 @@ export interface StandIn {
 /** The path of the Messages API under any base (`/v1/messages`, `/anthropic/v1/messages`), before any query. */
 const MESSAGES_PATH = /\/v1\/messages\/?$/;
 /** Claude Code's connectivity probe. */
-const PROBE_PATH = '/api/hello';
 
 /**
  * Serves a scripted conversation, or a recording's responses, as the Messages API over HTTP: each `POST
@@ -114,11 +114,11 @@ async function handle(
 ): Promise<void> {
   const path = request.url ?? '/';
   const pathname = path.split('?')[0]!;
-  if (pathname === PROBE_PATH && (request.method === 'GET' || request.method === 'HEAD')) {
+  if (isProbe(request.method, pathname)) {
     response.writeHead(200, { 'content-type': 'application/json' }).end(request.method === 'HEAD' ? undefined : '{}');
     return;
   }
-  const text = await bodyOf(request);
+  const text = (await bodyOf(request)).toString('utf8');
   const body = parsed(text);
   requests.push({ method: request.method ?? '', path, headers: request.headers, body });
   if (request.method !== 'POST' || !MESSAGES_PATH.test(pathname)) {
@@ -149,10 +149,8 @@ function send(response: ServerResponse, answer: StandInAnswer): void {
     response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(message));
     return;
   }
-  const error = { type: 'error', error: { type: answer.type, message: answer.message } };
-  response
-    .writeHead(answer.status, { 'content-type': 'application/json', 'x-should-retry': 'false' })
-    .end(JSON.stringify(error));
+  const error = apiError(answer.status, answer.type, answer.message);
+  response.writeHead(error.status, error.headers).end(error.body);
 }
 
 /** A response as the API streams it (its recorded events where it has them), delivered as its script says. */
@@ -170,15 +168,6 @@ async function stream(response: ServerResponse, answer: StandInAnswer & { ok: tr
     return;
   }
   response.end();
-}
-
-function bodyOf(request: IncomingMessage): Promise<string> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    request.on('data', (chunk: Buffer) => chunks.push(chunk));
-    request.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
-    request.on('error', reject);
-  });
 }
 
 function parsed(text: string): unknown {
