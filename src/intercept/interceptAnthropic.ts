@@ -1,3 +1,4 @@
+import { httpBase } from './httpBase.js';
 import { UsageError } from '../errors/UsageError.js';
 import { interceptWith, loadMsw } from './interceptionServer.js';
 import { openSession, type Interception, type SessionOptions } from './interceptSession.js';
@@ -81,17 +82,6 @@ function basesOf(baseURL: InterceptOptions['baseURL'], env: NodeJS.ProcessEnv = 
     ...[DEFAULT_BASE, ...given].map((base) => ({ base, source: "interceptAnthropic's baseURL" })),
     ...fromEnv,
   ];
-  const bases = named.map(({ base, source }) => {
-    let url: URL | undefined;
-    try {
-      url = new URL(base);
-    } catch {}
-    if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-      throw new UsageError(
-        'invalid_intercept_option',
-        `${source} must be an http(s) URL such as 'http://127.0.0.1:8080', but it was ${JSON.stringify(base)}.`,
-      );
-    return base.replace(/\/+$/, '');
-  });
+  const bases = named.map(({ base, source }) => httpBase(base, source));
   return [...new Set(bases)];
 }

@@ -1,7 +1,7 @@
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { apiErrorResponse, bodyOf, isProbe } from './apiHttp.js';
-import { UsageError } from '../errors/UsageError.js';
+import { httpBase } from './httpBase.js';
 import { forwardUpstream } from './forwardUpstream.js';
 import { openSession, type Interception, type InterceptSession, type SessionOptions } from './interceptSession.js';
 
@@ -157,17 +157,9 @@ const HOP_HEADERS = new Set(['host', 'connection', 'keep-alive', 'content-length
 
 /** The base a recording sends on to, checked: an http(s) URL without a trailing slash. */
 function upstreamOf(given: string | undefined): string {
-  const base = given ?? (process.env.ANTHROPIC_BASE_URL?.trim() || API);
-  let url: URL | undefined;
-  try {
-    url = new URL(base);
-  } catch {}
-  if (url === undefined || (url.protocol !== 'http:' && url.protocol !== 'https:'))
-    throw new UsageError(
-      'invalid_intercept_option',
-      `The recording proxy's upstream must be an http(s) URL such as '${API}', but it was ${JSON.stringify(base)}.`,
-    );
-  return base.replace(/\/+$/, '');
+  if (given !== undefined) return httpBase(given, "The recording proxy's upstream");
+  const fromEnv = process.env.ANTHROPIC_BASE_URL?.trim();
+  return fromEnv ? httpBase(fromEnv, "ANTHROPIC_BASE_URL (the recording proxy's upstream)") : API;
 }
 
 /** Why no Messages API request reached the proxy: where to point the client, and what did arrive. */

@@ -131,4 +131,13 @@ describe('the recording proxy', () => {
     });
     expect(proxy.env).toMatchObject({ ANTHROPIC_BASE_URL: proxy.url, ANTHROPIC_API_URL: proxy.url });
   });
+
+  it('refuses an upstream that is not an http(s) URL, before listening', async () => {
+    await expect(
+      startRecordingProxy({ file: join(tempDir(), 'run.yaml'), mode: 'record', config: false, upstream: 'ftp://x' }),
+    ).rejects.toMatchObject({
+      code: 'invalid_intercept_option',
+      message: `The recording proxy's upstream must be an http(s) URL such as 'http://127.0.0.1:8080', but it was "ftp://x".`,
+    });
+  });
 });
