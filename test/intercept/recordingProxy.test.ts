@@ -137,7 +137,9 @@ describe('the recording proxy', () => {
       startRecordingProxy({ file: join(tempDir(), 'run.yaml'), mode: 'record', config: false, upstream: 'ftp://x' }),
     ).rejects.toMatchObject({
       code: 'invalid_intercept_option',
-      message: `The recording proxy's upstream must be an http(s) URL such as 'http://127.0.0.1:8080', but it was "ftp://x".`,
+      message:
+        "The recording proxy's upstream must be an http(s) URL such as 'http://127.0.0.1:8080', " +
+        'but it was "ftp://x".',
     });
   });
 });
