@@ -36,11 +36,10 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
       'invalid_intercept_option',
       `interceptAnthropic's otherHosts must be 'refuse' or 'pass', but it was ${JSON.stringify(otherHosts)}.`,
     );
-  const session = await openSession(options);
+  // Without msw nothing can be intercepted: said before anything about the file.
+  const session = await openSession(options, loadMsw);
   const { mode, file } = session;
   if (mode === 'passthrough') return { mode, file, trajectory: undefined, close: async () => {} };
-  // Without msw nothing can be intercepted: said before anything about the file.
-  await loadMsw();
   const urls = bases
     .flatMap((base) => (base.endsWith('/v1') ? [`${base}/messages`] : []))
     .concat(bases.map((base) => `${base}/v1/messages`));

@@ -77,9 +77,14 @@ export interface InterceptSession extends Omit<Interception, 'close'> {
 
 /**
  * Opens a session: the settings resolved as for runTrajectory (options, then the project's config, then the
- * file), the mode decided (`auto`: replay when the file exists), the file read for a replay.
+ * file), the mode decided (`auto`: replay when the file exists), the file read for a replay. `before`, when given,
+ * runs once the mode is known to record or replay, before anything is read: what the front end needs to intercept
+ * at all (msw) is refused ahead of anything about the file.
  */
-export async function openSession(options: SessionOptions): Promise<InterceptSession> {
+export async function openSession(
+  options: SessionOptions,
+  before: () => Promise<unknown> = async () => {},
+): Promise<InterceptSession> {
   const cwd = options.cwd ?? process.cwd();
   const project = await loadProject({ cwd, ...(options.config === undefined ? {} : { config: options.config }) });
   const settingsFor = (trajectory?: Trajectory) =>
@@ -105,6 +110,7 @@ export async function openSession(options: SessionOptions): Promise<InterceptSes
       close: async () => {},
     };
   }
+  await before();
   if (mode === 'replay') {
     const trajectory = loadTrajectory(file, recordFirst(settings.rerecord));
     const replaySettings = settingsFor(trajectory);
