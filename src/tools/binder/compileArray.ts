@@ -17,12 +17,15 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
   const lines = [`if (!Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`];
   const max =
     items === false ? Math.min(tuple.length, (node.maxItems as number | undefined) ?? Infinity) : node.maxItems;
-  if (typeof node.minItems === 'number')
+  if (typeof node.minItems === 'number') {
+    const min = gen.literal(node.minItems);
+    lines.push(`if (${input}.length < ${min}) ${gen.refuse(site, 'too_short', expected, count, `${input}.length`)}`);
+  }
+  // With `items: false`, the tuple's length bounds the count: a number, finite.
+  if (typeof max === 'number')
     lines.push(
-      `if (${input}.length < ${node.minItems}) ${gen.refuse(site, 'too_short', expected, count, `${input}.length`)}`,
+      `if (${input}.length > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', expected, count, `${input}.length`)}`,
     );
-  if (typeof max === 'number' && Number.isFinite(max))
-    lines.push(`if (${input}.length > ${max}) ${gen.refuse(site, 'too_long', expected, count, `${input}.length`)}`);
   const all = gen.var('a');
   lines.push(`const ${all} = new Array(${input}.length);`);
   tuple.forEach((schema, position) => {
@@ -80,9 +83,13 @@ function contains(gen: Emitter, node: PublishedSchema, site: Site): string[] {
   const atLeast = `an array with at least ${itemsThat(min)}`;
   const atMost = `an array with at most ${itemsThat(max ?? 0)}`;
   if (min > 0)
-    lines.push(`if (${matches} < ${min}) ${gen.refuse(site, 'missing_item', `${atLeast} ${kind}`, had, matches)}`);
+    lines.push(
+      `if (${matches} < ${gen.literal(min)}) ${gen.refuse(site, 'missing_item', `${atLeast} ${kind}`, had, matches)}`,
+    );
   if (max !== undefined)
-    lines.push(`if (${matches} > ${max}) ${gen.refuse(site, 'too_long', `${atMost} ${kind}`, had, matches)}`);
+    lines.push(
+      `if (${matches} > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', `${atMost} ${kind}`, had, matches)}`,
+    );
   return lines;
 }
 

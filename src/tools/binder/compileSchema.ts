@@ -26,7 +26,7 @@ type Validator = (value: unknown) => unknown;
  * relative to their value; the caller prefixes its own location when one fails.
  *
  * Safety of the generated source: property names enter it only as JSON string literals, and
- * numbers only as finite numeric literals; patterns, sets, defaults and every message are
+ * numbers only as finite numeric literals (`literal`); patterns, sets, defaults and every message are
  * passed in as values (`r0`, `r1`, ...), never spliced into the code.
  */
 export function compileSchema(tool: string, schema: PublishedSchema): Validator {
@@ -61,6 +61,12 @@ class CodeGenerator implements Emitter {
   ref(value: unknown): string {
     this.#refs.push(value);
     return `r${this.#refs.length - 1}`;
+  }
+
+  literal(n: unknown): string {
+    // Every number spliced into the code passes here; the schema's keyword checks let only finite ones through.
+    if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${String(n)}`);
+    return String(n);
   }
 
   var(prefix: string): string {

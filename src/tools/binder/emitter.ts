@@ -25,6 +25,8 @@ export interface Emitter {
   readonly root: PublishedSchema;
   /** A value the generated code refers to as `rN`. */
   ref(value: unknown): string;
+  /** A number as a JavaScript literal: only a finite number is one, and anything else is thrown. */
+  literal(n: unknown): string;
   /** A fresh variable name with the prefix. */
   var(prefix: string): string;
   /** A function the code calls to make a refusal of this code, expectation and arrival. */
