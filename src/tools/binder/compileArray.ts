@@ -50,7 +50,8 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
   lines.push(
     `for (let ${index} = ${tuple.length}; ${index} < ${input}.length; ${index}++) {`,
     `const ${value} = ${input}[${index}]; let ${bound};`,
-    gen.node(items === false ? true : items, item),
+    // With `items: false` no item gets here: the count is refused first, past the tuple.
+    gen.node(items, item),
     `${all}[${index}] = ${bound};`,
     '}',
   );
@@ -73,7 +74,7 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
 function contains(gen: Emitter, node: PublishedSchema, site: Site): string[] {
   const fn = gen.function(node.contains, `${site.at}.contains`, false);
   const min = typeof node.minContains === 'number' ? node.minContains : 1;
-  const max = typeof node.maxContains === 'number' ? node.maxContains : undefined;
+  const max = node.maxContains as number | undefined;
   const kind = describeExpectation(node.contains, gen.root);
   const matches = gen.var('m');
   const lines = [
@@ -82,10 +83,10 @@ function contains(gen: Emitter, node: PublishedSchema, site: Site): string[] {
   const had = (_v: unknown, n: unknown) => `it had ${String(n)}`;
   const atLeast = `an array with at least ${itemsThat(min)}`;
   const atMost = `an array with at most ${itemsThat(max ?? 0)}`;
-  if (min > 0)
-    lines.push(
-      `if (${matches} < ${gen.literal(min)}) ${gen.refuse(site, 'missing_item', `${atLeast} ${kind}`, had, matches)}`,
-    );
+  // A minimum of 0 asks nothing, and its check never refuses.
+  lines.push(
+    `if (${matches} < ${gen.literal(min)}) ${gen.refuse(site, 'missing_item', `${atLeast} ${kind}`, had, matches)}`,
+  );
   if (max !== undefined)
     lines.push(
       `if (${matches} > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', `${atMost} ${kind}`, had, matches)}`,
@@ -104,7 +105,8 @@ function firstDuplicate(items: unknown[]): number {
   const structured = new Set<string>();
   for (let i = 0; i < items.length; i++) {
     const item = items[i];
-    const seen = item !== null && typeof item === 'object' ? structured : scalars;
+    // null goes with the objects, as `null`: no object or array writes so.
+    const seen = typeof item === 'object' ? structured : scalars;
     const key = seen === structured ? canonicalJson(item) : item;
     if (seen.has(key as never)) return i;
     seen.add(key as never);

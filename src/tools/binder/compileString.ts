@@ -38,7 +38,7 @@ export function emitString(gen: Emitter, node: PublishedSchema, site: Site, expe
     if (!(pattern instanceof UnsupportedPattern))
       lines.push(`if (!${gen.ref(pattern)}.test(${input})) ${gen.refuse(site, 'invalid_format', expected)}`);
   }
-  const format = typeof node.format === 'string' ? FORMAT_CHECKS.get(node.format) : undefined;
+  const format = FORMAT_CHECKS.get(node.format as string);
   if (format !== undefined)
     lines.push(`if (!${gen.ref(format)}(${input})) ${gen.refuse(site, 'invalid_format', expected)}`);
   lines.push(`${site.out} = ${input};`);
