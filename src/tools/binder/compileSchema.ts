@@ -1,4 +1,5 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
+import { isPlainObject } from '../../json/jsonValue.js';
 import { ToolDeclarationError } from '../declarationError.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { typesOf } from '../schema/schemaFacts.js';
@@ -38,7 +39,8 @@ type Refuser = (value: unknown, path: ArgumentPath, detail?: unknown) => Refusal
 class CodeGenerator implements Emitter {
   readonly #refs: unknown[] = [];
   readonly #functions: string[] = [];
-  readonly #refFunctions = new Map<string, string>();
+  /** The function made for each `$ref`, by the `$ref` (none for a function made without one). */
+  readonly #refFunctions = new Map<string | undefined, string>();
   #vars = 0;
 
   constructor(
@@ -91,8 +93,8 @@ class CodeGenerator implements Emitter {
     arrived?: (v: unknown, d: unknown) => string,
     detail?: string,
   ): string {
-    const args = detail === undefined ? `${site.input}, [${site.path}]` : `${site.input}, [${site.path}], ${detail}`;
-    return `return ${this.refuser(code, expected, arrived)}(${args});`;
+    // Without a detail, the call passes `undefined`, as if it passed none.
+    return `return ${this.refuser(code, expected, arrived)}(${site.input}, [${site.path}], ${detail});`;
   }
 
   /** The condition `value is not a JSON object`. */
@@ -105,7 +107,8 @@ class CodeGenerator implements Emitter {
    * returns the bound value or a refusal whose path starts at that value.
    */
   function(schema: unknown, at: string, root: boolean, key?: string): string {
-    if (key !== undefined && this.#refFunctions.has(key)) return this.#refFunctions.get(key)!;
+    const made = this.#refFunctions.get(key);
+    if (made !== undefined) return made;
     const name = this.var('f');
     if (key !== undefined) this.#refFunctions.set(key, name);
     const body = this.node(schema, { input: 'value', path: [], out: 'bound', at, root });
@@ -123,8 +126,7 @@ class CodeGenerator implements Emitter {
   /** Code that runs a function made by {@link function} and either binds its result or returns its refusal. */
   call(fn: string, site: Site): string {
     const result = this.var('c');
-    const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
-    const check = `if (${result} instanceof R) { ${prefix}return ${result}; }`;
+    const check = `if (${result} instanceof R) { ${result}.under([${site.path}]); return ${result}; }`;
     return `const ${result} = ${fn}(${site.input}); ${check}\n${site.out} = ${result};`;
   }
 
@@ -159,8 +161,7 @@ class CodeGenerator implements Emitter {
     if (types !== undefined && types.length === 0)
       return `if (${site.input} !== null) ${this.refuse(site, 'invalid_type', expected)}\n${site.out} = null;`;
     // Several types, or none declared (any JSON value, with each keyword applying to its own type).
-    const allows = (t: string) =>
-      types === undefined || types.includes(t as never) || (t === 'integer' && types.includes('number'));
+    const allows = (t: string) => types === undefined || types.includes(t as never);
     const branch = (condition: string, type: string) =>
       `if (${condition}) {\n${
         allows(type) ? this.#ofType(type, node, site, expected) : this.refuse(site, 'invalid_type', expected)
@@ -204,7 +205,7 @@ class CodeGenerator implements Emitter {
     if (allowed === undefined) return '';
     const expected = describeExpectation(node, this.root);
     const refuse = this.refuse(site, 'not_a_known_value', expected);
-    if (allowed.every((v) => v === null || typeof v !== 'object'))
+    if (allowed.every((v) => !isPlainObject(v) && !Array.isArray(v)))
       return `\nif (!${this.ref(new Set(allowed))}.has(${site.input})) ${refuse}`;
     const texts = new Set(allowed.map((v) => canonicalJson(v)));
     const isAllowed = (value: unknown) => texts.has(canonicalJson(value));
@@ -222,14 +223,16 @@ class CodeGenerator implements Emitter {
       const expected = `anything but ${describeExpectation(node.not, this.root)}`;
       lines.push(`if (!(${fn}(${site.out}) instanceof R)) ${this.refuse(site, 'not_a_known_value', expected)}`);
     }
-    if ('if' in node && ('then' in node || 'else' in node)) {
+    // An `if` without `then` or `else` asks nothing: a branch not there is the schema `true`, which takes any value.
+    if ('if' in node) {
       const test = this.function(node.if, `${site.at}.if`, false);
       const branch = (keyword: 'then' | 'else') => {
-        if (!(keyword in node)) return '';
         const fn = this.function(node[keyword], `${site.at}.${keyword}`, site.root);
         const result = this.var('c');
-        const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
-        return `const ${result} = ${fn}(${site.out}); if (${result} instanceof R) { ${prefix}return ${result}; }`;
+        return (
+          `const ${result} = ${fn}(${site.out}); ` +
+          `if (${result} instanceof R) { ${result}.under([${site.path}]); return ${result}; }`
+        );
       };
       lines.push(`if (!(${test}(${site.out}) instanceof R)) { ${branch('then')} } else { ${branch('else')} }`);
     }

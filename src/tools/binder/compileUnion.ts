@@ -61,10 +61,9 @@ export function emitUnion(gen: Emitter, node: PublishedSchema, site: Site): stri
   const result = gen.var('u');
   // The list of functions is made once, when the module is built.
   const list = gen.declare(`[${functions.join(', ')}]`);
-  const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
   return (
     `const ${result} = ${gen.ref(match)}(${list}, ${input}, ${gen.ref({ names, expected })});\n` +
-    `if (${result} instanceof R) { ${prefix}return ${result}; }\n${out} = ${result};`
+    `if (${result} instanceof R) { ${result}.under([${site.path}]); return ${result}; }\n${out} = ${result};`
   );
 }
 
@@ -93,7 +92,8 @@ function matchOne(alternatives: Alternative[], value: unknown, words: UnionWords
     const result = alternative(value);
     if (result instanceof Refusal) refusals.push(result);
     else {
-      if (accepted.length === 0) bound = result;
+      // Only read when exactly one accepted it.
+      bound = result;
       accepted.push(i);
     }
   }
@@ -111,8 +111,9 @@ function matchOne(alternatives: Alternative[], value: unknown, words: UnionWords
 function closest(refusals: Refusal[], value: unknown, words: UnionWords): Refusal {
   let best = -1;
   for (const [i, refusal] of refusals.entries()) {
-    const typeOnly = refusal.code === 'invalid_type' && refusal.path.length === 0 && refusal.union === undefined;
-    if (typeOnly) continue;
+    // A refusal of the value's type itself says only that this alternative is about another type. (A refusal that
+    // notes a union nested here is never one: the nested union picked a refusal that got further.)
+    if (refusal.code === 'invalid_type' && refusal.path.length === 0) continue;
     if (best === -1 || refusal.path.length > refusals[best]!.path.length) best = i;
   }
   if (best === -1) return new Refusal('invalid_type', words.expected, valueArrived(value));
