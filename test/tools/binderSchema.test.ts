@@ -1,0 +1,115 @@
+// What the schema compiler makes of keywords on any node: enum and const holding arrays, if/then/else, $ref
+// targets' defaults, and lists of types.
+import { describe, expect, it } from 'vitest';
+import { defineTool, ToolDeclarationError } from '../../src/index.js';
+import { probeOutcome, probeRefusal, probeTool } from '../support/probeTool.js';
+
+describe('enum and const', () => {
+  it('compare arrays and objects as JSON, and scalars by value', () => {
+    const schema = { enum: [[1, 2], 'x', null, { a: [1] }] };
+    expect([[1, 2], 'x', null, { a: [1] }].map((v) => probeTool(schema).bind({ v }).ok)).toEqual([
+      true,
+      true,
+      true,
+      true,
+    ]);
+    expect([[2, 1], 'y', [1], { a: [2] }, '[1,2]'].map((v) => probeOutcome(schema, v))).toEqual(
+      Array(5).fill('not_a_known_value'),
+    );
+    expect(probeOutcome({ const: [] }, [])).toBe('ok');
+    expect(probeOutcome({ const: [] }, {})).toBe('not_a_known_value');
+  });
+});
+
+describe('if, then and else', () => {
+  // biome-ignore-start lint/suspicious/noThenProperty: JSON Schema keywords; these objects are never awaited.
+  const rule = { if: { type: 'integer' }, then: { minimum: 0 }, else: { type: 'string', minLength: 1 } };
+  // biome-ignore-end lint/suspicious/noThenProperty: JSON Schema keywords
+  it('check then where the if takes the value, else where it does not, pointing inside the value', () => {
+    expect([1, -1, 'a', '', 1.5].map((v) => probeOutcome(rule, v))).toEqual([
+      'ok',
+      'out_of_range',
+      'ok',
+      'too_short',
+      'invalid_type',
+    ]);
+    const nested = { type: 'array', items: { type: 'object', properties: { n: rule } } };
+    expect(probeRefusal(nested, [{ n: 2 }, { n: '' }])).toMatchObject({ path: ['v', 1, 'n'], code: 'too_short' });
+  });
+
+  it('ask nothing with an if alone, or with only one branch on the side it does not take', () => {
+    expect(probeOutcome({ if: { type: 'integer' } }, 'x')).toBe('ok');
+    expect(probeOutcome({ if: { type: 'integer' }, else: { type: 'string' } }, 3)).toBe('ok');
+    expect(probeOutcome({ if: { type: 'integer' }, else: { type: 'string' } }, true)).toBe('invalid_type');
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.
+    expect(probeOutcome({ if: { type: 'integer' }, then: { maximum: 1 } }, 'x')).toBe('ok');
+  });
+
+  it('at the top level, name the members they refuse as arguments', () => {
+    const tool = defineTool({
+      name: 'cond',
+      description: 'C.',
+      input: {
+        type: 'object',
+        properties: { mode: { type: 'string' }, n: { type: 'integer' } },
+        if: { properties: { mode: { const: 'count' } }, required: ['mode'] },
+        // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.
+        then: { required: ['n'] },
+      } as never,
+      run: () => 'ok',
+    });
+    expect(tool.bind({ mode: 'count' })).toMatchObject({
+      ok: false,
+      invalid: {
+        path: ['n'],
+        argument: 'n',
+        message: "Tool 'cond' argument 'n' is required and must be a value, but it was missing.",
+      },
+    });
+    expect(tool.bind({ mode: 'count', n: 2 }).ok).toBe(true);
+  });
+});
+
+describe('a default inside a $ref target', () => {
+  it('is checked when the tool is defined, and named by where it sits', () => {
+    const declare = () =>
+      defineTool({
+        name: 'ref',
+        description: 'R.',
+        input: {
+          type: 'object',
+          properties: { p: { $ref: '#/$defs/P' } },
+          $defs: { P: { type: 'object', properties: { n: { type: 'integer', default: 'x' } } } },
+        } as never,
+        run: () => 'ok',
+      });
+    expect(declare).toThrow(ToolDeclarationError);
+    expect(declare).toThrow(
+      expect.objectContaining({ code: 'invalid_default', path: 'input.$defs.P.properties.n.default' }),
+    );
+  });
+});
+
+describe('a list of types', () => {
+  it('takes each type listed, integers where only integer is, and refuses the rest as the wrong type', () => {
+    const schema = { type: ['integer', 'string'], minimum: 1, minLength: 2 };
+    expect([1, 'ab', 0, 'a', 1.5, true, null, [], {}].map((v) => probeOutcome(schema, v))).toEqual([
+      'ok',
+      'ok',
+      'out_of_range',
+      'too_short',
+      'invalid_type',
+      'invalid_type',
+      'ok', // an optional argument sent as null is absent
+      'invalid_type',
+      'invalid_type',
+    ]);
+    expect(probeOutcome({ type: ['number', 'boolean'] }, 1.5)).toBe('ok');
+    expect(probeOutcome({ type: ['array', 'object'] }, [1])).toBe('ok');
+    expect(probeTool({ type: ['boolean', 'null'] }, true).bind({ v: null })).toEqual({ ok: true, args: { v: null } });
+    expect(probeTool({ type: ['boolean', 'string'] }, true).bind({ v: null })).toMatchObject({
+      ok: false,
+      invalid: { code: 'required' },
+    });
+  });
+});
