@@ -116,6 +116,16 @@ describe('a member required but not declared', () => {
     });
   });
 
+  it('must be there when a member it depends on is, in an object that takes any keys', () => {
+    const schema = { type: 'object', dependentRequired: { a: ['b', 'c'] } };
+    expect(probeTool(schema).bind({ v: { a: 1, b: 2, c: 3 } })).toEqual({
+      ok: true,
+      args: { v: { a: 1, b: 2, c: 3 } },
+    });
+    expect(probeTool(schema).bind({ v: { b: 2 } }).ok).toBe(true);
+    expect(probeRefusal(schema, { a: 1, b: 2 })).toMatchObject({ path: ['v', 'c'], code: 'required' });
+  });
+
   it('is looked up as an own key of the input, at the top level too', () => {
     const tool = defineTool({
       name: 'top',
@@ -144,6 +154,26 @@ describe('keys beyond the declared ones', () => {
     expect(probeRefusal(schema, { other: 'x', n_a: 'one' })).toMatchObject({
       path: ['v', 'n_a'],
       code: 'invalid_type',
+    });
+  });
+
+  it('are members, not arguments, even at the top level: an object among them is described as one', () => {
+    const tool = defineTool({
+      name: 'extra',
+      description: 'E.',
+      input: { type: 'object', additionalProperties: { type: 'object', additionalProperties: false } },
+      run: noop,
+    });
+    expect(tool.bind({ k: 5 })).toMatchObject({
+      ok: false,
+      invalid: {
+        path: ['k'],
+        message: "Tool 'extra' argument 'k' must be an object, but the value was the number 5.",
+      },
+    });
+    expect(tool.bind({ k: { x: 1 } })).toMatchObject({
+      ok: false,
+      invalid: { path: ['k', 'x'], message: "Tool 'extra' argument 'k' has no member 'x'; it has no members." },
     });
   });
 

@@ -2,6 +2,7 @@
 // targets' defaults, and lists of types.
 import { describe, expect, it } from 'vitest';
 import { defineTool, ToolDeclarationError } from '../../src/index.js';
+import { isMultipleOf } from '../../src/tools/binder/isMultipleOf.js';
 import { probeOutcome, probeRefusal, probeTool } from '../support/probeTool.js';
 
 describe('enum and const', () => {
@@ -43,6 +44,17 @@ describe('if, then and else', () => {
     expect(probeOutcome({ if: { type: 'integer' }, else: { type: 'string' } }, true)).toBe('invalid_type');
     // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.
     expect(probeOutcome({ if: { type: 'integer' }, then: { maximum: 1 } }, 'x')).toBe('ok');
+  });
+
+  it('apply beside not, each in its turn', () => {
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.
+    const schema = { type: 'integer', not: { const: 0 }, if: { minimum: 10 }, then: { multipleOf: 10 } };
+    expect([0, 5, 11, 20].map((v) => probeOutcome(schema, v))).toEqual([
+      'not_a_known_value',
+      'ok',
+      'out_of_range',
+      'ok',
+    ]);
   });
 
   it('at the top level, name the members they refuse as arguments', () => {
@@ -111,5 +123,16 @@ describe('a list of types', () => {
       ok: false,
       invalid: { code: 'required' },
     });
+  });
+});
+
+describe('multipleOf beyond the safe integers', () => {
+  it('divides the decimal the number is written as, where floating point remainders go wrong', () => {
+    // 1e24 % 3 is 0 in floating point, yet 10^24 leaves 1; 7e22 % 7 is 2, yet 7·10^22 is a multiple of 7.
+    expect(isMultipleOf(1e24, 3)).toBe(false);
+    expect(isMultipleOf(7e22, 7)).toBe(true);
+    expect(isMultipleOf(3, 0.1)).toBe(true);
+    expect(isMultipleOf(9007199254740991, 3)).toBe(false);
+    expect(probeOutcome({ type: 'number', multipleOf: 3 }, 1e24)).toBe('out_of_range');
   });
 });

@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { describeValue } from '../../json/describeValue.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { describeExpectation } from './expectation.js';
 
 /**
@@ -68,11 +68,11 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
   }
   if ('contains' in node) lines.push(...contains(gen, node, site));
   lines.push(`${out} = ${all};`);
-  return lines.join('\n');
+  return statements(lines);
 }
 
 function contains(gen: Emitter, node: PublishedSchema, site: Site): string[] {
-  const fn = gen.function(node.contains, `${site.at}.contains`, false);
+  const fn = gen.matcher(node.contains, `${site.at}.contains`);
   const min = typeof node.minContains === 'number' ? node.minContains : 1;
   const max = node.maxContains as number | undefined;
   const kind = describeExpectation(node.contains, gen.root);

@@ -1,5 +1,5 @@
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { valueArrived } from './invalidArgument.js';
 import { isMultipleOf } from './isMultipleOf.js';
 
@@ -42,5 +42,5 @@ export function emitNumber(
         `return ${outOfRange}(${input}, [${site.path}]);`,
     );
   lines.push(`${site.out} = ${input};`);
-  return lines.join('\n');
+  return statements(lines);
 }

@@ -1,7 +1,7 @@
 import { FORMAT_CHECKS } from '../schema/formats.js';
 import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { valueArrived } from './invalidArgument.js';
 
 /**
@@ -42,7 +42,7 @@ export function emitString(gen: Emitter, node: PublishedSchema, site: Site, expe
   if (format !== undefined)
     lines.push(`if (!${gen.ref(format)}(${input})) ${gen.refuse(site, 'invalid_format', expected)}`);
   lines.push(`${site.out} = ${input};`);
-  return lines.join('\n');
+  return statements(lines);
 }
 
 /** Characters as JSON Schema counts them: code points, a surrogate pair counting once. */

@@ -2,7 +2,7 @@ import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { discriminatorOf, nullableAlternative, typesOf } from '../schema/schemaFacts.js';
 import { takingNull } from '../schema/takingNull.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { describeAlternative, describeExpectation } from './expectation.js';
 import { Refusal, valueArrived } from './invalidArgument.js';
 
@@ -44,14 +44,14 @@ export function emitUnion(gen: Emitter, node: PublishedSchema, site: Site): stri
       (alternative, i) =>
         `case ${i}: {\n${gen.node(alternative, { ...site, at: `${site.at}.${keyword}.${i}` })}\nbreak; }`,
     );
-    return [
+    return statements([
       `if (${gen.notAnObject(input)}) ${gen.refuse(site, 'invalid_type', expected)}`,
       `const ${tag} = Object.hasOwn(${input}, ${name}) ? ${input}[${name}] : undefined;`,
       `if (${tag} == null) return ${missing}(${tag}, [${tagPath}]);`,
       `const ${chosen} = ${gen.ref(values)}.get(${tag});`,
       `if (${chosen} === undefined) return ${unknown}(${tag}, [${tagPath}]);`,
-      `switch (${chosen}) {\n${cases.join('\n')}\n}`,
-    ].join('\n');
+      `switch (${chosen}) {\n${statements(cases)}\n}`,
+    ]);
   }
   const functions = alternatives.map((alternative, i) =>
     gen.function(alternative, `${site.at}.${keyword}.${i}`, site.root),

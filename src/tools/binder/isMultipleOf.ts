@@ -9,9 +9,11 @@
  * `divisor` is a finite number above 0; `value` is finite.
  */
 export function isMultipleOf(value: number, divisor: number): boolean {
-  // The fast path for whole numbers: the exact path below gives the same answer for them, only slower.
+  // The fast path for safe whole numbers, where the remainder is exact: the path below gives the same answer, slower.
   // Stryker disable next-line ConditionalExpression: equivalent, as the exact path agrees for safe integers
-  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) return value % divisor === 0;
+  if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) {
+    return value % divisor === 0;
+  }
   const v = decimalOf(value);
   const d = decimalOf(divisor);
   const exponent = Math.min(v.exponent, d.exponent);
