@@ -82,6 +82,27 @@ describe('if, then and else', () => {
   });
 });
 
+describe('a default its own schema refuses', () => {
+  const bad = { type: 'object', properties: { n: { type: 'integer', default: 'x' } } };
+  it.each<[string, Record<string, unknown>, string]>([
+    ['prefixItems', { type: 'array', prefixItems: [bad] }, 'prefixItems.0'],
+    ['additionalProperties', { type: 'object', additionalProperties: bad }, 'additionalProperties'],
+    ['patternProperties', { type: 'object', patternProperties: { '^a': bad } }, 'patternProperties.^a'],
+    ['anyOf', { anyOf: [{ type: 'string' }, bad] }, 'anyOf.1'],
+    ['oneOf', { oneOf: [bad, { type: 'string' }] }, 'oneOf.0'],
+    ['contains', { type: 'array', contains: bad }, 'contains'],
+    ['not', { not: bad }, 'not'],
+    // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.
+    ['then', { if: { type: 'object' }, then: bad }, 'then'],
+    ['else', { if: { type: 'object' }, else: bad }, 'else'],
+    ['if', { if: bad }, 'if'],
+  ])('is named by where it sits, inside %s', (_keyword, schema, at) => {
+    expect(() => probeTool(schema)).toThrow(
+      expect.objectContaining({ code: 'invalid_default', path: `input.properties.v.${at}.properties.n.default` }),
+    );
+  });
+});
+
 describe('a default inside a $ref target', () => {
   it('is checked when the tool is defined, and named by where it sits', () => {
     const declare = () =>
@@ -99,6 +120,23 @@ describe('a default inside a $ref target', () => {
     expect(declare).toThrow(
       expect.objectContaining({ code: 'invalid_default', path: 'input.$defs.P.properties.n.default' }),
     );
+  });
+});
+
+describe('null', () => {
+  it('is all a null type takes, and what no other type takes', () => {
+    expect(
+      [null, {}, [], 0, '', false].map(
+        (v) => probeTool({ type: 'array', items: { type: 'null' } }).bind({ v: [v] }).ok,
+      ),
+    ).toEqual([true, false, false, false, false, false]);
+    expect(probeRefusal({ type: 'array', items: { type: 'null' } }, [{}])).toMatchObject({
+      path: ['v', 0],
+      code: 'invalid_type',
+      message: "Tool 'probe' argument 'v' item 0 must be null, but the value was the object {}.",
+    });
+    expect(probeOutcome({ type: 'array', items: { type: 'string' } }, [null])).toBe('invalid_type');
+    expect(probeOutcome({ type: 'array', items: { type: ['string', 'null'] } }, [null, 'a'])).toBe('ok');
   });
 });
 
