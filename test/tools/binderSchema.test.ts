@@ -90,6 +90,16 @@ describe('a default its own schema refuses', () => {
     ['patternProperties', { type: 'object', patternProperties: { '^a': bad } }, 'patternProperties.^a'],
     ['anyOf', { anyOf: [{ type: 'string' }, bad] }, 'anyOf.1'],
     ['oneOf', { oneOf: [bad, { type: 'string' }] }, 'oneOf.0'],
+    [
+      'a discriminated oneOf',
+      {
+        oneOf: [
+          { ...bad, properties: { ...bad.properties, kind: { const: 'a' } }, required: ['kind'] },
+          { type: 'object', properties: { kind: { const: 'b' } }, required: ['kind'] },
+        ],
+      },
+      'oneOf.0',
+    ],
     ['contains', { type: 'array', contains: bad }, 'contains'],
     ['not', { not: bad }, 'not'],
     // biome-ignore lint/suspicious/noThenProperty: a JSON Schema keyword.

@@ -49,6 +49,20 @@ describe('the refusal of a union no alternative takes', () => {
     });
   });
 
+  it('is the refusal that got furthest into the value, whichever alternative it came from', () => {
+    const schema = {
+      anyOf: [
+        { type: 'array', maxItems: 1 },
+        { type: 'array', items: { type: 'string' } },
+      ],
+    };
+    expect(probeRefusal(schema, ['a', 2])).toMatchObject({
+      path: ['v', 1],
+      code: 'invalid_type',
+      message: expect.stringContaining('and an array of strings came closest.'),
+    });
+  });
+
   it('is a plain type refusal when the type fits no alternative, and points inside nested values', () => {
     const schema = {
       type: 'array',
@@ -61,6 +75,13 @@ describe('the refusal of a union no alternative takes', () => {
         "Tool 'probe' argument 'v' item 1 member 'id' must be a string, or a whole number, but the value was " +
         'the boolean true.',
     });
+  });
+});
+
+describe('the nullable idiom', () => {
+  it('takes null and anything the other alternative takes, where that is any value', () => {
+    const schema = { anyOf: [true, { type: 'null' }] };
+    expect([null, 5, 'x', { a: [] }].map((v) => probeTool(schema).bind({ v }).ok)).toEqual([true, true, true, true]);
   });
 });
 

@@ -1,5 +1,4 @@
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import { isPlainObject } from '../../json/jsonValue.js';
 import { discriminatorOf, nullableAlternative, typesOf } from '../schema/schemaFacts.js';
 import { takingNull } from '../schema/takingNull.js';
 import { type Emitter, type Site, statements } from './emitter.js';
@@ -19,9 +18,9 @@ export function emitUnion(gen: Emitter, node: PublishedSchema, site: Site): stri
   const { input, out } = site;
   const nullable = nullableAlternative(node);
   if (nullable !== undefined) {
-    // A plain node of one type is checked as `type: [T, 'null']`, so its messages say "..., or null".
-    const plain = isPlainObject(nullable) && !('$ref' in nullable || 'anyOf' in nullable || 'oneOf' in nullable);
-    const types = plain ? typesOf(nullable as PublishedSchema) : undefined;
+    // A node of one type is checked as `type: [T, 'null']`, so its messages say "..., or null". A `$ref` or a union
+    // has no type of its own here (the normaliser moves one into the target or the alternatives), nor has `true`.
+    const types = typesOf(nullable as PublishedSchema);
     if (types?.length === 1 && types[0] !== 'null') return gen.node(takingNull(nullable as PublishedSchema), site);
     return `if (${input} === null) { ${out} = null; } else {\n${gen.node(nullable, site)}\n}`;
   }
