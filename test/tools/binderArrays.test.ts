@@ -67,3 +67,22 @@ describe('a tuple closed by items: false', () => {
     expect(probeOutcome({ ...tuple, maxItems: 5 }, ['a', 1, 2])).toBe('too_long');
   });
 });
+
+describe('objects inside an array', () => {
+  it('have members, not arguments, in the words of a refusal, in a tuple and after it', () => {
+    const schema = {
+      type: 'array',
+      prefixItems: [{ type: 'object', additionalProperties: false }],
+      items: { type: 'object', properties: { n: { type: 'integer' } } },
+    };
+    expect(probeRefusal(schema, [{ x: 1 }]).message).toBe(
+      "Tool 'probe' argument 'v' item 0 has no member 'x'; it has no members.",
+    );
+    expect(probeRefusal(schema, [{}, { m: 1 }]).message).toBe(
+      "Tool 'probe' argument 'v' item 1 has no member 'm'; its members are 'n'.",
+    );
+    expect(probeRefusal(schema, [{}, 5]).message).toBe(
+      "Tool 'probe' argument 'v' item 1 must be an object, but the value was the number 5.",
+    );
+  });
+});

@@ -103,8 +103,7 @@ function itemsThat(n: number): string {
 function firstDuplicate(items: unknown[]): number {
   const scalars = new Set<unknown>();
   const structured = new Set<string>();
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
+  for (const [i, item] of items.entries()) {
     // null goes with the objects, as `null`: no object or array writes so.
     const seen = typeof item === 'object' ? structured : scalars;
     const key = seen === structured ? canonicalJson(item) : item;
