@@ -21,12 +21,17 @@
 //   - the value of a `message` property;
 //   - the return value of an exported phrase function, named `describe...` or `...Arrived`
 //     (its callers are in other modules; every one of them uses it for words).
-// A `const` or a local function qualifies only when every use of it does. A literal compared
-// (`===`, `in`, a `case`), passed to any other call (`startsWith`, `has`, a code argument) or used as
-// a key decides behaviour and stays mutated. A template literal whose `${...}` parts hold logic
-// (a comparison, `?:`, `&&`, a callback, an array) is not ignored as a whole, so that logic stays mutated; its plain
-// string parts still are.
+// A `const` or a local function qualifies only when every use of it does (a use that only tests the
+// text, such as a comparison or `.length`, inside a function that returns nothing but words, decides
+// only words). A literal compared (`===`, `in`, a `case`), passed to any other call (`startsWith`,
+// `has`, a code argument) or used as a key decides behaviour and stays mutated. A template literal
+// whose `${...}` parts hold logic (a comparison, `?:`, `&&`, a callback, an array) is not ignored as a
+// whole, so that logic stays mutated; its plain string parts still are.
+import { createRequire } from 'node:module';
+import babel from '@babel/core';
 import { PluginKind, declareValuePlugin } from '@stryker-mutator/api/plugin';
+
+const require = createRequire(import.meta.url);
 
 const WORDING = 'message wording: the text of an error or of a refusal the model reads';
 
@@ -195,11 +200,48 @@ function holdsLogic(path) {
   return found;
 }
 
-function isRefusalWording(path) {
+function isWordingLiteral(path) {
   if (!path.isStringLiteral() && !path.isTemplateLiteral()) return false;
   if (path.isTemplateLiteral() && holdsLogic(path)) return false;
-  if (!inBinder(path)) return false;
   return reachesOnlyWords(path, new Set());
+}
+
+/**
+ * Stryker asks while it instruments the file, when the code around a node may already hold mutant switches and
+ * coverage calls: the flow is followed on a fresh parse of the file as written, once per file, and a literal is
+ * found again by its place in the text.
+ */
+const wordingByFile = new Map();
+
+function wordingOf(filename, code) {
+  let places = wordingByFile.get(filename);
+  if (places === undefined) {
+    places = new Set();
+    const ast = babel.parseSync(code, {
+      filename,
+      configFile: false,
+      babelrc: false,
+      presets: [[require.resolve('@babel/preset-typescript'), { allExtensions: true }]],
+    });
+    const found = places;
+    babel.traverse(new babel.File({ filename }, { code, ast }).ast, {
+      enter(path) {
+        if (isWordingLiteral(path)) {
+          found.add(`${path.node.start}:${path.node.end}`);
+          path.skip();
+        }
+      },
+    });
+    wordingByFile.set(filename, places);
+  }
+  return places;
+}
+
+function isRefusalWording(path) {
+  if (!path.isStringLiteral() && !path.isTemplateLiteral()) return false;
+  const file = path.hub?.file;
+  if (file === undefined || !inBinder(path) || typeof path.node.start !== 'number') return false;
+  return wordingOf(file.opts.filename, file.code).has(`${path.node.start}:${path.node.end}`);
 }
 
 export const strykerPlugins = [
