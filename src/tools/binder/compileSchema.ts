@@ -163,8 +163,6 @@ class CodeGenerator implements Emitter {
     const expected = describeExpectation(node, this.root);
     const types = declared?.filter((t) => t !== 'null');
     const nullable = declared === undefined || declared.includes('null');
-    // The straight line is the fast path: the dispatch below binds and refuses a node of one type alike.
-    // Stryker disable next-line ConditionalExpression: equivalent, as the dispatch gives the same results
     if (types !== undefined && types.length === 1) {
       const code = this.#ofType(types[0]!, node, site, expected);
       return nullable ? `if (${site.input} === null) { ${site.out} = null; } else {\n${code}\n}` : code;
