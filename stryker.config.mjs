@@ -3,9 +3,12 @@
 // The HTML and JSON reports go to reports/mutation/ (gitignored).
 //
 // Excluded on purpose, and only this: message wording (mutation/messageWordingIgnorer.mjs).
-// Mutants inside the text of a thrown error (the last argument of `new XxxError(...)`) and
-// inside the `message` of a guard block are reported as ignored, not run: a changed word
-// there is not a behaviour change. Codes, rule names and every other string stay mutated.
+// Mutants inside the text of a thrown error (the last argument of `new XxxError(...)`), inside
+// the `message` of a guard block, and the string literals whose value reaches only the words of
+// a binder refusal (what a value must be, what arrived) are reported as ignored, not run: a
+// changed word there is not a behaviour change. Codes, rule names and every other string stay
+// mutated. A mutant no input can tell from the code is marked where it is, with the reason
+// (`// Stryker disable next-line <Mutator>: ...`).
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',

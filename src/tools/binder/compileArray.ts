@@ -1,7 +1,7 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { describeValue } from '../../json/describeValue.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { describeExpectation } from './expectation.js';
 
 /**
@@ -17,12 +17,15 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
   const lines = [`if (!Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`];
   const max =
     items === false ? Math.min(tuple.length, (node.maxItems as number | undefined) ?? Infinity) : node.maxItems;
-  if (typeof node.minItems === 'number')
+  if (typeof node.minItems === 'number') {
+    const min = gen.literal(node.minItems);
+    lines.push(`if (${input}.length < ${min}) ${gen.refuse(site, 'too_short', expected, count, `${input}.length`)}`);
+  }
+  // With `items: false`, the tuple's length bounds the count: a number, finite.
+  if (typeof max === 'number')
     lines.push(
-      `if (${input}.length < ${node.minItems}) ${gen.refuse(site, 'too_short', expected, count, `${input}.length`)}`,
+      `if (${input}.length > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', expected, count, `${input}.length`)}`,
     );
-  if (typeof max === 'number' && Number.isFinite(max))
-    lines.push(`if (${input}.length > ${max}) ${gen.refuse(site, 'too_long', expected, count, `${input}.length`)}`);
   const all = gen.var('a');
   lines.push(`const ${all} = new Array(${input}.length);`);
   tuple.forEach((schema, position) => {
@@ -47,7 +50,8 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
   lines.push(
     `for (let ${index} = ${tuple.length}; ${index} < ${input}.length; ${index}++) {`,
     `const ${value} = ${input}[${index}]; let ${bound};`,
-    gen.node(items === false ? true : items, item),
+    // With `items: false` no item gets here: the count is refused first, past the tuple.
+    gen.node(items, item),
     `${all}[${index}] = ${bound};`,
     '}',
   );
@@ -64,13 +68,13 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
   }
   if ('contains' in node) lines.push(...contains(gen, node, site));
   lines.push(`${out} = ${all};`);
-  return lines.join('\n');
+  return statements(lines);
 }
 
 function contains(gen: Emitter, node: PublishedSchema, site: Site): string[] {
-  const fn = gen.function(node.contains, `${site.at}.contains`, false);
+  const fn = gen.matcher(node.contains, `${site.at}.contains`);
   const min = typeof node.minContains === 'number' ? node.minContains : 1;
-  const max = typeof node.maxContains === 'number' ? node.maxContains : undefined;
+  const max = node.maxContains as number | undefined;
   const kind = describeExpectation(node.contains, gen.root);
   const matches = gen.var('m');
   const lines = [
@@ -79,10 +83,14 @@ function contains(gen: Emitter, node: PublishedSchema, site: Site): string[] {
   const had = (_v: unknown, n: unknown) => `it had ${String(n)}`;
   const atLeast = `an array with at least ${itemsThat(min)}`;
   const atMost = `an array with at most ${itemsThat(max ?? 0)}`;
-  if (min > 0)
-    lines.push(`if (${matches} < ${min}) ${gen.refuse(site, 'missing_item', `${atLeast} ${kind}`, had, matches)}`);
+  // A minimum of 0 asks nothing, and its check never refuses.
+  lines.push(
+    `if (${matches} < ${gen.literal(min)}) ${gen.refuse(site, 'missing_item', `${atLeast} ${kind}`, had, matches)}`,
+  );
   if (max !== undefined)
-    lines.push(`if (${matches} > ${max}) ${gen.refuse(site, 'too_long', `${atMost} ${kind}`, had, matches)}`);
+    lines.push(
+      `if (${matches} > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', `${atMost} ${kind}`, had, matches)}`,
+    );
   return lines;
 }
 
@@ -95,9 +103,9 @@ function itemsThat(n: number): string {
 function firstDuplicate(items: unknown[]): number {
   const scalars = new Set<unknown>();
   const structured = new Set<string>();
-  for (let i = 0; i < items.length; i++) {
-    const item = items[i];
-    const seen = item !== null && typeof item === 'object' ? structured : scalars;
+  for (const [i, item] of items.entries()) {
+    // null goes with the objects, as `null`: no object or array writes so.
+    const seen = typeof item === 'object' ? structured : scalars;
     const key = seen === structured ? canonicalJson(item) : item;
     if (seen.has(key as never)) return i;
     seen.add(key as never);

@@ -1,5 +1,5 @@
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { valueArrived } from './invalidArgument.js';
 import { isMultipleOf } from './isMultipleOf.js';
 
@@ -17,12 +17,12 @@ export function emitNumber(
   const { input } = site;
   const limit = integer ? Number.MAX_SAFE_INTEGER : Number.MAX_VALUE;
   const bound = (n: unknown, fallback: number, pick: (a: number, b: number) => number) =>
-    literal(pick(typeof n === 'number' ? n : fallback, fallback));
+    gen.literal(pick(typeof n === 'number' ? n : fallback, fallback));
   const conditions = [
     `${input} >= ${bound(node.minimum, -limit, Math.max)}`,
     `${input} <= ${bound(node.maximum, limit, Math.min)}`,
-    typeof node.exclusiveMinimum === 'number' ? `${input} > ${literal(node.exclusiveMinimum)}` : '',
-    typeof node.exclusiveMaximum === 'number' ? `${input} < ${literal(node.exclusiveMaximum)}` : '',
+    typeof node.exclusiveMinimum === 'number' ? `${input} > ${gen.literal(node.exclusiveMinimum)}` : '',
+    typeof node.exclusiveMaximum === 'number' ? `${input} < ${gen.literal(node.exclusiveMaximum)}` : '',
   ].filter(Boolean);
   const hint = (v: unknown) => {
     const arrived = valueArrived(v);
@@ -38,15 +38,9 @@ export function emitNumber(
   if (integer) lines.push(`if (!Number.isInteger(${input})) ${gen.refuse(site, 'invalid_type', expected)}`);
   if (typeof node.multipleOf === 'number')
     lines.push(
-      `if (!${gen.ref(isMultipleOf)}(${input}, ${literal(node.multipleOf)})) ` +
+      `if (!${gen.ref(isMultipleOf)}(${input}, ${gen.literal(node.multipleOf)})) ` +
         `return ${outOfRange}(${input}, [${site.path}]);`,
     );
   lines.push(`${site.out} = ${input};`);
-  return lines.join('\n');
-}
-
-/** A finite number as a JavaScript literal. */
-function literal(n: number): string {
-  if (!Number.isFinite(n)) throw new RangeError(`not a finite number: ${n}`);
-  return Object.is(n, -0) ? '0' : String(n);
+  return statements(lines);
 }

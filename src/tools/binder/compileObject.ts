@@ -1,8 +1,8 @@
 import { isPlainObject } from '../../json/jsonValue.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { acceptsNull } from '../schema/schemaFacts.js';
-import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
-import type { Emitter, Site } from './emitter.js';
+import { compileLinearPattern, type UnsupportedPattern } from '../schema/linearPattern.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { describeExpectation } from './expectation.js';
 
 /**
@@ -24,7 +24,7 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     properties.length === 0 && patterns.length === 0 && (additional === undefined || additional === true);
   if (freeForm && !('propertyNames' in node) && !('dependentRequired' in node) && required.size === 0) {
     lines.push(`${out} = ${input};`);
-    return lines.join('\n');
+    return statements(lines);
   }
   const present: string[] = [];
   const optional: string[] = [];
@@ -49,11 +49,11 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     if (hasDefault) {
       gen.checkDefault(schema as PublishedSchema, member.at);
       const value = (schema as PublishedSchema).default;
-      lines.push(
-        typeof value === 'object' && value !== null
-          ? `${bound} = structuredClone(${gen.ref(value)});`
-          : `${bound} = ${gen.ref(value)};`,
-      );
+      // Each call gets its own copy of an object or array default; structuredClone gives null back as it is, and
+      // any scalar: cloning every default would bind the same values, only slower.
+      // Stryker disable next-line ConditionalExpression: equivalent, as a scalar's structured clone is the scalar
+      const copy = typeof value === 'object' ? `structuredClone(${gen.ref(value)})` : gen.ref(value);
+      lines.push(`${bound} = ${copy};`);
     } else if (required.has(key)) {
       const missing = gen.refuser('required', describeExpectation(schema, gen.root), (v) =>
         v === null ? 'it was null, which counts as missing' : 'it was missing',
@@ -65,8 +65,7 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     else optional.push(`if (${bound} !== undefined) ${out}[${name}] = ${bound};`);
   }
   // A name required but not declared (JSON Schema allows it where other keys are allowed) must be there.
-  const otherwise =
-    additional !== undefined && typeof additional === 'object' ? describeExpectation(additional, gen.root) : 'a value';
+  const otherwise = typeof additional === 'object' ? describeExpectation(additional, gen.root) : 'a value';
   for (const key of required) {
     if (properties.some(([k]) => k === key)) continue;
     const name = JSON.stringify(key);
@@ -85,7 +84,7 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
   );
   // Read on the bound object: a null standing for an absent member is absent here too.
   lines.push(...dependencies(gen, node, site));
-  return lines.join('\n');
+  return statements(lines);
 }
 
 /** Every key not declared by name, in the order sent: checked, bound and kept, or refused. */
@@ -100,31 +99,21 @@ function otherKeys(
   const additional = node.additionalProperties;
   const key = gen.var('k');
   const known = declared.length === 0 ? 'false' : declared.map((k) => `${key} === ${JSON.stringify(k)}`).join(' || ');
-  const noun = root ? 'arguments' : 'members';
-  const named = declared.length === 0 ? '' : declared.map((k) => `'${k}'`).join(', ');
-  const matching = patterns.map(([p]) => `names matching ${p}`).join(', ');
-  const allowedList = [named, matching].filter(Boolean).join(', and ');
-  const allowed =
-    allowedList === '' ? (root ? 'it takes no arguments' : 'it has no members') : `its ${noun} are ${allowedList}`;
+  const allowed = allowedKeysPhrase(declared, patterns, root);
   const lines: string[] = [];
+  // Stryker disable next-line ConditionalExpression: equivalent, as no propertyNames compiled as `true` takes any name
   if ('propertyNames' in node) {
-    const check = gen.function(node.propertyNames, `${at}.propertyNames`, false);
+    const check = gen.matcher(node.propertyNames, `${at}.propertyNames`);
     // Names are strings: the schema is described as one, whatever it says of its type.
     const names = node.propertyNames;
-    const asString = typeof names === 'object' && names !== null ? { type: 'string', ...names } : names;
+    const asString = isPlainObject(names) ? { type: 'string', ...names } : names;
     const expected = `${root ? 'argument' : 'member'} names must be ${describeExpectation(asString, gen.root)}`;
-    const refuse = gen.refuser('unknown_argument', expected, () => '');
+    // What arrived is the key itself, which the message names (or, for a client outside, leaves out).
+    const refuse = gen.refuser('unknown_argument', expected);
     lines.push(
       `for (const ${key} in ${input}) {\n` +
         `if (${check}(${key}) instanceof R) return ${refuse}(undefined, [${[...path, key]}]);\n}`,
     );
-  }
-  if (patterns.length === 0 && additional === false) {
-    const unknown = gen.refuser('unknown_argument', allowed, () => '');
-    lines.push(
-      `for (const ${key} in ${input}) { if (!(${known})) return ${unknown}(undefined, [${[...path, key]}]); }`,
-    );
-    return lines;
   }
   const value = gen.var('v');
   const bound = gen.var('x');
@@ -132,8 +121,8 @@ function otherKeys(
   const matched = gen.var('m');
   const body: string[] = [`const ${value} = ${input}[${key}]; let ${bound}; let ${matched} = false;`];
   for (const [pattern, schema] of patterns) {
-    const compiled = compileLinearPattern(pattern);
-    const test = compiled instanceof UnsupportedPattern ? new RegExp(pattern, 'u') : compiled;
+    // The schema's keyword checks refuse, when the tool is defined, a pattern that cannot run in linear time.
+    const test = compileLinearPattern(pattern) as Exclude<ReturnType<typeof compileLinearPattern>, UnsupportedPattern>;
     const first = gen.var('f');
     const each = gen.var('y');
     body.push(`if (${gen.ref(test)}.test(${key})) {`, `const ${first} = !${matched}; ${matched} = true; let ${each};`);
@@ -144,36 +133,45 @@ function otherKeys(
     );
   }
   if (additional === false) {
-    body.push(
-      `if (!${matched}) return ${gen.refuser('unknown_argument', allowed, () => '')}(undefined, [${[...path, key]}]);`,
-    );
-  } else if (additional !== undefined && additional !== true) {
-    body.push(`if (!${matched}) {`, gen.node(additional, member(`${at}.additionalProperties`)), '}');
+    body.push(`if (!${matched}) return ${gen.refuser('unknown_argument', allowed)}(undefined, [${[...path, key]}]);`);
   } else {
-    body.push(`if (!${matched}) ${bound} = ${value};`);
+    // A schema, or none: any value (the code for `true` and for no schema keeps the value as sent).
+    body.push(`if (!${matched}) {`, gen.node(additional, member(`${at}.additionalProperties`)), '}');
   }
   body.push(`${gen.ref(setOwn)}(${out}, ${key}, ${bound});`);
-  lines.push(`for (const ${key} in ${input}) { if (${known}) continue;\n${body.join('\n')}\n}`);
+  lines.push(`for (const ${key} in ${input}) { if (${known}) continue;\n${statements(body)}\n}`);
   return lines;
+}
+
+/** The keys an object takes, in words: `its arguments are 'a', 'b', and names matching ^x_`, `it has no members`. */
+function allowedKeysPhrase(declared: string[], patterns: [string, unknown][], root: boolean): string {
+  const named = declared.map((k) => `'${k}'`).join(', ');
+  const matching = patterns.map(([p]) => `names matching ${p}`).join(', ');
+  const list = [named, matching].filter(Boolean).join(', and ');
+  if (list === '') return root ? 'it takes no arguments' : 'it has no members';
+  const noun = root ? 'arguments' : 'members';
+  return `its ${noun} are ${list}`;
 }
 
 function memberCount(gen: Emitter, node: PublishedSchema, site: Site, expected: string): string[] {
   const lines: string[] = [];
   const count = (_v: unknown, n: unknown) => `it had ${String(n)} member${n === 1 ? '' : 's'}`;
   const size = `Object.keys(${site.input}).length`;
-  if (typeof node.minProperties === 'number')
-    lines.push(`if (${size} < ${node.minProperties}) ${gen.refuse(site, 'too_short', expected, count, size)}`);
-  if (typeof node.maxProperties === 'number')
-    lines.push(`if (${size} > ${node.maxProperties}) ${gen.refuse(site, 'too_long', expected, count, size)}`);
+  const { minProperties: min, maxProperties: max } = node;
+  if (typeof min === 'number')
+    lines.push(`if (${size} < ${gen.literal(min)}) ${gen.refuse(site, 'too_short', expected, count, size)}`);
+  if (typeof max === 'number')
+    lines.push(`if (${size} > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', expected, count, size)}`);
   return lines;
 }
 
 function dependencies(gen: Emitter, node: PublishedSchema, site: Site): string[] {
   const lines: string[] = [];
-  const properties = (node.properties as Record<string, unknown> | undefined) ?? {};
+  // A member not declared is described as any other undeclared one: `a value`.
+  const declared = new Map(Object.entries((node.properties as Record<string, unknown> | undefined) ?? {}));
   for (const [name, needed] of Object.entries((node.dependentRequired as Record<string, string[]> | undefined) ?? {})) {
     for (const other of needed) {
-      const expected = Object.hasOwn(properties, other) ? describeExpectation(properties[other], gen.root) : 'a value';
+      const expected = describeExpectation(declared.get(other), gen.root);
       const why = `it was missing (it is required when '${name}' is given)`;
       const missing = gen.refuser('required', expected, () => why);
       const [has, needs] = [JSON.stringify(name), JSON.stringify(other)];
@@ -188,6 +186,10 @@ function dependencies(gen: Emitter, node: PublishedSchema, site: Site): string[]
 
 /** Sets a key as an own data property, `__proto__` included, so no key reaches a prototype. */
 function setOwn(target: Record<string, unknown>, key: string, value: unknown): void {
+  // For any other key, assignment makes the same own, enumerable, writable, configurable property: the key is not yet
+  // on the target (declared keys are skipped, and `for...in` gives each once) and no other name is an accessor of
+  // Object.prototype.
+  // Stryker disable next-line ConditionalExpression: defining every key, not only __proto__, binds the same object
   if (key === '__proto__')
     Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
   else target[key] = value;

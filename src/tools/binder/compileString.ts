@@ -1,7 +1,7 @@
 import { FORMAT_CHECKS } from '../schema/formats.js';
 import { compileLinearPattern, UnsupportedPattern } from '../schema/linearPattern.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { valueArrived } from './invalidArgument.js';
 
 /**
@@ -17,8 +17,8 @@ export function emitString(gen: Emitter, node: PublishedSchema, site: Site, expe
     // A string's UTF-16 length bounds its character count: between length / 2 and length.
     // Only a string near a bound needs its characters counted.
     const near = [
-      max !== undefined ? `${input}.length > ${max}` : '',
-      min !== undefined ? `${input}.length < ${min * 2}` : '',
+      max !== undefined ? `${input}.length > ${gen.literal(max)}` : '',
+      min !== undefined ? `${input}.length < ${gen.literal(min * 2)}` : '',
     ]
       .filter(Boolean)
       .join(' || ');
@@ -26,9 +26,9 @@ export function emitString(gen: Emitter, node: PublishedSchema, site: Site, expe
     const withLength = (v: unknown, n: unknown) => `${valueArrived(v)} (${String(n)} character${n === 1 ? '' : 's'})`;
     lines.push(`if (${near}) {`, `const ${count} = ${gen.ref(countCharacters)}(${input});`);
     if (max !== undefined)
-      lines.push(`if (${count} > ${max}) ${gen.refuse(site, 'too_long', expected, withLength, count)}`);
+      lines.push(`if (${count} > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', expected, withLength, count)}`);
     if (min !== undefined)
-      lines.push(`if (${count} < ${min}) ${gen.refuse(site, 'too_short', expected, withLength, count)}`);
+      lines.push(`if (${count} < ${gen.literal(min)}) ${gen.refuse(site, 'too_short', expected, withLength, count)}`);
     lines.push('}');
   }
   if (typeof node.pattern === 'string') {
@@ -38,11 +38,11 @@ export function emitString(gen: Emitter, node: PublishedSchema, site: Site, expe
     if (!(pattern instanceof UnsupportedPattern))
       lines.push(`if (!${gen.ref(pattern)}.test(${input})) ${gen.refuse(site, 'invalid_format', expected)}`);
   }
-  const format = typeof node.format === 'string' ? FORMAT_CHECKS.get(node.format) : undefined;
+  const format = FORMAT_CHECKS.get(node.format as string);
   if (format !== undefined)
     lines.push(`if (!${gen.ref(format)}(${input})) ${gen.refuse(site, 'invalid_format', expected)}`);
   lines.push(`${site.out} = ${input};`);
-  return lines.join('\n');
+  return statements(lines);
 }
 
 /** Characters as JSON Schema counts them: code points, a surrogate pair counting once. */
@@ -50,7 +50,8 @@ function countCharacters(text: string): number {
   let count = 0;
   for (let i = 0; i < text.length; i++) {
     const unit = text.charCodeAt(i);
-    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < text.length) {
+    // Past the end, charCodeAt gives NaN, which is no low surrogate: a high one there counts alone.
+    if (unit >= 0xd800 && unit <= 0xdbff) {
       const next = text.charCodeAt(i + 1);
       if (next >= 0xdc00 && next <= 0xdfff) i++;
     }

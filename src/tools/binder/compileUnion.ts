@@ -1,8 +1,7 @@
 import type { PublishedSchema } from '../schema/publishedSchema.js';
-import { isPlainObject } from '../../json/jsonValue.js';
 import { discriminatorOf, nullableAlternative, typesOf } from '../schema/schemaFacts.js';
 import { takingNull } from '../schema/takingNull.js';
-import type { Emitter, Site } from './emitter.js';
+import { type Emitter, type Site, statements } from './emitter.js';
 import { describeAlternative, describeExpectation } from './expectation.js';
 import { Refusal, valueArrived } from './invalidArgument.js';
 
@@ -19,9 +18,9 @@ export function emitUnion(gen: Emitter, node: PublishedSchema, site: Site): stri
   const { input, out } = site;
   const nullable = nullableAlternative(node);
   if (nullable !== undefined) {
-    // A plain node of one type is checked as `type: [T, 'null']`, so its messages say "..., or null".
-    const plain = isPlainObject(nullable) && !('$ref' in nullable || 'anyOf' in nullable || 'oneOf' in nullable);
-    const types = plain ? typesOf(nullable as PublishedSchema) : undefined;
+    // A node of one type is checked as `type: [T, 'null']`, so its messages say "..., or null". A `$ref` or a union
+    // has no type of its own here (the normaliser moves one into the target or the alternatives), nor has `true`.
+    const types = typesOf(nullable as PublishedSchema);
     if (types?.length === 1 && types[0] !== 'null') return gen.node(takingNull(nullable as PublishedSchema), site);
     return `if (${input} === null) { ${out} = null; } else {\n${gen.node(nullable, site)}\n}`;
   }
@@ -44,14 +43,14 @@ export function emitUnion(gen: Emitter, node: PublishedSchema, site: Site): stri
       (alternative, i) =>
         `case ${i}: {\n${gen.node(alternative, { ...site, at: `${site.at}.${keyword}.${i}` })}\nbreak; }`,
     );
-    return [
+    return statements([
       `if (${gen.notAnObject(input)}) ${gen.refuse(site, 'invalid_type', expected)}`,
       `const ${tag} = Object.hasOwn(${input}, ${name}) ? ${input}[${name}] : undefined;`,
       `if (${tag} == null) return ${missing}(${tag}, [${tagPath}]);`,
       `const ${chosen} = ${gen.ref(values)}.get(${tag});`,
       `if (${chosen} === undefined) return ${unknown}(${tag}, [${tagPath}]);`,
-      `switch (${chosen}) {\n${cases.join('\n')}\n}`,
-    ].join('\n');
+      `switch (${chosen}) {\n${statements(cases)}\n}`,
+    ]);
   }
   const functions = alternatives.map((alternative, i) =>
     gen.function(alternative, `${site.at}.${keyword}.${i}`, site.root),
@@ -61,10 +60,9 @@ export function emitUnion(gen: Emitter, node: PublishedSchema, site: Site): stri
   const result = gen.var('u');
   // The list of functions is made once, when the module is built.
   const list = gen.declare(`[${functions.join(', ')}]`);
-  const prefix = site.path.length === 0 ? '' : `${result}.under([${site.path}]); `;
   return (
     `const ${result} = ${gen.ref(match)}(${list}, ${input}, ${gen.ref({ names, expected })});\n` +
-    `if (${result} instanceof R) { ${prefix}return ${result}; }\n${out} = ${result};`
+    `if (${result} instanceof R) { ${result}.under([${site.path}]); return ${result}; }\n${out} = ${result};`
   );
 }
 
@@ -93,7 +91,8 @@ function matchOne(alternatives: Alternative[], value: unknown, words: UnionWords
     const result = alternative(value);
     if (result instanceof Refusal) refusals.push(result);
     else {
-      if (accepted.length === 0) bound = result;
+      // Only read when exactly one accepted it.
+      bound = result;
       accepted.push(i);
     }
   }
@@ -111,8 +110,9 @@ function matchOne(alternatives: Alternative[], value: unknown, words: UnionWords
 function closest(refusals: Refusal[], value: unknown, words: UnionWords): Refusal {
   let best = -1;
   for (const [i, refusal] of refusals.entries()) {
-    const typeOnly = refusal.code === 'invalid_type' && refusal.path.length === 0 && refusal.union === undefined;
-    if (typeOnly) continue;
+    // A refusal of the value's type itself says only that this alternative is about another type. (A refusal that
+    // notes a union nested here is never one: the nested union picked a refusal that got further.)
+    if (refusal.code === 'invalid_type' && refusal.path.length === 0) continue;
     if (best === -1 || refusal.path.length > refusals[best]!.path.length) best = i;
   }
   if (best === -1) return new Refusal('invalid_type', words.expected, valueArrived(value));

@@ -28,7 +28,7 @@ export function createBinder<Args>(tool: string, schema: PublishedSchema, refine
   return (input, options) => {
     const checked = check(input);
     return checked instanceof Refusal
-      ? { ok: false, invalid: toInvalidArgument(tool, checked, options?.quoteValue ?? true) }
+      ? { ok: false, invalid: toInvalidArgument(tool, checked, options?.quoteValue) }
       : { ok: true, args: checked.value as Args };
   };
 }

@@ -25,6 +25,8 @@ export interface Emitter {
   readonly root: PublishedSchema;
   /** A value the generated code refers to as `rN`. */
   ref(value: unknown): string;
+  /** A number as a JavaScript literal: only a finite number is one, and anything else is thrown. */
+  literal(n: unknown): string;
   /** A fresh variable name with the prefix. */
   var(prefix: string): string;
   /** A function the code calls to make a refusal of this code, expectation and arrival. */
@@ -41,10 +43,19 @@ export interface Emitter {
   notAnObject(input: string): string;
   /** A function of its own for `schema`: `fN(value)` returns the bound value or a refusal relative to that value. */
   function(schema: unknown, at: string, root: boolean, key?: string): string;
+  /** A function for a schema a value is only matched against: whether it refuses is all that is read. */
+  matcher(schema: unknown, at: string): string;
   /** A constant at module level, made once when the validator is built: its name. */
   declare(expression: string): string;
   /** The code of a node at a site. */
   node(schema: unknown, site: Site): string;
   /** A default must pass its own schema: checked once, when the tool is defined. */
   checkDefault(schema: PublishedSchema, at: string): void;
+}
+
+/** Statements as source, one to a line, for a person reading the generated code. */
+export function statements(lines: readonly string[]): string {
+  // Each statement ends in `;` or `}` already: the newline between them is for reading only.
+  // Stryker disable next-line StringLiteral: equivalent, as the statements read the same on one line
+  return lines.join('\n');
 }

@@ -64,8 +64,7 @@ function describeNonNull(
     return implied === undefined ? 'any value' : describeType(schema, root, depth, implied);
   }
   if (types.length === 0) return 'null';
-  if (types.length > 1) return types.map((t) => describeType(schema, root, depth, t)).join(' or ');
-  return describeType(schema, root, depth, types[0]!);
+  return types.map((t) => describeType(schema, root, depth, t)).join(' or ');
 }
 
 /** The one type a typeless node's keywords apply to, if they all apply to the same one. */
@@ -73,10 +72,10 @@ function impliedType(schema: PublishedSchema): string | undefined {
   const kinds = new Set<string>();
   for (const keyword of Object.keys(schema)) {
     const role = KEYWORDS[keyword];
-    if (role?.role === 'checked' && role.types !== undefined)
-      kinds.add(role.types[0] === 'integer' ? 'number' : role.types[0]!);
+    // A numeric keyword lists `number` first, so numbers are described as numbers, not whole ones.
+    if (role?.role === 'checked' && role.types !== undefined) kinds.add(role.types[0]!);
   }
-  return kinds.size === 1 ? [...kinds][0] : undefined;
+  return kinds.size > 1 ? undefined : [...kinds][0];
 }
 
 function describeType(schema: PublishedSchema, root: PublishedSchema, depth: number, type: string): string {
@@ -89,8 +88,6 @@ function describeType(schema: PublishedSchema, root: PublishedSchema, depth: num
       return joinParts('a number', [rangePhrase(schema, false), multiplePhrase(schema)]);
     case 'boolean':
       return 'true or false';
-    case 'null':
-      return 'null';
     case 'array':
       return describeArray(schema, root, depth);
     case 'object':
@@ -104,8 +101,7 @@ function describeArray(schema: PublishedSchema, root: PublishedSchema, depth: nu
   const tuple = Array.isArray(schema.prefixItems) ? (schema.prefixItems as unknown[]) : [];
   const unique = schema.uniqueItems === true ? 'different ' : '';
   if (tuple.length === 0) {
-    const items = schema.items === undefined || schema.items === true ? 'values' : pluralOf(schema.items, root);
-    return joinParts(`an array of ${unique}${items}`, [countPhrase(schema)]);
+    return joinParts(`an array of ${unique}${pluralOf(schema.items, root)}`, [countPhrase(schema)]);
   }
   const parts = tuple.map((item) => describeExpectation(item, root, depth)).join(', then ');
   const rest =
