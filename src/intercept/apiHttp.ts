@@ -1,4 +1,5 @@
 import type { IncomingMessage } from 'node:http';
+import type { MessagesRequest } from '../messages/types.js';
 
 // What legate's two localhost endpoints (the recording proxy, the stand-in) speak of the Messages API's HTTP
 // beyond its bodies: Claude Code's connectivity probe, errors in the API's shape, a request's body read whole.
@@ -33,4 +34,13 @@ export async function bodyOf(incoming: IncomingMessage): Promise<Buffer> {
   const chunks: Buffer[] = [];
   for await (const chunk of incoming) chunks.push(chunk as Buffer);
   return Buffer.concat(chunks);
+}
+
+/** A request's body as a Messages API request; undefined when it is not JSON (nothing recorded can answer it). */
+export async function jsonBody(request: Request): Promise<MessagesRequest | undefined> {
+  try {
+    return (await request.clone().json()) as MessagesRequest;
+  } catch {
+    return undefined;
+  }
 }

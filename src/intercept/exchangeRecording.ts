@@ -12,6 +12,7 @@ import {
 import { serializeTrajectory } from '../trajectory/serialize.js';
 import { loadTrajectory, prepareTrajectory, saveTrajectory, type SaveOptions } from '../trajectory/trajectoryFile.js';
 import type { Trajectory } from '../trajectory/types.js';
+import { jsonBody } from './apiHttp.js';
 import { clientOf, isClaudeCode, type Client } from './clientOf.js';
 import { messageOfEvents, parseSse, type Exchange } from './exchange.js';
 import { forwardUpstream, type Upstream } from './forwardUpstream.js';
@@ -46,7 +47,9 @@ export class ExchangeRecording {
   }
 
   async answer(request: Request, upstream: Upstream): Promise<Response> {
-    const body = (await request.clone().json()) as MessagesRequest;
+    const body = await jsonBody(request);
+    // Not JSON: the API answers it (with an error), and there is nothing to record.
+    if (body === undefined) return (await forwardUpstream(request, upstream)).response;
     const client = clientOf(request.headers);
     const slot = this.#sent.push(undefined) - 1;
     const { response, received } = await forwardUpstream(request, upstream);

@@ -1,6 +1,5 @@
 import { existsSync } from 'node:fs';
 import { isAbsolute, relative } from 'node:path';
-import type { MessagesRequest } from '../messages/types.js';
 import type { RecordingMode } from '../recording/mode.js';
 import { loadProject } from '../replay/projectConfig.js';
 import { resolveReplaySettings } from '../replay/replaySettings.js';
@@ -10,7 +9,7 @@ import { normalisationRedactions, type NormalisationChoice } from '../trajectory
 import { createRedactor, type Redaction } from '../trajectory/redaction.js';
 import { loadTrajectory, recordFirst } from '../trajectory/trajectoryFile.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { apiErrorResponse } from './apiHttp.js';
+import { apiErrorResponse, jsonBody } from './apiHttp.js';
 import { forwardUpstream, type Upstream } from './forwardUpstream.js';
 import { ExchangeRecording } from './exchangeRecording.js';
 import { ExchangeReplay } from './replayExchanges.js';
@@ -131,7 +130,16 @@ export async function openSession(
       get failure() {
         return replay.failure;
       },
-      answer: async (request) => answerOf(replay.answer((await request.json()) as MessagesRequest)),
+      answer: async (request) => {
+        const body = await jsonBody(request);
+        if (body === undefined)
+          return apiErrorResponse(
+            400,
+            'invalid_request_error',
+            'The request body is not JSON: nothing recorded answers it.',
+          );
+        return answerOf(replay.answer(body));
+      },
       close: async (whyNothing) => {
         const failure = replay.finish(whyNothing);
         if (failure !== undefined) throw failure;

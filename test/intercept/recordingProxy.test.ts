@@ -7,6 +7,7 @@ import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { useTempDir } from '../support/tempDir.js';
 import { counter, setupFor, weather } from './capturedConversations.js';
 import { createLoop, streamLoop, streamTextLoop, toolRunnerLoop, type LoopOutcome } from './toolLoops.js';
+import { startScripted } from './scriptedUpstream.js';
 import { capturedResponse, startUpstream } from './upstream.js';
 
 const tempDir = useTempDir();
@@ -141,5 +142,24 @@ describe('the recording proxy', () => {
         "The recording proxy's upstream must be an http(s) URL such as 'http://127.0.0.1:8080', " +
         'but it was "ftp://x".',
     });
+  });
+
+  it('answers a body not JSON: a 400 not retried in a replay; sent on unrecorded when recording', async () => {
+    const file = join(tempDir(), 'run.yaml');
+    const upstream = await startUpstream(counter.captures.map(capturedResponse));
+    await throughProxy(flavours[0], { file, mode: 'record', upstream: upstream.url }).finally(upstream.close);
+    const replay = await startRecordingProxy({ file, mode: 'replay', config: false });
+    const refused = await fetch(`${replay.url}/v1/messages`, { method: 'POST', body: 'not json' });
+    expect([refused.status, refused.headers.get('x-should-retry')]).toEqual([400, 'false']);
+    expect(((await refused.json()) as { error: { message: string } }).error.message).toMatch(/not JSON/);
+    await replay.close().catch(() => {});
+
+    const api = await startScripted([]);
+    const recording = await startRecordingProxy({ file: join(tempDir(), 'x.yaml'), mode: 'record', upstream: api.url });
+    const passed = await fetch(`${recording.url}/v1/messages`, { method: 'POST', body: 'not json' });
+    // The stand-in's own answer to what it cannot read, handed back as it came.
+    expect(passed.status).toBe(500);
+    await expect(recording.close()).rejects.toMatchObject({ code: 'nothing_to_record' });
+    await api.close();
   });
 });
