@@ -7,30 +7,18 @@ import { CLAUDE_CODE_ENVIRONMENT } from './claudeCodeEnvironment.js';
  * What a recording at the HTTP boundary changes in each request before it is kept or compared, where the client
  * sends something that differs run to run but means nothing to the conversation. A file names the ones applied
  * (`normalised:`), and a replay applies the same ones to each request it compares: the one table, from which the
- * format's names, the defaults and the words in docs/intercept.md derive.
+ * format's names and the defaults derive (docs/intercept.md, Normalisations, says each in words; a doc test holds
+ * its rows and defaults to this table).
  */
 const NORMALISATIONS = {
-  cacheControl: {
-    summary: "cache breakpoints (`cache_control`) on the messages' blocks are dropped",
-    why:
-      'a caching hint, not content: clients such as Claude Code move the breakpoint to the newest message every ' +
-      'turn, so an earlier message would differ from the one sent before',
-    request: withoutMessageCacheControl,
-    redactions: [] as readonly Redaction[],
-    byDefault: 'always',
-  },
-  userId: {
-    summary: '`metadata.user_id` is kept as its shape (`[user_id: {device_id, session_id}]`), not its value',
-    why: 'clients put a device id and a random session id there, new on every run',
-    request: withUserIdShape,
-    redactions: [] as readonly Redaction[],
-    byDefault: 'always',
-  },
+  // Breakpoints on the messages' blocks: a caching hint, not content; Claude Code moves its one to the newest
+  // message every turn, so an earlier message would differ from the one sent before.
+  cacheControl: { request: withoutMessageCacheControl, redactions: [] as readonly Redaction[], byDefault: 'always' },
+  // `metadata.user_id` as its shape: clients put a device id and a random session id there, new on every run.
+  userId: { request: withUserIdShape, redactions: [] as readonly Redaction[], byDefault: 'always' },
+  // Claude Code's environment reminder (working directory, platform, shell, OS version, date), redacted: a replay
+  // from another folder or day must still match.
   claudeCodeEnvironment: {
-    summary:
-      "Claude Code's environment reminder redacted: working directory, git repository or not, platform, shell, OS " +
-      'version, date',
-    why: 'the agent tells the model where and when it runs; a replay from another folder or day must still match',
     request: (request: MessagesRequest) => request,
     redactions: CLAUDE_CODE_ENVIRONMENT,
     byDefault: 'claude-code',
