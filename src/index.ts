@@ -139,6 +139,7 @@ export { parseTrajectory } from './trajectory/parseTrajectory.js';
 export { MAX_TRAJECTORY_BYTES } from './trajectory/limits.js';
 export { serializeTrajectory } from './trajectory/serialize.js';
 export { conversationsOf } from './trajectory/conversationsOf.js';
+export { samplesOf } from './trajectory/samplesOf.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
 export { TrajectoryDivergenceError, type DivergenceKind } from './replay/divergenceError.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';

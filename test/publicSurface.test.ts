@@ -84,6 +84,7 @@ const SURFACE = {
     'parseTrajectory',
     'serializeTrajectory',
     'conversationsOf',
+    'samplesOf',
     'loadTrajectory',
     'saveTrajectory',
     'diffTrajectories',

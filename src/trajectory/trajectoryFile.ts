@@ -1,5 +1,6 @@
 import { FileReadError, readRegularFile } from '../files/readRegularFile.js';
 import { conversationsOf, withConversations } from './conversationsOf.js';
+import { samplesOf, withSamples } from './samplesOf.js';
 import { TrajectoryFileError } from './errors.js';
 import { MAX_TRAJECTORY_BYTES } from './limits.js';
 import { parseTrajectory } from './parseTrajectory.js';
@@ -74,16 +75,20 @@ export interface SaveOptions {
 
 /**
  * The trajectory as it would be saved: redacted, each call whose input a redaction changed marked as such. Every
- * conversation of the file is (a recording at the HTTP boundary holds further ones under `conversations`).
+ * conversation of every sample of the file is (a recording at the HTTP boundary holds further ones under
+ * `conversations`, a file recorded more than once further samples under `samples`).
  */
 export function prepareTrajectory(trajectory: Trajectory, options: SaveOptions = {}): Trajectory {
   const redact = createRedactor(options.redactions ?? []);
-  const conversations = conversationsOf(trajectory).map((conversation) => {
-    const redacted = redactTrajectory(redact, conversation);
-    markRedactedInputs(conversation.turns, redacted.turns);
-    return redacted;
+  const samples = samplesOf(trajectory).map((sample) => {
+    const conversations = conversationsOf(sample).map((conversation) => {
+      const redacted = redactTrajectory(redact, conversation);
+      markRedactedInputs(conversation.turns, redacted.turns);
+      return redacted;
+    });
+    return sample.conversations === undefined ? conversations[0]! : withConversations(conversations);
   });
-  return trajectory.conversations === undefined ? conversations[0]! : withConversations(conversations);
+  return trajectory.samples === undefined ? samples[0]! : withSamples(samples);
 }
 
 /**

@@ -7,6 +7,7 @@ import type {
   recordedConversation,
   recordedResponse,
   recordedResult,
+  recordedSample,
   recordedSubRun,
   recordedSummary,
   recordedTurn,
@@ -31,6 +32,8 @@ export type RecordedTurn = z.output<typeof recordedTurn>;
 export type RecordedSubRun = z.output<typeof recordedSubRun>;
 /** A further conversation of a file recorded at the HTTP boundary. */
 export type RecordedConversation = z.output<typeof recordedConversation>;
+/** A further sample of the run: what differs from one run of the same input to the next. */
+export type RecordedSample = z.output<typeof recordedSample>;
 export type RecordedApproval = z.output<typeof recordedApproval>;
 export type RecordedResponse = z.output<typeof recordedResponse>;
 /** A content block, keyed by its kind so the file reads like the conversation. */

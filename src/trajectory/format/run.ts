@@ -13,6 +13,7 @@ import {
   free,
   list,
   mapping,
+  moment,
   oneOf,
   openMapping,
   text,
@@ -181,4 +182,24 @@ export const recordedConversation: z.ZodObject<typeof runFields> = mapping(runFi
   description:
     'A further conversation intercepted in the same recording (another client, or requests made concurrently), ' +
     'with the fields of a trajectory minus its metadata.',
+});
+
+/**
+ * Another sample of the same run in the same file: the agent run again on the same input, live. The file's header
+ * (agent, model, request, tools, input) is each sample's; a sample holds what differs from run to run.
+ */
+export const recordedSample = mapping({
+  clock: list(moment())
+    .meta({ description: "This sample's readings of the run's clock, as `clock` is the first's." })
+    .optional(),
+  turns: runFields.turns,
+  summary: runFields.summary,
+  conversations: list(recordedConversation)
+    .meta({ description: "At the HTTP boundary: this sample's conversations after its first, as `conversations`." })
+    .optional(),
+}).meta({
+  id: 'sample',
+  description:
+    'A further sample of the run (the same input, recorded again live), with the fields that differ from one ' +
+    "run to the next; the file's header holds for each.",
 });

@@ -1,6 +1,6 @@
 import { MATCH_LEVELS, type MatchLevel } from '../matchLevel.js';
 import { NORMALISATION_NAMES } from '../normalisations.js';
-import { recordedConversation, runFields } from './run.js';
+import { recordedConversation, recordedSample, runFields } from './run.js';
 import { flow, list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
 
 /**
@@ -71,6 +71,13 @@ export const trajectoryFormat = mapping({
       description:
         'In a file recorded at the HTTP boundary, the conversations after the first (whose fields are the ' +
         "file's own): each one's requests are matched to it and served in order at replay.",
+    })
+    .optional(),
+  samples: list(recordedSample)
+    .meta({
+      description:
+        'The samples after the first, when the run was recorded more than once (`samples: k`): the first ' +
+        "sample is the file's own `clock`, `turns`, `summary` and `conversations`. A replay replays each one.",
     })
     .optional(),
 }).meta({
