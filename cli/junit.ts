@@ -51,7 +51,7 @@ function testCase(result: ReportCase): string {
       ? []
       : [
           '    <properties>',
-          `      <property ${attributes({ name: 'samples', value: `${result.samples.passed}/${result.samples.total} passed` })}/>`,
+          `      <property ${attributes({ name: 'samples', value: samplesPassed(result.samples) })}/>`,
           '    </properties>',
         ];
   const body = (...lines: string[]) => [`${head}>`, ...samples, ...lines, '  </testcase>'].join('\n');
@@ -61,6 +61,11 @@ function testCase(result: ReportCase): string {
   const message = result.message ?? '';
   const summary = { message: message.split('\n')[0]!, type: result.code ?? 'error' };
   return body(`    <${element} ${attributes(summary)}>${xmlText(message, false)}</${element}>`);
+}
+
+/** `4/5 passed`: a file's samples, as its case's property. */
+function samplesPassed(samples: { total: number; passed: number }): string {
+  return `${samples.passed}/${samples.total} passed`;
 }
 
 function attributes(values: Record<string, string | number>): string {

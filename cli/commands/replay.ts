@@ -25,7 +25,7 @@ import { ReplayReport } from '../replay/replayReport.js';
 
 export const replayHelp = `legate replay [paths...] [--match ${MATCH_LEVELS.join('|')}] [--config file] [--bail]
               [--run-tools ${RUN_TOOLS_CHOICES.join('|')}] [--reporter junit|html|blob --output file|-]
-              [--workers N] [--shard i/n]
+              [--workers N] [--shard i/n] [--record [--samples k]] [--pass all|m|r%] [--flakiness]
 legate replay --merge-reports <blob files or a folder> [--reporter junit|html --output file|-]
 
 Replays every trajectory under the paths (default: the config's 'trajectories' folder,
@@ -69,7 +69,10 @@ files exits 0. --reporter blob --output shard-1.json writes the shard's results;
 exit code of one unsharded run, and writes its junit or html report. Blobs of other corpora,
 options or legate versions, a shard missing or given twice are refused (exit 2).
 
-With LEGATE_MODE=record the same command re-records the files live instead.`;
+With LEGATE_MODE=record (or --record) the same command re-records the files live instead; --samples k
+records each k times, each run a sample of its own in the file. A file of several samples replays each one and
+passes by --pass (else the config's pass): all of them (the default), at least m, or at least r%. --flakiness
+prints, after the summary, each such file's samples: how many, how many passed, which failed.`;
 
 export async function replay(args: string[], io: CliIo): Promise<number> {
   const { values, positionals } = replayOptions(args);

@@ -285,7 +285,8 @@ type ArgumentsOf<K extends keyof Table> = Table[K] extends (run: CheckedRun, ...
 /** legate's matchers, typed for `expect(result)`; `R` is what each returns (vitest's assertion). */
 export type LegateMatchers<R = unknown> = { [K in keyof Table]: (...args: ArgumentsOf<K>) => R };
 
-/** A matcher's name in `assertThat`, by `VERBS`: `toBeTainted` is `tainted`, `toMatchTrajectory` `matchesTrajectory`. */
+/** A matcher's name in `assertThat`, by `VERBS`: `toBeTainted` is `tainted`, `toMatchTrajectory` `matchesTrajectory`.
+ */
 type ShortName<K> = {
   [V in Verb]: K extends `${V}${infer Rest}`
     ? (typeof VERBS)[V] extends ''

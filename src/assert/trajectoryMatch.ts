@@ -14,9 +14,10 @@ export const TRAJECTORY_ORDERS = ['strict', 'unordered', 'subset', 'superset'] a
 export type TrajectoryOrder = (typeof TRAJECTORY_ORDERS)[number];
 
 /**
- * How a call's input is compared with a reference call's: `exact`, equal (as `toEqual` compares under vitest: asymmetric
- * matchers work); `ignore`, any input; `subset`, the input sent is within the reference's (it sent nothing the
- * reference does not have); `superset`, the input sent holds the reference's (the reference names what matters).
+ * How a call's input is compared with a reference call's: `exact`, equal (as `toEqual` compares under vitest:
+ * asymmetric matchers work); `ignore`, any input; `subset`, the input sent is within the reference's (it sent
+ * nothing the reference does not have); `superset`, the input sent holds the reference's (the reference names what
+ * matters).
  */
 export const ARGS_MODES = ['exact', 'ignore', 'subset', 'superset'] as const;
 export type ArgsMode = (typeof ARGS_MODES)[number];
@@ -82,7 +83,8 @@ export function readMatchOptions(options: unknown): MatchRules {
         throw new UsageError(
           OPTION,
           `the args rule for ${tool === 'default' ? 'the tools not named' : `'${tool}'`} must be one of ` +
-            `${ARGS_MODES.join(', ')} or a function (actual, expected, tool) => boolean, but it was ${describeValue(rule)}.`,
+            `${ARGS_MODES.join(', ')} or a function (actual, expected, tool) => boolean, but it was ` +
+            `${describeValue(rule)}.`,
         );
   }
   return { order: order as TrajectoryOrder, args: args as TrajectoryArgs };
@@ -117,7 +119,8 @@ function callMatches(actual: ReferenceCall, reference: ReferenceCall, rules: Mat
       if (typeof verdict !== 'boolean')
         throw new UsageError(
           OPTION,
-          `the args function for '${actual.tool}' must return true or false, but it returned ${describeValue(verdict)}.`,
+          `the args function for '${actual.tool}' must return true or false, but it returned ` +
+            `${describeValue(verdict)}.`,
         );
       return verdict;
     }

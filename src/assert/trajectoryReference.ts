@@ -15,7 +15,8 @@ export type TrajectoryReference = readonly ReferenceCall[] | Trajectory | AgentR
 
 const REFERENCE = 'invalid_trajectory_reference';
 const KINDS =
-  'a list of { tool, input? }, a Trajectory (loadTrajectory), an AgentResult (agent.run) or the path of a trajectory file';
+  'a list of { tool, input? }, a Trajectory (loadTrajectory), an AgentResult (agent.run) or the path of a ' +
+  'trajectory file';
 
 /** The calls of a reference, in order; refuses anything else with a `UsageError` saying what it takes. */
 export function referenceCalls(reference: unknown): ReferenceCall[] {
@@ -50,15 +51,18 @@ function readEntry(entry: unknown, i: number): ReferenceCall {
     const hint = 'name' in record ? ` (it has a 'name': a reference call names its tool 'tool')` : '';
     throw new UsageError(
       REFERENCE,
-      `${which} must name its tool: 'tool' must be a non-empty string, but it was ${describeValue(record.tool)}${hint}.`,
+      `${which} must name its tool: 'tool' must be a non-empty string, but it was ` +
+        `${describeValue(record.tool)}${hint}.`,
     );
   }
   const unknown = Object.keys(record).filter((key) => key !== 'tool' && key !== 'input');
-  if (unknown.length > 0)
+  if (unknown.length > 0) {
+    const arguments_ = unknown.includes('args') || unknown.includes('arguments');
     throw new UsageError(
       REFERENCE,
       `${which} has ${unknown.map((key) => `'${key}'`).join(', ')}, which a reference call does not take: it is ` +
-        `{ tool, input? }${unknown.includes('args') || unknown.includes('arguments') ? ` (the arguments are its 'input')` : ''}.`,
+        `{ tool, input? }${arguments_ ? ` (the arguments are its 'input')` : ''}.`,
     );
+  }
   return 'input' in record ? { tool: record.tool, input: record.input } : { tool: record.tool };
 }

@@ -91,7 +91,8 @@ export async function recordRun(
   };
 }
 
-/** One live run, made into a trajectory (not yet redacted): its result, and its answer if the output schema refused it. */
+/** One live run made into a trajectory (not yet redacted): its result, and its answer if the output schema refused it.
+ */
 interface RecordedSample {
   result: AgentResult;
   trajectory: Trajectory;

@@ -286,7 +286,8 @@ describe('toMatchTrajectory: the failure message', () => {
         '  reference                                                   run',
         '  3. lookup {"id":1}                                       =  1. lookup {"id":1}',
         '> —                                                           2. lookup {"id":2,"fields":["name","email"]}',
-        '  1. send_email {"to":"ann@example.com","body":"Hello","…  =  3. send_email {"to":"ann@example.com","body":"Hello","…',
+        '  1. send_email {"to":"ann@example.com","body":"Hello","…  =  ' +
+          '3. send_email {"to":"ann@example.com","body":"Hello","…',
         '  2. lookup {"id":7}                                          —',
       ].join('\n'),
     );
@@ -360,7 +361,8 @@ describe('toMatchTrajectory refuses what it cannot read, with a UsageError', () 
 
   it('a reference of another kind', () => {
     const kinds =
-      'a list of { tool, input? }, a Trajectory (loadTrajectory), an AgentResult (agent.run) or the path of a trajectory file';
+      'a list of { tool, input? }, a Trajectory (loadTrajectory), an AgentResult (agent.run) or the path of a ' +
+      'trajectory file';
     expect(refusal('invalid_trajectory_reference', tryReference(42))).toBe(
       `toMatchTrajectory's reference must be ${kinds}, but it was the number 42.`,
     );
