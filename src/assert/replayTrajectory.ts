@@ -13,7 +13,10 @@ export type ReplayTrajectoryOptions = Omit<TrajectoryRunOptions, 'file' | 'agent
  * The CI regression helper: replays a trajectory against today's code and returns the result
  * for assertions. Under `vitest -u` it re-records the file live and reports what changed, unless
  * `LEGATE_MODE` is set (it wins; `LEGATE_MODE=record` re-records too); under CI, a missing file
- * fails with the command that records it. Settings resolve as for runTrajectory.
+ * fails with the command that records it. Settings resolve as for runTrajectory. A file of several samples
+ * replays each one: give the test body as `check` (`check: (result) => expect(result).toBeComplete()`), run on
+ * each sample's result, and the rule as `pass` (default: every sample); the result returned is the first passing
+ * sample's.
  */
 export async function replayTrajectory(
   agent: AgentFactory,

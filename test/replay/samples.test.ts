@@ -13,6 +13,8 @@ import {
   type AgentFactory,
   type AgentResult,
 } from '../../src/index.js';
+import { replayTrajectory } from '../../src/assert/replayTrajectory.js';
+import '../../src/assert/vitest.js';
 import { seededModel } from '../support/seededModel.js';
 import { useTempDir } from '../support/tempDir.js';
 
@@ -130,6 +132,19 @@ describe('samples: several runs of the same input in one file', () => {
       expect(verdict.error).toBeInstanceOf(TrajectoryDivergenceError);
       expect((verdict.error as TrajectoryDivergenceError).turn).toBe(2);
     }
+  });
+
+  it('replayTrajectory runs the check on each sample under vitest, an expect failing only its sample', async () => {
+    const { file, choices } = await recordSamples(5);
+    const looked = choices.filter(Boolean).length;
+    const result = await replayTrajectory(accountAgent(), file, {
+      pass: { atLeast: looked },
+      check: (run) => expect(run).toHaveCalledTool('lookup'),
+    });
+    expect(result).toHaveCalledTool('lookup');
+    await expect(
+      replayTrajectory(accountAgent(), file, { check: (run) => expect(run).toHaveCalledTool('lookup') }),
+    ).rejects.toThrow(/Sample \d of 5: expected the run to have called 'lookup', but it never called it/);
   });
 
   it('refuses a rule no file of these samples could meet, before running any', async () => {
