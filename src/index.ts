@@ -142,6 +142,9 @@ export { conversationsOf } from './trajectory/conversationsOf.js';
 export { samplesOf } from './trajectory/samplesOf.js';
 export { TrajectoryFileError, TrajectoryFormatError, type TrajectoryFileProblem } from './trajectory/errors.js';
 export { TrajectoryDivergenceError, type DivergenceKind } from './replay/divergenceError.js';
+export { SamplesFailedError, type SampleVerdict } from './replay/samplesFailedError.js';
+export type { SampleRule } from './replay/sampleRule.js';
+export type { SampleCheck, SampleOf } from './replay/sampleRuns.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
 // A model upgrade's impact: a file recorded again (rerecordTrajectory) compared with the old one (legate compare).

@@ -37,6 +37,7 @@ const SURFACE = {
     'ToolOutputError',
     'ToolResultError',
     'TrajectoryDivergenceError',
+    'SamplesFailedError',
     'TrajectoryFileError',
     'TrajectoryFormatError',
     'TrajectoryNotFoundError',

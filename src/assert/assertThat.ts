@@ -2,7 +2,7 @@ import { AssertionError } from 'node:assert';
 import { isDeepStrictEqual } from 'node:util';
 import type { CheckOutcome, CheckedRun } from './checkOutcome.js';
 import { matchers, shortName, type RunSubject, type ShortMatchers } from './matchers.js';
-import { viewOf } from './runView.js';
+import { viewOf } from '../replay/runView.js';
 
 /**
  * The checks of legate's matchers, without vitest, each under its short name (`toBeTainted` is

@@ -1,7 +1,7 @@
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
-import type { RunView } from './runView.js';
-import { describeTimeline } from './describeTimeline.js';
+import type { RunView } from '../replay/runView.js';
+import { describeTimeline } from '../replay/describeTimeline.js';
 
 /**
  * Deep equality as the framework in use defines it: inside a vitest matcher, vitest's own with the

@@ -4,7 +4,7 @@ import type { AgentResult } from '../runtime/agentResult.js';
 import type { StopReason } from '../runtime/stopReason.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
-import type { CallView } from './runView.js';
+import type { CallView } from '../replay/runView.js';
 import { unsafeFlowOutcome } from './unsafeFlow.js';
 import type { AuditDeclarations } from '../guard/auditDeclarations.js';
 import { SEQUENCE_MODE_WORDS, SEQUENCE_MODES, sequenceMatches, type SequenceMode } from './toolSequence.js';

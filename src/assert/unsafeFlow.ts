@@ -5,7 +5,7 @@ import { describeFinding } from '../guard/audit/auditTimeline.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { Trajectory } from '../trajectory/types.js';
 import type { CheckOutcome } from './checkOutcome.js';
-import { isTrajectory } from './runView.js';
+import { isTrajectory } from '../replay/runView.js';
 
 /** The check of `toHaveNoUnsafeFlow`: the audit of a trajectory, its findings and timeline as the message. */
 export function unsafeFlowOutcome(subject: AgentResult | Trajectory, declarations: AuditDeclarations): CheckOutcome {

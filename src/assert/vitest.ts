@@ -5,7 +5,7 @@
 import { expect } from 'vitest';
 import type { CheckOutcome, CheckedRun } from './checkOutcome.js';
 import { matchers, type LegateMatchers, type RunSubject } from './matchers.js';
-import { viewOf } from './runView.js';
+import { viewOf } from '../replay/runView.js';
 
 export type { LegateMatchers } from './matchers.js';
 export { replayTrajectory, type ReplayTrajectoryOptions } from './replayTrajectory.js';

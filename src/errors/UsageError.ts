@@ -24,6 +24,11 @@ export type UsageErrorCode =
   | 'invalid_recording_mode'
   /** A `runTools` setting (config, option, `--run-tools`) is not `safe`, `all`, `none` or `{ default, run, serve }`. */
   | 'invalid_run_tools'
+  /**
+   * A number of samples (`samples`, `--samples`) is not a whole number from 1 to 100, or a rule for passing them
+   * (`pass`, `--pass`) is not `all`, `{ atLeast }` or `{ rate }`, or asks for more samples than the file holds.
+   */
+  | 'invalid_samples'
   /** Recording a trajectory needs the user's `input`, and none was given. */
   | 'missing_input'
   /** A recorded run made no model call, so there is nothing to write. */

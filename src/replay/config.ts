@@ -3,6 +3,7 @@ import type { LiveTransport } from '../recording/liveTransport.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Redaction } from '../trajectory/redaction.js';
 import type { RunTools } from './runToolsPolicy.js';
+import type { SampleRule } from './sampleRule.js';
 import type { Agent } from '../runtime/Agent.js';
 import type { Transport } from '../transport/transport.js';
 
@@ -35,6 +36,16 @@ export interface LegateConfig {
    * and a `runTools` option in code. See docs/trajectory-format.md, "What runs in a replay".
    */
   runTools?: RunTools;
+  /**
+   * How many samples every recording in the project makes (each a live run of the same input, kept in the one
+   * file). Under `--samples` and a `samples` option in code. Default 1. See docs/evaluation.md.
+   */
+  samples?: number;
+  /**
+   * When a file of several samples passes, in every replay of the project: `'all'` (the default), `{ atLeast: m }`
+   * or `{ rate: r }`. Under `--pass` and a `pass` option in code.
+   */
+  pass?: SampleRule;
   /** Applied to every recording in the project, and the same way to each request at replay, before the code's own. */
   redactions?: Redaction[];
   /** Patterns beyond the built-in ones that must never be saved, in every recording, before the code's own. */

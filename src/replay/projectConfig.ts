@@ -5,6 +5,7 @@ import { importModule } from '../files/importModule.js';
 import { auditDeclarationsProblem } from '../guard/auditDeclarations.js';
 import { isMatchLevel, MATCH_LEVELS } from '../trajectory/matchLevel.js';
 import { runToolsProblem } from './runToolsPolicy.js';
+import { sampleRuleProblem, samplesProblem } from './sampleRule.js';
 import { liveTransportProblem } from '../recording/liveTransport.js';
 import type { LegateConfig } from './config.js';
 
@@ -158,6 +159,11 @@ function checkConfig(config: unknown, file: string): LegateConfig {
   }
   const runToolsIssue = runTools === undefined ? undefined : runToolsProblem(runTools);
   if (runToolsIssue !== undefined) throw new ConfigError('invalid_config', `${file}: runTools ${runToolsIssue}.`);
+  const { samples, pass } = config as { samples?: unknown; pass?: unknown };
+  const samplesIssue = samples === undefined ? undefined : samplesProblem(samples);
+  if (samplesIssue !== undefined) throw new ConfigError('invalid_config', `${file}: samples ${samplesIssue}.`);
+  const passIssue = pass === undefined ? undefined : sampleRuleProblem(pass);
+  if (passIssue !== undefined) throw new ConfigError('invalid_config', `${file}: pass ${passIssue}.`);
   const transport = (config as { transport?: unknown }).transport;
   const transportIssue = transport === undefined ? undefined : liveTransportProblem(transport);
   if (transportIssue !== undefined) throw new ConfigError('invalid_config', `${file}: transport ${transportIssue}.`);

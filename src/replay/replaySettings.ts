@@ -9,6 +9,7 @@ import type { Trajectory } from '../trajectory/types.js';
 import { checkRunTools, DEFAULT_RUN_TOOLS, type RunTools } from './runToolsPolicy.js';
 import { legateMode, resolveMode, type RecordingMode } from '../recording/mode.js';
 import { configShown, type Project } from './projectConfig.js';
+import { checkSampleRule, checkSamples, DEFAULT_SAMPLE_RULE, type SampleRule } from './sampleRule.js';
 
 /** The settings given for one run: a command line's flags, or the options passed in code. */
 export interface GivenSettings {
@@ -21,6 +22,8 @@ export interface GivenSettings {
   runTools?: RunTools;
   transport?: LiveTransport;
   rerecord?: string;
+  samples?: number;
+  pass?: SampleRule;
 }
 
 export interface ReplaySettingsInput {
@@ -64,6 +67,10 @@ export interface ReplaySettings {
   transport: () => Transport;
   /** How to re-record the file, for divergence and missing-file messages. */
   rerecord: string;
+  /** How many samples a recording makes. */
+  samples: number;
+  /** When a file of several samples passes. */
+  pass: SampleRule;
 }
 
 /**
@@ -75,6 +82,8 @@ export interface ReplaySettings {
  * | tools run in replay | `--run-tools`, `runTools` | `runTools` | (`serve:` adds) | `safe` |
  * | live transport | `transport` | `transport` | | `AnthropicTransport` |
  * | re-record command | `rerecord` | `rerecord(file)` | | built for the context |
+ * | samples to record | `--samples`, `samples` | `samples` | | 1 |
+ * | rule for samples | `--pass`, `pass` | `pass` | | `all` |
  * | trajectory folder | paths given | `trajectories` | | `trajectories` |
  *
  * Redactions and secret patterns add up instead, the config's first: a project-wide one cannot
@@ -121,6 +130,14 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
         config: configShown(project, cwd),
         legateModeSet: legateMode(env) !== undefined,
       }),
+    samples:
+      (given.samples === undefined ? undefined : checkSamples(given.samples, "The 'samples' option")) ??
+      config?.samples ??
+      1,
+    pass:
+      (given.pass === undefined ? undefined : checkSampleRule(given.pass, "The 'pass' option")) ??
+      config?.pass ??
+      DEFAULT_SAMPLE_RULE,
   };
   if (file !== undefined) settings.file = file;
   if (shown !== undefined) settings.shown = input.shown ?? shown;

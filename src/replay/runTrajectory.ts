@@ -4,7 +4,7 @@ import type { Trajectory } from '../trajectory/types.js';
 import { loadProject } from './projectConfig.js';
 import { recordRun, requireInput } from './recordRun.js';
 import { resolveReplaySettings, type ReplaySettings } from './replaySettings.js';
-import { replayRun } from './replayRun.js';
+import { replaySamples } from './replaySamples.js';
 import { outputOption, type TrajectoryRun, type TrajectoryRunOptions } from './trajectoryRunOptions.js';
 
 /**
@@ -20,7 +20,7 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
     settings.mode === 'replay' ||
     (settings.mode === 'auto' && (options.trajectory !== undefined || existsSync(file)))
   ) {
-    return replayRun(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
+    return replaySamples(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
   }
   if (settings.mode === 'passthrough') {
     const result = await options

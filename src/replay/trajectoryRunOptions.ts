@@ -15,6 +15,9 @@ import type { Project } from './projectConfig.js';
 import type { ReplaySettings } from './replaySettings.js';
 import type { ReplayRunner } from './rerecordCommand.js';
 import type { RunTools } from './runToolsPolicy.js';
+import type { SampleVerdict } from './samplesFailedError.js';
+import type { SampleCheck } from './sampleRuns.js';
+import type { SampleRule } from './sampleRule.js';
 
 /**
  * A run's own settings. Each one left out comes from the project's legate.config.ts, then the
@@ -86,6 +89,21 @@ export interface TrajectoryRunOptions {
    * config's, else `safe` (tools with side effects are served). See {@link RunTools}.
    */
   runTools?: RunTools;
+  /**
+   * How many times to run the agent when recording, each run a sample of its own in the one file (a model answers
+   * differently from run to run). Default: the config's, else 1. A replay replays every sample the file holds.
+   */
+  samples?: number;
+  /**
+   * When a file of several samples passes: `'all'` of them (pass^k), `{ atLeast: m }` or `{ rate: r }` (0 < r <= 1).
+   * Default: the config's, else `'all'`, so nothing gets laxer by accident.
+   */
+  pass?: SampleRule;
+  /**
+   * The test body, run on each sample's result (the run's, recorded or replayed): it fails that sample by
+   * throwing (an `expect`). With one sample, its failure is thrown as it is.
+   */
+  check?: SampleCheck;
   /** When recording: answers calls in place of the tools (a fuzzer planting outputs). */
   toolStub?: ToolStub;
   /** The command that re-records this file, quoted in divergence messages. Default: the config's, else built to fit. */
@@ -117,6 +135,11 @@ export interface TrajectoryRun {
    * side effects, by default; see `runTools`), sub-agents' included, in order.
    */
   served?: { id: string; tool: string }[];
+  /**
+   * For a file of several samples: each one's verdict, in file order (`result` is the first passing sample's).
+   * Absent for a file of one sample.
+   */
+  samples?: SampleVerdict[];
 }
 
 /** The run's `output` option, as the run options of an agent take it. */
