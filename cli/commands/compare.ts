@@ -1,11 +1,6 @@
 import { statSync } from 'node:fs';
 import { basename, relative, resolve } from 'node:path';
-import {
-  compareTrajectories,
-  COMPLETE_STOP_REASONS,
-  summarizeComparison,
-  type ComparedFile,
-} from '../../src/index.js';
+import { compareTrajectories, COMPLETE_STOP_REASONS, summarizeComparison, type ComparedFile } from '../../src/index.js';
 import {
   COMPARISON_COLUMNS,
   compareHtml,
@@ -54,7 +49,9 @@ export async function compare(argv: string[], io: CliIo): Promise<number> {
     return 2;
   }
   if (values.out !== undefined && values.html !== true) {
-    io.err(`legate compare: --out names the HTML page; add --html, e.g. legate compare --html old new --out ${values.out}`);
+    io.err(
+      `legate compare: --out names the HTML page; add --html, e.g. legate compare --html old new --out ${values.out}`,
+    );
     return 2;
   }
   const target = values.html === true ? reportTarget('--out', values.out, io.cwd, DEFAULT_COMPARE_FILE) : undefined;
@@ -95,7 +92,8 @@ export async function compare(argv: string[], io: CliIo): Promise<number> {
       io.err(`legate compare: ${written}`);
       return 2;
     }
-    if (target.kind === 'file') io.out(`wrote ${target.shown} (${summaryLine(summary)}, ${Math.ceil(written / 1024)} KB)`);
+    if (target.kind === 'file')
+      io.out(`wrote ${target.shown} (${summaryLine(summary)}, ${Math.ceil(written / 1024)} KB)`);
     return verdict;
   }
   printTable(files, io);
@@ -173,8 +171,7 @@ function printTable(files: readonly ComparedFile[], io: CliIo): void {
       string
     >;
   });
-  const width = (column: ComparisonColumn) =>
-    Math.max(column.length, ...rows.map((row) => [...row[column]].length));
+  const width = (column: ComparisonColumn) => Math.max(column.length, ...rows.map((row) => [...row[column]].length));
   const widths = columns.map(width);
   const line = (cells: string[]) =>
     cells

@@ -91,7 +91,8 @@ export async function replayOne(
   }
 }
 
-function describeRun(run: TrajectoryRun): string {
+/** A run's verdict line: its turns and stop reason, what was refused and why, taint, what was served. */
+export function describeRun(run: TrajectoryRun): string {
   const { result } = run;
   const facts = [`${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.stopReason}`];
   // The safety facts a reviewer looks for first: what was refused and why, taint, a pending approval.

@@ -26,7 +26,10 @@ export function recordedApprovals(
       const tool = tools.get(approval.id);
       if (tool === undefined) continue;
       const decisions = byTool.get(tool) ?? [];
-      decisions.push({ approve: approval.approve, ...(approval.reason === undefined ? {} : { reason: approval.reason }) });
+      decisions.push({
+        approve: approval.approve,
+        ...(approval.reason === undefined ? {} : { reason: approval.reason }),
+      });
       byTool.set(tool, decisions);
     }
   }

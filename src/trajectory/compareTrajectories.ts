@@ -143,8 +143,7 @@ function comparePair(comparison: TrajectoryComparison, sample: number, old: RunF
 }
 
 function firstToolDifference(before: ComparedCall[], after: ComparedCall[]): number | undefined {
-  for (let i = 0; i < Math.max(before.length, after.length); i++)
-    if (before[i]?.tool !== after[i]?.tool) return i;
+  for (let i = 0; i < Math.max(before.length, after.length); i++) if (before[i]?.tool !== after[i]?.tool) return i;
   return undefined;
 }
 

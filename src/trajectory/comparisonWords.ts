@@ -96,18 +96,26 @@ export function comparisonDetails(c: TrajectoryComparison): string[] {
   for (const change of c.decisions) lines.push(`${at(change.sample)}${describeDecisionChange(change)}`);
   if (c.stopReason !== undefined)
     lines.push(`${at(c.stopReason.sample)}stop reason: ${c.stopReason.before} → ${c.stopReason.after}`);
-  if (c.finalText !== undefined)
-    lines.push(
-      `${at(c.finalText.sample)}final text: ${quoteValue(c.finalText.before)} → ${quoteValue(c.finalText.after)}`,
-    );
+  if (c.finalText !== undefined) lines.push(`${at(c.finalText.sample)}final text: ${textChange(c.finalText)}`);
   if (c.handoffs !== undefined)
-    lines.push(
-      `${at(c.handoffs.sample)}handoffs: ${listed(c.handoffs.before)} → ${listed(c.handoffs.after)}`,
-    );
+    lines.push(`${at(c.handoffs.sample)}handoffs: ${listed(c.handoffs.before)} → ${listed(c.handoffs.after)}`);
   const { before, after } = c.samples;
   if (before.passed !== after.passed || before.total !== after.total)
     lines.push(`samples passed: ${before.passed}/${before.total} → ${after.passed}/${after.total}`);
   return lines;
+}
+
+/** Characters shown before the first difference of two texts. */
+const CONTEXT = 12;
+
+/** Two texts quoted from a little before where they first differ: `…"has shipped."` → `…"is on its way."`. */
+function textChange({ before, after }: { before: string; after: string }): string {
+  const chars = [[...before], [...after]] as const;
+  let same = 0;
+  while (same < chars[0].length && chars[0][same] === chars[1][same]) same++;
+  const from = Math.max(0, same - CONTEXT);
+  const quoted = (text: readonly string[]) => `${from > 0 ? '…' : ''}${quoteValue(text.slice(from).join(''))}`;
+  return `${quoted(chars[0])} → ${quoted(chars[1])}`;
 }
 
 /** `send_payment (2nd call): now blocked (run → blocked by taint)`. */
@@ -122,7 +130,7 @@ function decisionWords(call: ComparedCall): string {
 
 function ordinal(n: number): string {
   const teen = n % 100 >= 11 && n % 100 <= 13;
-  const suffix = teen ? 'th' : ({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th';
+  const suffix = teen ? 'th' : (({ 1: 'st', 2: 'nd', 3: 'rd' } as Record<number, string>)[n % 10] ?? 'th');
   return `${n}${suffix}`;
 }
 

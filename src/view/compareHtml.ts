@@ -1,10 +1,5 @@
 import type { ComparedFile, ComparisonSummary } from '../trajectory/comparisonSummary.js';
-import {
-  COMPARISON_COLUMNS,
-  comparisonCells,
-  comparisonDetails,
-  summaryLine,
-} from '../trajectory/comparisonWords.js';
+import { COMPARISON_COLUMNS, comparisonCells, comparisonDetails, summaryLine } from '../trajectory/comparisonWords.js';
 import { attribute, escapeHtml } from './escapeHtml.js';
 import { pageHtml } from './pageHtml.js';
 
