@@ -75,7 +75,9 @@ export async function rerecord(argv: string[], io: CliIo): Promise<number> {
   const config = values.config === undefined ? {} : { config: values.config };
   const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
   const runner: ReplayRunner = { kind: 'cli', ...config };
-  const { folder } = resolveReplaySettings({ project, runner, cwd: io.cwd });
+  // Resolved once before anything is written: a --samples the settings refuse (more than they allow) stops here.
+  const given = samples === undefined ? {} : { samples };
+  const { folder } = resolveReplaySettings({ project, runner, cwd: io.cwd, given });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
   const out = resolve(io.cwd, values.out);
   if (kindOf(out) === 'file')

@@ -19,7 +19,7 @@ export interface ComparedCall {
 }
 
 /** What `legate compare` reads of one sample of a file. */
-export interface RunFacts {
+interface RunFacts {
   calls: ComparedCall[];
   /** The run's stop reason (a file of several conversations: each one's, joined by `, `). */
   stopReason: string;

@@ -64,7 +64,7 @@ function decisionTally(changes: readonly DecisionChange[]): string {
 }
 
 /** `314 → 320 (×1.02)`: old, new and their ratio; one figure when they are equal. */
-export function tokensCell(tokens: { before: Tokens; after: Tokens }, field: keyof Tokens): string {
+function tokensCell(tokens: { before: Tokens; after: Tokens }, field: keyof Tokens): string {
   const old = tokens.before[field];
   const now = tokens.after[field];
   if (old === now) return figure(old);
@@ -119,7 +119,7 @@ function textChange({ before, after }: { before: string; after: string }): strin
 }
 
 /** `send_payment (2nd call): now blocked (run → blocked by taint)`. */
-export function describeDecisionChange(change: DecisionChange): string {
+function describeDecisionChange(change: DecisionChange): string {
   const was = change.before === undefined ? 'not made' : decisionWords(change.before);
   return `${change.tool} (${ordinal(change.occurrence)} call): ${change.kind} (${was} → ${decisionWords(change.after)})`;
 }

@@ -2,7 +2,7 @@ import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
-import type { ModelResponse, ResponseBlock } from '../../src/messages/types.js';
+import type { ModelResponse, ResponseBlock, ToolUseBlock } from '../../src/messages/types.js';
 import { captureIo } from '../support/captureIo.js';
 import { corpusProject, liveAt } from '../support/corpusProject.js';
 import { corpusStandIn, type ServedTurn } from '../support/corpusStandIn.js';
@@ -17,10 +17,10 @@ const tempDir = useTempDir();
 afterEach(() => vi.unstubAllEnvs());
 
 /** The tool_use blocks of a response changed by `change`; the rest as it was. */
-function withToolUses(response: ModelResponse, change: (block: ResponseBlock & { type: 'tool_use' }) => ResponseBlock) {
+function withToolUses(response: ModelResponse, change: (block: ToolUseBlock) => ResponseBlock) {
   return {
     ...response,
-    content: response.content.map((block) => (block.type === 'tool_use' ? change(block) : block)),
+    content: response.content.map((block) => (block.type === 'tool_use' ? change(block as ToolUseBlock) : block)),
   };
 }
 

@@ -171,7 +171,7 @@ describe('legate rerecord', () => {
     writeFileSync(join(dir, 'notes.txt'), '');
     liveAt('http://127.0.0.1:1'); // nothing listens: a refusal that let a recording start would fail otherwise
     const before = contents(dir);
-    for (const [argv, says] of [
+    const cases: [string[], RegExp][] = [
       [['t'], /^give the folder to write the new files to, e\.g\. legate rerecord trajectories --out rerecorded$/],
       [['t', '--out', 't'], /^--out t is t, which it reads: the new files would be read as old ones; give a folder/],
       [['t', '--out', 't/new'], /^--out t\/new is inside t, which it reads: .*; give a folder outside it\.$/],
@@ -191,13 +191,15 @@ describe('legate rerecord', () => {
         /^no trajectory files \(\*\.yaml\) under empty; give a file or a folder that holds some\.$/,
       ],
       [['t', '--out', 'new', '--model', ' '], /^--model needs a model id, e\.g\. --model claude-sonnet-4-5$/],
-      ...['0', '-1', '1.5', 'x', ''].map((k) => [
+      [['t', '--out', 'new', '--samples', '101'], /^The 'samples' option must be a whole number from 1 to 100, /],
+      ...['0', '-1', '1.5', 'x', ''].map((k): [string[], RegExp] => [
         ['t', '--out', 'new', '--samples', k],
         new RegExp(
           `^--samples must be a whole number of at least 1 \\(the runs to record of each input\\), but it was "${k}"\\.$`,
         ),
       ]),
-    ] as const) {
+    ];
+    for (const [argv, says] of cases) {
       if (argv[0] === 'empty') mkdirSync(join(dir, 'empty'), { recursive: true });
       const run = await legate(dir, 'rerecord', ...argv);
       expect(run.stderr, `${argv.join(' ')}: ${run.text()}`).toEqual([expect.stringMatching(/^legate rerecord: /)]);
