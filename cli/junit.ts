@@ -11,6 +11,8 @@ export interface ReportCase {
   code?: string;
   /** The whole message, for a failed or errored file. */
   message?: string;
+  /** For a file of several samples: how many there were and how many passed (a `samples` property of the case). */
+  samples?: { total: number; passed: number };
 }
 
 /**
@@ -43,12 +45,22 @@ function testCase(result: ReportCase): string {
   const folder = dirname(result.file);
   const names = { classname: folder, name: basename(result.file), time: time(result.seconds) };
   const head = `  <testcase ${attributes(names)}`;
-  if (result.outcome === 'passed') return `${head}/>`;
-  if (result.outcome === 'skipped') return `${head}>\n    <skipped message="not run after --bail"/>\n  </testcase>`;
+  // Several samples: `4/5 passed` as the case's property, which CI systems show beside it.
+  const samples =
+    result.samples === undefined
+      ? []
+      : [
+          '    <properties>',
+          `      <property ${attributes({ name: 'samples', value: `${result.samples.passed}/${result.samples.total} passed` })}/>`,
+          '    </properties>',
+        ];
+  const body = (...lines: string[]) => [`${head}>`, ...samples, ...lines, '  </testcase>'].join('\n');
+  if (result.outcome === 'passed') return samples.length === 0 ? `${head}/>` : body();
+  if (result.outcome === 'skipped') return body('    <skipped message="not run after --bail"/>');
   const element = result.outcome === 'failed' ? 'failure' : 'error';
   const message = result.message ?? '';
   const summary = { message: message.split('\n')[0]!, type: result.code ?? 'error' };
-  return `${head}>\n    <${element} ${attributes(summary)}>${xmlText(message, false)}</${element}>\n  </testcase>`;
+  return body(`    <${element} ${attributes(summary)}>${xmlText(message, false)}</${element}>`);
 }
 
 function attributes(values: Record<string, string | number>): string {

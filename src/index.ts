@@ -73,6 +73,15 @@ export type { Handoff } from './runtime/handoff.js';
 export { assertThat, type RunAssertions } from './assert/assertThat.js';
 export { SEQUENCE_MODES, type SequenceMode } from './assert/toolSequence.js';
 export type { LegateMatchers, RunSubject } from './assert/matchers.js';
+export type {
+  ArgsFunction,
+  ArgsMode,
+  ReferenceCall,
+  TrajectoryArgs,
+  TrajectoryMatchOptions,
+  TrajectoryOrder,
+} from './assert/trajectoryMatch.js';
+export type { TrajectoryReference } from './assert/trajectoryReference.js';
 
 // The recording proxy: any process's Messages API traffic, recorded or replayed (needs no peer; also legate/intercept).
 export { startRecordingProxy, type RecordingProxy, type RecordingProxyOptions } from './intercept/recordingProxy.js';

@@ -9,6 +9,7 @@ import {
   type MatchLevel,
   type ReplayRunner,
   type RunToolsChoice,
+  type SampleRule,
 } from '../../src/index.js';
 import { loadFile, missingProblem } from '../fileProblem.js';
 import { findTrajectories } from '../findTrajectories.js';
@@ -86,6 +87,16 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
     io.err(`legate replay: ${workers}`);
     return 2;
   }
+  const samples = values.samples === undefined ? undefined : parseSamples(values.samples);
+  const pass = values.pass === undefined ? undefined : parsePass(values.pass);
+  if (samples !== undefined && 'problem' in samples) {
+    io.err(`legate replay: ${samples.problem}`);
+    return 2;
+  }
+  if (pass !== undefined && 'problem' in pass) {
+    io.err(`legate replay: ${pass.problem}`);
+    return 2;
+  }
   const shard = values.shard === undefined ? undefined : parseShard(values.shard);
   if (typeof shard === 'string') {
     io.err(`legate replay: ${shard}`);
@@ -105,7 +116,8 @@ export async function replay(args: string[], io: CliIo): Promise<number> {
   }
   // The report's scratch file (an html page's sections set aside) goes, however the replay ends.
   try {
-    return await replayCorpus({ values, positionals, runTools, workers, shard, report }, io);
+    const sampling = { samples: samples?.value, pass: pass?.value };
+    return await replayCorpus({ values, positionals, runTools, workers, shard, report, ...sampling }, io);
   } finally {
     report.dispose();
   }
@@ -119,16 +131,18 @@ interface ReplayArguments {
   workers: number | undefined;
   shard: Shard | undefined;
   report: ReplayReport;
+  samples: number | undefined;
+  pass: SampleRule | undefined;
 }
 
 /** Merges the shards' blobs, or replays the files the arguments name and reports each verdict: the exit code. */
 async function replayCorpus(
-  { values, positionals, runTools, workers, shard, report }: ReplayArguments,
+  { values, positionals, runTools, workers, shard, report, samples, pass }: ReplayArguments,
   io: CliIo,
 ): Promise<number> {
   const merge = values['merge-reports'];
   if (merge !== undefined) {
-    const replaying = ['match', 'config', 'bail', 'run-tools', 'workers', 'shard'].filter(
+    const replaying = ['match', 'config', 'bail', 'run-tools', 'workers', 'shard', 'record', 'samples', 'pass'].filter(
       (name) => values[name as keyof typeof values] !== undefined,
     );
     if (replaying.length > 0 || report.isBlob()) {
@@ -139,14 +153,26 @@ async function replayCorpus(
       );
       return 2;
     }
-    return mergeReports([merge, ...positionals], report, io);
+    return mergeReports([merge, ...positionals], report, io, { flakiness: values.flakiness === true });
   }
   const config = values.config === undefined ? {} : { config: values.config };
   const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
   const runner: ReplayRunner = { kind: 'cli', ...config };
   // `replay` unless LEGATE_MODE says otherwise (it wins over a mode given, see resolveMode).
-  const context: ReplayContext = { project, runner, cwd: io.cwd, mode: 'replay' };
-  const { folder, mode } = resolveReplaySettings({ project, runner, cwd: io.cwd, given: { mode: context.mode } });
+  const context: ReplayContext = { project, runner, cwd: io.cwd };
+  const given: ReplayGiven = {
+    match: values.match as MatchLevel | undefined,
+    runTools: runTools as RunToolsChoice | undefined,
+    ...(values.record === true ? { record: true as const } : {}),
+    ...(samples === undefined ? {} : { samples }),
+    ...(pass === undefined ? {} : { pass }),
+  };
+  const { folder, mode } = resolveReplaySettings({
+    project,
+    runner,
+    cwd: io.cwd,
+    given: { mode: given.record === true ? 'record' : 'replay' },
+  });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
   const found = findTrajectories(paths, io.cwd);
   const { missing, unreadable } = found;
@@ -163,10 +189,6 @@ async function replayCorpus(
     );
     return report.finish(2, io);
   }
-  const given: ReplayGiven = {
-    match: values.match as MatchLevel | undefined,
-    runTools: runTools as RunToolsChoice | undefined,
-  };
   const verb = mode === 'record' ? 'recorded' : 'replayed';
   const bail = values.bail === true;
   const settings = { bail, verb, ...given, ...config };
@@ -182,7 +204,7 @@ async function replayCorpus(
   const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
   const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
   const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
-  const log = new VerdictLog(io, report);
+  const log = new VerdictLog(io, report, { flakiness: values.flakiness === true });
   let run = 0;
   try {
     for await (const { file, verdict, seconds } of replayed) {
@@ -236,6 +258,28 @@ function parseWorkers(text: string): number | string {
   return `--workers must be a whole number of worker threads, at least 1 (e.g. --workers 4), but it was '${text}'.`;
 }
 
+/** The number of samples --samples asks each recording for, or the one-line problem with it. */
+function parseSamples(text: string): { value: number } | { problem: string } {
+  const count = /^\d+$/.test(text.trim()) ? Number(text) : Number.NaN;
+  if (Number.isSafeInteger(count) && count >= 1 && count <= 100) return { value: count };
+  const problem = `--samples must be a whole number from 1 to 100 (e.g. --samples 5), but it was '${text}'.`;
+  return { problem };
+}
+
+/** The rule --pass gives: `all`, a number of samples (at least that many), or a percentage; or the problem. */
+function parsePass(text: string): { value: SampleRule } | { problem: string } {
+  const trimmed = text.trim();
+  if (trimmed === 'all') return { value: 'all' };
+  if (/^\d+$/.test(trimmed) && Number(trimmed) >= 1) return { value: { atLeast: Number(trimmed) } };
+  const percent = /^(\d+(?:\.\d+)?)%$/.exec(trimmed);
+  const rate = percent === null ? Number.NaN : Number(percent[1]) / 100;
+  if (rate > 0 && rate <= 1) return { value: { rate } };
+  const problem =
+    `--pass must be 'all', a number of samples that must pass (e.g. --pass 4), or a percentage above 0 and at ` +
+    `most 100 (e.g. --pass 80%), but it was '${text}'.`;
+  return { problem };
+}
+
 /** `legate replay`'s options, parsed. */
 function replayOptions(args: string[]) {
   return parseOptions({
@@ -252,6 +296,10 @@ function replayOptions(args: string[]) {
       workers: { type: 'string' },
       shard: { type: 'string' },
       'merge-reports': { type: 'string' },
+      record: { type: 'boolean' },
+      samples: { type: 'string' },
+      pass: { type: 'string' },
+      flakiness: { type: 'boolean' },
     },
   });
 }

@@ -14,6 +14,8 @@ export interface Verdict {
   unreadable?: true;
   /** The file could not be read at all (missing, not a regular file, refused by the system). */
   notRead?: boolean;
+  /** For a file of several samples: how many there were, how many passed, and which (1-based) failed. */
+  samples?: { total: number; passed: number; failed: number[] };
 }
 
 /** The paths given that could not be replayed at all: not there, or folders that could not be listed. */

@@ -11,7 +11,12 @@ import { VerdictLog } from './verdictLog.js';
  * first failure in corpus order are not run, whatever their shard replayed. Blobs that are not the shards of one
  * run, each once, are refused with one line (exit 2).
  */
-export function mergeReports(paths: string[], report: ReplayReport, io: CliIo): number {
+export function mergeReports(
+  paths: string[],
+  report: ReplayReport,
+  io: CliIo,
+  options: { flakiness?: boolean } = {},
+): number {
   const blobs = readBlobs(paths, io.cwd);
   if (typeof blobs === 'string') {
     io.err(`legate replay: ${terminalText(blobs)}`);
@@ -27,7 +32,7 @@ export function mergeReports(paths: string[], report: ReplayReport, io: CliIo): 
   for (const problem of problems.unreadable) {
     report.pathProblem(problem.slice(0, problem.indexOf(': ')), 'unreadable', problem);
   }
-  const log = new VerdictLog(io, report);
+  const log = new VerdictLog(io, report, options);
   let stopped = false;
   const notRun = { afterBail: 0, unrecorded: 0 };
   for (const file of corpus) {

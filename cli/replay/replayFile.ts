@@ -2,6 +2,7 @@ import {
   configShown,
   resolveReplaySettings,
   runTrajectory,
+  SamplesFailedError,
   summarizeChanges,
   TrajectoryDivergenceError,
   TrajectoryFormatError,
@@ -10,6 +11,8 @@ import {
   type MatchLevel,
   type ReplayRunner,
   type RunToolsChoice,
+  type SampleRule,
+  type SampleVerdict,
   type TrajectoryRun,
 } from '../../src/index.js';
 import { describeError } from '../describeError.js';
@@ -18,10 +21,19 @@ import { terminalText } from '../terminalText.js';
 import type { Verdict } from './fileVerdict.js';
 
 /** The options given on the command line that every file's replay takes. */
-export type ReplayGiven = { match: MatchLevel | undefined; runTools: RunToolsChoice | undefined };
+export type ReplayGiven = {
+  match: MatchLevel | undefined;
+  runTools: RunToolsChoice | undefined;
+  /** --record: record the files live (LEGATE_MODE still wins). */
+  record?: true;
+  /** --samples: how many samples each recording makes. */
+  samples?: number;
+  /** --pass: when a file of several samples passes. */
+  pass?: SampleRule;
+};
 
 /** What every file's run shares: the project and its config, who runs it, where the user is, the mode. */
-export type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string; mode: 'replay' };
+export type ReplayContext = { project: ConfiguredProject; runner: ReplayRunner; cwd: string };
 
 export async function replayOne(
   path: string,
@@ -64,9 +76,11 @@ export async function replayOne(
     const settings = resolveReplaySettings({
       given: {
         file: path,
-        mode: context.mode,
+        mode: given.record === true ? 'record' : 'replay',
         ...(given.match === undefined ? {} : { match: given.match }),
         ...(given.runTools === undefined ? {} : { runTools: given.runTools }),
+        ...(given.samples === undefined ? {} : { samples: given.samples }),
+        ...(given.pass === undefined ? {} : { pass: given.pass }),
       },
       project: context.project,
       trajectory,
@@ -75,7 +89,8 @@ export async function replayOne(
       shown,
     });
     const run = await runTrajectory({ file: path, agent: factory, trajectory, settings, report: false });
-    return { ok: true, detail: describeRun(run), trajectory };
+    const samples = run.samples === undefined ? {} : { samples: sampleCounts(run.samples) };
+    return { ok: true, detail: describeRun(run), trajectory: run.trajectory ?? trajectory, ...samples };
   } catch (error) {
     // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
     // one line naming the setting, exit 2, as any other bad input.
@@ -85,16 +100,31 @@ export async function replayOne(
       const divergence = { kind, turn, path: error.path ?? '', expected, actual, message };
       return { ok: false, detail: message, code: error.code, trajectory, divergence };
     }
+    if (error instanceof SamplesFailedError) {
+      const samples = sampleCounts(error.samples);
+      return { ok: false, detail: error.message, code: error.code, trajectory, samples };
+    }
     if (error instanceof TrajectoryFormatError)
       return { ok: false, detail: error.message, code: error.code, trajectory };
     return { ok: false, detail: describeError(error), code: errorCode(error), trajectory };
   }
 }
 
+/** How many of a file's samples passed, and which failed: what the verdict line and the flakiness table show. */
+function sampleCounts(samples: readonly SampleVerdict[]): NonNullable<Verdict['samples']> {
+  const failed = samples.filter((s) => !s.passed).map((s) => s.sample);
+  return { total: samples.length, passed: samples.length - failed.length, failed };
+}
+
 /** A run's verdict line: its turns and stop reason, what was refused and why, taint, what was served. */
 export function describeRun(run: TrajectoryRun): string {
   const { result } = run;
   const facts = [`${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.stopReason}`];
+  // Several samples: the figure first; the facts that follow are the first passing sample's.
+  if (run.samples !== undefined) {
+    const { passed, total } = sampleCounts(run.samples);
+    facts.unshift(`${passed}/${total} samples passed`);
+  }
   // The safety facts a reviewer looks for first: what was refused and why, taint, a pending approval.
   for (const call of result.blocked) {
     facts.push(`blocked ${call.tool} (${call.rule}${call.source === undefined ? '' : ` from ${call.source}`})`);

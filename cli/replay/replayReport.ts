@@ -95,10 +95,13 @@ export class ReplayReport {
   file(file: string, result: Verdict, seconds: number): void {
     const reporter = this.#target?.reporter;
     if (reporter === 'junit') {
-      if (result.ok) this.#cases.push({ file, outcome: 'passed', seconds });
+      const samples = result.samples === undefined ? {} : { samples: result.samples };
+      if (result.ok) this.#cases.push({ file, outcome: 'passed', seconds, ...samples });
       else {
-        const outcome = result.code === 'trajectory_divergence' ? 'failed' : 'error';
-        this.#cases.push({ file, outcome, seconds, code: result.code ?? 'error', message: result.detail });
+        // Too few samples passed is a failure of the test, as a divergence is; anything else is an error.
+        const failed = result.code === 'trajectory_divergence' || result.code === 'samples_failed';
+        const outcome = failed ? 'failed' : 'error';
+        this.#cases.push({ file, outcome, seconds, code: result.code ?? 'error', message: result.detail, ...samples });
       }
     }
     this.#page?.add({ file, trajectory: result.trajectory, verdict: viewVerdict(result) });
@@ -145,7 +148,8 @@ export class ReplayReport {
 
 /** A file's verdict as the html report shows it: passed, diverged (where and what), or the one-line error. */
 function viewVerdict(result: Verdict): ViewVerdict {
-  if (result.ok) return { status: 'passed' };
-  if (result.divergence !== undefined) return { status: 'diverged', divergence: result.divergence };
-  return { status: 'error', message: result.detail.split('\n')[0]! };
+  const samples = result.samples === undefined ? {} : { samples: result.samples };
+  if (result.ok) return { status: 'passed', ...samples };
+  if (result.divergence !== undefined) return { status: 'diverged', divergence: result.divergence, ...samples };
+  return { status: 'error', message: result.detail.split('\n')[0]!, ...samples };
 }

@@ -16,7 +16,7 @@ const post = (message: FromWorker) => port.postMessage(message);
 
 const config = setup.config === undefined ? {} : { config: setup.config };
 const project = await loadProject({ cwd: setup.cwd, requireConfig: true, ...config });
-const context: ReplayContext = { project, runner: { kind: 'cli', ...config }, cwd: setup.cwd, mode: 'replay' };
+const context: ReplayContext = { project, runner: { kind: 'cli', ...config }, cwd: setup.cwd };
 
 port.on('message', (message: ToWorker) => {
   void replayFile(message);

@@ -20,11 +20,14 @@ export class VerdictLog {
   #run = 0;
   #failed = 0;
   #notRead = 0;
+  /** Files of several samples, for --flakiness: the file and its counts, in file order. */
+  readonly #sampled: { file: string; samples: NonNullable<Verdict['samples']> }[] = [];
   readonly #out: (text: string) => void;
 
   constructor(
     private readonly io: CliIo,
     private readonly report: ReplayReport,
+    private readonly options: { flakiness?: boolean } = {},
   ) {
     this.#out = report.verdictsTo(io);
   }
@@ -36,6 +39,7 @@ export class VerdictLog {
     this.#run++;
     if (!verdict.ok) this.#failed++;
     if (verdict.notRead === true) this.#notRead++;
+    if (verdict.samples !== undefined) this.#sampled.push({ file, samples: verdict.samples });
     // The file's name and what its verdict quotes of it are escaped: a file cannot rewrite its own line.
     const [shown, detail] = [terminalText(file), terminalLines(verdict.detail)];
     if (verdict.ok) this.#out(`${io.paint('green', '✓')} ${shown}  ${io.paint('dim', terminalText(verdict.detail))}`);
@@ -56,10 +60,36 @@ export class VerdictLog {
     const notes = `${missingNote}${unreadableNote}${bailNote}${unrecordedNote}`;
     const passed = this.#run - this.#failed;
     this.#out(`${this.#run} ${verb}: ${passed} passed, ${this.#failed} failed${notes}`);
+    if (this.options.flakiness === true) this.#out(`\n${flakinessTable(this.#sampled)}`);
     // A path that could not be read at all is bad input (2), as for every verb; a file that failed is the finding (1).
     const unusable = this.#notRead + missing.length + unreadable.length + unrecorded > 0;
     return this.report.finish(unusable ? 2 : this.#failed > 0 ? 1 : 0, this.io);
   }
+}
+
+/**
+ * --flakiness: each file of several samples, how many passed and which failed, the least stable first (then in
+ * file order), so a corpus's flaky behaviours are read off one table.
+ */
+function flakinessTable(files: { file: string; samples: NonNullable<Verdict['samples']> }[]): string {
+  if (files.length === 0) return 'Flakiness: no file holds more than one sample (record some with --samples k).';
+  const rows = [...files]
+    .sort((a, b) => a.samples.passed / a.samples.total - b.samples.passed / b.samples.total)
+    .map(({ file, samples }) => [
+      terminalText(file),
+      String(samples.total),
+      `${samples.passed}/${samples.total}`,
+      samples.failed.length === 0 ? '-' : samples.failed.join(', '),
+    ]);
+  const table = [['file', 'samples', 'passed', 'failed samples'], ...rows];
+  const widths = table[0]!.map((_, i) => Math.max(...table.map((row) => row[i]!.length)));
+  const lines = table.map((row) =>
+    row
+      .map((cell, i) => cell.padEnd(widths[i]!))
+      .join('  ')
+      .trimEnd(),
+  );
+  return ['Flakiness:', ...lines.map((line) => `  ${line}`)].join('\n');
 }
 
 function indent(text: string): string {

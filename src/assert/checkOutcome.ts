@@ -8,7 +8,7 @@ import { describeTimeline } from '../replay/describeTimeline.js';
  * equality testers registered through `expect.addEqualityTesters` (asymmetric matchers work);
  * elsewhere, Node's `isDeepStrictEqual`.
  */
-type Equals = (actual: unknown, expected: unknown) => boolean;
+export type Equals = (actual: unknown, expected: unknown) => boolean;
 
 /** A run under check: the facts it is checked on, and the equality to compare arguments with. */
 export interface CheckedRun {

@@ -8,6 +8,9 @@ import type { CallView } from '../replay/runView.js';
 import { unsafeFlowOutcome } from './unsafeFlow.js';
 import type { AuditDeclarations } from '../guard/auditDeclarations.js';
 import { SEQUENCE_MODE_WORDS, SEQUENCE_MODES, sequenceMatches, type SequenceMode } from './toolSequence.js';
+import type { TrajectoryMatchOptions } from './trajectoryMatch.js';
+import { trajectoryMatchOutcome } from './trajectoryMatchOutcome.js';
+import type { TrajectoryReference } from './trajectoryReference.js';
 
 /** What a matcher can be given: a live result or a loaded trajectory. */
 export type RunSubject = AgentResult | Trajectory;
@@ -17,10 +20,18 @@ const quote = (name: string) => `'${name}'`;
 const times = (n: number) => `${n} time${n === 1 ? '' : 's'}`;
 
 /**
- * legate's matchers, written once: the name of each (`toBe...` or `toHave...`), its check, and its
- * description (the doc comment). The vitest matchers (`legate/vitest`), their types and the
- * methods of `assertThat` (the name without `toBe`/`toHave`: `toBeTainted` is `tainted`) all
- * derive from this table, so a matcher is added by adding an entry here.
+ * The verbs a matcher's name starts with, each with what starts its `assertThat` name instead: `toBe` and `toHave`
+ * are dropped (`toBeTainted` is `tainted`, `toHaveBlocked` is `blocked`), `toMatch` becomes `matches`
+ * (`toMatchTrajectory` is `matchesTrajectory`). The one statement of the rule: the table's names, `ShortName` and
+ * `shortName` all read it.
+ */
+const VERBS = { toBe: '', toHave: '', toMatch: 'matches' } as const;
+type Verb = keyof typeof VERBS;
+
+/**
+ * legate's matchers, written once: the name of each (a verb of `VERBS`, then what it checks), its check, and its
+ * description (the doc comment). The vitest matchers (`legate/vitest`), their types and the methods of `assertThat`
+ * (the short name `VERBS` gives) all derive from this table, so a matcher is added by adding an entry here.
  */
 export const matchers = {
   /** The run read untrusted content (optionally from this tool). */
@@ -152,6 +163,21 @@ export const matchers = {
   },
 
   /**
+   * The run's tool calls match a reference's: a list of `{ tool, input? }`, a `Trajectory`, an `AgentResult` or a
+   * trajectory file's path. `order`: `strict` (default; call by call), `unordered` (the same calls, any order),
+   * `subset` (every call made is in the reference), `superset` (every reference call was made). `args`: `exact`
+   * (default), `ignore`, `subset` (the input sent is within the reference's), `superset` (it holds the reference's), a
+   * function `(actual, expected, tool) => boolean`, or these by tool (`{ default?, send_email: 'ignore' }`).
+   */
+  toMatchTrajectory(
+    { view, equals }: CheckedRun,
+    reference: TrajectoryReference,
+    options: TrajectoryMatchOptions = {},
+  ): CheckOutcome {
+    return trajectoryMatchOutcome(view, reference, options, equals);
+  },
+
+  /**
    * Shadow mode planned an effect of this tool (with this input, as the model sent it; compared as
    * in `toHaveCalledTool`).
    */
@@ -248,7 +274,7 @@ export const matchers = {
       used,
     );
   },
-} satisfies Record<`toBe${string}` | `toHave${string}`, (run: CheckedRun, ...args: never[]) => CheckOutcome>;
+} satisfies Record<`${Verb}${string}`, (run: CheckedRun, ...args: never[]) => CheckOutcome>;
 
 type Table = typeof matchers;
 /** The arguments a matcher takes after the run (with their names, for the editor's hints). */
@@ -259,17 +285,21 @@ type ArgumentsOf<K extends keyof Table> = Table[K] extends (run: CheckedRun, ...
 /** legate's matchers, typed for `expect(result)`; `R` is what each returns (vitest's assertion). */
 export type LegateMatchers<R = unknown> = { [K in keyof Table]: (...args: ArgumentsOf<K>) => R };
 
-/** A matcher's name in `assertThat`: without its `toBe` or `toHave` (`toBeTainted` is `tainted`). */
-type ShortName<K> = K extends `toBe${infer Rest}`
-  ? Uncapitalize<Rest>
-  : K extends `toHave${infer Rest}`
-    ? Uncapitalize<Rest>
+/** A matcher's name in `assertThat`, by `VERBS`: `toBeTainted` is `tainted`, `toMatchTrajectory` `matchesTrajectory`. */
+type ShortName<K> = {
+  [V in Verb]: K extends `${V}${infer Rest}`
+    ? (typeof VERBS)[V] extends ''
+      ? Uncapitalize<Rest>
+      : `${(typeof VERBS)[V]}${Rest}`
     : never;
+}[Verb];
 
 /** The same checks, each under its short name; `R` is what each returns (the chain of `assertThat`). */
 export type ShortMatchers<R> = { [K in keyof Table as ShortName<K>]: (...args: ArgumentsOf<K>) => R };
 
 export function shortName<K extends keyof Table>(name: K): ShortName<K> {
-  const rest = name.replace(/^to(Be|Have)/, '');
-  return (rest.charAt(0).toLowerCase() + rest.slice(1)) as ShortName<K>;
+  const verb = (Object.keys(VERBS) as Verb[]).find((start) => name.startsWith(start))!;
+  const rest = name.slice(verb.length);
+  const short = VERBS[verb] === '' ? rest.charAt(0).toLowerCase() + rest.slice(1) : `${VERBS[verb]}${rest}`;
+  return short as ShortName<K>;
 }

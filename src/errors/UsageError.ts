@@ -16,6 +16,13 @@ export type UsageErrorCode =
   | 'not_a_run'
   /** `toHaveToolSequence` (or `toolSequence`) was given a `mode` that is not one of `SEQUENCE_MODES`. */
   | 'invalid_sequence_mode'
+  /**
+   * `toMatchTrajectory` (or `matchesTrajectory`) was given a reference that is not a list of `{ tool, input? }`, a
+   * `Trajectory`, an `AgentResult` or the path of a trajectory file.
+   */
+  | 'invalid_trajectory_reference'
+  /** `toMatchTrajectory` (or `matchesTrajectory`) was given options other than `{ order?, args? }` it can read. */
+  | 'invalid_trajectory_match_option'
   /** A declared pattern (a redaction, a secret) is neither a RegExp nor a string. */
   | 'invalid_pattern'
   /** A redaction's `path` names no key. */

@@ -46,7 +46,8 @@ export function isTrajectory(value: unknown): value is Trajectory {
   return typeof value === 'object' && value !== null && 'version' in value && 'turns' in value && 'summary' in value;
 }
 
-function isAgentResult(value: unknown): value is AgentResult {
+/** Whether a subject is a live result (from `agent.run`). */
+export function isAgentResult(value: unknown): value is AgentResult {
   return typeof value === 'object' && value !== null && 'toolCalls' in value && 'stopReason' in value;
 }
 

@@ -1,4 +1,5 @@
 import { firstDifference } from '../json/firstDifference.js';
+import { samplesOf } from './samplesOf.js';
 import type { RecordedTurn, Trajectory } from './types.js';
 
 /** One difference between two trajectories, located to a turn where it is in one. */
@@ -15,12 +16,13 @@ const VOLATILE = new Set(['recordedAt', 'legate', 'sdk']);
 
 /**
  * The differences between two trajectories, turn by turn: the first difference in the header,
- * in each turn present in either, and in the summary. Volatile fields are left out.
+ * in each turn present in either, and in the summary. Volatile fields are left out. Files of
+ * several samples are compared sample by sample (`sample 2, turn 3`).
  */
 export function diffTrajectories(before: Trajectory, after: Trajectory): TrajectoryChange[] {
   const changes: TrajectoryChange[] = [];
   const header = (t: Trajectory) =>
-    Object.fromEntries(Object.entries(t).filter(([key]) => !VOLATILE.has(key) && key !== 'turns' && key !== 'summary'));
+    Object.fromEntries(Object.entries(t).filter(([key]) => !VOLATILE.has(key) && !RUN.has(key)));
   const headerDifference = firstDifference(header(before), header(after));
   if (headerDifference !== undefined)
     changes.push({
@@ -28,6 +30,35 @@ export function diffTrajectories(before: Trajectory, after: Trajectory): Traject
       path: headerDifference.path,
       before: headerDifference.expected,
       after: headerDifference.actual,
+    });
+  const [was, now] = [samplesOf(before), samplesOf(after)];
+  const count = Math.max(was.length, now.length);
+  for (let i = 0; i < count; i++) {
+    const prefix = count === 1 ? '' : `sample ${i + 1}, `;
+    const [a, b] = [was[i], now[i]];
+    if (a === undefined || b === undefined) {
+      changes.push({ where: `sample ${i + 1}`, path: '', before: a?.summary, after: b?.summary });
+      continue;
+    }
+    for (const change of runChanges(a, b)) changes.push({ ...change, where: `${prefix}${change.where}` });
+  }
+  return changes;
+}
+
+/** Fields of one run (one sample), compared turn by turn rather than as the header. */
+const RUN = new Set(['turns', 'summary', 'clock', 'conversations', 'samples']);
+
+function runChanges(before: Trajectory, after: Trajectory): TrajectoryChange[] {
+  const changes: TrajectoryChange[] = [];
+  const rest = (t: Trajectory) => ({ clock: t.clock, conversations: t.conversations });
+  const restDifference = firstDifference(rest(before), rest(after));
+  // The clock and further conversations sit in a file's header; a sample holds its own.
+  if (restDifference !== undefined)
+    changes.push({
+      where: 'header',
+      path: restDifference.path,
+      before: restDifference.expected,
+      after: restDifference.actual,
     });
   const turns = Math.max(before.turns.length, after.turns.length);
   for (let i = 0; i < turns; i++) {

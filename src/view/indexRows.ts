@@ -91,7 +91,8 @@ export function verdictText(entry: ViewEntry): { status: string; text: string } 
     return entry.trajectory === undefined
       ? { status: 'missing', text: 'missing' }
       : { status: 'recorded', text: 'recorded' };
+  const samples = verdict.samples === undefined ? '' : ` · ${verdict.samples.passed}/${verdict.samples.total} samples`;
   if (verdict.status === 'diverged' && verdict.divergence !== undefined)
-    return { status: 'diverged', text: `diverged · turn ${verdict.divergence.turn}` };
-  return { status: verdict.status, text: verdict.status };
+    return { status: 'diverged', text: `diverged · turn ${verdict.divergence.turn}${samples}` };
+  return { status: verdict.status, text: `${verdict.status}${samples}` };
 }

@@ -8,6 +8,8 @@ export interface ViewVerdict {
   divergence?: { turn: number; path: string; expected: unknown; actual: unknown; message: string; kind?: string };
   /** For 'missing' / 'error': one line. */
   message?: string;
+  /** For a file of several samples: how many there were, how many passed, and which (1-based) failed. */
+  samples?: { total: number; passed: number; failed: readonly number[] };
 }
 
 /**

@@ -42,4 +42,18 @@ describe('legate matchers compare arguments with the equality testers registered
     expect(shadow).toHavePlannedEffect('refund_payment', { orderId: new IgnoringCase('a-1002'), amount: 15 });
     expect(shadow).not.toHavePlannedEffect('refund_payment', { orderId: new IgnoringCase('a-1003'), amount: 15 });
   });
+
+  it('toMatchTrajectory uses them, in exact inputs and at the leaves of subset and superset', () => {
+    const document = (n: number) => ({ subject: new IgnoringCase(`DOCUMENT ${n}`) });
+    const reference = [1, 2, 3].map((n) => ({ tool: 'send_email', input: document(n) }));
+    expect(emails).toMatchTrajectory(reference, { args: 'superset' });
+    expect(emails).not.toMatchTrajectory(reference, { args: 'exact' }); // the body is missing
+    const whole = [1, 2, 3].map((n) => ({ tool: 'send_email', input: { ...document(n), body: expect.any(String) } }));
+    expect(emails).toMatchTrajectory(whole, { order: 'unordered' });
+    expect(emails).toMatchTrajectory(whole, { order: 'unordered', args: 'subset' });
+    expect(emails).not.toMatchTrajectory([{ tool: 'send_email', input: document(9) }], {
+      order: 'superset',
+      args: 'superset',
+    });
+  });
 });

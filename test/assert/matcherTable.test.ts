@@ -4,6 +4,7 @@ import { describe, expect, it } from 'vitest';
 import '../../src/assert/vitest.js';
 import { matchers, shortName } from '../../src/assert/matchers.js';
 import { SEQUENCE_MODES } from '../../src/assert/toolSequence.js';
+import { ARGS_MODES, TRAJECTORY_ORDERS } from '../../src/assert/trajectoryMatch.js';
 import { assertThat, loadTrajectory, type Trajectory } from '../../src/index.js';
 
 const names = Object.keys(matchers) as (keyof typeof matchers)[];
@@ -45,6 +46,20 @@ const argumentsFor: { [K in keyof typeof matchers]: fc.Arbitrary<unknown[]> } = 
   toHaveToolSequence: fc.tuple(
     fc.array(tools, { maxLength: 3 }),
     fc.record({ mode: fc.constantFrom(...SEQUENCE_MODES) }, { requiredKeys: [] }),
+  ),
+  toMatchTrajectory: fc.tuple(
+    fc.oneof(
+      fc.array(fc.record({ tool: tools, input: inputs }, { requiredKeys: ['tool'] }), { maxLength: 3 }),
+      fc.constantFrom(...corpus),
+      fc.constantFrom('trajectories/zero-trust.yaml', 'trajectories/approve-on-taint.yaml'),
+    ),
+    fc.record(
+      {
+        order: fc.constantFrom(...TRAJECTORY_ORDERS),
+        args: fc.oneof(fc.constantFrom(...ARGS_MODES), fc.record({ default: fc.constantFrom(...ARGS_MODES) })),
+      },
+      { requiredKeys: [] },
+    ),
   ),
   toHavePlannedEffect: fc.tuple(tools, inputs),
   toBeSuspended: fc.constant([]),
@@ -89,9 +104,16 @@ describe('the one table of matchers', () => {
       expect(typeof assertion[name], name).toBe('function');
       expect(typeof chain[shortName(name)], shortName(name)).toBe('function');
     }
+    // toBe and toHave are dropped, toMatch becomes matches.
     expect(names.map(shortName)).toEqual(
-      names.map((name) => name.replace(/^to(Be|Have)(.)/, (_, _prefix, first: string) => first.toLowerCase())),
+      names.map((name) =>
+        name
+          .replace(/^to(Be|Have)(.)/, (_, _prefix, first: string) => first.toLowerCase())
+          .replace(/^toMatch/, 'matches'),
+      ),
     );
+    expect(shortName('toMatchTrajectory')).toBe('matchesTrajectory');
+    expect(shortName('toHaveNoUnsafeFlow')).toBe('noUnsafeFlow');
   });
 
   it('decides every check alike in vitest and in assertThat, with the same message, plain or negated', () => {
@@ -112,7 +134,7 @@ describe('the one table of matchers', () => {
   });
 
   it('is the list the README and docs/assertions.md give', () => {
-    const listed = (text: string) => [...new Set(text.match(/\bto(?:Be|Have)[A-Z]\w*/g))];
+    const listed = (text: string) => [...new Set(text.match(/\bto(?:Be|Have|Match)[A-Z]\w*/g))];
     const readme = readFileSync('README.md', 'utf8').match(/The matchers: ([\s\S]*?)Without vitest/)![1]!;
     expect(listed(readme).sort()).toEqual([...names].sort());
     const docs = readFileSync('docs/assertions.md', 'utf8').match(

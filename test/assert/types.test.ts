@@ -14,6 +14,18 @@ describe('matcher types', () => {
       expect(result).toBeTaintd();
       // @ts-expect-error: not a sequence mode
       expect(result).toHaveToolSequence(['a'], { mode: 'subset' });
+      expect(result).toMatchTrajectory([{ tool: 'a' }, { tool: 'b', input: { to: 'x' } }]);
+      expect(result).toMatchTrajectory('trajectories/zero-trust.yaml', {
+        order: 'superset',
+        args: { default: 'subset', b: 'ignore', c: (actual, expected, tool) => tool === 'c' && actual === expected },
+      });
+      expect(result).not.toMatchTrajectory(result, { order: 'unordered', args: (actual) => actual !== null });
+      // @ts-expect-error: toHaveToolSequence's mode, not an order
+      expect(result).toMatchTrajectory([{ tool: 'a' }], { order: 'inOrder' });
+      // @ts-expect-error: a reference call names its tool `tool`
+      expect(result).toMatchTrajectory([{ name: 'a' }]);
+      // @ts-expect-error: not an args rule
+      expect(result).toMatchTrajectory([{ tool: 'a' }], { args: { a: 'loose' } });
     };
     expect(typeof check).toBe('function');
   });
@@ -26,6 +38,7 @@ describe('assertThat types', () => {
         .tainted({ source: 'fetch_page' })
         .not.blocked('fetch_page')
         .toolSequence(['a'], { mode: 'atMost' })
+        .matchesTrajectory([{ tool: 'a' }], { order: 'subset', args: 'superset' })
         .complete();
       // @ts-expect-error: no such check
       assertThat(result).taintd();
@@ -33,6 +46,10 @@ describe('assertThat types', () => {
       assertThat(result).toBeTainted();
       // @ts-expect-error: a count, not a string
       assertThat(result).calledToolTimes('a', '2');
+      // @ts-expect-error: toMatch becomes matches, it is not dropped
+      assertThat(result).trajectory([{ tool: 'a' }]);
+      // @ts-expect-error: the vitest name is not an assertThat method
+      assertThat(result).toMatchTrajectory([{ tool: 'a' }]);
     };
     expect(typeof check).toBe('function');
   });

@@ -113,7 +113,7 @@ describe('legate rerecord', () => {
     liveAt(standIn.url);
     const run = await legate(dir, 'rerecord', 't', '--out', 'new', '--samples', '3').finally(() => standIn.close());
     expect(run.code, run.text()).toBe(0);
-    expect(run.stdout[0]).toBe('✓ t/refusal.yaml → new/refusal.yaml: 1 turn, refusal; 3 samples');
+    expect(run.stdout[0]).toBe('✓ t/refusal.yaml → new/refusal.yaml: 3/3 samples passed; 1 turn, refusal');
     expect(samplesOf(loadTrajectory(join(dir, 'new', 'tool-loop.yaml')))).toHaveLength(3);
     const compared = await legate(dir, 'compare', 't', 'new');
     expect(compared.code, compared.text()).toBe(0);

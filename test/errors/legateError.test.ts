@@ -32,6 +32,8 @@ const CODES = {
     'stream_read_twice',
     'not_a_run',
     'invalid_sequence_mode',
+    'invalid_trajectory_reference',
+    'invalid_trajectory_match_option',
     'invalid_pattern',
     'invalid_redaction_path',
     'invalid_recording_mode',
