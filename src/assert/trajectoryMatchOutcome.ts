@@ -1,7 +1,7 @@
 import { quoteValue } from '../json/describeValue.js';
 import type { CheckOutcome, Equals } from './checkOutcome.js';
-import { describeTimeline } from './describeTimeline.js';
-import type { RunView } from './runView.js';
+import { describeTimeline } from '../replay/describeTimeline.js';
+import type { RunView } from '../replay/runView.js';
 import {
   matchTrajectory,
   readMatchOptions,

@@ -4,7 +4,7 @@ import { describeValue } from '../json/describeValue.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { loadTrajectory } from '../trajectory/trajectoryFile.js';
 import type { Trajectory } from '../trajectory/types.js';
-import { isAgentResult, isTrajectory, viewOf } from './runView.js';
+import { isAgentResult, isTrajectory, viewOf } from '../replay/runView.js';
 import type { ReferenceCall } from './trajectoryMatch.js';
 
 /**
