@@ -135,8 +135,8 @@ function plan(paths: string[], out: string, outShown: string, force: boolean, cw
     }
   }
   if (problems.length > 0) return problems.join('; ');
-  if (jobs.length === 0)
-    return `no trajectory files (*.yaml) under ${paths.map(shown).join(', ')}; give a file or a folder that holds some.`;
+  const where = paths.map(shown).join(', ');
+  if (jobs.length === 0) return `no trajectory files (*.yaml) under ${where}; give a file or a folder that holds some.`;
   const sources = new Set(jobs.map((job) => real(resolve(cwd, job.source))));
   const byTarget = new Map<string, Job>();
   for (const job of jobs) {
@@ -217,7 +217,9 @@ async function recordOne(job: Job, context: RecordContext, io: CliIo): Promise<{
         .join(', ') || 'no agents';
     return {
       ok: false,
-      text: `${arrow}: names agent '${terminalText(from.agent)}', which ${config} does not export; it exports ${exported}.`,
+      text:
+        `${arrow}: names agent '${terminalText(from.agent)}', which ${config} does not export; it exports ` +
+        `${exported}.`,
     };
   }
   const settings = resolveReplaySettings({

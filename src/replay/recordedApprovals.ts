@@ -10,9 +10,9 @@ export const NO_RECORDED_DECISION =
  * Decides a new run's calls that wait for approval as a recording of the same input decided them, for recording
  * that input again (`legate rerecord`): the n-th call of a tool to wait gets the n-th decision the recording holds
  * on a call of that tool (approved or denied, with its reason), whatever the call's id, which a live model makes
- * anew; each run (each sample) starts again from the first decision. A call of a tool the recording holds no further decision on is denied, the model told why
- * ({@link NO_RECORDED_DECISION}). Undefined for a recording that holds no decision: the run stops where it waits,
- * as the recording did.
+ * anew; each run (each sample) starts again from the first decision. A call of a tool the recording holds no
+ * further decision on is denied, the model told why ({@link NO_RECORDED_DECISION}). Undefined for a recording that
+ * holds no decision: the run stops where it waits, as the recording did.
  */
 export function recordedApprovals(
   trajectory: Trajectory,

@@ -121,7 +121,8 @@ function textChange({ before, after }: { before: string; after: string }): strin
 /** `send_payment (2nd call): now blocked (run → blocked by taint)`. */
 function describeDecisionChange(change: DecisionChange): string {
   const was = change.before === undefined ? 'not made' : decisionWords(change.before);
-  return `${change.tool} (${ordinal(change.occurrence)} call): ${change.kind} (${was} → ${decisionWords(change.after)})`;
+  const call = `${change.tool} (${ordinal(change.occurrence)} call)`;
+  return `${call}: ${change.kind} (${was} → ${decisionWords(change.after)})`;
 }
 
 function decisionWords(call: ComparedCall): string {

@@ -2,10 +2,10 @@ import { copyFileSync, mkdirSync, readFileSync, renameSync, writeFileSync } from
 import { join } from 'node:path';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { main } from '../../cli/main.js';
-import type { ModelResponse, ResponseBlock, ToolUseBlock } from '../../src/messages/types.js';
+import type { ModelResponse } from '../../src/messages/types.js';
 import { captureIo } from '../support/captureIo.js';
 import { corpusProject, liveAt } from '../support/corpusProject.js';
-import { corpusStandIn, type ServedTurn } from '../support/corpusStandIn.js';
+import { corpusStandIn, type ServedTurn, upgradedModel } from '../support/corpusStandIn.js';
 import { elementsOf, select } from '../support/htmlElements.js';
 import { SHIPPED } from '../support/corpusProject.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -15,30 +15,6 @@ import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
 afterEach(() => vi.unstubAllEnvs());
-
-/** The tool_use blocks of a response changed by `change`; the rest as it was. */
-function withToolUses(response: ModelResponse, change: (block: ToolUseBlock) => ResponseBlock) {
-  return {
-    ...response,
-    content: response.content.map((block) => (block.type === 'tool_use' ? change(block as ToolUseBlock) : block)),
-  };
-}
-
-/**
- * The model of the upgrade: it answers as the corpus was recorded, but in provenance-traced.yaml it pays the $120
- * to the account the fetched page names (so the guard now blocks that call), and in parallel-tool-calls.yaml it
- * takes a square root where it divided (another tool).
- */
-function upgradedModel(served: ServedTurn): ModelResponse {
-  const { file, conversation, turn, response } = served;
-  if (file.endsWith('/provenance-traced.yaml') && conversation === '' && turn === 3)
-    return withToolUses(response, (use) => ({ ...use, input: { amount: 120, to: '99-1234-5678' } }));
-  if (file.endsWith('/parallel-tool-calls.yaml') && turn === 1)
-    return withToolUses(response, (use) =>
-      use.name === 'divide' ? { ...use, name: 'square_root', input: { value: 1764 } } : use,
-    );
-  return response;
-}
 
 /** The shipped corpus in `dir`/t, recorded again into `dir`/new against a stand-in answering as `answer` does. */
 async function rerecordCorpus(dir: string, answer?: (served: ServedTurn) => ModelResponse): Promise<void> {
@@ -170,7 +146,10 @@ describe('legate compare', () => {
     expect(io.stdout).toContain('  only in the new corpus');
     expect(io.stdout).toContain('  only in the old corpus');
     expect(io.stdout.at(-1)).toMatch(
-      /^4 files: 1 same, 1 changed \(0 with a decision changed, 1 with a stop reason changed\), 1 only in the new, 1 only in the old;/,
+      new RegExp(
+        '^4 files: 1 same, 1 changed \\(0 with a decision changed, 1 with a stop reason changed\\), ' +
+          '1 only in the new, 1 only in the old;',
+      ),
     );
   });
 
@@ -190,7 +169,8 @@ describe('legate compare', () => {
     renameSync(join(dir, 'new', 'refusal.yaml'), join(dir, 'new', 'a\u202ez.yaml'));
     const io = captureIo(dir);
     expect(await main(['compare', 'old', 'new'], io), io.text()).toBe(1);
-    expect(io.text()).not.toMatch(/[\u001b\u202e]/);
+    expect(io.text()).not.toContain('\u001b');
+    expect(io.text()).not.toContain('\u202e');
     expect(io.stdout).toContain('a\\u202ez.yaml:');
     expect(io.stdout).toContain('  stop reason: refusal → end\\x1b[2J_turn');
   });

@@ -42,7 +42,7 @@ async function legate(dir: string, ...argv: string[]) {
 }
 
 describe('legate rerecord', () => {
-  it('records each input again into --out, by its path under the folder given; the old files are only read', async () => {
+  it('records each input again into --out, by its path under the folder given; the old files only read', async () => {
     const dir = corpusProject(tempDir(), FEW);
     mkdirSync(join(dir, 't', 'desk'));
     writeFileSync(join(dir, 't', 'desk', 'refusal.yaml'), readFileSync('trajectories/refusal.yaml'));
@@ -130,7 +130,7 @@ describe('legate rerecord', () => {
     expect(cells('tool-loop.yaml').at(-1)).toBe('1/1 | 3/3');
   });
 
-  it('records what it can: a file no agent of the config made, or whose agent it does not export, gets ✗; exit 1', async () => {
+  it('records what it can: a file no agent of the config made, or of an agent it lacks, gets ✗; exit 1', async () => {
     const dir = corpusProject(tempDir(), ['trajectories/tool-loop.yaml']);
     const text = readFileSync('trajectories/refusal.yaml', 'utf8');
     writeFileSync(join(dir, 't', 'http.yaml'), text.replace(/^agent: /m, 'boundary: http\nagent: '));
@@ -143,7 +143,7 @@ describe('legate rerecord', () => {
       '✗ t/http.yaml → new/http.yaml: recorded at the HTTP boundary (legate/intercept): no agent of legate.config.ts ' +
         'made it, so it is recorded again by the test that recorded it, not here.',
       expect.stringMatching(
-        /^✗ t\/stranger\.yaml → new\/stranger\.yaml: names agent 'stranger', which legate\.config\.ts does not export; it exports 'calculator', /,
+        /^✗ t\/stranger\.yaml → new\/stranger\.yaml: names agent 'stranger', which legate\.config\.ts does not /,
       ),
       '✓ t/tool-loop.yaml → new/tool-loop.yaml: 2 turns, end_turn',
       '',
@@ -195,7 +195,8 @@ describe('legate rerecord', () => {
       ...['0', '-1', '1.5', 'x', ''].map((k): [string[], RegExp] => [
         ['t', '--out', 'new', '--samples', k],
         new RegExp(
-          `^--samples must be a whole number of at least 1 \\(the runs to record of each input\\), but it was "${k}"\\.$`,
+          `^--samples must be a whole number of at least 1 \\(the runs to record of each input\\), ` +
+            `but it was "${k}"\\.$`,
         ),
       ]),
     ];

@@ -12,7 +12,7 @@ function waiting(runId: string, ...tools: string[]): Suspension {
 }
 
 describe('recordedApprovals', () => {
-  it('decides each waiting call as the recording decided the same tool, in order; denies one it has no decision on', () => {
+  it('decides each waiting call as the recording decided its tool, in order; denies one it has no decision on', () => {
     const approve = recordedApprovals(loadTrajectory('trajectories/approve-on-taint.yaml'))!;
     // The recording denied the first send_payment and approved the second.
     expect(approve(waiting('run-1', 'send_payment'))).toEqual([

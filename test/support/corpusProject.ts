@@ -9,18 +9,18 @@ export const SHIPPED = readdirSync('trajectories')
   .map((name) => `trajectories/${name}`);
 
 /**
- * A project in `dir` whose folder `t/` holds copies of the given trajectories (default: the shipped corpus), and
- * whose config exports this repository's agents (legate.config.ts's): `legate rerecord t --out new` records them
- * again. Returns `dir`.
+ * A project in `dir` whose trajectory folder (`t/` unless named) holds copies of the given trajectories (default:
+ * the shipped corpus), and whose config exports this repository's agents (legate.config.ts's): `legate rerecord t
+ * --out new` records them again. Returns `dir`.
  */
-export function corpusProject(dir: string, files: readonly string[] = SHIPPED): string {
+export function corpusProject(dir: string, files: readonly string[] = SHIPPED, folder = 't'): string {
   const root = resolve('.');
-  mkdirSync(join(dir, 't'), { recursive: true });
-  for (const file of files) copyFileSync(file, join(dir, 't', file.split('/').pop()!));
+  mkdirSync(join(dir, folder), { recursive: true });
+  for (const file of files) copyFileSync(file, join(dir, folder, file.split('/').pop()!));
   writeFileSync(
     join(dir, 'legate.config.ts'),
     `import { defineConfig } from '${root}/src/index.ts';\nimport base from '${root}/legate.config.ts';\n` +
-      `export default defineConfig({ agents: base.agents, trajectories: 't' });\n`,
+      `export default defineConfig({ agents: base.agents, trajectories: '${folder}' });\n`,
   );
   return dir;
 }

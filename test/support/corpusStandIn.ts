@@ -1,5 +1,5 @@
 import { canonicalJson } from '../../src/json/canonicalJson.js';
-import type { MessagesRequest, ModelResponse } from '../../src/messages/types.js';
+import type { MessagesRequest, ModelResponse, ResponseBlock, ToolUseBlock } from '../../src/messages/types.js';
 import { startStandIn, type StandIn } from '../../src/intercept/index.js';
 import {
   actualRequest,
@@ -84,4 +84,28 @@ export async function corpusStandIn(
     return answer({ file, conversation, turn, request, response: toModelResponse(turns[turn - 1]!.response) });
   };
   return startStandIn({ script: Array.from({ length: MAX_REQUESTS }, () => step) });
+}
+
+/** The tool_use blocks of a response changed by `change`; the rest as it was. */
+function withToolUses(response: ModelResponse, change: (block: ToolUseBlock) => ResponseBlock): ModelResponse {
+  return {
+    ...response,
+    content: response.content.map((block) => (block.type === 'tool_use' ? change(block as ToolUseBlock) : block)),
+  };
+}
+
+/**
+ * An upgraded model, for the shipped corpus: it answers as the corpus was recorded, but in provenance-traced.yaml it
+ * pays the $120 to the account the fetched page names (so the guard now blocks that call), and in
+ * parallel-tool-calls.yaml it takes a square root where it divided (another tool).
+ */
+export function upgradedModel(served: ServedTurn): ModelResponse {
+  const { file, conversation, turn, response } = served;
+  if (file.endsWith('/provenance-traced.yaml') && conversation === '' && turn === 3)
+    return withToolUses(response, (use) => ({ ...use, input: { amount: 120, to: '99-1234-5678' } }));
+  if (file.endsWith('/parallel-tool-calls.yaml') && turn === 1)
+    return withToolUses(response, (use) =>
+      use.name === 'divide' ? { ...use, name: 'square_root', input: { value: 1764 } } : use,
+    );
+  return response;
 }
