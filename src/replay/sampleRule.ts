@@ -50,14 +50,14 @@ export function checkSampleRule(value: unknown, where: string): SampleRule {
   return value as SampleRule;
 }
 
+/** The most samples one file records: each is a live run, and the file holds them all. */
+const MAX_SAMPLES = 100;
+
 /** The problem with a number of samples to record, or undefined when it is one (a whole number of at least 1). */
 export function samplesProblem(value: unknown): string | undefined {
   if (typeof value === 'number' && Number.isInteger(value) && value >= 1 && value <= MAX_SAMPLES) return undefined;
   return `must be a whole number from 1 to ${MAX_SAMPLES}, but it was ${describeValue(value)}`;
 }
-
-/** The most samples one file records: each is a live run, and the file holds them all. */
-export const MAX_SAMPLES = 100;
 
 export function checkSamples(value: unknown, where: string): number {
   const problem = samplesProblem(value);

@@ -36,8 +36,8 @@ export class SamplesFailedError extends LegateError {
   }
 }
 
-/** `4/5 samples passed`, the figure every report shows. */
-export function passedFigure(samples: readonly SampleVerdict[]): string {
+/** `4/5 samples passed`. */
+function passedFigure(samples: readonly SampleVerdict[]): string {
   return `${samples.filter((s) => s.passed).length}/${samples.length} samples passed`;
 }
 
