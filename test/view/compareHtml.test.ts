@@ -16,7 +16,7 @@ const hostile = fc.oneof(
 const BASE = loadTrajectory('trajectories/zero-trust.yaml');
 
 /** zero-trust and a copy whose tool, stop reason, final text and model are the strings given: a changed file. */
-function files(s: { file: string; tool: string; stop: string; text: string; model: string }): ComparedFile[] {
+function files(s: Slots): ComparedFile[] {
   const after = structuredClone(BASE);
   const call = after.turns[1]!;
   for (const block of call.response.content) if ('toolUse' in block) block.toolUse.name = s.tool;
@@ -44,8 +44,9 @@ const slots = fc.record({
   old: hostile,
   now: hostile,
 });
-const plain = (s: Record<string, string>) =>
-  Object.fromEntries(Object.entries(s).map(([k, v], i) => [k, `${i}${'x'.repeat(v.length)}`])) as typeof s;
+type Slots = { file: string; tool: string; stop: string; text: string; model: string; old: string; now: string };
+const plain = (s: Slots) =>
+  Object.fromEntries(Object.entries(s).map(([k, v], i) => [k, `${i}${'x'.repeat(v.length)}`])) as Slots;
 
 describe('compareHtml', () => {
   it('never lets a string open, close or attribute an element; each reads back as it was', () => {
