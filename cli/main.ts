@@ -31,6 +31,14 @@ const COMMANDS: Record<string, Command> = {
     summary: 'show how two trajectories differ, turn by turn',
     load: () => import('./commands/diff.js').then((verb) => ({ help: verb.diffHelp, run: verb.diff })),
   },
+  rerecord: {
+    summary: "record trajectories' inputs again, live (optionally with another model), into a new folder",
+    load: () => import('./commands/rerecord.js').then((verb) => ({ help: verb.rerecordHelp, run: verb.rerecord })),
+  },
+  compare: {
+    summary: 'compare two corpora file by file (tools, decisions, stop reasons); exit 1 on a changed decision',
+    load: () => import('./commands/compare.js').then((verb) => ({ help: verb.compareHelp, run: verb.compare })),
+  },
   view: {
     summary: 'write trajectories as one self-contained HTML page (index, timelines, taint paths)',
     load: () => import('./commands/view.js').then((verb) => ({ help: verb.viewHelp, run: verb.view })),

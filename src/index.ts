@@ -156,6 +156,19 @@ export type { SampleRule } from './replay/sampleRule.js';
 export type { SampleCheck, SampleOf } from './replay/sampleRuns.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
+// A model upgrade's impact: a file recorded again (rerecordTrajectory) compared with the old one (legate compare).
+export {
+  compareTrajectories,
+  COMPLETE_STOP_REASONS,
+  type ColumnChange,
+  type ComparedCall,
+  type ComparedDecision,
+  type DecisionChange,
+  type PassCount,
+  type Tokens,
+  type TrajectoryComparison,
+} from './trajectory/compareTrajectories.js';
+export { summarizeComparison, type ComparedFile, type ComparisonSummary } from './trajectory/comparisonSummary.js';
 export {
   toolChanges,
   type ReplayToolChange,
@@ -176,6 +189,7 @@ export type { SecretEncoding } from './trajectory/decodedView.js';
 
 // Recording: running an agent against a trajectory file, in a mode.
 export { runTrajectory } from './replay/runTrajectory.js';
+export { rerecordTrajectory, type RerecordOptions } from './replay/rerecordTrajectory.js';
 export type { TrajectoryRun, TrajectoryRunOptions } from './replay/trajectoryRunOptions.js';
 export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
 export {

@@ -90,6 +90,11 @@ const SURFACE = {
     'saveTrajectory',
     'diffTrajectories',
     'summarizeChanges',
+    // A model upgrade's impact (legate rerecord, legate compare).
+    'rerecordTrajectory',
+    'compareTrajectories',
+    'COMPLETE_STOP_REASONS',
+    'summarizeComparison',
     'toolChanges',
     'MATCH_LEVELS',
     'RUN_TOOLS_CHOICES',
@@ -145,7 +150,20 @@ const SURFACE = {
   // Tools from an OpenAPI document (legate openapi prints their summary).
   'legate/openapi': ['openApiTools', 'OpenApiError', 'OpenApiCallError'],
   // The HTML viewer (legate view, legate replay --reporter html, legate diff --html use it).
-  'legate/view': ['viewHtml', 'ViewPage', 'diffHtml', 'describeUsage', 'resultText', 'describeUntraced'],
+  'legate/view': [
+    'viewHtml',
+    'ViewPage',
+    'diffHtml',
+    'describeUsage',
+    'resultText',
+    'describeUntraced',
+    // legate compare's table and its HTML page.
+    'compareHtml',
+    'COMPARISON_COLUMNS',
+    'comparisonCells',
+    'comparisonDetails',
+    'summaryLine',
+  ],
 };
 
 describe('the public surface', () => {

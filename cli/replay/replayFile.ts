@@ -116,7 +116,8 @@ function sampleCounts(samples: readonly SampleVerdict[]): NonNullable<Verdict['s
   return { total: samples.length, passed: samples.length - failed.length, failed };
 }
 
-function describeRun(run: TrajectoryRun): string {
+/** A run's verdict line: its turns and stop reason, what was refused and why, taint, what was served. */
+export function describeRun(run: TrajectoryRun): string {
   const { result } = run;
   const facts = [`${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.stopReason}`];
   // Several samples: the figure first; the facts that follow are the first passing sample's.

@@ -86,6 +86,9 @@ details.call > summary { display: list-item; }
 .side { min-width: 0; }
 .compare { display: grid; grid-template-columns: 1fr 1fr; gap: 1rem; }
 .compare > section { min-width: 0; }
+.comparison tr.changed { background: var(--warn-bg); } .comparison tr.gated { background: var(--bad-bg); }
+.comparison ul.changes { margin: .25rem 0 0; padding-left: 1.25rem; font-weight: normal; }
+.verdict { font-weight: 600; } .verdict.gated { color: var(--bad); }
 .problem { padding: .5rem .75rem; border: 2px solid var(--bad); border-radius: 4px; }
 @media (max-width: 700px) {
   body { font-size: 14px; }

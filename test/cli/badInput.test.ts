@@ -105,6 +105,34 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
     'missing module': NO_MODULES,
     'module fails to import': NO_MODULES,
   },
+  rerecord: {
+    'unknown flag': { argv: ['rerecord', 't', '--out', 'new', '--bogus'], names: "'--bogus'", says: HELP('rerecord') },
+    'missing file': { argv: ['rerecord', 't/missing.yaml', '--out', 'new'], names: 't/missing.yaml', says: MISSING },
+    'bad number': ['0', '1.5', 'x'].map((samples) => ({
+      argv: ['rerecord', 't', '--out', 'new', '--samples', samples],
+      names: '--samples',
+      says: new RegExp(
+        `--samples must be a whole number of at least 1 .*, but it was "${samples.replace('.', '\\.')}"`,
+      ),
+    })),
+    'missing module': {
+      argv: ['rerecord', 't', '--out', 'new', '--config', 'nothere.ts'],
+      names: 'nothere.ts',
+      says: MISSING,
+    },
+    'module fails to import': {
+      argv: ['rerecord', 't', '--out', 'new', '--config', 'throws.mjs'],
+      names: 'throws.mjs',
+      says: /the module is broken.*Fix/,
+    },
+  },
+  compare: {
+    'unknown flag': { argv: ['compare', 't', 't', '--bogus'], names: "'--bogus'", says: HELP('compare') },
+    'missing file': { argv: ['compare', 't/good.yaml', 't/missing.yaml'], names: 't/missing.yaml', says: MISSING },
+    'bad number': { notApplicable: 'it takes no number' },
+    'missing module': NO_MODULES,
+    'module fails to import': NO_MODULES,
+  },
   view: {
     'unknown flag': { argv: ['view', 't', '--bogus'], names: "'--bogus'", says: HELP('view') },
     'missing file': { argv: ['view', 't/missing.yaml', '--out', '-'], names: 't/missing.yaml', says: MISSING },
