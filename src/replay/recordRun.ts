@@ -13,23 +13,61 @@ import { callsWithRedactedInput } from '../trajectory/redactedInputs.js';
 import { loadTrajectory, prepareTrajectory, saveTrajectory } from '../trajectory/trajectoryFile.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { UsageError } from '../errors/UsageError.js';
+import { createRedactor } from '../trajectory/redaction.js';
+import { forkOrigin, loadForkedPart } from './forkedPart.js';
+import type { ForkOfRun } from './forkParentState.js';
+import type { ForkSettings } from './forkSettings.js';
+import { ForkTransport } from './ForkTransport.js';
+import { recordedDecisions } from './recordedDecisions.js';
 import type { ReplaySettings } from './replaySettings.js';
+import { tell } from './tell.js';
 import { outputOption, type TrajectoryRun, type TrajectoryRunOptions } from './trajectoryRunOptions.js';
 
-/** Runs the agent live and records the run to its file: atomically, redacted, scanned for secrets. */
+/** What a recording runs over: its file, absolute and as shown, and its settings (see resolveRun). */
+interface Recording {
+  file: string;
+  shown: string;
+  settings: ReplaySettings;
+  /** The settings once the file is read: its own fields count (a fork recorded again forks again). */
+  settingsFor: (trajectory: Trajectory) => ReplaySettings;
+}
+
+/**
+ * Runs the agent live and records the run to its file: atomically, redacted, scanned for secrets. A fork (the
+ * settings' `fork`) serves its parent's first turns first, as a replay does, and records them with the live ones.
+ * With `write: false` (passthrough), nothing is written.
+ */
 export async function recordRun(
   options: TrajectoryRunOptions,
-  file: string,
-  shown: string,
-  settings: ReplaySettings,
+  recording: Recording,
+  how: { write: boolean },
 ): Promise<TrajectoryRun> {
+  const { file, shown } = recording;
   const previous = options.trajectory ?? (existsSync(file) ? tryLoad(file) : undefined);
-  const input = requireInput(options, shown, previous);
-  const transport = new RecordingTransport(settings.transport());
+  const settings = previous === undefined ? recording.settings : recording.settingsFor(previous);
+  const fork = settings.fork === undefined ? undefined : loadForkedPart(settings.fork, shown);
+  // A fork's input is its parent's: the first request is compared with the parent's.
+  const input = fork?.run.input ?? requireInput(options, shown, previous);
+  const live = settings.transport();
+  const forked =
+    fork === undefined
+      ? undefined
+      : new ForkTransport(fork, live, {
+          file: `${settings.fork!.parentShown} (the turns forked into ${shown})`,
+          match: settings.match,
+          redact: createRedactor(settings.redactions),
+          rerecord: settings.fork!.rerecord,
+          runTools: settings.runTools,
+        });
+  const transport = new RecordingTransport(forked ?? live);
   const agent = options.agent(transport);
-  const clock = recordingClock(agent.clock);
+  const clock = recordingClock(forked?.clock(agent.clock) ?? agent.clock);
   const recordedAt = new Date();
-  const stub = { ...(options.toolStub === undefined ? {} : { toolStub: options.toolStub }), ...outputOption(options) };
+  const stub = {
+    ...(options.toolStub === undefined ? {} : { toolStub: options.toolStub }),
+    ...(forked === undefined ? {} : { replay: forked.referee }),
+    ...outputOption(options),
+  };
   // A run whose answer the output schema refuses is recorded too (its replay refuses it the same way), then thrown.
   let refusedAnswer: StructuredOutputError | undefined;
   const finished = (run: Promise<AgentResult>) =>
@@ -38,18 +76,32 @@ export async function recordRun(
       refusedAnswer = error;
       return error.result;
     });
+  // A suspension in the forked turns is decided as the parent recorded; a later one by `approve`, if given.
+  const decisions = async (result: AgentResult) => {
+    if (result.stopReason !== 'suspended') return undefined;
+    const recorded = fork === undefined ? undefined : recordedDecisions(fork.served, result);
+    return recorded ?? (await options.approve?.(result.suspension!));
+  };
   let result = await finished(agent.run(input, { clock: clock.now, ...stub }));
-  while (result.stopReason === 'suspended' && options.approve !== undefined) {
-    result = await finished(
-      agent.resume(result.suspension!, {
-        clock: clock.now,
-        approve: await options.approve(result.suspension!),
-        ...stub,
-      }),
-    );
+  for (let approve = await decisions(result); approve !== undefined; approve = await decisions(result)) {
+    result = await finished(agent.resume(result.suspension!, { clock: clock.now, approve, ...stub }));
+  }
+  if (forked !== undefined) {
+    forked.assertForked();
+    if (forked.liveCalls === 0) throw nothingAfterFork(settings.fork!, shown, result);
   }
   if (transport.exchanges.length === 0) {
     throw new UsageError('nothing_to_record', `The run made no model call, so there is nothing to record in ${shown}.`);
+  }
+  const { fork: forkSettings } = settings;
+  const forkOf: ForkOfRun | undefined =
+    forkSettings === undefined
+      ? undefined
+      : { parent: forkSettings.parent, turn: forkSettings.turn, sample: forkSettings.sample, parentState: 'same' };
+  const served = forked === undefined ? {} : { served: [...forked.served] };
+  if (!how.write) {
+    if (refusedAnswer !== undefined) throw refusedAnswer;
+    return { mode: 'passthrough', file, result, ...served, ...(forkOf === undefined ? {} : { fork: forkOf }) };
   }
   const trajectory = fromRun({
     name: options.name ?? previous?.name ?? basename(file, extname(file)),
@@ -64,13 +116,15 @@ export async function recordRun(
     recordedAt,
     sdkVersion: sdkVersion(),
   });
+  if (fork !== undefined) trajectory.fork = forkOrigin(fork, settings.fork!.parent, file);
   const saveOptions = { redactions: settings.redactions, secrets: settings.secrets };
   const redacted = prepareTrajectory(trajectory, saveOptions);
   const changes = previous === undefined ? undefined : diffTrajectories(previous, redacted);
   // A re-recording that changes nothing but the time leaves the file as it was: no churn in git.
   const saved =
     changes !== undefined && changes.length === 0 ? previous! : saveTrajectory(file, trajectory, saveOptions);
-  const run: TrajectoryRun = { mode: 'record', file, result, trajectory: saved };
+  const run: TrajectoryRun = { mode: 'record', file, result, trajectory: saved, ...served };
+  if (forkOf !== undefined) run.fork = forkOf;
   for (const call of callsWithRedactedInput(redacted.turns)) {
     tell(
       options,
@@ -86,6 +140,21 @@ export async function recordRun(
   return run;
 }
 
+/** A fork whose run made no live call: it ended, or stopped for approval, within the turns it served. */
+function nothingAfterFork(fork: ForkSettings, shown: string, result: AgentResult): UsageError {
+  const { parentShown, turn } = fork;
+  const how =
+    result.stopReason === 'suspended'
+      ? `the run stopped for approval at turn ${result.turns}: pass approve to decide the calls it holds, and the ` +
+        'fork goes on from the decision'
+      : `the run ended at turn ${result.turns} (${result.stopReason})`;
+  return new UsageError(
+    'nothing_to_record',
+    `The fork of ${parentShown} at turn ${turn} made no model call after turn ${turn}, so there is nothing to ` +
+      `record in ${shown}: ${how}.`,
+  );
+}
+
 /** What a recording transport's children saw, recursively, for sub-agents' runs. */
 function subRequestsOf(transport: RecordingTransport): NonNullable<RunRecord['subRequests']> {
   return new Map(
@@ -94,12 +163,6 @@ function subRequestsOf(transport: RecordingTransport): NonNullable<RunRecord['su
       { requests: child.exchanges.map((e) => e.request), subRequests: subRequestsOf(child) },
     ]),
   );
-}
-
-function tell(options: TrajectoryRunOptions, message: string): void {
-  if (options.report === false) return;
-  if (options.report !== undefined) options.report(message);
-  else process.stderr.write(`legate: ${message}\n`);
 }
 
 export function requireInput(

@@ -38,6 +38,7 @@ const CODES = {
     'invalid_run_tools',
     'missing_input',
     'nothing_to_record',
+    'invalid_fork',
     'invalid_script',
     'invalid_transport_option',
     'invalid_transport',
