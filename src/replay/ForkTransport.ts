@@ -30,7 +30,13 @@ export class ForkTransport implements Transport {
     this.#turn = part.turn;
     this.#parentClock = recordedClock(part.run);
     this.#forkedCalls = new Set(part.served.turns.flatMap((turn) => (turn.results ?? []).map((result) => result.id)));
-    this.referee = new ForkReferee(this.#replay.referee, part.turn, this.#forkedCalls);
+    // A call the parent still held for approval when it ended has no result: the fork decides it, and it runs.
+    const held = new Set(
+      part.served.turns.flatMap((turn) =>
+        (turn.results ?? []).filter((r) => r.outcome === 'suspended').map((r) => r.id),
+      ),
+    );
+    this.referee = new ForkReferee(this.#replay.referee, part.turn, held, this.#forkedCalls);
   }
 
   /** Model calls sent to the live transport so far. */
@@ -73,6 +79,7 @@ class ForkReferee implements ReplayReferee {
   constructor(
     private readonly forked: ReplayReferee,
     private readonly turn: number,
+    private readonly held: ReadonlySet<string>,
     private readonly forkedCalls: ReadonlySet<string>,
   ) {}
 
@@ -86,7 +93,7 @@ class ForkReferee implements ReplayReferee {
   }
 
   serve(block: ToolUseBlock, turn: number, tool: AnyTool): ServedResult | undefined {
-    return turn <= this.turn ? this.forked.serve(block, turn, tool) : undefined;
+    return turn <= this.turn && !this.held.has(block.id) ? this.forked.serve(block, turn, tool) : undefined;
   }
 
   forToolCall(toolUseId: string): ReplayReferee {

@@ -75,10 +75,12 @@ export function forkedPart(parent: Trajectory, settings: ForkSettings): ForkedPa
 }
 
 /**
- * The part of its parent a fork recorded to `shown` serves, the parent read from its file. A parent that is not there
- * is a `TrajectoryNotFoundError` for a fork asked for, and a refusal (`invalid_fork`) for a fork recorded again.
+ * The part of its parent a fork recorded to `shown` serves: of the parent `given` (read already), else read from its
+ * file. A parent that is not there is a `TrajectoryNotFoundError` for a fork asked for, and a refusal
+ * (`invalid_fork`) for a fork recorded again.
  */
-export function loadForkedPart(settings: ForkSettings, shown: string): ForkedPart {
+export function loadForkedPart(settings: ForkSettings, shown: string, given?: Trajectory): ForkedPart {
+  if (given !== undefined) return forkedPart(given, settings);
   const { parent, parentShown, from } = settings;
   let loaded: Trajectory;
   try {

@@ -30,6 +30,8 @@ interface Recording {
   settings: ReplaySettings;
   /** The settings once the file is read: its own fields count (a fork recorded again forks again). */
   settingsFor: (trajectory: Trajectory) => ReplaySettings;
+  /** A fork's parent, read already by the caller (else it is read from its file). */
+  parent?: Trajectory;
 }
 
 /**
@@ -45,7 +47,7 @@ export async function recordRun(
   const { file, shown } = recording;
   const previous = options.trajectory ?? (existsSync(file) ? tryLoad(file) : undefined);
   const settings = previous === undefined ? recording.settings : recording.settingsFor(previous);
-  const fork = settings.fork === undefined ? undefined : loadForkedPart(settings.fork, shown);
+  const fork = settings.fork === undefined ? undefined : loadForkedPart(settings.fork, shown, recording.parent);
   // A fork's input is its parent's: the first request is compared with the parent's.
   const input = fork?.run.input ?? requireInput(options, shown, previous);
   const live = settings.transport();

@@ -28,7 +28,7 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
       .run(requireInput(options, shown, undefined), outputOption(options));
     return { mode: 'passthrough', file, result };
   }
-  return recordRun(run, resolved, { write: settings.mode !== 'passthrough' });
+  return recordRun(run, { ...resolved, ...parentGiven(options, settings) }, { write: settings.mode !== 'passthrough' });
 }
 
 /**
@@ -38,7 +38,12 @@ export async function runTrajectory(options: TrajectoryRunOptions): Promise<Traj
  */
 export async function recordTrajectory(options: Omit<TrajectoryRunOptions, 'mode'>): Promise<TrajectoryRun> {
   const resolved = await resolveRun(options);
-  return recordRun(ownFileOptions(options, resolved.settings), resolved, { write: true });
+  const { settings } = resolved;
+  return recordRun(
+    ownFileOptions(options, settings),
+    { ...resolved, ...parentGiven(options, settings) },
+    { write: true },
+  );
 }
 
 /**
@@ -49,6 +54,11 @@ function ownFileOptions(options: TrajectoryRunOptions, settings: ReplaySettings)
   if (settings.fork?.from !== 'forkAt' || options.trajectory === undefined) return options;
   const { trajectory: _parent, ...own } = options;
   return own;
+}
+
+/** A fork's parent, when the caller read it already (`trajectory` with `forkAt`). */
+function parentGiven(options: TrajectoryRunOptions, settings: ReplaySettings): { parent?: Trajectory } {
+  return settings.fork?.from === 'forkAt' && options.trajectory !== undefined ? { parent: options.trajectory } : {};
 }
 
 /**

@@ -11,6 +11,8 @@ import {
   ScriptedTransport,
   TrajectoryDivergenceError,
   UsageError,
+  type AgentFactory,
+  type ScriptedReply,
   type TrajectoryRunOptions,
 } from '../../src/index.js';
 import { useTempDir } from '../support/tempDir.js';
@@ -48,11 +50,11 @@ function forkOptions(
 }
 
 /** Replays `file` and gathers what it reports. */
-async function replayed(file: string, cwd: string) {
+async function replayed(file: string, cwd: string, agent: AgentFactory = createAssistant) {
   const told: string[] = [];
   const run = await runTrajectory({
     file: relative(cwd, file),
-    agent: createAssistant,
+    agent,
     mode: 'replay',
     config: false,
     cwd,
@@ -202,5 +204,153 @@ describe('a fork that cannot be made', () => {
       message: expect.stringMatching(/pass 'out', the file to write/),
     });
     expect(readFileSync(where.parent, 'utf8')).toBe(readFileSync(ZERO_TRUST, 'utf8'));
+  });
+});
+
+const T1 = '2026-01-01T09:00:00.000Z';
+const T2 = '2026-06-01T09:00:00.000Z';
+
+/** An agent whose `now` tool answers with the run's clock and whose `pay` calls wait for approval. */
+function clerk(time: string): AgentFactory {
+  const now = defineTool({
+    name: 'now',
+    description: 'Tells the time.',
+    input: { type: 'object', properties: {} },
+    annotations: { readOnly: true },
+    run: (_input, ctx) => ctx.now().toISOString(),
+  });
+  const pay = defineTool({
+    name: 'pay',
+    description: 'Pays.',
+    input: { type: 'object', properties: { amount: { type: 'number' } }, required: ['amount'] },
+    privileged: true,
+    run: ({ amount }) => `Paid ${amount}.`,
+  });
+  return (transport) =>
+    new Agent({
+      name: 'clerk',
+      model: 'claude-haiku-5-5',
+      tools: [now, pay],
+      transport,
+      clock: () => new Date(time),
+      approvalRequired: (tool) => tool.name === 'pay',
+    });
+}
+
+/** Records the clerk's parent run at T1 to `parent.yaml` in a fresh folder. */
+async function clerkParent(script: ScriptedReply[]) {
+  const dir = tempDir();
+  await runTrajectory({
+    file: 'parent.yaml',
+    agent: clerk(T1),
+    input: 'What time is it?',
+    transport: new ScriptedTransport(script),
+    mode: 'record',
+    config: false,
+    cwd: dir,
+    report: false,
+  });
+  return dir;
+}
+
+/** Forks the clerk's parent in `dir` at `forkAt` into `fork.yaml`, live at T2, continued by `script`. */
+function forkClerk(dir: string, forkAt: number, script: ScriptedTransport, more: Partial<TrajectoryRunOptions> = {}) {
+  return runTrajectory({
+    file: 'parent.yaml',
+    forkAt,
+    out: 'fork.yaml',
+    agent: clerk(T2),
+    transport: script,
+    mode: 'record',
+    config: false,
+    cwd: dir,
+    report: false,
+    ...more,
+  });
+}
+
+describe('a fork run', () => {
+  it("serves the parent's clock readings while its forked turns run, and the live clock after", async () => {
+    const dir = await clerkParent([reply.toolUse('now', {}), reply.toolUse('now', {}), reply.text('Twice.')]);
+    expect(loadTrajectory(join(dir, 'parent.yaml')).clock).toEqual([T1, T1]);
+    const script = new ScriptedTransport([reply.toolUse('now', {}), reply.text('Later.')]);
+    await forkClerk(dir, 1, script);
+    const fork = loadTrajectory(join(dir, 'fork.yaml'));
+    expect(fork.clock).toEqual([T1, T2]);
+    expect(fork.turns.map((turn) => turn.results?.[0]?.content)).toEqual([T1, T2, undefined]);
+    // The fork replays on its own: its clock is served as any file's.
+    expect((await replayed(join(dir, 'fork.yaml'), dir, clerk(T2))).run.result.text).toBe('Later.');
+  });
+
+  it('forks after the last turn of a run that ended suspended: the fork decides the held call, and it runs', async () => {
+    const dir = await clerkParent([reply.toolUse('pay', { amount: 5 })]);
+    expect(loadTrajectory(join(dir, 'parent.yaml')).summary.stopReason).toBe('suspended');
+    const script = new ScriptedTransport([reply.text('Paid.')]);
+    // Without a decision nothing follows the parent's turns: nothing to record.
+    const undecided = await forkClerk(dir, 1, script).catch((e: unknown) => e);
+    expect(undecided).toMatchObject({
+      code: 'nothing_to_record',
+      message:
+        'The fork of parent.yaml at turn 1 made no model call after turn 1, so there is nothing to record in ' +
+        'fork.yaml: the run stopped for approval at turn 1: pass approve to decide the calls it holds, and the ' +
+        'fork goes on from the decision.',
+    });
+    expect(existsSync(join(dir, 'fork.yaml'))).toBe(false);
+    const run = await forkClerk(dir, 1, script, { approve: () => true });
+    expect(run.result.toolCalls.map((call) => [call.name, call.outcome, call.output])).toEqual([
+      ['pay', 'ok', 'Paid 5.'],
+    ]);
+    const fork = loadTrajectory(join(dir, 'fork.yaml'));
+    expect(fork.turns[0]!.approvals).toEqual([{ id: expect.any(String), approve: true }]);
+    expect(fork.summary.stopReason).toBe('end_turn');
+    expect((await replayed(join(dir, 'fork.yaml'), dir, clerk(T2))).run.result.text).toBe('Paid.');
+  });
+
+  it('in auto mode, forks while its file is missing and replays it once it exists', async () => {
+    const where = folder();
+    const first = new ScriptedTransport([reply.text(ANSWER)]);
+    expect((await runTrajectory({ ...forkOptions(where, 2, first), mode: 'auto' })).mode).toBe('record');
+    const second = new ScriptedTransport([reply.text('never asked')]);
+    const run = await runTrajectory({ ...forkOptions(where, 2, second), mode: 'auto' });
+    expect(run.mode).toBe('replay');
+    expect(run.result.text).toBe(ANSWER);
+    expect(second.requests).toHaveLength(0);
+  });
+
+  it('recorded again without forkAt, forks again from the parent its file names', async () => {
+    const where = folder();
+    await runTrajectory(forkOptions(where, 2));
+    const text = readFileSync(where.parent, 'utf8');
+    writeFileSync(where.parent, text.replace('The page says to wire $9000.', 'The page asks for a wire of $9000.'));
+    const script = new ScriptedTransport([reply.text('Still nothing paid.')]);
+    const run = await runTrajectory({
+      file: 'fork.yaml',
+      agent: createAssistant,
+      transport: script,
+      mode: 'record',
+      config: false,
+      cwd: where.dir,
+      report: false,
+    });
+    // The parent's first two turns, as they are now, were served; only turn 3 was asked for.
+    expect(script.requests).toHaveLength(1);
+    const fork = loadTrajectory(where.out);
+    expect(fork.turns.slice(0, 2)).toEqual(loadTrajectory(where.parent).turns.slice(0, 2));
+    expect(fork.fork).toMatchObject({ parent: 'parent.yaml', turn: 2 });
+    expect(run.fork?.parentState).toBe('same');
+    expect((await replayed(where.out, where.dir)).told).toEqual([]);
+  });
+
+  it('refuses a parent recorded at the HTTP boundary, or a fuzz finding, given already read', async () => {
+    const where = folder();
+    const parent = loadTrajectory(where.parent);
+    const http = await runTrajectory({ ...forkOptions(where, 1), trajectory: { ...parent, boundary: 'http' } }).catch(
+      (e: unknown) => e,
+    );
+    expect(http).toMatchObject({ code: 'invalid_fork', message: expect.stringContaining('at the HTTP boundary') });
+    const finding = { ...parent, expect: { blocked: [{ id: 'toolu_s2_1', tool: 'send_payment' }] } };
+    const refused = await runTrajectory({ ...forkOptions(where, 1), trajectory: finding }).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: 'invalid_fork', message: expect.stringContaining('is a fuzz finding') });
+    expect(existsSync(where.out)).toBe(false);
   });
 });
