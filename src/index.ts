@@ -165,6 +165,8 @@ export type { SecretEncoding } from './trajectory/decodedView.js';
 // Recording: running an agent against a trajectory file, in a mode.
 export { runTrajectory } from './replay/runTrajectory.js';
 export type { TrajectoryRun, TrajectoryRunOptions } from './replay/trajectoryRunOptions.js';
+export type { ForkAt } from './replay/forkSettings.js';
+export type { ForkOfRun } from './replay/forkParentState.js';
 export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
 export {
   loadTrajectory,

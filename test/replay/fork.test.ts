@@ -15,6 +15,8 @@ import {
   type ScriptedReply,
   type TrajectoryRunOptions,
 } from '../../src/index.js';
+import { withSamples } from '../../src/trajectory/samplesOf.js';
+import { saveTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { useTempDir } from '../support/tempDir.js';
 
 const tempDir = useTempDir();
@@ -282,7 +284,7 @@ describe('a fork run', () => {
     expect((await replayed(join(dir, 'fork.yaml'), dir, clerk(T2))).run.result.text).toBe('Later.');
   });
 
-  it('forks after the last turn of a run that ended suspended: the fork decides the held call, and it runs', async () => {
+  it('forks after the last turn of a run that ended suspended: the fork decides the held call; it runs', async () => {
     const dir = await clerkParent([reply.toolUse('pay', { amount: 5 })]);
     expect(loadTrajectory(join(dir, 'parent.yaml')).summary.stopReason).toBe('suspended');
     const script = new ScriptedTransport([reply.text('Paid.')]);
@@ -339,6 +341,37 @@ describe('a fork run', () => {
     expect(fork.fork).toMatchObject({ parent: 'parent.yaml', turn: 2 });
     expect(run.fork?.parentState).toBe('same');
     expect((await replayed(where.out, where.dir)).told).toEqual([]);
+  });
+
+  it("forks one of the parent's samples, names it, and reports a change of that sample only", async () => {
+    const where = folder();
+    const other = join(where.dir, 'other.yaml');
+    await runTrajectory({
+      file: other,
+      agent: createAssistant,
+      input: loadTrajectory(where.parent).input,
+      transport: new ScriptedTransport([
+        reply.toolUse('fetch_page', { url: 'https://example.com/invoice/42' }, { text: 'Reading the invoice now.' }),
+        reply.text('It is $120.00.'),
+      ]),
+      mode: 'record',
+      config: false,
+      report: false,
+    });
+    saveTrajectory(where.parent, withSamples([loadTrajectory(where.parent), loadTrajectory(other)]));
+    const script = new ScriptedTransport([reply.text('It is $120.00, due 2026-12-15.')]);
+    await runTrajectory(forkOptions(where, { turn: 1, sample: 2 }, script));
+    const fork = loadTrajectory(where.out);
+    expect(fork.fork).toMatchObject({ parent: 'parent.yaml', turn: 1, sample: 2 });
+    expect(fork.turns[0]!.response.content[0]).toEqual({ text: 'Reading the invoice now.' });
+    expect((await replayed(where.out, where.dir)).run.fork).toMatchObject({ sample: 2, parentState: 'same' });
+    // The first sample's turn 1 is not what was forked; the second's is.
+    const text = readFileSync(where.parent, 'utf8');
+    writeFileSync(where.parent, text.replace('Let me read the invoice.', 'I will read the invoice.'));
+    expect((await replayed(where.out, where.dir)).told).toEqual([]);
+    writeFileSync(where.parent, text.replace('Reading the invoice now.', 'Reading it now.'));
+    const { told } = await replayed(where.out, where.dir);
+    expect(told).toEqual([expect.stringMatching(/^fork\.yaml is a fork of sample 2 of parent\.yaml at turn 1, and /)]);
   });
 
   it('refuses a parent recorded at the HTTP boundary, or a fuzz finding, given already read', async () => {
