@@ -24,7 +24,7 @@ export interface ForkedPart {
  * on: 1 to the last turn but one, or the last when the run ended suspended (the fork then decides the held calls,
  * and what follows is live).
  */
-export function forkedPart(parent: Trajectory, settings: ForkSettings): ForkedPart {
+function forkedPart(parent: Trajectory, settings: ForkSettings): ForkedPart {
   const { parentShown: shown, turn, sample } = settings;
   if (parent.boundary === 'http') {
     throw new UsageError(

@@ -105,7 +105,7 @@ describe('legate fork', () => {
     expect(existsSync(join(dir, 't', 'fork.yaml'))).toBe(false);
   });
 
-  it('refuses a turn the file cannot be forked at, an --out that is the file, and a missing --out: exit 2', async () => {
+  it('refuses a turn the file cannot be forked at, an --out that is the file, a missing --out: exit 2', async () => {
     const dir = project();
     const late = await legate(dir, 'fork', 't/parent.yaml', '--at', '3', '--out', 't/fork.yaml');
     expect(late).toEqual({
