@@ -69,7 +69,10 @@ export interface ReplaySettings {
   transport: () => Transport;
   /** How to re-record the file, for divergence and missing-file messages. */
   rerecord: string;
-  /** For a fork (`forkAt`): the parent and where it is forked. `file` is then the fork's own file (`out`). */
+  /**
+   * The fork a recording makes: the one `forkAt` asks for (`file` is then the fork's own file, `out`), else the one
+   * the file records (`fork:`), which recording it again makes again. Absent: the run is no fork.
+   */
   fork?: ForkSettings;
 }
 

@@ -127,8 +127,8 @@ export interface TrajectoryRun {
   /** For a re-recording: what changed against the file it replaced. */
   changes?: TrajectoryChange[];
   /**
-   * For a replay: the calls answered from the recording instead of running their tools (tools with
-   * side effects, by default; see `runTools`), sub-agents' included, in order.
+   * For a replay (and a fork's served turns): the calls answered from the recording instead of running their tools
+   * (tools with side effects, by default; see `runTools`), sub-agents' included, in order.
    */
   served?: { id: string; tool: string }[];
   /**

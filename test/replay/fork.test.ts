@@ -1,5 +1,6 @@
 import { copyFileSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { createAssistant, sendPayment } from '../../examples/payments/agent.js';
 import {
@@ -7,11 +8,13 @@ import {
   defineTool,
   loadTrajectory,
   reply,
+  resolveReplaySettings,
   runTrajectory,
   ScriptedTransport,
   TrajectoryDivergenceError,
   UsageError,
   type AgentFactory,
+  type ForkAt,
   type ScriptedReply,
   type TrajectoryRunOptions,
 } from '../../src/index.js';
@@ -206,6 +209,35 @@ describe('a fork that cannot be made', () => {
       message: expect.stringMatching(/pass 'out', the file to write/),
     });
     expect(readFileSync(where.parent, 'utf8')).toBe(readFileSync(ZERO_TRUST, 'utf8'));
+    const { forkAt: _forkAt, ...outOnly } = forkOptions(where, 1);
+    expect(await runTrajectory(outOnly).catch((e: unknown) => e)).toMatchObject({
+      code: 'invalid_fork',
+      message: expect.stringMatching(/^'out' names the file a fork is written to, but no 'forkAt' was given/),
+    });
+  });
+
+  it('takes as forkAt a turn, or a turn and a sample, each a whole number of at least 1; refuses all else', () => {
+    const whole = (value: unknown) => Number.isSafeInteger(value) && (value as number) >= 1;
+    const project = { root: '/project' };
+    // Whole numbers about 1 (0 and -1 included), other numbers, and anything else.
+    const NEAR_ONE = fc.oneof(fc.integer({ min: -1, max: 4 }), fc.double(), fc.integer(), fc.anything());
+    fc.assert(
+      fc.property(
+        fc.oneof(NEAR_ONE, fc.record({ turn: NEAR_ONE, sample: NEAR_ONE }, { requiredKeys: ['turn'] })),
+        (forkAt) => {
+          const given = { file: 'run.yaml', forkAt: forkAt as ForkAt, out: 'fork.yaml' };
+          const settings = () => resolveReplaySettings({ given, project, cwd: '/project' });
+          const [turn, sample] =
+            typeof forkAt === 'object' && forkAt !== null && 'turn' in forkAt
+              ? [forkAt.turn, forkAt.sample === undefined ? 1 : forkAt.sample]
+              : [forkAt, 1];
+          if (whole(turn) && whole(sample)) {
+            expect(settings().fork).toMatchObject({ from: 'forkAt', parent: '/project/run.yaml', turn, sample });
+            expect(settings().file).toBe('/project/fork.yaml');
+          } else expect(settings).toThrow(expect.objectContaining({ code: 'invalid_fork' }));
+        },
+      ),
+    );
   });
 });
 
