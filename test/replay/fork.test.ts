@@ -227,9 +227,10 @@ describe('a fork that cannot be made', () => {
         (forkAt) => {
           const given = { file: 'run.yaml', forkAt: forkAt as ForkAt, out: 'fork.yaml' };
           const settings = () => resolveReplaySettings({ given, project, cwd: '/project' });
+          const asked = forkAt as { turn?: unknown; sample?: unknown } | null;
           const [turn, sample] =
-            typeof forkAt === 'object' && forkAt !== null && 'turn' in forkAt
-              ? [forkAt.turn, forkAt.sample === undefined ? 1 : forkAt.sample]
+            typeof asked === 'object' && asked !== null
+              ? [asked.turn, asked.sample === undefined ? 1 : asked.sample]
               : [forkAt, 1];
           if (whole(turn) && whole(sample)) {
             expect(settings().fork).toMatchObject({ from: 'forkAt', parent: '/project/run.yaml', turn, sample });
