@@ -23,6 +23,10 @@ const COMMANDS: Record<string, Command> = {
     summary: "replay trajectories against today's code; exit 1 on any divergence",
     load: () => import('./commands/replay.js').then((verb) => ({ help: verb.replayHelp, run: verb.replay })),
   },
+  fork: {
+    summary: "serve a recording's first turns, go on live, and record the whole run as a new file naming its parent",
+    load: () => import('./commands/fork.js').then((verb) => ({ help: verb.forkHelp, run: verb.fork })),
+  },
   show: {
     summary: 'print a trajectory as a readable timeline',
     load: () => import('./commands/show.js').then((verb) => ({ help: verb.showHelp, run: verb.show })),

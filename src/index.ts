@@ -191,6 +191,8 @@ export type { SecretEncoding } from './trajectory/decodedView.js';
 export { runTrajectory } from './replay/runTrajectory.js';
 export { rerecordTrajectory, type RerecordOptions } from './replay/rerecordTrajectory.js';
 export type { TrajectoryRun, TrajectoryRunOptions } from './replay/trajectoryRunOptions.js';
+export type { ForkAt } from './replay/forkSettings.js';
+export type { ForkOfRun } from './replay/forkParentState.js';
 export { resolveMode, RECORDING_MODES, type RecordingMode } from './recording/mode.js';
 export {
   loadTrajectory,

@@ -241,7 +241,7 @@ async function recordOne(job: Job, context: RecordContext, io: CliIo): Promise<{
       report: (message) => io.err(`legate rerecord: ${terminalText(message)}`),
     });
     // Said as a live run is: what it did. What changed against the old file is legate compare's to say.
-    return { ok: true, text: `${arrow}: ${describeRun({ ...run, mode: 'passthrough' })}` };
+    return { ok: true, text: `${arrow}: ${describeRun({ ...run, mode: 'passthrough' }, context.cwd)}` };
   } catch (error) {
     // A setting that fails every file alike (no API key, nothing at the URL) stops the command: one line, exit 2.
     if (error instanceof TransportError && error.setting !== undefined) throw error;

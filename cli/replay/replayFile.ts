@@ -15,6 +15,7 @@ import {
   type SampleVerdict,
   type TrajectoryRun,
 } from '../../src/index.js';
+import { relative } from 'node:path';
 import { describeError } from '../describeError.js';
 import { errorCode, loadFile } from '../fileProblem.js';
 import { terminalText } from '../terminalText.js';
@@ -90,7 +91,7 @@ export async function replayOne(
     });
     const run = await runTrajectory({ file: path, agent: factory, trajectory, settings, report: false });
     const samples = run.samples === undefined ? {} : { samples: sampleCounts(run.samples) };
-    return { ok: true, detail: describeRun(run), trajectory: run.trajectory ?? trajectory, ...samples };
+    return { ok: true, detail: describeRun(run, context.cwd), trajectory: run.trajectory ?? trajectory, ...samples };
   } catch (error) {
     // A setting that fails every file alike (no API key, nothing at the URL while recording) stops the command:
     // one line naming the setting, exit 2, as any other bad input.
@@ -117,7 +118,7 @@ function sampleCounts(samples: readonly SampleVerdict[]): NonNullable<Verdict['s
 }
 
 /** A run's verdict line: its turns and stop reason, what was refused and why, taint, what was served. */
-export function describeRun(run: TrajectoryRun): string {
+export function describeRun(run: TrajectoryRun, cwd: string): string {
   const { result } = run;
   const facts = [`${result.turns} turn${result.turns === 1 ? '' : 's'}, ${result.stopReason}`];
   // Several samples: the figure first; the facts that follow are the first passing sample's.
@@ -134,6 +135,18 @@ export function describeRun(run: TrajectoryRun): string {
   // What the replay did not run, so nobody mistakes a served payment for one made.
   const served = [...new Set((run.served ?? []).map((call) => call.tool))];
   if (served.length > 0) facts.push(`served ${served.join(', ')} from the recording`);
+  // A fork replays on its own; its parent changed or gone since is said, not failed.
+  if (run.fork !== undefined) {
+    const { parent, turn, sample, parentState } = run.fork;
+    const of = `${sample === 1 ? '' : `sample ${sample} of `}${terminalText(relative(cwd, parent) || parent)}`;
+    const since = {
+      same: '',
+      changed: ', which changed since',
+      missing: ', which is gone',
+      unreadable: ', unreadable',
+    };
+    facts.push(`fork of ${of} at turn ${turn}${since[parentState]}`);
+  }
   if (run.mode === 'record') {
     facts.push(`recorded (${run.changes === undefined ? 'new' : summarizeChanges(run.changes)})`);
   }

@@ -41,6 +41,12 @@ export type UsageErrorCode =
   /** A recorded run made no model call, so there is nothing to write. */
   | 'nothing_to_record'
   /**
+   * A fork (`forkAt`, `legate fork`) cannot be made as asked: no parent or no file of its own, its file is the
+   * parent, a turn or sample the parent does not have, or a parent that cannot be forked (recorded at the HTTP
+   * boundary, a fuzz finding).
+   */
+  | 'invalid_fork'
+  /**
    * A `ScriptedTransport` was given neither a list of steps nor a function of the request, or a stream delivery
    * it cannot serve.
    */

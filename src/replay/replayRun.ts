@@ -1,4 +1,3 @@
-import type { ApprovalDecision } from '../runtime/approval/approvalDecision.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import { recordedClock } from '../recording/recordedClock.js';
 import { createRedactor } from '../trajectory/redaction.js';
@@ -8,6 +7,9 @@ import { expectationFailed } from './divergence.js';
 import type { ReplaySettings } from './replaySettings.js';
 import { ReplayTransport } from './ReplayTransport.js';
 import { checkRunFacts } from './runFacts.js';
+import { recordedDecisions } from './recordedDecisions.js';
+import { forkParentState } from './forkParentState.js';
+import { tell } from './tell.js';
 import { outputOption, type TrajectoryRun, type TrajectoryRunOptions } from './trajectoryRunOptions.js';
 
 /** The file, absolute and as messages name it, and the command that re-records it. */
@@ -22,6 +24,9 @@ export async function replayRun(
   const { file, shown } = where;
   const trajectory = options.trajectory ?? loadTrajectory(file, recordFirst(where.rerecord));
   const settings = settingsFor(trajectory);
+  // A fork replays on its own; a parent changed or gone since it was forked is told, before the replay's verdict.
+  const fork = trajectory.fork === undefined ? undefined : forkParentState(trajectory.fork, file, shown);
+  if (fork?.note !== undefined) tell(options, fork.note);
   const context = { file: shown, rerecord: settings.rerecord };
   const transport = new ReplayTransport(trajectory, {
     ...context,
@@ -44,7 +49,9 @@ export async function replayRun(
   // A file with expectations (a fuzz finding) recorded the broken run: how that run ended is not the goal.
   if (trajectory.expect === undefined) checkRunFacts(trajectory, result, context);
   checkExpectations(trajectory, result, context);
-  return { mode: 'replay', file, result, trajectory, served: [...transport.served] };
+  const run: TrajectoryRun = { mode: 'replay', file, result, trajectory, served: [...transport.served] };
+  if (fork !== undefined) run.fork = fork;
+  return run;
 }
 
 /** A recording's own expectations: calls that must be blocked (a fuzz finding's regression test). */
@@ -67,21 +74,4 @@ function checkExpectations(
         call === undefined ? 'never called' : `${call.outcome}${call.rule === undefined ? '' : ` by ${call.rule}`}`,
       );
   }
-}
-
-/** The decisions recorded for the turn a replayed run stopped on, bound to the live pending calls. */
-function recordedDecisions(trajectory: Trajectory, result: AgentResult): ApprovalDecision[] | undefined {
-  const suspension = result.suspension;
-  if (result.stopReason !== 'suspended' || suspension === undefined) return undefined;
-  const recorded = trajectory.turns[suspension.batch.turn - 1]?.approvals;
-  if (recorded === undefined) return undefined;
-  return suspension.pending.map((pending) => {
-    const decision = recorded.find((r) => r.id === pending.id);
-    return {
-      id: pending.id,
-      inputDigest: pending.inputDigest,
-      approve: decision?.approve === true,
-      ...(decision?.reason === undefined ? {} : { reason: decision.reason }),
-    };
-  });
 }

@@ -10,6 +10,7 @@ import { checkRunTools, DEFAULT_RUN_TOOLS, type RunTools } from './runToolsPolic
 import { legateMode, resolveMode, type RecordingMode } from '../recording/mode.js';
 import { configShown, type Project } from './projectConfig.js';
 import { checkSampleRule, checkSamples, DEFAULT_SAMPLE_RULE, type SampleRule } from './sampleRule.js';
+import { forkSettingsOf, type ForkAt, type ForkSettings } from './forkSettings.js';
 
 /** The settings given for one run: a command line's flags, or the options passed in code. */
 export interface GivenSettings {
@@ -24,6 +25,10 @@ export interface GivenSettings {
   rerecord?: string;
   samples?: number;
   pass?: SampleRule;
+  /** Fork `file` at this turn (and sample) into `out` (see ForkAt). */
+  forkAt?: ForkAt;
+  /** The file a fork is written to: absolute, or relative to the project root, as `file` is. */
+  out?: string;
 }
 
 export interface ReplaySettingsInput {
@@ -71,6 +76,11 @@ export interface ReplaySettings {
   samples: number;
   /** When a file of several samples passes. */
   pass: SampleRule;
+  /**
+   * The fork a recording makes: the one `forkAt` asks for (`file` is then the fork's own file, `out`), else the one
+   * the file records (`fork:`), which recording it again makes again. Absent: the run is no fork.
+   */
+  fork?: ForkSettings;
 }
 
 /**
@@ -85,11 +95,14 @@ export interface ReplaySettings {
  * | samples to record | `--samples`, `samples` | `samples` | | 1 |
  * | rule for samples | `--pass`, `pass` | `pass` | | `all` |
  * | trajectory folder | paths given | `trajectories` | | `trajectories` |
+ * | fork (when recording) | `forkAt` and `out` | | `fork:` | none |
  *
  * Redactions and secret patterns add up instead, the config's first: a project-wide one cannot
  * be dropped by one run. The mode has its own order, `LEGATE_MODE` first (see resolveMode). A
  * relative trajectory path resolves against the project root (the config's folder), not the
- * working directory. Documented in docs/trajectory-format.md, "Replay settings".
+ * working directory. A fork asked for (`forkAt`) runs over its own file, `out`: `file` names its parent; a file
+ * that is a fork is forked again from its parent when it is recorded again (see forkSettingsOf). Documented in
+ * docs/trajectory-format.md, "Replay settings".
  *
  * `runTrajectory`, `replayTrajectory` and the `legate` command all resolve through it; call it
  * to learn what a replay would use (e.g. the project's trajectory folder:
@@ -101,7 +114,21 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
   const cwd = input.cwd ?? process.cwd();
   const runner = input.runner ?? defaultRunner(env);
   const config = project.config;
-  const file = given.file === undefined || isAbsolute(given.file) ? given.file : resolve(project.root, given.file);
+  const inProject = (path: string) => (isAbsolute(path) ? path : resolve(project.root, path));
+  const configAgents = config === undefined ? {} : { configAgents: Object.keys(config.agents ?? {}) };
+  const rerecordOf = (shownFile: string | undefined) =>
+    (shownFile === undefined ? undefined : config?.rerecord?.(shownFile)) ??
+    rerecordCommand({
+      file: shownFile ?? '<file>',
+      runner,
+      ...(trajectory === undefined ? {} : { agent: trajectory.agent }),
+      ...configAgents,
+      config: configShown(project, cwd),
+      legateModeSet: legateMode(env) !== undefined,
+    });
+  const fork = forkSettingsOf(given, trajectory, inProject, cwd, rerecordOf);
+  const named = fork?.from === 'forkAt' ? given.out : given.file;
+  const file = named === undefined ? undefined : inProject(named);
   const shown = file === undefined ? undefined : relative(cwd, file) || file;
   const settings: ReplaySettings = {
     folder: resolve(project.root, config?.trajectories ?? 'trajectories'),
@@ -119,17 +146,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
         : config?.transport !== undefined
           ? liveTransportOf(config.transport, `${configShown(project, cwd)}'s transport`)
           : () => new AnthropicTransport(),
-    rerecord:
-      given.rerecord ??
-      (shown === undefined ? undefined : config?.rerecord?.(shown)) ??
-      rerecordCommand({
-        file: shown ?? '<file>',
-        runner,
-        ...(trajectory === undefined ? {} : { agent: trajectory.agent }),
-        ...(config === undefined ? {} : { configAgents: Object.keys(config.agents ?? {}) }),
-        config: configShown(project, cwd),
-        legateModeSet: legateMode(env) !== undefined,
-      }),
+    rerecord: given.rerecord ?? rerecordOf(shown),
     samples:
       (given.samples === undefined ? undefined : checkSamples(given.samples, "The 'samples' option")) ??
       config?.samples ??
@@ -141,6 +158,7 @@ export function resolveReplaySettings(input: ReplaySettingsInput): ReplaySetting
   };
   if (file !== undefined) settings.file = file;
   if (shown !== undefined) settings.shown = input.shown ?? shown;
+  if (fork !== undefined) settings.fork = fork;
   return settings;
 }
 

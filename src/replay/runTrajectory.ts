@@ -15,30 +15,50 @@ import { outputOption, type TrajectoryRun, type TrajectoryRunOptions } from './t
  * its `project`, `cwd` and `runner`.
  */
 export async function runTrajectory(options: TrajectoryRunOptions): Promise<TrajectoryRun> {
-  const { settings, settingsFor, file, shown } = await resolveRun(options);
-  if (
-    settings.mode === 'replay' ||
-    (settings.mode === 'auto' && (options.trajectory !== undefined || existsSync(file)))
-  ) {
-    return replaySamples(options, { file, shown, rerecord: settings.rerecord }, settingsFor);
+  const resolved = await resolveRun(options);
+  const { settings, settingsFor, file, shown } = resolved;
+  const run = ownFileOptions(options, settings);
+  if (settings.mode === 'replay' || (settings.mode === 'auto' && (run.trajectory !== undefined || existsSync(file)))) {
+    return replaySamples(run, { file, shown, rerecord: settings.rerecord }, settingsFor);
   }
-  if (settings.mode === 'passthrough') {
+  // A fork asked for passes through as a fork: its first turns served, the rest live, nothing written.
+  if (settings.mode === 'passthrough' && settings.fork?.from !== 'forkAt') {
     const result = await options
       .agent(settings.transport())
       .run(requireInput(options, shown, undefined), outputOption(options));
     return { mode: 'passthrough', file, result };
   }
-  return recordRun(options, file, shown, settings);
+  return recordRun(run, { ...resolved, ...parentGiven(options, settings) }, { write: settings.mode !== 'passthrough' });
 }
 
 /**
  * Records a run to its file whatever mode is in force (`LEGATE_MODE` included), with the same
  * settings otherwise: for a file that is new by construction, such as a fuzz finding, where a
- * replay would have nothing to replay.
+ * replay would have nothing to replay, or a fork `legate fork` makes.
  */
 export async function recordTrajectory(options: Omit<TrajectoryRunOptions, 'mode'>): Promise<TrajectoryRun> {
-  const { settings, file, shown } = await resolveRun(options);
-  return recordRun(options, file, shown, settings);
+  const resolved = await resolveRun(options);
+  const { settings } = resolved;
+  return recordRun(
+    ownFileOptions(options, settings),
+    { ...resolved, ...parentGiven(options, settings) },
+    { write: true },
+  );
+}
+
+/**
+ * The options as they apply to the run's own file: for a fork asked for (`forkAt`), `trajectory` is its parent, read
+ * already (see resolveRun), not what the fork's file holds.
+ */
+function ownFileOptions(options: TrajectoryRunOptions, settings: ReplaySettings): TrajectoryRunOptions {
+  if (settings.fork?.from !== 'forkAt' || options.trajectory === undefined) return options;
+  const { trajectory: _parent, ...own } = options;
+  return own;
+}
+
+/** A fork's parent, when the caller read it already (`trajectory` with `forkAt`). */
+function parentGiven(options: TrajectoryRunOptions, settings: ReplaySettings): { parent?: Trajectory } {
+  return settings.fork?.from === 'forkAt' && options.trajectory !== undefined ? { parent: options.trajectory } : {};
 }
 
 /**
@@ -68,6 +88,8 @@ async function resolveRun(
   // A trajectory given already read has its fields counted at once: the settings are resolved once.
   const settings = settingsFor(options.trajectory);
   const file = settings.file!;
-  const shown = isAbsolute(options.file) ? options.file : relative(cwd, file) || file;
+  // A fork asked for runs over its own file, `out`; `file` is its parent.
+  const named = settings.fork?.from === 'forkAt' ? options.out! : options.file;
+  const shown = isAbsolute(named) ? named : relative(cwd, file) || file;
   return { settings, settingsFor: options.trajectory === undefined ? settingsFor : () => settings, file, shown };
 }

@@ -12,6 +12,8 @@ import type { Trajectory } from '../trajectory/types.js';
 import type { OutputSchema } from '../tools/output/prepareOutput.js';
 import type { AgentFactory } from './config.js';
 import type { Project } from './projectConfig.js';
+import type { ForkAt } from './forkSettings.js';
+import type { ForkOfRun } from './forkParentState.js';
 import type { ReplaySettings } from './replaySettings.js';
 import type { ReplayRunner } from './rerecordCommand.js';
 import type { RunTools } from './runToolsPolicy.js';
@@ -24,8 +26,20 @@ import type { SampleRule } from './sampleRule.js';
  * file, then the default: the precedence of resolveReplaySettings (docs/trajectory-format.md).
  */
 export interface TrajectoryRunOptions {
-  /** The trajectory file: absolute, or relative to the config's folder (else the project root), not the cwd. */
+  /**
+   * The trajectory file: absolute, or relative to the config's folder (else the project root), not the cwd. With
+   * `forkAt`, the file to fork (the parent), which is only read.
+   */
   file: string;
+  /**
+   * Fork `file` at this turn: its first turns served as a replay serves them (every request compared), the turns
+   * after run live with `transport`, the whole run written to `out`, which names its parent and the turn. The mode
+   * then applies to `out`: `auto` replays it if it exists, else forks; `record` forks again; `replay` replays it;
+   * `passthrough` forks and writes nothing. `{ turn, sample }` forks one of the file's samples (default: its first).
+   */
+  forkAt?: ForkAt;
+  /** With `forkAt`: the fork's own file, resolved as `file` is. Never the parent. */
+  out?: string;
   /**
    * The project's config file, whose `match`, `redactions`, `secrets`, `transport` and `rerecord`
    * apply to this run; `false` for none. Default: the first legate.config.* in the working
@@ -51,7 +65,7 @@ export interface TrajectoryRunOptions {
   agent: AgentFactory;
   /**
    * The file, already read (by a caller that read it to choose the agent, as `legate replay` does): replayed as it
-   * is, never read again. It must be what `file` holds.
+   * is, never read again. It must be what `file` holds (with `forkAt`: the parent).
    */
   trajectory?: Trajectory;
   /**
@@ -131,8 +145,8 @@ export interface TrajectoryRun {
   /** For a re-recording: what changed against the file it replaced. */
   changes?: TrajectoryChange[];
   /**
-   * For a replay: the calls answered from the recording instead of running their tools (tools with
-   * side effects, by default; see `runTools`), sub-agents' included, in order.
+   * For a replay (and a fork's served turns): the calls answered from the recording instead of running their tools
+   * (tools with side effects, by default; see `runTools`), sub-agents' included, in order.
    */
   served?: { id: string; tool: string }[];
   /**
@@ -140,6 +154,11 @@ export interface TrajectoryRun {
    * Absent for a file of one sample.
    */
   samples?: SampleVerdict[];
+  /**
+   * For a fork (made, or replayed from a file that is one): its parent, and whether the parent still holds what was
+   * forked. A parent changed or gone since is told through `report`, and does not fail the replay.
+   */
+  fork?: ForkOfRun;
 }
 
 /** The run's `output` option, as the run options of an agent take it. */

@@ -91,6 +91,29 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       setup: (dir) => writeFileSync(join(dir, 'legate.config.ts'), `throw new Error('the config is broken');\n`),
     },
   },
+  fork: {
+    'unknown flag': { argv: ['fork', 't/good.yaml', '--bogus'], names: "'--bogus'", says: HELP('fork') },
+    'missing file': {
+      argv: ['fork', 't/missing.yaml', '--at', '1', '--out', 't/fork.yaml'],
+      names: 't/missing.yaml',
+      says: MISSING,
+    },
+    'bad number': ['0', '-1', '1.5', 'x', ''].map((at) => ({
+      argv: ['fork', 't/good.yaml', '--at', at, '--out', 't/fork.yaml'],
+      names: '--at',
+      says: new RegExp(`--at must be a whole number of at least 1, but it was "${at}"`),
+    })),
+    'missing module': {
+      argv: ['fork', 't/good.yaml', '--at', '1', '--out', 't/fork.yaml', '--config', 'nothere.ts'],
+      names: 'nothere.ts',
+      says: MISSING,
+    },
+    'module fails to import': {
+      argv: ['fork', 't/good.yaml', '--at', '1', '--out', 't/fork.yaml', '--config', 'throws.mjs'],
+      names: 'throws.mjs',
+      says: /the module is broken.*Fix/,
+    },
+  },
   show: {
     'unknown flag': { argv: ['show', '--bogus'], names: "'--bogus'", says: HELP('show') },
     'missing file': { argv: ['show', 't/missing.yaml'], names: 't/missing.yaml', says: MISSING },

@@ -20,8 +20,8 @@ describe('the legate command', () => {
     const io = capture();
     expect(await main(['replya'], io)).toBe(2);
     expect(io.stderr.join('\n')).toBe(
-      `legate: 'replya' is not a command. The commands are: replay, show, diff, rerecord, compare, view, validate, ` +
-        `audit, fuzz, attack, mcp, openapi, proxy, stand-in, demo. Run 'legate --help' for more.`,
+      `legate: 'replya' is not a command. The commands are: replay, fork, show, diff, rerecord, compare, view, ` +
+        `validate, audit, fuzz, attack, mcp, openapi, proxy, stand-in, demo. Run 'legate --help' for more.`,
     );
   });
 

@@ -41,6 +41,7 @@ const CODES = {
     'invalid_samples',
     'missing_input',
     'nothing_to_record',
+    'invalid_fork',
     'invalid_script',
     'invalid_transport_option',
     'invalid_transport',

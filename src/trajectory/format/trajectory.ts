@@ -3,6 +3,22 @@ import { NORMALISATION_NAMES } from '../normalisations.js';
 import { recordedConversation, recordedSample, runFields } from './run.js';
 import { flow, list, mapping, moment, oneOf, text, wholeFrom } from './values.js';
 
+/** Where a fork's first turns came from: its parent file, the turn it was forked at, and what was forked. */
+const forkOrigin = mapping({
+  parent: text().meta({ description: "The parent trajectory file, relative to this file's folder." }),
+  turn: wholeFrom(1).meta({
+    description: "The turn forked at: the parent's first `turn` turns were served, the turns after ran live.",
+  }),
+  sample: wholeFrom(2)
+    .meta({ description: "The parent's sample forked from, when not its first (the file's own run)." })
+    .optional(),
+  digest: text().meta({
+    description:
+      "A digest of what was forked: the parent's header (without its name, description and recording versions " +
+      'and time) and its first `turn` turns. A replay reports a parent that no longer matches it.',
+  }),
+});
+
 /**
  * The trajectory format, version 1: the one declaration. The TypeScript types, the reader's
  * checks, the writer's key order and the shipped JSON Schema are all derived from it.
@@ -15,6 +31,13 @@ export const trajectoryFormat = mapping({
   recordedAt: moment().meta({ description: 'When the run was recorded (ISO 8601).' }),
   legate: text().meta({ description: 'The legate version that recorded the run.' }),
   sdk: text().meta({ description: 'The @anthropic-ai/sdk version installed when it was recorded.' }).optional(),
+  fork: forkOrigin
+    .meta({
+      description:
+        "Present when the run is a fork: its first turns were served from another recording (the parent's), the " +
+        'rest ran live. The file replays on its own, every turn of it.',
+    })
+    .optional(),
   boundary: oneOf(['http'])
     .meta({
       description:
