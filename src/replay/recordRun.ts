@@ -78,9 +78,9 @@ export async function recordRun(
     forkSettings === undefined
       ? undefined
       : { parent: forkSettings.parent, turn: forkSettings.turn, sample: forkSettings.sample, parentState: 'same' };
-  const chosen = total === 1 ? verdicts[0]! : concludeSamples(shown, settings.pass, verdicts);
-  // One sample: its check's failure (or the refused answer) is thrown as it is, once the file is saved.
-  const failure = total === 1 && !chosen.passed ? { error: chosen.error } : undefined;
+  // The file is saved whatever the samples did; then a failure is thrown: one sample's as it is (its check's, or
+  // the refused answer), several samples' as the rule's.
+  const { chosen, failure } = conclude(shown, settings.pass, verdicts);
   const served = { served: made[chosen.sample - 1]!.served };
   const several = total === 1 ? {} : { samples: verdicts };
   if (!how.write) {
@@ -118,6 +118,22 @@ export async function recordRun(
   if (changes !== undefined) run.changes = changes;
   if (forkOf !== undefined) run.fork = forkOf;
   return run;
+}
+
+/** The sample whose run the recording returns, and the failure to throw once the file is saved, if any. */
+function conclude(
+  shown: string,
+  rule: ReplaySettings['pass'],
+  verdicts: SampleVerdict[],
+): { chosen: SampleVerdict; failure?: { error: unknown } } {
+  const first = verdicts[0]!;
+  if (verdicts.length === 1)
+    return first.passed ? { chosen: first } : { chosen: first, failure: { error: first.error } };
+  try {
+    return { chosen: concludeSamples(shown, rule, verdicts) };
+  } catch (error) {
+    return { chosen: verdicts.find((v) => v.result !== undefined) ?? first, failure: { error } };
+  }
 }
 
 /** One live run made into a trajectory (not yet redacted): its result, and its answer if the output schema refused it.
