@@ -20,17 +20,9 @@ const VOLATILE = new Set(['recordedAt', 'legate', 'sdk']);
  * several samples are compared sample by sample (`sample 2, turn 3`).
  */
 export function diffTrajectories(before: Trajectory, after: Trajectory): TrajectoryChange[] {
-  const changes: TrajectoryChange[] = [];
   const header = (t: Trajectory) =>
     Object.fromEntries(Object.entries(t).filter(([key]) => !VOLATILE.has(key) && !RUN.has(key)));
-  const headerDifference = firstDifference(header(before), header(after));
-  if (headerDifference !== undefined)
-    changes.push({
-      where: 'header',
-      path: headerDifference.path,
-      before: headerDifference.expected,
-      after: headerDifference.actual,
-    });
+  const changes = changeAt('header', header(before), header(after));
   const [was, now] = [samplesOf(before), samplesOf(after)];
   const count = Math.max(was.length, now.length);
   for (let i = 0; i < count; i++) {
@@ -49,37 +41,21 @@ export function diffTrajectories(before: Trajectory, after: Trajectory): Traject
 const RUN = new Set(['turns', 'summary', 'clock', 'conversations', 'samples']);
 
 function runChanges(before: Trajectory, after: Trajectory): TrajectoryChange[] {
-  const changes: TrajectoryChange[] = [];
   const rest = (t: Trajectory) => ({ clock: t.clock, conversations: t.conversations });
-  const restDifference = firstDifference(rest(before), rest(after));
   // The clock and further conversations sit in a file's header; a sample holds its own.
-  if (restDifference !== undefined)
-    changes.push({
-      where: 'header',
-      path: restDifference.path,
-      before: restDifference.expected,
-      after: restDifference.actual,
-    });
+  const changes = changeAt('header', rest(before), rest(after));
   const turns = Math.max(before.turns.length, after.turns.length);
-  for (let i = 0; i < turns; i++) {
-    const difference = firstDifference(meaningFirst(before.turns[i]), meaningFirst(after.turns[i]));
-    if (difference !== undefined)
-      changes.push({
-        where: `turn ${i + 1}`,
-        path: difference.path,
-        before: difference.expected,
-        after: difference.actual,
-      });
-  }
-  const summaryDifference = firstDifference(before.summary, after.summary);
-  if (summaryDifference !== undefined)
-    changes.push({
-      where: 'summary',
-      path: summaryDifference.path,
-      before: summaryDifference.expected,
-      after: summaryDifference.actual,
-    });
+  for (let i = 0; i < turns; i++)
+    changes.push(...changeAt(`turn ${i + 1}`, meaningFirst(before.turns[i]), meaningFirst(after.turns[i])));
+  changes.push(...changeAt('summary', before.summary, after.summary));
   return changes;
+}
+
+/** The first difference between two values, as a change located at `where` (none when they are the same). */
+function changeAt(where: string, before: unknown, after: unknown): TrajectoryChange[] {
+  const difference = firstDifference(before, after);
+  if (difference === undefined) return [];
+  return [{ where, path: difference.path, before: difference.expected, after: difference.actual }];
 }
 
 /** A turn with what was said and done ahead of ids and token counts, so those are reported first. */
