@@ -151,5 +151,8 @@ function viewVerdict(result: Verdict): ViewVerdict {
   const samples = result.samples === undefined ? {} : { samples: result.samples };
   if (result.ok) return { status: 'passed', ...samples };
   if (result.divergence !== undefined) return { status: 'diverged', divergence: result.divergence, ...samples };
+  // Too few samples replayed: diverged, as each failed sample did (its message names them).
+  if (result.code === 'samples_failed')
+    return { status: 'diverged', message: result.detail.split('\n')[0]!, ...samples };
   return { status: 'error', message: result.detail.split('\n')[0]!, ...samples };
 }

@@ -6,7 +6,7 @@ export interface ViewVerdict {
   status: 'passed' | 'diverged' | 'missing' | 'error';
   /** For 'diverged': where and what (from TrajectoryDivergenceError: kind, turn, path, expected, actual, message). */
   divergence?: { turn: number; path: string; expected: unknown; actual: unknown; message: string; kind?: string };
-  /** For 'missing' / 'error': one line. */
+  /** For 'missing' / 'error' (and 'diverged' for a file of several samples): one line. */
   message?: string;
   /** For a file of several samples: how many there were, how many passed, and which (1-based) failed. */
   samples?: { total: number; passed: number; failed: readonly number[] };

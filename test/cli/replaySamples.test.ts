@@ -95,6 +95,9 @@ describe('legate replay with samples', () => {
     const junit = readFileSync(join(today, 'junit.xml'), 'utf8');
     expect(junit).toContain(`<property name="samples" value="${passed}/5 passed"/>`);
     expect(junit).toContain('<failure message=');
+    // The HTML report's index shows the figure on the file's badge.
+    expect(await legate(today, 'replay', '--reporter', 'html', '--output', 'report.html')).toMatchObject({ code: 1 });
+    expect(readFileSync(join(today, 'report.html'), 'utf8')).toContain(`diverged · ${passed}/5 samples`);
     // The rule in force decides: at least as many as passed is a pass.
     expect((await legate(today, 'replay', '--pass', String(passed))).code).toBe(0);
     expect((await legate(today, 'replay', '--pass', `${passed * 20}%`)).code).toBe(0);
