@@ -33,7 +33,9 @@ export type UsageErrorCode =
   | 'invalid_run_tools'
   /**
    * A number of samples (`samples`, `--samples`) is not a whole number from 1 to 100, or a rule for passing them
-   * (`pass`, `--pass`) is not `all`, `{ atLeast }` or `{ rate }`, or asks for more samples than the file holds.
+   * (`pass`, `--pass`) is not `all`, `{ atLeast }` or `{ rate }`, or asks for more samples than the file holds; or
+   * either was given to `interceptAnthropic` (`interceptThisTest`) without a body, or a file of several samples was
+   * to be replayed without one.
    */
   | 'invalid_samples'
   /** Recording a trajectory needs the user's `input`, and none was given. */
@@ -66,9 +68,15 @@ export type UsageErrorCode =
   | 'not_a_trajectory'
   /** `interceptAnthropic` was called while another interception was still in force. */
   | 'interception_active'
-  /** `interceptAnthropic` saw traffic it cannot record (a conversation that starts with history, or is edited). */
+  /**
+   * `interceptAnthropic` saw traffic it cannot record (a conversation that starts with history, or is edited; samples
+   * that do not start alike).
+   */
   | 'intercept_unsupported'
-  /** An `interceptAnthropic` option is not one it can use (a base URL that is not a URL, an unknown `otherHosts`). */
+  /**
+   * An `interceptAnthropic` option is not one it can use (a base URL that is not a URL, an unknown `otherHosts`), or
+   * its body is not a function.
+   */
   | 'invalid_intercept_option'
   /** `interceptThisTest` was called where no vitest test is running, so there is no test to name its file after. */
   | 'not_in_a_test'

@@ -1,7 +1,9 @@
 import { httpBase } from './httpBase.js';
 import { UsageError } from '../errors/UsageError.js';
+import { describeValue } from '../json/describeValue.js';
 import { interceptWith, loadMsw } from './interceptionServer.js';
-import { openSession, type Interception, type SessionOptions } from './interceptSession.js';
+import { runInterceptBody, type InterceptBody, type InterceptionRun } from './interceptBody.js';
+import { openSession, type Interception, type SampleOptions, type SessionOptions } from './interceptSession.js';
 import { whyNothingArrived, watchForMisses } from './missedTraffic.js';
 
 export interface InterceptOptions extends SessionOptions {
@@ -22,13 +24,28 @@ const DEFAULT_BASE = 'https://api.anthropic.com';
 /** The variables clients read their base URL from when given none. */
 const ENVIRONMENT_BASES = ['ANTHROPIC_BASE_URL', 'ANTHROPIC_API_URL'] as const;
 
+/** interceptAnthropic's options with a body: those of one sample, and how many samples, passing by which rule. */
+export interface SampledInterceptOptions extends InterceptOptions, SampleOptions {}
+
 /**
  * Records or replays the Messages API traffic of any client in the process (the Anthropic SDK, or
  * anything calling `fetch` or Node's http), at the HTTP boundary through msw's interception: no
  * proxy, no patching of the client. Modes and settings resolve as for runTrajectory. A client in another
  * process is recorded through the recording proxy instead (startRecordingProxy).
+ *
+ * Without a body it returns the interception in force, to close once the code under test is done. With one (the code
+ * under test and its assertions, as a function), it runs the body once per sample, recording `samples` runs into the
+ * one file or replaying each sample the file holds, and closes: the file passes by `pass` (see runInterceptBody).
  */
-export async function interceptAnthropic(options: InterceptOptions): Promise<Interception> {
+export async function interceptAnthropic(options: InterceptOptions): Promise<Interception>;
+export async function interceptAnthropic(
+  options: SampledInterceptOptions,
+  body: InterceptBody,
+): Promise<InterceptionRun>;
+export async function interceptAnthropic(
+  options: SampledInterceptOptions,
+  body?: InterceptBody,
+): Promise<Interception | InterceptionRun> {
   const bases = basesOf(options.baseURL);
   const otherHosts = options.otherHosts ?? 'refuse';
   if (otherHosts !== 'refuse' && otherHosts !== 'pass')
@@ -36,10 +53,19 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
       'invalid_intercept_option',
       `interceptAnthropic's otherHosts must be 'refuse' or 'pass', but it was ${JSON.stringify(otherHosts)}.`,
     );
+  if (body !== undefined && typeof body !== 'function')
+    throw new UsageError(
+      'invalid_intercept_option',
+      `interceptAnthropic's second argument, the body, must be a function (the code under test, run once per ` +
+        `sample), but it was ${describeValue(body)}.`,
+    );
   // Without msw nothing can be intercepted: said before anything about the file.
-  const session = await openSession(options, loadMsw);
+  const session = await openSession(options, { before: loadMsw, body: body !== undefined });
   const { mode, file } = session;
-  if (mode === 'passthrough') return { mode, file, trajectory: undefined, close: async () => {} };
+  if (mode === 'passthrough') {
+    if (body !== undefined) return runInterceptBody(session, body, () => '');
+    return { mode, file, trajectory: undefined, close: async () => {} };
+  }
   const urls = bases
     .flatMap((base) => (base.endsWith('/v1') ? [`${base}/messages`] : []))
     .concat(bases.map((base) => `${base}/v1/messages`));
@@ -52,6 +78,17 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
     ],
     mode === 'replay' && otherHosts === 'refuse',
   );
+  const stop = () => {
+    server.close();
+    misses.stop();
+  };
+  if (body !== undefined) {
+    try {
+      return await runInterceptBody(session, body, () => whyNothingArrived(misses.seen()));
+    } finally {
+      stop();
+    }
+  }
   return {
     mode,
     file,
@@ -59,8 +96,7 @@ export async function interceptAnthropic(options: InterceptOptions): Promise<Int
       return session.trajectory;
     },
     close: async () => {
-      server.close();
-      misses.stop();
+      stop();
       await session.close(whyNothingArrived(misses.seen()));
     },
   };

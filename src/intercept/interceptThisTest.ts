@@ -3,11 +3,20 @@ import { MissingPeerDependencyError } from '../errors/MissingPeerDependencyError
 import { UsageError } from '../errors/UsageError.js';
 import { isUpdatingSnapshots } from '../recording/snapshotUpdate.js';
 import { markClaimed } from './claimedTrajectory.js';
-import { interceptAnthropic, type InterceptOptions, type Interception } from './interceptAnthropic.js';
+import {
+  interceptAnthropic,
+  type InterceptOptions,
+  type Interception,
+  type SampledInterceptOptions,
+} from './interceptAnthropic.js';
+import type { InterceptBody, InterceptionRun } from './interceptBody.js';
 import { testTrajectoryFile } from './testTrajectoryFile.js';
 
 /** interceptAnthropic's options but `file`, which the test names. */
 export type InterceptThisTestOptions = Omit<InterceptOptions, 'file'>;
+
+/** The same with a body: how many samples, passing by which rule (see SampleOptions). */
+export type SampledInterceptThisTestOptions = Omit<SampledInterceptOptions, 'file'>;
 
 const VITEST = {
   name: 'vitest',
@@ -27,9 +36,18 @@ interface TestTask {
  * interceptAnthropic for the vitest test that calls it: the file is named after the test
  * (`<folder of the test file>/__trajectories__/<test file name>/<titles>.yaml`, see trajectoryFileName),
  * `vitest -u` records it afresh (`LEGATE_MODE` still wins), and the interception closes when the test
- * finishes, so a divergence or a failed save fails the test without a `close()` in it.
+ * finishes, so a divergence or a failed save fails the test without a `close()` in it. With a body, as
+ * interceptAnthropic with one: the body runs once per sample, and the interception is closed when it resolves.
  */
-export async function interceptThisTest(options: InterceptThisTestOptions = {}): Promise<Interception> {
+export async function interceptThisTest(options?: InterceptThisTestOptions): Promise<Interception>;
+export async function interceptThisTest(
+  options: SampledInterceptThisTestOptions,
+  body: InterceptBody,
+): Promise<InterceptionRun>;
+export async function interceptThisTest(
+  options: SampledInterceptThisTestOptions = {},
+  body?: InterceptBody,
+): Promise<Interception | InterceptionRun> {
   const vitest = await loadVitest();
   const test = (await currentTest(vitest)) as TestTask | undefined;
   if (test === undefined)
@@ -46,16 +64,23 @@ export async function interceptThisTest(options: InterceptThisTestOptions = {}):
   const file = testTrajectoryFile(test.file.filepath, titles);
   const release = claim(test, file, titles);
   const update = isUpdatingSnapshots(vitest.expect.getState());
+  const resolved: SampledInterceptOptions = {
+    name: titles.join(' > '),
+    // A divergence says to re-record with `-u`, as for a snapshot.
+    runner: { kind: 'vitest', testFile: relative(options.cwd ?? process.cwd(), test.file.filepath), update: true },
+    ...options,
+    ...(update ? { mode: 'record' as const } : {}),
+    file,
+  };
+  if (body !== undefined) {
+    const running = interceptAnthropic(resolved, body).finally(release);
+    // Not awaited by the test: its end still waits for the samples, so that they do not intercept the next test.
+    vitest.onTestFinished(() => running.then(noop, noop));
+    return running;
+  }
   let interception: Interception;
   try {
-    interception = await interceptAnthropic({
-      name: titles.join(' > '),
-      // A divergence says to re-record with `-u`, as for a snapshot.
-      runner: { kind: 'vitest', testFile: relative(options.cwd ?? process.cwd(), test.file.filepath), update: true },
-      ...options,
-      ...(update ? { mode: 'record' as const } : {}),
-      file,
-    });
+    interception = await interceptAnthropic(resolved);
   } catch (error) {
     release();
     throw error;

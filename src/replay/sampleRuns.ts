@@ -19,30 +19,40 @@ export interface SampleOf {
 export type SampleCheck = (result: AgentResult, sample: SampleOf) => unknown;
 
 /**
- * Runs one sample and its check, and says whether it passed. A divergence, an error of the run and a failed check
- * fail the sample; a problem that would fail every sample alike (bad input, a config, a file, a setting of the live
- * transport, a secret refused) stops the whole run at once.
+ * One sample, run: the agent's result and the sample as recorded. A sample at the HTTP boundary has no result: it is
+ * a run of the test's own body, which is its own check.
+ */
+interface SampleRun {
+  result?: AgentResult;
+  trajectory: Trajectory;
+}
+
+/**
+ * Runs one sample and its check (on the run's result, when it has one), and says whether it passed. A divergence, an
+ * error of the run and a failed check fail the sample; so does an error `run` throws, when `recorded` still gives
+ * the sample (else it is thrown: there is no sample to judge). A problem that would fail every sample alike (bad
+ * input, a config, a file, a setting of the live transport, a secret refused) stops the whole run at once.
  */
 export async function judgeSample(
   at: SampleOf,
   recorded: () => Trajectory | undefined,
-  run: () => Promise<{ result: AgentResult; trajectory: Trajectory }>,
+  run: () => Promise<SampleRun>,
   check: SampleCheck | undefined,
 ): Promise<SampleVerdict> {
-  let outcome: { result: AgentResult; trajectory: Trajectory } | undefined;
+  let outcome: SampleRun | undefined;
   try {
     outcome = await run();
-    await check?.(outcome.result, at);
-    return { sample: at.sample, passed: true, result: outcome.result, trajectory: outcome.trajectory };
+    if (outcome.result !== undefined) await check?.(outcome.result, at);
+    return { sample: at.sample, passed: true, ...resultOf(outcome), trajectory: outcome.trajectory };
   } catch (error) {
     if (failsEverySample(error)) throw error;
     const trajectory = outcome?.trajectory ?? recorded();
     if (trajectory === undefined) throw error;
-    const verdict: SampleVerdict = { sample: at.sample, passed: false, error, trajectory };
-    if (outcome !== undefined) verdict.result = outcome.result;
-    return verdict;
+    return { sample: at.sample, passed: false, error, ...resultOf(outcome), trajectory };
   }
 }
+
+const resultOf = (outcome: SampleRun | undefined) => (outcome?.result === undefined ? {} : { result: outcome.result });
 
 function failsEverySample(error: unknown): boolean {
   return (

@@ -117,3 +117,89 @@ describe('docs/intercept.md, "Adopt it in five minutes"', () => {
     PROJECT_RUNS_TIMEOUT,
   );
 });
+
+// docs/intercept.md, "Samples at the boundary": its test file, word for word (but for where 'legate/intercept' is
+// imported from), in a project of its own whose agent asks the API once; recorded against a local stand-in whose
+// third conversation's answer leaves the city out, then replayed under CI with the stand-in closed.
+describe('docs/intercept.md, "Samples at the boundary"', () => {
+  const section = doc.slice(doc.indexOf('## Samples at the boundary'), doc.indexOf('## The recording proxy'));
+
+  /** The agent: one question, one answer. */
+  const oneQuestion = `
+import type Anthropic from '@anthropic-ai/sdk';
+
+export async function myExistingAgent(client: Anthropic, question: string): Promise<string> {
+  const response = await client.messages.create({
+    model: 'claude-haiku-4-5',
+    max_tokens: 1024,
+    messages: [{ role: 'user', content: question }],
+  });
+  return response.content.flatMap((block) => (block.type === 'text' ? [block.text] : [])).join('');
+}
+`;
+
+  it(
+    'records 5 samples into the file named after the test, passing 4 of 5, then replays them offline',
+    async () => {
+      const snippet = readmeSnippets(doc).find((snippet) => snippet.name === 'samples-test')?.code;
+      expect(snippet).toBeDefined();
+      expect(section).toContain('<!-- tested: samples-test -->');
+      const testFile = /^\/\/ (test\/\S+\.test\.ts)\n/.exec(snippet!)![1]!;
+      const root = tempDir();
+      await builtLegate(); // the project imports legate as installed: the built package
+      writeProject(root, {
+        'src/agent.ts': oneQuestion,
+        [testFile]: snippet!.replace("'legate/intercept'", JSON.stringify(resolve('dist/src/intercept/index.js'))),
+      });
+      let conversations = 0;
+      const upstream = await startUpstream(() => {
+        conversations++;
+        const text = conversations === 3 ? 'It is sunny.' : 'It is sunny in San Francisco.';
+        return {
+          status: 200,
+          body: {
+            id: `msg_${conversations}`,
+            type: 'message',
+            role: 'assistant',
+            model: 'claude-haiku-4-5',
+            content: [{ type: 'text', text }],
+            stop_reason: 'end_turn',
+            stop_sequence: null,
+            usage: { input_tokens: 14, output_tokens: 8 },
+          },
+        };
+      });
+      for (const [name, value] of Object.entries({ CI: '', LEGATE_MODE: '', ANTHROPIC_API_KEY: API_KEY }))
+        vi.stubEnv(name, value);
+      vi.stubEnv('ANTHROPIC_BASE_URL', upstream.url);
+      const cwd = process.cwd();
+      process.chdir(root);
+      const vitest = await openVitest(root);
+      try {
+        const recorded = await vitest.run();
+        expect(recorded.failures).toEqual([]);
+        expect(recorded.tests.map((test) => test.state)).toEqual(['passed']);
+        expect(upstream.seen).toHaveLength(5);
+        const file = join(
+          root,
+          'test/__trajectories__/weather.samples.test.ts/answers-the-weather-in-san-francisco-most-of-the-time.yaml',
+        );
+        const trajectory = loadTrajectory(file);
+        expect(trajectory.samples).toHaveLength(4);
+        expect(trajectory.samples![1]!.turns[0]!.response.content).toEqual([{ text: 'It is sunny.' }]);
+
+        await upstream.close();
+        for (const [name, value] of Object.entries(ciEnvironment())) vi.stubEnv(name, value);
+        const replayed = await vitest.run();
+        expect(replayed.failures).toEqual([]);
+        expect(replayed.tests.map((test) => test.state)).toEqual(['passed']);
+        expect(upstream.seen).toHaveLength(5);
+      } finally {
+        process.chdir(cwd);
+        await vitest.close();
+        await upstream.close().catch(() => {});
+      }
+    },
+    PROJECT_RUNS_TIMEOUT,
+  );
+});

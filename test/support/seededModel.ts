@@ -7,15 +7,7 @@ import { ScriptedTransport, reply, type MessagesRequest } from '../../src/index.
  * up, so a test knows what each sample did without reading the file.
  */
 export function seededModel(seed: number, lookupRate = 0.5) {
-  let state = seed >>> 0 || 1;
-  const next = () => {
-    // xorshift32: the same seed gives the same runs on every machine.
-    state ^= state << 13;
-    state ^= state >>> 17;
-    state ^= state << 5;
-    state >>>= 0;
-    return state / 2 ** 32;
-  };
+  const next = seededDraws(seed);
   const choices: boolean[] = [];
   const transport = () => {
     const lookup = next() < lookupRate;
@@ -28,4 +20,16 @@ export function seededModel(seed: number, lookupRate = 0.5) {
     });
   };
   return { transport, choices };
+}
+
+/** Numbers from 0 (included) to 1, drawn one by one from `seed`: xorshift32, so the same on every machine. */
+export function seededDraws(seed: number): () => number {
+  let state = seed >>> 0 || 1;
+  return () => {
+    state ^= state << 13;
+    state ^= state >>> 17;
+    state ^= state << 5;
+    state >>>= 0;
+    return state / 2 ** 32;
+  };
 }
