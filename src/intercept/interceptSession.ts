@@ -105,7 +105,8 @@ interface PassthroughSession extends SessionBase {
 /** A session that records or replays, one sample after another (a session without a body has one). */
 interface SampledSession extends SessionBase {
   readonly mode: 'replay' | 'record';
-  /** How many samples a body runs: the file's, in a replay; the `samples` setting, in a recording (1 without a body). */
+  /** How many samples a body runs: the file's, in a replay; the `samples` setting, in a recording (1 without a
+   * body). */
   readonly samples: number;
   /** The rule a file of several samples passes by (`pass`: the option, the config's, else `all`). */
   readonly pass: SampleRule;

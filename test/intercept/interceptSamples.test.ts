@@ -210,7 +210,7 @@ describe('interceptAnthropic(options, body): samples at the HTTP boundary', () =
     }
   });
 
-  it("replays a file of one sample as it always has: the body's failure, or the divergence, is thrown as it is", async () => {
+  it("replays a file of one sample as it always has: the body's failure or divergence thrown as it is", async () => {
     // Seed 3's first draw looks the account up.
     const { file, url, choices } = await recordSamples(1, 3);
     expect(choices).toEqual([true]);
@@ -370,7 +370,7 @@ describe('samples without a body', () => {
     }
   });
 
-  it('refuses to replay a file of several samples, naming the body form: interceptAnthropic and the proxy', async () => {
+  it('refuses to replay a file of several samples, naming the body form: interceptAnthropic, proxy', async () => {
     const { file, url } = await recordSamples(3);
     const intercepted = await failure(interceptAnthropic({ file, config: false, mode: 'replay', baseURL: url }));
     expect(intercepted).toMatchObject({ name: 'UsageError', code: 'invalid_samples' });
