@@ -16,8 +16,9 @@ export const lookupTool: Anthropic.Tool = {
 /**
  * A local stand-in for the API whose answers vary with a seed, as a live model's vary from run to run: each
  * conversation whose prompt starts with PROMPT draws the next number, and looks the account up first when the draw
- * is under `lookupRate`, else answers at once. Any other prompt gets a plain answer. `choices` says, per conversation, whether
- * it looked up; `text(run, looked)` is each final answer (so a test can plant something in one run's answer).
+ * is under `lookupRate`, else answers at once. Any other prompt gets a plain answer. `choices` says, per
+ * conversation, whether it looked up; `text(run, looked)` is each final answer (so a test can plant something in one
+ * run's answer).
  */
 export async function startSeededUpstream(
   seed: number,
