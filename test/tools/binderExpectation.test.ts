@@ -88,3 +88,21 @@ describe('what a value must be', () => {
     );
   });
 });
+
+describe('a bound on a length or a count', () => {
+  it('names an upper bound alone, and says nothing of a lower bound of 0', () => {
+    const root = {} as PublishedSchema;
+    const strings = { type: 'string' };
+    expect(describeExpectation({ type: 'array', items: strings, maxItems: 3 } as PublishedSchema, root)).toBe(
+      'an array of strings of at most 3 items',
+    );
+    expect(describeExpectation({ type: 'array', items: strings, minItems: 0 } as PublishedSchema, root)).toBe(
+      'an array of strings',
+    );
+    expect(describeExpectation({ type: 'string', maxLength: 4 } as PublishedSchema, root)).toBe(
+      'a string of at most 4 characters',
+    );
+    expect(describeExpectation({ type: 'string', minLength: 0 } as PublishedSchema, root)).toBe('a string');
+    expect(describeExpectation({ type: 'object', minProperties: 0 } as PublishedSchema, root)).toBe('an object');
+  });
+});

@@ -129,8 +129,8 @@ function messageFor(tool: string, refusal: Refusal, quoteValue: boolean): string
     return `${owner} has no ${noun} '${String(path[path.length - 1])}'; ${expected}.`;
   }
   if (code === 'too_deep') {
-    // The path runs as deep as the limit: the message names the argument and gives the path as text.
-    const owner = path.length === 0 ? `Tool '${tool}' input` : `Tool '${tool}' ${describePath(path.slice(0, 1))}`;
+    // The path runs as deep as the limit (never empty): the message names the argument and gives the path as text.
+    const owner = `Tool '${tool}' ${describePath(path.slice(0, 1))}`;
     // What arrived here is the depth reached, never a value.
     const reached = `${refusal.arrived} at ${pathText(path)}`;
     return `${owner} must be ${expected}, but ${reached}; send the value with less nesting.`;

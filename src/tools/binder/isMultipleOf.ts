@@ -10,7 +10,7 @@
  */
 export function isMultipleOf(value: number, divisor: number): boolean {
   // The fast path for safe whole numbers, where the remainder is exact: the path below gives the same answer, slower.
-  // Stryker disable next-line ConditionalExpression: equivalent, as the exact path agrees for safe integers
+  // Stryker disable next-line ConditionalExpression,BlockStatement: equivalent, the exact path agrees for safe integers
   if (Number.isSafeInteger(value) && Number.isSafeInteger(divisor)) {
     return value % divisor === 0;
   }
