@@ -15,6 +15,7 @@ import { findTrajectories } from '../findTrajectories.js';
 import type { CliIo } from '../io.js';
 import { parseOptions } from '../parseOptions.js';
 import { describeRun } from '../replay/replayFile.js';
+import { parseSamples } from '../sampleOptions.js';
 import { terminalText } from '../terminalText.js';
 
 export const rerecordHelp = `legate rerecord [paths...] --out <folder> [--model id] [--samples k] [--config file]
@@ -32,7 +33,7 @@ again, by tool in order; a call it holds no decision on is denied.
 --model <id>  every request goes out with this model instead of the agent's, sub-agents' too.
               The new file records the requests as the agent made them, so it replays with the
               agent as it is; its model: and each response's model say which model answered.
---samples k   record k runs of each input into its file (a whole number >= 1; default: the
+--samples k   record k runs of each input into its file (a whole number from 1 to 100; default: the
               config's samples, else 1).
 --force       replace files already in --out (without it, an existing file is refused before
               anything is recorded).
@@ -70,12 +71,13 @@ export async function rerecord(argv: string[], io: CliIo): Promise<number> {
     return fail('give the folder to write the new files to, e.g. legate rerecord trajectories --out rerecorded');
   if (values.model !== undefined && values.model.trim() === '')
     return fail('--model needs a model id, e.g. --model claude-sonnet-4-5');
-  const samples = values.samples === undefined ? undefined : parseSamples(values.samples);
-  if (typeof samples === 'string') return fail(samples);
+  const parsed = values.samples === undefined ? undefined : parseSamples(values.samples);
+  if (parsed !== undefined && 'problem' in parsed) return fail(parsed.problem);
+  const samples = parsed?.value;
   const config = values.config === undefined ? {} : { config: values.config };
   const project = await loadProject({ cwd: io.cwd, requireConfig: true, ...config });
   const runner: ReplayRunner = { kind: 'cli', ...config };
-  // Resolved once before anything is written: a --samples the settings refuse (more than they allow) stops here.
+  // Resolved once before anything is written.
   const given = samples === undefined ? {} : { samples };
   const { folder } = resolveReplaySettings({ project, runner, cwd: io.cwd, given });
   const paths = positionals.length > 0 ? positionals.map((p) => resolve(io.cwd, p)) : [folder];
@@ -101,13 +103,6 @@ export async function rerecord(argv: string[], io: CliIo): Promise<number> {
       : `recorded ${recorded} of ${jobs.length} files again into ${into}${model}; ${failed} could not be recorded`,
   );
   return failed === 0 ? 0 : 1;
-}
-
-/** `--samples`' value, or the one-line problem with it. */
-function parseSamples(text: string): number | string {
-  const count = /^\d+$/.test(text) ? Number(text) : Number.NaN;
-  if (Number.isSafeInteger(count) && count >= 1) return count;
-  return `--samples must be a whole number of at least 1 (the runs to record of each input), but it was "${text}".`;
 }
 
 /**

@@ -135,7 +135,7 @@ const TABLE: Record<string, Record<Case, Cell | Cell[] | NotApplicable>> = {
       argv: ['rerecord', 't', '--out', 'new', '--samples', samples],
       names: '--samples',
       says: new RegExp(
-        `--samples must be a whole number of at least 1 .*, but it was "${samples.replace('.', '\\.')}"`,
+        `--samples must be a whole number from 1 to 100 .*, but it was '${samples.replace('.', '\\.')}'`,
       ),
     })),
     'missing module': {

@@ -191,13 +191,9 @@ describe('legate rerecord', () => {
         /^no trajectory files \(\*\.yaml\) under empty; give a file or a folder that holds some\.$/,
       ],
       [['t', '--out', 'new', '--model', ' '], /^--model needs a model id, e\.g\. --model claude-sonnet-4-5$/],
-      [['t', '--out', 'new', '--samples', '101'], /^The 'samples' option must be a whole number from 1 to 100, /],
-      ...['0', '-1', '1.5', 'x', ''].map((k): [string[], RegExp] => [
+      ...['0', '-1', '1.5', 'x', '', '101'].map((k): [string[], RegExp] => [
         ['t', '--out', 'new', '--samples', k],
-        new RegExp(
-          `^--samples must be a whole number of at least 1 \\(the runs to record of each input\\), ` +
-            `but it was "${k}"\\.$`,
-        ),
+        new RegExp(`^--samples must be a whole number from 1 to 100 \\(e\\.g\\. --samples 5\\), but it was '${k}'\\.$`),
       ]),
     ];
     for (const [argv, says] of cases) {
