@@ -105,4 +105,12 @@ describe('a bound on a length or a count', () => {
     expect(describeExpectation({ type: 'string', minLength: 0 } as PublishedSchema, root)).toBe('a string');
     expect(describeExpectation({ type: 'object', minProperties: 0 } as PublishedSchema, root)).toBe('an object');
   });
+
+  it('describes a nullable alternative as its value, or null (not as one alternative among others)', () => {
+    const root = {} as PublishedSchema;
+    const point = { type: 'object', properties: { x: { type: 'number' } }, required: ['x'] };
+    expect(describeExpectation({ anyOf: [point, { type: 'null' }] } as PublishedSchema, root)).toBe(
+      'an object, or null',
+    );
+  });
 });

@@ -134,7 +134,8 @@ function boundsPhrase(min: number | undefined, max: number | undefined, unit: st
   const units = (n: number) => `${n} ${unit}${n === 1 ? '' : 's'}`;
   if (min !== undefined && max !== undefined)
     return min === max ? `of exactly ${units(min)}` : `of ${min} to ${units(max)}`;
-  if (min !== undefined && min > 0) return `of at least ${units(min)}`;
+  const least = min ?? 0;
+  if (least > 0) return `of at least ${units(least)}`;
   if (max !== undefined) return `of at most ${units(max)}`;
   return undefined;
 }
