@@ -6,6 +6,21 @@ import { isMultipleOf } from '../../src/tools/binder/isMultipleOf.js';
 import { probeOutcome, probeRefusal, probeTool } from '../support/probeTool.js';
 
 describe('enum and const', () => {
+  it('take a value equal to one of a list of objects only, as JSON', () => {
+    const schema = { enum: [{ a: 1 }, { b: [2] }] };
+    expect(probeOutcome(schema, { a: 1 })).toBe('ok');
+    expect(probeOutcome(schema, { b: [2] })).toBe('ok');
+    expect(probeOutcome(schema, { a: 2 })).toBe('not_a_known_value');
+  });
+
+  it('take null where a list of types names it beside others, or where no type is declared', () => {
+    // As array items: an optional argument sent as null counts as not sent, whatever its type.
+    const items = (schema: Record<string, unknown>) => ({ type: 'array', items: schema });
+    expect(probeOutcome(items({ type: ['string', 'number', 'null'] }), [null, 'x', 1])).toBe('ok');
+    expect(probeOutcome(items({ type: ['string', 'number'] }), [null])).toBe('invalid_type');
+    expect(probeOutcome(items({ description: 'anything' }), [null])).toBe('ok');
+  });
+
   it('compare arrays and objects as JSON, and scalars by value', () => {
     const schema = { enum: [[1, 2], 'x', null, { a: [1] }] };
     expect([[1, 2], 'x', null, { a: [1] }].map((v) => probeTool(schema).bind({ v }).ok)).toEqual([
