@@ -7,8 +7,13 @@ import { runInNewContext } from 'node:vm';
  * counted is the whole process's: the thread doing the work, and the V8 helper threads (concurrent marking, the
  * optimising compiler) working for it; the bench runs nothing else meanwhile.
  *
- * Garbage is charged to the round that made it: each round starts with a forced full collection that is not
- * counted (it clears the garbage of whatever ran before), and ends with one that is (it collects the round's own).
+ * Garbage is charged to the round that made it: each round ends with a forced collection of the young generation,
+ * counted in it, that collects the short-lived garbage the round left, so the next round starts clean (one
+ * uncounted before the first round clears what the warm-ups left). What outlives a young collection and dies later
+ * is collected by the major collections V8 starts when it decides, charged to the round they fall in: the replay
+ * line is also measured with each side in a process of its own, and prints how far the two agree. Why not a forced
+ * full collection per round: on this bench's replay it made the work after it, not just the collection, cost 1.4-2x
+ * (V8's heap sizing restarts from the collection), against a young collection's no measurable change.
  * Lines measured side by side alternate round by round, so a slow moment of the machine falls on all of them alike;
  * each is reported as its median over the rounds and its spread, the fastest and the slowest round (min-max).
  */
@@ -26,13 +31,16 @@ export interface Measurement {
 
 let sink = 0;
 
-/** V8's full collection, exposed without a command-line flag (`--expose-gc` works too). */
-const gc: () => void =
+/** V8's collector, exposed without a command-line flag (`--expose-gc` works too). */
+const exposed: (options?: { type?: 'major' | 'minor' }) => void =
   (globalThis as { gc?: () => void }).gc ??
   (() => {
     setFlagsFromString('--expose-gc');
     return runInNewContext('gc') as () => void;
   })();
+
+/** A collection of the young generation: the short-lived garbage a round leaves (see the header). */
+const gc = () => exposed({ type: 'minor' });
 
 /** This process's CPU time since `start` (user + system), in microseconds. */
 export function cpuSince(start: NodeJS.CpuUsage): number {
@@ -40,9 +48,8 @@ export function cpuSince(start: NodeJS.CpuUsage): number {
   return user + system;
 }
 
-/** One forced full collection's CPU cost on the heap as it is now, in milliseconds: what each round counts once. */
+/** One forced young collection's CPU cost on the heap as it is now, in milliseconds: what each round counts once. */
 export function collectionCost(): number {
-  gc();
   const start = process.cpuUsage();
   gc();
   return cpuSince(start) / 1000;
@@ -67,11 +74,10 @@ async function runBatch(operation: Operation, count: number): Promise<void> {
 }
 
 /**
- * One round: an uncounted collection, then batches until `ms` of CPU time is used, then a counted collection.
+ * One round: batches until `ms` of CPU time is used, then a collection of what they left, counted.
  * Returns CPU microseconds per operation.
  */
 async function round(operation: Operation, batch: number, ms: number): Promise<number> {
-  gc();
   const start = process.cpuUsage();
   let done = 0;
   while (cpuSince(start) < ms * 1000) {
@@ -83,27 +89,30 @@ async function round(operation: Operation, batch: number, ms: number): Promise<n
 }
 
 /**
- * Operations measured side by side: each is warmed up (about 300 ms of CPU, so none pays for first-time
- * compilation) and given a batch size of about a millisecond's work (reading the clock costs about a microsecond),
+ * Operations measured side by side: each is warmed up (by default for two rounds' CPU time, at least 300 ms: a
+ * replay's many functions take thousands of calls to reach the optimising compiler, and with 300 ms of warm-up its
+ * first rounds cost twice the later ones) and given a batch size of about a millisecond's work (reading the clock costs about a microsecond),
  * then the rounds alternate between them. Returns each one's measurement, in the order given.
  */
 export async function measureEach(
   operations: { name: string; operation: Operation }[],
-  options: { rounds?: number; roundMs?: number } = {},
+  options: { rounds?: number; roundMs?: number; warmupMs?: number } = {},
 ): Promise<Measurement[]> {
   const rounds = options.rounds ?? 7;
   const roundMs = options.roundMs ?? 500;
+  const warmupMs = options.warmupMs ?? Math.max(300, 2 * roundMs);
   const batches: number[] = [];
   for (const { operation } of operations) {
     const start = process.cpuUsage();
     let done = 0;
-    while (cpuSince(start) < Math.min(300, 3 * roundMs) * 1000 || done === 0) {
+    while (cpuSince(start) < warmupMs * 1000 || done === 0) {
       await runBatch(operation, 1);
       done++;
     }
     batches.push(Math.max(1, Math.round(done / (cpuSince(start) / 1000))));
   }
   const costs: number[][] = operations.map(() => []);
+  gc();
   for (let r = 0; r < rounds; r++) {
     for (const [i, { operation }] of operations.entries()) costs[i]!.push(await round(operation, batches[i]!, roundMs));
   }

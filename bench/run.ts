@@ -16,8 +16,8 @@ import { benchStreaming } from './streaming.bench.js';
 const measured = relative(process.cwd(), fileURLToPath(import.meta.resolve('legate')));
 console.log(`legate benchmarks of the built package (${measured}) on Node ${process.version}, ${process.arch}`);
 console.log(
-  `Each round is charged its own garbage: a forced collection before it (not counted) and after it (counted, ` +
-    `${collectionCost().toFixed(1)} ms now)\n`,
+  'Each round ends with a forced collection of the young generation, counted in it ' +
+    `(${collectionCost().toFixed(1)} ms now): bench/harness.ts says why not a full one\n`,
 );
 await benchStartup();
 console.log('');

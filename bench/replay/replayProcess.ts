@@ -11,7 +11,7 @@ export type ReplaySide = 'replay' | 'parse';
 
 /**
  * One side of the replay line in a process of its own, so that only its own garbage is collected there: the corpus
- * in `dir` once untimed (the JIT settles), then `passes` timed passes over it. Each pass's figure is this process's
+ * in `dir` untimed for at least 2 s of CPU (the JIT settles), then `passes` timed passes over it. Each pass's figure is this process's
  * CPU time (user + system, all its threads) over the pass, per file. No collection is forced: in a process that does
  * only this work, the collections it pays for are its own. Prints the per-file figures as JSON on its last line.
  */
@@ -24,7 +24,14 @@ async function measureSide(side: ReplaySide, dir: string, passes: number): Promi
     if (side === 'parse') for (const file of files) yamlLoad(readFileSync(file, 'utf8'));
     else for (const file of files) await runTrajectory({ file, agent, mode: 'replay' });
   };
-  await pass();
+  // Warm-up as long as the bench's in-process lines get (two 1-second rounds' worth), and at least one pass.
+  const warm = process.cpuUsage();
+  const warming = () => {
+    const { user, system } = process.cpuUsage(warm);
+    return user + system < 2e6;
+  };
+  do await pass();
+  while (warming());
   const perFile: number[] = [];
   for (let i = 0; i < passes; i++) {
     const start = process.cpuUsage();
