@@ -43,7 +43,7 @@ const exposed: (options?: { type?: 'major' | 'minor' }) => void =
 const gc = () => exposed({ type: 'minor' });
 
 /** This process's CPU time since `start` (user + system), in microseconds. */
-export function cpuSince(start: NodeJS.CpuUsage): number {
+function cpuSince(start: NodeJS.CpuUsage): number {
   const { user, system } = process.cpuUsage(start);
   return user + system;
 }
@@ -141,7 +141,7 @@ export function figure(m: Measurement, scale: Scale): string {
  * A line of the bench's table: our measurement, its anchor's from the same run, the ratio of their medians (our
  * cost over the anchor's: below 1 is cheaper), and the goal on that ratio when there is one.
  */
-export interface Row {
+interface Row {
   section: string;
   line: string;
   ours: Measurement;

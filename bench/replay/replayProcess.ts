@@ -7,7 +7,7 @@ import { runTrajectory } from 'legate';
 import { agent } from '../replayCorpus.js';
 
 /** What one process measures: the corpus replayed, or the same files read and loaded by js-yaml alone. */
-export type ReplaySide = 'replay' | 'parse';
+type ReplaySide = 'replay' | 'parse';
 
 /**
  * One side of the replay line in a process of its own, so that only its own garbage is collected there: the corpus
