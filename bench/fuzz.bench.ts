@@ -37,13 +37,13 @@ export async function benchFuzz(): Promise<void> {
   );
   if (findings.length > 0) throw new Error('the benchmarked targets must have no findings');
   console.log('Fuzzing, CPU time per case (generation, binding, checking), median (min-max) of 5 rounds');
-  const perCase = (cases: number) => ({ unit: 'µs/case', divide: cases, digits: 1 });
+  const per = (cases: number, unit: string) => ({ unit: `µs/${unit}`, divide: cases, digits: 1 });
   report(
     {
       section: 'fuzz',
       line: `fuzzTool, ${TOOL_CASES} cases per run`,
       ours: tool!,
-      scale: perCase(TOOL_CASES),
+      scale: per(TOOL_CASES, 'case'),
       goal: { absolute: (median) => median / TOOL_CASES <= 50, label: 'goal >= 20,000 cases/s (<= 50 µs)' },
       note: `${Math.round(TOOL_CASES * tool!.opsPerSecond).toLocaleString('en-US')} cases per CPU second`,
     },
@@ -51,7 +51,7 @@ export async function benchFuzz(): Promise<void> {
       section: 'fuzz',
       line: `fuzzInjection, ${INJECTION_RUNS} runs per call`,
       ours: injection!,
-      scale: perCase(INJECTION_RUNS),
+      scale: per(INJECTION_RUNS, 'run'),
       goal: { absolute: (median) => median / INJECTION_RUNS <= 1000, label: 'goal >= 1,000 runs/s (<= 1,000 µs)' },
       note: `${Math.round(INJECTION_RUNS * injection!.opsPerSecond).toLocaleString('en-US')} runs per CPU second`,
     },

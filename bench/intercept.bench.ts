@@ -42,7 +42,7 @@ export async function benchIntercept(): Promise<void> {
         ours,
         anchor,
         scale: { ...MICROSECONDS, digits: 0 },
-        note: `of which reading its YAML file ${figure(read, { ...MICROSECONDS, digits: 0 })}`,
+        note: `of which reading its YAML file: ${figure(read, { ...MICROSECONDS, digits: 0 })}`,
       });
     }
     const overall = ratioProduct ** (1 / prepared.length);

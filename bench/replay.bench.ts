@@ -2,7 +2,6 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { load as yamlLoad } from 'js-yaml';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { AnthropicTransport, loadTrajectory, parseTrajectory, runTrajectory, type ModelResponse } from 'legate';
@@ -10,6 +9,7 @@ import { AnthropicTransport, loadTrajectory, parseTrajectory, runTrajectory, typ
 import { toModelResponse } from '../src/trajectory/conversation.js';
 import { costRatio, measureEach, MILLISECONDS, report, summarise } from './harness.js';
 import { measureSideInProcess } from './replay/replayProcess.js';
+import { yamlLoad, yamlLoadEsm } from './replay/parseOnly.js';
 import { agent, FILES, generateCorpus, TURNS } from './replayCorpus.js';
 
 /** Replay's goal: at most twice the parse-only time of the same files. */
@@ -98,15 +98,20 @@ export async function benchReplay(): Promise<void> {
     const files = await generateCorpus(dir);
     const texts = files.map((file) => readFileSync(file, 'utf8'));
     const anchorFiles = files.slice(0, ANCHOR_FILES);
-    // Replay, the parse-only floor (the same files read and loaded by js-yaml alone), the read alone (YAML, then the
+    // Replay, the parse-only floor (the same files read and loaded by js-yaml alone; bench/replay/parseOnly.ts says
+    // which build, and the other is measured beside it), the read alone (YAML, then the
     // format's check: the part of a replay the format's declaration decides), and the two HTTP-level anchors, in
     // alternating rounds of CPU time, each round charged its own garbage (bench/harness.ts).
-    const [replay, parse, read, sse, json] = await measureEach(
+    const [replay, parse, esm, read, sse, json] = await measureEach(
       [
         { name: 'legate replay', operation: cycling(files, (file) => runTrajectory({ file, agent, mode: 'replay' })) },
         {
           name: 'parse only (read + js-yaml load)',
           operation: cycling(files, (file) => yamlLoad(readFileSync(file, 'utf8'))),
+        },
+        {
+          name: "parse only, js-yaml's ES module build",
+          operation: cycling(files, (file) => yamlLoadEsm(readFileSync(file, 'utf8'))),
         },
         { name: 'of which reading the files', operation: cycling(texts, (text, i) => parseTrajectory(text, files[i])) },
         { name: `SDK over msw, SSE as recorded`, operation: cycling(anchorFiles, replayerOverHttp(server, true)) },
@@ -143,6 +148,13 @@ export async function benchReplay(): Promise<void> {
         line: 'reading the files (YAML, then the check), beside parse-only',
         ours: read!,
         anchor: parse!,
+        scale,
+      },
+      {
+        section,
+        line: "replay beside parse-only through js-yaml's ES module build (the bench's floor until now)",
+        ours: replay!,
+        anchor: esm!,
         scale,
       },
       {

@@ -2,8 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { load as yamlLoad } from 'js-yaml';
 import { runTrajectory } from 'legate';
+import { yamlLoad } from './parseOnly.js';
 import { agent } from '../replayCorpus.js';
 
 /** What one process measures: the corpus replayed, or the same files read and loaded by js-yaml alone. */
