@@ -91,8 +91,8 @@ async function round(operation: Operation, batch: number, ms: number): Promise<n
 /**
  * Operations measured side by side: each is warmed up (by default for two rounds' CPU time, at least 300 ms: a
  * replay's many functions take thousands of calls to reach the optimising compiler, and with 300 ms of warm-up its
- * first rounds cost twice the later ones) and given a batch size of about a millisecond's work (reading the clock costs about a microsecond),
- * then the rounds alternate between them. Returns each one's measurement, in the order given.
+ * first rounds cost twice the later ones) and given a batch size of about a millisecond's work (reading the clock
+ * costs about a microsecond), then the rounds alternate between them. Returns each one's measurement, in order.
  */
 export async function measureEach(
   operations: { name: string; operation: Operation }[],

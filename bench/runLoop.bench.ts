@@ -59,7 +59,8 @@ async function benchLongRuns(): Promise<void> {
     { rounds: 5, roundMs: 400 },
   );
   console.log(
-    'Run loop, CPU time per turn as the conversation grows (the same tool turns repeated), median (min-max) of 5 rounds',
+    'Run loop, CPU time per turn as the conversation grows (the same tool turns repeated), ' +
+      'median (min-max) of 5 rounds',
   );
   for (const [i, turns] of lengths.entries()) {
     report({

@@ -11,9 +11,10 @@ type ReplaySide = 'replay' | 'parse';
 
 /**
  * One side of the replay line in a process of its own, so that only its own garbage is collected there: the corpus
- * in `dir` untimed for at least 2 s of CPU (the JIT settles), then `passes` timed passes over it. Each pass's figure is this process's
- * CPU time (user + system, all its threads) over the pass, per file. No collection is forced: in a process that does
- * only this work, the collections it pays for are its own. Prints the per-file figures as JSON on its last line.
+ * in `dir` untimed for at least 2 s of CPU (the JIT settles), then `passes` timed passes over it. Each pass's figure
+ * is this process's CPU time (user + system, all its threads) over the pass, per file. No collection is forced: in a
+ * process that does only this work, the collections it pays for are its own. Prints the per-file figures as JSON on
+ * its last line.
  */
 async function measureSide(side: ReplaySide, dir: string, passes: number): Promise<number[]> {
   const files = readdirSync(dir)
