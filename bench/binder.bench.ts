@@ -3,7 +3,7 @@ import { Ajv2020 } from 'ajv/dist/2020.js';
 import addFormats from 'ajv-formats';
 import { freeFormApnSettings, setApnSettings, validApnSettings } from './apnSettings.js';
 import { invalidOrder, placeOrder, validOrder } from './placeOrder.js';
-import { measure, printComparison } from './harness.js';
+import { measureEach, NANOSECONDS, report } from './harness.js';
 
 // ajv compiles exactly the schema the model is shown (additionalProperties: false included).
 const tool = placeOrder;
@@ -12,46 +12,64 @@ const ajvValidate = new Ajv({ allErrors: false, strict: false }).compile(tool.in
 const valid = validOrder;
 const invalid = invalidOrder;
 
-export function benchBinder(): void {
+/** The binder's goal on valid input: at least half of ajv's rate, so at most twice its cost per call. */
+const HALF_AJV = { most: 2, label: "goal <= 2x ajv's cost (>= 0.5x its rate)" };
+
+export async function benchBinder(): Promise<void> {
   if (!tool.bind(valid).ok || !ajvValidate(valid)) throw new Error('the valid input must pass both validators');
   if (tool.bind(invalid).ok || ajvValidate(invalid)) throw new Error('the invalid input must fail both validators');
 
-  printComparison(
-    'Binder, valid input (5-argument tool)',
-    measure('legate binder', () => tool.bind(valid).ok),
-    measure('ajv (compiled, same schema)', () => ajvValidate(valid)),
-    { ratio: 0.5, label: '>= 0.5x ajv' },
-  );
-  printComparison(
-    'Binder, invalid input (legate builds the model-facing message; ajv its error objects)',
-    measure('legate binder + message', () => !tool.bind(invalid).ok),
-    measure('ajv (compiled, same schema)', () => !ajvValidate(invalid) && ajvValidate.errors!.length > 0),
-  );
-  benchRealWorld();
-}
-
-/**
- * The binder on a real-world schema (nullable unions, `$ref`s into `$defs`, a free-form object), beside ajv
- * compiled in the same run from the same published schema, as JSON Schema 2020-12 with its formats.
- */
-function benchRealWorld(): void {
-  const tool = setApnSettings();
+  const realWorld = setApnSettings();
   const ajv = new Ajv2020({ allErrors: false, strict: false });
   addFormats.default(ajv);
-  const validate = ajv.compile(tool.inputSchema);
+  const validate = ajv.compile(realWorld.inputSchema);
   for (const input of [validApnSettings, freeFormApnSettings])
-    if (!tool.bind(input).ok || !validate(input))
+    if (!realWorld.bind(input).ok || !validate(input))
       throw new Error(`both validators must accept ${JSON.stringify(input)}`);
 
-  printComparison(
-    'Binder, valid input (real-world schema: nullable unions, $ref, free-form object)',
-    measure('legate binder', () => tool.bind(validApnSettings).ok),
-    measure('ajv 2020 (compiled, same schema)', () => validate(validApnSettings)),
-    { ratio: 0.5, label: '>= 0.5x ajv' },
+  // All eight in alternating rounds, CPU time per call.
+  const [validOurs, validAjv, invalidOurs, invalidAjv, realOurs, realAjv, freeOurs, freeAjv] = await measureEach(
+    [
+      { name: 'legate binder', operation: () => tool.bind(valid).ok },
+      { name: 'ajv (compiled, same schema)', operation: () => ajvValidate(valid) },
+      { name: 'legate binder + message', operation: () => !tool.bind(invalid).ok },
+      {
+        name: 'ajv (compiled, same schema)',
+        operation: () => !ajvValidate(invalid) && ajvValidate.errors!.length > 0,
+      },
+      { name: 'legate binder', operation: () => realWorld.bind(validApnSettings).ok },
+      { name: 'ajv 2020 (compiled, same schema)', operation: () => validate(validApnSettings) },
+      { name: 'legate binder', operation: () => realWorld.bind(freeFormApnSettings).ok },
+      { name: 'ajv 2020 (compiled, same schema)', operation: () => validate(freeFormApnSettings) },
+    ],
+    { rounds: 7, roundMs: 300 },
   );
-  printComparison(
-    'Binder, valid input taking the free-form alternative (the $ref alternative refuses it first)',
-    measure('legate binder', () => tool.bind(freeFormApnSettings).ok),
-    measure('ajv 2020 (compiled, same schema)', () => validate(freeFormApnSettings)),
+  console.log('Binder, CPU time per call (median (min-max) of 7 alternating rounds)');
+  const section = 'binder';
+  const scale = NANOSECONDS;
+  report(
+    { section, line: 'valid input, 5-argument tool', ours: validOurs!, anchor: validAjv!, scale, goal: HALF_AJV },
+    {
+      section,
+      line: 'invalid input, 5-argument tool (legate builds the model-facing message; ajv its error objects)',
+      ours: invalidOurs!,
+      anchor: invalidAjv!,
+      scale,
+    },
+    {
+      section,
+      line: 'valid input, real-world schema (nullable unions, $ref, free-form object)',
+      ours: realOurs!,
+      anchor: realAjv!,
+      scale,
+      goal: HALF_AJV,
+    },
+    {
+      section,
+      line: 'valid input taking the free-form alternative (the $ref alternative refuses it first)',
+      ours: freeOurs!,
+      anchor: freeAjv!,
+      scale,
+    },
   );
 }

@@ -4,7 +4,7 @@ import { decideBatch } from '../src/guard/pipeline.js';
 import { initialGuardState } from '../src/guard/guardState.js';
 import { compileRules, type ToolFacts } from '../src/guard/guardContext.js';
 import { applyOutcomes } from '../src/guard/applyOutcomes.js';
-import { measure } from './harness.js';
+import { measureEach, MICROSECONDS, report } from './harness.js';
 import { placeOrder, validOrder } from './placeOrder.js';
 
 /** A support desk's worth of tools and rules: what the guard checks on every call. */
@@ -24,28 +24,37 @@ const visible = [...facts.keys()];
 const state: GuardState = { ...initialGuardState(), successes: { verify_identity: 1 }, attempts: { send_email: 1 } };
 const call = [{ id: 'toolu_1', name: 'refund_payment' }];
 
-export function benchGuard(): void {
+export async function benchGuard(): Promise<void> {
   if (decideBatch(call, { state, rules: compiled, tools: facts, visible })[0] !== undefined)
     throw new Error('the benchmarked call must be allowed');
-  const guard = measure('guard: decide + update state', () => {
-    const decision = decideBatch(call, { state, rules: compiled, tools: facts, visible });
-    return (
-      applyOutcomes(
-        state,
-        [{ id: 'toolu_1', name: 'refund_payment', allowed: decision[0] === undefined, succeeded: true }],
-        2,
-        facts,
-        compiled,
-      ) !== state
-    );
-  });
-  const binder = measure('binder, 5-argument tool (same run)', () => placeOrder.bind(validOrder).ok);
-  const micro = (opsPerSecond: number) => (1e6 / opsPerSecond).toFixed(3);
-  console.log('Guard pipeline, per tool call (5 checks, 3 rules, 5 tools)');
-  console.log(`  ${guard.name.padEnd(34)} ${micro(guard.opsPerSecond).padStart(8)} µs/call`);
-  console.log(`  ${binder.name.padEnd(34)} ${micro(binder.opsPerSecond).padStart(8)} µs/call`);
-  console.log(
-    `  ratio ${(binder.opsPerSecond / guard.opsPerSecond).toFixed(2)}x the binder's cost  (target < 2 µs: ` +
-      `${1e6 / guard.opsPerSecond < 2 ? 'met' : 'NOT met'})`,
+  const [guard, binder] = await measureEach(
+    [
+      {
+        name: 'guard: decide + update state',
+        operation: () => {
+          const decision = decideBatch(call, { state, rules: compiled, tools: facts, visible });
+          return (
+            applyOutcomes(
+              state,
+              [{ id: 'toolu_1', name: 'refund_payment', allowed: decision[0] === undefined, succeeded: true }],
+              2,
+              facts,
+              compiled,
+            ) !== state
+          );
+        },
+      },
+      { name: 'binder, 5-argument tool (same run)', operation: () => placeOrder.bind(validOrder).ok },
+    ],
+    { rounds: 7, roundMs: 300 },
   );
+  console.log('Guard pipeline, CPU time per tool call (5 checks, 3 rules, 5 tools; median (min-max) of 7 rounds)');
+  report({
+    section: 'guard',
+    line: "per tool call, beside the binder's cost on one call",
+    ours: guard!,
+    anchor: binder!,
+    scale: { ...MICROSECONDS, digits: 3 },
+    goal: { absolute: (median) => median < 2, label: 'goal < 2 µs per call' },
+  });
 }

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadTrajectory } from 'legate';
-import { measureEach, type Measurement } from './harness.js';
+import { figure, measureEach, MICROSECONDS, report, type Measurement } from './harness.js';
 import { prepare, replayThroughBareMsw, replayThroughInterception } from './intercept/interceptScenario.js';
 
 /**
@@ -28,20 +28,22 @@ export async function benchIntercept(): Promise<void> {
         { name: 'of which reading its YAML file', operation: async () => loadTrajectory(conversation.file) },
       ]),
     );
-    const perConversation = (opsPerSecond: number) => 1e6 / opsPerSecond;
     console.log(
-      `Replay through interception, per conversation: ${prepared.length} real two-turn tool conversations, ` +
-        'the real SDK, no network',
+      `Replay through interception, CPU time per conversation: ${prepared.length} real two-turn tool conversations, ` +
+        'the real SDK, no network; median (min-max) of 7 alternating rounds',
     );
     let ratioProduct = 1;
     for (const [i, { conversation }] of prepared.entries()) {
       const [ours, anchor, read] = measured.slice(3 * i, 3 * i + 3) as [Measurement, Measurement, Measurement];
-      const ratio = anchor.opsPerSecond / ours.opsPerSecond;
-      ratioProduct *= ratio;
-      console.log(`  ${conversation.name}`);
-      for (const { name, opsPerSecond } of [ours, anchor, read])
-        console.log(`    ${name.padEnd(32)} ${perConversation(opsPerSecond).toFixed(0).padStart(8)} µs (CPU)`);
-      console.log(`    ratio (interception's cost / bare msw's) ${ratio.toFixed(2)}x`);
+      ratioProduct *= ours.median / anchor.median;
+      report({
+        section: 'intercept',
+        line: conversation.name,
+        ours,
+        anchor,
+        scale: { ...MICROSECONDS, digits: 0 },
+        note: `of which reading its YAML file: ${figure(read, { ...MICROSECONDS, digits: 0 })}`,
+      });
     }
     const overall = ratioProduct ** (1 / prepared.length);
     console.log(

@@ -2,27 +2,33 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
-import { load as yamlLoad } from 'js-yaml';
 import { HttpResponse, http } from 'msw';
 import { setupServer } from 'msw/node';
 import { AnthropicTransport, loadTrajectory, parseTrajectory, runTrajectory, type ModelResponse } from 'legate';
 // Not public, so from the source (the build bundles it out of reach): the response a trajectory turn records.
 import { toModelResponse } from '../src/trajectory/conversation.js';
+import { costRatio, measureEach, MILLISECONDS, report, summarise } from './harness.js';
+import { measureSideInProcess } from './replay/replayProcess.js';
+import { yamlLoad, yamlLoadEsm } from './replay/parseOnly.js';
 import { agent, FILES, generateCorpus, TURNS } from './replayCorpus.js';
 
-/** The HTTP-level anchor is slower; a subset gives its rate without a long wait. */
+/** Replay's goal: at most twice the parse-only time of the same files. */
+const TWO_X = { most: 2, label: 'goal <= 2x parse-only' };
+
+/** The HTTP-level anchors are slower; they cycle through a subset of the corpus. */
 const ANCHOR_FILES = 100;
-/** Alternating rounds of replay and parse-only; the median of each is reported. */
-const ROUNDS = 3;
+/** Alternating rounds in this process; timed passes over the corpus in each separate process. */
+const ROUNDS = 5;
+const PASSES = 5;
 
 /**
  * HTTP-level replay, the way a request-recording library replays: the same recorded responses
  * served to the real SDK over msw, as SSE streams (what the streaming transport records) or
- * as JSON bodies. Returns files per second over a subset of the corpus.
+ * as JSON bodies. Returns the replay of one file.
  */
-async function anchorRate(server: ReturnType<typeof setupServer>, files: string[], stream: boolean): Promise<number> {
+function replayerOverHttp(server: ReturnType<typeof setupServer>, stream: boolean) {
   const client = new Anthropic({ apiKey: 'sk-ant-bench', maxRetries: 0 });
-  const replayOverHttp = async (file: string) => {
+  return async (file: string) => {
     const trajectory = loadTrajectory(file);
     let turn = 0;
     server.use(
@@ -34,12 +40,8 @@ async function anchorRate(server: ReturnType<typeof setupServer>, files: string[
       }),
     );
     await agent(new AnthropicTransport({ client, stream })).run(trajectory.input);
+    server.resetHandlers();
   };
-  await replayOverHttp(files[0]!);
-  const seconds = await timeIt(async () => {
-    for (const file of files.slice(0, ANCHOR_FILES)) await replayOverHttp(file);
-  });
-  return ANCHOR_FILES / seconds;
 }
 
 /** A response as the API streams it: message_start, each block's start, delta and stop, message_delta, message_stop. */
@@ -79,86 +81,118 @@ function sseStream(response: ModelResponse): string {
     .join('');
 }
 
-/** CPU seconds (user and system) the work took in this process: the machine's other work is not counted. */
-async function cpuSeconds(work: () => Promise<void>): Promise<number> {
-  const start = process.cpuUsage();
-  await work();
-  const { user, system } = process.cpuUsage(start);
-  return (user + system) / 1e6;
-}
-
-const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-
-async function timeIt(work: () => Promise<void>): Promise<number> {
-  const start = process.hrtime.bigint();
-  await work();
-  return Number(process.hrtime.bigint() - start) / 1e9;
+/** An operation that takes the next file of `files` on each call, round and round. */
+function cycling<T>(files: string[], work: (file: string, index: number) => T): () => T {
+  let next = 0;
+  return () => {
+    const index = next++ % files.length;
+    return work(files[index]!, index);
+  };
 }
 
 export async function benchReplay(): Promise<void> {
   const dir = mkdtempSync(join(tmpdir(), 'legate-bench-'));
+  const server = setupServer();
+  server.listen({ onUnhandledRequest: 'error' });
   try {
     const files = await generateCorpus(dir);
-    // Replay, and the same files read and parsed by js-yaml alone (the parse-only floor), measured in
-    // alternating rounds of CPU time: a slow moment of the shared machine falls on both alike.
-    const parseOnly = () => {
-      for (const file of files) yamlLoad(readFileSync(file, 'utf8'));
-    };
-    const replayAll = async () => {
-      for (const file of files) await runTrajectory({ file, agent, mode: 'replay' });
-    };
-    await replayAll(); // warm-up: neither pays for first-time compilation
-    parseOnly();
-    const replayRounds: number[] = [];
-    const parseRounds: number[] = [];
-    for (let round = 0; round < ROUNDS; round++) {
-      replayRounds.push(await cpuSeconds(replayAll));
-      parseRounds.push(await cpuSeconds(async () => parseOnly()));
-    }
-    const legateSeconds = median(replayRounds);
-    const parseSeconds = median(parseRounds);
-
-    // The read alone (YAML, then the format's check), the part of a replay the format's declaration decides.
     const texts = files.map((file) => readFileSync(file, 'utf8'));
-    const readSeconds = await timeIt(async () => {
-      for (const [i, text] of texts.entries()) parseTrajectory(text, files[i]);
-    });
+    const anchorFiles = files.slice(0, ANCHOR_FILES);
+    // Replay, the parse-only floor (the same files read and loaded by js-yaml alone; bench/replay/parseOnly.ts says
+    // which build, and the other is measured beside it), the read alone (YAML, then the
+    // format's check: the part of a replay the format's declaration decides), and the two HTTP-level anchors, in
+    // alternating rounds of CPU time, each round charged its own garbage (bench/harness.ts).
+    const [replay, parse, esm, read, sse, json] = await measureEach(
+      [
+        { name: 'legate replay', operation: cycling(files, (file) => runTrajectory({ file, agent, mode: 'replay' })) },
+        {
+          name: 'parse only (read + js-yaml load)',
+          operation: cycling(files, (file) => yamlLoad(readFileSync(file, 'utf8'))),
+        },
+        {
+          name: "parse only, js-yaml's ES module build",
+          operation: cycling(files, (file) => yamlLoadEsm(readFileSync(file, 'utf8'))),
+        },
+        { name: 'of which reading the files', operation: cycling(texts, (text, i) => parseTrajectory(text, files[i])) },
+        { name: `SDK over msw, SSE as recorded`, operation: cycling(anchorFiles, replayerOverHttp(server, true)) },
+        { name: `SDK over msw, plain JSON`, operation: cycling(anchorFiles, replayerOverHttp(server, false)) },
+      ],
+      { rounds: ROUNDS, roundMs: 1000 },
+    );
 
-    const server = setupServer();
-    server.listen({ onUnhandledRequest: 'error' });
-    const sse = await anchorRate(server, files, true);
-    const json = await anchorRate(server, files, false);
-    server.close();
+    // The same two sides again, each in a node process of its own, where all the garbage collected is its own.
+    const alone = {
+      replay: summarise('legate replay, a process of its own', measureSideInProcess('replay', dir, PASSES)),
+      parse: summarise('parse only, a process of its own', measureSideInProcess('parse', dir, PASSES)),
+    };
 
-    const ours = FILES / legateSeconds;
-    const format = (n: number) => Math.round(n).toLocaleString('en-US');
-    const line = (name: string, filesPerSecond: number) =>
-      console.log(
-        `  ${name.padEnd(40)} ${format(filesPerSecond).padStart(8)} files/s ` +
-          `${format(filesPerSecond * TURNS).padStart(9)} turns/s`,
-      );
     console.log(
-      `Replay, ${FILES} trajectories of ${TURNS} turns (read, parse, check every request, run the tools), one core`,
+      `Replay, ${FILES} trajectories of ${TURNS} turns (read, parse, check every request, run the tools), ` +
+        `CPU time per file, median (min-max) of ${ROUNDS} alternating rounds`,
     );
-    line('legate replay', ours);
-    line(`SDK over msw, SSE as recorded (${ANCHOR_FILES} files)`, sse);
-    line(`SDK over msw, plain JSON (${ANCHOR_FILES} files)`, json);
-    line('of which reading the files', FILES / readSeconds);
-    line('parse only (read + js-yaml load)', FILES / parseSeconds);
-    const toParse = legateSeconds / parseSeconds;
-    const verdict = toParse <= 1.5 ? 'met' : 'NOT met';
-    console.log(
-      `  replay takes ${toParse.toFixed(2)}x the parse-only time (target <= 1.5x: ${verdict}; ` +
-        `CPU time, median of ${ROUNDS} alternating rounds)`,
+    const section = 'replay';
+    const scale = { ...MILLISECONDS, digits: 3 };
+    const ten = { most: 0.1, label: 'goal <= 0.1x (>= 10x its rate)' };
+    report(
+      { section, line: 'replay beside parse-only, in one process', ours: replay!, anchor: parse!, scale, goal: TWO_X },
+      {
+        section,
+        line: `replay beside parse-only, each in a process of its own (${PASSES} passes each)`,
+        ours: alone.replay,
+        anchor: alone.parse,
+        scale,
+        goal: TWO_X,
+      },
+      {
+        section,
+        line: 'reading the files (YAML, then the check), beside parse-only',
+        ours: read!,
+        anchor: parse!,
+        scale,
+      },
+      {
+        section,
+        line: "replay beside parse-only through js-yaml's ES module build (the bench's floor until now)",
+        ours: replay!,
+        anchor: esm!,
+        scale,
+      },
+      {
+        section,
+        line: `beside the SDK over msw, SSE (${ANCHOR_FILES} files)`,
+        ours: replay!,
+        anchor: sse!,
+        scale,
+        goal: ten,
+      },
+      {
+        section,
+        line: `beside the SDK over msw, JSON (${ANCHOR_FILES} files)`,
+        ours: replay!,
+        anchor: json!,
+        scale,
+        goal: ten,
+      },
+      {
+        section,
+        line: `${FILES} files in ${((replay!.median * FILES) / 1e6).toFixed(2)} s of CPU`,
+        ours: replay!,
+        scale,
+        goal: { absolute: (median) => median * FILES < 2e6, label: `goal < 2 s (${2000 / FILES} ms per file)` },
+      },
     );
+    const inProcess = costRatio({ ours: replay!, anchor: parse! })!;
+    const separate = costRatio({ ours: alone.replay, anchor: alone.parse })!;
+    const agreement = inProcess / separate - 1;
+    const perFile = replay!.median / alone.replay.median - 1;
+    const percent = (x: number) => `${x >= 0 ? '+' : ''}${(x * 100).toFixed(0)}%`;
     console.log(
-      `  ratio ${(ours / sse).toFixed(1)}x the SSE replay, ${(ours / json).toFixed(1)}x the JSON replay  ` +
-        '(target >= 10x)',
-    );
-    console.log(
-      `  ${FILES} files in ${legateSeconds.toFixed(2)} s  (target < 2 s: ${legateSeconds < 2 ? 'met' : 'NOT met'})`,
+      `  agreement: the in-process ratio is ${percent(agreement)} from the separate processes' ` +
+        `(goal within 20%: ${Math.abs(agreement) <= 0.2 ? 'met' : 'NOT met'}); replay's cost per file ` +
+        `${percent(perFile)}`,
     );
   } finally {
+    server.close();
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { collectionCost, printTable } from './harness.js';
 import { benchBinder } from './binder.bench.js';
 import { benchFuzz } from './fuzz.bench.js';
 import { benchGuard } from './guard.bench.js';
@@ -13,12 +14,16 @@ import { benchStreaming } from './streaming.bench.js';
 
 // Measured is the built package, as users run it: `legate` resolves through package.json "exports" to dist/.
 const measured = relative(process.cwd(), fileURLToPath(import.meta.resolve('legate')));
-console.log(`legate benchmarks of the built package (${measured}) on Node ${process.version}, ${process.arch}\n`);
+console.log(`legate benchmarks of the built package (${measured}) on Node ${process.version}, ${process.arch}`);
+console.log(
+  'Each round ends with a forced collection of the young generation, counted in it ' +
+    `(${collectionCost().toFixed(1)} ms now): bench/harness.ts says why not a full one\n`,
+);
 await benchStartup();
 console.log('');
-benchBinder();
+await benchBinder();
 console.log('');
-benchGuard();
+await benchGuard();
 console.log('');
 await benchReplay();
 console.log('');
@@ -33,3 +38,8 @@ console.log('');
 await benchFuzz();
 console.log('');
 await benchOpenApi();
+console.log(
+  '\nSummary: CPU time unless the line says otherwise; median (min-max) over rounds; ratio = our median / the ' +
+    "anchor's, from the same run (below 1 is cheaper)\n",
+);
+printTable();

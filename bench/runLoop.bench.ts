@@ -2,7 +2,7 @@ import { longScript, runLegate, runLegateBare } from './loop/legateLoop.js';
 import { runOpenAiAgents } from './loop/openAiAgentsLoop.js';
 import { TURNS } from './loop/scenario.js';
 import { runVercel } from './loop/vercelLoop.js';
-import { measureEach, type Measurement } from './harness.js';
+import { measureEach, report } from './harness.js';
 
 /**
  * The run loop's own cost per turn: the same ten-turn, three-tool conversation (bench/loop/scenario.ts)
@@ -20,21 +20,25 @@ export async function benchRunLoop(): Promise<void> {
     { name: 'Vercel AI SDK generateText + mock', operation: () => runVercel() },
     { name: 'OpenAI Agents JS Runner + scripted', operation: () => runOpenAiAgents() },
   ]);
-  const perTurn = (opsPerSecond: number) => (1e6 / opsPerSecond / TURNS).toFixed(1);
   console.log(
-    `Run loop, per turn: ${TURNS}-turn tool loop (3 tools, zod-validated inputs), scripted model, no network`,
+    `Run loop, CPU time per turn: ${TURNS}-turn tool loop (3 tools, zod-validated inputs), scripted model, ` +
+      'no network; median (min-max) of 7 alternating rounds',
   );
-  for (const { name, opsPerSecond } of [legate!, bare!, vercel!, openAi!])
-    console.log(`  ${name.padEnd(36)} ${perTurn(opsPerSecond).padStart(8)} µs/turn (CPU)`);
-  const ratios = (ours: Measurement) =>
-    `${(vercel!.opsPerSecond / ours.opsPerSecond).toFixed(2)}x the Vercel AI SDK, ` +
-    `${(openAi!.opsPerSecond / ours.opsPerSecond).toFixed(2)}x OpenAI Agents JS`;
-  console.log(`  ratio (legate's cost / anchor's) with ScriptedTransport ${ratios(legate!)}`);
-  console.log(`  ratio (legate's cost / anchor's) the loop alone          ${ratios(bare!)}`);
-  const scripted = bare!.opsPerSecond / legate!.opsPerSecond;
-  console.log(
-    `  ScriptedTransport's cost / the bare transport's         ${scripted.toFixed(2)}x ` +
-      `(goal <= 1.5x: ${scripted <= 1.5 ? 'met' : 'NOT met'})`,
+  const section = 'run loop';
+  const scale = { unit: 'µs/turn', divide: TURNS, digits: 1 };
+  report(
+    { section, line: 'with ScriptedTransport, beside the Vercel AI SDK', ours: legate!, anchor: vercel!, scale },
+    { section, line: 'with ScriptedTransport, beside OpenAI Agents JS', ours: legate!, anchor: openAi!, scale },
+    { section, line: 'the loop alone, beside the Vercel AI SDK', ours: bare!, anchor: vercel!, scale },
+    { section, line: 'the loop alone, beside OpenAI Agents JS', ours: bare!, anchor: openAi!, scale },
+    {
+      section,
+      line: 'ScriptedTransport beside the bare transport',
+      ours: legate!,
+      anchor: bare!,
+      scale,
+      goal: { most: 1.5, label: 'goal <= 1.5x' },
+    },
   );
   await benchLongRuns();
 }
@@ -54,14 +58,17 @@ async function benchLongRuns(): Promise<void> {
     ]),
     { rounds: 5, roundMs: 400 },
   );
-  console.log('Run loop, per turn as the conversation grows (the same tool turns repeated)');
-  console.log(`  ${'turns'.padStart(6)} ${'ScriptedTransport'.padStart(18)} ${'bare'.padStart(12)}   ratio`);
+  console.log(
+    'Run loop, CPU time per turn as the conversation grows (the same tool turns repeated), ' +
+      'median (min-max) of 5 rounds',
+  );
   for (const [i, turns] of lengths.entries()) {
-    const [scripted, bare] = [measured[2 * i]!, measured[2 * i + 1]!];
-    const perTurn = (m: Measurement) => 1e6 / m.opsPerSecond / turns;
-    console.log(
-      `  ${String(turns).padStart(6)} ${`${perTurn(scripted).toFixed(1)} µs`.padStart(18)} ` +
-        `${`${perTurn(bare).toFixed(1)} µs`.padStart(12)}   ${(perTurn(scripted) / perTurn(bare)).toFixed(2)}x`,
-    );
+    report({
+      section: 'run loop',
+      line: `${turns} turns: ScriptedTransport beside the bare transport`,
+      ours: measured[2 * i]!,
+      anchor: measured[2 * i + 1]!,
+      scale: { unit: 'µs/turn', divide: turns, digits: 1 },
+    });
   }
 }

@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { MILLISECONDS, report, summarise } from './harness.js';
 import { prepareReplayProject, runSubject, startupSubjects, type StartupSubject } from './startup/startupScenario.js';
 
 /** Rounds per subject, alternating between them; the median of each is reported. */
@@ -28,41 +29,37 @@ export async function benchStartup(): Promise<void> {
     for (let round = 0; round < ROUNDS; round++) {
       for (const subject of all) times.get(subject)!.push(measured(subject));
     }
-    const median = (subject: StartupSubject) => {
-      const sorted = [...times.get(subject)!].sort((a, b) => a - b);
-      return sorted[Math.floor(sorted.length / 2)]!;
-    };
-    const line = (subject: StartupSubject) =>
-      console.log(`  ${subject.name.padEnd(34)} ${median(subject).toFixed(0).padStart(6)} ms CPU`);
-    const ratio = (ours: StartupSubject, anchor: StartupSubject, goal: number) => {
-      const value = median(ours) / median(anchor);
-      const verdict = value <= goal ? 'met' : 'NOT met';
-      console.log(`  ratio ${value.toFixed(2)}x ${anchor.name}  (goal ≤ ${goal}x: ${verdict})`);
-    };
+    const of = (subject: StartupSubject) => summarise(subject.name, times.get(subject)!);
+    const ms = { ...MILLISECONDS, digits: 0 };
+    const row = (line: string, ours: StartupSubject, anchor: StartupSubject, most: number) => ({
+      section: 'startup',
+      line,
+      ours: of(ours),
+      anchor: of(anchor),
+      scale: ms,
+      goal: { most, label: `goal <= ${most}x` },
+    });
     console.log(
-      `Startup: CPU time of each child process (user + system), median of ${ROUNDS} alternating rounds, ` +
+      `Startup: CPU time of each child process (user + system), median (min-max) of ${ROUNDS} alternating rounds, ` +
         'the built package',
     );
-    line(subjects.legateVersion);
-    line(subjects.vitestVersion);
-    ratio(subjects.legateVersion, subjects.vitestVersion, 1.2);
-    line(subjects.importLegate);
-    line(subjects.importSdk);
-    ratio(subjects.importLegate, subjects.importSdk, 0.6);
-    line(subjects.replayOne);
-    ratio(subjects.replayOne, subjects.vitestVersion, 2);
+    report(
+      row("the command's start", subjects.legateVersion, subjects.vitestVersion, 1.2),
+      row('importing the package', subjects.importLegate, subjects.importSdk, 0.6),
+      row('a one-file replay, whole command', subjects.replayOne, subjects.vitestVersion, 2),
+    );
   } finally {
     rmSync(project, { recursive: true, force: true });
   }
 }
 
-/** One run's CPU time; a run that did not do its job is not a measurement, and stops the bench. */
+/** One run's CPU time, in microseconds; a run that did not do its job is not a measurement, and stops the bench. */
 function measured(subject: StartupSubject): number {
   const run = runSubject(subject);
   if (run.status !== 0 || !subject.prints.test(run.stdout)) {
     throw new Error(`${subject.name} exited ${run.status}, printing ${JSON.stringify(run.stdout)}: ${run.stderr}`);
   }
-  return run.cpuMs;
+  return run.cpuMs * 1000;
 }
 
 if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) await benchStartup();
