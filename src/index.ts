@@ -156,10 +156,10 @@ export type { SampleRule } from './replay/sampleRule.js';
 export type { SampleCheck, SampleOf } from './replay/sampleRuns.js';
 export { isMatchLevel, MATCH_LEVELS, type MatchLevel } from './trajectory/matchLevel.js';
 export { diffTrajectories, summarizeChanges, type TrajectoryChange } from './trajectory/diffTrajectories.js';
+export { COMPLETE_STOP_REASONS } from './trajectory/completeStopReasons.js';
 // A model upgrade's impact: a file recorded again (rerecordTrajectory) compared with the old one (legate compare).
 export {
   compareTrajectories,
-  COMPLETE_STOP_REASONS,
   type ColumnChange,
   type ComparedCall,
   type ComparedDecision,

@@ -2,6 +2,7 @@ import { UsageError } from '../errors/UsageError.js';
 import { quoteValue } from '../json/describeValue.js';
 import type { AgentResult } from '../runtime/agentResult.js';
 import type { StopReason } from '../runtime/stopReason.js';
+import { COMPLETE_STOP_REASONS } from '../trajectory/completeStopReasons.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { outcome, type CheckedRun, type CheckOutcome } from './checkOutcome.js';
 import type { CallView } from '../replay/runView.js';
@@ -249,7 +250,7 @@ export const matchers = {
    * this release does not know).
    */
   toBeComplete({ view }: CheckedRun): CheckOutcome {
-    const complete = ['end_turn', 'stop_sequence', 'terminal'].includes(view.stopReason);
+    const complete = COMPLETE_STOP_REASONS.includes(view.stopReason);
     const what = 'be complete (not cut off, refused, suspended or out of turns)';
     return outcome(
       view,

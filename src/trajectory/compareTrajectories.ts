@@ -1,6 +1,7 @@
 import { conversationsOf } from './conversationsOf.js';
 import { samplesOf } from './samplesOf.js';
 import type { RecordedOutcome, RecordedSubRun, RecordedTurn, Trajectory } from './types.js';
+import { COMPLETE_STOP_REASONS } from './completeStopReasons.js';
 
 /**
  * What became of a tool call, as `legate compare` compares it: `run` (the tool ran: `ok` or `error`), or the
@@ -89,9 +90,6 @@ export interface PassCount {
   passed: number;
   total: number;
 }
-
-/** Stop reasons of a run that ended complete: its answer given, or a terminal tool done. */
-export const COMPLETE_STOP_REASONS: readonly string[] = ['end_turn', 'stop_sequence', 'terminal'];
 
 /**
  * Compares the run of a file recorded again (`after`) with the old one (`before`): its tool sequence (the first
