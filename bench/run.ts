@@ -19,27 +19,34 @@ console.log(
   'Each round ends with a forced collection of the young generation, counted in it ' +
     `(${collectionCost().toFixed(1)} ms now): bench/harness.ts says why not a full one\n`,
 );
-await benchStartup();
-console.log('');
-await benchBinder();
-console.log('');
-await benchGuard();
-console.log('');
-await benchReplay();
-console.log('');
-await benchReplayWorkers();
-console.log('');
-await benchIntercept();
-console.log('');
-await benchStreaming();
-console.log('');
-await benchRunLoop();
-console.log('');
-await benchFuzz();
-console.log('');
-await benchOpenApi();
+// Each section, in the order printed; `npm run bench -- replay intercept` runs only those named.
+const sections: [string, () => Promise<void>][] = [
+  ['startup', benchStartup],
+  ['binder', benchBinder],
+  ['guard', benchGuard],
+  ['replay', benchReplay],
+  ['workers', benchReplayWorkers],
+  ['intercept', benchIntercept],
+  ['streaming', benchStreaming],
+  ['loop', benchRunLoop],
+  ['fuzz', benchFuzz],
+  ['openapi', benchOpenApi],
+];
+const chosen = process.argv.slice(2);
+const unknown = chosen.filter((name) => !sections.some(([section]) => section === name));
+if (unknown.length > 0) {
+  console.error(
+    `npm run bench: no section ${unknown.join(', ')}; the sections: ${sections.map(([n]) => n).join(', ')}`,
+  );
+  process.exit(2);
+}
+for (const [name, bench] of sections) {
+  if (chosen.length > 0 && !chosen.includes(name)) continue;
+  await bench();
+  console.log('');
+}
 console.log(
-  '\nSummary: CPU time unless the line says otherwise; median (min-max) over rounds; ratio = our median / the ' +
+  'Summary: CPU time unless the line says otherwise; median (min-max) over rounds; ratio = our median / the ' +
     "anchor's, from the same run (below 1 is cheaper)\n",
 );
 printTable();
