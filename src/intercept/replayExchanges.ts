@@ -7,6 +7,7 @@ import { extraCall, requestDiffers, requestDivergence, unusedTurns } from '../re
 import type { DivergenceContext, TrajectoryDivergenceError } from '../replay/divergenceError.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import { actualRequest, compareRequests, expectedRequests, type ComparableRequest } from '../replay/matchRequest.js';
+import { VerifiedConversation } from '../replay/VerifiedConversation.js';
 import { normaliseRequest, type NormalisationName } from '../trajectory/normalisations.js';
 import { redactRequest } from '../trajectory/redaction.js';
 import type { Trajectory } from '../trajectory/types.js';
@@ -38,7 +39,7 @@ interface Served {
  */
 export class ExchangeReplay {
   readonly #conversations: Served[];
-  readonly #verified = new WeakMap<object, object>();
+  readonly #verified = new VerifiedConversation();
   /** Each served response by id, with the whole request it answered: what a thread continues from. */
   readonly #answered = new Map<string, Answered>();
   #asked = 0;

@@ -38,6 +38,13 @@ export function fromRun(record: RunRecord): Trajectory {
   const { result } = record;
   const firstRequest = record.requests[0]!;
   const agentOf = (turn: number) => result.agents[turn] ?? record.agent.name;
+  // The calls grouped by turn once: a run of many turns is written in time proportional to its length.
+  const callsByTurn = new Map<number, ToolCall[]>();
+  for (const call of result.toolCalls) {
+    const calls = callsByTurn.get(call.turn);
+    if (calls === undefined) callsByTurn.set(call.turn, [call]);
+    else calls.push(call);
+  }
   const trajectory: Trajectory = {
     version: TRAJECTORY_VERSION,
     name: record.name,
@@ -49,7 +56,7 @@ export function fromRun(record: RunRecord): Trajectory {
     tools: describeTools(firstRequest.tools ?? [], record.tools),
     input: record.input,
     turns: result.responses.map((response, i) => {
-      const turn = recordedTurn(response, callsOfTurn(result, i + 1, record));
+      const turn = recordedTurn(response, callsOfTurn(result, i + 1, record, callsByTurn.get(i + 1) ?? []));
       const approvals = result.approvals.find((a) => a.turn === i + 1);
       if (approvals !== undefined)
         turn.approvals = approvals.decisions.map(({ id, approve, reason }) => ({
@@ -117,7 +124,12 @@ function recordedTurn(response: ModelResponse, results: RecordedResult[]): Traje
  * The calls answered in a turn. For the turn a run is still suspended on, the calls already
  * answered, and the pending ones as `suspended`, in block order.
  */
-function callsOfTurn(result: AgentResult, turn: number, record: RunRecord): RecordedResult[] {
+function callsOfTurn(
+  result: AgentResult,
+  turn: number,
+  record: RunRecord,
+  calls: readonly ToolCall[],
+): RecordedResult[] {
   const suspension = result.suspension;
   const withSubRun = (call: ToolCall): RecordedResult => {
     const recorded = recordedResult(call);
@@ -127,7 +139,7 @@ function callsOfTurn(result: AgentResult, turn: number, record: RunRecord): Reco
     return recorded;
   };
   if (suspension === undefined || suspension.batch.turn !== turn)
-    return result.toolCalls.filter((call) => call.turn === turn).map(withSubRun);
+    return calls.map(withSubRun);
   return suspension.batch.ids.map((id) => {
     const answered = suspension.batch.answered.find((call) => call.id === id);
     if (answered !== undefined) return recordedResult(answered);

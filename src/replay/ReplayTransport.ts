@@ -1,4 +1,5 @@
-import type { MessagesRequest, ModelResponse } from '../messages/types.js';
+import { firstDifference, type Difference } from '../json/firstDifference.js';
+import type { Message, MessagesRequest, ModelResponse } from '../messages/types.js';
 import { pairReferee } from '../runtime/replayReferee.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -7,16 +8,17 @@ import { describeTools } from '../trajectory/describeTool.js';
 import { extraCall, modelChanged, requestDiffers, unusedTurns } from './divergence.js';
 import { toolChanged } from './toolDivergence.js';
 import type { DivergenceContext } from './divergenceError.js';
-import { redactRequest } from '../trajectory/redaction.js';
 import { rerecordCommand } from './rerecordCommand.js';
 import { DEFAULT_MATCH_LEVEL, type MatchLevel } from '../trajectory/matchLevel.js';
 import {
-  actualRequest,
+  actualHeader,
   agentOfTurn,
   compareRequests,
-  expectedRequests,
-  type ComparableRequest,
+  expectedTurns,
+  type ComparableHeader,
+  type ExpectedTurn,
 } from './matchRequest.js';
+import { VerifiedConversation } from './VerifiedConversation.js';
 import { toolChanges, type ReplayToolChange } from './toolChanges.js';
 import { TrajectoryFormatError } from '../trajectory/errors.js';
 import { formatPath } from '../trajectory/field.js';
@@ -57,8 +59,10 @@ export class ReplayTransport implements Transport {
   readonly #level: MatchLevel;
   readonly #redact: <T>(value: T) => T;
   readonly #context: DivergenceContext;
-  readonly #expected: ComparableRequest[];
-  readonly #verified = new WeakMap<object, object>();
+  /** The recorded conversation, whole, and each turn's request as a part of it. */
+  readonly #conversation: Message[];
+  readonly #expected: ExpectedTurn[];
+  readonly #verified = new VerifiedConversation();
   /** The replays of the runs recorded inside calls (sub-agents'), by call id: one each. */
   readonly #children = new Map<string, ReplayTransport>();
   readonly #runTools: RunTools | undefined;
@@ -86,7 +90,7 @@ export class ReplayTransport implements Transport {
       const { message, path } = undescribed;
       throw new TrajectoryFormatError(message, file, undefined, undefined, formatPath(path));
     }
-    this.#expected = expectedRequests(trajectory);
+    ({ conversation: this.#conversation, turns: this.#expected } = expectedTurns(trajectory));
     this.#runTools = options.runTools;
     this.referee = new RecordedCalls(trajectory, {
       context: this.#context,
@@ -154,14 +158,10 @@ export class ReplayTransport implements Transport {
     const turn = ++this.#calls;
     const recorded = this.#trajectory.turns[turn - 1];
     if (recorded === undefined) throw extraCall(this.#context, turn, this.#trajectory.turns.length);
-    const expectedModel = this.#expected[turn - 1]!.model;
-    if (request.model !== expectedModel) throw modelChanged(this.#context, turn, expectedModel, request.model);
-    const difference = compareRequests(
-      this.#withoutHiddenByFix(this.#expected[turn - 1]!, request),
-      actualRequest(redactRequest(this.#redact, request)),
-      this.#level,
-      this.#verified,
-    );
+    const expected = this.#expected[turn - 1]!;
+    if (request.model !== expected.header.model)
+      throw modelChanged(this.#context, turn, expected.header.model, request.model);
+    const difference = this.#compare(expected, request);
     if (difference !== undefined) {
       const tools = () => ({ recorded: this.#recordedTools(turn), today: this.#describe(request, []) });
       throw requestDiffers(this.#context, turn, difference, this.#level, tools, this.toolChanges);
@@ -169,6 +169,25 @@ export class ReplayTransport implements Transport {
     const response = toModelResponse(recorded.response);
     if (options.onStreamEvent !== undefined) for (const event of streamEventsOf(response)) options.onStreamEvent(event);
     return response;
+  }
+
+  /**
+   * The first difference between a turn's recorded request and the live one, redacted as the recording was. At
+   * the exact level (the default), the header, then the conversation in time proportional to what is new in it.
+   */
+  #compare(expected: ExpectedTurn, request: MessagesRequest): Difference | undefined {
+    const header = this.#withoutHiddenByFix(expected.header, request);
+    const system = request.system === undefined ? {} : { system: this.#redact(request.system) };
+    const live = actualHeader({ ...request, ...system });
+    if (this.#level !== 'exact') {
+      const recorded = this.#conversation.slice(0, expected.messages);
+      const messages = this.#redact(request.messages);
+      return compareRequests({ ...header, messages: recorded }, { ...live, messages }, this.#level);
+    }
+    return (
+      firstDifference(header, live) ??
+      this.#verified.compare(this.#conversation, expected.messages, request.messages, this.#redact)
+    );
   }
 
   /**
@@ -202,7 +221,7 @@ export class ReplayTransport implements Transport {
    * offers: hiding the tool is how such a finding is fixed. A call of it is then refused, which
    * the decision check holds the file's expectation to.
    */
-  #withoutHiddenByFix(expected: ComparableRequest, request: MessagesRequest): ComparableRequest {
+  #withoutHiddenByFix(expected: ComparableHeader, request: MessagesRequest): ComparableHeader {
     const hidden = (this.#trajectory.expect?.blocked ?? []).filter((b) => b.rule === 'authorization');
     if (hidden.length === 0) return expected;
     const offered = new Set((request.tools ?? []).map((tool) => tool.name));

@@ -5,19 +5,28 @@ import { comparableParameters, recordedRequestOf } from '../trajectory/requestPa
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Trajectory } from '../trajectory/types.js';
 import { toolDigest } from '../trajectory/toolDigest.js';
+import type { VerifiedConversation } from './VerifiedConversation.js';
+
+/** A recorded turn's request without its conversation: its header and tools, and how many messages it carried. */
+export interface ExpectedTurn {
+  header: ComparableHeader;
+  /** The request's conversation: this many messages from the start of the whole. */
+  messages: number;
+}
 
 /**
- * The requests the recording says the runtime made, one per turn, in comparable form. Built
- * once per replay: turn k's conversation is a prefix of the whole.
+ * The requests the recording says the runtime made, in comparable form: the whole conversation once, and per turn
+ * the header and how much of the conversation it carried (turn k's conversation is a prefix of the whole), so
+ * building them costs the conversation's length, not its square.
  */
-export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
+export function expectedTurns(trajectory: Trajectory): { conversation: Message[]; turns: ExpectedTurn[] } {
   const conversation = conversationBefore(trajectory, trajectory.turns.length + 1);
   const lengths = messageCounts(trajectory);
   /** The container the latest response named: later requests reuse it where the agent set none. */
   let named: string | undefined;
   // The parameters and tools of an agent with a container, built once and shared by its turns (never changed).
-  const headers = new Map<string, Omit<ComparableRequest, 'messages'>>();
-  return trajectory.turns.map((turn, i) => {
+  const headers = new Map<string, ComparableHeader>();
+  const turns = trajectory.turns.map((turn, i) => {
     // After a handoff, the agent in charge sends its own prompt, model and tools.
     const { request, tools: offered } = agentOfTurn(trajectory, turn.agent);
     const container = request.container ?? named;
@@ -31,8 +40,15 @@ export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
       headers.set(key, header);
     }
     named = containerOf(turn.response) ?? named;
-    return { ...header, messages: conversation.slice(0, lengths[i]) };
+    return { header, messages: lengths[i]! };
   });
+  return { conversation, turns };
+}
+
+/** {@link expectedTurns} as whole requests, one per turn, each with its own conversation. */
+export function expectedRequests(trajectory: Trajectory): ComparableRequest[] {
+  const { conversation, turns } = expectedTurns(trajectory);
+  return turns.map(({ header, messages }) => ({ ...header, messages: conversation.slice(0, messages) }));
 }
 
 /** The id of the container a recorded response names, if it names one. */
@@ -55,47 +71,41 @@ export function agentOfTurn(
 
 /** A live request in the same comparable form. */
 export function actualRequest(request: MessagesRequest): ComparableRequest {
+  return { ...actualHeader(request), messages: request.messages };
+}
+
+/** A live request's header and tools in comparable form. */
+export function actualHeader(request: MessagesRequest): ComparableHeader {
   return {
     ...comparableParameters(recordedRequestOf(request)),
     tools: (request.tools ?? []).map((tool) => ({ name: tool.name, digest: toolDigest(tool) })),
-    messages: request.messages,
   };
 }
 
 /** A request as a replay compares it: the header's parameters (every key present), the tools, the conversation. */
-export type ComparableRequest = ReturnType<typeof comparableParameters> & {
-  tools: { name: string; digest: string }[];
-  messages: Message[];
-};
+export type ComparableRequest = ComparableHeader & { messages: Message[] };
+
+/** A request's parameters (every key present) and its tools, by name and digest: all of it but the conversation. */
+export type ComparableHeader = ReturnType<typeof comparableParameters> & { tools: { name: string; digest: string }[] };
 
 /**
- * The first difference between the recorded and the live request at a match level. `verified`
- * remembers the messages already found equal on an earlier turn: each turn's conversation
- * repeats the last one's, and the runtime never changes a message once sent, so a pair of
- * messages compared once need not be walked again (it keeps a replay linear in its length).
+ * The first difference between the recorded and the live request at a match level. With `verified`, the
+ * conversation is compared in time proportional to what is new in it (see VerifiedConversation).
  */
 export function compareRequests(
   expected: ComparableRequest,
   actual: ComparableRequest,
   level: MatchLevel,
-  verified?: WeakMap<object, object>,
+  verified?: VerifiedConversation,
 ): Difference | undefined {
   if (level !== 'exact' || verified === undefined)
     return firstDifference(project(expected, level), project(actual, level));
   const { messages: expectedMessages, ...expectedRest } = expected;
   const { messages: actualMessages, ...actualRest } = actual;
-  const headDifference = firstDifference(expectedRest, actualRest);
-  if (headDifference !== undefined) return headDifference;
-  const length = Math.max(expectedMessages.length, actualMessages.length);
-  for (let i = 0; i < length; i++) {
-    const e = expectedMessages[i];
-    const a = actualMessages[i];
-    if (e !== undefined && a !== undefined && verified.get(e) === a) continue;
-    const difference = firstDifference(e, a, `messages[${i}]`);
-    if (difference !== undefined) return difference;
-    if (e !== undefined && a !== undefined) verified.set(e, a);
-  }
-  return undefined;
+  return (
+    firstDifference(expectedRest, actualRest) ??
+    verified.compare(expectedMessages, expectedMessages.length, actualMessages)
+  );
 }
 
 function project(request: ComparableRequest, level: MatchLevel): unknown {

@@ -2,13 +2,10 @@ import { copyPlainData } from '../../json/copyPlainData.js';
 import { copyValue } from '../../json/copyValue.js';
 import { jsonText } from '../../json/jsonText.js';
 import type { Message, MessagesRequest } from '../../messages/types.js';
+import { isPlain, KnownMessages } from '../knownMessages.js';
 
-/** What is kept of a message already copied: what it was copied from, its copy, its JSON length once asked. */
+/** What is kept of a message already copied: its copy, and its JSON length once asked. */
 interface CopiedMessage {
-  role: unknown;
-  content: unknown;
-  /** The blocks the content list held, by object: a block added, removed or replaced makes the message new. */
-  blocks: readonly unknown[] | undefined;
   copy: Message;
   length: number | undefined;
 }
@@ -33,17 +30,14 @@ interface Parts {
 }
 
 /**
- * Copies of the requests a scripted model receives, each message copied and measured once. A conversation grows
- * by messages appended to it, and a message sent is never changed afterwards (the run loop appends new message
- * objects and never edits one in place), so a message already seen (the same object, with the same role, the
- * same content list holding the same blocks) reuses its copy and its JSON length: a run costs time in proportion
- * to its length, not its square. A tool definition frozen (as defineTool makes it, one object for every request)
+ * Copies of the requests a scripted model receives, each message copied and measured once (see KnownMessages):
+ * a run costs time in proportion to its length, not its square. A tool definition frozen (as defineTool makes it, one object for every request)
  * is copied and measured once too. The results are what `copyValue(request)` and `jsonText(request).length` give
  * for the whole request (held to them by test/transport/scriptedLinear.property.test.ts); only a change made
  * inside a block of a message already sent (a field of the block edited in place) is not seen.
  */
 export class RequestCopies {
-  readonly #messages = new WeakMap<object, CopiedMessage>();
+  readonly #messages = new KnownMessages<CopiedMessage>();
 
   copy(request: MessagesRequest): RequestCopy {
     const parts = partsOf(request);
@@ -53,7 +47,7 @@ export class RequestCopies {
     const messages: Message[] = [];
     const fresh = new Map<Message, number[]>();
     for (const [i, message] of parts.messages.entries()) {
-      const known = this.#known(message);
+      const known = this.#messages.get(message, i);
       if (known !== undefined) messages.push(known.copy);
       else {
         messages.push(message);
@@ -62,7 +56,7 @@ export class RequestCopies {
     }
     const copies = copyPlainData([...fresh.keys()]);
     for (const [n, [message, places]] of [...fresh].entries()) {
-      const { copy: copied } = this.#remember(message, copies[n]!);
+      const { copy: copied } = this.#messages.set(message, { copy: copies[n]!, length: undefined }, places[0]);
       for (const i of places) messages[i] = copied;
     }
     copy.messages = messages;
@@ -78,8 +72,8 @@ export class RequestCopies {
     const rest = jsonText(withoutParts(request, parts));
     if (rest === undefined) return undefined;
     let length = rest.length + commas(parts.messages) + commas(parts.tools ?? []);
-    for (const message of parts.messages) {
-      const entry = this.#copiedMessage(message);
+    for (const [place, message] of parts.messages.entries()) {
+      const entry = this.#copiedMessage(message, place);
       entry.length ??= (jsonText(message) as string).length;
       length += entry.length;
     }
@@ -91,22 +85,11 @@ export class RequestCopies {
     return length;
   }
 
-  #known(message: Message): CopiedMessage | undefined {
-    const known = this.#messages.get(message);
-    return known !== undefined && isUnchanged(known, message) ? known : undefined;
-  }
-
-  #copiedMessage(message: Message): CopiedMessage {
-    return this.#known(message) ?? this.#remember(message, copyPlainData(message));
-  }
-
-  #remember(message: Message, copy: Message): CopiedMessage {
-    const { content } = message;
-    const blocks = Array.isArray(content) ? [...content] : undefined;
-    const entry: CopiedMessage = { role: message.role, content, blocks, copy, length: undefined };
-    // Only a message of exactly a role and content is remembered: a key added later could not be seen.
-    if (hasOnlyRoleAndContent(message)) this.#messages.set(message, entry);
-    return entry;
+  #copiedMessage(message: Message, place: number): CopiedMessage {
+    return (
+      this.#messages.get(message, place) ??
+      this.#messages.set(message, { copy: copyPlainData(message), length: undefined }, place)
+    );
   }
 }
 
@@ -156,30 +139,3 @@ function withoutParts(request: MessagesRequest, parts: Parts): MessagesRequest {
 }
 
 const commas = (list: readonly unknown[]): number => Math.max(0, list.length - 1);
-
-function isUnchanged(known: CopiedMessage, message: Message): boolean {
-  if (known.role !== message.role || known.content !== message.content) return false;
-  const { blocks } = known;
-  if (blocks === undefined) return true;
-  const content = message.content as readonly unknown[];
-  if (content.length !== blocks.length) return false;
-  for (let i = 0; i < blocks.length; i++) if (content[i] !== blocks[i]) return false;
-  return true;
-}
-
-/** A plain object: one JSON writes as its own keys, with no toJSON of its own. */
-function isPlain(value: unknown): value is object {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype = Object.getPrototypeOf(value) as unknown;
-  return (prototype === Object.prototype || prototype === null) && !('toJSON' in value);
-}
-
-function hasOnlyRoleAndContent(message: object): boolean {
-  const keys = Object.keys(message);
-  return (
-    keys.length === 2 &&
-    keys.includes('role') &&
-    keys.includes('content') &&
-    Object.getOwnPropertySymbols(message).length === 0
-  );
-}
