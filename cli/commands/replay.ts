@@ -207,7 +207,8 @@ async function replayCorpus(
   }
   const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
   const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
-  const replayed = threads > 1 ? replayInWorkers(files, threads, setup) : inProcess(files, context, given);
+  const here = (file: string) => replayHere(file, context, given);
+  const replayed = threads > 1 ? replayInWorkers(files, threads, setup, here) : inProcess(files, here);
   const log = new VerdictLog(io, report, { flakiness: values.flakiness === true });
   let run = 0;
   try {
@@ -229,13 +230,16 @@ async function replayCorpus(
   return log.finish(verb, found, { afterBail: files.length - run });
 }
 
-/** The files replayed in this process, one after another, as `--workers 1` does. */
-async function* inProcess(files: string[], context: ReplayContext, given: ReplayGiven): AsyncGenerator<Replayed> {
-  for (const file of files) {
-    const started = performance.now();
-    const verdict = await replayOne(resolve(context.cwd, file), file, context, given);
-    yield { file, verdict, seconds: (performance.now() - started) / 1000 };
-  }
+/** The files replayed in this thread, one after another, as `--workers 1` does. */
+async function* inProcess(files: string[], here: (file: string) => Promise<Replayed>): AsyncGenerator<Replayed> {
+  for (const file of files) yield await here(file);
+}
+
+/** A file replayed in this thread: its verdict, and how long it took. */
+async function replayHere(file: string, context: ReplayContext, given: ReplayGiven): Promise<Replayed> {
+  const started = performance.now();
+  const verdict = await replayOne(resolve(context.cwd, file), file, context, given);
+  return { file, verdict, seconds: (performance.now() - started) / 1000 };
 }
 
 /** The files of the shard, decided from their paths relative to the project root (the same on every machine). */

@@ -21,30 +21,45 @@ export class WorkerSettingError extends Error {
   }
 }
 
-/** One worker thread and the file it holds (its index), if any. */
+/**
+ * Files a worker holds at once: the one it replays and the next, sent ahead so that it never waits on this thread,
+ * which may be replaying a file of its own when the worker finishes one.
+ */
+const HELD = 2;
+
+/** One worker thread and the files it holds (their indexes). */
 interface Slot {
   worker: Worker;
   ready: boolean;
-  holding: number | undefined;
+  holding: number[];
   /** Why it stopped, when it threw. */
   reason: string | undefined;
 }
 
 /**
- * Replays the files across `workers` worker threads and yields their verdicts in file order, each as soon as it
- * and every file before it are done. Each worker takes the next file when it finishes one. A worker that dies (its
- * config throws, it runs out of memory, it exits) gives the file it held an error verdict and is replaced; when
- * every worker died before taking a file, the files left get that error too: the pool never hangs. Stopping early
- * (the caller breaks, for --bail) terminates the workers.
+ * Replays the files on `threads` threads and yields their verdicts in file order, each as soon as it and every file
+ * before it are done. This thread is one of them (`here` replays a file in it) and `threads - 1` worker threads
+ * start beside it: this thread replays the next file whenever it has no verdict to give, from the first file on,
+ * while the workers load legate and the config, so a worker costs this thread nothing until it is ready, and one
+ * not ready by the last file is stopped unused. Each worker holds the next files (HELD) and takes another when it
+ * finishes one. A worker that dies (its config throws, it runs out of memory, it exits) gives the file it was
+ * replaying an error verdict, hands back the one it held next, and is replaced (unless it died while starting,
+ * which a new one would do again); this thread replays whatever no worker takes: the pool never hangs. Stopping
+ * early (the caller breaks, for --bail) terminates the workers.
  */
 export async function* replayInWorkers(
   files: readonly string[],
-  workers: number,
+  threads: number,
   setup: WorkerSetup,
+  here: (file: string) => Promise<Replayed>,
 ): AsyncGenerator<Replayed> {
   const done = new Map<number, Replayed>();
   const slots = new Set<Slot>();
   let next = 0;
+  /** Files a worker that died held without having started them: taken again before the next. */
+  const handedBack: number[] = [];
+  const left = () => handedBack.length > 0 || next < files.length;
+  const take = () => handedBack.shift() ?? next++;
   let closing = false;
   let setting: string | undefined;
   let wake: (() => void) | undefined;
@@ -57,20 +72,22 @@ export async function* replayInWorkers(
     done.set(index, { file: files[index]!, verdict: { ok: false, detail, code: 'worker_crashed' }, seconds: 0 });
   };
   const assign = (slot: Slot) => {
-    if (closing || next >= files.length) return;
-    slot.holding = next++;
-    slot.worker.postMessage({ index: slot.holding, file: files[slot.holding]! });
+    while (!closing && slot.ready && slot.holding.length < HELD && left()) {
+      const index = take();
+      slot.holding.push(index);
+      slot.worker.postMessage({ index, file: files[index]! });
+    }
   };
   const start = () => {
     const worker = startWorker(setup);
-    const slot: Slot = { worker, ready: false, holding: undefined, reason: undefined };
+    const slot: Slot = { worker, ready: false, holding: [], reason: undefined };
     slots.add(slot);
     worker.on('message', (message: FromWorker) => {
       if (message.kind === 'ready') slot.ready = true;
       else if (message.kind === 'setting') setting = message.line;
       else {
         done.set(message.index, { file: files[message.index]!, verdict: message.verdict, seconds: message.seconds });
-        slot.holding = undefined;
+        slot.holding = slot.holding.filter((index) => index !== message.index);
       }
       if (message.kind !== 'setting') assign(slot);
       notify();
@@ -82,18 +99,27 @@ export async function* replayInWorkers(
       slots.delete(slot);
       if (closing) return;
       const reason = slot.reason ?? `it exited with code ${code}`;
-      if (slot.holding !== undefined) crashed(slot.holding, reason);
+      // A worker replays the files it holds in the order it was sent them: it died on the first.
+      const [replaying, ...notStarted] = slot.holding;
+      if (replaying !== undefined) crashed(replaying, reason);
+      handedBack.push(...notStarted);
+      handedBack.sort((a, b) => a - b);
       // A worker that died on a file is replaced; one that died while starting would die again.
-      if (slot.ready && next < files.length) start();
-      if (slots.size === 0) while (next < files.length) crashed(next++, reason);
+      if (slot.ready && left()) start();
+      for (const other of slots) assign(other);
       notify();
     });
   };
-  for (let i = 0; i < Math.min(workers, files.length); i++) start();
+  for (let i = 0; i < Math.min(threads - 1, files.length); i++) start();
   try {
     for (let emitted = 0; emitted < files.length; ) {
       if (setting !== undefined) throw new WorkerSettingError(setting);
       const replayed = done.get(emitted);
+      if (replayed === undefined && left()) {
+        const index = take();
+        done.set(index, await here(files[index]!));
+        continue;
+      }
       if (replayed === undefined) {
         await new Promise<void>((resolve) => {
           wake = resolve;

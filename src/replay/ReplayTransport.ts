@@ -74,6 +74,11 @@ export class ReplayTransport implements Transport {
   #calls = 0;
   /** The recording's say over the run: decisions compared before anything runs, side effects served. */
   readonly referee: RecordedCalls;
+  /**
+   * A request is compared while `send` runs; what is kept after is its messages one by one (VerifiedConversation),
+   * never its list: the runtime need not copy the conversation for each turn.
+   */
+  readonly keepsRequests = false;
 
   constructor(trajectory: Trajectory, options: ReplayOptions = {}) {
     this.#trajectory = trajectory;

@@ -24,16 +24,20 @@ export class VerifiedConversation {
     live: readonly Message[],
     redact: <T>(value: T) => T = (value) => value,
   ): Difference | undefined {
-    const count = Math.max(length, live.length);
-    for (let i = 0; i < count; i++) {
+    const [verifiedRecorded, verifiedLive] = [this.#recorded, this.#live];
+    // The messages met before, at the same places: a pointer comparison each (the loop every turn runs).
+    const shared = Math.min(length, live.length);
+    let i = 0;
+    while (i < shared && verifiedLive[i] === live[i] && verifiedRecorded[i] === recorded[i]) i++;
+    for (const count = Math.max(length, live.length); i < count; i++) {
       const e = i < length ? recorded[i] : undefined;
       const a = live[i];
-      if (e !== undefined && this.#recorded[i] === e && this.#live[i] === a) continue;
+      if (e !== undefined && verifiedRecorded[i] === e && verifiedLive[i] === a) continue;
       const difference = firstDifference(e, a === undefined ? a : redact(a), `messages[${i}]`);
       if (difference !== undefined) return difference;
       if (e === undefined || a === undefined) continue;
-      this.#recorded[i] = e;
-      this.#live[i] = a;
+      verifiedRecorded[i] = e;
+      verifiedLive[i] = a;
     }
     return undefined;
   }

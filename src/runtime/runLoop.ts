@@ -207,15 +207,20 @@ async function askModel(
  * programmatic tool calling needs it to answer a call made from inside the container).
  */
 function runContainer(responses: readonly ModelResponse[]): string | undefined {
-  for (let i = responses.length - 1; i >= 0; i--) {
-    const id = responses[i]!.container?.id;
-    if (id !== undefined) return id;
-  }
-  return undefined;
+  // The responses only grow: each is looked at once, where the last look ended, so a turn costs no walk of them all.
+  const known = containersNamed.get(responses) ?? { seen: 0, id: undefined };
+  for (; known.seen < responses.length; known.seen++) known.id = responses[known.seen]!.container?.id ?? known.id;
+  containersNamed.set(responses, known);
+  return known.id;
 }
 
+/** By a run's list of responses: how many were looked at, and the latest container they named. */
+const containersNamed = new WeakMap<readonly ModelResponse[], { seen: number; id: string | undefined }>();
+
 function buildRequest({ agent, run }: RunConfig, messages: Message[], container?: string): MessagesRequest {
-  const request: MessagesRequest = { model: agent.model, max_tokens: agent.maxTokens, messages: [...messages] };
+  // The conversation as it is now: a copy, unless the transport keeps nothing of a request (see keepsRequests).
+  const sent = run.transport.keepsRequests === false ? messages : messages.slice();
+  const request: MessagesRequest = { model: agent.model, max_tokens: agent.maxTokens, messages: sent };
   const cache = agent.request.cacheControl;
   const prefix = cache !== undefined && cache.at === 'prefix' ? cacheControlOf(cache) : undefined;
   if (agent.system !== undefined)

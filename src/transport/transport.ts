@@ -32,6 +32,13 @@ export interface SendOptions {
 export interface Transport {
   send(request: MessagesRequest, options?: SendOptions): Promise<ModelResponse>;
   /**
+   * `false` when the transport reads a request only while its `send` runs and keeps nothing of it afterwards (no
+   * reference to the request or its message list): the runtime then passes the conversation's own message list,
+   * which grows after the call, instead of a copy of it per call; a copy costs the conversation's length on every
+   * turn (a 20,000-message list is 160 KB). Unset, each request holds a list of its own, which a transport may keep.
+   */
+  readonly keepsRequests?: boolean;
+  /**
    * The transport for model calls made inside one tool call (a sub-agent's conversation), where
    * this transport keeps them apart: a recording nests them under the call, a replay serves
    * them from there. Without it, a sub-agent uses its own transport.

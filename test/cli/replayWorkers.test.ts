@@ -236,15 +236,35 @@ describe('replay across workers and shards', () => {
 });
 
 describe('a worker that stops', () => {
-  it('exits on a file: that file gets an error line, the others their verdicts, no hang', async () => {
-    const extra = `const extraAgents = { crasher: () => { process.exit(7); } };`;
-    const dir = makeProject(tempDir(), extra, 'built');
+  /**
+   * The command's own thread takes the first file (t/0-waits.yaml) at once, before any worker is ready; its agent
+   * waits there until a worker has died on t/a-crashes.yaml (the next file: the first a worker takes), so the crash
+   * is a worker's, whatever the machine's speed. The worker writes the marker and exits.
+   */
+  const CRASHES_IN_A_WORKER =
+    `import { existsSync, writeFileSync } from 'node:fs';\n` +
+    `import { setTimeout } from 'node:timers/promises';\n` +
+    `const marker = new URL('./crashed', import.meta.url);\n` +
+    `const waits = (transport) => {\n` +
+    `  const agent = base.agents.calculator(transport);\n` +
+    `  const run = agent.run.bind(agent);\n` +
+    `  agent.run = async (...args) => { while (!existsSync(marker)) await setTimeout(10); return run(...args); };\n` +
+    `  return agent;\n` +
+    `};\n` +
+    `const extraAgents = { waiter: waits, crasher: () => { writeFileSync(marker, ''); process.exit(7); } };`;
+
+  it('exits on a file: that file gets an error line, the file it held next and the others their verdicts', async () => {
+    const dir = makeProject(tempDir(), CRASHES_IN_A_WORKER, 'built');
     const refusal = readFileSync(join(root, 'trajectories/refusal.yaml'), 'utf8');
-    writeFileSync(join(dir, 't', 'crashes.yaml'), refusal.replace(/^agent: .*$/m, 'agent: crasher'));
+    expect(refusal).toMatch(/^agent: calculator$/m);
+    writeFileSync(join(dir, 't', '0-waits.yaml'), refusal.replace(/^agent: .*$/m, 'agent: waiter'));
+    writeFileSync(join(dir, 't', 'a-crashes.yaml'), refusal.replace(/^agent: .*$/m, 'agent: crasher'));
     const run = await built(dir, ['--workers', '2']);
-    const stopped = 't/crashes.yaml: the replay worker stopped before giving a verdict: it exited with code 7';
-    expect(run.stdout).toContain(`\n✗ t/crashes.yaml\n    ${stopped}\n`);
-    expect(run.stdout).toMatch(/8 replayed: 6 passed, 2 failed$/);
+    const stopped = 't/a-crashes.yaml: the replay worker stopped before giving a verdict: it exited with code 7';
+    expect(run.stdout).toContain(`✓ t/0-waits.yaml  1 turn, refusal\n✗ t/a-crashes.yaml\n    ${stopped}\n`);
+    // The file the worker held next (sent ahead, not started) was replayed by another thread.
+    expect(run.stdout).toContain('\n✓ t/approval-denied.yaml  2 turns');
+    expect(run.stdout).toMatch(/9 replayed: 7 passed, 2 failed$/);
     expect(run.code).toBe(1);
   }, 120_000);
 
@@ -252,10 +272,11 @@ describe('a worker that stops', () => {
     `import { isMainThread } from 'node:worker_threads';\n` +
     `if (!isMainThread) throw new Error('no workers here');\nconst extraAgents = {};`;
 
-  it('whose config throws at import: every file gets an error line naming the cause, no hang', async () => {
+  it("whose config throws at import: no file is lost, the command's own thread replays them all", async () => {
     const run = await built(makeProject(tempDir(), THROWS_IN_WORKERS, 'built'), ['--workers', '2']);
-    expect(run.stdout).toMatch(/^ {4}t\/zero-trust\.yaml: the replay worker stopped .*no workers here/m);
-    expect(run.stdout).toMatch(/7 replayed: 0 passed, 7 failed$/);
+    expect(run.stdout).not.toMatch(/replay worker stopped/);
+    expect(run.stdout.match(/^[✓✗] t\//gm)).toHaveLength(7);
+    expect(run.stdout).toMatch(/7 replayed: 6 passed, 1 failed$/);
     expect(run.code).toBe(1);
   }, 120_000);
 
