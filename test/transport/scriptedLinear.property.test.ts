@@ -8,6 +8,7 @@ import {
   type ModelResponse,
   type ScriptedReply,
 } from '../../src/index.js';
+import { apply, change, requestOf, text, type Tools } from '../support/conversationChanges.js';
 
 /**
  * ScriptedTransport copies and measures each message of a conversation once. These tests hold it to the
@@ -16,76 +17,6 @@ import {
  */
 const referenceCopy = (request: MessagesRequest): MessagesRequest => structuredClone(request);
 const referenceTokens = (value: unknown): number => Math.max(1, Math.ceil((JSON.stringify(value)?.length ?? 0) / 4));
-
-const text = fc.string({ unit: 'binary', maxLength: 12 });
-const block = fc.oneof(
-  fc.record({ type: fc.constant('text'), text }),
-  fc.record({ type: fc.constant('tool_use'), id: text, name: text, input: fc.jsonValue({ maxDepth: 3 }) }),
-  fc.record({ type: fc.constant('tool_result'), tool_use_id: text, content: text, is_error: fc.boolean() }),
-);
-const content = fc.oneof(text, fc.array(block, { minLength: 1, maxLength: 3 }));
-
-/** What happens to the conversation before the next call: mostly a message appended, as the run loop does. */
-const change = fc.oneof(
-  { weight: 6, arbitrary: fc.record({ kind: fc.constant('append' as const), content, role: fc.boolean() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('pushBlock' as const), at: fc.nat(), block }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('replaceBlock' as const), at: fc.nat(), block }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('replaceContent' as const), at: fc.nat(), content }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRole' as const), at: fc.nat() }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('dropLast' as const) }) },
-  { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }) },
-);
-type Change = typeof change extends fc.Arbitrary<infer C> ? C : never;
-
-/** Changes the conversation in place, as a caller of send may (the run loop only appends). */
-function apply(messages: Message[], step: Change): void {
-  if (step.kind === 'append') {
-    messages.push({ role: step.role ? 'user' : 'assistant', content: structuredClone(step.content) } as Message);
-    return;
-  }
-  if (step.kind === 'dropLast') {
-    messages.pop();
-    return;
-  }
-  const message = messages[step.at % Math.max(1, messages.length)];
-  if (message === undefined) return;
-  if (step.kind === 'repeat') {
-    messages.push(message); // the same object twice in one conversation
-    return;
-  }
-  if (step.kind === 'setRole') message.role = message.role === 'user' ? 'assistant' : 'user';
-  else if (step.kind === 'replaceContent') message.content = structuredClone(step.content) as never;
-  else if (typeof message.content !== 'string') {
-    const blocks = message.content as unknown[];
-    if (step.kind === 'pushBlock') blocks.push(structuredClone(step.block));
-    else blocks[step.at % blocks.length] = structuredClone(step.block);
-  }
-}
-
-/** A tool definition as defineTool makes it: one frozen object, the same on every request. */
-const frozenTool = Object.freeze({
-  name: 'look_up',
-  description: 'Looks things up.',
-  input_schema: { type: 'object' },
-});
-const otherTool = Object.freeze({ name: 'note', input_schema: { type: 'object', properties: {} } });
-type Tools = 'none' | 'frozen' | 'mixed';
-
-type System = MessagesRequest['system'];
-const requestOf = (messages: Message[], system: System, tools: Tools = 'frozen'): MessagesRequest => ({
-  model: 'claude-test',
-  max_tokens: 64,
-  ...(system === undefined ? {} : { system }),
-  messages: [...messages],
-  ...(tools === 'none'
-    ? {}
-    : {
-        tools:
-          tools === 'frozen'
-            ? [frozenTool, otherTool]
-            : [frozenTool, { ...frozenTool, name: 'cached', cache_control: { type: 'ephemeral' as const } }],
-      }),
-});
 
 describe('ScriptedTransport copies and measures each message once', () => {
   it('records every request and estimates every usage as copying and measuring the whole request did', async () => {
