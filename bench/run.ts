@@ -8,6 +8,8 @@ import { benchIntercept } from './intercept.bench.js';
 import { benchOpenApi } from './openapi.bench.js';
 import { benchReplay } from './replay.bench.js';
 import { benchReplayWorkers } from './replayWorkers.bench.js';
+import { benchReplayMemory } from './replayMemory.bench.js';
+import { benchReplayTurns } from './replayTurns.bench.js';
 import { benchRunLoop } from './runLoop.bench.js';
 import { benchStartup } from './startup.bench.js';
 import { benchStreaming } from './streaming.bench.js';
@@ -25,6 +27,8 @@ const sections: [string, () => Promise<void>][] = [
   ['binder', benchBinder],
   ['guard', benchGuard],
   ['replay', benchReplay],
+  ['turns', benchReplayTurns],
+  ['memory', benchReplayMemory],
   ['workers', benchReplayWorkers],
   ['intercept', benchIntercept],
   ['streaming', benchStreaming],

@@ -1,3 +1,4 @@
+import { statSync } from 'node:fs';
 import { availableParallelism } from 'node:os';
 import { relative, resolve } from 'node:path';
 import {
@@ -57,11 +58,12 @@ the verdict lines go to standard error. --output's folder must exist.
 files, as legate view does, with each file's verdict: passed, diverged (the divergence marked at
 its turn, recorded and actual values side by side), error or missing.
 
---workers N replays on N worker threads (--workers 1: in this process). The default is one
-thread per 4,000 files, up to the number of cores: a thread costs about a second of CPU to start
-and warm up, which a smaller corpus does not repay. Each worker loads the config itself. The verdict lines,
-their order, the summary, --bail, the reports and the exit code are those of one worker; a worker
-that dies gives the file it held an error line.
+--workers N replays on N threads: this one and N-1 worker threads (--workers 1: this thread
+alone). This thread replays from the first file while the workers start (each loads the config
+itself), so a worker costs only its start, on another core. The default is one more thread per
+8 MB of trajectory files, up to the number of cores. The verdict lines, their order, the summary,
+--bail, the reports and the exit code are those of one thread; a worker that dies gives the file
+it was replaying an error line, and another thread replays the rest.
 
 --shard i/n replays the i-th of n slices of the files (1 ≤ i ≤ n), decided from their paths
 relative to the project, so every machine agrees and each file is in one shard. A shard with no
@@ -205,7 +207,7 @@ async function replayCorpus(
     );
     return report.finish(0, io);
   }
-  const threads = Math.min(workers ?? defaultWorkers(files.length), files.length);
+  const threads = Math.min(workers ?? defaultWorkers(files, io.cwd), files.length);
   const setup = { cwd: io.cwd, config: values.config, given, wantTrajectories: report.wantsTrajectories() };
   const here = (file: string) => replayHere(file, context, given);
   const replayed = threads > 1 ? replayInWorkers(files, threads, setup, here) : inProcess(files, here);
@@ -248,15 +250,28 @@ function shardOf(files: string[], shard: Shard, cwd: string, root: string): stri
 }
 
 /**
- * Files a worker thread must have before the default starts one. A thread loads legate and the config and warms its
- * own JIT: about a second of CPU. On the 2-core bench machine, two threads were slower than this process alone at
- * 1,000 and 4,000 files of the replay bench's corpus, and 1.1x faster at 8,000 (docs/scale.md has the figures).
+ * Bytes of trajectory files that repay one more thread, for the default. The command's own thread replays too, from
+ * the first file, so a worker costs it nothing; but the worker's start (loading legate and the config, warming its
+ * JIT: about 0.7 s of CPU on the bench machine) takes a core from whatever else runs there. Replay costs about
+ * 0.2 s of CPU per MB of the bench's files, so a worker pays for its start, twice over, past about 8 MB of files
+ * (about 1,400 ten-turn files); docs/scale.md has the figures, which `npm run bench -- workers` measures again.
  */
-const FILES_PER_DEFAULT_WORKER = 4000;
+const BYTES_PER_EXTRA_THREAD = 8 * 1024 * 1024;
 
-/** --workers' default: one thread per FILES_PER_DEFAULT_WORKER files, up to the cores; 1 replays in this process. */
-function defaultWorkers(files: number): number {
-  return Math.max(1, Math.min(availableParallelism(), Math.floor(files / FILES_PER_DEFAULT_WORKER)));
+/** --workers' default: this thread, and one more per BYTES_PER_EXTRA_THREAD of files, up to the cores. */
+function defaultWorkers(files: readonly string[], cwd: string): number {
+  let bytes = 0;
+  for (const file of files) bytes += fileSize(resolve(cwd, file));
+  return Math.max(1, Math.min(availableParallelism(), 1 + Math.floor(bytes / BYTES_PER_EXTRA_THREAD)));
+}
+
+/** A file's size, or 0 when it cannot be read (its verdict says why). */
+function fileSize(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
 }
 
 /** The number of worker threads --workers asks for, or the one-line problem with it. */
