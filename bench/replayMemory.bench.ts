@@ -7,6 +7,7 @@ import { corpusProject } from './replay/corpusProject.js';
 
 const SIZES = [1_000, 10_000] as const;
 const ROUNDS = 3;
+const count = (n: number) => n.toLocaleString('en-US');
 
 /** `legate replay` (the built command) in `dir`: its peak resident memory in KB, all its threads together. */
 function peakMemory(dir: string, workers: number): number {
@@ -48,9 +49,9 @@ export async function benchReplayMemory(): Promise<void> {
         for (const [i, dir] of projects.entries()) peaks[i]!.push(peakMemory(dir, workers));
       report({
         section: 'memory',
-        line: `--workers ${workers}: ${SIZES[1].toLocaleString('en-US')} files beside ${SIZES[0].toLocaleString('en-US')}`,
-        ours: summarise(`${SIZES[1].toLocaleString('en-US')} files`, peaks[1]!),
-        anchor: summarise(`${SIZES[0].toLocaleString('en-US')} files`, peaks[0]!),
+        line: `--workers ${workers}: ${count(SIZES[1])} files beside ${count(SIZES[0])}`,
+        ours: summarise(`${count(SIZES[1])} files`, peaks[1]!),
+        anchor: summarise(`${count(SIZES[0])} files`, peaks[0]!),
         scale: megabytes,
         goal: { most: 1.1, label: 'goal <= 1.1x: memory independent of the corpus' },
       });

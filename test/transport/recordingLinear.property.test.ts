@@ -9,7 +9,7 @@ import { apply, change, requestOf, text, type Tools } from '../support/conversat
  * it replaced, kept here as the reference: the whole request through JSON on every call.
  */
 describe('RecordingTransport copies each message once', () => {
-  it('records every request as copying the whole request through JSON did, whatever changed between calls', async () => {
+  it('records every request as the whole request copied through JSON did, whatever changed between calls', async () => {
     await fc.assert(
       fc.asyncProperty(
         fc.array(change, { minLength: 1, maxLength: 25 }),
