@@ -32,9 +32,10 @@ interface Parts {
 /**
  * Copies of the requests a scripted model receives, each message copied and measured once (see KnownMessages):
  * a run costs time in proportion to its length, not its square. A tool definition frozen (as defineTool makes it,
- * one object for every request) is copied and measured once too. The results are what `copyValue(request)` and `jsonText(request).length` give
- * for the whole request (held to them by test/transport/scriptedLinear.property.test.ts); only a change made
- * inside a block of a message already sent (a field of the block edited in place) is not seen.
+ * one object for every request) is copied and measured once too. The results are what `copyValue(request)` and
+ * `jsonText(request).length` give for the whole request (held to them by
+ * test/transport/scriptedLinear.property.test.ts); only a change made inside a block of a message already sent (a
+ * field of the block edited in place) is not seen.
  */
 export class RequestCopies {
   readonly #messages = new KnownMessages<CopiedMessage>();
