@@ -138,8 +138,7 @@ function callsOfTurn(
       recorded.subRun = subRunOf(call.subRun, sub, record);
     return recorded;
   };
-  if (suspension === undefined || suspension.batch.turn !== turn)
-    return calls.map(withSubRun);
+  if (suspension === undefined || suspension.batch.turn !== turn) return calls.map(withSubRun);
   return suspension.batch.ids.map((id) => {
     const answered = suspension.batch.answered.find((call) => call.id === id);
     if (answered !== undefined) return recordedResult(answered);
