@@ -1,6 +1,7 @@
 import { fc } from './fastCheck.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolUseBlock } from '../messages/types.js';
+import { copyPlainData } from '../json/copyPlainData.js';
 import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';
 import { describePath, type InvalidArgument } from '../tools/binder/invalidArgument.js';
 import type { AnyTool } from '../tools/tool.js';
@@ -88,15 +89,12 @@ function spyHarness(tool: AnyTool): Harness {
 const INSIDE = new Set<MalformedCase['malformation']>(['no_alternative', 'condition_unmet']);
 
 async function checkMalformed(tool: AnyTool, harness: Harness, broken: MalformedCase): Promise<string | undefined> {
-  const site = () => `${broken.malformation} at ${describePath(broken.path)}`;
-  const threw = (error: unknown) =>
-    `the binder threw ${error instanceof Error ? error.name : typeof error} on an input broken by ${site()}`;
   harness.runs.length = 0;
   let outcome: Awaited<ReturnType<Harness['call']>>;
   try {
     outcome = await harness.call(broken.input);
   } catch (error) {
-    return threw(error);
+    return binderThrew(error, broken);
   }
   // The binder runs once per input, in the runtime's call: what it refused is on the call's record (the tool is
   // in the scope, so an invalid call is one the binder refused).
@@ -109,18 +107,22 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
     try {
       bound = tool.bind(broken.input);
     } catch (error) {
-      return threw(error);
+      return binderThrew(error, broken);
     }
-    return bound.ok ? `an input broken by ${site()} was accepted` : `run was invoked on an input broken by ${site()}`;
+    return bound.ok
+      ? `an input broken by ${site(broken)} was accepted`
+      : `run was invoked on an input broken by ${site(broken)}`;
   }
   const { path, message, code } = refusal;
   // Nesting past the input's depth limit is refused where it crosses the limit, inside the site; a value no
   // union alternative takes, where the closest alternative refused it, and a condition's branch, where its
   // rule fails: maybe inside too.
+  // Paths hold property names and item indexes, so === compares their keys.
   const within =
     (code === 'too_deep' || INSIDE.has(broken.malformation)) && broken.path.every((key, i) => path[i] === key);
-  if (!within && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path))
-    return `an input broken by ${site()} was refused at ${describePath(path)}`;
+  const there = path.length === broken.path.length && broken.path.every((key, i) => path[i] === key);
+  if (!within && !there && !isEarlier(tool.inputSchema, path, broken.path))
+    return `an input broken by ${site(broken)} was refused at ${describePath(path)}`;
   if (!message.startsWith(`Tool '${tool.name}' `)) return `the refusal does not name the tool: ${message}`;
   const named = code === 'unknown_argument' ? path.length - 1 : code === 'too_deep' ? 1 : path.length;
   const place = path.length === 0 ? 'input' : describePath(path.slice(0, named));
@@ -129,12 +131,21 @@ async function checkMalformed(tool: AnyTool, harness: Harness, broken: Malformed
   return undefined;
 }
 
+/** Where and how a malformed input was broken, as a failure message says it. */
+function site(broken: MalformedCase): string {
+  return `${broken.malformation} at ${describePath(broken.path)}`;
+}
+
+function binderThrew(error: unknown, broken: MalformedCase): string {
+  return `the binder threw ${error instanceof Error ? error.name : typeof error} on an input broken by ${site(broken)}`;
+}
+
 async function checkValid(
   tool: AnyTool,
   harness: Harness,
   input: Record<string, unknown>,
 ): Promise<string | undefined> {
-  const sent = structuredClone(input);
+  const sent = copyPlainData(input);
   harness.runs.length = 0;
   const outcome = await harness.call(input);
   if (!('call' in outcome) || outcome.call.outcome !== 'ok') {

@@ -50,18 +50,26 @@ export function hostOf(
   return around(generation.root as PublishedSchema, 0, 0);
 }
 
-/** A copy of `input` with the value at `path` replaced (containers along the path copied, the rest shared). */
-export function replacedAt(input: unknown, path: ArgumentPath, replace: (value: unknown) => unknown): unknown {
-  if (path.length === 0) return replace(input);
-  const [key, ...rest] = path;
+/**
+ * A copy of `input` with the value at `path` replaced (containers along the path copied, the rest shared); `from`
+ * is how many of the path's keys lead to `input`.
+ */
+export function replacedAt(
+  input: unknown,
+  path: ArgumentPath,
+  replace: (value: unknown) => unknown,
+  from = 0,
+): unknown {
+  if (from === path.length) return replace(input);
+  const key = path[from]!;
   if (Array.isArray(input)) {
     const copy = [...input];
-    copy[key as number] = replacedAt(input[key as number], rest, replace);
+    copy[key as number] = replacedAt(input[key as number], path, replace, from + 1);
     return copy;
   }
   const copy = { ...(input as Record<string, unknown>) };
   Object.defineProperty(copy, key as string, {
-    value: replacedAt((input as Record<string, unknown>)[key as string], rest, replace),
+    value: replacedAt((input as Record<string, unknown>)[key as string], path, replace, from + 1),
     enumerable: true,
     writable: true,
     configurable: true,
