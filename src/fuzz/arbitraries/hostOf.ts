@@ -5,6 +5,7 @@ import { arrayOf } from './arrayOf.js';
 import type { RouteStep } from './breakSites.js';
 import type { Generation } from './generation.js';
 import { objectOf } from './objectOf.js';
+import { ownCopy, setOwn } from './ownCopy.js';
 import { resolveRef } from './resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, type SchemaNode } from './schemaNode.js';
 
@@ -67,12 +68,7 @@ export function replacedAt(
     copy[key as number] = replacedAt(input[key as number], path, replace, from + 1);
     return copy;
   }
-  const copy = { ...(input as Record<string, unknown>) };
-  Object.defineProperty(copy, key as string, {
-    value: replacedAt((input as Record<string, unknown>)[key as string], path, replace, from + 1),
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  const copy = ownCopy(input as Record<string, unknown>);
+  setOwn(copy, key as string, replacedAt((input as Record<string, unknown>)[key as string], path, replace, from + 1));
   return copy;
 }
