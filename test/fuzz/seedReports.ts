@@ -131,7 +131,8 @@ function canonical(value: unknown): string {
   });
 }
 
-// `npx tsx test/fuzz/seedReports.ts` rewrites the fixture, for a change meant to draw other cases.
+// `npx tsx test/fuzz/seedReports.ts` rewrites the fixture (then `npx biome check --write` it), for a change meant
+// to draw other cases.
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
   const { defineTool } = await import('../../src/index.js');
   const { fuzzTool } = await import('../../src/fuzz/index.js');
