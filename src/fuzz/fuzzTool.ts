@@ -1,8 +1,9 @@
 import { fc } from './fastCheck.js';
 import { isDeepStrictEqual } from 'node:util';
 import type { ToolUseBlock } from '../messages/types.js';
+import { copyPlainData } from '../json/copyPlainData.js';
 import { executeToolCall, type ToolCallScope } from '../runtime/executeToolCall.js';
-import { describePath } from '../tools/binder/invalidArgument.js';
+import { describePath, type InvalidArgument } from '../tools/binder/invalidArgument.js';
 import type { AnyTool } from '../tools/tool.js';
 import { malformedInput, type MalformedCase } from './arbitraries/malformedInput.js';
 import { validInput } from './arbitraries/validInput.js';
@@ -88,40 +89,55 @@ function spyHarness(tool: AnyTool): Harness {
 const INSIDE = new Set<MalformedCase['malformation']>(['no_alternative', 'condition_unmet']);
 
 async function checkMalformed(tool: AnyTool, harness: Harness, broken: MalformedCase): Promise<string | undefined> {
-  let bound: ReturnType<AnyTool['bind']>;
-  try {
-    bound = tool.bind(broken.input);
-  } catch (error) {
-    return (
-      `the binder threw ${error instanceof Error ? error.name : typeof error} on an input broken by ` +
-      `${broken.malformation} at ${describePath(broken.path)}`
-    );
-  }
-  if (bound.ok) return `an input broken by ${broken.malformation} at ${describePath(broken.path)} was accepted`;
   harness.runs.length = 0;
-  await harness.call(broken.input);
-  if (harness.runs.length > 0)
-    return `run was invoked on an input broken by ${broken.malformation} at ${describePath(broken.path)}`;
-  const { path, message } = bound.invalid;
+  let outcome: Awaited<ReturnType<Harness['call']>>;
+  try {
+    outcome = await harness.call(broken.input);
+  } catch (error) {
+    return binderThrew(error, broken);
+  }
+  // The binder runs once per input, in the runtime's call: what it refused is on the call's record (the tool is
+  // in the scope, so an invalid call is one the binder refused).
+  const refusal =
+    'call' in outcome && outcome.call.outcome === 'invalid' ? (outcome.call.error as InvalidArgument) : undefined;
+  if (refusal === undefined || harness.runs.length > 0) {
+    // The runtime let the input through: asked directly, the binder says whether it accepted the input, or the
+    // runtime ran the tool on an input the binder refuses.
+    let bound: ReturnType<AnyTool['bind']>;
+    try {
+      bound = tool.bind(broken.input);
+    } catch (error) {
+      return binderThrew(error, broken);
+    }
+    return bound.ok
+      ? `an input broken by ${site(broken)} was accepted`
+      : `run was invoked on an input broken by ${site(broken)}`;
+  }
+  const { path, message, code } = refusal;
   // Nesting past the input's depth limit is refused where it crosses the limit, inside the site; a value no
   // union alternative takes, where the closest alternative refused it, and a condition's branch, where its
   // rule fails: maybe inside too.
+  // Paths hold property names and item indexes, so === compares their keys.
   const within =
-    (bound.invalid.code === 'too_deep' || INSIDE.has(broken.malformation)) &&
-    broken.path.every((key, i) => path[i] === key);
-  if (!within && !isDeepStrictEqual(path, broken.path) && !isEarlier(tool.inputSchema, path, broken.path)) {
-    return (
-      `an input broken by ${broken.malformation} at ${describePath(broken.path)} was refused at ` +
-      `${describePath(path)}`
-    );
-  }
+    (code === 'too_deep' || INSIDE.has(broken.malformation)) && broken.path.every((key, i) => path[i] === key);
+  const there = path.length === broken.path.length && broken.path.every((key, i) => path[i] === key);
+  if (!within && !there && !isEarlier(tool.inputSchema, path, broken.path))
+    return `an input broken by ${site(broken)} was refused at ${describePath(path)}`;
   if (!message.startsWith(`Tool '${tool.name}' `)) return `the refusal does not name the tool: ${message}`;
-  const named =
-    bound.invalid.code === 'unknown_argument' ? path.length - 1 : bound.invalid.code === 'too_deep' ? 1 : path.length;
+  const named = code === 'unknown_argument' ? path.length - 1 : code === 'too_deep' ? 1 : path.length;
   const place = path.length === 0 ? 'input' : describePath(path.slice(0, named));
-  if (path.length > 0 && bound.invalid.code !== 'unknown_argument' && !message.includes(place))
+  if (path.length > 0 && code !== 'unknown_argument' && !message.includes(place))
     return `the refusal does not name ${place}: ${message}`;
   return undefined;
+}
+
+/** Where and how a malformed input was broken, as a failure message says it. */
+function site(broken: MalformedCase): string {
+  return `${broken.malformation} at ${describePath(broken.path)}`;
+}
+
+function binderThrew(error: unknown, broken: MalformedCase): string {
+  return `the binder threw ${error instanceof Error ? error.name : typeof error} on an input broken by ${site(broken)}`;
 }
 
 async function checkValid(
@@ -129,7 +145,7 @@ async function checkValid(
   harness: Harness,
   input: Record<string, unknown>,
 ): Promise<string | undefined> {
-  const sent = structuredClone(input);
+  const sent = copyPlainData(input);
   harness.runs.length = 0;
   const outcome = await harness.call(input);
   if (!('call' in outcome) || outcome.call.outcome !== 'ok') {

@@ -1,6 +1,7 @@
 import { isPlainObject } from '../json/jsonValue.js';
 import type { PublishedSchema } from '../tools/schema/publishedSchema.js';
 import { accepts, firstAlternativeTaking, patternOf } from './arbitraries/accepts.js';
+import { setOwn } from './arbitraries/ownCopy.js';
 import { resolveRef } from './arbitraries/resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, type SchemaNode } from './arbitraries/schemaNode.js';
 
@@ -45,16 +46,11 @@ function boundObject(node: PublishedSchema, value: Record<string, unknown>, root
     const matched = patterns.filter(([pattern]) => patternOf(pattern).test(key)).map(([, schema]) => schema);
     if (matched.length === 0 && additional === false) continue;
     const schemas = matched.length > 0 ? matched : [additional];
-    define(
+    setOwn(
       bound,
       key,
       schemas.reduce((result, schema) => withDefaults(schema, result, root), sent),
     );
   }
   return bound;
-}
-
-/** Sets a key as an own property, `__proto__` included. */
-function define(object: Record<string, unknown>, key: string, value: unknown): void {
-  Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
 }

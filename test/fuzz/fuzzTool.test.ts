@@ -69,6 +69,52 @@ describe('fuzzTool', () => {
   });
 });
 
+describe('fuzzTool, on a binder broken another way', () => {
+  // Fixtures: the add tool's binder, broken one way each. A refusal is read off the call's record in the runtime.
+  const broken = (bind: (input: unknown) => ReturnType<AnyTool['bind']>): AnyTool => ({ ...add, bind });
+  const refused = (input: unknown, change: object) => {
+    const bound = add.bind(input);
+    return bound.ok ? bound : { ok: false as const, invalid: { ...bound.invalid, ...change } };
+  };
+  it.each([
+    [
+      'throws',
+      broken((input) => {
+        if (typeof input !== 'object' || input === null || Array.isArray(input)) throw new RangeError('no object');
+        return add.bind(input);
+      }),
+      /^the binder threw RangeError on an input broken by not_an_object at input$/,
+    ],
+    [
+      'refuses elsewhere',
+      broken((input) => refused(input, { path: ['elsewhere'] })),
+      /^an input broken by \w+ at .+ was refused at argument 'elsewhere'$/,
+    ],
+    [
+      'refuses without naming the tool',
+      broken((input) => refused(input, { message: 'Refused.' })),
+      /^the refusal does not name the tool: Refused\.$/,
+    ],
+    [
+      'refuses without naming the place',
+      broken((input) => refused(input, { message: "Tool 'add' refused it." })),
+      /^the refusal does not name argument '(left|right)': Tool 'add' refused it\.$/,
+    ],
+    [
+      'hands run other values',
+      broken((input) => {
+        const bound = add.bind(input);
+        return bound.ok ? { ok: true, args: { ...(bound.args as object), right: 0 } } : bound;
+      }),
+      /^run received \{"left":-?\d+,"right":0\}, but the model sent /,
+    ],
+  ])('reports one that %s', async (_how, tool, message) => {
+    const report = await fuzzTool(tool, { numRuns: 300, seed: 13 });
+    expect(report.failures).toHaveLength(1);
+    expect(report.failures[0]!.message).toMatch(message);
+  });
+});
+
 describe('schema arbitraries', () => {
   const tool = defineTool({
     name: 'ship',

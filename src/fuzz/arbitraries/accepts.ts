@@ -3,6 +3,7 @@ import { isPlainObject } from '../../json/jsonValue.js';
 import { isMultipleOf } from '../../tools/binder/isMultipleOf.js';
 import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { FORMAT_CHECKS } from '../../tools/schema/formats.js';
+import { characterCount } from './characterCount.js';
 import { resolveRef } from './resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, requiredOf, type SchemaNode } from './schemaNode.js';
 
@@ -99,7 +100,7 @@ export function patternOf(source: string): RegExp {
 }
 
 function stringFits(node: PublishedSchema, text: string): boolean {
-  const length = [...text].length;
+  const length = characterCount(text);
   if (typeof node.minLength === 'number' && length < node.minLength) return false;
   if (typeof node.maxLength === 'number' && length > node.maxLength) return false;
   if (typeof node.pattern === 'string' && !patternOf(node.pattern).test(text)) return false;

@@ -8,6 +8,7 @@ import type { Generation } from './generation.js';
 import { keepOnly } from './keepOnly.js';
 import type { Break, Broken } from './malformation.js';
 import { objectOf } from './objectOf.js';
+import { ownCopy, setOwn } from './ownCopy.js';
 import {
   alternativesOf,
   itemSchemaAt,
@@ -48,8 +49,8 @@ function objectBreaks(node: PublishedSchema, generation: Generation): Break[] {
   const names = node.propertyNames as SchemaNode | undefined;
   const breaks: Break[] = [];
   const withKey = (object: unknown, key: string, value: unknown): Broken => {
-    const copy = { ...(object as Record<string, unknown>) };
-    Object.defineProperty(copy, key, { value, enumerable: true, writable: true, configurable: true });
+    const copy = ownCopy(object as Record<string, unknown>);
+    setOwn(copy, key, value);
     return { value: copy, at: [key] };
   };
   if (node.additionalProperties === false) {

@@ -5,6 +5,7 @@ import { arrayOf } from './arrayOf.js';
 import type { RouteStep } from './breakSites.js';
 import type { Generation } from './generation.js';
 import { objectOf } from './objectOf.js';
+import { ownCopy, setOwn } from './ownCopy.js';
 import { resolveRef } from './resolveRef.js';
 import { alternativesOf, itemSchemaAt, propertiesOf, type SchemaNode } from './schemaNode.js';
 
@@ -50,21 +51,24 @@ export function hostOf(
   return around(generation.root as PublishedSchema, 0, 0);
 }
 
-/** A copy of `input` with the value at `path` replaced (containers along the path copied, the rest shared). */
-export function replacedAt(input: unknown, path: ArgumentPath, replace: (value: unknown) => unknown): unknown {
-  if (path.length === 0) return replace(input);
-  const [key, ...rest] = path;
+/**
+ * A copy of `input` with the value at `path` replaced (containers along the path copied, the rest shared); `from`
+ * is how many of the path's keys lead to `input`.
+ */
+export function replacedAt(
+  input: unknown,
+  path: ArgumentPath,
+  replace: (value: unknown) => unknown,
+  from = 0,
+): unknown {
+  if (from === path.length) return replace(input);
+  const key = path[from]!;
   if (Array.isArray(input)) {
     const copy = [...input];
-    copy[key as number] = replacedAt(input[key as number], rest, replace);
+    copy[key as number] = replacedAt(input[key as number], path, replace, from + 1);
     return copy;
   }
-  const copy = { ...(input as Record<string, unknown>) };
-  Object.defineProperty(copy, key as string, {
-    value: replacedAt((input as Record<string, unknown>)[key as string], rest, replace),
-    enumerable: true,
-    writable: true,
-    configurable: true,
-  });
+  const copy = ownCopy(input as Record<string, unknown>);
+  setOwn(copy, key as string, replacedAt((input as Record<string, unknown>)[key as string], path, replace, from + 1));
   return copy;
 }

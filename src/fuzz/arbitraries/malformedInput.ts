@@ -1,5 +1,6 @@
 import { fc } from '../fastCheck.js';
 import type { ArgumentPath } from '../../tools/binder/invalidArgument.js';
+import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import type { AnyTool } from '../../tools/tool.js';
 import { breakSites } from './breakSites.js';
 import { containerBreaks } from './containerBreaks.js';
@@ -25,6 +26,8 @@ export interface MalformedCase {
  * input is valid.
  */
 export function malformedInput(tool: AnyTool): fc.Arbitrary<MalformedCase> {
+  const known = built.get(tool.inputSchema);
+  if (known !== undefined) return known;
   inputsOf(tool, false); // a schema no value satisfies has no valid input to break
   const generation = generationFor(tool.inputSchema);
   const cases: fc.Arbitrary<MalformedCase>[] = [notAnObject()];
@@ -57,8 +60,16 @@ export function malformedInput(tool: AnyTool): fc.Arbitrary<MalformedCase> {
       );
     }
   }
-  return fc.oneof(...cases);
+  const malformed = fc.oneof(...cases);
+  built.set(tool.inputSchema, malformed);
+  return malformed;
 }
+
+/**
+ * The malformed inputs of each published schema, built once: they depend on the schema alone, and an arbitrary
+ * holds no state, so a schema fuzzed again (another seed, another test) reuses them.
+ */
+const built = new WeakMap<PublishedSchema, fc.Arbitrary<MalformedCase>>();
 
 /** The broken value's place in a generated input, until it is put there. */
 class Hole {

@@ -4,6 +4,7 @@ import { accepts, patternOf, withoutAbsentNulls } from './accepts.js';
 import { costOf, FREE_REF_DEPTH, type Generation } from './generation.js';
 import { keepOnly } from './keepOnly.js';
 import { propertiesOf, requiredOf, type SchemaNode } from './schemaNode.js';
+import { ownCopy } from './ownCopy.js';
 import { matching, stringOf } from './stringOf.js';
 
 /** How many keys beyond the declared properties an object that allows them is given, at most. */
@@ -55,7 +56,7 @@ export function objectOf(
   const extras = minimal ? fc.constant([]) : extraEntries(node, generation, depth);
   const place = placed === undefined ? fc.constant(undefined) : placedEntry(placed);
   const objects = fc.tuple(record, extras, place).map(([generated, entries, entry]) => {
-    const object: Record<string, unknown> = { ...generated };
+    const object = ownCopy(generated);
     for (const [key, value] of entries) if (!Object.hasOwn(object, key)) object[key] = value;
     if (entry !== undefined) {
       if (entry.value === 'absent') delete object[entry.key];
@@ -128,7 +129,9 @@ function withDependents(
   required: Set<string>,
   root: PublishedSchema,
 ): Record<string, unknown> {
-  const dependencies = (node.dependentRequired as Record<string, string[]> | undefined) ?? {};
+  const dependencies = (node.dependentRequired ?? undefined) as Record<string, string[]> | undefined;
+  // Most objects have none: then nothing is left out, and nothing need be read.
+  if (dependencies === undefined) return object;
   for (let changed = true; changed; ) {
     changed = false;
     // A null the binder reads as absent does not count as present.

@@ -3,6 +3,7 @@ import type { PublishedSchema } from '../../tools/schema/publishedSchema.js';
 import { FORMAT_CHECKS } from '../../tools/schema/formats.js';
 import { patternOf } from './accepts.js';
 import { keepOnly } from './keepOnly.js';
+import { characterCount } from './characterCount.js';
 
 /** Text that has broken parsers before: zero-width, right-to-left, combining, astral and lone surrogate characters. */
 export const AWKWARD_TEXT = ['\u200B', '\u202E', '\u0301', '😀', '\uFEFF', '\u2028', 'é', '\u0000', '\uD800', '\uDFFF'];
@@ -37,7 +38,7 @@ export function stringOf(node: PublishedSchema): fc.Arbitrary<string> {
   const max = (node.maxLength as number | undefined) ?? Math.max(min, 40);
   const check = typeof node.format === 'string' ? FORMAT_CHECKS.get(node.format) : undefined;
   const fits = (text: string) => {
-    const length = [...text].length;
+    const length = characterCount(text);
     return length >= min && length <= max && (check === undefined || check(text));
   };
   const format = typeof node.format === 'string' ? FORMAT_VALUES[node.format] : undefined;
