@@ -74,7 +74,7 @@ export async function benchReplayMemory(): Promise<void> {
         ),
         scale: megabytes,
         goal: { most: 1.1, label: 'goal <= 1.1x: memory independent of the corpus' },
-        note: `peak resident memory, all threads: ${peak(1)} at ${count(SIZES[1])} files, ${peak(0)} at ${count(SIZES[0])}`,
+        note: `peak resident memory, all threads: ${peak(1)} at ${count(SIZES[1])} files, ${peak(0)} at the fewer`,
       });
     }
   } finally {
