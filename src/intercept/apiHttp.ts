@@ -39,7 +39,7 @@ export async function bodyOf(incoming: IncomingMessage): Promise<Buffer> {
 /** A request's body as a Messages API request; undefined when it is not JSON (nothing recorded can answer it). */
 export async function jsonBody(request: Request): Promise<MessagesRequest | undefined> {
   try {
-    return (await request.clone().json()) as MessagesRequest;
+    return (await request.json()) as MessagesRequest;
   } catch {
     return undefined;
   }
