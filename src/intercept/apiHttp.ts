@@ -36,10 +36,13 @@ export async function bodyOf(incoming: IncomingMessage): Promise<Buffer> {
   return Buffer.concat(chunks);
 }
 
-/** A request's body as a Messages API request; undefined when it is not JSON (nothing recorded can answer it). */
+/**
+ * A request's body as a Messages API request; undefined when it is not JSON (nothing recorded can answer it). The
+ * body is read: a request that is sent on afterwards is given as a clone, made only there (a clone tees the body).
+ */
 export async function jsonBody(request: Request): Promise<MessagesRequest | undefined> {
   try {
-    return (await request.clone().json()) as MessagesRequest;
+    return (await request.json()) as MessagesRequest;
   } catch {
     return undefined;
   }

@@ -59,7 +59,8 @@ export class ExchangeRecording {
   }
 
   async answer(request: Request, upstream: Upstream): Promise<Response> {
-    const body = await jsonBody(request);
+    // A clone: the request itself goes upstream.
+    const body = await jsonBody(request.clone());
     // Not JSON: the API answers it (with an error), and there is nothing to record.
     if (body === undefined) return (await forwardUpstream(request, upstream)).response;
     const client = clientOf(request.headers);

@@ -62,17 +62,20 @@ export async function interceptWith(
       `An interception of ${active} is still in force: close it (await interception.close()) before intercepting ` +
         `for ${file}. Requests cannot be told apart between two interceptions at once.`,
     );
-  const handlers = handlersOf(msw);
-  if (refuseOthers)
-    handlers.push(
-      msw.http.all('*', ({ request }) => {
-        console.error(
-          `legate/intercept: refused ${request.method} ${request.url}: a replay lets no other request reach the ` +
-            "network (interceptAnthropic's otherHosts: 'pass' lets them through).",
-        );
-        return Response.error();
-      }),
-    );
+  const handlers = withoutStackTraces(() => {
+    const made = handlersOf(msw);
+    if (refuseOthers)
+      made.push(
+        msw.http.all('*', ({ request }) => {
+          console.error(
+            `legate/intercept: refused ${request.method} ${request.url}: a replay lets no other request reach the ` +
+              "network (interceptAnthropic's otherHosts: 'pass' lets them through).",
+          );
+          return Response.error();
+        }),
+      );
+    return made;
+  });
   let release: () => void;
   if (early !== undefined) {
     const server = early;
@@ -92,4 +95,21 @@ export async function interceptWith(
       release();
     },
   };
+}
+
+/**
+ * What `make` returns, made with stack traces off. msw takes a stack trace for each handler made, to name the line
+ * that declared it (`info.callFrame`, for its browser console; nothing in Node prints it, and for these handlers it
+ * would name legate's own code). Under source maps (tsx, vitest) one costs about 0.1 ms, as much as reading a small
+ * trajectory file; an interception makes three. Left on where the limit cannot be changed.
+ */
+function withoutStackTraces<T>(make: () => T): T {
+  const limit = Object.getOwnPropertyDescriptor(Error, 'stackTraceLimit');
+  if (limit?.writable !== true) return make();
+  Error.stackTraceLimit = 0;
+  try {
+    return make();
+  } finally {
+    Error.stackTraceLimit = limit.value as number;
+  }
 }

@@ -20,11 +20,9 @@ interface Missed {
 export function watchForMisses(covered: readonly string[]) {
   const uncovered = new Set<string>();
   const children: ChildProcess[] = [];
-  const onChild = (message: unknown) => {
-    const child = (message as { process?: ChildProcess }).process;
-    if (child !== undefined) children.push(child);
-  };
-  diagnostics.subscribe('child_process', onChild);
+  const onChild = (child: ChildProcess) => children.push(child);
+  watchChildren();
+  watching.add(onChild);
   return {
     handler: (msw: Msw) =>
       msw.http.all('*', ({ request }) => {
@@ -37,8 +35,25 @@ export function watchForMisses(covered: readonly string[]) {
       uncovered: [...uncovered],
       children: children.map((child) => child.spawnfile ?? 'a program'),
     }),
-    stop: () => diagnostics.unsubscribe('child_process', onChild),
+    stop: () => watching.delete(onChild),
   };
+}
+
+/** What each watch in force does with a child process started. */
+const watching = new Set<(child: ChildProcess) => void>();
+let subscribed = false;
+
+/**
+ * Subscribes, once per process, to the child processes started, for every watch in force. The subscriber stays:
+ * subscribing and unsubscribing for each interception switches the channel's prototype each time (about 0.1 ms).
+ */
+function watchChildren(): void {
+  if (subscribed) return;
+  subscribed = true;
+  diagnostics.subscribe('child_process', (message) => {
+    const child = (message as { process?: ChildProcess }).process;
+    if (child !== undefined) for (const onChild of watching) onChild(child);
+  });
 }
 
 /** Why no request reached an interception: each cause it saw, else the one it cannot see (a client made early). */

@@ -1,5 +1,5 @@
-import type { MessagesRequest } from '../messages/types.js';
-import type { Difference } from '../json/firstDifference.js';
+import type { MessagesRequest, RequestTool } from '../messages/types.js';
+import { firstDifference, type Difference } from '../json/firstDifference.js';
 import { toModelResponse } from '../trajectory/conversation.js';
 import { conversationsOf } from '../trajectory/conversationsOf.js';
 import { describeTools } from '../trajectory/describeTool.js';
@@ -44,6 +44,8 @@ export class ExchangeReplay {
   readonly #answered = new Map<string, Answered>();
   #asked = 0;
   #failure: TrajectoryDivergenceError | undefined;
+  /** The last request's tools, each a frozen copy (see #knownTools). */
+  #tools: readonly RequestTool[] = [];
 
   constructor(
     readonly trajectory: Trajectory,
@@ -88,7 +90,9 @@ export class ExchangeReplay {
         ),
       );
     }
-    const actual = actualRequest(redactRequest(this.redact, normaliseRequest(whole.request, this.normalised)));
+    const actual = actualRequest(
+      this.#knownTools(redactRequest(this.redact, normaliseRequest(whole.request, this.normalised))),
+    );
     let closest: { served: Served; difference: Difference } | undefined;
     for (const served of left) {
       const difference = compareRequests(served.expected[served.asked]!, actual, this.match, this.#verified);
@@ -131,6 +135,21 @@ export class ExchangeReplay {
     this.#answered.set(response.id, { request: whole, response });
     if (streamed) return { kind: 'sse', body: sseText(recorded.events as SseEvent[]) };
     return { kind: 'json', body: response };
+  }
+
+  /**
+   * The request with each tool that is the same as the one in its place in the last request (a client sends the
+   * same tools every time) replaced by that one: a frozen copy, whose digest toolDigest took once and keeps.
+   */
+  #knownTools(request: MessagesRequest): MessagesRequest {
+    if (request.tools === undefined) return request;
+    const known = this.#tools;
+    const tools = request.tools.map((tool, i) => {
+      const before = known[i];
+      return before !== undefined && firstDifference(before, tool) === undefined ? before : Object.freeze({ ...tool });
+    });
+    this.#tools = tools;
+    return { ...request, tools };
   }
 
   #refuse(error: TrajectoryDivergenceError): ReplayAnswer {

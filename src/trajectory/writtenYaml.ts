@@ -15,6 +15,7 @@ const NEWLINE = 10;
 const SPACE = 32;
 const DASH = 45;
 const COLON = 58;
+const ZERO = 48;
 const DOUBLE = 34;
 const SINGLE = 39;
 const BYTE_ORDER_MARK = 0xfeff;
@@ -192,36 +193,66 @@ class BlockReader {
     return value;
   }
 
-  /** A literal block (`|`, `|-`, `|+`) whose lines are indented deeper than `parent`. */
+  /**
+   * A literal block (`|`, `|-`, `|+`) whose lines are indented deeper than `parent`. Its indentation is its first
+   * line's, or given in its header (`|2-`: `parent` plus 2), as the writer gives it when the text starts with a space.
+   * A line of spaces no deeper than that is a blank line of the text (the writer indents a leading one); a deeper one
+   * is text, its spaces past the indentation, but in a block of blank lines only, where it is blank too.
+   */
   #literal(parent: number, headerEnd: number): string {
     const { text } = this;
-    const chomp = headerEnd - this.pos === 1 ? '' : text.slice(this.pos + 1, headerEnd);
+    let header = text.slice(this.pos + 1, headerEnd);
+    let indent = -1;
+    const given = header.charCodeAt(0) - ZERO;
+    if (given >= 1 && given <= 9) {
+      indent = parent + given;
+      header = header.slice(1);
+    }
+    const chomp = header;
     if (chomp !== '' && chomp !== '-' && chomp !== '+') decline();
     let at = headerEnd + 1;
     let value = '';
     let breaks = 0;
-    let indent = -1;
+    /** The lines of the block, and whether one holds more than spaces. */
+    let lines = 0;
+    let printed = false;
+    /** The most spaces on a blank line before the indentation is known: more than it is not YAML. */
+    let leading = 0;
     let content = false;
+    /**
+     * Whether the last line of text is spaces only. A kept block (`|+`) may end in one, as the writer writes it; where
+     * another ends, the library drops some of them by rules of its own: left to it.
+     */
+    let spacesLast = false;
     while (at < text.length) {
       const lineEnd = text.indexOf('\n', at);
-      if (lineEnd === at) {
-        breaks++;
-        at++;
-        continue;
-      }
       const spaces = this.#indent(at);
-      if (at + spaces === lineEnd) decline(); // a line of spaces only: left to the careful reader
-      if (indent === -1) {
-        if (spaces <= parent) break;
-        indent = spaces;
-      } else if (spaces < indent) break;
-      value += (content ? '\n' : '') + '\n'.repeat(breaks) + text.slice(at + indent, lineEnd);
-      content = true;
-      breaks = 0;
+      const blank = at + spaces === lineEnd;
+      if (blank && (indent === -1 || spaces <= indent)) {
+        if (indent === -1) leading = Math.max(leading, spaces);
+        breaks++;
+      } else {
+        if (indent === -1) {
+          if (spaces <= parent) break;
+          if (spaces < leading) decline();
+          indent = spaces;
+        } else if (spaces < indent) break;
+        value += (content ? '\n' : '') + '\n'.repeat(breaks) + text.slice(at + indent, lineEnd);
+        content = true;
+        printed ||= !blank;
+        spacesLast = blank;
+        breaks = 0;
+      }
+      lines++;
       at = lineEnd + 1;
     }
-    if (!content) decline();
     this.pos = at;
+    if (!printed) {
+      // Blank lines only: the writer keeps them (`|+`), each one a line break.
+      if (chomp !== '+') decline();
+      return '\n'.repeat(lines);
+    }
+    if (spacesLast && chomp !== '+') decline();
     if (chomp === '-') return value;
     return chomp === '+' ? `${value}\n${'\n'.repeat(breaks)}` : `${value}\n`;
   }

@@ -148,6 +148,20 @@ describe('a recording that caught nothing', () => {
     });
   });
 
+  it('does not name a child process started while no interception was in force', async () => {
+    const earlier = await interceptAnthropic({ file: join(tempDir(), 'x.yaml'), config: false, mode: 'record' });
+    await earlier.close().catch(() => {});
+    const child = spawn(process.execPath, ['-e', '']);
+    await once(child, 'exit');
+    const recording = await interceptAnthropic({ file: join(tempDir(), 'y.yaml'), config: false, mode: 'record' });
+    const error = await recording.close().then(
+      () => undefined,
+      (thrown: Error) => thrown,
+    );
+    expect(error).toMatchObject({ code: 'nothing_to_record' });
+    expect(error!.message).not.toContain('A child process was started');
+  });
+
   it('says the one cause it cannot see, a client made early, when it saw nothing else', async () => {
     const recording = await interceptAnthropic({ file: join(tempDir(), 'x.yaml'), config: false, mode: 'record' });
     await expect(recording.close()).rejects.toMatchObject({

@@ -1,6 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { parseSse } from '../../src/intercept/exchange.js';
+import { canonicalJson } from '../../src/json/canonicalJson.js';
+import type { TrajectoryDivergenceError } from '../../src/replay/divergenceError.js';
 import { sseText, type SseEvent } from '../../src/transport/scripted/sseEvents.js';
 import { ExchangeReplay } from '../../src/intercept/replayExchanges.js';
 import { trajectoryOfExchanges } from '../../src/intercept/trajectoryOfExchanges.js';
@@ -33,6 +35,55 @@ describe('an intercepted conversation', () => {
         expect(replay.finish('')).toBeUndefined();
         const errors = trajectory.turns.flatMap((turn) => turn.results ?? []).filter((r) => r.outcome === 'error');
         expect(errors).toHaveLength(turns.flatMap((turn) => turn.calls).filter((call) => call.isError).length);
+      }),
+    );
+  });
+});
+
+describe('an intercepted conversation replayed with its tools changed on a later request', () => {
+  /** A tool as a client might send it instead: the same in another key order, or changed. */
+  const edit = fc.oneof(
+    fc.constant((tool: Record<string, unknown>) => Object.fromEntries(Object.entries(tool).reverse())),
+    fc.string().map((description) => (tool: Record<string, unknown>) => ({ ...tool, description })),
+    fc.tuple(fc.string({ minLength: 1 }), jsonish).map(([key, value]) => (tool: Record<string, unknown>) => ({
+      ...tool,
+      input_schema: { ...(tool.input_schema as object), [key]: value },
+    })),
+  );
+
+  it('is answered while each tool is the same as recorded, in any key order, and refused at a tool changed', () => {
+    fc.assert(
+      fc.property(fc.array(turnArb, { minLength: 1, maxLength: 3 }), fc.nat(), fc.nat(2), edit, (turns, at, i, to) => {
+        const exchanges = trafficOf('Go.', turns);
+        const trajectory = trajectoryOfExchanges({
+          name: 'loop',
+          agent: 'intercepted',
+          exchanges,
+          recordedAt: new Date(0),
+          client: {},
+          normalised: [],
+        });
+        const replay = new ExchangeReplay(trajectory, { file: 'loop.yaml', rerecord: 'again' }, 'exact', (v) => v);
+        // Each request as it comes off the wire: objects of its own. A later one offers tool i edited.
+        const changedAt = 1 + (at % (exchanges.length - 1));
+        const requests = exchanges.map(({ request }) => structuredClone(request));
+        const tools = requests[changedAt]!.tools! as unknown as Record<string, unknown>[];
+        const before = tools[i]!;
+        tools[i] = to(before);
+        const same = canonicalJson(tools[i]) === canonicalJson(before);
+        for (const [t, request] of requests.entries()) {
+          const answer = replay.answer(request);
+          if (t < changedAt || same) {
+            expect(answer).toEqual({ kind: 'json', body: exchanges[t]!.response });
+            continue;
+          }
+          expect(answer.kind).toBe('refused');
+          expect((answer as { error: TrajectoryDivergenceError }).error).toMatchObject({
+            turn: changedAt + 1,
+            path: `tools[${i}].digest`,
+          });
+          break;
+        }
       }),
     );
   });

@@ -41,8 +41,16 @@ const ordinaryText = fc
     { maxLength: 14 },
   )
   .map((parts) => parts.join(''))
-  // Text starting or ending in blanks is written with an indentation indicator or escapes: the general readers' part.
+  // Text starting or ending in blanks, or with blank lines of spaces: see blankText.
   .filter((text) => !/^\s|\s$/.test(text) && !/[ \t]\n/.test(text));
+/**
+ * Text with blanks anywhere, as a model streams it in pieces (` 68°F\n- **`, `\n\n`): the writer writes a literal
+ * block with an indentation indicator (`|2-`), or with blank lines of spaces (a leading one indented), or of line
+ * breaks only (`|+`), or, where it ends in spaces, a quoted scalar.
+ */
+const blankText = fc
+  .array(fc.constantFrom('a', 'b c', '- x', '#', ' ', '  ', '\n', '\n\n', '\t'), { maxLength: 10 })
+  .map((parts) => parts.join(''));
 const json: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
   value: fc.oneof(
     { depthSize: 'small' },
@@ -95,6 +103,26 @@ describe("the writer's reader", () => {
     );
   }, 60_000);
 
+  it('reads every text with blanks the writer writes, anywhere in the file, as the reference does', () => {
+    const blankJson: fc.Arbitrary<unknown> = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small' },
+        blankText,
+        fc.integer(),
+        fc.array(tie('value'), { maxLength: 3 }),
+        fc.dictionary(fc.constantFrom('k', 'l'), tie('value'), { maxKeys: 2 }),
+      ),
+    })).value;
+    fc.assert(
+      fc.property(blankJson, blankText, (input, said) => {
+        const written = writtenWith(input, said);
+        expect(expectWrittenAgrees(written)).toBe(true);
+        expect(expectWrittenAgrees(written.replaceAll('\n', '\r\n'))).toBe(true);
+      }),
+      { numRuns: 300 },
+    );
+  }, 60_000);
+
   it('declines or agrees on texts the writer never writes', () => {
     const edit = fc.tuple(
       fc.nat(),
@@ -121,6 +149,40 @@ describe("the writer's reader", () => {
     expect(read).toBeGreaterThan(runs / 20);
     expect(read).toBeLessThan(runs);
   }, 60_000);
+
+  it('declines or agrees on literal blocks edited where their indentation and blank lines are', () => {
+    const edit = fc.tuple(
+      fc.nat(),
+      fc.nat({ max: 4 }),
+      fc.constantFrom(' ', '  ', '      ', '\t', '\n', '\n\n', '    \n', ' \n', '  \n  ', '|', '|-', '|+', '|2', '|1'),
+      fc.constantFrom('', '|9', '|2-', '|3+', '-', '+', 'x', '1', '#'),
+    );
+    const input = {
+      a: ' x\ny',
+      b: ['\n\nq', '\n', ['\n\n', ' r\n s', { c: '\n z\n\n' }]],
+      d: 'p\n  \nq\n',
+      f: '  \n\nw',
+    };
+    const written = writtenWith(input, ' lead\n\n  two\n');
+    // The edits fall from the turns on, where the literal blocks are.
+    const from = written.indexOf('\nturns:');
+    let read = 0;
+    let runs = 0;
+    fc.assert(
+      fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), (edits) => {
+        let text = written;
+        for (const [at, removed, inserted, more] of edits) {
+          const i = from + (at % (text.length - from + 1));
+          text = text.slice(0, i) + inserted + more + text.slice(i + removed);
+        }
+        runs++;
+        if (expectWrittenAgrees(text)) read++;
+      }),
+      { numRuns: 1500 },
+    );
+    expect(read).toBeGreaterThan(runs / 20);
+    expect(read).toBeLessThan(runs);
+  }, 60_000);
 });
 
 describe("the writer's reader on its edge cases", () => {
@@ -136,6 +198,11 @@ describe("the writer's reader on its edge cases", () => {
     ['a literal block stripped of its newline', 'line one\nline two'],
     ['a literal block with inner blank lines', 'one\n\n\ntwo\n'],
     ['a literal block of indented lines', 'one\n    two\n  three'],
+    ['a literal block that starts with a space (`|2-`)', ' 68°F\n- **'],
+    ['a literal block that starts with a blank line (indented)', '\n- **Temperature:**'],
+    ['a literal block with a blank line of spaces', 'one\n  \ntwo'],
+    ['a line break alone (`|+`)', '\n'],
+    ['line breaks alone', '\n\n\n'],
     ['unicode', 'é 日本 \u{1F600} ok'],
     ['a number written as text', '12'],
     ['a boolean written as text', 'true'],
@@ -170,6 +237,18 @@ describe("the writer's reader on its edge cases", () => {
       }
     },
   );
+
+  // Found by the property above: the library's own rules for lines of spaces deeper than the block.
+  it.each([
+    ['a block of blank lines only, one deeper than the block', 'k: |1+\n   \nn: 1\n'],
+    ['a block of blank lines only, in a sequence', 'k:\n  - |1+\n    \n  - b\n'],
+    ['a block of blank lines only, in a sequence in a sequence', 'k:\n  - - |1+\n      \n\n    - b\n'],
+    ['a block whose leading blank line is deeper than its first line', 'k: |\n      \n    a\nn: 1\n'],
+    ['a clipped block ending in a line of deeper spaces', 'k: |2\n   a\n   \nn: 1\n'],
+    ['a clipped block ending in one, then blank lines', 'k:\n  - text: |2\n       lead\n\n       \n\n\n  - next\n'],
+  ])('agrees with the reference on %s, or declines it', (_name, text) => {
+    expectWrittenAgrees(text);
+  });
 
   it('declines a carriage return that is not part of a CRLF, and a byte order mark past the start', () => {
     for (const text of [
