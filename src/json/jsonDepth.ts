@@ -18,8 +18,12 @@ export function pathBeyondDepth(value: unknown, limit: number): JsonPath | undef
 /** The largest limit checked by recursion: a few hundred frames fit any stack. */
 const MAX_RECURSIVE_LIMIT = 256;
 
-/** Whether the value has an array or object at level `limit + 1` (a cyclic value does). */
-function nestsBeyond(value: unknown, remaining: number): boolean {
+/**
+ * Whether the value has an array or object at level `remaining + 1` (a cyclic value does), as
+ * {@link pathBeyondDepth} counts. It recurses up to `remaining + 1` frames deep: `remaining` must be small
+ * (at most a few hundred) and not negative.
+ */
+export function nestsBeyond(value: unknown, remaining: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (remaining === 0) return true;
   if (Array.isArray(value)) {

@@ -10,11 +10,11 @@ import { describeExpectation } from './expectation.js';
  * over the items as sent.
  */
 export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expected: string): string {
-  const { input, path, out, at } = site;
+  const { input, path, out, at, depth } = site;
   const tuple = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
   const items = node.items;
   const count = (_v: unknown, n: unknown) => `it had ${String(n)} item${n === 1 ? '' : 's'}`;
-  const lines = [`if (!Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`];
+  const lines = [`if (!Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`, gen.container(site)];
   const max =
     items === false ? Math.min(tuple.length, (node.maxItems as number | undefined) ?? Infinity) : node.maxItems;
   if (typeof node.minItems === 'number') {
@@ -36,6 +36,7 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
       out: bound,
       at: `${at}.prefixItems.${position}`,
       root: false,
+      depth: depth + 1,
     };
     lines.push(
       `if (${input}.length > ${position}) { let ${bound};`,
@@ -46,7 +47,14 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
   const index = gen.var('i');
   const value = gen.var('e');
   const bound = gen.var('b');
-  const item: Site = { input: value, path: [...path, index], out: bound, at: `${at}.items`, root: false };
+  const item: Site = {
+    input: value,
+    path: [...path, index],
+    out: bound,
+    at: `${at}.items`,
+    root: false,
+    depth: depth + 1,
+  };
   lines.push(
     `for (let ${index} = ${tuple.length}; ${index} < ${input}.length; ${index}++) {`,
     `const ${value} = ${input}[${index}]; let ${bound};`,

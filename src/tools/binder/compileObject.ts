@@ -12,7 +12,7 @@ import { describeExpectation } from './expectation.js';
  * any, refused as unknown where it allows none.
  */
 export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): string {
-  const { input, path, out, at, root } = site;
+  const { input, path, out, at, root, depth } = site;
   const properties = Object.entries((node.properties as Record<string, unknown> | undefined) ?? {});
   const required = new Set((node.required as string[] | undefined) ?? []);
   const patterns = Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {});
@@ -23,16 +23,24 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
   const freeForm =
     properties.length === 0 && patterns.length === 0 && (additional === undefined || additional === true);
   if (freeForm && !('propertyNames' in node) && !('dependentRequired' in node) && required.size === 0) {
-    lines.push(`${out} = ${input};`);
+    lines.push(gen.keep(site));
     return statements(lines);
   }
+  lines.push(gen.container(site));
   const present: string[] = [];
   const optional: string[] = [];
   for (const [key, schema] of properties) {
     const name = JSON.stringify(key);
     const raw = gen.var('p');
     const bound = gen.var('b');
-    const member: Site = { input: raw, path: [...path, name], out: bound, at: `${at}.properties.${key}`, root: false };
+    const member: Site = {
+      input: raw,
+      path: [...path, name],
+      out: bound,
+      at: `${at}.properties.${key}`,
+      root: false,
+      depth: depth + 1,
+    };
     // A key Object.prototype also has ('constructor', 'toString') must be an own property.
     const read =
       key in Object.prototype
@@ -49,10 +57,11 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     if (hasDefault) {
       gen.checkDefault(schema as PublishedSchema, member.at);
       const value = (schema as PublishedSchema).default;
-      // Each call gets its own copy of an object or array default; structuredClone gives null back as it is, and
-      // any scalar: cloning every default would bind the same values, only slower.
-      // Stryker disable next-line ConditionalExpression: equivalent, as a scalar's structured clone is the scalar
-      const copy = typeof value === 'object' ? `structuredClone(${gen.ref(value)})` : gen.ref(value);
+      // Each call gets its own copy of an object or array default. structuredClone gives null back as it is, and
+      // any scalar: cloning them too would bind the same values, only slower (a null default is common, pydantic's
+      // `x: str | None = None`, and a structured clone costs more than the rest of a small input's check).
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, a scalar's structured clone is it
+      const copy = typeof value === 'object' && value !== null ? `structuredClone(${gen.ref(value)})` : gen.ref(value);
       lines.push(`${bound} = ${copy};`);
     } else if (required.has(key)) {
       const missing = gen.refuser('required', describeExpectation(schema, gen.root), (v) =>
@@ -118,7 +127,14 @@ function otherKeys(
   }
   const value = gen.var('v');
   const bound = gen.var('x');
-  const member = (where: string): Site => ({ input: value, path: [...path, key], out: bound, at: where, root: false });
+  const member = (where: string): Site => ({
+    input: value,
+    path: [...path, key],
+    out: bound,
+    at: where,
+    root: false,
+    depth: site.depth + 1,
+  });
   const matched = gen.var('m');
   const body: string[] = [`const ${value} = ${input}[${key}]; let ${bound}; let ${matched} = false;`];
   for (const [pattern, schema] of patterns) {
