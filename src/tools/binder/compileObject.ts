@@ -27,8 +27,9 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     return statements(lines);
   }
   lines.push(gen.container(site));
+  // The bound object's members: those always there (required, or with a default), then the optional ones sent.
   const present: string[] = [];
-  const optional: string[] = [];
+  const optional: { name: string; bound: string }[] = [];
   for (const [key, schema] of properties) {
     const name = JSON.stringify(key);
     const raw = gen.var('p');
@@ -71,7 +72,7 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     }
     lines.push('} else {', gen.node(schema, member), '}');
     if (hasDefault || required.has(key)) present.push(`${name}: ${bound}`);
-    else optional.push(`if (${bound} !== undefined) ${out}[${name}] = ${bound};`);
+    else optional.push({ name, bound });
   }
   // A name required but not declared (JSON Schema allows it where other keys are allowed) must be there.
   const otherwise = typeof additional === 'object' ? describeExpectation(additional, gen.root) : 'a value';
@@ -81,7 +82,7 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     const missing = gen.refuser('required', otherwise, () => 'it was missing');
     lines.push(`if (!Object.hasOwn(${input}, ${name})) return ${missing}(undefined, [${[...path, name]}]);`);
   }
-  lines.push(`${out} = { ${present.join(', ')} };`, ...optional);
+  lines.push(boundObject(out, present, optional));
   lines.push(
     ...otherKeys(
       gen,
@@ -94,6 +95,20 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
   // Read on the bound object: a null standing for an absent member is absent here too.
   lines.push(...dependencies(gen, node, site));
   return statements(lines);
+}
+
+/**
+ * Code that makes the bound object: its members always there, then each optional one sent, in the order declared.
+ * When every optional member was sent, one object literal makes it, with all its members: V8 then makes it in one
+ * allocation, where a member added later needs another (an object literal has room for its own members only).
+ */
+function boundObject(out: string, present: string[], optional: { name: string; bound: string }[]): string {
+  const always = `${out} = { ${present.join(', ')} };`;
+  if (optional.length === 0) return always;
+  const each = optional.map(({ name, bound }) => `if (${bound} !== undefined) ${out}[${name}] = ${bound};`);
+  const all = optional.map(({ bound }) => `${bound} !== undefined`).join(' && ');
+  const whole = [...present, ...optional.map(({ name, bound }) => `${name}: ${bound}`)].join(', ');
+  return `if (${all}) ${out} = { ${whole} };\nelse {\n${statements([always, ...each])}\n}`;
 }
 
 /** Every key not declared by name, in the order sent: checked, bound and kept, or refused. */
