@@ -18,16 +18,20 @@ export function pathBeyondDepth(value: unknown, limit: number): JsonPath | undef
 /** The largest limit checked by recursion: a few hundred frames fit any stack. */
 const MAX_RECURSIVE_LIMIT = 256;
 
-/** Whether the value has an array or object at level `limit + 1` (a cyclic value does). */
-function nestsBeyond(value: unknown, remaining: number): boolean {
+/**
+ * Whether the value has an array or object at level `remaining + 1` (a cyclic value does), as
+ * {@link pathBeyondDepth} counts. It recurses up to `remaining + 1` frames deep: `remaining` must be small
+ * (at most a few hundred) and not negative.
+ */
+export function nestsBeyond(value: unknown, remaining: number): boolean {
   if (typeof value !== 'object' || value === null) return false;
   if (remaining === 0) return true;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) if (nestsBeyond(value[i], remaining - 1)) return true;
-    return false;
-  }
-  for (const key in value) {
-    if (Object.hasOwn(value, key) && nestsBeyond((value as Record<string, unknown>)[key], remaining - 1)) return true;
+  // An object's own enumerable members, as Object.keys lists them, read in one step.
+  const members: unknown[] = Array.isArray(value) ? value : Object.values(value);
+  for (let i = 0; i < members.length; i++) {
+    const member = members[i];
+    // Only an array or an object can nest: a scalar member is passed over without a call.
+    if (typeof member === 'object' && member !== null && nestsBeyond(member, remaining - 1)) return true;
   }
   return false;
 }

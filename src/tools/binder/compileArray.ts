@@ -1,6 +1,7 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
 import { describeValue } from '../../json/describeValue.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
+import { typesOf } from '../schema/schemaFacts.js';
 import { type Emitter, type Site, statements } from './emitter.js';
 import { describeExpectation } from './expectation.js';
 
@@ -10,11 +11,11 @@ import { describeExpectation } from './expectation.js';
  * over the items as sent.
  */
 export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expected: string): string {
-  const { input, path, out, at } = site;
+  const { input, path, out, at, depth } = site;
   const tuple = Array.isArray(node.prefixItems) ? (node.prefixItems as unknown[]) : [];
   const items = node.items;
   const count = (_v: unknown, n: unknown) => `it had ${String(n)} item${n === 1 ? '' : 's'}`;
-  const lines = [`if (!Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`];
+  const lines = [`if (!Array.isArray(${input})) ${gen.refuse(site, 'invalid_type', expected)}`, gen.container(site)];
   const max =
     items === false ? Math.min(tuple.length, (node.maxItems as number | undefined) ?? Infinity) : node.maxItems;
   if (typeof node.minItems === 'number') {
@@ -26,8 +27,12 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
     lines.push(
       `if (${input}.length > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', expected, count, `${input}.length`)}`,
     );
+  // Items each bound as sent need no copy of their own: once checked, the array is copied whole, in one step.
+  const asSent = [...tuple, items].every(bindsAsSent);
   const all = gen.var('a');
-  lines.push(`const ${all} = new Array(${input}.length);`);
+  const store = (index: string, bound: string) => (asSent ? '' : `${all}[${index}] = ${bound};`);
+  // Stryker disable next-line ConditionalExpression: equivalent, as an array made and never used changes nothing
+  if (!asSent) lines.push(`const ${all} = new Array(${input}.length);`);
   tuple.forEach((schema, position) => {
     const bound = gen.var('b');
     const item: Site = {
@@ -36,23 +41,31 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
       out: bound,
       at: `${at}.prefixItems.${position}`,
       root: false,
+      depth: depth + 1,
     };
     lines.push(
       `if (${input}.length > ${position}) { let ${bound};`,
       gen.node(schema, item),
-      `${all}[${position}] = ${bound}; }`,
+      `${store(String(position), bound)} }`,
     );
   });
   const index = gen.var('i');
   const value = gen.var('e');
   const bound = gen.var('b');
-  const item: Site = { input: value, path: [...path, index], out: bound, at: `${at}.items`, root: false };
+  const item: Site = {
+    input: value,
+    path: [...path, index],
+    out: bound,
+    at: `${at}.items`,
+    root: false,
+    depth: depth + 1,
+  };
   lines.push(
     `for (let ${index} = ${tuple.length}; ${index} < ${input}.length; ${index}++) {`,
     `const ${value} = ${input}[${index}]; let ${bound};`,
     // With `items: false` no item gets here: the count is refused first, past the tuple.
     gen.node(items, item),
-    `${all}[${index}] = ${bound};`,
+    store(index, bound),
     '}',
   );
   if (node.uniqueItems === true) {
@@ -67,7 +80,8 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
     );
   }
   if ('contains' in node) lines.push(...contains(gen, node, site));
-  lines.push(`${out} = ${all};`);
+  // A spread reads every index as the loop does, a hole as undefined, and makes a plain array.
+  lines.push(`${out} = ${asSent ? `[...${input}]` : all};`);
   return statements(lines);
 }
 
@@ -92,6 +106,21 @@ function contains(gen: Emitter, node: PublishedSchema, site: Site): string[] {
       `if (${matches} > ${gen.literal(max)}) ${gen.refuse(site, 'too_long', `${atMost} ${kind}`, had, matches)}`,
     );
   return lines;
+}
+
+// Stryker disable next-line StringLiteral,ArrayDeclaration: equivalent, a type left out only has items copied singly
+const SCALARS: ReadonlySet<string> = new Set(['string', 'number', 'integer', 'boolean', 'null']);
+
+/**
+ * Whether every value the schema accepts as an item is bound as sent, so the bound array can be the sent one
+ * copied: a node of scalar types only, a value kept as sent (`true`, no schema), or none (`false`). Anything
+ * else may bind an item to a value of its own (an object with its defaults, an array copied).
+ */
+function bindsAsSent(schema: unknown): boolean {
+  // Stryker disable next-line ConditionalExpression,BooleanLiteral: equivalent, copying each item binds the same
+  if (typeof schema !== 'object') return true;
+  // A `$ref` or a union has no type of its own here (the normaliser moves one into the target or the alternatives).
+  return typesOf(schema as PublishedSchema)?.every((type) => SCALARS.has(type)) === true;
 }
 
 /** `1 item that is`, `2 items that are`. */

@@ -12,7 +12,7 @@ import { describeExpectation } from './expectation.js';
  * any, refused as unknown where it allows none.
  */
 export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): string {
-  const { input, path, out, at, root } = site;
+  const { input, path, out, at, root, depth } = site;
   const properties = Object.entries((node.properties as Record<string, unknown> | undefined) ?? {});
   const required = new Set((node.required as string[] | undefined) ?? []);
   const patterns = Object.entries((node.patternProperties as Record<string, unknown> | undefined) ?? {});
@@ -23,16 +23,25 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
   const freeForm =
     properties.length === 0 && patterns.length === 0 && (additional === undefined || additional === true);
   if (freeForm && !('propertyNames' in node) && !('dependentRequired' in node) && required.size === 0) {
-    lines.push(`${out} = ${input};`);
+    lines.push(gen.keep(site));
     return statements(lines);
   }
+  lines.push(gen.container(site));
+  // The bound object's members: those always there (required, or with a default), then the optional ones sent.
   const present: string[] = [];
-  const optional: string[] = [];
+  const optional: { name: string; bound: string }[] = [];
   for (const [key, schema] of properties) {
     const name = JSON.stringify(key);
     const raw = gen.var('p');
     const bound = gen.var('b');
-    const member: Site = { input: raw, path: [...path, name], out: bound, at: `${at}.properties.${key}`, root: false };
+    const member: Site = {
+      input: raw,
+      path: [...path, name],
+      out: bound,
+      at: `${at}.properties.${key}`,
+      root: false,
+      depth: depth + 1,
+    };
     // A key Object.prototype also has ('constructor', 'toString') must be an own property.
     const read =
       key in Object.prototype
@@ -49,10 +58,11 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     if (hasDefault) {
       gen.checkDefault(schema as PublishedSchema, member.at);
       const value = (schema as PublishedSchema).default;
-      // Each call gets its own copy of an object or array default; structuredClone gives null back as it is, and
-      // any scalar: cloning every default would bind the same values, only slower.
-      // Stryker disable next-line ConditionalExpression: equivalent, as a scalar's structured clone is the scalar
-      const copy = typeof value === 'object' ? `structuredClone(${gen.ref(value)})` : gen.ref(value);
+      // Each call gets its own copy of an object or array default. structuredClone gives null back as it is, and
+      // any scalar: cloning them too would bind the same values, only slower (a null default is common, pydantic's
+      // `x: str | None = None`, and a structured clone costs more than the rest of a small input's check).
+      // Stryker disable next-line ConditionalExpression,LogicalOperator: equivalent, a scalar's structured clone is it
+      const copy = typeof value === 'object' && value !== null ? `structuredClone(${gen.ref(value)})` : gen.ref(value);
       lines.push(`${bound} = ${copy};`);
     } else if (required.has(key)) {
       const missing = gen.refuser('required', describeExpectation(schema, gen.root), (v) =>
@@ -62,7 +72,7 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     }
     lines.push('} else {', gen.node(schema, member), '}');
     if (hasDefault || required.has(key)) present.push(`${name}: ${bound}`);
-    else optional.push(`if (${bound} !== undefined) ${out}[${name}] = ${bound};`);
+    else optional.push({ name, bound });
   }
   // A name required but not declared (JSON Schema allows it where other keys are allowed) must be there.
   const otherwise = typeof additional === 'object' ? describeExpectation(additional, gen.root) : 'a value';
@@ -72,7 +82,7 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
     const missing = gen.refuser('required', otherwise, () => 'it was missing');
     lines.push(`if (!Object.hasOwn(${input}, ${name})) return ${missing}(undefined, [${[...path, name]}]);`);
   }
-  lines.push(`${out} = { ${present.join(', ')} };`, ...optional);
+  lines.push(boundObject(out, present, optional));
   lines.push(
     ...otherKeys(
       gen,
@@ -85,6 +95,20 @@ export function emitObject(gen: Emitter, node: PublishedSchema, site: Site): str
   // Read on the bound object: a null standing for an absent member is absent here too.
   lines.push(...dependencies(gen, node, site));
   return statements(lines);
+}
+
+/**
+ * Code that makes the bound object: its members always there, then each optional one sent, in the order declared.
+ * When every optional member was sent, one object literal makes it, with all its members: V8 then makes it in one
+ * allocation, where a member added later needs another (an object literal has room for its own members only).
+ */
+function boundObject(out: string, present: string[], optional: { name: string; bound: string }[]): string {
+  const always = `${out} = { ${present.join(', ')} };`;
+  if (optional.length === 0) return always;
+  const each = optional.map(({ name, bound }) => `if (${bound} !== undefined) ${out}[${name}] = ${bound};`);
+  const all = optional.map(({ bound }) => `${bound} !== undefined`).join(' && ');
+  const whole = [...present, ...optional.map(({ name, bound }) => `${name}: ${bound}`)].join(', ');
+  return `if (${all}) ${out} = { ${whole} };\nelse {\n${statements([always, ...each])}\n}`;
 }
 
 /** Every key not declared by name, in the order sent: checked, bound and kept, or refused. */
@@ -118,7 +142,14 @@ function otherKeys(
   }
   const value = gen.var('v');
   const bound = gen.var('x');
-  const member = (where: string): Site => ({ input: value, path: [...path, key], out: bound, at: where, root: false });
+  const member = (where: string): Site => ({
+    input: value,
+    path: [...path, key],
+    out: bound,
+    at: where,
+    root: false,
+    depth: site.depth + 1,
+  });
   const matched = gen.var('m');
   const body: string[] = [`const ${value} = ${input}[${key}]; let ${bound}; let ${matched} = false;`];
   for (const [pattern, schema] of patterns) {

@@ -1,6 +1,8 @@
 import { canonicalJson } from '../../json/canonicalJson.js';
+import { nestsBeyond } from '../../json/jsonDepth.js';
 import { isPlainObject } from '../../json/jsonValue.js';
 import { ToolDeclarationError } from '../declarationError.js';
+import { MAX_INPUT_DEPTH } from '../schema/inputDepth.js';
 import type { PublishedSchema } from '../schema/publishedSchema.js';
 import { typesOf } from '../schema/schemaFacts.js';
 import { parseLocalRef, valueAtPointer } from '../schema/schemaPointer.js';
@@ -12,6 +14,7 @@ import { Refusal, valueArrived, type ArgumentPath, type InvalidArgumentCode } fr
 import { emitNumber } from './compileNumber.js';
 import { type Emitter, type Site, statements } from './emitter.js';
 import { emitString } from './compileString.js';
+import { tooDeep } from './tooDeep.js';
 
 /**
  * A compiled check for a tool's input: returns the bound value (defaults applied, nulls
@@ -29,6 +32,14 @@ type Validator = (value: unknown) => unknown;
  * Safety of the generated source: property names enter it only as JSON string literals, and
  * numbers only as finite numeric literals (`literal`); patterns, sets, defaults and every message are
  * passed in as values (`r0`, `r1`, ...), never spliced into the code.
+ *
+ * Depth: the code counts the levels of arrays and objects where it walks the input, so it stops
+ * within MAX_INPUT_DEPTH on any input (a recursive schema and a cyclic value included): `room` is
+ * how many levels the value of a function may still nest (MAX_INPUT_DEPTH for the input itself),
+ * and the first array or object past it is refused as too deep, as is a value kept as sent (a
+ * free-form object) that nests past it. What the code accepts is therefore within the limit.
+ * Where it only reads values already checked (the bound value, by `not` and `if`; the items, by
+ * `contains`; the names, by `propertyNames`) and in the check of a default, it counts nothing.
  */
 export function compileSchema(tool: string, schema: PublishedSchema): Validator {
   return new CodeGenerator(tool, schema).compile(schema, true, 'input');
@@ -39,8 +50,11 @@ type Refuser = (value: unknown, path: ArgumentPath, detail?: unknown) => Refusal
 class CodeGenerator implements Emitter {
   readonly #refs: unknown[] = [];
   readonly #functions: string[] = [];
-  /** The function made for each `$ref`, by the `$ref` (none for a function made without one). */
-  readonly #refFunctions = new Map<string | undefined, string>();
+  /**
+   * The function made for each `$ref`, by the `$ref`: one for code that counts levels, one for code that does
+   * not (none for a function made without a `$ref`).
+   */
+  readonly #refFunctions = { counting: new Map<string, string>(), reading: new Map<string, string>() };
   #vars = 0;
 
   constructor(
@@ -48,14 +62,17 @@ class CodeGenerator implements Emitter {
     readonly root: PublishedSchema,
     /** Schemas whose default is checked (or being checked), shared with the generators made for defaults. */
     readonly defaults = new Set<object>(),
+    /** Whether the code being made counts levels (see the header): not where it reads values already checked. */
+    private counting = true,
   ) {}
 
   compile(schema: unknown, root: boolean, at: string): Validator {
-    const body = this.node(schema, { input: 'value', path: [], out: 'bound', at, root });
+    const body = this.node(schema, { input: 'value', path: [], out: 'bound', at, root, depth: 0 });
     const locals = [`R = refs[0]`, ...this.#refs.map((_, i) => `r${i} = refs[${i + 1}]`)].join(', ');
+    const room = this.counting ? `const room = ${MAX_INPUT_DEPTH};\n` : '';
     const source =
       `"use strict"; const ${locals};\n${statements(this.#functions)}\n` +
-      `return function bind(value) {\nlet bound;\n${body}\nreturn bound;\n};`;
+      `return function bind(value) {\n${room}let bound;\n${body}\nreturn bound;\n};`;
     return new Function('refs', source)([Refusal, ...this.#refs]) as Validator;
   }
 
@@ -102,27 +119,61 @@ class CodeGenerator implements Emitter {
     return `typeof ${input} !== "object" || ${input} === null || Array.isArray(${input})`;
   }
 
+  /** Code that refuses the array or object at `site` when it is nested deeper than the input may go. */
+  container(site: Site): string {
+    if (!this.counting) return '';
+    // The array or object at depth d is on level d + 1 of the function's value, which may have `room` levels.
+    return `if (room <= ${site.depth}) return ${this.ref(tooDeep)}([${site.path}]);`;
+  }
+
+  /** Code that binds the value at `site` as sent, refused when it is nested deeper than the input may go. */
+  keep(site: Site): string {
+    const keep = `${site.out} = ${site.input};`;
+    if (!this.counting) return keep;
+    // Refused at the value itself: only its depth is known here; createCheck finds the place, walking the input.
+    return `if (${this.ref(nestsBeyond)}(${this.args(site)})) return ${this.ref(tooDeep)}([${site.path}]);\n${keep}`;
+  }
+
+  /** The arguments of a function made here called on the value at `site`: the value, and its room if counted. */
+  args(site: Site): string {
+    if (!this.counting) return site.input;
+    return site.depth === 0 ? `${site.input}, room` : `${site.input}, room - ${site.depth}`;
+  }
+
   /**
-   * A function of its own for `schema` (a `$ref` target or a union's alternative): `fN(value)`
+   * A function of its own for `schema` (a `$ref` target or a union's alternative): `fN(value, room)`
    * returns the bound value or a refusal whose path starts at that value.
    */
   function(schema: unknown, at: string, root: boolean, key?: string): string {
-    const made = this.#refFunctions.get(key);
-    if (made !== undefined) return made;
+    const made = this.counting ? this.#refFunctions.counting : this.#refFunctions.reading;
+    const known = key === undefined ? undefined : made.get(key);
+    if (known !== undefined) return known;
     const name = this.var('f');
-    if (key !== undefined) this.#refFunctions.set(key, name);
-    const body = this.node(schema, { input: 'value', path: [], out: 'bound', at, root });
-    this.#functions.push(`function ${name}(value) {\nlet bound;\n${body}\nreturn bound;\n}`);
+    if (key !== undefined) made.set(key, name);
+    const body = this.node(schema, { input: 'value', path: [], out: 'bound', at, root, depth: 0 });
+    this.#functions.push(`function ${name}(value, room) {\nlet bound;\n${body}\nreturn bound;\n}`);
     return name;
   }
 
   /**
    * A function for a schema a value is only matched against (`contains`, `not`, `if`, `propertyNames`): only
    * whether it refuses is read, never the words of its refusal, so which words they would be does not matter.
+   * It reads values already checked, and counts no levels: call it with the value alone.
    */
   matcher(schema: unknown, at: string): string {
     // Stryker disable next-line BooleanLiteral: equivalent, as no refusal of a matcher is ever worded
-    return this.function(schema, at, false);
+    return this.#reading(() => this.function(schema, at, false));
+  }
+
+  /** Code made by `make` that counts no levels (see the header). */
+  #reading(make: () => string): string {
+    const counting = this.counting;
+    this.counting = false;
+    try {
+      return make();
+    } finally {
+      this.counting = counting;
+    }
   }
 
   /** A constant at module level, made once when the validator is built: its name. */
@@ -136,12 +187,12 @@ class CodeGenerator implements Emitter {
   call(fn: string, site: Site): string {
     const result = this.var('c');
     const check = `if (${result} instanceof R) { ${result}.under([${site.path}]); return ${result}; }`;
-    return `const ${result} = ${fn}(${site.input}); ${check}\n${site.out} = ${result};`;
+    return `const ${result} = ${fn}(${this.args(site)}); ${check}\n${site.out} = ${result};`;
   }
 
   /** Code that checks the value at `site` against `schema` and binds it to `site.out`, or returns a refusal. */
   node(schema: unknown, site: Site): string {
-    if (schema === true || schema === undefined) return `${site.out} = ${site.input};`;
+    if (schema === true || schema === undefined) return this.keep(site);
     if (schema === false) return this.refuse(site, 'not_a_known_value', describeExpectation(false));
     const node = schema as PublishedSchema;
     if (typeof node.$ref === 'string') {
@@ -237,7 +288,7 @@ class CodeGenerator implements Emitter {
     if ('if' in node) {
       const test = this.matcher(node.if, `${site.at}.if`);
       const branch = (keyword: 'then' | 'else') => {
-        const fn = this.function(node[keyword], `${site.at}.${keyword}`, site.root);
+        const fn = this.#reading(() => this.function(node[keyword], `${site.at}.${keyword}`, site.root));
         const result = this.var('c');
         return (
           `const ${result} = ${fn}(${site.out}); ` +
@@ -255,7 +306,7 @@ class CodeGenerator implements Emitter {
     if (this.defaults.has(schema)) return;
     this.defaults.add(schema);
     // Stryker disable next-line BooleanLiteral: equivalent, as the root flag words only the error's message
-    const validate = new CodeGenerator(this.tool, this.root, this.defaults).compile(schema, false, at);
+    const validate = new CodeGenerator(this.tool, this.root, this.defaults, false).compile(schema, false, at);
     const result = validate(schema.default);
     if (result instanceof Refusal) {
       throw new ToolDeclarationError(

@@ -5,7 +5,7 @@ import { type Emitter, type Site, statements } from './emitter.js';
 import { describeAlternative, describeExpectation } from './expectation.js';
 import { Refusal, valueArrived } from './invalidArgument.js';
 
-type Alternative = (value: unknown) => unknown;
+type Alternative = (value: unknown, room?: number) => unknown;
 
 /**
  * Code for `anyOf` / `oneOf`. Three shapes, fastest first: the nullable idiom (`[T, null]`) as
@@ -64,7 +64,7 @@ export function emitUnion(gen: Emitter, node: PublishedSchema, site: Site): stri
   // The list of functions is made once, when the module is built.
   const list = gen.declare(`[${functions.join(', ')}]`);
   return (
-    `const ${result} = ${gen.ref(match)}(${list}, ${input}, ${gen.ref({ names, expected })});\n` +
+    `const ${result} = ${gen.ref(match)}(${list}, ${gen.ref({ names, expected })}, ${gen.args(site)});\n` +
     `if (${result} instanceof R) { ${result}.under([${site.path}]); return ${result}; }\n${out} = ${result};`
   );
 }
@@ -74,11 +74,14 @@ interface UnionWords {
   expected: string;
 }
 
-/** anyOf: the bound value of the first alternative that accepts the value, or the closest refusal. */
-function matchAny(alternatives: Alternative[], value: unknown, words: UnionWords): unknown {
+/**
+ * anyOf: the bound value of the first alternative that accepts the value, or the closest refusal. `room` is passed
+ * on to each alternative (see compileSchema).
+ */
+function matchAny(alternatives: Alternative[], words: UnionWords, value: unknown, room?: number): unknown {
   const refusals: Refusal[] = [];
   for (const alternative of alternatives) {
-    const result = alternative(value);
+    const result = alternative(value, room);
     if (!(result instanceof Refusal)) return result;
     refusals.push(result);
   }
@@ -86,12 +89,12 @@ function matchAny(alternatives: Alternative[], value: unknown, words: UnionWords
 }
 
 /** oneOf: the bound value of the one alternative that accepts the value; refused when none or several do. */
-function matchOne(alternatives: Alternative[], value: unknown, words: UnionWords): unknown {
+function matchOne(alternatives: Alternative[], words: UnionWords, value: unknown, room?: number): unknown {
   const refusals: Refusal[] = [];
   const accepted: number[] = [];
   let bound: unknown;
   for (const [i, alternative] of alternatives.entries()) {
-    const result = alternative(value);
+    const result = alternative(value, room);
     if (result instanceof Refusal) refusals.push(result);
     else {
       // Only read when exactly one accepted it.

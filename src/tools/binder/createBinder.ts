@@ -4,6 +4,7 @@ import type { PublishedSchema } from '../schema/publishedSchema.js';
 import type { ZodRefinement } from '../schema/fromZod.js';
 import { compileSchema } from './compileSchema.js';
 import { Refusal, toInvalidArgument, valueArrived, type InvalidArgument } from './invalidArgument.js';
+import { tooDeep } from './tooDeep.js';
 
 export type BindResult<Args> = { ok: true; args: Args } | { ok: false; invalid: InvalidArgument };
 
@@ -27,9 +28,11 @@ export function createBinder<Args>(tool: string, schema: PublishedSchema, refine
   const check = createCheck(tool, schema, refine);
   return (input, options) => {
     const checked = check(input);
-    return checked instanceof Refusal
-      ? { ok: false, invalid: toInvalidArgument(tool, checked, options?.quoteValue) }
-      : { ok: true, args: checked.value as Args };
+    // Told apart by a member of their own, not by `instanceof`: the check is on every call's way, and a class whose
+    // name the build sets (esbuild's keepNames) is left in V8's slow mode, where `instanceof` costs a lookup.
+    return 'value' in checked
+      ? { ok: true, args: checked.value as Args }
+      : { ok: false, invalid: toInvalidArgument(tool, checked, options?.quoteValue) };
   };
 }
 
@@ -37,10 +40,18 @@ export function createBinder<Args>(tool: string, schema: PublishedSchema, refine
 export type Check = (input: unknown) => { value: unknown } | Refusal;
 
 /**
- * The check a binder makes, before the refusal is worded for a tool: JSON text parsed, depth
- * limited, the compiled structural check, then a zod schema's own rules. `owner` names what the
- * schema belongs to in a declaration error (a tool, or a run's output); `refusedBecause` says what
- * follows when a rule of the schema's own throws.
+ * The check a binder makes, before the refusal is worded for a tool: JSON text parsed, the compiled
+ * structural check (depth limited), then a zod schema's own rules. `owner` names what the schema
+ * belongs to in a declaration error (a tool, or a run's output); `refusedBecause` says what follows
+ * when a rule of the schema's own throws.
+ *
+ * No check, tool or approval predicate ever receives a value nested deeper than MAX_INPUT_DEPTH, and
+ * an input that deep is refused as too deep, whatever else is wrong with it, at the first place (in
+ * the order sent) where it crosses the limit. The compiled check counts the levels where it walks
+ * and refuses the first array or object past the limit, and walks a value it keeps as sent (a
+ * free-form object) only to check its depth: so it stops, on any input, within the limit, and
+ * what it accepts is within it. Only an input it refuses is walked as a whole, so the refusal for
+ * its depth, when it is too deep, comes first as before; an input it accepts costs no walk.
  */
 export function createCheck(
   owner: string,
@@ -51,12 +62,13 @@ export function createCheck(
   const validate = compileSchema(owner, schema);
   return (input) => {
     try {
-      const parsed = parseTopLevel(input);
-      if (parsed instanceof Refusal) return parsed;
-      const tooDeep = depthRefusal(parsed);
-      if (tooDeep !== undefined) return tooDeep;
+      let parsed = input;
+      if (typeof input === 'string') {
+        parsed = parseTopLevel(input);
+        if (parsed instanceof Refusal) return parsed;
+      }
       const bound = validate(parsed);
-      if (bound instanceof Refusal) return bound;
+      if (bound instanceof Refusal) return depthRefusal(parsed) ?? bound;
       if (refine === undefined) return { value: bound };
       const refined = refine(bound);
       return refined instanceof Refusal ? refined : { value: refined };
@@ -68,25 +80,17 @@ export function createCheck(
   };
 }
 
-/**
- * Checked before any other look at the input, and without recursion: no check, tool or
- * approval predicate ever receives a value nested deeper than {@link MAX_INPUT_DEPTH}.
- */
+/** The refusal of an input nested too deep, at the first place where it crosses the limit, in the order sent. */
 function depthRefusal(input: unknown): Refusal | undefined {
   const path = pathBeyondDepth(input, MAX_INPUT_DEPTH);
-  if (path === undefined) return undefined;
-  const expected =
-    `nested at most ${MAX_INPUT_DEPTH} levels deep (arrays and objects inside one another, the input itself ` +
-    'being the first)';
-  return new Refusal('too_deep', expected, `it reached level ${MAX_INPUT_DEPTH + 1}`).withPath(path);
+  return path === undefined ? undefined : tooDeep(path);
 }
 
 /**
  * The API hands over tool input as parsed JSON; a transport that passes raw text gets it
  * parsed here, and text that is not JSON is refused as such rather than bound as a string.
  */
-function parseTopLevel(input: unknown): unknown {
-  if (typeof input !== 'string') return input;
+function parseTopLevel(input: string): unknown {
   try {
     return JSON.parse(input) as unknown;
   } catch {

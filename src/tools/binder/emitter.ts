@@ -11,6 +11,8 @@ export interface Site {
   at: string;
   /** True for the tool's input object itself: its members are "arguments". */
   root: boolean;
+  /** How many arrays and objects hold the value, within the enclosing function's value (which is at 0). */
+  depth: number;
 }
 
 /**
@@ -41,7 +43,16 @@ export interface Emitter {
   ): string;
   /** The condition `value is not a JSON object`. */
   notAnObject(input: string): string;
-  /** A function of its own for `schema`: `fN(value)` returns the bound value or a refusal relative to that value. */
+  /** Code that refuses the array or object at `site` when it is nested deeper than the input may go. */
+  container(site: Site): string;
+  /** Code that binds the value at `site` as sent, refused when it is nested deeper than the input may go. */
+  keep(site: Site): string;
+  /** The arguments of a function made here called on the value at `site`: the value, and its room if counted. */
+  args(site: Site): string;
+  /**
+   * A function of its own for `schema`: `fN(value, room)` returns the bound value or a refusal relative to that
+   * value; call it with {@link args}.
+   */
   function(schema: unknown, at: string, root: boolean, key?: string): string;
   /** A function for a schema a value is only matched against: whether it refuses is all that is read. */
   matcher(schema: unknown, at: string): string;

@@ -42,7 +42,7 @@ export interface InvalidArgument {
  * return one instead of throwing, and each enclosing object or array adds its key on the way out.
  */
 export class Refusal {
-  readonly path: ArgumentPath = [];
+  #path: ArgumentPath = [];
   /** Set when the value matched none of a union's alternatives: which, and which came closest. */
   union?: UnionNote;
   constructor(
@@ -62,6 +62,11 @@ export class Refusal {
 
   #arrived: string | (() => string);
 
+  /** Where the refused value sits, outermost first: the refusal's own array, which only its methods change. */
+  get path(): ArgumentPath {
+    return this.#path;
+  }
+
   get arrived(): string {
     if (typeof this.#arrived === 'function') this.#arrived = this.#arrived();
     return this.#arrived;
@@ -69,19 +74,20 @@ export class Refusal {
 
   /** Prefixes the path with an enclosing key. */
   at(key: string | number): this {
-    this.path.unshift(key);
+    this.#path.unshift(key);
     return this;
   }
 
   /** Prefixes the path with the location of the value it was found in. */
   under(prefix: ArgumentPath): this {
-    this.path.unshift(...prefix);
+    this.#path.unshift(...prefix);
     return this;
   }
 
   /** Sets the whole path at once, where the failure site knows it. */
   withPath(path: ArgumentPath): this {
-    this.path.splice(0, this.path.length, ...path);
+    // A copy made in one step: no array grown key by key.
+    this.#path = [...path];
     return this;
   }
 }
