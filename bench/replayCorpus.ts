@@ -17,16 +17,19 @@ const lookup = defineTool({
   }),
 });
 
-/** The agent every file of the corpus is recorded from (its name, in a config: `bench`). */
-export const agent = (transport: Transport) =>
+/** The agent of the replay benchmarks' files, allowed `maxTurns` turns (its name, in a config: `bench`). */
+export const agentOf = (maxTurns: number) => (transport: Transport) =>
   new Agent({
     name: 'bench',
     model: 'claude-haiku-5-5',
     system: 'Look records up.',
     tools: [lookup],
     transport,
-    maxTurns: TURNS,
+    maxTurns,
   });
+
+/** The agent every file of the corpus is recorded from. */
+export const agent = agentOf(TURNS);
 
 /** Nine tool turns and a final answer: a ten-turn conversation. */
 function script(seed: number): ScriptedTransport {

@@ -1,28 +1,12 @@
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Agent, defineTool, runTrajectory, type ModelResponse, type Transport } from 'legate';
+import { runTrajectory, type ModelResponse, type Transport } from 'legate';
+import { agentOf } from './replayCorpus.js';
 import { measureEach, MICROSECONDS, report, type Measurement } from './harness.js';
 
 /** Conversation lengths measured: replay's cost per turn must not grow with them. */
 const LENGTHS = [10, 1_000, 10_000] as const;
-
-const lookup = defineTool({
-  name: 'lookup_record',
-  description: 'Looks up a record by id.',
-  input: { type: 'object', properties: { id: { type: 'integer', minimum: 0 } }, required: ['id'] },
-  run: ({ id }) => ({ id, status: id % 2 === 0 ? 'open' : 'closed', owner: `user-${id % 7}` }),
-});
-
-const agentOf = (turns: number) => (transport: Transport) =>
-  new Agent({
-    name: 'bench',
-    model: 'claude-haiku-5-5',
-    system: 'Look records up.',
-    tools: [lookup],
-    transport,
-    maxTurns: turns,
-  });
 
 /**
  * The model of a `turns`-turn conversation: a tool call per turn, then an answer. A transport of its own rather
