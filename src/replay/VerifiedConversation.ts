@@ -13,10 +13,14 @@ export class VerifiedConversation {
   /** By place in the conversation: the recorded message and the live message found equal to it there. */
   readonly #recorded: Message[] = [];
   readonly #live: Message[] = [];
+  /** The recorded list of the last call: while it is the same list, its places hold what they held then. */
+  #lastRecorded: readonly Message[] | undefined;
 
   /**
    * The first difference between the first `length` messages of `recorded` and `live`, each live message new here
-   * redacted by `redact` first (as the recording was), with its path from `messages[i]`.
+   * redacted by `redact` first (as the recording was), with its path from `messages[i]`. A recorded list is never
+   * changed in place between calls (a replay's is its file's conversation), so passing the same list again is
+   * passing the same messages.
    */
   compare(
     recorded: readonly Message[],
@@ -25,10 +29,14 @@ export class VerifiedConversation {
     redact: <T>(value: T) => T = (value) => value,
   ): Difference | undefined {
     const [verifiedRecorded, verifiedLive] = [this.#recorded, this.#live];
-    // The messages met before, at the same places: a pointer comparison each (the loop every turn runs).
+    // The messages met before, at the same places: a pointer comparison each (the loop every turn runs). The recorded
+    // list is nearly always the one of the last call, whose places hold what was verified against: then only the
+    // live messages are compared.
     const shared = Math.min(length, live.length);
     let i = 0;
+    if (recorded === this.#lastRecorded) while (i < shared && verifiedLive[i] === live[i]) i++;
     while (i < shared && verifiedLive[i] === live[i] && verifiedRecorded[i] === recorded[i]) i++;
+    this.#lastRecorded = recorded;
     for (const count = Math.max(length, live.length); i < count; i++) {
       const e = i < length ? recorded[i] : undefined;
       const a = live[i];
