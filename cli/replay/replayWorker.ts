@@ -18,8 +18,11 @@ const config = setup.config === undefined ? {} : { config: setup.config };
 const project = await loadProject({ cwd: setup.cwd, requireConfig: true, ...config });
 const context: ReplayContext = { project, runner: { kind: 'cli', ...config }, cwd: setup.cwd };
 
+// The pool sends a file ahead while one is replaying: the files are replayed one after another, in the order sent,
+// as in one thread (and a worker that dies, dies on the first it holds).
+let replaying = Promise.resolve();
 port.on('message', (message: ToWorker) => {
-  void replayFile(message);
+  replaying = replaying.then(() => replayFile(message));
 });
 post({ kind: 'ready' });
 
