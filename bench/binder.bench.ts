@@ -12,8 +12,11 @@ const ajvValidate = new Ajv({ allErrors: false, strict: false }).compile(tool.in
 const valid = validOrder;
 const invalid = invalidOrder;
 
-/** The binder's goal on valid input: at least half of ajv's rate, so at most twice its cost per call. */
-const HALF_AJV = { most: 2, label: "goal <= 2x ajv's cost (>= 0.5x its rate)" };
+/**
+ * The binder's goal on valid input (issue 36): at least 0.9x ajv's rate, so at most 1/0.9 (about 1.11x) its cost per
+ * call, while it also builds the bound arguments (a copy ajv does not make) and keeps the depth limit.
+ */
+const NEAR_AJV = { most: 1 / 0.9, label: "goal <= 1.11x ajv's cost (>= 0.9x its rate)" };
 
 export async function benchBinder(): Promise<void> {
   if (!tool.bind(valid).ok || !ajvValidate(valid)) throw new Error('the valid input must pass both validators');
@@ -48,7 +51,7 @@ export async function benchBinder(): Promise<void> {
   const section = 'binder';
   const scale = NANOSECONDS;
   report(
-    { section, line: 'valid input, 5-argument tool', ours: validOurs!, anchor: validAjv!, scale, goal: HALF_AJV },
+    { section, line: 'valid input, 5-argument tool', ours: validOurs!, anchor: validAjv!, scale, goal: NEAR_AJV },
     {
       section,
       line: 'invalid input, 5-argument tool (legate builds the model-facing message; ajv its error objects)',
@@ -62,7 +65,7 @@ export async function benchBinder(): Promise<void> {
       ours: realOurs!,
       anchor: realAjv!,
       scale,
-      goal: HALF_AJV,
+      goal: NEAR_AJV,
     },
     {
       section,
