@@ -4,7 +4,7 @@ import { canonicalJson, digestOf } from '../../src/json/canonicalJson.js';
 import { copyByLevel, copyValue } from '../../src/json/copyValue.js';
 import { describeValue } from '../../src/json/describeValue.js';
 import { firstDifference } from '../../src/json/firstDifference.js';
-import { pathBeyondDepth } from '../../src/json/jsonDepth.js';
+import { nestsBeyond, pathBeyondDepth } from '../../src/json/jsonDepth.js';
 import { copyThroughJson, jsonText, writeJsonText } from '../../src/json/jsonText.js';
 
 /** A value `depth` levels deep: arrays, objects, or both in turn. */
@@ -296,5 +296,19 @@ describe('pathBeyondDepth', () => {
     const cyclic: unknown[] = [];
     cyclic.push(cyclic);
     expect(pathBeyondDepth(cyclic, 10)).toEqual(Array(10).fill(0));
+    expect(nestsBeyond(cyclic, 10)).toBe(true);
+  });
+
+  it('nestsBeyond: whether any array or object sits past the limit, in any member of any shape', () => {
+    /** The levels of arrays and objects in a value, counted plainly: a scalar has none. */
+    const levelsOf = (value: unknown): number =>
+      typeof value !== 'object' || value === null ? 0 : 1 + Math.max(0, ...Object.values(value).map(levelsOf));
+    const member = fc.oneof(fc.jsonValue({ maxDepth: 4 }), fc.sparseArray(fc.jsonValue({ maxDepth: 2 })));
+    fc.assert(
+      fc.property(fc.oneof(member, fc.array(member), fc.dictionary(fc.string(), member)), fc.nat(6), (value, limit) => {
+        expect(nestsBeyond(value, limit)).toBe(levelsOf(value) > limit);
+        expect(pathBeyondDepth(value, limit) !== undefined).toBe(levelsOf(value) > limit);
+      }),
+    );
   });
 });
