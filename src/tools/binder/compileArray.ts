@@ -80,7 +80,7 @@ export function emitArray(gen: Emitter, node: PublishedSchema, site: Site, expec
     );
   }
   if ('contains' in node) lines.push(...contains(gen, node, site));
-  // A spread reads every index as the loop does, a hole as undefined, and makes a plain array.
+  // A spread (the array iterator) reads every index as the loop does, a hole as undefined, and makes a plain array.
   lines.push(`${out} = ${asSent ? `[...${input}]` : all};`);
   return statements(lines);
 }

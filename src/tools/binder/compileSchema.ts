@@ -130,7 +130,8 @@ class CodeGenerator implements Emitter {
   /** Code that binds the value at `site` as sent, refused when it is nested deeper than the input may go. */
   keep(site: Site): string {
     const keep = `${site.out} = ${site.input};`;
-    // Where nothing is counted, a function has no room (undefined), and the walk below finds no end: it never refuses.
+    // Code that counts nothing keeps the value as it is. The check below would refuse nothing there either: such a
+    // function is called with the value alone, so it has no room, and a walk with none never reaches an end.
     // Stryker disable next-line ConditionalExpression: equivalent, as said above (for any value no deeper than a stack)
     if (!this.counting) return keep;
     // Refused at the value itself: only its depth is known here; createCheck finds the place, walking the input.
