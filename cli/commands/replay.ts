@@ -61,7 +61,7 @@ its turn, recorded and actual values side by side), error or missing.
 --workers N replays on N threads: this one and N-1 worker threads (--workers 1: this thread
 alone). This thread replays from the first file while the workers start (each loads the config
 itself), so a worker costs only its start, on another core. The default is one more thread per
-8 MB of trajectory files, up to the number of cores. The verdict lines, their order, the summary,
+16 MB of trajectory files, up to the number of cores. The verdict lines, their order, the summary,
 --bail, the reports and the exit code are those of one thread; a worker that dies gives the file
 it was replaying an error line, and another thread replays the rest.
 
@@ -250,13 +250,15 @@ function shardOf(files: string[], shard: Shard, cwd: string, root: string): stri
 }
 
 /**
- * Bytes of trajectory files that repay one more thread, for the default. The command's own thread replays too, from
- * the first file, so a worker costs it nothing; but the worker's start (loading legate and the config, warming its
- * JIT: about 0.7 s of CPU on the bench machine) takes a core from whatever else runs there. Replay costs about
- * 0.2 s of CPU per MB of the bench's files, so a worker pays for its start, twice over, past about 8 MB of files
- * (about 1,400 ten-turn files); docs/scale.md has the figures, which `npm run bench -- workers` measures again.
+ * Bytes of trajectory files that repay one more thread, for the default. Every thread takes files from the first on,
+ * so a worker costs the command no waiting; but its start (loading legate and the config, warming its own JIT
+ * compiler: about 1.3 s of CPU on the bench machine) takes a core, and on two cores the command's one thread
+ * already keeps the second busy part of the time (V8 compiles and collects garbage on threads of its own: 1.45
+ * cores in use at 1,000 files). Measured on the bench machine's two idle cores, two threads break even at about
+ * 2,000 of the bench's 10-turn files (5.3 KB each) and gain from 4,000 (1.03x; 1.15-1.2x at 8,000), hence 16 MB
+ * (about 3,000 files); docs/scale.md has the figures, which `npm run bench -- workers` measures again.
  */
-const BYTES_PER_EXTRA_THREAD = 8 * 1024 * 1024;
+const BYTES_PER_EXTRA_THREAD = 16 * 1024 * 1024;
 
 /** --workers' default: this thread, and one more per BYTES_PER_EXTRA_THREAD of files, up to the cores. */
 function defaultWorkers(files: readonly string[], cwd: string): number {

@@ -5,7 +5,7 @@ import { Worker } from 'node:worker_threads';
 import { packageRoot, runsFromSource } from '../../src/files/packageRoot.js';
 import { oneLine } from '../describeError.js';
 import type { Verdict } from './fileVerdict.js';
-import type { FromWorker, WorkerSetup } from './workerProtocol.js';
+import { NONE, type FromWorker, type WorkerData, type WorkerSetup } from './workerProtocol.js';
 
 /** A file's verdict and how long its replay took. */
 export interface Replayed {
@@ -21,30 +21,23 @@ export class WorkerSettingError extends Error {
   }
 }
 
-/**
- * Files a worker holds at once: the one it replays and the next, sent ahead so that it never waits on this thread,
- * which may be replaying a file of its own when the worker finishes one.
- */
-const HELD = 2;
-
-/** One worker thread and the files it holds (their indexes). */
+/** One worker thread: whether it said it was ready, and why it stopped, when it threw. */
 interface Slot {
   worker: Worker;
   ready: boolean;
-  holding: number[];
-  /** Why it stopped, when it threw. */
   reason: string | undefined;
 }
 
 /**
  * Replays the files on `threads` threads and yields their verdicts in file order, each as soon as it and every file
  * before it are done. This thread is one of them (`here` replays a file in it) and `threads - 1` worker threads
- * start beside it: this thread replays the next file whenever it has no verdict to give, from the first file on,
- * while the workers load legate and the config, so a worker costs this thread nothing until it is ready, and one
- * not ready by the last file is stopped unused. Each worker holds the next files (HELD) and takes another when it
- * finishes one. A worker that dies (its config throws, it runs out of memory, it exits) gives the file it was
- * replaying an error verdict, hands back the one it held next, and is replaced (unless it died while starting,
- * which a new one would do again); this thread replays whatever no worker takes: the pool never hangs. Stopping
+ * start beside it. Every thread takes the next file itself, from a counter in shared memory (Atomics.add), so none
+ * waits on another: this thread replays from the first file on while the workers load legate and the config, and a
+ * worker takes files as soon as it is ready, even while this thread is busy in a replay that never returns to its
+ * event loop (a replay served from a file is synchronous work from one end to the other). A worker not ready by the
+ * last file is stopped unused. Each worker writes the index of the file it is replaying to its place in a shared
+ * array; a worker that dies (its config throws, it runs out of memory, it exits) gives that file an error verdict
+ * and is replaced (unless it died while starting, which a new one would do again); it held no other file. Stopping
  * early (the caller breaks, for --bail) terminates the workers.
  */
 export async function* replayInWorkers(
@@ -55,11 +48,11 @@ export async function* replayInWorkers(
 ): AsyncGenerator<Replayed> {
   const done = new Map<number, Replayed>();
   const slots = new Set<Slot>();
-  let next = 0;
-  /** Files a worker that died held without having started them: taken again before the next. */
-  const handedBack: number[] = [];
-  const left = () => handedBack.length > 0 || next < files.length;
-  const take = () => handedBack.shift() ?? next++;
+  const workers = Math.min(threads - 1, files.length);
+  // The next file's index (the counter every thread takes from), then each worker's place: the file it replays.
+  const shared = new Int32Array(new SharedArrayBuffer(4 * (1 + workers)));
+  const take = () => Atomics.add(shared, 0, 1);
+  const left = () => Atomics.load(shared, 0) < files.length;
   let closing = false;
   let setting: string | undefined;
   let wake: (() => void) | undefined;
@@ -71,25 +64,15 @@ export async function* replayInWorkers(
     const detail = `${files[index]}: the replay worker stopped before giving a verdict: ${reason}`;
     done.set(index, { file: files[index]!, verdict: { ok: false, detail, code: 'worker_crashed' }, seconds: 0 });
   };
-  const assign = (slot: Slot) => {
-    while (!closing && slot.ready && slot.holding.length < HELD && left()) {
-      const index = take();
-      slot.holding.push(index);
-      slot.worker.postMessage({ index, file: files[index]! });
-    }
-  };
-  const start = () => {
-    const worker = startWorker(setup);
-    const slot: Slot = { worker, ready: false, holding: [], reason: undefined };
+  const start = (place: number) => {
+    Atomics.store(shared, 1 + place, NONE);
+    const worker = startWorker({ setup, shared, files, place: 1 + place });
+    const slot: Slot = { worker, ready: false, reason: undefined };
     slots.add(slot);
     worker.on('message', (message: FromWorker) => {
       if (message.kind === 'ready') slot.ready = true;
       else if (message.kind === 'setting') setting = message.line;
-      else {
-        done.set(message.index, { file: files[message.index]!, verdict: message.verdict, seconds: message.seconds });
-        slot.holding = slot.holding.filter((index) => index !== message.index);
-      }
-      if (message.kind !== 'setting') assign(slot);
+      else done.set(message.index, { file: files[message.index]!, verdict: message.verdict, seconds: message.seconds });
       notify();
     });
     worker.on('error', (error) => {
@@ -98,36 +81,33 @@ export async function* replayInWorkers(
     worker.on('exit', (code) => {
       slots.delete(slot);
       if (closing) return;
-      const reason = slot.reason ?? `it exited with code ${code}`;
-      // A worker replays the files it holds in the order it was sent them: it died on the first.
-      const [replaying, ...notStarted] = slot.holding;
-      if (replaying !== undefined) crashed(replaying, reason);
-      handedBack.push(...notStarted);
-      handedBack.sort((a, b) => a - b);
+      const replaying = Atomics.load(shared, 1 + place);
+      if (replaying !== NONE && !done.has(replaying)) crashed(replaying, slot.reason ?? `it exited with code ${code}`);
       // A worker that died on a file is replaced; one that died while starting would die again.
-      if (slot.ready && left()) start();
-      for (const other of slots) assign(other);
+      if (slot.ready && left()) start(place);
       notify();
     });
   };
-  for (let i = 0; i < Math.min(threads - 1, files.length); i++) start();
+  for (let place = 0; place < workers; place++) start(place);
   try {
     for (let emitted = 0; emitted < files.length; ) {
       if (setting !== undefined) throw new WorkerSettingError(setting);
       const replayed = done.get(emitted);
-      if (replayed === undefined && left()) {
-        const index = take();
+      if (replayed !== undefined) {
+        done.delete(emitted++);
+        yield replayed;
+        continue;
+      }
+      const index = left() ? take() : files.length;
+      if (index < files.length) {
         done.set(index, await here(files[index]!));
+        // The workers' messages (verdicts, a crash) are met between this thread's files.
+        if (slots.size > 0) await new Promise<void>((resolve) => setImmediate(resolve));
         continue;
       }
-      if (replayed === undefined) {
-        await new Promise<void>((resolve) => {
-          wake = resolve;
-        });
-        continue;
-      }
-      done.delete(emitted++);
-      yield replayed;
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
     }
   } finally {
     closing = true;
@@ -141,8 +121,8 @@ export async function* replayInWorkers(
  * explicitly, a V8 flag such as --max-semi-space-size is refused); from source (cli/replay/replayWorker.ts), through
  * tsx's API, since a loader the parent runs under (tsx, a test runner's own) does not reach worker threads.
  */
-function startWorker(setup: WorkerSetup): Worker {
-  const options = { workerData: setup };
+function startWorker(data: WorkerData): Worker {
+  const options = { workerData: data };
   const root = packageRoot();
   if (root === null) throw new Error(`legate: no package.json above ${fileURLToPath(import.meta.url)}`);
   if (!runsFromSource) return new Worker(join(root, 'dist/cli/replay/replayWorker.js'), options);

@@ -11,11 +11,20 @@ export interface WorkerSetup {
   wantTrajectories: boolean;
 }
 
-/** The pool asks a worker to replay the file at `index` of the run's files. */
-export interface ToWorker {
-  index: number;
-  file: string;
+/**
+ * A worker's workerData: its setup, the run's files, and memory shared with every thread (an Int32Array): at 0 the
+ * index of the next file to take (each thread takes one with Atomics.add), at `place` the index of the file this
+ * worker is replaying, or NONE.
+ */
+export interface WorkerData {
+  setup: WorkerSetup;
+  files: readonly string[];
+  shared: Int32Array;
+  place: number;
 }
+
+/** At a worker's place in the shared memory: it replays no file (it is starting, or between two). */
+export const NONE = -1;
 
 /**
  * What a worker says: it is ready (its config loaded), a file's verdict, or a setting error that stops the

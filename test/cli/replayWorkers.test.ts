@@ -253,7 +253,7 @@ describe('a worker that stops', () => {
     `};\n` +
     `const extraAgents = { waiter: waits, crasher: () => { writeFileSync(marker, ''); process.exit(7); } };`;
 
-  it('exits on a file: that file gets an error line, the file it held next and the others their verdicts', async () => {
+  it('exits on a file: that file gets an error line, the files after it their verdicts', async () => {
     const dir = makeProject(tempDir(), CRASHES_IN_A_WORKER, 'built');
     const refusal = readFileSync(join(root, 'trajectories/refusal.yaml'), 'utf8');
     expect(refusal).toMatch(/^agent: calculator$/m);
@@ -262,9 +262,38 @@ describe('a worker that stops', () => {
     const run = await built(dir, ['--workers', '2']);
     const stopped = 't/a-crashes.yaml: the replay worker stopped before giving a verdict: it exited with code 7';
     expect(run.stdout).toContain(`✓ t/0-waits.yaml  1 turn, refusal\n✗ t/a-crashes.yaml\n    ${stopped}\n`);
-    // The file the worker held next (sent ahead, not started) was replayed by another thread.
+    // The next file, which the crashed worker would have taken, was replayed by another thread.
     expect(run.stdout).toContain('\n✓ t/approval-denied.yaml  2 turns');
     expect(run.stdout).toMatch(/9 replayed: 7 passed, 2 failed$/);
+    expect(run.code).toBe(1);
+  }, 120_000);
+
+  /**
+   * The command's own thread takes the first file (t/0-blocks.yaml); its agent blocks that thread (Atomics.wait:
+   * no return to its event loop, as a replay served from a file never returns to it) until a worker has replayed
+   * t/a-marks.yaml, the next file. It hangs unless a worker takes files without this thread's help.
+   */
+  const BLOCKS_UNTIL_A_WORKER_REPLAYS =
+    `import { existsSync, writeFileSync } from 'node:fs';\n` +
+    `const marker = new URL('./marked', import.meta.url);\n` +
+    `const pause = new Int32Array(new SharedArrayBuffer(4));\n` +
+    `const blocks = (transport) => {\n` +
+    `  const agent = base.agents.calculator(transport);\n` +
+    `  const run = agent.run.bind(agent);\n` +
+    `  agent.run = (...args) => { while (!existsSync(marker)) Atomics.wait(pause, 0, 0, 5); return run(...args); };\n` +
+    `  return agent;\n` +
+    `};\n` +
+    `const marks = (transport) => { writeFileSync(marker, ''); return base.agents.calculator(transport); };\n` +
+    `const extraAgents = { blocker: blocks, marker: marks };`;
+
+  it("takes files while the command's own thread is busy and never returns to its event loop", async () => {
+    const dir = makeProject(tempDir(), BLOCKS_UNTIL_A_WORKER_REPLAYS, 'built');
+    const refusal = readFileSync(join(root, 'trajectories/refusal.yaml'), 'utf8');
+    writeFileSync(join(dir, 't', '0-blocks.yaml'), refusal.replace(/^agent: .*$/m, 'agent: blocker'));
+    writeFileSync(join(dir, 't', 'a-marks.yaml'), refusal.replace(/^agent: .*$/m, 'agent: marker'));
+    const run = await built(dir, ['--workers', '2']);
+    expect(run.stdout).toContain('✓ t/0-blocks.yaml  1 turn, refusal\n✓ t/a-marks.yaml  1 turn, refusal\n');
+    expect(run.stdout).toMatch(/9 replayed: 8 passed, 1 failed$/);
     expect(run.code).toBe(1);
   }, 120_000);
 
