@@ -60,7 +60,9 @@ export function readRegularFile(file: string, maxBytes: number): string {
 
 function readAtMost(fd: number, file: string, reportedSize: number, maxBytes: number): Buffer {
   const limit = maxBytes + 1; // one byte past the limit is enough to know it is over
-  let buffer = Buffer.allocUnsafe(Math.min(limit, Math.max(reportedSize + 1, FIRST_READ)));
+  // The reported size and one byte more, which the read that finds the end needs: a file that grew is read on, a
+  // file that reports no size (procfs) from FIRST_READ bytes.
+  let buffer = Buffer.allocUnsafe(Math.min(limit, reportedSize > 0 ? reportedSize + 1 : FIRST_READ));
   let length = 0;
   for (;;) {
     if (length === buffer.length) {
@@ -88,7 +90,7 @@ function readAtMost(fd: number, file: string, reportedSize: number, maxBytes: nu
 /** The path's stats (symbolic links followed), or undefined where it cannot be looked at: the open says why. */
 function statOrUndefined(file: string): Stats | undefined {
   try {
-    return statSync(file);
+    return statSync(file, { throwIfNoEntry: false });
   } catch {
     return undefined;
   }

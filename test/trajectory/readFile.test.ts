@@ -116,6 +116,13 @@ describe('readRegularFile', () => {
     expect(caught(() => readRegularFile('/dev/zero', 10), FileReadError).code).toBe('not_a_file');
   });
 
+  it.runIf(process.platform === 'linux')('reads a file that reports no size (procfs) to its end', () => {
+    const text = readRegularFile('/proc/self/maps', 10_000_000);
+    expect(text.length).toBeGreaterThan(0);
+    expect(text.endsWith('\n')).toBe(true);
+    expect(text.split('\n').length).toBeGreaterThan(5);
+  });
+
   it('keeps the bytes of a multi-byte text, split across reads', () => {
     const file = join(tempDir(), 'u.txt');
     const text = 'é\u{1F600}'.repeat(50_000);

@@ -11,6 +11,12 @@ export function valueCheck(schema: z.ZodType): (value: unknown) => boolean {
 }
 
 function plainCheck(schema: z.ZodType): ((value: unknown) => boolean) | undefined {
+  if (schema instanceof z.ZodOptional || schema instanceof z.ZodNullable) {
+    const inner = plainCheck(schema.unwrap() as z.ZodType);
+    if (inner === undefined) return undefined;
+    const absent = schema instanceof z.ZodOptional ? undefined : null;
+    return (value) => value === absent || inner(value);
+  }
   if (schema instanceof z.ZodUnknown) return () => true;
   if (schema instanceof z.ZodBoolean) return (value) => typeof value === 'boolean';
   if (schema instanceof z.ZodEnum) {
@@ -18,11 +24,21 @@ function plainCheck(schema: z.ZodType): ((value: unknown) => boolean) | undefine
     return (value) => words.has(value);
   }
   const def = schema._zod.def as { format?: string; checks?: { _zod: { def: unknown } }[] };
-  const checks = (def.checks ?? []).map(
-    (check) => check._zod.def as { check: string; value?: unknown; inclusive?: boolean },
-  );
-  if (schema instanceof z.ZodString && def.format === undefined && checks.length === 0) {
-    return (value) => typeof value === 'string';
+  const checks = (def.checks ?? []).map((check) => check._zod.def as CheckDef);
+  if (schema instanceof z.ZodString && def.format === undefined) {
+    if (checks.length === 0) return (value) => typeof value === 'string';
+    const patterns = checks.map((check) => (check.check === 'string_format' ? patternOf(check) : undefined));
+    if (patterns.some((pattern) => pattern === undefined)) return undefined;
+    const all = patterns as RegExp[];
+    return (value) =>
+      typeof value === 'string' &&
+      all.every((pattern) => {
+        pattern.lastIndex = 0;
+        return pattern.test(value);
+      });
+  }
+  if (schema instanceof z.ZodNumber && def.format === undefined && checks.length === 0) {
+    return (value) => typeof value === 'number' && Number.isFinite(value);
   }
   if (schema instanceof z.ZodNumber && def.format === 'safeint') {
     const [check, ...others] = checks;
@@ -39,4 +55,19 @@ function plainCheck(schema: z.ZodType): ((value: unknown) => boolean) | undefine
     return (value) => plain.some((check) => check(value));
   }
   return undefined;
+}
+
+/** What the plain checks read of a zod check's definition. */
+interface CheckDef {
+  check: string;
+  value?: unknown;
+  inclusive?: boolean;
+  format?: string;
+  pattern?: unknown;
+}
+
+/** A `.regex()` check's pattern, tested as zod tests it (from the start, whatever a global or sticky flag kept). */
+function patternOf(check: CheckDef): RegExp | undefined {
+  if (check.format !== 'regex' || !(check.pattern instanceof RegExp)) return undefined;
+  return check.pattern;
 }
