@@ -19,6 +19,7 @@ import {
   type ExpectedTurn,
 } from './matchRequest.js';
 import { VerifiedConversation } from './VerifiedConversation.js';
+import { VerifiedHeader } from './VerifiedHeader.js';
 import { toolChanges, type ReplayToolChange } from './toolChanges.js';
 import { TrajectoryFormatError } from '../trajectory/errors.js';
 import { formatPath } from '../trajectory/field.js';
@@ -63,6 +64,7 @@ export class ReplayTransport implements Transport {
   readonly #conversation: Message[];
   readonly #expected: ExpectedTurn[];
   readonly #verified = new VerifiedConversation();
+  readonly #verifiedHeader = new VerifiedHeader();
   /** The replays of the runs recorded inside calls (sub-agents'), by call id: one each. */
   readonly #children = new Map<string, ReplayTransport>();
   readonly #runTools: RunTools | undefined;
@@ -181,16 +183,19 @@ export class ReplayTransport implements Transport {
    * the exact level (the default), the header, then the conversation in time proportional to what is new in it.
    */
   #compare(expected: ExpectedTurn, request: MessagesRequest): Difference | undefined {
-    const header = this.#withoutHiddenByFix(expected.header, request);
-    const system = request.system === undefined ? {} : { system: this.#redact(request.system) };
-    const live = actualHeader({ ...request, ...system });
+    const header = () => this.#withoutHiddenByFix(expected.header, request);
+    const live = () => {
+      const system = request.system === undefined ? {} : { system: this.#redact(request.system) };
+      return actualHeader({ ...request, ...system });
+    };
     if (this.#level !== 'exact') {
       const recorded = this.#conversation.slice(0, expected.messages);
       const messages = this.#redact(request.messages);
-      return compareRequests({ ...header, messages: recorded }, { ...live, messages }, this.#level);
+      return compareRequests({ ...header(), messages: recorded }, { ...live(), messages }, this.#level);
     }
+    // What the header leaves out depends on the request's tools, a part of it: keyed by the recorded header alone.
     return (
-      firstDifference(header, live) ??
+      this.#verifiedHeader.compare(expected.header, request, () => firstDifference(header(), live())) ??
       this.#verified.compare(this.#conversation, expected.messages, request.messages, this.#redact)
     );
   }
