@@ -1,6 +1,6 @@
 import { firstDifference, type Difference } from '../json/firstDifference.js';
 import type { Message, MessagesRequest, ResponseBlock, UserBlock } from '../messages/types.js';
-import { conversationBefore, messageCounts } from '../trajectory/conversation.js';
+import { conversationAndCounts } from '../trajectory/conversation.js';
 import { comparableParameters, recordedRequestOf } from '../trajectory/requestParameters.js';
 import type { MatchLevel } from '../trajectory/matchLevel.js';
 import type { Trajectory } from '../trajectory/types.js';
@@ -20,8 +20,7 @@ export interface ExpectedTurn {
  * building them costs the conversation's length, not its square.
  */
 export function expectedTurns(trajectory: Trajectory): { conversation: Message[]; turns: ExpectedTurn[] } {
-  const conversation = conversationBefore(trajectory, trajectory.turns.length + 1);
-  const lengths = messageCounts(trajectory);
+  const { conversation, counts: lengths } = conversationAndCounts(trajectory);
   /** The container the latest response named: later requests reuse it where the agent set none. */
   let named: string | undefined;
   // The parameters and tools of an agent with a container, built once and shared by its turns (never changed).

@@ -132,12 +132,16 @@ export function conversationBefore(trajectory: Trajectory, turn: number): Messag
   return messages;
 }
 
-/** How many messages the conversation held when each turn was asked for, turn by turn. */
-export function messageCounts(trajectory: Trajectory): number[] {
-  let length = 1;
-  return trajectory.turns.map((recorded) => {
-    const before = length;
-    length += messagesOfTurn(recorded).length;
+/**
+ * The whole conversation (as {@link conversationBefore} the turn after the last) and how many of its messages each
+ * turn was asked for with, turn by turn: each turn's messages made once.
+ */
+export function conversationAndCounts(trajectory: Trajectory): { conversation: Message[]; counts: number[] } {
+  const conversation: Message[] = [{ role: 'user', content: trajectory.input }];
+  const counts = trajectory.turns.map((recorded) => {
+    const before = conversation.length;
+    for (const message of messagesOfTurn(recorded)) conversation.push(message);
     return before;
   });
+  return { conversation, counts };
 }
