@@ -76,14 +76,18 @@ function readAtMost(fd: number, file: string, reportedSize: number, maxBytes: nu
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
     }
+    const wanted = buffer.length - length;
     let read: number;
     try {
-      read = readSync(fd, buffer, length, buffer.length - length, null);
+      read = readSync(fd, buffer, length, wanted, null);
     } catch (error) {
       throw new FileReadError('unreadable', file, `it could not be read: ${systemReason(error)}.`, { cause: error });
     }
     if (read === 0) return buffer.subarray(0, length);
     length += read;
+    // A read that came short just where the reported size ends found the file's end: no read more to be told so.
+    // (One that came short before it, or a file that grew past it, is read on.)
+    if (read < wanted && length === reportedSize) return buffer.subarray(0, length);
   }
 }
 
