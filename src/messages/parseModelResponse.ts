@@ -41,15 +41,7 @@ export class ModelResponseError extends LegateError {
  * {@link ModelResponseError} naming the field, what was expected and what arrived.
  */
 export function parseModelResponse(value: unknown, source = 'The transport'): ModelResponse {
-  const fail = (path: string, expected: string, received: unknown): never => {
-    throw new ModelResponseError(
-      `${source} answered with something that is not a Messages API response: ` +
-        `${path === '' ? 'the answer' : `'${path}'`} should be ${expected}, but it was ${describeValue(received)}. ` +
-        'A transport must resolve to the assistant message, as the API returns it.',
-      path,
-      received,
-    );
-  };
+  const fail = failFor(source);
   if (!isPlainObject(value)) return fail('', 'an object of type "message"', value);
   if (value.type !== 'message') fail('type', '"message"', value.type);
   if (value.role !== 'assistant') fail('role', '"assistant"', value.role);
@@ -93,6 +85,26 @@ export function parseModelResponse(value: unknown, source = 'The transport'): Mo
   const cut = value.incompleteToolUse;
   if (cut !== undefined) response.incompleteToolUse = parseIncomplete(cut, content, fail);
   return response;
+}
+
+/** What `source` answered wrong, as a ModelResponseError: one function per source, made once. */
+const failures = new Map<string, Fail>();
+
+function failFor(source: string): Fail {
+  let fail = failures.get(source);
+  if (fail === undefined) {
+    fail = (path, expected, received) => {
+      throw new ModelResponseError(
+        `${source} answered with something that is not a Messages API response: ` +
+          `${path === '' ? 'the answer' : `'${path}'`} should be ${expected}, but it was ${describeValue(received)}. ` +
+          'A transport must resolve to the assistant message, as the API returns it.',
+        path,
+        received,
+      );
+    };
+    failures.set(source, fail);
+  }
+  return fail;
 }
 
 function parseIncomplete(cut: unknown, content: ResponseBlock[], fail: Fail): ModelResponse['incompleteToolUse'] {

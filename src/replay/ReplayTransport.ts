@@ -183,21 +183,28 @@ export class ReplayTransport implements Transport {
    * the exact level (the default), the header, then the conversation in time proportional to what is new in it.
    */
   #compare(expected: ExpectedTurn, request: MessagesRequest): Difference | undefined {
-    const header = () => this.#withoutHiddenByFix(expected.header, request);
-    const live = () => {
-      const system = request.system === undefined ? {} : { system: this.#redact(request.system) };
-      return actualHeader({ ...request, ...system });
-    };
     if (this.#level !== 'exact') {
       const recorded = this.#conversation.slice(0, expected.messages);
       const messages = this.#redact(request.messages);
-      return compareRequests({ ...header(), messages: recorded }, { ...live(), messages }, this.#level);
+      const header = this.#withoutHiddenByFix(expected.header, request);
+      return compareRequests(
+        { ...header, messages: recorded },
+        { ...this.#liveHeader(request), messages },
+        this.#level,
+      );
     }
     // What the header leaves out depends on the request's tools, a part of it: keyed by the recorded header alone.
     return (
-      this.#verifiedHeader.compare(expected.header, request, () => firstDifference(header(), live())) ??
-      this.#verified.compare(this.#conversation, expected.messages, request.messages, this.#redact)
+      this.#verifiedHeader.compare(expected.header, request, () =>
+        firstDifference(this.#withoutHiddenByFix(expected.header, request), this.#liveHeader(request)),
+      ) ?? this.#verified.compare(this.#conversation, expected.messages, request.messages, this.#redact)
     );
+  }
+
+  /** A live request's header as the recording's was written: its system prompt redacted. */
+  #liveHeader(request: MessagesRequest): ComparableHeader {
+    const system = request.system === undefined ? {} : { system: this.#redact(request.system) };
+    return actualHeader({ ...request, ...system });
   }
 
   /**

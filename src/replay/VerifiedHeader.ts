@@ -40,7 +40,8 @@ function partOf(value: unknown): Part {
   return { value };
 }
 
-function samePart(part: Part, value: unknown): boolean {
+function samePart(kept: unknown, value: unknown): boolean {
+  const part = kept as Part;
   if ('value' in part) return Object.is(part.value, value);
   if ('items' in part) {
     const { items } = part;
@@ -58,8 +59,7 @@ function partsOf(request: object): unknown[] {
 }
 
 function sameParts(parts: readonly unknown[], request: object): boolean {
-  const same = (part: unknown, value: unknown) => samePart(part as Part, value);
-  return sameKeyed(parts, request as Record<string, unknown>, same, 'messages');
+  return sameKeyed(parts, request as Record<string, unknown>, samePart, 'messages');
 }
 
 /** Whether a plain mapping holds, in the same key order, the keys and very values of `entries` (key, value, ...). */

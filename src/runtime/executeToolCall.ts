@@ -166,10 +166,15 @@ export async function carryOut(
       signal: scope.signal,
       now: scope.now,
       reportUsage: scope.reportUsage,
-      // Called only by tools that make model calls (sub-agents): a scoped transport is made then.
-      subTransport: () => scope.transportFor(block.id),
-      subReplay: () => scope.replayFor(block.id),
-      reportSubRun: (result) => {
+      // Called only by tools that make model calls (sub-agents): a scoped transport is made then. Methods, not
+      // arrows: the build keeps every arrow's name by a call per arrow made (esbuild's keepNames), on every call.
+      subTransport() {
+        return scope.transportFor(block.id);
+      },
+      subReplay() {
+        return scope.replayFor(block.id);
+      },
+      reportSubRun(result) {
         subRun = result;
       },
     };

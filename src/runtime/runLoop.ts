@@ -183,7 +183,7 @@ async function askModel(
     ...[...config.agent.visibleTools.values()].map((tool) => toolUnderPolicy(tool, config.agent.onTaint)),
     ...config.agent.serverTools.values(),
   ]);
-  const send = async () =>
+  return config.run.trace.chat({ agent: config.agent.name, turn, request }, async () =>
     parseModelResponse(
       await abortable(
         config.run.transport.send(request, {
@@ -197,8 +197,8 @@ async function askModel(
         }),
         signal,
       ),
-    );
-  return config.run.trace.chat({ agent: config.agent.name, turn, request }, send);
+    ),
+  );
 }
 
 /**

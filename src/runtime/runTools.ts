@@ -167,9 +167,16 @@ export function toolScope(
         { to: target.name, allowed: handoffsLeft, max: run.maxHandoffs },
       ]),
     ),
-    transportFor: (toolUseId) => run.transport.forToolCall?.(toolUseId),
-    replayFor: (toolUseId) => run.replay?.forToolCall(toolUseId),
-    reportUsage: (usage) => addUsageTotals(state.usage, usage),
+    // Methods, not arrows: the build keeps every arrow's name by a call per arrow made (esbuild's keepNames).
+    transportFor(toolUseId) {
+      return run.transport.forToolCall?.(toolUseId);
+    },
+    replayFor(toolUseId) {
+      return run.replay?.forToolCall(toolUseId);
+    },
+    reportUsage(usage) {
+      addUsageTotals(state.usage, usage);
+    },
   };
 }
 
