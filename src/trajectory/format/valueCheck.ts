@@ -49,10 +49,16 @@ function plainCheck(schema: z.ZodType): ((value: unknown) => boolean) | undefine
     return (value) => Number.isSafeInteger(value) && (value as number) >= minimum;
   }
   if (schema instanceof z.ZodUnion) {
-    const options = (schema.options as z.ZodType[]).map(plainCheck);
-    if (options.some((option) => option === undefined)) return undefined;
-    const plain = options as ((value: unknown) => boolean)[];
-    return (value) => plain.some((check) => check(value));
+    // A value a union's option takes is the union's: the plain options are asked first, the others by their schema
+    // (a file's `input: text` is then never parsed by the list-of-blocks option).
+    const options = (schema.options as z.ZodType[]).map((option) => ({ option, plain: plainCheck(option) }));
+    const checks = [
+      ...options.flatMap(({ plain }) => (plain === undefined ? [] : [plain])),
+      ...options.flatMap(({ option, plain }) =>
+        plain === undefined ? [(value: unknown) => option.safeParse(value).success] : [],
+      ),
+    ];
+    return (value) => checks.some((check) => check(value));
   }
   return undefined;
 }
