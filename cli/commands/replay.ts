@@ -254,8 +254,9 @@ function shardOf(files: string[], shard: Shard, cwd: string, root: string): stri
  * so a worker costs the command no waiting; but its start (loading legate and the config, warming its own JIT
  * compiler: about 1.3 s of CPU on the bench machine) takes a core, and on two cores the command's one thread
  * already keeps the second busy part of the time (V8 compiles and collects garbage on threads of its own: 1.45
- * cores in use at 1,000 files). Measured on the bench machine's two idle cores, two threads break even at about
- * 2,000 of the bench's 10-turn files (5.3 KB each) and gain from 4,000 (1.03x; 1.15-1.2x at 8,000), hence 16 MB
+ * cores in use at 1,000 files), and two replays side by side each run about 1.5 times slower there than alone.
+ * Measured on the bench machine's two idle cores, two threads break even at about 2,000 of the bench's 10-turn
+ * files (5.3 KB each) and gain from 4,000 (1.03x the rate; 1.04-1.33x at 8,000 in two bench runs), hence 16 MB
  * (about 3,000 files); docs/scale.md has the figures, which `npm run bench -- workers` measures again.
  */
 const BYTES_PER_EXTRA_THREAD = 16 * 1024 * 1024;
