@@ -2,7 +2,7 @@ import type { ToolResultBlock, ToolUseBlock } from '../messages/types.js';
 import { isPlannedInstead, plannedMessage, type ExecutionMode } from '../guard/shadow.js';
 import type { TaintReview } from '../guard/taintReview.js';
 import { capOutput } from '../tools/result/capOutput.js';
-import { collectOutput, renderOutput, type RenderedOutput } from '../tools/result/renderOutput.js';
+import { collectOutput, isAsyncIterable, renderOutput, type RenderedOutput } from '../tools/result/renderOutput.js';
 import { isToolError } from '../tools/result/toolError.js';
 import { errorClassOf, toolFailedMessage } from '../tools/result/toolFailure.js';
 import type { AnyTool, ToolContext } from '../tools/tool.js';
@@ -185,7 +185,9 @@ export async function carryOut(
       ),
       scope.signal,
     );
-    const collected = await abortable(collectOutput(raw, scope.signal), scope.signal);
+    // An output that streams (an async iterable) is collected, and waited for; any other value is collected already.
+    scope.signal.throwIfAborted();
+    const collected = isAsyncIterable(raw) ? await abortable(collectOutput(raw, scope.signal), scope.signal) : raw;
     // An error result the tool returned (toolError) is shaped like any output, then marked an error.
     const failed = isToolError(collected);
     const capped = capOutput(tool.name, renderOutput(failed ? collected.content : collected), tool.maxResultLength);

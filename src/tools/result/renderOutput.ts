@@ -62,7 +62,8 @@ export function isContentBlocks(value: unknown): value is unknown[] {
   return Array.isArray(value) && value.some(namesContentBlock);
 }
 
-function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
+/** An output that streams: collected (and waited for) item by item. */
+export function isAsyncIterable(value: unknown): value is AsyncIterable<unknown> {
   return (
     typeof value === 'object' &&
     value !== null &&
