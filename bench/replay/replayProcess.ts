@@ -9,12 +9,18 @@ import { agent } from '../replayCorpus.js';
 /** What one process measures: the corpus replayed, or the same files read and loaded by js-yaml alone. */
 type ReplaySide = 'replay' | 'parse';
 
+/** A sample's least CPU time, in microseconds: an in-process round's length (bench/replay.bench.ts, `roundMs`). */
+const ROUND_CPU = 1e6;
+
 /**
  * One side of the replay line in a process of its own, so that only its own garbage is collected there: the corpus
- * in `dir` untimed for at least 2 s of CPU (the JIT settles), then `passes` timed passes over it. Each pass's figure
- * is this process's CPU time (user + system, all its threads) over the pass, per file. No collection is forced: in a
- * process that does only this work, the collections it pays for are its own. Prints the per-file figures as JSON on
- * its last line.
+ * in `dir` untimed for at least 2 s of CPU (the JIT settles), then `passes` timed samples. Each sample is as many
+ * whole passes over the corpus as make at least ROUND_CPU of CPU, as long as one of the in-process rounds: a sample
+ * shorter than the collector's cycle would hold a full collection or not by chance (one pass over the replay corpus
+ * took 0.38 to 0.80 ms a file for that alone), and the median of such samples says which came more often. Each
+ * sample's figure is this process's CPU time (user + system, all its threads) over it, per file. No collection is
+ * forced: in a process that does only this work, the collections it pays for are its own. Prints the per-file
+ * figures as JSON on its last line.
  */
 async function measureSide(side: ReplaySide, dir: string, passes: number): Promise<number[]> {
   const files = readdirSync(dir)
@@ -36,9 +42,15 @@ async function measureSide(side: ReplaySide, dir: string, passes: number): Promi
   const perFile: number[] = [];
   for (let i = 0; i < passes; i++) {
     const start = process.cpuUsage();
-    await pass();
-    const { user, system } = process.cpuUsage(start);
-    perFile.push((user + system) / files.length);
+    let replayed = 0;
+    let spent = 0;
+    do {
+      await pass();
+      replayed += files.length;
+      const { user, system } = process.cpuUsage(start);
+      spent = user + system;
+    } while (spent < ROUND_CPU);
+    perFile.push(spent / replayed);
   }
   return perFile;
 }
