@@ -10,19 +10,24 @@ import { parseTrajectory } from '../../src/trajectory/parseTrajectory.js';
 import { serializeTrajectory } from '../../src/trajectory/serialize.js';
 import { interleave, jsonish, threaded, trafficOf, turnArb } from './generatedTraffic.js';
 
+/** The trajectory a recording of `exchanges` writes down (what the file holds, before YAML). */
+function recorded(exchanges: ReturnType<typeof trafficOf>) {
+  return trajectoryOfExchanges({
+    name: 'loop',
+    agent: 'intercepted',
+    exchanges,
+    recordedAt: new Date(0),
+    client: {},
+    normalised: [],
+  });
+}
+
 describe('an intercepted conversation', () => {
   it('is recorded as a trajectory (read back from its YAML) that answers each request it was made from', () => {
     fc.assert(
       fc.property(fc.string({ minLength: 1 }), fc.array(turnArb, { maxLength: 4 }), (prompt, turns) => {
         const exchanges = trafficOf(prompt, turns);
-        const trajectory = trajectoryOfExchanges({
-          name: 'loop',
-          agent: 'intercepted',
-          exchanges,
-          recordedAt: new Date(0),
-          client: {},
-          normalised: [],
-        });
+        const trajectory = recorded(exchanges);
         expect(trajectory.turns).toHaveLength(exchanges.length);
         // As a file reads it back.
         const read = parseTrajectory(serializeTrajectory(trajectory), 'loop.yaml');
@@ -55,14 +60,7 @@ describe('an intercepted conversation replayed with its tools changed on a later
     fc.assert(
       fc.property(fc.array(turnArb, { minLength: 1, maxLength: 3 }), fc.nat(), fc.nat(2), edit, (turns, at, i, to) => {
         const exchanges = trafficOf('Go.', turns);
-        const trajectory = trajectoryOfExchanges({
-          name: 'loop',
-          agent: 'intercepted',
-          exchanges,
-          recordedAt: new Date(0),
-          client: {},
-          normalised: [],
-        });
+        const trajectory = recorded(exchanges);
         const replay = new ExchangeReplay(trajectory, { file: 'loop.yaml', rerecord: 'again' }, 'exact', (v) => v);
         // Each request as it comes off the wire: objects of its own. A later one offers tool i edited.
         const changedAt = 1 + (at % (exchanges.length - 1));

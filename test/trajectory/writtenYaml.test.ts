@@ -131,23 +131,7 @@ describe("the writer's reader", () => {
       fc.constantFrom('*a', '!t', '\t', '\r\n', '\ufeff', '~', 'null', '0x1F', '-0', '1e400', '.inf', '"\\x41"', ''),
     );
     const written = writtenWith({ list: [1, 'two', { three: 3 }], text: 'a\nb\n' }, 'ordinary words');
-    let read = 0;
-    let runs = 0;
-    fc.assert(
-      fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), (edits) => {
-        let text = written;
-        for (const [at, removed, inserted, more] of edits) {
-          const i = at % (text.length + 1);
-          text = text.slice(0, i) + inserted + more + text.slice(i + removed);
-        }
-        runs++;
-        if (expectWrittenAgrees(text)) read++;
-      }),
-      { numRuns: 1500 },
-    );
-    // Not vacuous: many edited texts are still read (and agree), many are declined.
-    expect(read).toBeGreaterThan(runs / 20);
-    expect(read).toBeLessThan(runs);
+    expectEditsDeclinedOrAgreed(written, edit, 0);
   }, 60_000);
 
   it('declines or agrees on literal blocks edited where their indentation and blank lines are', () => {
@@ -165,25 +149,37 @@ describe("the writer's reader", () => {
     };
     const written = writtenWith(input, ' lead\n\n  two\n');
     // The edits fall from the turns on, where the literal blocks are.
-    const from = written.indexOf('\nturns:');
-    let read = 0;
-    let runs = 0;
-    fc.assert(
-      fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), (edits) => {
-        let text = written;
-        for (const [at, removed, inserted, more] of edits) {
-          const i = from + (at % (text.length - from + 1));
-          text = text.slice(0, i) + inserted + more + text.slice(i + removed);
-        }
-        runs++;
-        if (expectWrittenAgrees(text)) read++;
-      }),
-      { numRuns: 1500 },
-    );
-    expect(read).toBeGreaterThan(runs / 20);
-    expect(read).toBeLessThan(runs);
+    expectEditsDeclinedOrAgreed(written, edit, written.indexOf('\nturns:'));
   }, 60_000);
 });
+
+/**
+ * Edits `written` from `from` on (each edit: where, how many characters removed, what inserted) and checks that the
+ * fast reader declines each edited text or reads it as the reference does. Not vacuous: many edited texts are still
+ * read (and agree), many are declined.
+ */
+function expectEditsDeclinedOrAgreed(
+  written: string,
+  edit: fc.Arbitrary<[number, number, string, string]>,
+  from: number,
+): void {
+  let read = 0;
+  let runs = 0;
+  fc.assert(
+    fc.property(fc.array(edit, { minLength: 1, maxLength: 3 }), (edits) => {
+      let text = written;
+      for (const [at, removed, inserted, more] of edits) {
+        const i = from + (at % (text.length - from + 1));
+        text = text.slice(0, i) + inserted + more + text.slice(i + removed);
+      }
+      runs++;
+      if (expectWrittenAgrees(text)) read++;
+    }),
+    { numRuns: 1500 },
+  );
+  expect(read).toBeGreaterThan(runs / 20);
+  expect(read).toBeLessThan(runs);
+}
 
 describe("the writer's reader on its edge cases", () => {
   const read = (input: unknown, said = 'x') => {
