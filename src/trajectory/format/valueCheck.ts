@@ -2,9 +2,11 @@ import * as z from 'zod';
 
 /**
  * A check of one value against a part of the format, as fast as that part allows: the plain
- * kinds (a string, a whole number from a minimum, one of a list of words, true or false, any
- * value) are read off the schema and checked directly; anything else asks the schema itself.
- * The verdict is always the schema's (a test holds the reader's walk and the schema to it).
+ * kinds (a string, one matching patterns, a finite number, a whole number from a minimum, one of
+ * a list of words, true or false, any value; optional or nullable) are read off the schema and
+ * checked directly, a union by its options (plain ones first); anything else asks the schema
+ * itself. The verdict is always the schema's (test/trajectory/valueCheck.property.test.ts holds
+ * every schema of the format to it).
  */
 export function valueCheck(schema: z.ZodType): (value: unknown) => boolean {
   return plainCheck(schema) ?? ((value) => schema.safeParse(value).success);
