@@ -82,9 +82,9 @@ export function doubleQuoted(text: string, start: number, lineEnd: number): [str
   return decline();
 }
 
-/** Characters a plain scalar may not start with (`-`, `?` and `:` may, before a character that is not a space). */
-const INDICATOR = /^[,[\]{}#&*!|>'"%@`\s]|^[-?:](?:$|\s)/;
-/** Anything a number could be written as, in the core schema or near it (YAML 1.1's forms too): such text declines. */
+/**
+ * Anything a number could be written as, in the core schema or near it (YAML 1.1's forms too): such text declines.
+ */
 const NUMBER_LIKE = new RegExp(
   '^[-+]?(?:[0-9][0-9_]*(?:\\.[0-9_]*)?(?:[eE][-+]?[0-9]+)?|\\.[0-9_]+(?:[eE][-+]?[0-9]+)?|0[xob][0-9a-fA-F_]+' +
     '|\\.[a-zA-Z]+|[0-9][0-9_]*(?::[0-9_]+)+(?:\\.[0-9_]*)?)$',
@@ -104,26 +104,65 @@ const CONSTANTS = new Map<string, null | boolean>([
   ['FALSE', false],
 ]);
 
+/** The first characters of CONSTANTS' words: text starting otherwise, or longer than five, is none of them. */
+const CONSTANT_FIRST = new Set([...CONSTANTS.keys()].map((word) => word.charCodeAt(0)));
+
+function mayBeConstant(text: string, first: number): boolean {
+  return text.length <= 5 && CONSTANT_FIRST.has(first);
+}
+
+/** The ASCII characters a plain scalar may not start with: YAML's indicators (`-`, `?` and `:` apart, below). */
+const INDICATORS = ',[]{}#&*!|>\'"%@`';
+/** Per ASCII code: 1 for an indicator a plain scalar may not start with, 2 for white space (as `\s` has it). */
+const FIRST = new Uint8Array(128);
+for (const indicator of INDICATORS) FIRST[indicator.charCodeAt(0)] = 1;
+for (const space of ' \t\n\v\f\r') FIRST[space.charCodeAt(0)] = 2;
+
+/** Whether the character at `at` is white space as a regular expression's `\s` has it. */
+function isSpaceAt(text: string, at: number): boolean {
+  const code = text.charCodeAt(at);
+  return code < 128 ? FIRST[code] === 2 : /\s/.test(text[at]!);
+}
+
 /**
  * A plain scalar's text, from `start` to `end`, checked to be one the writer could have written
  * (no comment, no `: `, no leading indicator, no blank around it) and, in a flow
- * collection, none of `,[]{}`.
+ * collection, none of `,[]{}`. One pass over the characters, no text made until it is sure: every scalar of a file
+ * comes through here (test/trajectory/writtenScalar.property.test.ts holds it to the same rules said as patterns).
  */
 export function plainText(text: string, start: number, end: number, flow: boolean): string {
   if (end <= start) decline();
-  const value = text.slice(start, end);
-  if (INDICATOR.test(value)) decline();
-  const last = value.charCodeAt(value.length - 1);
-  if (last === SPACE || last === TAB || last === 58 /* : */) decline();
-  if (/:[ \t]|[ \t]#/.test(value)) decline();
-  if (flow && /[,[\]{}]/.test(value)) decline();
-  return value;
+  const first = text.charCodeAt(start);
+  if (first < 128 ? FIRST[first] !== 0 : isSpaceAt(text, start)) decline();
+  // `-`, `?` and `:` start a plain scalar only before a character that is not white space.
+  if ((first === 45 || first === 63 || first === 58) && (end === start + 1 || isSpaceAt(text, start + 1))) decline();
+  const last = text.charCodeAt(end - 1);
+  if (last === SPACE || last === TAB || last === 58 /* : */ || (flow && isFlowIndicator(last))) decline();
+  // The first character is none of these (above); neither `:` nor a blank is last, so each has a next one inside.
+  for (let i = start + 1; i < end - 1; i++) {
+    const code = text.charCodeAt(i);
+    if (code === 58 /* : */) {
+      const next = text.charCodeAt(i + 1);
+      if (next === SPACE || next === TAB) decline();
+    } else if (code === SPACE || code === TAB) {
+      if (text.charCodeAt(i + 1) === 35 /* # */) decline();
+    } else if (flow && isFlowIndicator(code)) decline();
+  }
+  return text.slice(start, end);
+}
+
+/** `,`, `[`, `]`, `{` or `}`: what ends a scalar in a flow collection. */
+function isFlowIndicator(code: number): boolean {
+  return code === 44 || code === 91 || code === 93 || code === 123 || code === 125;
 }
 
 /** What a plain scalar means in the core schema; text that might mean something else declines. */
 export function resolvePlain(value: string): unknown {
-  if (CONSTANTS.has(value)) return CONSTANTS.get(value);
   const first = value.charCodeAt(0);
+  if (mayBeConstant(value, first)) {
+    const constant = CONSTANTS.get(value);
+    if (constant !== undefined) return constant;
+  }
   // Only text starting with a digit, a sign or a dot can be a number: most text is a string by its first letter.
   if (first > 57 /* 9 */ || (first < 48 && first !== 43 && first !== 45 && first !== 46) || !NUMBER_LIKE.test(value))
     return value;
@@ -138,7 +177,7 @@ export function resolvePlain(value: string): unknown {
 export function plainKey(text: string, start: number, end: number, flow: boolean): string {
   if (isWord(text, start, end)) {
     const word = text.slice(start, end);
-    if (!CONSTANTS.has(word)) return word;
+    if (!mayBeConstant(word, word.charCodeAt(0)) || !CONSTANTS.has(word)) return word;
   }
   const key = plainText(text, start, end, flow);
   if (resolvePlain(key) !== key) decline();
