@@ -20,6 +20,14 @@ export const change = fc.oneof(
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('setRole' as const), at: fc.nat() }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('dropLast' as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant('repeat' as const), at: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant('appendOther' as const),
+      content,
+      shape: fc.constantFrom('instance' as const, 'toJson' as const, 'extraKey' as const, 'nullPrototype' as const),
+    }),
+  },
 );
 type Change = typeof change extends fc.Arbitrary<infer C> ? C : never;
 
@@ -27,6 +35,10 @@ type Change = typeof change extends fc.Arbitrary<infer C> ? C : never;
 export function apply(messages: Message[], step: Change): void {
   if (step.kind === 'append') {
     messages.push({ role: step.role ? 'user' : 'assistant', content: structuredClone(step.content) } as Message);
+    return;
+  }
+  if (step.kind === 'appendOther') {
+    messages.push(otherMessage(step.shape, structuredClone(step.content)));
     return;
   }
   if (step.kind === 'dropLast') {
@@ -46,6 +58,29 @@ export function apply(messages: Message[], step: Change): void {
     if (step.kind === 'pushBlock') blocks.push(structuredClone(step.block));
     else blocks[step.at % blocks.length] = structuredClone(step.block);
   }
+}
+
+/**
+ * A message made by other code than the run loop: an instance of a class (one with a toJSON of its own), a key beyond
+ * role and content, no prototype.
+ */
+class SaidElsewhere {
+  constructor(
+    readonly role: 'user' | 'assistant',
+    readonly content: unknown,
+  ) {}
+}
+/** One that writes itself as JSON otherwise than its keys say. */
+class SaidBriefly extends SaidElsewhere {
+  toJSON(): unknown {
+    return { role: this.role, content: '(said elsewhere)' };
+  }
+}
+function otherMessage(shape: 'instance' | 'toJson' | 'extraKey' | 'nullPrototype', content: unknown): Message {
+  if (shape === 'instance') return new SaidElsewhere('user', content) as unknown as Message;
+  if (shape === 'toJson') return new SaidBriefly('user', content) as unknown as Message;
+  if (shape === 'extraKey') return { role: 'user', content, name: 'elsewhere' } as unknown as Message;
+  return Object.assign(Object.create(null) as object, { role: 'user', content }) as Message;
 }
 
 /** A tool definition as defineTool makes it: one frozen object, the same on every request. */

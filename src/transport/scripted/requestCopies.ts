@@ -41,41 +41,64 @@ export class RequestCopies {
   readonly #messages = new KnownMessages<CopiedMessage>();
 
   copy(request: MessagesRequest): RequestCopy {
-    const parts = partsOf(request);
-    if (parts === undefined) return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
+    const parts = requestPartsOf(request);
+    const messages = parts === undefined ? undefined : this.#messagesOf(parts.messages);
+    if (parts === undefined || messages === undefined)
+      return { copy: copyValue(request), jsonLength: () => this.#jsonLength(request) };
     const copy = copyOfRest(request, parts);
-    // One look-up a message; those not seen before are copied together (objects they share stay shared).
-    const messages: Message[] = [];
-    const fresh = new Map<Message, number[]>();
-    for (const [i, message] of parts.messages.entries()) {
-      const known = this.#messages.get(message, i);
-      if (known !== undefined) messages.push(known.copy);
-      else {
-        messages.push(message);
-        fresh.set(message, [...(fresh.get(message) ?? []), i]);
-      }
-    }
-    const copies = copyPlainData([...fresh.keys()]);
-    for (const [n, [message, places]] of [...fresh].entries()) {
-      const { copy: copied } = this.#messages.set(message, { copy: copies[n]!, length: undefined }, places[0]);
-      for (const i of places) messages[i] = copied;
-    }
     copy.messages = messages;
     if (parts.tools !== undefined) copy.tools = parts.tools.map((tool) => copiedTool(tool).copy) as never;
     // Measured when asked, after the script's function has seen the request (and may have changed it).
     return { copy, jsonLength: () => this.#jsonLength(request) };
   }
 
+  /**
+   * The copies of a request's messages: one look-up a message, a pointer comparison for most (see KnownMessages);
+   * those not seen before are copied together (objects they share stay shared). Undefined when one of those is not
+   * a plain object: the whole request is copied as one then. A message seen before was plain when it was seen.
+   */
+  #messagesOf(live: readonly Message[]): Message[] | undefined {
+    const messages: Message[] = [];
+    /** The places of the messages not seen before. */
+    let fresh: number[] | undefined;
+    for (let i = 0; i < live.length; i++) {
+      const message = live[i]!;
+      const known = this.#messages.get(message, i);
+      if (known !== undefined) messages.push(known.copy);
+      else if (!isPlain(message)) return undefined;
+      else {
+        messages.push(message);
+        (fresh ??= []).push(i);
+      }
+    }
+    if (fresh === undefined) return messages;
+    // A message may stand at several places: it is copied once, each place gets that copy, the first is remembered.
+    const firstPlace = new Map<Message, number>();
+    for (const i of fresh) if (!firstPlace.has(live[i]!)) firstPlace.set(live[i]!, i);
+    const copies = copyPlainData([...firstPlace.keys()]);
+    const copyOf = new Map<Message, Message>();
+    let n = 0;
+    for (const [message, place] of firstPlace) {
+      copyOf.set(message, copies[n]!);
+      this.#messages.set(message, { copy: copies[n++]!, length: undefined }, place);
+    }
+    for (const i of fresh) messages[i] = copyOf.get(live[i]!)!;
+    return messages;
+  }
+
   #jsonLength(request: MessagesRequest): number | undefined {
-    const parts = partsOf(request);
+    const parts = requestPartsOf(request);
     if (parts === undefined) return jsonText(request)?.length;
     // `"messages":[]` (and `"tools":[]`) stand in the text of the rest; the parts' texts and commas go inside.
     const rest = jsonText(withoutParts(request, parts));
     if (rest === undefined) return undefined;
     let length = rest.length + commas(parts.messages) + commas(parts.tools ?? []);
-    for (const [place, message] of parts.messages.entries()) {
-      const entry = this.#copiedMessage(message, place);
-      entry.length ??= (jsonText(message) as string).length;
+    const { messages } = parts;
+    for (let place = 0; place < messages.length; place++) {
+      const entry = this.#copiedMessage(messages[place]!, place);
+      // A message of another kind than a plain object: the whole request is measured as one.
+      if (entry === undefined) return jsonText(request)?.length;
+      entry.length ??= (jsonText(messages[place]) as string).length;
       length += entry.length;
     }
     for (const tool of parts.tools ?? []) {
@@ -86,11 +109,12 @@ export class RequestCopies {
     return length;
   }
 
-  #copiedMessage(message: Message, place: number): CopiedMessage {
-    return (
-      this.#messages.get(message, place) ??
-      this.#messages.set(message, { copy: copyPlainData(message), length: undefined }, place)
-    );
+  /** What is kept of a message (a message not seen before is copied and kept now); undefined for one not plain. */
+  #copiedMessage(message: Message, place: number): CopiedMessage | undefined {
+    const known = this.#messages.get(message, place);
+    if (known !== undefined) return known;
+    if (!isPlain(message)) return undefined;
+    return this.#messages.set(message, { copy: copyPlainData(message), length: undefined }, place);
   }
 }
 
@@ -126,11 +150,13 @@ function copyOfRest(request: MessagesRequest, parts: Parts): MessagesRequest {
   return copy as unknown as MessagesRequest;
 }
 
-/** The request's messages (and frozen tools) when the request and each of them is a plain object, else undefined. */
-function partsOf(request: MessagesRequest): Parts | undefined {
+/**
+ * The request's messages (and frozen tools) when the request is a plain object holding a list of messages, else
+ * undefined. Whether each message is plain is for the caller to see: a message seen before need not be looked at.
+ */
+function requestPartsOf(request: MessagesRequest): Parts | undefined {
   const { messages, tools } = request as { messages?: unknown; tools?: unknown };
   if (!isPlain(request) || !Array.isArray(messages)) return undefined;
-  for (const message of messages) if (!isPlain(message)) return undefined;
   const frozen = Array.isArray(tools) && tools.every((tool) => isPlain(tool) && Object.isFrozen(tool));
   return { messages: messages as Message[], tools: frozen ? (tools as object[]) : undefined };
 }
