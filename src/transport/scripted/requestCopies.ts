@@ -68,7 +68,8 @@ export class RequestCopies {
       else if (!isPlain(message)) return undefined;
       else {
         messages.push(message);
-        (fresh ??= []).push(i);
+        fresh ??= [];
+        fresh.push(i);
       }
     }
     if (fresh === undefined) return messages;
