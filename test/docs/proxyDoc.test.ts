@@ -1,7 +1,5 @@
-import { execFile } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { promisify } from 'node:util';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { loadTrajectory } from '../../src/trajectory/trajectoryFile.js';
 import { capturedResponse, startUpstream } from '../intercept/upstream.js';
