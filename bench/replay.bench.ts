@@ -1,4 +1,4 @@
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Anthropic from '@anthropic-ai/sdk';
@@ -10,7 +10,7 @@ import { toModelResponse } from '../src/trajectory/conversation.js';
 import { costRatio, measureEach, MILLISECONDS, report, summarise } from './harness.js';
 import { measureSideInProcess } from './replay/replayProcess.js';
 import { yamlLoad, yamlLoadEsm } from './replay/parseOnly.js';
-import { agent, FILES, generateCorpus, TURNS } from './replayCorpus.js';
+import { agent, agentOf, FILES, generateCorpus, TURNS } from './replayCorpus.js';
 
 /** Replay's goal: at most twice the parse-only time of the same files. */
 const TWO_X = { most: 2, label: 'goal <= 2x parse-only' };
@@ -96,6 +96,11 @@ export async function benchReplay(): Promise<void> {
   server.listen({ onUnhandledRequest: 'error' });
   try {
     const files = await generateCorpus(dir);
+    // The same agent's one-turn runs (its answer at once): what every file costs before its turns, and so, beside the
+    // ten-turn files, what each further turn costs.
+    mkdirSync(join(dir, 'one-turn'));
+    const oneTurnFiles = await generateCorpus(join(dir, 'one-turn'), FILES, 1);
+    const oneTurnAgent = agentOf(1);
     const texts = files.map((file) => readFileSync(file, 'utf8'));
     const anchorFiles = files.slice(0, ANCHOR_FILES);
     // Replay, the parse-only floor (the same files read and loaded by js-yaml alone; bench/replay/parseOnly.ts says
@@ -104,7 +109,7 @@ export async function benchReplay(): Promise<void> {
     // garbage (bench/harness.ts). The two HTTP-level anchors after, in rounds of their own: the garbage the SDK and
     // msw leave for a full collection would otherwise be paid for in the replay's rounds (+18-20% a file beside the
     // replay in a process of its own, when they alternated).
-    const [replay, parse, esm, read] = await measureEach(
+    const [replay, parse, esm, read, oneTurn] = await measureEach(
       [
         { name: 'legate replay', operation: cycling(files, (file) => runTrajectory({ file, agent, mode: 'replay' })) },
         {
@@ -116,6 +121,10 @@ export async function benchReplay(): Promise<void> {
           operation: cycling(files, (file) => yamlLoadEsm(readFileSync(file, 'utf8'))),
         },
         { name: 'of which reading the files', operation: cycling(texts, (text, i) => parseTrajectory(text, files[i])) },
+        {
+          name: 'legate replay, one-turn files',
+          operation: cycling(oneTurnFiles, (file) => runTrajectory({ file, agent: oneTurnAgent, mode: 'replay' })),
+        },
       ],
       { rounds: ROUNDS, roundMs: 1000 },
     );
@@ -156,6 +165,19 @@ export async function benchReplay(): Promise<void> {
         ours: read!,
         anchor: parse!,
         scale,
+      },
+      {
+        section,
+        // Where a replay's time goes: what a file costs before its turns (read, settings, the recorded conversation
+        // built, the run set up, and its one turn), and each turn after it. The run loop's own cost per turn, with
+        // nothing checked, is the loop section's "the loop alone".
+        line: 'a one-turn file (what any file costs before its turns), beside a ten-turn file',
+        ours: oneTurn!,
+        anchor: replay!,
+        scale,
+        note:
+          `each further turn: ${((replay!.median - oneTurn!.median) / (TURNS - 1)).toFixed(1)} µs ` +
+          `(the ten-turn file's median beyond the one-turn file's, over ${TURNS - 1} turns)`,
       },
       {
         section,

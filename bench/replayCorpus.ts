@@ -31,20 +31,30 @@ export const agentOf = (maxTurns: number) => (transport: Transport) =>
 /** The agent every file of the corpus is recorded from. */
 export const agent = agentOf(TURNS);
 
-/** Nine tool turns and a final answer: a ten-turn conversation. */
-function script(seed: number): ScriptedTransport {
-  const steps = Array.from({ length: TURNS - 1 }, (_, i) =>
+/** `turns - 1` tool turns and a final answer: by default the corpus's ten-turn conversation. */
+function script(seed: number, turns: number): ScriptedTransport {
+  const steps = Array.from({ length: turns - 1 }, (_, i) =>
     reply.toolUse('lookup_record', { id: seed * 10 + i }, { text: `Checking record ${seed * 10 + i}.` }),
   );
-  return new ScriptedTransport([...steps, reply.text(`All ${TURNS - 1} records checked for batch ${seed}.`)]);
+  return new ScriptedTransport([...steps, reply.text(`All ${turns - 1} records checked for batch ${seed}.`)]);
 }
 
-/** Records the corpus into `dir` (run-0000.yaml, ...); returns the files' paths. */
-export async function generateCorpus(dir: string, count = FILES): Promise<string[]> {
+/**
+ * Records the corpus into `dir` (run-0000.yaml, ...), `count` files of `turns` turns (the replay bench's: TURNS), each
+ * replayed by {@link agentOf}(turns); returns the files' paths.
+ */
+export async function generateCorpus(dir: string, count = FILES, turns = TURNS): Promise<string[]> {
   const files: string[] = [];
+  const recorder = agentOf(Math.max(turns, 1));
   for (let i = 0; i < count; i++) {
     const file = join(dir, `run-${String(i).padStart(4, '0')}.yaml`);
-    await runTrajectory({ file, agent, input: `Check batch ${i}.`, mode: 'record', transport: () => script(i) });
+    await runTrajectory({
+      file,
+      agent: recorder,
+      input: `Check batch ${i}.`,
+      mode: 'record',
+      transport: () => script(i, turns),
+    });
     files.push(file);
   }
   return files;

@@ -4,7 +4,7 @@ import { pairReferee } from '../runtime/replayReferee.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toModelResponse } from '../trajectory/conversation.js';
-import { describeTools } from '../trajectory/describeTool.js';
+import { describeTools, type DescribeOptions } from '../trajectory/describeTool.js';
 import { extraCall, modelChanged, requestDiffers, unusedTurns } from './divergence.js';
 import { toolChanged } from './toolDivergence.js';
 import type { DivergenceContext } from './divergenceError.js';
@@ -219,7 +219,9 @@ export class ReplayTransport implements Transport {
     const agent = recorded.agent ?? this.#trajectory.agent;
     if (this.#postureCompared.has(agent)) return;
     this.#postureCompared.add(agent);
-    for (const change of toolChanges(this.#recordedTools(turn), this.#describe(request, tools), 'posture'))
+    // Compared and dropped: today's schemas are looked at (is the tool's record older than its schema?), not kept.
+    const today = this.#describe(request, tools, { shareSchema: true });
+    for (const change of toolChanges(this.#recordedTools(turn), today, 'posture'))
       this.#toolChanges.push({ ...change, agent, turn });
   }
 
@@ -247,8 +249,12 @@ export class ReplayTransport implements Transport {
   }
 
   /** Today's tools as the header describes them, redacted as the recording's redacted header parts were. */
-  #describe(request: MessagesRequest, tools: readonly (AnyTool | ServerTool)[]): RecordedTool[] {
-    return this.#redact(describeTools(request.tools ?? [], tools));
+  #describe(
+    request: MessagesRequest,
+    tools: readonly (AnyTool | ServerTool)[],
+    options?: DescribeOptions,
+  ): RecordedTool[] {
+    return this.#redact(describeTools(request.tools ?? [], tools, options));
   }
 
   /**

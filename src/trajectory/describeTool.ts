@@ -15,15 +15,28 @@ import {
  * there is one. The one description of a tool: a recording writes it, and a replay describes
  * today's tools with it to compare them with the recorded ones.
  */
-export function describeTool(requested: Readonly<RequestTool>, tool: ToolPosture | undefined): RecordedTool {
+export function describeTool(
+  requested: Readonly<RequestTool>,
+  tool: ToolPosture | undefined,
+  options: DescribeOptions = {},
+): RecordedTool {
   if (!('input_schema' in requested)) return describeServerTool(requested as ServerToolDefinition, tool);
   const definition = requested as Readonly<ToolDefinition>;
   const described: RecordedTool = { name: definition.name, digest: toolDigest(definition) };
   writePosture(described, tool, (field) => field.header === 'posture');
   if (definition.description !== undefined) described.description = definition.description;
-  described.inputSchema = copyValue(definition.input_schema);
+  described.inputSchema = options.shareSchema === true ? definition.input_schema : copyValue(definition.input_schema);
   writePosture(described, tool, (field) => field.header === 'afterSchema');
   return described;
+}
+
+/** How a description is made. */
+export interface DescribeOptions {
+  /**
+   * Hold the definition's own input schema instead of a copy: for a description compared and dropped (a replay's
+   * look at today's tools), never for one that is kept (a file's header, which must not change with the tool).
+   */
+  shareSchema?: boolean;
 }
 
 /**
@@ -57,6 +70,7 @@ function writePosture(
 export function describeTools(
   definitions: readonly Readonly<RequestTool>[],
   tools: readonly DescribedTool[],
+  options: DescribeOptions = {},
 ): RecordedTool[] {
   return definitions.map((definition) => {
     // A server tool is known by its name alone: a prefix cache breakpoint is set on a copy of its definition.
@@ -64,7 +78,7 @@ export function describeTools(
     const candidates = tools.filter((tool) => ('kind' in tool && tool.kind === 'server') === server);
     const tool =
       candidates.find((t) => t.definition() === definition) ?? candidates.find((t) => t.name === definition.name);
-    return describeTool(definition, tool as ToolPosture | undefined);
+    return describeTool(definition, tool as ToolPosture | undefined, options);
   });
 }
 

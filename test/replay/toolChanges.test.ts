@@ -2,7 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineTool, toolChanges, type RecordedTool, type ToolAnnotations } from '../../src/index.js';
-import { describeTool } from '../../src/trajectory/describeTool.js';
+import { describeTool, describeTools } from '../../src/trajectory/describeTool.js';
 
 type Declaration = Parameters<typeof defineTool>[0];
 
@@ -188,6 +188,27 @@ describe('toolChanges: the property', () => {
         for (const change of changes) expect(change.message).toContain("tool 't'");
       }),
       { numRuns: 300 },
+    );
+  });
+
+  it("a description that shares the tool's schema (a replay's, compared and dropped) equals the kept one", () => {
+    fc.assert(
+      fc.property(fc.array(tool(fc.constantFrom('a', 'b', 'c')), { maxLength: 3 }), (kept) => {
+        const tools = kept.map((t) =>
+          defineTool({ name: t.name, input: t.inputSchema as never, run: () => 'ok', untrusted: t.untrusted }),
+        );
+        const definitions = tools.map((t) => t.definition());
+        const copied = describeTools(definitions, tools);
+        const shared = describeTools(definitions, tools, { shareSchema: true });
+        expect(shared).toEqual(copied);
+        for (const [i, definition] of definitions.entries()) {
+          expect(shared[i]!.inputSchema).toBe(definition.input_schema);
+          expect(copied[i]!.inputSchema).not.toBe(definition.input_schema);
+        }
+        // Every change the comparison finds is the same, whichever the description.
+        expect(toolChanges(kept, shared, 'posture')).toEqual(toolChanges(kept, copied, 'posture'));
+      }),
+      { numRuns: 200 },
     );
   });
 
