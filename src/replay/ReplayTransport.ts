@@ -4,7 +4,7 @@ import { pairReferee } from '../runtime/replayReferee.js';
 import type { ServerTool } from '../tools/serverTool.js';
 import type { AnyTool } from '../tools/tool.js';
 import { toModelResponse } from '../trajectory/conversation.js';
-import { describeTools, type DescribeOptions } from '../trajectory/describeTool.js';
+import { describeTools } from '../trajectory/describeTool.js';
 import { extraCall, modelChanged, requestDiffers, unusedTurns } from './divergence.js';
 import { toolChanged } from './toolDivergence.js';
 import type { DivergenceContext } from './divergenceError.js';
@@ -20,7 +20,7 @@ import {
 } from './matchRequest.js';
 import { VerifiedConversation } from './VerifiedConversation.js';
 import { VerifiedHeader } from './VerifiedHeader.js';
-import { toolChanges, type ReplayToolChange } from './toolChanges.js';
+import { postureView, toolChanges, type ReplayToolChange } from './toolChanges.js';
 import { TrajectoryFormatError } from '../trajectory/errors.js';
 import { formatPath } from '../trajectory/field.js';
 import { undescribedTurnAgent } from '../trajectory/turnAgent.js';
@@ -219,16 +219,17 @@ export class ReplayTransport implements Transport {
     const agent = recorded.agent ?? this.#trajectory.agent;
     if (this.#postureCompared.has(agent)) return;
     this.#postureCompared.add(agent);
-    // Compared and dropped: today's schemas are looked at (is the tool's record older than its schema?), not kept.
-    const today = this.#describe(request, tools, { shareSchema: true });
-    for (const change of toolChanges(this.#recordedTools(turn), today, 'posture'))
+    // Both sides as the posture comparison reads them (postureView), redacted: no schema's text is copied or redacted.
+    const today = this.#redact(describeTools(request.tools ?? [], tools, { shareSchema: true }).map(postureView));
+    for (const change of toolChanges(this.#recordedTools(turn, postureView), today, 'posture'))
       this.#toolChanges.push({ ...change, agent, turn });
   }
 
-  /** The tools the recording offered on a turn, as its agent's header recorded them. */
-  #recordedTools(turn: number): RecordedTool[] {
+  /** The tools the recording offered on a turn, as its agent's header recorded them (or a view of each). */
+  #recordedTools(turn: number, view?: (tool: RecordedTool) => RecordedTool): RecordedTool[] {
     const recorded = this.#trajectory.turns[turn - 1]!;
-    const { tools } = agentOfTurn(this.#trajectory, recorded.agent);
+    const { tools: header } = agentOfTurn(this.#trajectory, recorded.agent);
+    const tools = view === undefined ? header : header.map(view);
     const agent = recorded.agent ?? this.#trajectory.agent;
     // The recording redacted a sub-run's header and a handoff target's entry, not the file's own tools.
     return this.#isSubRun || agent !== this.#trajectory.agent ? tools : this.#redact(tools);
@@ -249,12 +250,8 @@ export class ReplayTransport implements Transport {
   }
 
   /** Today's tools as the header describes them, redacted as the recording's redacted header parts were. */
-  #describe(
-    request: MessagesRequest,
-    tools: readonly (AnyTool | ServerTool)[],
-    options?: DescribeOptions,
-  ): RecordedTool[] {
-    return this.#redact(describeTools(request.tools ?? [], tools, options));
+  #describe(request: MessagesRequest, tools: readonly (AnyTool | ServerTool)[]): RecordedTool[] {
+    return this.#redact(describeTools(request.tools ?? [], tools));
   }
 
   /**

@@ -64,6 +64,20 @@ export function toolChanges(
   return changes;
 }
 
+/** What stands for a schema in a {@link postureView}: that there is one, not its text. */
+const SCHEMA_HELD: Record<string, never> = Object.freeze({});
+
+/**
+ * A tool as the posture comparison (`toolChanges(..., 'posture')`) reads it: its name, its posture, and whether it has
+ * an input schema (a tool recorded before the header kept one is compared by fewer fields), not the schema's text nor
+ * its description. A replay redacts both sides of that comparison once a file: redacting the views instead of the
+ * whole descriptions leaves out every string of every schema, which the comparison never reads.
+ */
+export function postureView(tool: RecordedTool): RecordedTool {
+  const { description: _description, inputSchema, ...view } = tool;
+  return inputSchema === undefined ? view : { ...view, inputSchema: SCHEMA_HELD };
+}
+
 /** Tools by name, the first of a name where a list repeats one. */
 function byName(tools: readonly RecordedTool[]): Map<string, RecordedTool> {
   const map = new Map<string, RecordedTool>();

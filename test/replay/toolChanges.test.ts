@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { defineTool, toolChanges, type RecordedTool, type ToolAnnotations } from '../../src/index.js';
+import { postureView } from '../../src/replay/toolChanges.js';
 import { describeTool, describeTools } from '../../src/trajectory/describeTool.js';
 
 type Declaration = Parameters<typeof defineTool>[0];
@@ -209,6 +210,25 @@ describe('toolChanges: the property', () => {
         expect(toolChanges(kept, shared, 'posture')).toEqual(toolChanges(kept, copied, 'posture'));
       }),
       { numRuns: 200 },
+    );
+  });
+
+  it('finds the same posture changes in the views a replay redacts as in the whole descriptions', () => {
+    // Some tools as recorded before the header kept what the model saw: no description, no schema.
+    const either = tool(fc.constantFrom('a', 'b', 'c')).chain((described) =>
+      fc.boolean().map((legacy) => {
+        if (!legacy) return described;
+        const { description: _description, inputSchema: _schema, ...older } = described;
+        return older as RecordedTool;
+      }),
+    );
+    const list = fc.array(either, { maxLength: 3 });
+    fc.assert(
+      fc.property(list, list, (recorded, today) => {
+        const whole = toolChanges(recorded, today, 'posture');
+        expect(toolChanges(recorded.map(postureView), today.map(postureView), 'posture')).toEqual(whole);
+      }),
+      { numRuns: 300 },
     );
   });
 
