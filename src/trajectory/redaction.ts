@@ -21,18 +21,41 @@ export function createRedactor(redactions: readonly Redaction[]): <T>(value: T) 
   const redactText = (text: string): string => patterns.reduce((current, replace) => replace(current), text);
   const redactString = (text: string): string =>
     paths.length === 0 ? redactText(text) : redactJsonText(redactText(text), paths);
-  return <T>(value: T) => redactValue(value, redactText, redactString, paths) as T;
+  // Keys and short strings come back again and again (type, text, name; 'string', 'object', 'tool_use'): each is
+  // redacted once and remembered (a redaction depends on the text alone), up to a bound, so a value of made-up
+  // keys or words cannot make a redactor grow.
+  const redactKey = remembered(redactText);
+  const redactShort = remembered(redactString);
+  return <T>(value: T) => redactValue(value, redactKey, redactShort, paths) as T;
+}
+
+/** How many distinct texts a redactor remembers the redaction of, keys and strings each, and how long each may be. */
+const TEXTS_REMEMBERED = 4096;
+const LONGEST_REMEMBERED = 64;
+
+/** `redact`, remembering what it made of each short text (TEXTS_REMEMBERED of them at most). */
+function remembered(redact: (text: string) => string): (text: string) => string {
+  const known = new Map<string, string>();
+  return (text) => {
+    if (text.length > LONGEST_REMEMBERED) return redact(text);
+    let redacted = known.get(text);
+    if (redacted === undefined) {
+      redacted = redact(text);
+      if (known.size < TEXTS_REMEMBERED) known.set(text, redacted);
+    }
+    return redacted;
+  };
 }
 
 /**
  * The redacted copy of a value: strings through `redactString`, object keys through
- * `redactText`, and every path matched in every object. Walks with a stack of its own, so a
+ * `redactKey`, and every path matched in every object. Walks with a stack of its own, so a
  * value of any depth (a model can send 20,000 levels) is redacted without a `RangeError`.
  * A value that contains itself is refused with a TypeError, as JSON refuses it.
  */
 function redactValue(
   value: unknown,
-  redactText: (text: string) => string,
+  redactKey: (key: string) => string,
   redactString: (text: string) => string,
   paths: readonly RedactionPath[],
 ): unknown {
@@ -68,7 +91,11 @@ function redactValue(
     }
     const copy = target as Record<string, unknown>;
     const entries = Object.entries(source);
-    const redactedKeys = entries.map(([key]) => redactText(key));
+    const redactedKeys = entries.map(([key]) => redactKey(key));
+    if (redactedKeys.every((key, i) => key === entries[i]![0])) {
+      for (const [key, inner] of entries) define(copy, key, copyOf(inner));
+      continue;
+    }
     // A key left as it was keeps its name; a redacted key that would take another's is numbered.
     const kept = new Set(entries.filter(([key], i) => redactedKeys[i] === key).map(([key]) => key));
     for (const [i, [key, inner]] of entries.entries()) {
