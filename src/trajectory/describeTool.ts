@@ -31,7 +31,7 @@ export function describeTool(
 }
 
 /** How a description is made. */
-export interface DescribeOptions {
+interface DescribeOptions {
   /**
    * Hold the definition's own input schema instead of a copy: for a description compared and dropped (a replay's
    * look at today's tools), never for one that is kept (a file's header, which must not change with the tool).
