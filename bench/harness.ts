@@ -180,10 +180,9 @@ export function report(...added: Row[]): void {
   }
 }
 
-/** The summary: every line reported so far, ours and its anchor as median (min-max), the ratio and the goal. */
-export function printTable(): void {
-  const header = ['line', 'ours: median (min-max)', 'anchor: median (min-max)', 'ratio', 'goal'];
-  const cells = rows.map((row) => {
+/** The summary table's cells of every line reported so far: the line, ours, the anchor, the ratio, the goal. */
+export function tableCells(): string[][] {
+  return rows.map((row) => {
     const ratio = costRatio(row);
     return [
       `${row.section}: ${row.line}`,
@@ -193,6 +192,11 @@ export function printTable(): void {
       verdict(row) || '-',
     ];
   });
+}
+
+/** The summary: the lines' cells (tableCells, from each section's process), ours and its anchor, ratio and goal. */
+export function printTable(cells: string[][]): void {
+  const header = ['line', 'ours: median (min-max)', 'anchor: median (min-max)', 'ratio', 'goal'];
   const widths = header.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i]!.length)));
   const print = (c: string[]) => console.log(`| ${c.map((cell, i) => cell.padEnd(widths[i]!)).join(' | ')} |`);
   print(header);
