@@ -61,8 +61,8 @@ export function apply(messages: Message[], step: Change): void {
 }
 
 /**
- * A message made by other code than the run loop: an instance of a class (one with a toJSON of its own), a key beyond
- * role and content, no prototype.
+ * A message made by other code than the run loop: an instance of a class (one whose toJSON writes it otherwise), a
+ * key beyond role and content, no prototype.
  */
 class SaidElsewhere {
   constructor(
