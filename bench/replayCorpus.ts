@@ -31,7 +31,7 @@ export const agentOf = (maxTurns: number) => (transport: Transport) =>
 /** The agent every file of the corpus is recorded from. */
 export const agent = agentOf(TURNS);
 
-/** `turns - 1` tool turns and a final answer: by default the corpus's ten-turn conversation. */
+/** `turns - 1` tool turns and a final answer (the corpus's files: nine, then the answer). */
 function script(seed: number, turns: number): ScriptedTransport {
   const steps = Array.from({ length: turns - 1 }, (_, i) =>
     reply.toolUse('lookup_record', { id: seed * 10 + i }, { text: `Checking record ${seed * 10 + i}.` }),
@@ -45,16 +45,11 @@ function script(seed: number, turns: number): ScriptedTransport {
  */
 export async function generateCorpus(dir: string, count = FILES, turns = TURNS): Promise<string[]> {
   const files: string[] = [];
-  const recorder = agentOf(Math.max(turns, 1));
+  const recorder = agentOf(turns);
   for (let i = 0; i < count; i++) {
     const file = join(dir, `run-${String(i).padStart(4, '0')}.yaml`);
-    await runTrajectory({
-      file,
-      agent: recorder,
-      input: `Check batch ${i}.`,
-      mode: 'record',
-      transport: () => script(i, turns),
-    });
+    const transport = () => script(i, turns);
+    await runTrajectory({ file, agent: recorder, input: `Check batch ${i}.`, mode: 'record', transport });
     files.push(file);
   }
   return files;
