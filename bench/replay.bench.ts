@@ -8,7 +8,7 @@ import { AnthropicTransport, loadTrajectory, parseTrajectory, runTrajectory, typ
 // Not public, so from the source (the build bundles it out of reach): the response a trajectory turn records.
 import { toModelResponse } from '../src/trajectory/conversation.js';
 import { costRatio, measureEach, MILLISECONDS, report, summarise } from './harness.js';
-import { measureSideInProcess } from './replay/replayProcess.js';
+import { measureSidesInProcesses } from './replay/replayProcess.js';
 import { yamlLoad, yamlLoadEsm } from './replay/parseOnly.js';
 import { agent, agentOf, FILES, generateCorpus, TURNS } from './replayCorpus.js';
 
@@ -136,10 +136,12 @@ export async function benchReplay(): Promise<void> {
       { rounds: ROUNDS, roundMs: 1000 },
     );
 
-    // The same two sides again, each in a node process of its own, where all the garbage collected is its own.
+    // The same two sides again, each in a node process of its own, where all the garbage collected is its own; their
+    // samples taken in turn, so that the machine's load changing meanwhile falls on both alike.
+    const sampled = await measureSidesInProcesses(dir, SAMPLES);
     const alone = {
-      replay: summarise('legate replay, a process of its own', measureSideInProcess('replay', dir, SAMPLES)),
-      parse: summarise('parse only, a process of its own', measureSideInProcess('parse', dir, SAMPLES)),
+      replay: summarise('legate replay, a process of its own', sampled.replay),
+      parse: summarise('parse only, a process of its own', sampled.parse),
     };
 
     console.log(
@@ -153,7 +155,9 @@ export async function benchReplay(): Promise<void> {
       { section, line: 'replay beside parse-only, in one process', ours: replay!, anchor: parse!, scale, goal: TWO_X },
       {
         section,
-        line: `replay beside parse-only, each in a process of its own (${SAMPLES} samples of 1 s of CPU or more each)`,
+        line:
+          'replay beside parse-only, each in a process of its own, sampled in turn ' +
+          `(${SAMPLES} samples of 1 s of CPU or more each)`,
         ours: alone.replay,
         anchor: alone.parse,
         scale,
