@@ -83,8 +83,9 @@ describe("import('legate')", () => {
     // a trajectory or read one legate did not write, OpenTelemetry when an agent first runs.
     const lazy = ['fast-check', 're2js', 'yaml', '@opentelemetry/api'];
     expect(packages(run.modules).filter((name) => lazy.includes(name))).toEqual([]);
-    // zod declares the trajectory format and reads tools' schemas: it stays.
-    expect(packages(run.modules)).toEqual(['@anthropic-ai/sdk', 'zod']);
+    // zod, which declares the trajectory format, is bundled into legate's own chunks (scripts/build.mjs): none of its
+    // hundred modules is loaded as installed.
+    expect(packages(run.modules)).toEqual(['@anthropic-ai/sdk']);
   });
 
   it('is seen loading the SDK imported, re2js and OpenTelemetry required (the checks above can fail)', async () => {

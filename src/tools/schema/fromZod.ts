@@ -9,10 +9,16 @@ export function isZodSchema(value: unknown): value is z.ZodType {
   return typeof value === 'object' && value !== null && '_zod' in value;
 }
 
-/** The JSON Schema a zod object shows the model: its input side, so defaults make a property optional. */
+/**
+ * The JSON Schema a zod object shows the model: its input side, so defaults make a property optional. Converted by
+ * the schema's own zod where it has the method (zod's classic schemas): the tool author's copy of zod, whatever its
+ * version, knows its own schemas, and the built package carries a copy of its own (scripts/build.mjs). A zod/mini
+ * schema has no methods, and is converted here.
+ */
 export function zodToJsonSchema(tool: string, schema: z.ZodType): unknown {
+  const params = { io: 'input', unrepresentable: 'throw' } as const;
   try {
-    return z.toJSONSchema(schema, { io: 'input', unrepresentable: 'throw' });
+    return typeof schema.toJSONSchema === 'function' ? schema.toJSONSchema(params) : z.toJSONSchema(schema, params);
   } catch (error) {
     throw new ToolDeclarationError(
       'unsupported_schema',
