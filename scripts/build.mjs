@@ -16,7 +16,8 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
  * (measured, CPU: zod alone 122-200 ms; legate 226-248 ms with zod as installed, 151-162 ms bundled). zod is made to
  * run as several copies in one process: its config and its registry of schema metadata live on `globalThis`, and its
  * `instanceof` reads a schema's traits, so a tool author's own zod and this copy agree (a tool's zod schema is
- * converted by its own zod: src/tools/schema/fromZod.ts). `zod` stays a dependency: the declarations name its types.
+ * converted by its own zod: src/tools/schema/fromZod.ts; test/packedInstall.test.ts declares one beside the copy).
+ * `zod` stays a dependency: the declarations name its types.
  */
 const BUNDLED = /^zod(\/|$)/;
 

@@ -88,6 +88,57 @@ describe('legate installed from its tarball, without optional peers', () => {
     expect(loaded).toEqual({ Agent: 'function', FileStateStore: 'function' });
   });
 
+  it("carries its own zod, bundled: none of its files imports the installed one's", () => {
+    const dist = join(project, 'node_modules/legate/dist');
+    const files = readdirSync(dist, { recursive: true, encoding: 'utf8' }).filter((file) => file.endsWith('.js'));
+    const imported = files.map((file) => ({
+      file,
+      packages: [
+        ...readFileSync(join(dist, file), 'utf8').matchAll(/(?:\bfrom|\bimport\(?)\s*["']([^"'./][^"']*)["']/g),
+      ].map(([, name]) => name!),
+    }));
+    expect(imported.filter(({ packages }) => packages.some((name) => /^zod(\/|$)/.test(name)))).toEqual([]);
+    // The pattern finds the packages the build leaves as installed (the check above could fail).
+    expect(imported.flatMap(({ packages }) => packages)).toContain('@anthropic-ai/sdk');
+    // The application's own zod, the one its tools' schemas come from, is installed beside it.
+    expect(resolvable('zod')).toBe(true);
+  });
+
+  it("declares a tool from the application's zod schema, a copy of zod beside legate's own", () => {
+    // Descriptions (zod's registry), bounds and defaults in the JSON Schema the model is shown; the bounds and the
+    // refinement (zod's own step) in the binder's refusals.
+    const declared = runInProject(`
+      const z = await import('zod');
+      const { defineTool } = await import('legate');
+      const input = z
+        .object({ city: z.string().min(2).describe('The city to look up.'), days: z.number().int().max(14).default(3) })
+        .refine((value) => value.city !== 'Atlantis', { message: 'Atlantis has no forecast.' });
+      const tool = defineTool({ name: 'forecast', description: 'Forecasts.', input, run: () => 'sunny' });
+      const bound = [{ city: 'Oslo' }, { city: 'O' }, { city: 'Oslo', days: 15 }, { city: 'Atlantis' }].map((value) => {
+        const result = tool.bind(value);
+        return result.ok ? result.args : { code: result.invalid.code, message: result.invalid.message };
+      });
+      console.log(JSON.stringify({ schema: tool.definition().input_schema, bound }));`) as {
+      schema: unknown;
+      bound: unknown[];
+    };
+    expect(declared.schema).toEqual({
+      type: 'object',
+      properties: {
+        city: { type: 'string', minLength: 2, description: 'The city to look up.' },
+        days: { type: 'integer', maximum: 14, default: 3, minimum: Number.MIN_SAFE_INTEGER },
+      },
+      required: ['city'],
+      additionalProperties: false,
+    });
+    expect(declared.bound).toEqual([
+      { city: 'Oslo', days: 3 },
+      { code: 'too_short', message: expect.any(String) },
+      { code: 'out_of_range', message: expect.any(String) },
+      { code: 'failed_rule', message: expect.stringContaining('Atlantis has no forecast.') },
+    ]);
+  });
+
   it.each([
     ['legate/sqlite', 'better-sqlite3', 'npm install better-sqlite3'],
     ['legate/postgres', 'pg', 'npm install pg'],
