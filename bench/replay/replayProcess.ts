@@ -80,6 +80,8 @@ async function startSide(side: ReplaySide, dir: string): Promise<SideProcess> {
   child.stderr.setEncoding('utf8').on('data', (text: string) => {
     stderr += text;
   });
+  // A process that died takes no more requests (EPIPE): what it printed says why, through `next` below.
+  child.stdin.on('error', () => {});
   const lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
   const next = async (expected: string): Promise<string> => {
     const { value, done } = await lines.next();
@@ -105,20 +107,25 @@ async function startSide(side: ReplaySide, dir: string): Promise<SideProcess> {
 /**
  * The two sides of the replay line, each in a process of its own, sampled in turn: replay, parse, parse, replay and so
  * on (each pair in the other order than the last), so that the machine's load drifting between samples falls on both
- * sides alike instead of on whichever was measured later. Returns each side's CPU microseconds per file, one figure
- * per sample.
+ * sides alike instead of on whichever was measured later, after one round untimed. Returns each side's CPU
+ * microseconds per file, one figure per sample.
  */
 export async function measureSidesInProcesses(dir: string, samples: number): Promise<Record<ReplaySide, number[]>> {
-  const sides = { replay: await startSide('replay', dir), parse: await startSide('parse', dir) };
+  const sides: Partial<Record<ReplaySide, SideProcess>> = {};
   const measured: Record<ReplaySide, number[]> = { replay: [], parse: [] };
   try {
+    sides.replay = await startSide('replay', dir);
+    sides.parse = await startSide('parse', dir);
+    // One round untimed: the replay process's first sample, after seconds idle while the parse process warmed up,
+    // cost 1.6-1.8x its next ones (1,007 and 1,028 us a file, then 507-675).
+    for (const side of ['replay', 'parse'] as const) await sides[side]!.sample();
     for (let i = 0; i < samples; i++) {
       const order: ReplaySide[] = i % 2 === 0 ? ['replay', 'parse'] : ['parse', 'replay'];
-      for (const side of order) measured[side].push(await sides[side].sample());
+      for (const side of order) measured[side].push(await sides[side]!.sample());
     }
   } finally {
-    sides.replay.close();
-    sides.parse.close();
+    sides.replay?.close();
+    sides.parse?.close();
   }
   return measured;
 }
