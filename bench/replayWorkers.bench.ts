@@ -46,9 +46,10 @@ export async function benchReplayWorkers(): Promise<void> {
       const wall = subjects.map(() => [] as number[]);
       const cpu = subjects.map(() => [] as number[]);
       for (let round = 0; round < ROUNDS; round++) {
-        // Each round starts with another subject, so that none always runs right after the one with the most threads
-        // (the default at 1,000 files, one thread, read 1.22-1.25x `--workers 1` in two runs where it always came
-        // right after `--workers 2`).
+        // Each round starts with another subject, so that a load that comes and goes in step with the rounds does not
+        // fall on one subject alone: under one core busy 4 s in every 8, the default at 1,000 files (one thread, the
+        // code `--workers 1` runs) read 1.22-1.25x `--workers 1` in two runs where it always came right after
+        // `--workers 2`.
         for (let k = 0; k < subjects.length; k++) {
           const i = (round + k) % subjects.length;
           const ran = subjects[i]!;

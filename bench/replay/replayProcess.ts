@@ -117,7 +117,7 @@ export async function measureSidesInProcesses(dir: string, samples: number): Pro
     sides.replay = await startSide('replay', dir);
     sides.parse = await startSide('parse', dir);
     // One round untimed: the replay process's first sample, after seconds idle while the parse process warmed up,
-    // cost 1.6-1.8x its next ones (1,007 and 1,028 us a file, then 507-675).
+    // cost 1.5-2x its next ones (874-1,062 us a file in three runs on an idle machine, then 487-760).
     for (const side of ['replay', 'parse'] as const) await sides[side]!.sample();
     for (let i = 0; i < samples; i++) {
       const order: ReplaySide[] = i % 2 === 0 ? ['replay', 'parse'] : ['parse', 'replay'];
