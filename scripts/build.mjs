@@ -13,9 +13,9 @@ const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
 /**
  * The one package bundled, tree-shaken to the parts legate uses: zod's ES modules are about a hundred files (its 64
  * locales among them, which every entry of zod loads), and importing them was half of what `import('legate')` cost
- * (measured, CPU: zod alone 122-200 ms; legate 226-248 ms with zod as installed, 151-162 ms bundled). zod is made to
- * run as several copies in one process: its config and its registry of schema metadata live on `globalThis`, and its
- * `instanceof` reads a schema's traits, so a tool author's own zod and this copy agree (a tool's zod schema is
+ * (CPU on an idle machine: zod alone 118-128 ms; legate 204-222 ms with zod as installed, 150-160 ms bundled). zod is
+ * made to run as several copies in one process: its config and its registry of schema metadata live on `globalThis`,
+ * and its `instanceof` reads a schema's traits, so a tool author's own zod and this copy agree (a tool's zod schema is
  * converted by its own zod: src/tools/schema/fromZod.ts; test/packedInstall.test.ts declares one beside the copy).
  * `zod` stays a dependency: the declarations name its types.
  */
