@@ -25,8 +25,8 @@ export function createRedactor(redactions: readonly Redaction[]): <T>(value: T) 
   // redacted once and remembered (a redaction depends on the text alone), up to a bound, so a value of made-up
   // keys or words cannot make a redactor grow.
   const redactKey = remembered(redactText);
-  const redactShort = remembered(redactString);
-  return <T>(value: T) => redactValue(value, redactKey, redactShort, paths) as T;
+  const redactStringRemembered = remembered(redactString);
+  return <T>(value: T) => redactValue(value, redactKey, redactStringRemembered, paths) as T;
 }
 
 /** How many distinct texts a redactor remembers the redaction of, keys and strings each, and how long each may be. */
